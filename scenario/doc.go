@@ -1,0 +1,37 @@
+// Package scenario holds the inputs of the checkpoint models: one system,
+// one application and one rescheduling policy.
+//
+// The system is N interchangeable processors, each failing after an
+// exponential time of rate λ = 1/MTTF and repaired after an exponential
+// time of rate θ = 1/MTTR, independently. The application is described per
+// processor count a = 1..N by its work rate ω(a), checkpoint latency L(a),
+// checkpoint overhead C(a) ≤ L(a) and recovery cost R(p, a) (restoring a
+// checkpoint written on p processors onto a). The policy is a rescheduling
+// vector r(n), see package reschedule.
+//
+// One Scenario value feeds the exact Markov model (package uwt), the Monte
+// Carlo simulator (package sim) and the trace-driven simulator, so the
+// three always describe the same process.
+//
+// # File format
+//
+// Parse reads the JSON form below. All times are in seconds; where a time
+// is a single number it may also be written as a string with a unit, such
+// as "90m", "17.5h", "100d" or "25y" (see ParseDuration).
+//
+//	{
+//	  "system": {"processors": 64, "mttf": 8640000, "mttr": 3600},
+//	  "application": {
+//	    "work_rate": [1.0, 1.9, ...],       // ω(1..N), N numbers ≥ 0
+//	    "checkpoint_latency": 90,           // L: a number or N numbers
+//	    "checkpoint_overhead": 90,          // C: optional, defaults to L, C ≤ L
+//	    "recovery": 30                      // R: number, N numbers (by new count a)
+//	  },                                    //    or N×N: recovery[p-1][a-1]
+//	  "policy": "greedy"                    // "greedy", "pb", {"moldable": a},
+//	}                                       // or {"vector": [r(1), ..., r(N)]}
+//
+// "application" may instead be a string naming a built-in application
+// (resolved through ParseSettings.Applications, e.g. the benchmark vectors
+// of package bench). Unknown fields are an error: they are usually typos.
+// Every error names the field and the problem.
+package scenario

@@ -1,0 +1,65 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Units ParseDuration accepts beyond those of time.ParseDuration.
+const (
+	day  = 86400.0
+	week = 7 * day
+	year = 365 * day
+)
+
+// ParseDuration reads a duration in seconds as a person types it: a plain
+// number of seconds ("3600"), a Go duration ("90m", "17.5h", "1h30m"), or a
+// number with one of the units d (day), w (week) or y (365-day year), as in
+// "100d" or "25y". The result must be finite and non-negative.
+func ParseDuration(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, fmt.Errorf("empty duration")
+	}
+	if x, err := strconv.ParseFloat(t, 64); err == nil {
+		return checkDuration(s, x)
+	}
+	for unit, scale := range map[string]float64{"d": day, "w": week, "y": year} {
+		if num, ok := strings.CutSuffix(t, unit); ok {
+			x, err := strconv.ParseFloat(num, 64)
+			if err != nil {
+				return 0, fmt.Errorf("duration %q: %q is not a number", s, num)
+			}
+			return checkDuration(s, x*scale)
+		}
+	}
+	d, err := time.ParseDuration(t)
+	if err != nil {
+		return 0, fmt.Errorf("duration %q: want seconds or a number with a unit (s, m, h, d, w, y)", s)
+	}
+	return checkDuration(s, d.Seconds())
+}
+
+func checkDuration(s string, x float64) (float64, error) {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+		return 0, fmt.Errorf("duration %q: want a finite number ≥ 0", s)
+	}
+	return x, nil
+}
+
+// FormatDuration writes seconds in the largest unit that keeps the value
+// at or above one, with four significant digits: "1.5h", "100d", "42s".
+func FormatDuration(sec float64) string {
+	for _, u := range []struct {
+		name  string
+		scale float64
+	}{{"y", year}, {"d", day}, {"h", 3600}, {"m", 60}} {
+		if math.Abs(sec) >= u.scale {
+			return strconv.FormatFloat(sec/u.scale, 'g', 4, 64) + u.name
+		}
+	}
+	return strconv.FormatFloat(sec, 'g', 4, 64) + "s"
+}

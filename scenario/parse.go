@@ -1,0 +1,324 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+)
+
+// ParseSettings configures Parse. A nil *ParseSettings resolves no named
+// applications.
+type ParseSettings struct {
+	// Applications resolves an application given by name ("application":
+	// "qr") for n processors. Nil means named applications are an error.
+	Applications func(name string, n int) (Application, error)
+}
+
+// Load reads and validates the scenario file at path.
+func Load(path string, s *ParseSettings) (*Scenario, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Parse(f, s)
+}
+
+type fileJSON struct {
+	System      json.RawMessage `json:"system"`
+	Application json.RawMessage `json:"application"`
+	Policy      json.RawMessage `json:"policy"`
+}
+
+type systemJSON struct {
+	Processors *int            `json:"processors"`
+	MTTF       json.RawMessage `json:"mttf"`
+	MTTR       json.RawMessage `json:"mttr"`
+}
+
+type applicationJSON struct {
+	WorkRate []float64       `json:"work_rate"`
+	Latency  json.RawMessage `json:"checkpoint_latency"`
+	Overhead json.RawMessage `json:"checkpoint_overhead"`
+	Recovery json.RawMessage `json:"recovery"`
+}
+
+type policyJSON struct {
+	Moldable *int  `json:"moldable"`
+	Vector   []int `json:"vector"`
+}
+
+// Parse reads a scenario in the JSON form of the package documentation and
+// validates it. Errors are *Error values naming the field at fault, or say
+// that the input is not JSON.
+func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var f fileJSON
+	if err := decodeStrict(data, &f, ""); err != nil {
+		return nil, err
+	}
+	if len(f.System) == 0 {
+		return nil, fieldErr("system", "missing")
+	}
+	var sj systemJSON
+	if err := decodeStrict(f.System, &sj, "system"); err != nil {
+		return nil, err
+	}
+	sys, err := sj.system()
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Application) == 0 {
+		return nil, fieldErr("application", "missing")
+	}
+	app, err := parseApplication(f.Application, sys.Processors, s)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Policy) == 0 {
+		return nil, fieldErr("policy", "missing")
+	}
+	pol, err := parsePolicy(f.Policy)
+	if err != nil {
+		return nil, err
+	}
+	return New(sys, app, pol)
+}
+
+func (j *systemJSON) system() (System, error) {
+	if j.Processors == nil {
+		return System{}, fieldErr("system.processors", "missing")
+	}
+	mttf, err := parseSeconds("system.mttf", j.MTTF)
+	if err != nil {
+		return System{}, err
+	}
+	mttr, err := parseSeconds("system.mttr", j.MTTR)
+	if err != nil {
+		return System{}, err
+	}
+	sys := System{Processors: *j.Processors, MTTF: mttf, MTTR: mttr}
+	return sys, sys.Validate()
+}
+
+func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application, error) {
+	if raw[0] == '"' {
+		var name string
+		if err := json.Unmarshal(raw, &name); err != nil {
+			return Application{}, fieldErr("application", "%v", err)
+		}
+		if s == nil || s.Applications == nil {
+			return Application{}, fieldErr("application", "named application %q, but no built-in applications are available here", name)
+		}
+		app, err := s.Applications(name, n)
+		if err != nil {
+			return Application{}, fieldErr("application", "%v", err)
+		}
+		return app, nil
+	}
+	var j applicationJSON
+	if err := decodeStrict(raw, &j, "application"); err != nil {
+		return Application{}, err
+	}
+	if j.WorkRate == nil {
+		return Application{}, fieldErr("application.work_rate", "missing")
+	}
+	lat, err := perCount("application.checkpoint_latency", j.Latency, n)
+	if err != nil {
+		return Application{}, err
+	}
+	over := lat
+	if len(j.Overhead) > 0 {
+		if over, err = perCount("application.checkpoint_overhead", j.Overhead, n); err != nil {
+			return Application{}, err
+		}
+	}
+	rec, err := parseRecovery(j.Recovery, n)
+	if err != nil {
+		return Application{}, err
+	}
+	app := Application{WorkRate: j.WorkRate, Latency: lat, Overhead: over, Recovery: rec}
+	return app, app.Validate(n)
+}
+
+// perCount reads a number (or duration string) for every count, or a list of n.
+func perCount(field string, raw json.RawMessage, n int) ([]float64, error) {
+	if len(raw) == 0 {
+		return nil, fieldErr(field, "missing")
+	}
+	if raw[0] == '[' {
+		var v []float64
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return nil, fieldErr(field, "want a number or a list of %d numbers: %v", n, jsonProblem(err))
+		}
+		return v, checkVector(field, v, n)
+	}
+	x, err := parseSeconds(field, raw)
+	if err != nil {
+		return nil, err
+	}
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = x
+	}
+	return v, nil
+}
+
+func parseRecovery(raw json.RawMessage, n int) (Recovery, error) {
+	const field = "application.recovery"
+	if len(raw) == 0 {
+		return Recovery{}, fieldErr(field, "missing")
+	}
+	trimmed := bytes.TrimLeft(raw[1:], " \t\r\n")
+	if raw[0] == '[' && len(trimmed) > 0 && trimmed[0] == '[' {
+		var m [][]float64
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return Recovery{}, fieldErr(field, "want a %d×%d list of lists of numbers: %v", n, n, jsonProblem(err))
+		}
+		r := Recovery{matrix: m}
+		if err := r.validate(n); err != nil {
+			return Recovery{}, err
+		}
+		return RecoveryMatrix(m), nil
+	}
+	v, err := perCount(field, raw, n)
+	if err != nil {
+		return Recovery{}, err
+	}
+	return Recovery{byNew: v}, nil
+}
+
+func parsePolicy(raw json.RawMessage) (Policy, error) {
+	if raw[0] == '"' {
+		var name string
+		if err := json.Unmarshal(raw, &name); err != nil {
+			return Policy{}, fieldErr("policy", "%v", err)
+		}
+		switch name {
+		case "greedy":
+			return Policy{Kind: Greedy}, nil
+		case "pb":
+			return Policy{Kind: PerformanceBased}, nil
+		}
+		return Policy{}, fieldErr("policy", "%q is not one of \"greedy\", \"pb\", {\"moldable\": a}, {\"vector\": [...]}", name)
+	}
+	var j policyJSON
+	if err := decodeStrict(raw, &j, "policy"); err != nil {
+		return Policy{}, err
+	}
+	switch {
+	case j.Moldable != nil && j.Vector != nil:
+		return Policy{}, fieldErr("policy", "give either moldable or vector, not both")
+	case j.Moldable != nil:
+		return Policy{Kind: Moldable, Processors: *j.Moldable}, nil
+	case j.Vector != nil:
+		return Policy{Kind: Explicit, Explicit: j.Vector}, nil
+	}
+	return Policy{}, fieldErr("policy", "object needs a \"moldable\" or a \"vector\" field")
+}
+
+// parseSeconds reads a JSON number of seconds or a duration string.
+func parseSeconds(field string, raw json.RawMessage) (float64, error) {
+	if len(raw) == 0 {
+		return 0, fieldErr(field, "missing")
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return 0, fieldErr(field, "%v", err)
+		}
+		x, err := ParseDuration(s)
+		if err != nil {
+			return 0, fieldErr(field, "%v", err)
+		}
+		return x, nil
+	}
+	var x float64
+	if err := json.Unmarshal(raw, &x); err != nil {
+		return 0, fieldErr(field, "want a number of seconds or a duration such as \"90m\": %v", jsonProblem(err))
+	}
+	return x, nil
+}
+
+// decodeStrict decodes one JSON value into v, rejecting unknown fields and
+// trailing data, and turns encoding/json errors into *Error values whose
+// field path is prefixed with prefix.
+func decodeStrict(data []byte, v any, prefix string) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		if _, tail := dec.Token(); tail != io.EOF {
+			return &Error{Field: orRoot(prefix), Problem: "unexpected data after the JSON value"}
+		}
+		return nil
+	}
+	var (
+		syntax  *json.SyntaxError
+		typeErr *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Errorf("scenario: not valid JSON (byte %d): %v", syntax.Offset, syntax)
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("scenario: not valid JSON: input ends early")
+	case errors.As(err, &typeErr):
+		return &Error{Field: join(prefix, typeErr.Field), Problem: fmt.Sprintf("want %s, found a JSON %s", describe(typeErr.Type), typeErr.Value)}
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return &Error{Field: join(prefix, strings.Trim(name, `"`)), Problem: "unknown field (a typo?)"}
+	}
+	return &Error{Field: orRoot(prefix), Problem: err.Error()}
+}
+
+// describe names a Go type as the JSON value a user should write.
+func describe(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "an integer"
+	case reflect.Float64, reflect.Float32:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Pointer:
+		return describe(t.Elem())
+	}
+	return t.String()
+}
+
+func jsonProblem(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		return "found a JSON " + typeErr.Value
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func join(prefix, field string) string {
+	switch {
+	case prefix == "":
+		return orRoot(field)
+	case field == "":
+		return prefix
+	}
+	return prefix + "." + field
+}
+
+func orRoot(s string) string {
+	if s == "" {
+		return "(top level)"
+	}
+	return s
+}

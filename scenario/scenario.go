@@ -1,0 +1,243 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ckpt-markov/markov/reschedule"
+)
+
+// System is a pool of interchangeable processors with exponential failure
+// and repair times.
+type System struct {
+	// Processors is N, the size of the pool.
+	Processors int
+	// MTTF is the mean time to failure of one processor, in seconds.
+	MTTF float64
+	// MTTR is the mean time to repair one processor, in seconds.
+	MTTR float64
+}
+
+// Lambda returns the failure rate λ = 1/MTTF of one processor.
+func (s System) Lambda() float64 { return 1 / s.MTTF }
+
+// Theta returns the repair rate θ = 1/MTTR of one processor.
+func (s System) Theta() float64 { return 1 / s.MTTR }
+
+// Validate checks N ≥ 1 and finite positive MTTF and MTTR.
+func (s System) Validate() error {
+	if s.Processors < 1 {
+		return fieldErr("system.processors", "%d, want a positive integer", s.Processors)
+	}
+	if !positive(s.MTTF) {
+		return fieldErr("system.mttf", "%v, want a positive number of seconds", s.MTTF)
+	}
+	if !positive(s.MTTR) {
+		return fieldErr("system.mttr", "%v, want a positive number of seconds", s.MTTR)
+	}
+	return nil
+}
+
+// Application describes a malleable application by processor count.
+// Slices are indexed by a-1 for a = 1..N.
+type Application struct {
+	// WorkRate is ω(a): work per second on a processors.
+	WorkRate []float64
+	// Latency is L(a): wall seconds one checkpoint takes.
+	Latency []float64
+	// Overhead is C(a) ≤ L(a): the part of the latency that is not computing.
+	Overhead []float64
+	// Recovery is R(p, a): seconds to restore a checkpoint written on p
+	// processors onto a processors.
+	Recovery Recovery
+}
+
+// N returns the number of processor counts the application is described for.
+func (a Application) N() int { return len(a.WorkRate) }
+
+// Validate checks that every vector has n entries, all finite and
+// non-negative, with C(a) ≤ L(a) and some positive work rate.
+func (a Application) Validate(n int) error {
+	if err := checkVector("application.work_rate", a.WorkRate, n); err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(a.WorkRate, func(w float64) bool { return w > 0 }) {
+		return fieldErr("application.work_rate", "zero on every processor count")
+	}
+	if err := checkVector("application.checkpoint_latency", a.Latency, n); err != nil {
+		return err
+	}
+	if err := checkVector("application.checkpoint_overhead", a.Overhead, n); err != nil {
+		return err
+	}
+	for i := range n {
+		if a.Overhead[i] > a.Latency[i] {
+			return fieldErr(fmt.Sprintf("application.checkpoint_overhead[%d]", i),
+				"C(%d) = %v exceeds the checkpoint latency L(%d) = %v", i+1, a.Overhead[i], i+1, a.Latency[i])
+		}
+	}
+	return a.Recovery.validate(n)
+}
+
+// Recovery is the recovery cost R(p, a). The zero value is a zero cost.
+type Recovery struct {
+	// matrix[p-1][a-1] when the cost depends on the old count p; nil otherwise.
+	matrix [][]float64
+	// byNew[a-1] when the cost depends on the new count only.
+	byNew []float64
+}
+
+// RecoveryByNew returns a recovery cost R(p, a) = r[a-1] that depends on the
+// new processor count only.
+func RecoveryByNew(r []float64) Recovery { return Recovery{byNew: slices.Clone(r)} }
+
+// RecoveryConstant returns R(p, a) = r for every p and a on n processors.
+func RecoveryConstant(r float64, n int) Recovery {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = r
+	}
+	return Recovery{byNew: v}
+}
+
+// RecoveryMatrix returns R(p, a) = m[p-1][a-1]. A matrix whose rows are all
+// equal is stored as a vector by new count, so that DependsOnOld reports
+// false and the model builds the smaller state space.
+func RecoveryMatrix(m [][]float64) Recovery {
+	c := make([][]float64, len(m))
+	for i := range m {
+		c[i] = slices.Clone(m[i])
+	}
+	if len(c) > 0 && slices.IndexFunc(c, func(row []float64) bool { return !slices.Equal(row, c[0]) }) < 0 {
+		return Recovery{byNew: c[0]}
+	}
+	return Recovery{matrix: c}
+}
+
+// Cost returns R(p, a).
+func (r Recovery) Cost(p, a int) float64 {
+	if r.matrix != nil {
+		return r.matrix[p-1][a-1]
+	}
+	if r.byNew == nil {
+		return 0
+	}
+	return r.byNew[a-1]
+}
+
+// DependsOnOld reports whether R(p, a) depends on the old count p, in which
+// case the model must keep p in its recovery and down states.
+func (r Recovery) DependsOnOld() bool { return r.matrix != nil }
+
+// Matrix returns R as an N×N matrix (a fresh copy) for n processors.
+func (r Recovery) Matrix(n int) [][]float64 {
+	m := make([][]float64, n)
+	for p := 1; p <= n; p++ {
+		m[p-1] = make([]float64, n)
+		for a := 1; a <= n; a++ {
+			m[p-1][a-1] = r.Cost(p, a)
+		}
+	}
+	return m
+}
+
+func (r Recovery) validate(n int) error {
+	const field = "application.recovery"
+	if r.matrix == nil {
+		if r.byNew == nil {
+			return nil
+		}
+		return checkVector(field, r.byNew, n)
+	}
+	if len(r.matrix) != n {
+		return fieldErr(field, "matrix has %d rows, want %d (one per old processor count)", len(r.matrix), n)
+	}
+	for p, row := range r.matrix {
+		if err := checkVector(fmt.Sprintf("%s[%d]", field, p), row, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Scenario is one system, one application and one rescheduling policy.
+type Scenario struct {
+	System      System
+	Application Application
+	// Policy describes how the rescheduling vector was chosen.
+	Policy Policy
+	// Reschedule is the rescheduling vector r(1..N) the policy gives.
+	Reschedule reschedule.Vector
+}
+
+// N returns the number of processors.
+func (s *Scenario) N() int { return s.System.Processors }
+
+// Validate checks the whole scenario; the error names the field at fault.
+func (s *Scenario) Validate() error {
+	if err := s.System.Validate(); err != nil {
+		return err
+	}
+	n := s.System.Processors
+	if err := s.Application.Validate(n); err != nil {
+		return err
+	}
+	if len(s.Reschedule) != n {
+		return fieldErr("policy", "rescheduling vector has %d entries, want %d", len(s.Reschedule), n)
+	}
+	if err := s.Reschedule.Validate(); err != nil {
+		return fieldErr("policy", "%v", err)
+	}
+	for i, r := range s.Reschedule {
+		if r > 0 && s.Application.WorkRate[r-1] == 0 {
+			return fieldErr("policy", "r(%d) = %d but the work rate ω(%d) is zero", i+1, r, r)
+		}
+	}
+	return nil
+}
+
+// New assembles and validates a scenario, resolving the policy into its
+// rescheduling vector with the application's work rates.
+func New(sys System, app Application, pol Policy) (*Scenario, error) {
+	if err := sys.Validate(); err != nil {
+		return nil, err
+	}
+	v, err := pol.Vector(sys.Processors, app.WorkRate)
+	if err != nil {
+		return nil, err
+	}
+	s := &Scenario{System: sys, Application: app, Policy: pol, Reschedule: v}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Error is a validation or parse error tied to one field of a scenario.
+type Error struct {
+	// Field is the JSON path of the field, such as "application.recovery[3]".
+	Field string
+	// Problem says what is wrong with it.
+	Problem string
+}
+
+func (e *Error) Error() string { return "scenario: " + e.Field + ": " + e.Problem }
+
+func fieldErr(field, format string, args ...any) error {
+	return &Error{Field: field, Problem: fmt.Sprintf(format, args...)}
+}
+
+func positive(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
+
+func checkVector(field string, v []float64, n int) error {
+	if len(v) != n {
+		return fieldErr(field, "has %d entries, want %d (one per processor count)", len(v), n)
+	}
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return fieldErr(fmt.Sprintf("%s[%d]", field, i), "%v, want a finite number ≥ 0", x)
+		}
+	}
+	return nil
+}
