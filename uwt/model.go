@@ -1,0 +1,206 @@
+package uwt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// Settings configures a Model. A nil *Settings means the fast path with the
+// defaults documented on each field.
+type Settings struct {
+	// Exact builds the full state space (every functional count 0..N) with
+	// dense spare-chain matrices: the validation path. The default fast
+	// path builds only a window of functional counts around the likely ones
+	// and widens it until the probability mass it drops is below Tol.
+	Exact bool
+	// Tol bounds the mass the fast path's window drops: the stationary
+	// probability per jump of a transition that leaves the window, Σ πᵢdᵢ.
+	// Zero means DefaultTol. Ignored by the exact path.
+	Tol float64
+	// Prune drops single transitions that carry less than this fraction
+	// of the probability of leaving their state, p_ij < Prune·(1 − p_ii),
+	// and renormalises their rows (the paper's pruning, made relative so
+	// that it never cuts the last exit of a state); the states that only
+	// pruned transitions reach are never visited. Zero means DefaultPrune;
+	// a negative value disables pruning.
+	Prune float64
+	// Workers is the number of goroutines that compute spare-chain rows.
+	// Zero means runtime.GOMAXPROCS(0). Results do not depend on it.
+	Workers int
+	// MaxStates caps the number of states built, so that an exact solve
+	// that cannot fit in memory fails early with an error. Zero means
+	// DefaultMaxStates.
+	MaxStates int
+}
+
+// Defaults of Settings.
+const (
+	// DefaultTol is the default bound on the window's dropped mass.
+	DefaultTol = 1e-12
+	// DefaultPrune is the default single-transition pruning threshold,
+	// chosen by experiment (TestPruneExperiment, over seven scenarios and
+	// three intervals each): the largest relative change of UWT was
+	// 6.2e-5 at ε = 1e-4, 5.2e-7 at 1e-6, 1.1e-8 at 1e-8, 6.4e-11 at 1e-10
+	// and 3.3e-13 at 1e-12, so 1e-12 keeps the change far below the 1e-9
+	// that TestPruneDefault requires. Pruning removed no state below
+	// ε = 1e-6: chains of individually likely steps reach deep states, so
+	// it is the fast path's window, not pruning, that bounds the state space.
+	DefaultPrune = 1e-12
+	// DefaultMaxStates is the default cap on the states built.
+	DefaultMaxStates = 4_000_000
+)
+
+func (s *Settings) withDefaults() Settings {
+	var d Settings
+	if s != nil {
+		d = *s
+	}
+	if d.Tol == 0 {
+		d.Tol = DefaultTol
+	}
+	if d.Prune == 0 {
+		d.Prune = DefaultPrune
+	}
+	if d.Prune < 0 {
+		d.Prune = 0
+	}
+	if d.Workers <= 0 {
+		d.Workers = runtime.GOMAXPROCS(0)
+	}
+	if d.MaxStates <= 0 {
+		d.MaxStates = DefaultMaxStates
+	}
+	return d
+}
+
+func (s Settings) validate() error {
+	switch {
+	case math.IsNaN(s.Tol) || s.Tol <= 0 || s.Tol >= 1:
+		return fmt.Errorf("uwt: Settings.Tol = %v, want in (0, 1)", s.Tol)
+	case math.IsNaN(s.Prune) || s.Prune >= 1:
+		return fmt.Errorf("uwt: Settings.Prune = %v, want below 1", s.Prune)
+	}
+	return nil
+}
+
+// Model is the Markov model of one scenario: the state skeleton and
+// everything that does not depend on the checkpoint interval I, built
+// once and reused for every evaluation. A Model is not safe for concurrent
+// use; build one per goroutine.
+type Model struct {
+	sc       *scenario.Scenario
+	set      Settings
+	lambda   float64
+	theta    float64
+	byOld    bool // recovery cost depends on the old processor count
+	src      rowSource
+	sk       *skeleton
+	warm     []float64 // last stationary distribution, for a warm start
+	evals    int
+	widening int // how many times the window was widened
+}
+
+// New builds the model of sc. It returns an error if the scenario does not
+// validate or the settings are out of range.
+func New(sc *scenario.Scenario, s *Settings) (*Model, error) {
+	if sc == nil {
+		return nil, errors.New("uwt: nil scenario")
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	set := s.withDefaults()
+	if err := set.validate(); err != nil {
+		return nil, err
+	}
+	m := &Model{
+		sc:     sc,
+		set:    set,
+		lambda: sc.System.Lambda(),
+		theta:  sc.System.Theta(),
+		byOld:  sc.Application.Recovery.DependsOnOld(),
+	}
+	if set.Exact {
+		m.src = newExactSource(m.lambda, m.theta)
+	} else {
+		m.src = newFastSource(m.lambda, m.theta)
+	}
+	lo, hi := 0, sc.N()
+	if !set.Exact {
+		lo, hi = binomialWindow(sc.N(), m.lambda/(m.lambda+m.theta), set.Tol)
+	}
+	if err := m.build(context.Background(), lo, hi); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Scenario returns the scenario the model was built from.
+func (m *Model) Scenario() *scenario.Scenario { return m.sc }
+
+// States returns the number of states built (the window of the fast path,
+// every state of the exact path), before restriction to the states the
+// chain actually visits.
+func (m *Model) States() int { return len(m.sk.states) }
+
+// build makes the skeleton for functional counts [lo, hi].
+func (m *Model) build(ctx context.Context, lo, hi int) error {
+	sk, err := newSkeleton(m, lo, hi)
+	if err != nil {
+		return err
+	}
+	if err := sk.computeFixedRows(ctx, m); err != nil {
+		return err
+	}
+	m.sk = sk
+	m.warm = nil
+	return nil
+}
+
+// binomialWindow returns the functional counts [lo, hi] outside which the
+// stationary law of the functional count, Binomial(n, 1−q), has at most
+// tol of its mass on each side, widened by a margin of one processor
+// failure per side (states are entered at failure instants).
+func binomialWindow(n int, q, tol float64) (lo, hi int) {
+	// The failed count F ~ Binomial(n, q). Walk out from the mode in log
+	// space, accumulating each tail until it is below tol.
+	mode := int(math.Floor(float64(n+1) * q))
+	mode = min(max(mode, 0), n)
+	logq, logp := math.Log(q), math.Log1p(-q)
+	lgn, _ := math.Lgamma(float64(n + 1))
+	logPMF := func(k int) float64 {
+		a, _ := math.Lgamma(float64(k + 1))
+		b, _ := math.Lgamma(float64(n - k + 1))
+		return lgn - a - b + float64(k)*logq + float64(n-k)*logp
+	}
+	// Upper tail of F: smallest fHi with P(F > fHi) ≤ tol. The pmf falls
+	// faster than geometrically beyond the mode, so the tail beyond k is
+	// at most pmf(k+1)/(1 − ratio) with ratio = pmf(k+2)/pmf(k+1).
+	tail := func(k, dir int) bool {
+		next := k + dir
+		if next < 0 || next > n {
+			return true
+		}
+		l1, l2 := logPMF(next), logPMF(next+dir)
+		ratio := 0.0
+		if next+dir >= 0 && next+dir <= n {
+			ratio = math.Exp(l2 - l1)
+		}
+		return ratio < 1 && math.Exp(l1)/(1-ratio) <= tol
+	}
+	fHi := mode
+	for !tail(fHi, +1) {
+		fHi++
+	}
+	fLo := mode
+	for !tail(fLo, -1) {
+		fLo--
+	}
+	const margin = 2
+	return max(n-fHi-margin, 0), min(n-fLo+margin, n)
+}
