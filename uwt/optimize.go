@@ -195,22 +195,23 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 	// The near-optimal band, by bisection between I* and the scan points
 	// below the threshold (or the bounds of the scan).
 	target := (1 - set.Band) * uBest
-	edge := func(outer int, step int) (float64, error) {
-		for j := outer; j >= 0 && j < len(scan); j += step {
-			if scan[j].UWT < target {
-				return bisectLevel(f, xBest, math.Log(scan[j].Interval), target, math.Log1p(set.RelTol))
+	edge := func(step int) (float64, error) {
+		for j := k; j >= 0 && j < len(scan); j += step {
+			x := scan[j]
+			side := (x.Interval - opt.Interval) * float64(step)
+			if side > 0 && x.UWT < target {
+				return bisectLevel(f, xBest, math.Log(x.Interval), target, math.Log1p(set.RelTol))
 			}
 		}
-		end := scan[0].Interval
 		if step > 0 {
-			end = scan[len(scan)-1].Interval
+			return scan[len(scan)-1].Interval, nil
 		}
-		return end, nil
+		return scan[0].Interval, nil
 	}
-	if opt.BandLow, err = edge(k, -1); err != nil {
+	if opt.BandLow, err = edge(-1); err != nil {
 		return Optimum{}, err
 	}
-	if opt.BandHigh, err = edge(k, +1); err != nil {
+	if opt.BandHigh, err = edge(+1); err != nil {
 		return Optimum{}, err
 	}
 	// I_model.
@@ -282,4 +283,31 @@ func bisectLevel(f func(float64) (float64, error), in, out, level, tol float64) 
 		}
 	}
 	return math.Exp(0.5 * (in + out)), nil
+}
+
+// Curve evaluates UWT at each interval, in order (warm-starting each
+// stationary solve from the previous one).
+func (m *Model) Curve(ctx context.Context, intervals []float64) ([]Result, error) {
+	out := make([]Result, len(intervals))
+	for k, i := range intervals {
+		r, err := m.Evaluate(ctx, i)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = r
+	}
+	return out, nil
+}
+
+// LogGrid returns n intervals spaced evenly in log I from lo to hi.
+func LogGrid(lo, hi float64, n int) ([]float64, error) {
+	if !(lo > 0 && hi > lo && !math.IsInf(hi, 0)) || n < 2 {
+		return nil, fmt.Errorf("uwt: log grid [%v, %v] with %d points, want 0 < lo < hi and n ≥ 2", lo, hi, n)
+	}
+	g := make([]float64, n)
+	for k := range g {
+		g[k] = math.Exp(math.Log(lo) + (math.Log(hi)-math.Log(lo))*float64(k)/float64(n-1))
+	}
+	g[n-1] = hi
+	return g, nil
 }

@@ -1,0 +1,106 @@
+package uwt
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// argmaxGrid maximises f on a log grid of [lo, hi] and refines the best
+// point by successive parabolic fits: an optimiser independent of
+// Optimize's scan and golden section.
+func argmaxGrid(f func(float64) float64, lo, hi float64) float64 {
+	const n = 2000
+	best, bx := math.Inf(-1), 0.0
+	for k := 0; k <= n; k++ {
+		x := math.Log(lo) + (math.Log(hi)-math.Log(lo))*float64(k)/n
+		if v := f(math.Exp(x)); v > best {
+			best, bx = v, x
+		}
+	}
+	h := (math.Log(hi) - math.Log(lo)) / n
+	for range 40 {
+		a, b, c := f(math.Exp(bx-h)), f(math.Exp(bx)), f(math.Exp(bx+h))
+		if den := a - 2*b + c; den < 0 {
+			bx += 0.5 * h * (a - c) / den
+		}
+		h /= 4
+	}
+	return math.Exp(bx)
+}
+
+// The optimal interval of one processor agrees with the maximiser of the
+// closed form of the specification, section 7, to the requested 1e-4.
+func TestOptimizeOneProcessor(t *testing.T) {
+	for _, tc := range []struct{ mttf, mttr, l, c, r float64 }{
+		{3600, 600, 60.6, 60.6, 30}, // the specification's example system
+		{86400, 3600, 300, 300, 120},
+		{10 * 86400, 3600, 600, 200, 60},
+	} {
+		sys := scenario.System{Processors: 1, MTTF: tc.mttf, MTTR: tc.mttr}
+		sc := mustScenario(t, sys, constApp(1, 1, tc.l, tc.c, tc.r), scenario.Policy{})
+		m, err := New(sc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt, err := m.Optimize(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := func(i float64) float64 {
+			return oneProcessorAvailability(1/tc.mttf, 1/tc.mttr, i, tc.l, tc.c, tc.r)
+		}
+		want := argmaxGrid(closed, 1, 100*tc.mttf)
+		// UWT is flat at its maximum, so the location is known only to
+		// about sqrt(ε_UWT) ≈ 1e-7 relative: far inside 1e-4.
+		if d := math.Abs(opt.Interval-want) / want; d > 1e-4 {
+			t.Errorf("%+v: I* = %.8g, closed-form maximiser %.8g (rel %g)", tc, opt.Interval, want, d)
+		}
+		if opt.Status != Converged || opt.LocalMaxima != 1 {
+			t.Errorf("%+v: status %v with %d local maxima", tc, opt.Status, opt.LocalMaxima)
+		}
+		// The band edges sit at (1 − Band)·UWT* (to the bisection's 1e-4 in I,
+		// which moves UWT by at most 1e-4·|dUWT/dlogI|: checked loosely).
+		for _, e := range []float64{opt.BandLow, opt.BandHigh} {
+			if v := closed(e); math.Abs(v-0.99*opt.UWT) > 1e-3*opt.UWT {
+				t.Errorf("%+v: band edge %v has A = %v, want 0.99·%v", tc, e, v, opt.UWT)
+			}
+		}
+		if !(opt.BandLow < opt.Interval && opt.Interval < opt.BandHigh) {
+			t.Errorf("band [%v, %v] does not contain I* = %v", opt.BandLow, opt.BandHigh, opt.Interval)
+		}
+	}
+}
+
+// When failures are rare compared with the checkpoint cost, the optimum
+// approaches Young's first-order interval sqrt(2·δ·M) (Young 1974), with
+// M the job's mean time between failures, 1/(aλ), and δ = C: the
+// relative difference is O(sqrt(δ/M)) (Daly 2006).
+func TestOptimizeYoungLimit(t *testing.T) {
+	for _, tc := range []struct {
+		n, a       int
+		mttf, c, r float64
+	}{
+		{8, 8, 1000 * 86400, 30, 30},
+		{16, 4, 500 * 86400, 60, 10},
+	} {
+		sys := scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: 3600}
+		sc := mustScenario(t, sys, constApp(tc.n, 1, tc.c, tc.c, tc.r), scenario.Policy{Kind: scenario.Moldable, Processors: tc.a})
+		m, err := New(sc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt, err := m.Optimize(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mtbf := tc.mttf / float64(tc.a)
+		young := math.Sqrt(2 * tc.c * mtbf)
+		tol := 3 * math.Sqrt(tc.c/mtbf)
+		if d := math.Abs(opt.Interval-young) / young; d > tol {
+			t.Errorf("%+v: I* = %.6g, Young %.6g (rel %g > %g)", tc, opt.Interval, young, d, tol)
+		}
+	}
+}
