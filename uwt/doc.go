@@ -58,10 +58,10 @@
 //
 // Model.Optimize scans I on the doubling grid of the paper (from 5
 // minutes), verifies the bracket around the best grid point and counts
-// the local maxima of the scan, then runs a golden-section search on
-// log I to a relative tolerance, and reports the near-optimal band and
-// the paper's I_model (mean of the scanned intervals within 8 % of the
-// best UWT).
+// the local maxima of the scan, then runs Brent's method (parabolic
+// steps with a golden-section safeguard) on log I to a relative
+// tolerance, and reports the near-optimal band and the paper's I_model
+// (mean of the scanned intervals within 8 % of the best UWT).
 //
 // References:
 //

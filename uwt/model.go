@@ -102,6 +102,7 @@ type Model struct {
 	sk       *skeleton
 	warm     []float64 // last stationary distribution, for a warm start
 	evals    int
+	mode     int // most likely functional count
 	widening int // how many times the window was widened
 }
 
@@ -134,6 +135,7 @@ func New(sc *scenario.Scenario, s *Settings) (*Model, error) {
 	if !set.Exact {
 		lo, hi = binomialWindow(sc.N(), m.lambda/(m.lambda+m.theta), set.Tol)
 	}
+	m.mode = sc.N() - binomialMode(sc.N(), m.lambda/(m.lambda+m.theta))
 	if err := m.build(context.Background(), lo, hi); err != nil {
 		return nil, err
 	}
@@ -162,6 +164,11 @@ func (m *Model) build(ctx context.Context, lo, hi int) error {
 	return nil
 }
 
+// binomialMode returns the mode of Binomial(n, q).
+func binomialMode(n int, q float64) int {
+	return min(max(int(math.Floor(float64(n+1)*q)), 0), n)
+}
+
 // binomialWindow returns the functional counts [lo, hi] outside which the
 // stationary law of the functional count, Binomial(n, 1−q), has at most
 // tol of its mass on each side, widened by a margin of one processor
@@ -169,8 +176,7 @@ func (m *Model) build(ctx context.Context, lo, hi int) error {
 func binomialWindow(n int, q, tol float64) (lo, hi int) {
 	// The failed count F ~ Binomial(n, q). Walk out from the mode in log
 	// space, accumulating each tail until it is below tol.
-	mode := int(math.Floor(float64(n+1) * q))
-	mode = min(max(mode, 0), n)
+	mode := binomialMode(n, q)
 	logq, logp := math.Log(q), math.Log1p(-q)
 	lgn, _ := math.Lgamma(float64(n + 1))
 	logPMF := func(k int) float64 {

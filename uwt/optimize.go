@@ -113,9 +113,9 @@ type Optimum struct {
 // It scans I on a doubling grid from OptimizeSettings.Start (down as well
 // as up) until UWT has fallen to half its best value on both sides or the
 // bounds are reached, so that the bracket around the best grid point is
-// verified rather than assumed; then it runs a golden-section search on
-// log I inside that bracket to the relative tolerance, and finds the edges
-// of the near-optimal band by bisection on log I.
+// verified rather than assumed; then it runs Brent's method on log I
+// inside that bracket to the relative tolerance, and finds the edges of
+// the near-optimal band by regula falsi on log I.
 func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, error) {
 	set, err := s.withDefaults()
 	if err != nil {
@@ -183,24 +183,36 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 	case k == len(scan)-1:
 		opt.Status = AtMax
 	}
-	f := func(x float64) (float64, error) { return eval(math.Exp(x)) }
-	xBest, uBest, err := goldenMax(f, lo, hi, math.Log1p(set.RelTol), math.Log(scan[k].Interval), scan[k].UWT)
+	var last Result
+	f := func(x float64) (float64, error) {
+		opt.Evaluations++
+		r, err := m.Evaluate(ctx, math.Exp(x))
+		last = r
+		return r.UWT, err
+	}
+	fLo, fHi := scan[max(k-1, 0)].UWT, scan[min(k+1, len(scan)-1)].UWT
+	xBest, uBest, err := brentMax(f, lo, hi, math.Log1p(set.RelTol), math.Log(scan[k].Interval), scan[k].UWT, fLo, fHi)
 	if err != nil {
 		return Optimum{}, err
 	}
 	opt.Interval, opt.UWT = math.Exp(xBest), uBest
-	if opt.Result, err = m.Evaluate(ctx, opt.Interval); err != nil {
+	if last.Interval == opt.Interval {
+		opt.Result = last
+	} else if opt.Result, err = m.Evaluate(ctx, opt.Interval); err != nil {
 		return Optimum{}, err
 	}
-	// The near-optimal band, by bisection between I* and the scan points
-	// below the threshold (or the bounds of the scan).
+	// The near-optimal band, by regula falsi between I* and the nearest
+	// scan points below the threshold (or the ends of the scan).
 	target := (1 - set.Band) * uBest
+	// The band is a tolerance region, not a point: its edges are located
+	// to 1e-3 relative in I, or to 1e-3 of the band's depth in UWT.
+	const bandTol = 1e-3
 	edge := func(step int) (float64, error) {
 		for j := k; j >= 0 && j < len(scan); j += step {
 			x := scan[j]
 			side := (x.Interval - opt.Interval) * float64(step)
 			if side > 0 && x.UWT < target {
-				return bisectLevel(f, xBest, math.Log(x.Interval), target, math.Log1p(set.RelTol))
+				return levelCrossing(f, xBest, math.Log(x.Interval), uBest, x.UWT, target, bandTol)
 			}
 		}
 		if step > 0 {
@@ -227,59 +239,121 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 	return opt, nil
 }
 
-// goldenMax maximises f on [lo, hi] by golden-section search to an
-// absolute tolerance tol in x, given one interior point x0 with f(x0) = f0
-// (used when it is at least as good as the search's own points).
-func goldenMax(f func(float64) (float64, error), lo, hi, tol, x0, f0 float64) (float64, float64, error) {
-	const invPhi = 0.6180339887498949 // (√5 − 1)/2
-	a, b := lo, hi
-	c, d := b-invPhi*(b-a), a+invPhi*(b-a)
-	fc, err := f(c)
-	if err != nil {
-		return 0, 0, err
+// brentMax maximises f on [a, b] by Brent's method (parabolic
+// interpolation safeguarded by golden-section steps; Brent 1973, ch. 5),
+// starting from the interior point x with f(x) = fx and the known values
+// fa, fb at the ends (so that the first step can already be parabolic),
+// until the maximiser is located to within tol in x.
+func brentMax(f func(float64) (float64, error), a, b, tol, x, fx, fa, fb float64) (float64, float64, error) {
+	const cgold = 0.3819660112501051 // (3 − √5)/2
+	w, v, fw, fv := a, b, fa, fb
+	if fb > fa {
+		w, v, fw, fv = b, a, fb, fa
 	}
-	fd, err := f(d)
-	if err != nil {
-		return 0, 0, err
-	}
-	for b-a > tol {
-		if fc >= fd {
-			b, d, fd = d, c, fc
-			c = b - invPhi*(b-a)
-			if fc, err = f(c); err != nil {
-				return 0, 0, err
+	d, e := 0.0, b-a
+	for {
+		mid := 0.5 * (a + b)
+		tol1 := 1e-10*math.Abs(x) + tol/3
+		tol2 := 2 * tol1
+		if math.Abs(x-mid) <= tol2-0.5*(b-a) {
+			return x, fx, nil
+		}
+		golden := true
+		if math.Abs(e) > tol1 {
+			// Parabola through (x, fx), (w, fw), (v, fv); step to its vertex.
+			r := (x - w) * (fx - fv)
+			q := (x - v) * (fx - fw)
+			p := (x-v)*q - (x-w)*r
+			q = 2 * (q - r)
+			if q > 0 {
+				p = -p
+			} else {
+				q = -q
 			}
-		} else {
-			a, c, fc = c, d, fd
-			d = a + invPhi*(b-a)
-			if fd, err = f(d); err != nil {
-				return 0, 0, err
+			// For a maximum the roles of the signs flip: negate the step.
+			p = -p
+			if math.Abs(p) < math.Abs(0.5*q*e) && p > q*(a-x) && p < q*(b-x) {
+				e, d = d, p/q
+				if u := x + d; u-a < tol2 || b-u < tol2 {
+					d = math.Copysign(tol1, mid-x)
+				}
+				golden = false
 			}
 		}
+		if golden {
+			if x < mid {
+				e = b - x
+			} else {
+				e = a - x
+			}
+			d = cgold * e
+		}
+		u := x + d
+		if math.Abs(d) < tol1 {
+			u = x + math.Copysign(tol1, d)
+		}
+		fu, err := f(u)
+		if err != nil {
+			return 0, 0, err
+		}
+		if fu >= fx {
+			if u < x {
+				b = x
+			} else {
+				a = x
+			}
+			v, fv, w, fw, x, fx = w, fw, x, fx, u, fu
+			continue
+		}
+		if u < x {
+			a = u
+		} else {
+			b = u
+		}
+		switch {
+		case fu >= fw || w == x:
+			v, fv, w, fw = w, fw, u, fu
+		case fu >= fv || v == x || v == w:
+			v, fv = u, fu
+		}
 	}
-	x, fx := c, fc
-	if fd > fx {
-		x, fx = d, fd
-	}
-	if f0 > fx {
-		x, fx = x0, f0
-	}
-	return x, fx, nil
 }
 
-// bisectLevel finds x between in (f(in) ≥ level) and out (f(out) < level)
-// with f(x) = level, to tol in x, and returns e^x.
-func bisectLevel(f func(float64) (float64, error), in, out, level, tol float64) (float64, error) {
+// levelCrossing finds x between in (f(in) ≥ level) and out (f(out) <
+// level) with f(x) = level, by the Illinois variant of regula falsi, and
+// returns e^x. It stops when the bracket is narrower than tol or
+// |f(x) − level| is below tol·(f(in) − level) at the start.
+func levelCrossing(f func(float64) (float64, error), in, out, fin, fout, level, tol float64) (float64, error) {
+	hin, hout := fin-level, fout-level
+	hTol := tol * hin
+	side := 0
 	for math.Abs(out-in) > tol {
-		mid := 0.5 * (in + out)
-		v, err := f(mid)
+		x := out - hout*(out-in)/(hout-hin)
+		// Keep the step strictly inside and away from the ends.
+		lo, hi := math.Min(in, out), math.Max(in, out)
+		if !(x > lo+tol/4 && x < hi-tol/4) {
+			x = 0.5 * (in + out)
+		}
+		v, err := f(x)
 		if err != nil {
 			return 0, err
 		}
-		if v >= level {
-			in = mid
+		h := v - level
+		if h >= 0 {
+			in, hin = x, h
+			if side == 1 {
+				hout /= 2
+			}
+			side = 1
 		} else {
-			out = mid
+			out, hout = x, h
+			if side == -1 {
+				hin /= 2
+			}
+			side = -1
+		}
+		if math.Abs(h) <= hTol {
+			return math.Exp(x), nil
 		}
 	}
 	return math.Exp(0.5 * (in + out)), nil

@@ -96,8 +96,13 @@ func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
 	if est > m.set.MaxStates {
 		return nil, fmt.Errorf("uwt: the model needs about %d states, more than Settings.MaxStates = %d", est, m.set.MaxStates)
 	}
-	add(start)
-	sk.start = 0
+	// The start state U(r(N), N − r(N)) is transient unless the window
+	// reaches N; outside the window its mass would all leave it, so the
+	// chain is then entered at the window state nearest the most likely
+	// functional count instead (the recurrent class is the same).
+	if hi == n {
+		add(start)
+	}
 	for _, a := range as {
 		for s := max(0, lo-a); s <= min(n-a, hi-a); s++ {
 			add(State{Kind: Up, A: a, S: s})
@@ -111,6 +116,20 @@ func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
 				add(State{Kind: Down, P: p, N: k})
 			}
 		}
+	}
+	if hi < n {
+		best := -1
+		for i, st := range sk.states {
+			d := abs(st.Functional() - m.mode)
+			if best < 0 || d < abs(sk.states[best].Functional()-m.mode) ||
+				(d == abs(sk.states[best].Functional()-m.mode) && st.Kind == Up && sk.states[best].Kind != Up) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return nil, fmt.Errorf("uwt: empty window of functional counts [%d, %d]", lo, hi)
+		}
+		sk.start = best
 	}
 	sk.rowOf = make([]rowRef, len(sk.states))
 
@@ -216,6 +235,13 @@ func (sk *skeleton) computeFixedRows(ctx context.Context, m *Model) error {
 // upLength returns T_U(a) = I + L(a).
 func (m *Model) upLength(a int, interval float64) float64 {
 	return interval + m.sc.Application.Latency[a-1]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // sojourn returns the expected time in a segment of length t on a used
