@@ -33,6 +33,10 @@ type Result struct {
 	// the model dropped: out of the fast path's window, below the pruning
 	// threshold, or in the negligible tail of a spare-chain row.
 	Dropped float64
+	// Outside is the part of Dropped that left the window of functional
+	// counts; the fast path widens the window until it is at most
+	// Settings.Tol.
+	Outside float64
 	// Residual is the stationary residual ‖πᵀP − πᵀ‖₁ of the solved chain.
 	Residual float64
 	// Solver is the stationary method used.
@@ -228,6 +232,7 @@ func (m *Model) evaluate(ctx context.Context, interval float64) (Result, float64
 		Pruned:       pruned,
 		Transitions:  chain.NNZ(),
 		Dropped:      dropped,
+		Outside:      windowDrop,
 		Residual:     st.Residual,
 		Solver:       st.Method,
 		sk:           sk,
