@@ -97,7 +97,7 @@ func PerformanceBased(workRate []float64) (Vector, error) {
 
 // AvailabilitySettings configures AvailabilityBased. A nil *AvailabilitySettings
 // means 50 random picks per processor count (the paper's number) and a PCG
-// source seeded with (1, 2).
+// source seeded with (1, 2); so do zero fields.
 type AvailabilitySettings struct {
 	// Picks is the number of random processor sets averaged per count.
 	Picks int
@@ -112,10 +112,12 @@ type AvailabilitySettings struct {
 func FailureCounts(failures [][]float64, s *AvailabilitySettings) ([]float64, error) {
 	picks, rng := 50, rand.New(rand.NewPCG(1, 2))
 	if s != nil {
-		if s.Picks < 1 {
-			return nil, fmt.Errorf("reschedule: picks = %d, want ≥ 1", s.Picks)
+		if s.Picks < 0 {
+			return nil, fmt.Errorf("reschedule: picks = %d, want ≥ 1 (or 0 for the default)", s.Picks)
 		}
-		picks = s.Picks
+		if s.Picks > 0 {
+			picks = s.Picks
+		}
 		if s.Rand != nil {
 			rng = s.Rand
 		}

@@ -27,13 +27,22 @@ func ParseDuration(s string) (float64, error) {
 	if x, err := strconv.ParseFloat(t, 64); err == nil {
 		return checkDuration(s, x)
 	}
-	for unit, scale := range map[string]float64{"d": day, "w": week, "y": year} {
+	// Single units are read here so that large values ("3000000h") do not
+	// overflow time.Duration; compound forms ("1h30m") go to time.
+	for _, u := range []struct {
+		unit  string
+		scale float64
+	}{{"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}, {"d", day}, {"w", week}, {"y", year}} {
+		unit, scale := u.unit, u.scale
 		if num, ok := strings.CutSuffix(t, unit); ok {
 			x, err := strconv.ParseFloat(num, 64)
-			if err != nil {
+			if err == nil {
+				return checkDuration(s, x*scale)
+			}
+			if scale >= day {
+				// time.ParseDuration knows no days, weeks or years.
 				return 0, fmt.Errorf("duration %q: %q is not a number", s, num)
 			}
-			return checkDuration(s, x*scale)
 		}
 	}
 	d, err := time.ParseDuration(t)

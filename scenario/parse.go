@@ -42,7 +42,7 @@ type systemJSON struct {
 }
 
 type applicationJSON struct {
-	WorkRate []float64       `json:"work_rate"`
+	WorkRate json.RawMessage `json:"work_rate"`
 	Latency  json.RawMessage `json:"checkpoint_latency"`
 	Overhead json.RawMessage `json:"checkpoint_overhead"`
 	Recovery json.RawMessage `json:"recovery"`
@@ -128,8 +128,14 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 	if err := decodeStrict(raw, &j, "application"); err != nil {
 		return Application{}, err
 	}
-	if j.WorkRate == nil {
-		return Application{}, fieldErr("application.work_rate", "missing")
+	work, err := numberList("application.work_rate", j.WorkRate, n)
+	if err != nil {
+		return Application{}, err
+	}
+	// Check the length before expanding scalars to n entries, so that a
+	// huge processor count fails here rather than in an allocation.
+	if err := checkVector("application.work_rate", work, n); err != nil {
+		return Application{}, err
 	}
 	lat, err := perCount("application.checkpoint_latency", j.Latency, n)
 	if err != nil {
@@ -145,19 +151,19 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 	if err != nil {
 		return Application{}, err
 	}
-	app := Application{WorkRate: j.WorkRate, Latency: lat, Overhead: over, Recovery: rec}
+	app := Application{WorkRate: work, Latency: lat, Overhead: over, Recovery: rec}
 	return app, app.Validate(n)
 }
 
 // perCount reads a number (or duration string) for every count, or a list of n.
 func perCount(field string, raw json.RawMessage, n int) ([]float64, error) {
-	if len(raw) == 0 {
+	if isNull(raw) {
 		return nil, fieldErr(field, "missing")
 	}
 	if raw[0] == '[' {
-		var v []float64
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return nil, fieldErr(field, "want a number or a list of %d numbers: %v", n, jsonProblem(err))
+		v, err := numberList(field, raw, n)
+		if err != nil {
+			return nil, err
 		}
 		return v, checkVector(field, v, n)
 	}
@@ -174,14 +180,21 @@ func perCount(field string, raw json.RawMessage, n int) ([]float64, error) {
 
 func parseRecovery(raw json.RawMessage, n int) (Recovery, error) {
 	const field = "application.recovery"
-	if len(raw) == 0 {
+	if isNull(raw) {
 		return Recovery{}, fieldErr(field, "missing")
 	}
 	trimmed := bytes.TrimLeft(raw[1:], " \t\r\n")
 	if raw[0] == '[' && len(trimmed) > 0 && trimmed[0] == '[' {
-		var m [][]float64
-		if err := json.Unmarshal(raw, &m); err != nil {
+		var rows []json.RawMessage
+		if err := json.Unmarshal(raw, &rows); err != nil {
 			return Recovery{}, fieldErr(field, "want a %d×%d list of lists of numbers: %v", n, n, jsonProblem(err))
+		}
+		m := make([][]float64, len(rows))
+		for p, row := range rows {
+			var err error
+			if m[p], err = numberList(fmt.Sprintf("%s[%d]", field, p), row, n); err != nil {
+				return Recovery{}, err
+			}
 		}
 		r := Recovery{matrix: m}
 		if err := r.validate(n); err != nil {
@@ -225,9 +238,37 @@ func parsePolicy(raw json.RawMessage) (Policy, error) {
 	return Policy{}, fieldErr("policy", "object needs a \"moldable\" or a \"vector\" field")
 }
 
+// isNull reports whether a raw JSON value is absent or null.
+func isNull(raw json.RawMessage) bool {
+	return len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null"
+}
+
+// numberList reads a JSON list of numbers; an error names the entry at
+// fault (nulls are rejected, not read as zero).
+func numberList(field string, raw json.RawMessage, n int) ([]float64, error) {
+	if isNull(raw) {
+		return nil, fieldErr(field, "missing")
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fieldErr(field, "want a list of %d numbers, %v", n, jsonProblem(err))
+	}
+	out := make([]float64, len(items))
+	for i, item := range items {
+		entry := fmt.Sprintf("%s[%d]", field, i)
+		if isNull(item) {
+			return nil, fieldErr(entry, "null, want a number")
+		}
+		if err := json.Unmarshal(item, &out[i]); err != nil {
+			return nil, fieldErr(entry, "want a number, %v", jsonProblem(err))
+		}
+	}
+	return out, nil
+}
+
 // parseSeconds reads a JSON number of seconds or a duration string.
 func parseSeconds(field string, raw json.RawMessage) (float64, error) {
-	if len(raw) == 0 {
+	if isNull(raw) {
 		return 0, fieldErr(field, "missing")
 	}
 	if raw[0] == '"' {

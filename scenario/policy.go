@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -97,7 +96,7 @@ func ParsePolicy(s string) (Policy, error) {
 			return Policy{Kind: PerformanceBased}, nil
 		}
 	case "moldable":
-		a, err := strconv.Atoi(arg)
+		a, err := strconv.Atoi(strings.TrimSpace(arg))
 		if err != nil || !hasArg {
 			return Policy{}, fieldErr("policy", "moldable needs a processor count, as in moldable:16, got %q", s)
 		}
@@ -114,9 +113,4 @@ func ParsePolicy(s string) (Policy, error) {
 		return Policy{Kind: Explicit, Explicit: r}, nil
 	}
 	return Policy{}, fieldErr("policy", "%q is not one of greedy, pb, moldable:A, vector:r1,...,rN", s)
-}
-
-// equal reports whether two policies are the same.
-func (p Policy) equal(q Policy) bool {
-	return p.Kind == q.Kind && p.Processors == q.Processors && slices.Equal(p.Explicit, q.Explicit)
 }

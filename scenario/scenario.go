@@ -86,6 +86,9 @@ type Recovery struct {
 	matrix [][]float64
 	// byNew[a-1] when the cost depends on the new count only.
 	byNew []float64
+	// rows is the row count of a matrix collapsed into byNew (0 otherwise),
+	// kept so that validation still sees the matrix's shape.
+	rows int
 }
 
 // RecoveryByNew returns a recovery cost R(p, a) = r[a-1] that depends on the
@@ -110,7 +113,7 @@ func RecoveryMatrix(m [][]float64) Recovery {
 		c[i] = slices.Clone(m[i])
 	}
 	if len(c) > 0 && slices.IndexFunc(c, func(row []float64) bool { return !slices.Equal(row, c[0]) }) < 0 {
-		return Recovery{byNew: c[0]}
+		return Recovery{byNew: c[0], rows: len(c)}
 	}
 	return Recovery{matrix: c}
 }
@@ -145,6 +148,9 @@ func (r Recovery) Matrix(n int) [][]float64 {
 func (r Recovery) validate(n int) error {
 	const field = "application.recovery"
 	if r.matrix == nil {
+		if r.rows != 0 && r.rows != n {
+			return fieldErr(field, "matrix has %d rows, want %d (one per old processor count)", r.rows, n)
+		}
 		if r.byNew == nil {
 			return nil
 		}

@@ -1,0 +1,60 @@
+package scenario_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// FuzzParse checks that Parse never panics, that a scenario it returns
+// passes Validate with a rescheduling vector of N entries, and that every
+// error either names a field (*scenario.Error) or says the input is not JSON.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		file(sys3, app3, `"greedy"`),
+		file(sys3, app3, `"pb"`),
+		file(sys3, app3, `{"moldable": 2}`),
+		file(sys3, app3, `{"vector": [1, 0, 3]}`),
+		file(`{"processors": 3, "mttf": "100d", "mttr": "90m"}`, `{"work_rate": [1, 2, 3], "checkpoint_latency": [1, 2, 3], "checkpoint_overhead": "1s", "recovery": [4, 5, 6]}`, `"greedy"`),
+		file(sys3, `{"work_rate": [1, 2, 3], "checkpoint_latency": 9, "recovery": [[1, 2, 3], [4, 5, 6], [7, 8, 9]]}`, `"pb"`),
+		file(sys3, `{"work_rate": [1, 2, 3], "checkpoint_latency": 9, "recovery": [[1, 2, 3], [1, 2, 3], [1, 2, 3]]}`, `"pb"`),
+		file(sys3, `"qr"`, `"greedy"`),
+		file(sys3, app3, `"greedy"`) + ` x`,
+		`{"system": `,
+		`[]`,
+		`null`,
+		``,
+	} {
+		f.Add(s)
+	}
+	if b, err := os.ReadFile(filepath.Join("testdata", "lanl-system1.json")); err == nil {
+		f.Add(string(b))
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := scenario.Parse(strings.NewReader(in), nil)
+		if err != nil {
+			if s != nil {
+				t.Fatalf("scenario returned with error %v", err)
+			}
+			var se *scenario.Error
+			if errors.As(err, &se) {
+				if se.Field == "" || se.Problem == "" {
+					t.Fatalf("error %#v lacks a field or a problem", se)
+				}
+			} else if !strings.HasPrefix(err.Error(), "scenario: not valid JSON") {
+				t.Fatalf("error %q neither names a field nor says the input is not JSON", err)
+			}
+			return
+		}
+		if err := s.Validate(); err != nil {
+			t.Fatalf("parsed scenario fails Validate: %v", err)
+		}
+		if len(s.Reschedule) != s.N() || s.Application.N() != s.N() {
+			t.Fatalf("N = %d, but %d work rates and %d vector entries", s.N(), s.Application.N(), len(s.Reschedule))
+		}
+	})
+}
