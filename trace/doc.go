@@ -1,0 +1,162 @@
+// Package trace holds real failure traces: which processor was down when,
+// readers for the LANL failure logs and for a simple generic format, and
+// the estimation of the failure rate λ and the repair rate θ of the model
+// from the history before a given time.
+//
+// # Traces
+//
+// A Trace is a set of nodes, each treated as one processor of the model.
+// Node i has a production window [Start, End) and a sorted list of outages
+// [a, b); it is up inside its window and outside its outages. Times are
+// float64 seconds since the Unix epoch, 1970-01-01T00:00:00Z (true UTC
+// instants; the LANL reader converts local times). Outages of one node are
+// clipped to its window, and overlapping or touching outages are merged
+// into their union (New states the exact rules). The events of a node are
+// the changes of its state strictly inside its window: a failure at the
+// start of an outage, a repair at its end. A zero-length outage is a
+// failure repaired within the resolution of the log: one failure event,
+// after which the node is up.
+//
+// # The LANL failure log
+//
+// ReadLANL and ReadLANLSystems read the CSV release of Los Alamos National
+// Laboratory (one row per node outage). Columns are found by name in the
+// header (case and surrounding spaces ignored); the reader uses System,
+// nodes, nodenumz, node prod, node decom, Prob Started, Prob Fixed and,
+// when present, Same Event, and ignores the others (in particular Down
+// Time, which it recomputes from the two times). Rows need not be sorted.
+// Errors are *ParseError values that name the line and the column.
+//
+//   - Nodes. A system has the node count of its nodes column (which must be
+//     the same on all its rows); its trace has that many nodes, indexed by
+//     nodenumz (zero-based; nodenum is ignored: in the release it is
+//     nodenumz plus a per-system offset, except on one row of system 18).
+//     A node without rows exists and never fails. A row whose nodenumz is
+//     not below nodes cannot be placed: it is skipped and listed in
+//     LANLSystem.Skipped (system 11 of the release has one, node 578 of 256).
+//   - Node types. A system may list more than one node type (procsinnode):
+//     in the release these are nodes of different size or role that
+//     entered or left production at different times (system 2: node 0 is
+//     an 80-processor front end in production from June 2005, nodes 1–48
+//     have 128 processors; system 23: node 0 has 32 processors). Each node
+//     is one processor of the model whatever its type, with its own window.
+//   - Production window. It opens at the first instant of the node prod
+//     month and closes at the first instant of the month after the node
+//     decom month (the node is in use during that month), or, for
+//     "current", at the end of the observation. It is cut at the end of the
+//     observation, which by default is the latest Prob Started or Prob Fixed
+//     of the whole input (LANLSettings.End overrides it): the release's last
+//     record is 2005-09-09, and a log in which systems with several failures
+//     a day show none afterwards has ended there. All rows of a node must
+//     give the same months. A node without rows takes the window of the
+//     nearest node number with rows (the lower one on a tie): system 8 has
+//     nodes 0–79 in production from April 2001 and 83–163 from December
+//     2002, 45 nodes without rows among them.
+//   - Months are written Mon-YY (Nov-96: November 1996; YY < 70 means 20YY)
+//     or Y-Mon (1-Dec: December 2001, Y being the last digit of a 200x year).
+//   - Times are M/D/YYYY H:MM, US Mountain local time (Los Alamos), with
+//     daylight saving time. The Down Time column of the release is the
+//     elapsed minutes across daylight saving changes, which confirms this
+//     reading; a wall-clock time that occurs twice or never is read as
+//     standard time (UTC−7), which is what Down Time implies for the two
+//     ambiguous times in the release.
+//   - Outages. Each row is the outage [Prob Started, Prob Fixed). Prob Fixed
+//     before Prob Started is an error. An empty Prob Fixed is an outage
+//     still open: the node stays down to the end of its window (no repair
+//     event). An outage reaching outside the window is clipped to it; one
+//     entirely outside is skipped and listed in LANLSystem.Skipped.
+//     Several rows of one node that overlap or touch, repeated rows
+//     included, become one outage: in the toolkit's copy of the release
+//     (21,568 rows), the 21,567 rows that can be placed give 21,299 outages
+//     (26 rows repeat another row exactly).
+//     The 90 rows with equal start and fix times are zero-length outages.
+//   - Same Event ("Yes", "No" or empty) marks a row that repeats an event
+//     already recorded. Such a row still describes a node that was down, so
+//     it is kept like any other: a repeat on the same node merges away with
+//     the row it repeats, and the same event on another node is an outage of
+//     that node (each node is a processor of the model). The count is in
+//     LANLSystem.SameEvent. Every row of the release says "No".
+//
+// # The generic format
+//
+// A text format for other logs, read by ReadGeneric and written by
+// WriteGeneric (exact round trip):
+//
+//	# nodes=3 start=0 end=864000
+//	# node=2 start=86400 end=864000
+//	node,down_start,down_end
+//	0,1000,1600
+//	2,90000,90000.5
+//
+// Times are decimal seconds (any float syntax of strconv.ParseFloat,
+// finite), in whatever epoch the user chooses. A leading byte order mark,
+// carriage returns, surrounding spaces and blank lines are ignored. Lines
+// starting with # are comments, except two directives whose first word
+// starts with "nodes=" or "node=":
+//
+//   - "# nodes=N start=S end=E" (keys in any order, each once) is required,
+//     once, before any outage: N nodes numbered 0..N−1, all in production
+//     on [S, E).
+//   - "# node=I start=S end=E" (optional, at most once per node, after the
+//     nodes line) gives node I its own window.
+//
+// Every other line is an outage "node,down_start,down_end" with
+// down_start <= down_end; the line "node,down_start,down_end" itself may
+// appear once before the first outage. Outages may come in any order and
+// are clipped and merged as in New.
+//
+// # Estimating λ and θ
+//
+// EstimateRates looks at the history [From, To): To = t0 (cut at the end of
+// the trace) and From = the start of the trace, or t0 − Lookback. Each node
+// contributes the part of that history inside its window. Up and down
+// times of a node are taken as exponential with rates λ and θ, the same for
+// all nodes, as in the model. For such a two-state process watched on a
+// fixed window, the likelihood is
+//
+//	L(λ, θ) = λ^n · exp(−λ·U) · θ^m · exp(−θ·D)
+//
+// where U and D are the total up and down time inside the history (all
+// nodes), n the number of failures and m the number of repairs that occur
+// strictly inside it. Its maximum is at
+//
+//	λ̂ = n / U,    θ̂ = m / D.
+//
+// An up or down period cut by the history window (for instance an outage
+// still open at t0, or one that began before From) counts its time inside
+// the window in U or D, and counts as an event only if its end (its start,
+// for a failure) lies inside. By memorylessness this is the exact
+// likelihood of the censored observation, not an approximation; dropping
+// censored time would bias the rates upwards. A zero-length outage adds a
+// failure and a repair and no down time. MTTF = 1/λ̂ and MTTR = 1/θ̂ per
+// node.
+//
+// Confidence intervals. Taking the exposure as fixed and the count as
+// random, each count is Poisson with mean λ·U (or θ·D); this is exact for a
+// time-truncated test and an approximation here, where U and D are random
+// too. The exact Poisson (Garwood) interval at level 1−α is
+//
+//	λ_low = χ²_{α/2}(2n) / (2U),    λ_high = χ²_{1−α/2}(2n+2) / (2U),
+//
+// with χ²_p(k) the p-quantile of the chi-square law with k degrees of
+// freedom (gonum stat/distuv). It is the time-truncated form of the pivot
+// 2nλ/λ̂ ~ χ²(2n) of failure-truncated exponential samples; for Poisson
+// counts it never covers less than its nominal level (the tests measure its
+// coverage on simulated traces). With fewer than MinFailures failures
+// or MinRepairs repairs (default 1 each) EstimateRates fails with
+// ErrTooFewEvents.
+//
+// # References
+//
+//   - Los Alamos National Laboratory, "Operational Data to Support and
+//     Enable Computer Science Research", LA-UR-05-7318, 2005 (the failure
+//     data; the release asks users to cite LANL).
+//   - B. Schroeder and G. A. Gibson, "A large-scale study of failures in
+//     high-performance computing systems", Proc. International Conference on
+//     Dependable Systems and Networks (DSN), 2006.
+//   - J. S. Plank and M. G. Thomason, "Processor allocation and
+//     checkpoint interval selection in cluster computing systems", J.
+//     Parallel and Distributed Computing 61(11), 2001 (λ, θ from traces).
+//   - F. Garwood, "Fiducial limits for the Poisson distribution",
+//     Biometrika 28, 1936 (the confidence interval).
+package trace

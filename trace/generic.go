@@ -1,0 +1,214 @@
+package trace
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// genericHeader is the optional column header line of the generic format.
+const genericHeader = "node,down_start,down_end"
+
+// ReadGeneric reads a trace in the generic text format described in the
+// package documentation. Errors are *ParseError values naming the line and
+// the column or directive key at fault.
+func ReadGeneric(r io.Reader) (*Trace, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	var (
+		nodes      []Node
+		haveSystem bool
+		windowSet  []bool // node directive seen
+		sawRecord  bool
+		line       int
+	)
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff") // a UTF-8 byte order mark
+		}
+		text = strings.TrimSpace(text)
+		if text == "" {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(text, "#"); ok {
+			fields := strings.Fields(rest)
+			switch {
+			case len(fields) > 0 && strings.HasPrefix(fields[0], "nodes="):
+				if haveSystem {
+					return nil, &ParseError{Line: line, Column: "nodes", Err: errors.New("second '# nodes=N start=S end=E' line")}
+				}
+				v, err := directive(fields, "nodes", line)
+				if err != nil {
+					return nil, err
+				}
+				n, err := atoi(v["nodes"], 1)
+				if err == nil && n > MaxNodes {
+					err = fmt.Errorf("%d nodes is above the limit %d", n, MaxNodes)
+				}
+				if err != nil {
+					return nil, &ParseError{Line: line, Column: "nodes", Err: err}
+				}
+				start, end, err := window(v, line)
+				if err != nil {
+					return nil, err
+				}
+				nodes = make([]Node, n)
+				for i := range nodes {
+					nodes[i] = Node{Start: start, End: end}
+				}
+				windowSet = make([]bool, n)
+				haveSystem = true
+			case len(fields) > 0 && strings.HasPrefix(fields[0], "node="):
+				if !haveSystem {
+					return nil, &ParseError{Line: line, Column: "node", Err: errors.New("node window before the '# nodes=N start=S end=E' line")}
+				}
+				v, err := directive(fields, "node", line)
+				if err != nil {
+					return nil, err
+				}
+				i, err := nodeIndex(v["node"], len(nodes))
+				if err != nil {
+					return nil, &ParseError{Line: line, Column: "node", Err: err}
+				}
+				if windowSet[i] {
+					return nil, &ParseError{Line: line, Column: "node", Err: fmt.Errorf("second window for node %d", i)}
+				}
+				start, end, err := window(v, line)
+				if err != nil {
+					return nil, err
+				}
+				nodes[i].Start, nodes[i].End = start, end
+				windowSet[i] = true
+			}
+			continue // a directive or a comment
+		}
+		fields := strings.Split(text, ",")
+		if len(fields) != 3 {
+			return nil, &ParseError{Line: line, Err: fmt.Errorf("%d fields, want 3: %s", len(fields), genericHeader)}
+		}
+		for k := range fields {
+			fields[k] = strings.TrimSpace(fields[k])
+		}
+		if !sawRecord && strings.Join(fields, ",") == genericHeader {
+			sawRecord = true // only one header, and only before the records
+			continue
+		}
+		sawRecord = true
+		if !haveSystem {
+			return nil, &ParseError{Line: line, Err: errors.New("outage before the '# nodes=N start=S end=E' line")}
+		}
+		i, err := nodeIndex(fields[0], len(nodes))
+		if err != nil {
+			return nil, &ParseError{Line: line, Column: "node", Err: err}
+		}
+		a, err := parseTime(fields[1])
+		if err != nil {
+			return nil, &ParseError{Line: line, Column: "down_start", Err: err}
+		}
+		b, err := parseTime(fields[2])
+		if err != nil {
+			return nil, &ParseError{Line: line, Column: "down_end", Err: err}
+		}
+		if b < a {
+			return nil, &ParseError{Line: line, Column: "down_end", Err: fmt.Errorf("%v is before down_start %v", b, a)}
+		}
+		nodes[i].Down = append(nodes[i].Down, Interval{Start: a, End: b})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ParseError{Line: line + 1, Err: err}
+	}
+	if !haveSystem {
+		return nil, &ParseError{Line: max(line, 1), Err: errors.New("missing '# nodes=N start=S end=E' line")}
+	}
+	return New(nodes)
+}
+
+// directive parses the key=value fields of a directive whose first key is
+// kind; the keys must be exactly kind, start and end.
+func directive(fields []string, kind string, line int) (map[string]string, error) {
+	v := make(map[string]string, 3)
+	for _, f := range fields {
+		key, val, ok := strings.Cut(f, "=")
+		if !ok {
+			return nil, &ParseError{Line: line, Column: kind, Err: fmt.Errorf("%q is not key=value", f)}
+		}
+		if key != kind && key != "start" && key != "end" {
+			return nil, &ParseError{Line: line, Column: kind, Err: fmt.Errorf("unknown key %q, want %s, start and end", key, kind)}
+		}
+		if _, dup := v[key]; dup {
+			return nil, &ParseError{Line: line, Column: key, Err: errors.New("key given twice")}
+		}
+		v[key] = val
+	}
+	for _, key := range []string{kind, "start", "end"} {
+		if _, ok := v[key]; !ok {
+			return nil, &ParseError{Line: line, Column: key, Err: errors.New("key missing")}
+		}
+	}
+	return v, nil
+}
+
+// window parses the start and end keys of a directive.
+func window(v map[string]string, line int) (start, end float64, err error) {
+	if start, err = parseTime(v["start"]); err != nil {
+		return 0, 0, &ParseError{Line: line, Column: "start", Err: err}
+	}
+	if end, err = parseTime(v["end"]); err != nil {
+		return 0, 0, &ParseError{Line: line, Column: "end", Err: err}
+	}
+	if end < start {
+		return 0, 0, &ParseError{Line: line, Column: "end", Err: fmt.Errorf("%v is before start %v", end, start)}
+	}
+	return start, end, nil
+}
+
+func nodeIndex(s string, n int) (int, error) {
+	i, err := atoi(s, 0)
+	if err != nil {
+		return 0, err
+	}
+	if i >= n {
+		return 0, fmt.Errorf("node %d is not below nodes=%d", i, n)
+	}
+	return i, nil
+}
+
+func parseTime(s string) (float64, error) {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	if !finite(x) {
+		return 0, fmt.Errorf("%q is not finite", s)
+	}
+	return x, nil
+}
+
+func formatTime(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// WriteGeneric writes t in the generic text format. Times are written with
+// the fewest digits that read back exactly, so ReadGeneric returns a trace
+// equal to t. The first line gives the node count and the window of t; a
+// node directive follows for every node whose window differs from it.
+func WriteGeneric(w io.Writer, t *Trace) error {
+	bw := bufio.NewWriter(w)
+	start, end := t.Window()
+	fmt.Fprintf(bw, "# nodes=%d start=%s end=%s\n", t.NumNodes(), formatTime(start), formatTime(end))
+	for i, n := range t.nodes {
+		if n.Start != start || n.End != end {
+			fmt.Fprintf(bw, "# node=%d start=%s end=%s\n", i, formatTime(n.Start), formatTime(n.End))
+		}
+	}
+	bw.WriteString(genericHeader + "\n")
+	for i, n := range t.nodes {
+		for _, iv := range n.Down {
+			fmt.Fprintf(bw, "%d,%s,%s\n", i, formatTime(iv.Start), formatTime(iv.End))
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,478 @@
+package trace
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// LANLSettings adjusts the LANL reader. A nil *LANLSettings means the
+// defaults described on each field.
+type LANLSettings struct {
+	// End is the end of the observation, in seconds since the Unix epoch.
+	// Nodes still in use (node decom = current) leave the trace at End,
+	// and every production window is cut at End. Zero means the latest
+	// Prob Started or Prob Fixed time in the whole input, all systems
+	// together: the log stops there.
+	End float64
+}
+
+// LANLSystem is one system read from a LANL failure log.
+type LANLSystem struct {
+	System int    // system id (column System)
+	Trace  *Trace // one node per processor slot 0..nodes−1, indexed by nodenumz
+
+	Records   int             // rows of this system in the input
+	SameEvent int             // of those, rows with Same Event = Yes
+	Skipped   []SkippedRecord // rows that contribute nothing to the trace, by line
+}
+
+// SkippedRecord is a well-formed row of a LANL log that the reader left
+// out of the trace, and why.
+type SkippedRecord struct {
+	Line   int
+	Reason string
+}
+
+// ReadLANL reads a LANL failure log in CSV form (see the package
+// documentation for the columns and every interpretation rule) and returns
+// the trace of one system. It reads the whole input, so a malformed row of
+// any system is an error, and the default observation end is the latest time
+// of any system (see LANLSettings). ReadLANLSystems gives the same traces
+// with the record counts and the list of skipped rows.
+func ReadLANL(r io.Reader, system int) (*Trace, error) {
+	all, err := ReadLANLSystems(r, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range all {
+		if s.System == system {
+			return s.Trace, nil
+		}
+	}
+	return nil, fmt.Errorf("trace: system %d not in the LANL input", system)
+}
+
+// lanlColumns are the columns the reader uses; the others are ignored.
+// "Same Event" may be absent (every row then counts as "No").
+var lanlColumns = []string{"System", "nodes", "nodenumz", "node prod", "node decom", "Prob Started", "Prob Fixed", "Same Event"}
+
+const (
+	colSystem = iota
+	colNodes
+	colNode
+	colProd
+	colDecom
+	colStarted
+	colFixed
+	colSame
+)
+
+// lanlRow is one parsed row.
+type lanlRow struct {
+	line                int
+	system, nodes, node int
+	prod                int64 // start of the production month
+	decom               int64 // start of the month after the decommission month
+	current             bool  // node decom = current
+	started, fixed      int64
+	open                bool // Prob Fixed empty
+	same                bool
+}
+
+// ReadLANLSystems reads a LANL failure log and returns every system in it,
+// sorted by system id. A nil s means default settings.
+func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
+	end := 0.0
+	if s != nil {
+		end = s.End
+		if !finite(end) || end < 0 {
+			return nil, fmt.Errorf("trace: LANLSettings.End %v is not a finite non-negative time", end)
+		}
+	}
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &ParseError{Line: 1, Err: errors.New("empty input, want a header line")}
+		}
+		return nil, csvError(err)
+	}
+	idx, err := lanlHeader(header)
+	if err != nil {
+		return nil, err
+	}
+	name := func(col int) string { return lanlColumns[col] }
+
+	var rows []lanlRow
+	nodesOf := map[int]lanlRow{} // first row of each system
+	latest := int64(math.MinInt64)
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, csvError(err)
+		}
+		line, _ := cr.FieldPos(0)
+		row, col, err := parseLANLRow(rec, idx, line)
+		if err != nil {
+			return nil, &ParseError{Line: line, Column: name(col), Err: err}
+		}
+		if first, ok := nodesOf[row.system]; !ok {
+			nodesOf[row.system] = row
+		} else if first.nodes != row.nodes {
+			return nil, &ParseError{Line: line, Column: name(colNodes),
+				Err: fmt.Errorf("system %d has %d nodes here but %d on line %d", row.system, row.nodes, first.nodes, first.line)}
+		}
+		latest = max(latest, row.started)
+		if !row.open {
+			latest = max(latest, row.fixed)
+		}
+		rows = append(rows, row)
+	}
+	if end == 0 {
+		end = float64(latest)
+	}
+
+	bySystem := map[int][]lanlRow{}
+	for _, row := range rows {
+		bySystem[row.system] = append(bySystem[row.system], row)
+	}
+	ids := make([]int, 0, len(bySystem))
+	for id := range bySystem {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	out := make([]LANLSystem, 0, len(ids))
+	for _, id := range ids {
+		sys, err := buildLANLSystem(id, bySystem[id], end)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sys)
+	}
+	return out, nil
+}
+
+// csvError turns an encoding/csv error into a ParseError.
+func csvError(err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &ParseError{Line: pe.Line, Err: pe.Err}
+	}
+	return fmt.Errorf("trace: reading LANL input: %w", err)
+}
+
+// lanlHeader maps each of lanlColumns to its field index (−1 for an absent
+// optional column). Names match after trimming spaces, ignoring case.
+func lanlHeader(header []string) ([]int, error) {
+	idx := make([]int, len(lanlColumns))
+	for c := range idx {
+		idx[c] = -1
+	}
+	for f, h := range header {
+		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+		for c, want := range lanlColumns {
+			if !strings.EqualFold(h, want) {
+				continue
+			}
+			if idx[c] >= 0 {
+				return nil, &ParseError{Line: 1, Column: want, Err: errors.New("column appears twice in the header")}
+			}
+			idx[c] = f
+		}
+	}
+	for c, want := range lanlColumns {
+		if idx[c] < 0 && c != colSame {
+			return nil, &ParseError{Line: 1, Column: want, Err: errors.New("required column missing from the header")}
+		}
+	}
+	return idx, nil
+}
+
+// parseLANLRow parses one record; on error it returns the faulty column.
+func parseLANLRow(rec []string, idx []int, line int) (lanlRow, int, error) {
+	field := func(col int) string {
+		if idx[col] < 0 {
+			return ""
+		}
+		return strings.TrimSpace(rec[idx[col]])
+	}
+	row := lanlRow{line: line}
+	var err error
+	if row.system, err = atoi(field(colSystem), 0); err != nil {
+		return row, colSystem, err
+	}
+	if row.nodes, err = atoi(field(colNodes), 1); err != nil {
+		return row, colNodes, err
+	}
+	if row.nodes > MaxNodes {
+		return row, colNodes, fmt.Errorf("%d nodes is above the limit %d", row.nodes, MaxNodes)
+	}
+	if row.node, err = atoi(field(colNode), 0); err != nil {
+		return row, colNode, err
+	}
+	if row.prod, err = monthStart(field(colProd), 0); err != nil {
+		return row, colProd, err
+	}
+	if d := field(colDecom); strings.EqualFold(d, "current") {
+		row.current = true
+	} else {
+		if row.decom, err = monthStart(d, 1); err != nil {
+			return row, colDecom, err
+		}
+		if row.decom <= row.prod {
+			return row, colDecom, fmt.Errorf("node leaves production (%s) before it enters (%s)", d, field(colProd))
+		}
+	}
+	if row.started, err = parseStamp(field(colStarted)); err != nil {
+		return row, colStarted, err
+	}
+	if f := field(colFixed); f == "" {
+		row.open = true
+	} else {
+		if row.fixed, err = parseStamp(f); err != nil {
+			return row, colFixed, err
+		}
+		if row.fixed < row.started {
+			return row, colFixed, fmt.Errorf("%s is before Prob Started %s", f, field(colStarted))
+		}
+	}
+	switch v := field(colSame); {
+	case strings.EqualFold(v, "yes"):
+		row.same = true
+	case v == "" || strings.EqualFold(v, "no"):
+	default:
+		return row, colSame, fmt.Errorf("%q is neither Yes nor No", v)
+	}
+	return row, 0, nil
+}
+
+// nodeWindow is the production window of one node and the row it comes from.
+type nodeWindow struct {
+	row   *lanlRow
+	start float64
+	end   float64
+}
+
+// buildLANLSystem turns the rows of one system into its trace.
+func buildLANLSystem(id int, rows []lanlRow, end float64) (LANLSystem, error) {
+	sys := LANLSystem{System: id, Records: len(rows)}
+	n := rows[0].nodes
+	windows := make([]*nodeWindow, n)
+	for k := range rows {
+		row := &rows[k]
+		if row.same {
+			sys.SameEvent++
+		}
+		if row.node >= n {
+			sys.Skipped = append(sys.Skipped, SkippedRecord{Line: row.line,
+				Reason: fmt.Sprintf("nodenumz %d is not below nodes %d", row.node, n)})
+			continue
+		}
+		w := windows[row.node]
+		if w == nil {
+			windows[row.node] = windowOf(row, end)
+			continue
+		}
+		if w.row.prod != row.prod {
+			return sys, &ParseError{Line: row.line, Column: lanlColumns[colProd],
+				Err: fmt.Errorf("node %d enters production in another month on line %d", row.node, w.row.line)}
+		}
+		if w.row.current != row.current || w.row.decom != row.decom {
+			return sys, &ParseError{Line: row.line, Column: lanlColumns[colDecom],
+				Err: fmt.Errorf("node %d leaves production in another month on line %d", row.node, w.row.line)}
+		}
+	}
+	fillWindows(windows, windowOf(&rows[0], end))
+
+	nodes := make([]Node, n)
+	for i, w := range windows {
+		nodes[i] = Node{Start: w.start, End: w.end}
+	}
+	for k := range rows {
+		row := &rows[k]
+		if row.node >= n {
+			continue
+		}
+		nd := &nodes[row.node]
+		iv := Interval{Start: float64(row.started), End: float64(row.fixed)}
+		if row.open {
+			iv.End = math.Max(iv.Start, nd.End)
+		}
+		if _, ok := clip(iv, nd.Start, nd.End); !ok {
+			sys.Skipped = append(sys.Skipped, SkippedRecord{Line: row.line,
+				Reason: fmt.Sprintf("outage [%s, %s) outside the production window [%s, %s)",
+					utc(iv.Start), utc(iv.End), utc(nd.Start), utc(nd.End))})
+			continue
+		}
+		nd.Down = append(nd.Down, iv)
+	}
+	slices.SortFunc(sys.Skipped, func(a, b SkippedRecord) int { return a.Line - b.Line })
+	tr, err := New(nodes)
+	if err != nil {
+		return sys, fmt.Errorf("trace: LANL system %d: %w", id, err)
+	}
+	sys.Trace = tr
+	return sys, nil
+}
+
+// windowOf is the production window a row gives its node, cut at the
+// observation end (an empty window at end when production starts later).
+func windowOf(row *lanlRow, end float64) *nodeWindow {
+	w := &nodeWindow{row: row, start: float64(row.prod), end: end}
+	if !row.current {
+		w.end = math.Min(w.end, float64(row.decom))
+	}
+	w.start = math.Min(w.start, w.end)
+	return w
+}
+
+// fillWindows gives each node without records the window of the nearest
+// node with records (the lower-numbered one on a tie), or fallback when no
+// node has records.
+func fillWindows(windows []*nodeWindow, fallback *nodeWindow) {
+	known := make([]int, 0, len(windows))
+	for i, w := range windows {
+		if w != nil {
+			known = append(known, i)
+		}
+	}
+	if len(known) == 0 {
+		for i := range windows {
+			windows[i] = fallback
+		}
+		return
+	}
+	k := 0 // known[k] is the first node with records at or after i
+	for i := range windows {
+		for k < len(known) && known[k] < i {
+			k++
+		}
+		if windows[i] != nil {
+			continue
+		}
+		switch {
+		case k == 0:
+			windows[i] = windows[known[0]]
+		case k == len(known):
+			windows[i] = windows[known[k-1]]
+		case i-known[k-1] <= known[k]-i:
+			windows[i] = windows[known[k-1]]
+		default:
+			windows[i] = windows[known[k]]
+		}
+	}
+}
+
+func utc(sec float64) string {
+	return time.Unix(int64(sec), 0).UTC().Format(time.RFC3339)
+}
+
+var monthNames = [...]string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+
+// monthStart parses a month in either LANL spelling, "Mon-YY" (Nov-96:
+// November 1996; YY >= 70 is 19YY, otherwise 20YY) or "Y-Mon" (1-Dec:
+// December 2001, Y the last digit of a 200x year), and returns the first
+// instant, Mountain Time, of that month plus skip months.
+func monthStart(s string, skip int) (int64, error) {
+	a, b, ok := strings.Cut(s, "-")
+	if !ok {
+		return 0, fmt.Errorf("%q is not a month: want Mon-YY (Nov-96) or Y-Mon (1-Dec)", s)
+	}
+	var year int
+	var month time.Month
+	switch {
+	case len(a) == 3 && len(b) == 2 && isDigits(b):
+		month = parseMonthName(a)
+		year, _ = atoi(b, 0)
+		if year >= 70 {
+			year += 1900
+		} else {
+			year += 2000
+		}
+	case len(a) == 1 && isDigits(a) && len(b) == 3:
+		month = parseMonthName(b)
+		year = 2000 + int(a[0]-'0')
+	}
+	if month == 0 {
+		return 0, fmt.Errorf("%q is not a month: want Mon-YY (Nov-96) or Y-Mon (1-Dec)", s)
+	}
+	month += time.Month(skip)
+	if month > time.December {
+		month -= 12
+		year++
+	}
+	return mountainUnix(year, month, 1, 0, 0)
+}
+
+func parseMonthName(s string) time.Month {
+	for i, m := range monthNames {
+		if strings.EqualFold(s, m) {
+			return time.Month(i + 1)
+		}
+	}
+	return 0
+}
+
+// parseStamp parses a LANL time "M/D/YYYY H:MM", Mountain Time.
+func parseStamp(s string) (int64, error) {
+	bad := func() (int64, error) { return 0, fmt.Errorf("%q is not a time M/D/YYYY H:MM", s) }
+	date, clock, ok := strings.Cut(s, " ")
+	if !ok {
+		return bad()
+	}
+	ds := strings.Split(date, "/")
+	hm := strings.Split(clock, ":")
+	if len(ds) != 3 || len(hm) != 2 ||
+		!digitsLen(ds[0], 1, 2) || !digitsLen(ds[1], 1, 2) || !digitsLen(ds[2], 4, 4) ||
+		!digitsLen(hm[0], 1, 2) || !digitsLen(hm[1], 2, 2) {
+		return bad()
+	}
+	mo, _ := atoi(ds[0], 0)
+	d, _ := atoi(ds[1], 0)
+	y, _ := atoi(ds[2], 0)
+	h, _ := atoi(hm[0], 0)
+	mi, _ := atoi(hm[1], 0)
+	u, err := mountainUnix(y, time.Month(mo), d, h, mi)
+	if err != nil {
+		return 0, fmt.Errorf("%q: %v", s, err)
+	}
+	return u, nil
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func digitsLen(s string, lo, hi int) bool {
+	return len(s) >= lo && len(s) <= hi && isDigits(s)
+}
+
+// atoi parses a decimal integer of at most 9 digits, at least lo.
+func atoi(s string, lo int) (int, error) {
+	if !digitsLen(s, 1, 9) {
+		return 0, fmt.Errorf("%q is not a non-negative integer", s)
+	}
+	v := 0
+	for i := 0; i < len(s); i++ {
+		v = 10*v + int(s[i]-'0')
+	}
+	if v < lo {
+		return 0, fmt.Errorf("%d is below %d", v, lo)
+	}
+	return v, nil
+}
