@@ -312,11 +312,34 @@ func reachable(n, start int, rows, cols []int, kept []bool) ([]int32, []int) {
 	return idx, sub
 }
 
+// inlineCost is the number of spare-chain row entries below which runJobs
+// computes the rows on the calling goroutine.
+const inlineCost = 50_000
+
 // runJobs computes the row blocks of jobs in a pool of m.set.Workers
 // goroutines. Each job writes only its own block, so the result does not
 // depend on the number of workers.
 func (m *Model) runJobs(ctx context.Context, jobs []*job) error {
 	if len(jobs) == 0 {
+		return nil
+	}
+	// Small batches run inline: handing them to goroutines costs more in
+	// scheduling than it saves. The cost estimate counts row entries.
+	cost := 0
+	for _, j := range jobs {
+		cost += (j.s1 - j.s0) * (j.m + 1)
+	}
+	if m.set.Workers == 1 || cost < inlineCost {
+		for _, j := range jobs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			blk, err := m.src.rows(j.m, j.t, j.rho, j.s0, j.s1)
+			if err != nil {
+				return fmt.Errorf("uwt: spare chain m = %d, T = %g: %w", j.m, j.t, err)
+			}
+			j.blk = blk
+		}
 		return nil
 	}
 	workers := min(m.set.Workers, len(jobs))
