@@ -1,0 +1,94 @@
+// Package sim is a Monte Carlo simulator of the checkpointed malleable
+// application of the toolkit's model (docs/model.md, section 3), used to
+// validate the exact Markov model of package uwt and, with a trace as
+// event source, to replay real failure logs.
+//
+// # The process
+//
+// N processors fail and are repaired independently: each functional one
+// (used or idle spare) fails at rate λ = 1/MTTF, each failed one is
+// repaired at rate θ = 1/MTTR (unlimited repair capacity). With the
+// checkpoint interval I, the work rate ω(a), checkpoint latency L(a),
+// overhead C(a) ≤ L(a), recovery cost R(p, a) and rescheduling vector r(n)
+// of a scenario.Scenario, the application goes through
+//
+//	up segment on a:   T_U(a) = I + L(a) seconds; if none of the a
+//	                   processors fails in it, it commits
+//	                   ω(a)·(I + L(a) − C(a)) work and the next up segment
+//	                   starts on the same a processors
+//	failure of a used  everything since the last commit is lost; with n
+//	processor:         functional processors left, recover on r(n) of them,
+//	                   or go down if r(n) = 0
+//	recovery on a:     T_R = R(p, a) + L(a) seconds, p the count the
+//	                   checkpoint was written on (unchanged if the recovery
+//	                   itself is interrupted); no work is committed; then up
+//	                   segments on the same a processors (p becomes a)
+//	down:              wait until the functional count reaches n' with
+//	                   r(n') > 0, then recover on r(n')
+//
+// A failure of an idle spare only changes the spare count; repaired
+// processors wait as spares until the next failure of a used one. Events at
+// the very end of a segment happen after it (the segment commits first);
+// events at one instant are all applied before the application reacts, and
+// count as one interruption. The run starts at time 0 with an up segment
+// on r(n₀) of the n₀ functional processors (n₀ = N for Exponential); if
+// r(n₀) = 0 it waits and then starts an up segment, there being nothing to
+// restore.
+//
+// Which r(n) of the n functional processors are used is decided by a Rule:
+// LowestIndex (the default), Random (uniform, from the run's seeded stream)
+// or MostReliable (fewest failures so far). With exponential processors
+// they are exchangeable and memoryless, so every rule gives the same
+// process in law; for a trace the rule matters.
+//
+// # Engine
+//
+// A Timeline is the application state machine; it consumes processor
+// failures and repairs from a Source, in time order. Exponential draws them
+// for a pool of identical exponential processors (one exponential draw for
+// the next event of the pool, rate nλ + (N − n)θ with n functional, then
+// which processor: the same law as one clock per processor, at a cost
+// independent of N); ListSource replays a fixed list, such as a failure
+// trace. A Timeline can be advanced in steps, and the steps do not change
+// the trajectory or the sums.
+//
+// # Estimator
+//
+// Run simulates R independent replications (default 32) of equal horizon
+// H, each from the start state, with its own PCG streams derived from
+// Settings.Seed and the replication index by SplitMix64, so that results
+// are bit-identical for any number of workers. Replication k yields
+// UWT_k = W_k/H, W_k the work committed by time H (segments that commit at
+// or before H; the part of a segment in progress at H is not counted), and
+// likewise the availability A_k = Σ(I + L − C)/H over its commits and the
+// mean functional fraction of the processors. The estimate is the mean of
+// the R values with the Student-t interval
+//
+//	mean ± t_{R−1, (1+γ)/2} · s/√R
+//
+// at confidence γ (Settings.Confidence, default 0.99), s the sample
+// standard deviation. Since every replication has the same horizon, the
+// mean of UWT_k is also Σ W_k / Σ H.
+//
+// Run works in stages: it runs every replication to the first horizon,
+// and while the half-width exceeds Settings.RelTol times the mean it
+// extends every replication (continuing its trajectory) to a longer
+// horizon, chosen from the 1/√H shrinkage of the half-width. The estimate
+// is biased by O(1/H) through the start state and the uncommitted segment
+// at H (at most about one segment length over H, relative), far below the
+// interval width once H holds thousands of segments.
+//
+// # References
+//
+//   - J. S. Plank, M. G. Thomason, "Processor allocation and checkpoint
+//     interval selection in cluster computing systems", Journal of
+//     Parallel and Distributed Computing 61(11), 2001.
+//   - "Determination of Checkpointing Intervals for Malleable
+//     Applications", the malleable extension of Plank & Thomason and the
+//     toolkit's source paper (its references end in 2007; text in
+//     shared/seeds/001_f07d2e037eb83f24.txt). Its section VI describes the
+//     trace-driven simulator this package generalises.
+//   - A. M. Law, "Simulation Modeling and Analysis", McGraw-Hill, 5th ed.
+//     2015, output data analysis: independent replications and Student-t
+//     intervals for steady-state means.
+package sim

@@ -1,0 +1,309 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// Settings configures Run. A nil *Settings, and every zero field, means
+// the default given with the field.
+type Settings struct {
+	// Seed seeds every random stream of the run (0 is a valid seed).
+	Seed uint64
+	// Replications is the number R ≥ 2 of independent replications.
+	// Default 32.
+	Replications int
+	// Horizon is the simulated time of each replication, in seconds, at
+	// the first stage. Default max(1000·T, min(100/(λ+θ), 10⁵·T)), where
+	// T is the longest up segment I + L(a) over the counts a = r(n) > 0.
+	Horizon float64
+	// MaxHorizon bounds the simulated time of each replication. Default
+	// 10⁴·Horizon; it must not be below Horizon.
+	MaxHorizon float64
+	// RelTol is the target relative half-width of the UWT confidence
+	// interval: the replications are extended until HalfWidth ≤
+	// RelTol·Mean or MaxHorizon is reached. Default 0.01. A negative value
+	// sets no target: one stage of Horizon is run.
+	RelTol float64
+	// Confidence is the level of the confidence intervals, in (0, 1).
+	// Default 0.99.
+	Confidence float64
+	// Workers is the number of goroutines. Default runtime.GOMAXPROCS(0).
+	// Results do not depend on it.
+	Workers int
+	// Rule chooses the processors to use. Default LowestIndex.
+	Rule Rule
+}
+
+// Status says how a run ended.
+type Status int
+
+const (
+	// Converged: the UWT confidence interval reached Settings.RelTol.
+	Converged Status = iota
+	// HorizonLimit: MaxHorizon was reached before the target precision.
+	HorizonLimit
+	// Fixed: no precision target was set; one stage was run.
+	Fixed
+)
+
+// String returns the name of the status.
+func (s Status) String() string {
+	switch s {
+	case Converged:
+		return "converged"
+	case HorizonLimit:
+		return "horizon limit"
+	case Fixed:
+		return "fixed horizon"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Estimate is a mean over independent replications with the half-width
+// of its Student-t confidence interval.
+type Estimate struct {
+	// Mean is the point estimate and HalfWidth the half-width of its
+	// interval at the run's confidence level.
+	Mean      float64
+	HalfWidth float64
+}
+
+// Contains reports whether x lies in the confidence interval.
+func (e Estimate) Contains(x float64) bool { return math.Abs(x-e.Mean) <= e.HalfWidth }
+
+// Result is the outcome of Run. The totals are summed over all
+// replications.
+type Result struct {
+	// UWT is the useful work per second, Work/Time.
+	UWT Estimate
+	// Availability is the useful time per second, Useful/Time.
+	Availability Estimate
+	// Functional is the mean fraction of the N processors that are
+	// functional; it tends to θ/(λ+θ).
+	Functional Estimate
+	Totals
+	// Replications is R and Horizon the simulated seconds of each one.
+	Replications int
+	Horizon      float64
+	// Confidence is the level of the confidence intervals.
+	Confidence float64
+	// Status says how the run ended.
+	Status Status
+}
+
+// Run simulates the process of scenario sc with checkpoint interval I =
+// interval on exponential processors, by R independent replications of
+// equal horizon that are extended, in stages, until the UWT confidence
+// interval is narrow enough. It returns ctx.Err() if ctx is cancelled.
+func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settings) (*Result, error) {
+	if sc == nil {
+		return nil, errors.New("sim: scenario is nil")
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkInterval(interval); err != nil {
+		return nil, err
+	}
+	set, err := settings(sc, interval, s)
+	if err != nil {
+		return nil, err
+	}
+	tls := make([]*Timeline, set.Replications)
+	for k := range tls {
+		src, err := NewExponential(sc.N(), sc.System.MTTF, sc.System.MTTR, rand.New(rand.NewPCG(seed(set.Seed, k, 0), seed(set.Seed, k, 1))))
+		if err != nil {
+			return nil, err
+		}
+		tls[k] = newTimeline(sc, interval, src, set.Rule, rand.New(rand.NewPCG(seed(set.Seed, k, 2), seed(set.Seed, k, 3))))
+	}
+	h := set.Horizon
+	for {
+		if err := advanceAll(ctx, tls, h, set.Workers); err != nil {
+			return nil, err
+		}
+		res := summarize(tls, sc.N(), h, set.Confidence)
+		switch {
+		case set.RelTol < 0:
+			res.Status = Fixed
+			return res, nil
+		case res.UWT.HalfWidth <= set.RelTol*res.UWT.Mean:
+			res.Status = Converged
+			return res, nil
+		case h >= set.MaxHorizon:
+			res.Status = HorizonLimit
+			return res, nil
+		}
+		// The half-width shrinks like 1/√h: aim 10 % past the target.
+		grow := 1.1 * math.Pow(res.UWT.HalfWidth/(set.RelTol*res.UWT.Mean), 2)
+		h = min(h*min(max(grow, 1.25), 100), set.MaxHorizon)
+	}
+}
+
+// settings returns s with its defaults filled in, or an error naming the
+// bad field.
+func settings(sc *scenario.Scenario, interval float64, s *Settings) (Settings, error) {
+	var set Settings
+	if s != nil {
+		set = *s
+	}
+	switch {
+	case set.Replications == 0:
+		set.Replications = 32
+	case set.Replications < 2:
+		return set, fmt.Errorf("sim: Settings.Replications = %d, want ≥ 2", set.Replications)
+	}
+	bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) || x < 0 }
+	if bad(set.Horizon) {
+		return set, fmt.Errorf("sim: Settings.Horizon = %v, want a finite number of seconds ≥ 0", set.Horizon)
+	}
+	if set.Horizon == 0 {
+		set.Horizon = defaultHorizon(sc, interval)
+	}
+	if bad(set.MaxHorizon) {
+		return set, fmt.Errorf("sim: Settings.MaxHorizon = %v, want a finite number of seconds ≥ 0", set.MaxHorizon)
+	}
+	switch {
+	case set.MaxHorizon == 0:
+		set.MaxHorizon = 1e4 * set.Horizon
+	case set.MaxHorizon < set.Horizon:
+		return set, fmt.Errorf("sim: Settings.MaxHorizon = %v is below Settings.Horizon = %v", set.MaxHorizon, set.Horizon)
+	}
+	if math.IsNaN(set.RelTol) || math.IsInf(set.RelTol, 0) {
+		return set, fmt.Errorf("sim: Settings.RelTol = %v, want a finite number", set.RelTol)
+	}
+	if set.RelTol == 0 {
+		set.RelTol = 0.01
+	}
+	switch {
+	case set.Confidence == 0:
+		set.Confidence = 0.99
+	case !(set.Confidence > 0 && set.Confidence < 1):
+		return set, fmt.Errorf("sim: Settings.Confidence = %v, want a level in (0, 1)", set.Confidence)
+	}
+	switch {
+	case set.Workers == 0:
+		set.Workers = runtime.GOMAXPROCS(0)
+	case set.Workers < 0:
+		return set, fmt.Errorf("sim: Settings.Workers = %d, want ≥ 0", set.Workers)
+	}
+	if set.Rule == nil {
+		set.Rule = LowestIndex{}
+	}
+	return set, nil
+}
+
+// defaultHorizon is the first-stage horizon: at least 1000 up segments and
+// 100 relaxation times 1/(λ+θ) of a processor, the latter capped at 10⁵
+// segments.
+func defaultHorizon(sc *scenario.Scenario, interval float64) float64 {
+	t := 0.0
+	for _, a := range sc.Reschedule {
+		if a > 0 {
+			t = max(t, interval+sc.Application.Latency[a-1])
+		}
+	}
+	relax := 1 / (sc.System.Lambda() + sc.System.Theta())
+	return max(1000*t, min(100*relax, 1e5*t))
+}
+
+// seed derives the j-th seed word of replication k from the run's seed
+// with the SplitMix64 finalizer, so that every replication has its own
+// streams whatever the number of workers.
+func seed(s uint64, k, j int) uint64 {
+	z := s + (uint64(k)*4+uint64(j)+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// advanceAll runs every timeline to time h with a pool of workers. Each
+// timeline advances in steps so that cancellation is noticed; the steps do
+// not change its trajectory.
+func advanceAll(ctx context.Context, tls []*Timeline, h float64, workers int) error {
+	const steps = 64
+	var (
+		next    atomic.Int64
+		wg      sync.WaitGroup
+		errOnce sync.Once
+		first   error
+	)
+	fail := func(err error) { errOnce.Do(func() { first = err }) }
+	for range min(workers, len(tls)) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(tls) {
+					return
+				}
+				tl := tls[k]
+				from := tl.now
+				for i := 1; i <= steps; i++ {
+					if err := ctx.Err(); err != nil {
+						fail(err)
+						return
+					}
+					until := h
+					if i < steps {
+						until = from + (h-from)*float64(i)/steps
+					}
+					if err := tl.Run(until); err != nil {
+						fail(err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
+
+// summarize sums the totals of the replications, in order, and computes
+// the Student-t confidence intervals of the per-replication ratios.
+func summarize(tls []*Timeline, n int, h, confidence float64) *Result {
+	r := len(tls)
+	res := &Result{Replications: r, Horizon: h, Confidence: confidence}
+	uwt := make([]float64, r)
+	avail := make([]float64, r)
+	fun := make([]float64, r)
+	for k, tl := range tls {
+		t := tl.Totals()
+		res.Totals.add(t)
+		uwt[k] = t.Work / h
+		avail[k] = t.Useful / h
+		fun[k] = t.Functional / (float64(n) * h)
+	}
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(r - 1)}.Quantile(0.5 + confidence/2)
+	res.UWT = estimate(uwt, q)
+	res.Availability = estimate(avail, q)
+	res.Functional = estimate(fun, q)
+	return res
+}
+
+// estimate returns the mean of x and q·s/√len(x), s the sample standard
+// deviation.
+func estimate(x []float64, q float64) Estimate {
+	mean := 0.0
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	sd := math.Sqrt(ss / float64(len(x)-1))
+	return Estimate{Mean: mean, HalfWidth: q * sd / math.Sqrt(float64(len(x)))}
+}

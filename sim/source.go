@@ -1,0 +1,183 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Event is a change of state of one processor.
+type Event struct {
+	// Time is the instant of the change, in seconds from the start of the run.
+	Time float64
+	// Proc is the processor, 0 ≤ Proc < N.
+	Proc int
+	// Up is true when the processor comes back from repair and false when
+	// it fails.
+	Up bool
+}
+
+// Source produces the failures and repairs of N processors, in time order.
+// A Timeline asks it for the state at time 0 once, then for events one by
+// one; events of equal time are applied together before the application
+// reacts.
+type Source interface {
+	// Processors returns N.
+	Processors() int
+	// Init writes the state of every processor at time 0 into up
+	// (len(up) = N; true means functional) and restarts the stream.
+	Init(up []bool)
+	// Next returns the next event. Times never decrease; a source with no
+	// event left returns Event{Time: +Inf}.
+	Next() Event
+}
+
+// Exponential is a Source of N processors that fail and are repaired
+// independently after exponential times of rates λ = 1/MTTF and
+// θ = 1/MTTR (unlimited repair capacity), all functional at time 0.
+//
+// It draws the events of the whole pool directly: with n functional
+// processors the next event comes after an exponential time of rate
+// nλ + (N−n)θ, is a failure with probability nλ/(nλ + (N−n)θ) and hits a
+// uniformly chosen processor of the right state. By memorylessness this is
+// the same process in law as one failure/repair clock per processor, at a
+// cost independent of N.
+type Exponential struct {
+	lambda, theta float64
+	rng           *rand.Rand
+	t             float64
+	// ids[:nUp] are the functional processors, ids[nUp:] the failed ones.
+	ids []int
+	nUp int
+}
+
+// NewExponential returns the exponential source of n processors drawing
+// from rng. mttf and mttr must be finite and positive.
+func NewExponential(n int, mttf, mttr float64, rng *rand.Rand) (*Exponential, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("sim: processors = %d, want ≥ 1", n)
+	}
+	if !(mttf > 0) || math.IsInf(mttf, 0) {
+		return nil, fmt.Errorf("sim: mttf = %v, want a finite positive number of seconds", mttf)
+	}
+	if !(mttr > 0) || math.IsInf(mttr, 0) {
+		return nil, fmt.Errorf("sim: mttr = %v, want a finite positive number of seconds", mttr)
+	}
+	if rng == nil {
+		return nil, fmt.Errorf("sim: rng is nil")
+	}
+	e := &Exponential{lambda: 1 / mttf, theta: 1 / mttr, rng: rng, ids: make([]int, n)}
+	e.reset()
+	return e, nil
+}
+
+func (e *Exponential) reset() {
+	for i := range e.ids {
+		e.ids[i] = i
+	}
+	e.nUp = len(e.ids)
+	e.t = 0
+}
+
+// Processors returns N.
+func (e *Exponential) Processors() int { return len(e.ids) }
+
+// Init marks every processor functional at time 0. It panics if len(up)
+// is not N.
+func (e *Exponential) Init(up []bool) {
+	if len(up) != len(e.ids) {
+		panic("sim: Exponential.Init: len(up) != N")
+	}
+	e.reset()
+	for i := range up {
+		up[i] = true
+	}
+}
+
+// Next draws the next failure or repair.
+func (e *Exponential) Next() Event {
+	n := len(e.ids)
+	down := n - e.nUp
+	failRate := float64(e.nUp) * e.lambda
+	total := failRate + float64(down)*e.theta
+	e.t += e.rng.ExpFloat64() / total
+	u := e.rng.Float64() * total
+	if down == 0 || (e.nUp > 0 && u < failRate) {
+		// Failure of the k-th functional processor, k uniform given u < failRate.
+		k := min(int(u/e.lambda), e.nUp-1)
+		p := e.ids[k]
+		last := e.nUp - 1
+		e.ids[k], e.ids[last] = e.ids[last], p
+		e.nUp--
+		return Event{Time: e.t, Proc: p}
+	}
+	k := e.nUp + min(int((u-failRate)/e.theta), down-1)
+	k = max(k, e.nUp) // u−failRate may round below zero
+	p := e.ids[k]
+	e.ids[k], e.ids[e.nUp] = e.ids[e.nUp], p
+	e.nUp++
+	return Event{Time: e.t, Proc: p, Up: true}
+}
+
+// ListSource replays a fixed list of events, such as a failure trace or a
+// scripted test case.
+type ListSource struct {
+	initial []bool
+	events  []Event
+	next    int
+}
+
+// NewListSource returns a source of len(up) processors in the states up at
+// time 0 that then goes through events. Events must have finite times
+// ≥ 0 in non-decreasing order, processors in range, and must alternate:
+// only a functional processor fails, only a failed one is repaired.
+// The slices are copied.
+func NewListSource(up []bool, events []Event) (*ListSource, error) {
+	if len(up) == 0 {
+		return nil, fmt.Errorf("sim: up is empty, want one state per processor")
+	}
+	state := append([]bool(nil), up...)
+	prev := 0.0
+	for i, ev := range events {
+		switch {
+		case !(ev.Time >= prev) || math.IsInf(ev.Time, 0):
+			return nil, fmt.Errorf("sim: events[%d].Time = %v, want finite, ≥ 0 and ≥ the previous event's %v", i, ev.Time, prev)
+		case ev.Proc < 0 || ev.Proc >= len(up):
+			return nil, fmt.Errorf("sim: events[%d].Proc = %d outside [0, %d)", i, ev.Proc, len(up))
+		case state[ev.Proc] == ev.Up:
+			return nil, fmt.Errorf("sim: events[%d]: processor %d is already %s at %v", i, ev.Proc, stateName(ev.Up), ev.Time)
+		}
+		state[ev.Proc] = ev.Up
+		prev = ev.Time
+	}
+	return &ListSource{initial: append([]bool(nil), up...), events: append([]Event(nil), events...)}, nil
+}
+
+// Processors returns N.
+func (l *ListSource) Processors() int { return len(l.initial) }
+
+// Init writes the initial states and rewinds the list. It panics if
+// len(up) is not N.
+func (l *ListSource) Init(up []bool) {
+	if len(up) != len(l.initial) {
+		panic("sim: ListSource.Init: len(up) != N")
+	}
+	copy(up, l.initial)
+	l.next = 0
+}
+
+// Next returns the next event of the list, then Event{Time: +Inf}.
+func (l *ListSource) Next() Event {
+	if l.next == len(l.events) {
+		return Event{Time: math.Inf(1)}
+	}
+	l.next++
+	return l.events[l.next-1]
+}
+
+func stateName(up bool) string {
+	if up {
+		return "functional"
+	}
+	return "failed"
+}

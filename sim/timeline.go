@@ -1,0 +1,393 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/ckpt-markov/markov/reschedule"
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// Totals are the accumulated quantities of one run.
+type Totals struct {
+	// Time is the simulated time so far, in seconds; Up + Recovery + Down
+	// equals it up to rounding.
+	Time float64
+	// Work is the committed work: Σ ω(a)(I + L(a) − C(a)) over committed
+	// up segments.
+	Work float64
+	// Useful is the committed segment time Σ (I + L(a) − C(a)).
+	Useful float64
+	// Up, Recovery and Down are the seconds spent in up segments
+	// (committed or not), recoveries and down periods.
+	Up, Recovery, Down float64
+	// Functional is ∫ n(t) dt, the processor-seconds during which
+	// processors were functional.
+	Functional float64
+	// Failures counts the interruptions of the application: failures of
+	// processors it uses, in up segments and recoveries (failures at one
+	// instant count once).
+	Failures int64
+	// Commits counts the committed up segments.
+	Commits int64
+	// Events counts the processor failures and repairs applied.
+	Events int64
+}
+
+// add adds u into t.
+func (t *Totals) add(u Totals) {
+	t.Time += u.Time
+	t.Work += u.Work
+	t.Useful += u.Useful
+	t.Up += u.Up
+	t.Recovery += u.Recovery
+	t.Down += u.Down
+	t.Functional += u.Functional
+	t.Failures += u.Failures
+	t.Commits += u.Commits
+	t.Events += u.Events
+}
+
+type phase uint8
+
+const (
+	phaseUp phase = iota
+	phaseRecovery
+	phaseDown
+)
+
+// Timeline is the application of section 3 of the model driven by a
+// Source of processor events: up segments, recoveries and down periods.
+// It runs from time 0 and can be advanced in steps; the trajectory does
+// not depend on where the steps stop.
+type Timeline struct {
+	r        reschedule.Vector
+	segLen   []float64 // T_U(a) = I + L(a), by a−1
+	work     []float64 // ω(a)(I + L(a) − C(a))
+	useful   []float64 // I + L(a) − C(a)
+	latency  []float64 // L(a)
+	recovery scenario.Recovery
+	src      Source
+	rule     Rule
+	rng      *rand.Rand
+
+	n     int
+	up    bitset // functional processors
+	used  bitset // processors the application uses
+	fails []int
+	nUp   int
+	a     int // processors used; 0 when down
+	p     int // processors the checkpoint to restore was written on
+	fresh bool
+	phase phase
+	end   float64 // end of the current segment
+	next  Event
+	upIDs []int   // scratch: functional processors
+	pick  []int   // scratch: the rule's choice
+	now   float64 // current time
+	mark  float64 // time up to which tot is accumulated
+	tot   Totals
+	err   error
+}
+
+// NewTimeline returns the timeline of scenario sc with checkpoint interval
+// I = interval, processor events from src (with src.Processors() = N),
+// rule choosing the processors to use (nil means LowestIndex) and rng the
+// random stream of the rule (nil means a PCG source seeded with (1, 2)).
+//
+// At time 0 the application starts an up segment on r(n) of the n
+// processors src reports functional. If r(n) = 0 it waits, and starts an
+// up segment (there is nothing to restore yet) once the functional count
+// reaches some n' with r(n') > 0. Until the first commit the checkpoint to
+// restore is taken to be written on the starting count. NewTimeline and
+// Run panic if the rule breaks its contract.
+func NewTimeline(sc *scenario.Scenario, interval float64, src Source, rule Rule, rng *rand.Rand) (*Timeline, error) {
+	if sc == nil {
+		return nil, errors.New("sim: scenario is nil")
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkInterval(interval); err != nil {
+		return nil, err
+	}
+	if src == nil {
+		return nil, errors.New("sim: source is nil")
+	}
+	if src.Processors() != sc.N() {
+		return nil, fmt.Errorf("sim: source has %d processors, scenario has %d", src.Processors(), sc.N())
+	}
+	if rng == nil {
+		rng = rand.New(rand.NewPCG(1, 2))
+	}
+	return newTimeline(sc, interval, src, rule, rng), nil
+}
+
+func checkInterval(interval float64) error {
+	if !(interval > 0) || math.IsInf(interval, 0) {
+		return fmt.Errorf("sim: interval = %v, want a finite positive number of seconds", interval)
+	}
+	return nil
+}
+
+// newTimeline builds a timeline from validated inputs.
+func newTimeline(sc *scenario.Scenario, interval float64, src Source, rule Rule, rng *rand.Rand) *Timeline {
+	n := sc.N()
+	app := sc.Application
+	if rule == nil {
+		rule = LowestIndex{}
+	}
+	tl := &Timeline{
+		r:        sc.Reschedule,
+		segLen:   make([]float64, n),
+		work:     make([]float64, n),
+		useful:   make([]float64, n),
+		latency:  app.Latency,
+		recovery: app.Recovery,
+		src:      src,
+		rule:     rule,
+		rng:      rng,
+		n:        n,
+		up:       newBitset(n),
+		used:     newBitset(n),
+		fails:    make([]int, n),
+		upIDs:    make([]int, 0, n),
+		pick:     make([]int, 0, n),
+		fresh:    true,
+	}
+	for i := range n {
+		tl.segLen[i] = interval + app.Latency[i]
+		tl.useful[i] = interval + app.Latency[i] - app.Overhead[i]
+		tl.work[i] = app.WorkRate[i] * tl.useful[i]
+	}
+	initial := make([]bool, n)
+	src.Init(initial)
+	for i, u := range initial {
+		if u {
+			tl.up.set(i)
+			tl.nUp++
+		}
+	}
+	tl.phase = phaseDown
+	if tl.fetch() == nil {
+		tl.resume()
+	}
+	return tl
+}
+
+// Totals returns the quantities accumulated so far.
+func (tl *Timeline) Totals() Totals {
+	t := tl.tot
+	t.charge(tl.phase, tl.nUp, tl.now-tl.mark)
+	t.Time = tl.now
+	return t
+}
+
+// Run advances the timeline to time until (finite, ≥ the current time).
+// Commits at until count; events at until are left for the next call.
+// It returns an error if the source produces an invalid event (time out
+// of order or not a number, processor out of range, a failure of a failed
+// processor or a repair of a functional one); the timeline then stays
+// stopped.
+func (tl *Timeline) Run(until float64) error {
+	if tl.err != nil {
+		return tl.err
+	}
+	if !(until >= tl.now) || math.IsInf(until, 0) {
+		return fmt.Errorf("sim: until = %v, want finite and ≥ the current time %v", until, tl.now)
+	}
+	for {
+		if tl.phase == phaseDown {
+			t := tl.next.Time
+			if t >= until {
+				tl.now = until
+				return nil
+			}
+			tl.advance(t)
+			if err := tl.applyInstant(); err != nil {
+				return err
+			}
+			tl.resume()
+			continue
+		}
+		interrupted := false
+		for tl.next.Time < tl.end {
+			if tl.next.Time >= until {
+				tl.now = until
+				return nil
+			}
+			tl.advance(tl.next.Time)
+			hit, err := tl.apply()
+			if err != nil {
+				return err
+			}
+			if hit {
+				if err := tl.applyInstant(); err != nil {
+					return err
+				}
+				interrupted = true
+				break
+			}
+		}
+		if interrupted {
+			tl.interrupt()
+			continue
+		}
+		if tl.end > until {
+			tl.now = until
+			return nil
+		}
+		tl.advance(tl.end)
+		tl.complete()
+	}
+}
+
+// advance moves the clock to t, an event or the end of a segment,
+// charging the time since the last one to the current phase. Pauses only
+// move tl.now, so that the sums do not depend on them.
+func (tl *Timeline) advance(t float64) {
+	tl.tot.charge(tl.phase, tl.nUp, t-tl.mark)
+	tl.mark, tl.now = t, t
+}
+
+// charge adds dt seconds in phase ph with n functional processors.
+func (t *Totals) charge(ph phase, n int, dt float64) {
+	switch ph {
+	case phaseUp:
+		t.Up += dt
+	case phaseRecovery:
+		t.Recovery += dt
+	default:
+		t.Down += dt
+	}
+	t.Functional += float64(n) * dt
+}
+
+// fetch reads the next event from the source and checks its time and
+// processor.
+func (tl *Timeline) fetch() error {
+	ev := tl.src.Next()
+	if !(ev.Time >= tl.now) || !(ev.Time >= tl.next.Time) {
+		tl.err = fmt.Errorf("sim: source event at time %v, want a time ≥ %v", ev.Time, max(tl.now, tl.next.Time))
+	} else if !math.IsInf(ev.Time, 1) && (ev.Proc < 0 || ev.Proc >= tl.n) {
+		tl.err = fmt.Errorf("sim: source event at time %v for processor %d outside [0, %d)", ev.Time, ev.Proc, tl.n)
+	}
+	tl.next = ev
+	return tl.err
+}
+
+// apply applies the pending event (at the current time) and fetches the
+// next. It reports whether a processor in use failed.
+func (tl *Timeline) apply() (bool, error) {
+	ev := tl.next
+	if tl.up.has(ev.Proc) == ev.Up {
+		tl.err = fmt.Errorf("sim: source event at time %v: processor %d is already %s", ev.Time, ev.Proc, stateName(ev.Up))
+		return false, tl.err
+	}
+	tl.tot.Events++
+	hit := false
+	if ev.Up {
+		tl.up.set(ev.Proc)
+		tl.nUp++
+	} else {
+		tl.up.unset(ev.Proc)
+		tl.nUp--
+		tl.fails[ev.Proc]++
+		hit = tl.used.has(ev.Proc)
+	}
+	return hit, tl.fetch()
+}
+
+// applyInstant applies every pending event at the current time.
+func (tl *Timeline) applyInstant() error {
+	for tl.next.Time == tl.now {
+		if _, err := tl.apply(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// interrupt handles a failure of a used processor: everything since the
+// last commit is lost; recover on r(n) processors or go down.
+func (tl *Timeline) interrupt() {
+	tl.tot.Failures++
+	clear(tl.used)
+	tl.a = 0
+	tl.phase = phaseDown
+	tl.resume()
+}
+
+// resume leaves the down phase if r(n) > 0 for the current functional
+// count n: by an up segment before the application ever ran, by a
+// recovery otherwise.
+func (tl *Timeline) resume() {
+	if tl.nUp == 0 || tl.r[tl.nUp-1] == 0 {
+		return
+	}
+	a := tl.r[tl.nUp-1]
+	tl.choose(a)
+	if tl.fresh {
+		tl.fresh = false
+		tl.p = a
+		tl.phase = phaseUp
+		tl.end = tl.now + tl.segLen[a-1]
+		return
+	}
+	tl.phase = phaseRecovery
+	tl.end = tl.now + tl.recovery.Cost(tl.p, a) + tl.latency[a-1]
+}
+
+// choose marks a functional processors used, as the rule picks them.
+func (tl *Timeline) choose(a int) {
+	tl.upIDs = tl.up.appendMembers(tl.upIDs[:0])
+	tl.pick = tl.rule.Choose(tl.pick[:0], tl.upIDs, a, tl.fails, tl.rng)
+	if len(tl.pick) != a {
+		panic(fmt.Sprintf("sim: rule chose %d processors, want %d", len(tl.pick), a))
+	}
+	for _, i := range tl.pick {
+		if i < 0 || i >= tl.n || !tl.up.has(i) || tl.used.has(i) {
+			panic(fmt.Sprintf("sim: rule chose processor %d, which is not a distinct functional processor", i))
+		}
+		tl.used.set(i)
+	}
+	tl.a = a
+}
+
+// complete ends the current segment without failure. An up segment
+// commits; a recovery has written its checkpoint. Either way the next up
+// segment starts on the same processors.
+func (tl *Timeline) complete() {
+	a := tl.a
+	if tl.phase == phaseUp {
+		tl.tot.Work += tl.work[a-1]
+		tl.tot.Useful += tl.useful[a-1]
+		tl.tot.Commits++
+	}
+	tl.p = a
+	tl.phase = phaseUp
+	tl.end = tl.now + tl.segLen[a-1]
+}
+
+// bitset is a set of processors, one bit each.
+type bitset []uint64
+
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+
+func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+func (b bitset) set(i int)      { b[i/64] |= 1 << (i % 64) }
+func (b bitset) unset(i int)    { b[i/64] &^= 1 << (i % 64) }
+
+// appendMembers appends the members of b to dst in increasing order.
+func (b bitset) appendMembers(dst []int) []int {
+	for w, word := range b {
+		for word != 0 {
+			dst = append(dst, w*64+bits.TrailingZeros64(word))
+			word &= word - 1
+		}
+	}
+	return dst
+}
