@@ -27,6 +27,15 @@ type Settings struct {
 	// the first stage. Default max(1000·T, min(100/(λ+θ), 10⁵·T)), where
 	// T is the longest up segment I + L(a) over the counts a = r(n) > 0.
 	Horizon float64
+	// Warmup is simulated time run by each replication before anything is
+	// counted, so that the estimate is of the long-run (steady-state) UWT
+	// rather than biased by the start state (Law 2015, ch. 9). Default
+	// 10/(r(N)·λ) + 10/(λ+θ): ten mean times to the first failure of the
+	// starting configuration plus ten relaxation times of a processor,
+	// capped at ten first-stage horizons (failures may be too rare for the
+	// start to matter). A negative value means no warm-up: the run
+	// measures from the start.
+	Warmup float64
 	// MaxHorizon bounds the simulated time of each replication. Default
 	// 10⁴·Horizon; it must not be below Horizon.
 	MaxHorizon float64
@@ -93,9 +102,11 @@ type Result struct {
 	// functional; it tends to θ/(λ+θ).
 	Functional Estimate
 	Totals
-	// Replications is R and Horizon the simulated seconds of each one.
+	// Replications is R and Horizon the simulated seconds of each one
+	// counted after its Warmup seconds.
 	Replications int
 	Horizon      float64
+	Warmup       float64
 	// Confidence is the level of the confidence intervals.
 	Confidence float64
 	// Status says how the run ended.
@@ -128,12 +139,23 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 		}
 		tls[k] = newTimeline(sc, interval, src, set.Rule, rand.New(rand.NewPCG(seed(set.Seed, k, 2), seed(set.Seed, k, 3))))
 	}
-	h := set.Horizon
-	for {
-		if err := advanceAll(ctx, tls, h, set.Workers); err != nil {
+	base := make([]Totals, len(tls))
+	if set.Warmup > 0 {
+		if err := advanceAll(ctx, tls, set.Warmup, set.Workers); err != nil {
 			return nil, err
 		}
-		res := summarize(tls, sc.N(), h, set.Confidence)
+		for k, tl := range tls {
+			base[k] = tl.Totals()
+		}
+	}
+	warm := max(set.Warmup, 0)
+	h := set.Horizon
+	for {
+		if err := advanceAll(ctx, tls, warm+h, set.Workers); err != nil {
+			return nil, err
+		}
+		res := summarize(tls, base, sc.N(), h, set.Confidence)
+		res.Warmup = warm
 		switch {
 		case set.RelTol < 0:
 			res.Status = Fixed
@@ -168,8 +190,19 @@ func settings(sc *scenario.Scenario, interval float64, s *Settings) (Settings, e
 	if bad(set.Horizon) {
 		return set, fmt.Errorf("sim: Settings.Horizon = %v, want a finite number of seconds ≥ 0", set.Horizon)
 	}
+	if math.IsNaN(set.Warmup) || math.IsInf(set.Warmup, 0) {
+		return set, fmt.Errorf("sim: Settings.Warmup = %v, want a finite number of seconds", set.Warmup)
+	}
 	if set.Horizon == 0 {
 		set.Horizon = defaultHorizon(sc, interval)
+	}
+	if set.Warmup == 0 {
+		lam := sc.System.Lambda()
+		first := 0.0
+		if a := sc.Reschedule.At(sc.N()); a > 0 {
+			first = 1 / (float64(a) * lam)
+		}
+		set.Warmup = min(10*first+10/(lam+sc.System.Theta()), 10*set.Horizon)
 	}
 	if bad(set.MaxHorizon) {
 		return set, fmt.Errorf("sim: Settings.MaxHorizon = %v, want a finite number of seconds ≥ 0", set.MaxHorizon)
@@ -270,9 +303,10 @@ func advanceAll(ctx context.Context, tls []*Timeline, h float64, workers int) er
 	return first
 }
 
-// summarize sums the totals of the replications, in order, and computes
+// summarize sums the totals of the replications since their warm-up
+// (base), in order, and computes
 // the Student-t confidence intervals of the per-replication ratios.
-func summarize(tls []*Timeline, n int, h, confidence float64) *Result {
+func summarize(tls []*Timeline, base []Totals, n int, h, confidence float64) *Result {
 	r := len(tls)
 	res := &Result{Replications: r, Horizon: h, Confidence: confidence}
 	uwt := make([]float64, r)
@@ -280,6 +314,7 @@ func summarize(tls []*Timeline, n int, h, confidence float64) *Result {
 	fun := make([]float64, r)
 	for k, tl := range tls {
 		t := tl.Totals()
+		t.sub(base[k])
 		res.Totals.add(t)
 		uwt[k] = t.Work / h
 		avail[k] = t.Useful / h

@@ -51,6 +51,20 @@ func (t *Totals) add(u Totals) {
 	t.Events += u.Events
 }
 
+// sub subtracts u from t (totals at an earlier time of the same run).
+func (t *Totals) sub(u Totals) {
+	t.Time -= u.Time
+	t.Work -= u.Work
+	t.Useful -= u.Useful
+	t.Up -= u.Up
+	t.Recovery -= u.Recovery
+	t.Down -= u.Down
+	t.Functional -= u.Functional
+	t.Failures -= u.Failures
+	t.Commits -= u.Commits
+	t.Events -= u.Events
+}
+
 type phase uint8
 
 const (

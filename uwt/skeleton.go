@@ -71,7 +71,10 @@ func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
 	// Used counts that can occur: r(n) for functional counts in the window,
 	// and the start's r(N).
 	start := State{Kind: Up, A: r.At(n), S: n - r.At(n)}
-	used := map[int]bool{start.A: true}
+	used := map[int]bool{}
+	if start.A > 0 {
+		used[start.A] = true
+	}
 	for k := lo; k <= hi; k++ {
 		if a := rOf(k); a > 0 {
 			used[a] = true
@@ -100,7 +103,7 @@ func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
 	// reaches N; outside the window its mass would all leave it, so the
 	// chain is then entered at the window state nearest the most likely
 	// functional count instead (the recurrent class is the same).
-	if hi == n {
+	if hi == n && start.A > 0 {
 		add(start)
 	}
 	for _, a := range as {
@@ -117,7 +120,16 @@ func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
 			}
 		}
 	}
-	if hi < n {
+	switch {
+	case hi == n && start.A == 0:
+		// r(N) = 0: the application starts down, waiting for a count it
+		// can run on; p is a placeholder, there being nothing to restore.
+		p := 0
+		if m.byOld {
+			p = as[len(as)-1]
+		}
+		sk.start = sk.index[State{Kind: Down, P: p, N: n}]
+	case hi < n:
 		best := -1
 		for i, st := range sk.states {
 			d := abs(st.Functional() - m.mode)
