@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
 )
 
 // fixedModel stands in for a model defined outside the package.
@@ -126,5 +128,33 @@ func TestCompareErrors(t *testing.T) {
 		wantErr(t, tc.field, err, tc.field)
 		_, err = Models()[0].Interval(tc.p)
 		wantErr(t, tc.field+" via Model.Interval", err, tc.field)
+	}
+}
+
+func TestForScenario(t *testing.T) {
+	n := 4
+	app := scenario.Application{
+		WorkRate: []float64{1, 2, 3, 4},
+		Latency:  []float64{10, 20, 30, 40},
+		Overhead: []float64{5, 15, 25, 35},
+		Recovery: scenario.RecoveryMatrix([][]float64{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16}}),
+	}
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 4000, MTTR: 60}, app, scenario.Policy{Kind: scenario.Moldable, Processors: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, a, err := ForScenario(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a = r(4) = 3: M = 4000/3, C(3) = 25, L(3) = 30, R(3, 3) = 11.
+	want := Params{MTBF: 4000.0 / 3, Checkpoint: 25, Latency: 30, Restart: 11, Processes: 3}
+	if a != 3 || p != want {
+		t.Errorf("ForScenario = %+v, a = %d; want %+v, a = 3", p, a, want)
+	}
+	sc.Reschedule = []int{1, 2, 3, 0}
+	sc.Policy = scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 2, 3, 0}}
+	if _, _, err := ForScenario(sc); err == nil {
+		t.Error("r(N) = 0 accepted")
 	}
 }

@@ -1,0 +1,18 @@
+// Command markov chooses checkpoint intervals for malleable parallel
+// applications with a Markov model; run "markov --help" for its commands.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+
+	"github.com/ckpt-markov/markov/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := cli.RunContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

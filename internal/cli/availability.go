@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-markov/markov/availability"
+)
+
+// availabilityOptions are the flags of markov availability.
+type availabilityOptions struct {
+	env      *env
+	Scenario scenarioOptions
+	Model    modelOptions
+	Output   outputOptions
+	Counts   string
+	Work     string
+	WorkOn   int
+}
+
+// availabilityJSON is the --json output of markov availability.
+type availabilityJSON struct {
+	Scenario scenarioJSON `json:"scenario"`
+	Exact    bool         `json:"exact"`
+	// Work is the failure-free run time of the job on WorkOn processors,
+	// in seconds; absent without --work.
+	Work   jsonFloat   `json:"work,omitempty"`
+	WorkOn int         `json:"work_on,omitempty"`
+	Best   pointJSON   `json:"best"`
+	Points []pointJSON `json:"points"`
+}
+
+// pointJSON is the moldable model's optimum on one processor count.
+type pointJSON struct {
+	Processors   int       `json:"processors"`
+	Interval     jsonFloat `json:"interval"`
+	Availability jsonFloat `json:"availability"`
+	UWT          jsonFloat `json:"uwt"`
+	// RunTime is the expected run time of the --work job, in seconds.
+	RunTime jsonFloat `json:"run_time,omitempty"`
+}
+
+func newAvailabilityCmd(e *env) *cobra.Command {
+	opts := &availabilityOptions{env: e}
+	cmd := &cobra.Command{
+		Use:   "availability",
+		Short: "Moldable jobs: the best processor count and checkpoint interval",
+		Long: `For a moldable application (one that always runs on exactly a processors and
+waits while fewer are functional: Plank & Thomason's model), find for each
+processor count a the interval I*(a) that maximises the availability A(a, I),
+the long-run fraction of time spent on committed computation, and the count
+whose useful work per second UWT = ω(a)·A is the largest.
+
+The scenario's rescheduling policy is not used: each count a is the moldable
+policy on a processors. --work gives the job's failure-free run time (on
+--work-on processors, default all N); the table then shows its expected run
+time on each count, T_a/A with T_a its failure-free time on a processors.`,
+		Example: `  markov availability --counts 1-128 --work 10d
+  markov availability --app md --processors 64 --counts 8,16,32,64 --json`,
+		Args: cobra.NoArgs,
+		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
+			return runAvailability(ctx, cmd, opts)
+		}),
+	}
+	opts.Scenario.register(cmd)
+	opts.Model.register(cmd)
+	opts.Output.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&opts.Counts, "counts", "", "processor counts to try, as `LIST` like 1-16,32,64 (default: every count with a positive work rate)")
+	f.StringVar(&opts.Work, "work", "", "failure-free run time of a job (`DURATION`), to show its expected run time")
+	f.IntVar(&opts.WorkOn, "work-on", 0, "processor count on which the job takes --work (default: N)")
+	return cmd
+}
+
+func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availabilityOptions) error {
+	var work float64
+	if opts.Work != "" {
+		w, err := positiveDuration("work", opts.Work)
+		if err != nil {
+			return err
+		}
+		work = w
+	}
+	info, err := opts.Scenario.load(cmd)
+	if err != nil {
+		return err
+	}
+	sc := info.sc
+	n := sc.N()
+	var counts []int
+	if opts.Counts != "" {
+		if counts, err = parseCounts(opts.Counts, n); err != nil {
+			return flagError("counts", "%v", err)
+		}
+	}
+	workOn := opts.WorkOn
+	if workOn == 0 {
+		workOn = n
+	}
+	if workOn < 1 || workOn > n {
+		return flagError("work-on", "%d, want a count in 1..%d", workOn, n)
+	}
+	rate := sc.Application.WorkRate
+	if work > 0 && !(rate[workOn-1] > 0) {
+		return flagError("work-on", "%d: the work rate ω(%d) is 0, so the job makes no progress there", workOn, workOn)
+	}
+	set, err := opts.Model.settings()
+	if err != nil {
+		return err
+	}
+	bar := opts.env.startProgress("searching (a, I*)", 0)
+	res, err := availability.Best(ctx, sc.System, sc.Application, &availability.Settings{
+		Processors: counts,
+		Model:      set,
+		Workers:    set.Workers,
+	})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+
+	// runTime is the expected run time of the job on p's count: its
+	// failure-free time there is work·ω(workOn)/ω(a).
+	runTime := func(p availability.Point) float64 {
+		return p.RunTime(work * rate[workOn-1] / rate[p.Processors-1])
+	}
+	point := func(p availability.Point) pointJSON {
+		j := pointJSON{
+			Processors:   p.Processors,
+			Interval:     jsonFloat(p.Interval),
+			Availability: jsonFloat(p.Availability),
+			UWT:          jsonFloat(p.UWT),
+		}
+		if work > 0 {
+			j.RunTime = jsonFloat(runTime(p))
+		}
+		return j
+	}
+
+	out := opts.env.out
+	switch {
+	case opts.Output.JSON:
+		j := availabilityJSON{Scenario: info.json(), Exact: opts.Model.Exact, Best: point(res.Best)}
+		if work > 0 {
+			j.Work, j.WorkOn = jsonFloat(work), workOn
+		}
+		for _, p := range res.Points {
+			j.Points = append(j.Points, point(p))
+		}
+		return writeJSON(out, j)
+	case opts.Output.CSV:
+		header := []string{"processors", "interval", "availability", "uwt"}
+		if work > 0 {
+			header = append(header, "run_time")
+		}
+		var rows [][]string
+		for _, p := range res.Points {
+			row := []string{strconv.Itoa(p.Processors), csvFloat(p.Interval), csvFloat(p.Availability), csvFloat(p.UWT)}
+			if work > 0 {
+				row = append(row, csvFloat(runTime(p)))
+			}
+			rows = append(rows, row)
+		}
+		return writeCSV(out, header, rows)
+	}
+
+	fmt.Fprintf(out, "System    %d processors, MTTF %s, MTTR %s (moldable: the policy is not used)\n",
+		n, short(sc.System.MTTF), short(sc.System.MTTR))
+	if work > 0 {
+		fmt.Fprintf(out, "Job       %s failure-free on %d processors\n", short(work), workOn)
+	}
+	fmt.Fprintln(out)
+	t := newTable(out)
+	header := []string{"a", "I*", "A", "UWT (work/s)"}
+	if work > 0 {
+		header = append(header, "Run time")
+	}
+	t.row(append(header, "")...)
+	for _, p := range res.Points {
+		row := []string{strconv.Itoa(p.Processors), short(p.Interval), num(p.Availability), num(p.UWT)}
+		if work > 0 {
+			row = append(row, short(runTime(p)))
+		}
+		mark := ""
+		if p.Processors == res.Best.Processors {
+			mark = "<- best"
+		}
+		t.row(append(row, mark)...)
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	b := res.Best
+	fmt.Fprintf(out, "\nBest: a = %d processors, I* = %s, A = %s, UWT = %s work/s\n", b.Processors, dur(b.Interval), num(b.Availability), num(b.UWT))
+	return nil
+}

@@ -1,0 +1,309 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+// The built-in scenario: the QR benchmark (package bench) on 128 processors
+// of LANL system-1 with the greedy policy.
+//
+// The failure and repair times are the per-processor averages the paper
+// ("Determination of Checkpointing Intervals for Malleable Applications",
+// section VI-D, Table II, row "128, system-1") estimated from the LANL
+// failure logs: λ = 1/(104.61 days), θ = 1/(56.03 min). They are the rates of
+// the very configuration (QR, 128 processors of system-1, greedy) for which the
+// paper reports an average I_model of 17.78 hours and a UWT of 10.46 (Tables II
+// and III), and an MTTF of about a hundred days with a repair time near an
+// hour is typical of the LANL production systems (system-2's 256- and
+// 512-processor rows give 68–82 days and 2–3 hours).
+const (
+	defaultApp        = "qr"
+	defaultProcessors = 128
+	defaultMTTF       = "104.61d"
+	defaultMTTR       = "56.03m"
+)
+
+// scenarioOptions are the flags that choose the scenario: a file and the
+// parts that override it.
+type scenarioOptions struct {
+	File       string
+	Processors int
+	MTTF       string
+	MTTR       string
+	App        string
+	Policy     string
+
+	// processorsSet is whether --processors was given.
+	processorsSet bool
+}
+
+func (o *scenarioOptions) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVarP(&o.File, "scenario", "s", "", "scenario `FILE` (JSON); default: the built-in scenario")
+	f.IntVarP(&o.Processors, "processors", "n", 0, "override the number of processors `N`")
+	f.StringVar(&o.MTTF, "mttf", "", "override the per-processor mean time to failure (`DURATION`, e.g. 100d)")
+	f.StringVar(&o.MTTR, "mttr", "", "override the per-processor mean time to repair (`DURATION`, e.g. 1h)")
+	f.StringVar(&o.App, "app", "", "use the benchmark application `NAME`: "+strings.Join(bench.Names(), ", "))
+	f.StringVar(&o.Policy, "policy", "", "override the rescheduling `POLICY`: greedy, pb, moldable:A or vector:r1,...,rN")
+}
+
+// scenarioInfo is the scenario a command used, with a description for
+// people.
+type scenarioInfo struct {
+	sc *scenario.Scenario
+	// app names the benchmark application, or is empty for one from a file.
+	app string
+	// file is the scenario file, if any.
+	file string
+}
+
+// describe returns a one-line description of the scenario.
+func (s scenarioInfo) describe() string {
+	app := "application of " + filepath.Base(s.file)
+	if s.app != "" {
+		app = s.app
+	}
+	sys := s.sc.System
+	return fmt.Sprintf("%s on %d processors, MTTF %s, MTTR %s, policy %s",
+		app, sys.Processors, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), s.sc.Policy)
+}
+
+// scenarioJSON is the scenario summary every --json output carries.
+type scenarioJSON struct {
+	Application string    `json:"application,omitempty"`
+	Processors  int       `json:"processors"`
+	MTTF        jsonFloat `json:"mttf"`
+	MTTR        jsonFloat `json:"mttr"`
+	Policy      string    `json:"policy"`
+}
+
+func (s scenarioInfo) json() scenarioJSON {
+	return scenarioJSON{
+		Application: s.app,
+		Processors:  s.sc.System.Processors,
+		MTTF:        jsonFloat(s.sc.System.MTTF),
+		MTTR:        jsonFloat(s.sc.System.MTTR),
+		Policy:      s.sc.Policy.String(),
+	}
+}
+
+// load reads the scenario file (or takes the built-in scenario) and applies
+// the overriding flags.
+func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
+	o.processorsSet = cmd.Flags().Changed("processors")
+	var (
+		sys     scenario.System
+		app     scenario.Application
+		pol     scenario.Policy
+		appName = o.App
+	)
+	if o.File != "" {
+		sc, err := scenario.Load(o.File, &scenario.ParseSettings{Applications: bench.Application})
+		if err != nil {
+			return scenarioInfo{}, err
+		}
+		sys, app, pol = sc.System, sc.Application, sc.Policy
+	} else {
+		sys.Processors = defaultProcessors
+		var err error
+		if sys.MTTF, err = scenario.ParseDuration(defaultMTTF); err != nil {
+			return scenarioInfo{}, err
+		}
+		if sys.MTTR, err = scenario.ParseDuration(defaultMTTR); err != nil {
+			return scenarioInfo{}, err
+		}
+		if appName == "" {
+			appName = defaultApp
+		}
+		pol = scenario.Policy{Kind: scenario.Greedy}
+	}
+
+	if o.processorsSet {
+		if o.Processors < 1 {
+			return scenarioInfo{}, flagError("processors", "%d, want at least 1", o.Processors)
+		}
+		sys.Processors = o.Processors
+	}
+	for _, d := range []struct {
+		flag, value string
+		dst         *float64
+	}{{"mttf", o.MTTF, &sys.MTTF}, {"mttr", o.MTTR, &sys.MTTR}} {
+		if d.value == "" {
+			continue
+		}
+		v, err := positiveDuration(d.flag, d.value)
+		if err != nil {
+			return scenarioInfo{}, err
+		}
+		*d.dst = v
+	}
+
+	n := sys.Processors
+	if appName != "" {
+		a, err := bench.Application(appName, n)
+		if err != nil {
+			if o.App == "" {
+				// The built-in application: the processor count is at fault.
+				return scenarioInfo{}, flagError("processors", "%d: %v", n, err)
+			}
+			return scenarioInfo{}, flagError("app", "%v", err)
+		}
+		app = a
+	} else if app.N() != n {
+		a, err := firstCounts(app, n)
+		if err != nil {
+			return scenarioInfo{}, err
+		}
+		app = a
+	}
+
+	if o.Policy != "" {
+		p, err := scenario.ParsePolicy(o.Policy)
+		if err != nil {
+			return scenarioInfo{}, flagError("policy", "%s", problem(err))
+		}
+		pol = p
+	} else if pol.Kind == scenario.Explicit && len(pol.Explicit) != n {
+		if len(pol.Explicit) < n {
+			return scenarioInfo{}, flagError("processors", "%d, but the policy vector of %s has %d entries; give --policy", n, o.File, len(pol.Explicit))
+		}
+		pol.Explicit = pol.Explicit[:n]
+	}
+
+	sc, err := scenario.New(sys, app, pol)
+	if err != nil {
+		return scenarioInfo{}, err
+	}
+	return scenarioInfo{sc: sc, app: appName, file: o.File}, nil
+}
+
+// firstCounts restricts an application described for more processor counts
+// to the counts 1..n.
+func firstCounts(app scenario.Application, n int) (scenario.Application, error) {
+	if n > app.N() {
+		return scenario.Application{}, flagError("processors", "%d, but the application is described for %d processor counts only; give --app or a larger scenario", n, app.N())
+	}
+	full := app.Recovery.Matrix(app.N())
+	rec := make([][]float64, n)
+	for p := range rec {
+		rec[p] = full[p][:n]
+	}
+	return scenario.Application{
+		WorkRate: app.WorkRate[:n],
+		Latency:  app.Latency[:n],
+		Overhead: app.Overhead[:n],
+		Recovery: scenario.RecoveryMatrix(rec),
+	}, nil
+}
+
+// problem returns the problem of a *scenario.Error, or the whole message.
+func problem(err error) string {
+	var se *scenario.Error
+	if errors.As(err, &se) {
+		return se.Problem
+	}
+	return err.Error()
+}
+
+// parseDuration reads a duration flag as a person types it.
+func parseDuration(flag, value string) (float64, error) {
+	v, err := scenario.ParseDuration(value)
+	if err != nil {
+		return 0, flagError(flag, "%v", err)
+	}
+	return v, nil
+}
+
+// positiveDuration reads a duration flag that must be above zero.
+func positiveDuration(flag, value string) (float64, error) {
+	v, err := parseDuration(flag, value)
+	if err != nil {
+		return 0, err
+	}
+	if !(v > 0) {
+		return 0, flagError(flag, "%q, want a positive duration", value)
+	}
+	return v, nil
+}
+
+// modelOptions are the flags that configure the Markov model.
+type modelOptions struct {
+	Exact   bool
+	Workers int
+}
+
+func (o *modelOptions) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.BoolVar(&o.Exact, "exact", false, "build the full state space with dense matrices (slow; for validation)")
+	f.IntVar(&o.Workers, "workers", 0, "goroutines computing the model (0: one per CPU)")
+}
+
+func (o *modelOptions) settings() (*uwt.Settings, error) {
+	if o.Workers < 0 {
+		return nil, flagError("workers", "%d, want 0 or more", o.Workers)
+	}
+	return &uwt.Settings{Exact: o.Exact, Workers: o.Workers}, nil
+}
+
+// path names the model's evaluation path for people.
+func (o *modelOptions) path() string {
+	if o.Exact {
+		return "exact (every state, dense matrices)"
+	}
+	return "fast (window of likely functional counts)"
+}
+
+// outputOptions are the flags that choose the output format.
+type outputOptions struct {
+	JSON bool
+	CSV  bool
+}
+
+func (o *outputOptions) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.BoolVar(&o.JSON, "json", false, "print JSON (times in seconds)")
+	f.BoolVar(&o.CSV, "csv", false, "print CSV with a header row (times in seconds)")
+	cmd.MarkFlagsMutuallyExclusive("json", "csv")
+}
+
+// parseCounts reads a list of processor counts such as "1-16,32,64" with
+// every count in [1, n], in the order given, without repeats.
+func parseCounts(s string, n int) ([]int, error) {
+	var out []int
+	seen := make(map[int]bool)
+	for part := range strings.SplitSeq(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a count or a range like 4-16", part)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil {
+				return nil, fmt.Errorf("%q is not a count or a range like 4-16", part)
+			}
+		}
+		if a < 1 || b > n || a > b {
+			return nil, fmt.Errorf("%q is outside 1..%d or empty", part, n)
+		}
+		for c := a; c <= b; c++ {
+			if seen[c] {
+				return nil, fmt.Errorf("count %d given twice", c)
+			}
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}

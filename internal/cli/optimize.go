@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+// optimizeOptions are the flags of markov optimize.
+type optimizeOptions struct {
+	env      *env
+	Scenario scenarioOptions
+	Model    modelOptions
+	Output   outputOptions
+	RelTol   float64
+	Band     float64
+	Scan     bool
+}
+
+// optimizeJSON is the --json output of markov optimize.
+type optimizeJSON struct {
+	Scenario      scenarioJSON `json:"scenario"`
+	Exact         bool         `json:"exact"`
+	Interval      jsonFloat    `json:"interval"`
+	UWT           jsonFloat    `json:"uwt"`
+	Availability  jsonFloat    `json:"availability"`
+	BandLow       jsonFloat    `json:"band_low"`
+	BandHigh      jsonFloat    `json:"band_high"`
+	Band          jsonFloat    `json:"band"`
+	ModelInterval jsonFloat    `json:"model_interval"`
+	Evaluations   int          `json:"evaluations"`
+	LocalMaxima   int          `json:"local_maxima"`
+	Status        string       `json:"status"`
+	States        int          `json:"states"`
+	Recurrent     int          `json:"recurrent"`
+	Dropped       jsonFloat    `json:"dropped"`
+	Residual      jsonFloat    `json:"residual"`
+	Scan          []sampleJSON `json:"scan"`
+}
+
+// sampleJSON is UWT at one interval.
+type sampleJSON struct {
+	Interval jsonFloat `json:"interval"`
+	UWT      jsonFloat `json:"uwt"`
+}
+
+func newOptimizeCmd(e *env) *cobra.Command {
+	opts := &optimizeOptions{env: e}
+	cmd := &cobra.Command{
+		Use:   "optimize",
+		Short: "Find the checkpoint interval I* that maximises UWT",
+		Long: `Find I*, the checkpoint interval that maximises the useful work per second
+UWT(I) of the scenario, and the near-optimal band of intervals whose UWT is
+within --band of the best (UWT is flat near its maximum, so any interval in
+the band is as good in practice).
+
+The search doubles I from 5 minutes (down and up) until UWT has fallen to
+half its best on both sides, then refines by golden-section search on log I
+to --rel-tol. It also reports the paper's I_model: the mean of the scanned
+intervals whose UWT is within 8 % of the best.
+
+With no flags at all it runs the built-in scenario (QR on 128 processors of
+LANL system-1, greedy policy); see 'markov --help'.`,
+		Example: `  markov optimize
+  markov optimize --scenario app.json --json
+  markov optimize --app cg --processors 16 --exact
+  markov optimize --policy pb --mttf 30d --scan`,
+		Args: cobra.NoArgs,
+		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
+			return runOptimize(ctx, cmd, opts)
+		}),
+	}
+	opts.Scenario.register(cmd)
+	opts.Model.register(cmd)
+	opts.Output.register(cmd)
+	f := cmd.Flags()
+	f.Float64Var(&opts.RelTol, "rel-tol", 1e-4, "relative tolerance on I*")
+	f.Float64Var(&opts.Band, "band", 0.01, "fraction below the best UWT that defines the near-optimal band")
+	f.BoolVar(&opts.Scan, "scan", false, "also print the doubling scan (always in --json)")
+	return cmd
+}
+
+// optimizeSettings checks the search flags.
+func optimizeSettings(relTol, band float64) (*uwt.OptimizeSettings, error) {
+	if !(relTol > 0 && relTol < 1) {
+		return nil, flagError("rel-tol", "%v, want a number in (0, 1)", relTol)
+	}
+	if !(band > 0 && band < 1) {
+		return nil, flagError("band", "%v, want a fraction in (0, 1)", band)
+	}
+	return &uwt.OptimizeSettings{RelTol: relTol, Band: band}, nil
+}
+
+func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions) error {
+	search, err := optimizeSettings(opts.RelTol, opts.Band)
+	if err != nil {
+		return err
+	}
+	info, err := opts.Scenario.load(cmd)
+	if err != nil {
+		return err
+	}
+	set, err := opts.Model.settings()
+	if err != nil {
+		return err
+	}
+	bar := opts.env.startProgress("searching I*", 0)
+	m, err := uwt.New(info.sc, set)
+	if err != nil {
+		bar.finish()
+		return err
+	}
+	opt, err := m.Optimize(ctx, search)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+
+	out := opts.env.out
+	switch {
+	case opts.Output.JSON:
+		scan := make([]sampleJSON, len(opt.Scan))
+		for k, s := range opt.Scan {
+			scan[k] = sampleJSON{jsonFloat(s.Interval), jsonFloat(s.UWT)}
+		}
+		return writeJSON(out, optimizeJSON{
+			Scenario:      info.json(),
+			Exact:         opts.Model.Exact,
+			Interval:      jsonFloat(opt.Interval),
+			UWT:           jsonFloat(opt.UWT),
+			Availability:  jsonFloat(opt.Result.Availability),
+			BandLow:       jsonFloat(opt.BandLow),
+			BandHigh:      jsonFloat(opt.BandHigh),
+			Band:          jsonFloat(opts.Band),
+			ModelInterval: jsonFloat(opt.ModelInterval),
+			Evaluations:   opt.Evaluations,
+			LocalMaxima:   opt.LocalMaxima,
+			Status:        opt.Status.String(),
+			States:        opt.Result.States,
+			Recurrent:     opt.Result.Recurrent,
+			Dropped:       jsonFloat(opt.Result.Dropped),
+			Residual:      jsonFloat(opt.Result.Residual),
+			Scan:          scan,
+		})
+	case opts.Output.CSV:
+		return writeCSV(out,
+			[]string{"interval", "uwt", "availability", "band_low", "band_high", "model_interval", "evaluations", "status", "states"},
+			[][]string{{csvFloat(opt.Interval), csvFloat(opt.UWT), csvFloat(opt.Result.Availability),
+				csvFloat(opt.BandLow), csvFloat(opt.BandHigh), csvFloat(opt.ModelInterval),
+				strconv.Itoa(opt.Evaluations), opt.Status.String(), strconv.Itoa(opt.Result.States)}})
+	}
+
+	t := newTable(out)
+	t.row("Scenario", info.describe())
+	t.row("Optimal interval I*", dur(opt.Interval))
+	t.row("UWT at I*", num(opt.UWT)+" work/s")
+	t.row("Availability at I*", num(opt.Result.Availability))
+	t.row("Near-optimal band", fmt.Sprintf("%s to %s (UWT within %s of the best)", short(opt.BandLow), short(opt.BandHigh), percent(opts.Band)))
+	t.row("Paper's I_model", short(opt.ModelInterval)+" (mean of scanned intervals within 8% of the best)")
+	maxima := "1 local maximum"
+	if opt.LocalMaxima != 1 {
+		maxima = fmt.Sprintf("%d local maxima", opt.LocalMaxima)
+	}
+	t.row("Search", fmt.Sprintf("%s after %d evaluations; %s in the scan", opt.Status, opt.Evaluations, maxima))
+	switch opt.Status {
+	case uwt.AtMin:
+		t.row("Warning", "UWT still rises at the smallest interval searched: I* is that bound, not an interior maximum")
+	case uwt.AtMax:
+		t.row("Warning", "UWT still rises at the largest interval searched: I* is that bound, not an interior maximum")
+	}
+	writeChainRows(t, opt.Result, opts.Model.path())
+	if err := t.flush(); err != nil {
+		return err
+	}
+	if opts.Scan {
+		fmt.Fprintln(out)
+		t := newTable(out)
+		t.row("Interval", "Seconds", "UWT (work/s)")
+		for _, s := range opt.Scan {
+			t.row(short(s.Interval), num(s.Interval), num(s.UWT))
+		}
+		return t.flush()
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-markov/markov/reschedule"
+)
+
+// policyOptions are the flags of markov policy.
+type policyOptions struct {
+	env      *env
+	Scenario scenarioOptions
+	Output   outputOptions
+}
+
+// policyJSON is the --json output of markov policy.
+type policyJSON struct {
+	Scenario   scenarioJSON `json:"scenario"`
+	Processors int          `json:"processors"`
+	Policy     string       `json:"policy"`
+	// Vector is r(1..N): Vector[n-1] = r(n).
+	Vector []int `json:"vector"`
+	// Runs is the compact form, as "1-15: 0, 16-128: 16".
+	Runs string `json:"runs"`
+}
+
+func newPolicyCmd(e *env) *cobra.Command {
+	opts := &policyOptions{env: e}
+	cmd := &cobra.Command{
+		Use:   "policy",
+		Short: "Print the rescheduling vector r(n) of the scenario's policy",
+		Long: `Print the rescheduling vector r(1..N): after a failure that leaves n
+processors functional, the application restarts on r(n) of them, or waits for
+repairs when r(n) = 0.
+
+The vector is printed compactly as runs of n: "1-15: 0, 16-128: 16" means
+r(n) = 0 for n = 1..15 and 16 for n = 16..128; "1-128: n" means r(n) = n.
+
+Policies (--policy): greedy (r(n) = n), pb (performance based: the count
+a ≤ n with the largest work rate ω(a)), moldable:A (A processors, waiting
+below A), vector:r1,...,rN (explicit).`,
+		Example: `  markov policy
+  markov policy --policy pb --app cg --processors 64
+  markov policy --policy moldable:16 --json`,
+		Args: cobra.NoArgs,
+		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
+			return runPolicy(ctx, cmd, opts)
+		}),
+	}
+	opts.Scenario.register(cmd)
+	opts.Output.register(cmd)
+	return cmd
+}
+
+func runPolicy(_ context.Context, cmd *cobra.Command, opts *policyOptions) error {
+	info, err := opts.Scenario.load(cmd)
+	if err != nil {
+		return err
+	}
+	r := info.sc.Reschedule
+	out := opts.env.out
+	switch {
+	case opts.Output.JSON:
+		return writeJSON(out, policyJSON{
+			Scenario:   info.json(),
+			Processors: r.N(),
+			Policy:     info.sc.Policy.String(),
+			Vector:     []int(r),
+			Runs:       runs(r),
+		})
+	case opts.Output.CSV:
+		rows := make([][]string, r.N())
+		for n := 1; n <= r.N(); n++ {
+			rows[n-1] = []string{strconv.Itoa(n), strconv.Itoa(r.At(n))}
+		}
+		return writeCSV(out, []string{"n", "r"}, rows)
+	}
+	_, err = fmt.Fprintf(out, "Scenario  %s\nr(n)      %s\n", info.describe(), runs(r))
+	return err
+}
+
+// runs writes a rescheduling vector compactly as runs of n on which r(n) is
+// constant ("16-128: 16") or follows n ("1-128: n"), taking the longer of the
+// two at each step (the constant one on ties).
+func runs(r reschedule.Vector) string {
+	var parts []string
+	for n := 1; n <= r.N(); {
+		end, label := n, strconv.Itoa(r.At(n))
+		for end < r.N() && r.At(end+1) == r.At(n) {
+			end++
+		}
+		ident := n
+		for ident < r.N() && r.At(n) == n && r.At(ident+1) == ident+1 {
+			ident++
+		}
+		if ident > end {
+			end, label = ident, "n"
+		}
+		if end == n {
+			parts = append(parts, fmt.Sprintf("%d: %s", n, label))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d: %s", n, end, label))
+		}
+		n = end + 1
+	}
+	return strings.Join(parts, ", ")
+}

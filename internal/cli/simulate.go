@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-markov/markov/sim"
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+// simulateOptions are the flags of markov simulate.
+type simulateOptions struct {
+	env          *env
+	Scenario     scenarioOptions
+	Model        modelOptions
+	Output       outputOptions
+	Interval     string
+	Horizon      string
+	Replications int
+	Seed         uint64
+	RelTol       float64
+	Confidence   float64
+}
+
+// simulateJSON is the --json output of markov simulate.
+type simulateJSON struct {
+	Scenario scenarioJSON `json:"scenario"`
+	Interval jsonFloat    `json:"interval"`
+	// UWT is the simulated mean, UWTLow and UWTHigh its confidence interval.
+	UWT                   jsonFloat `json:"uwt"`
+	UWTHalfWidth          jsonFloat `json:"uwt_half_width"`
+	UWTLow                jsonFloat `json:"uwt_low"`
+	UWTHigh               jsonFloat `json:"uwt_high"`
+	Availability          jsonFloat `json:"availability"`
+	AvailabilityHalfWidth jsonFloat `json:"availability_half_width"`
+	Confidence            jsonFloat `json:"confidence"`
+	// ModelUWT and ModelAvailability are the Markov model's values at the
+	// same interval; ModelInCI tells whether ModelUWT is in the interval.
+	ModelUWT          jsonFloat `json:"model_uwt"`
+	ModelAvailability jsonFloat `json:"model_availability"`
+	ModelInCI         bool      `json:"model_in_ci"`
+	Replications      int       `json:"replications"`
+	Horizon           jsonFloat `json:"horizon"`
+	Seed              uint64    `json:"seed"`
+	Failures          int64     `json:"failures"`
+	Commits           int64     `json:"commits"`
+	Status            string    `json:"status"`
+}
+
+func newSimulateCmd(e *env) *cobra.Command {
+	opts := &simulateOptions{env: e}
+	cmd := &cobra.Command{
+		Use:   "simulate",
+		Short: "Monte Carlo simulation of the same process, beside the model",
+		Long: `Simulate the scenario event by event (processors failing and being repaired at
+exponential times, the application checkpointing, failing, recovering and
+waiting as the model describes) and estimate UWT with a confidence interval
+from independent replications; print the Markov model's UWT at the same
+interval beside it.
+
+The replications run for --horizon of simulated time each and are extended
+until the confidence interval's half-width is below --rel-tol of the mean
+(a negative --rel-tol runs one stage). Without --interval the model's I* is
+searched first and simulated. Results depend only on --seed, not on the
+number of CPUs.`,
+		Example: `  markov simulate --interval 17h
+  markov simulate --app cg --processors 16 --seed 7 --replications 64 --json
+  markov simulate --interval 2h --horizon 5y --rel-tol -1`,
+		Args: cobra.NoArgs,
+		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
+			return runSimulate(ctx, cmd, opts)
+		}),
+	}
+	opts.Scenario.register(cmd)
+	opts.Model.register(cmd)
+	opts.Output.register(cmd)
+	f := cmd.Flags()
+	f.StringVarP(&opts.Interval, "interval", "i", "", "checkpoint interval (`DURATION`); default: the model's I*")
+	f.StringVar(&opts.Horizon, "horizon", "", "simulated time per replication at the first stage (`DURATION`); default: long enough for many failures and segments")
+	f.IntVar(&opts.Replications, "replications", 32, "independent replications (at least 2)")
+	f.Uint64Var(&opts.Seed, "seed", 1, "random seed")
+	f.Float64Var(&opts.RelTol, "rel-tol", 0.01, "target relative half-width of the UWT confidence interval (negative: one stage only)")
+	f.Float64Var(&opts.Confidence, "confidence", 0.99, "confidence level of the intervals")
+	return cmd
+}
+
+func runSimulate(ctx context.Context, cmd *cobra.Command, opts *simulateOptions) error {
+	var interval, horizon float64
+	var err error
+	if opts.Interval != "" {
+		if interval, err = positiveDuration("interval", opts.Interval); err != nil {
+			return err
+		}
+	}
+	if opts.Horizon != "" {
+		if horizon, err = positiveDuration("horizon", opts.Horizon); err != nil {
+			return err
+		}
+	}
+	if opts.Replications < 2 {
+		return flagError("replications", "%d, want at least 2", opts.Replications)
+	}
+	if !(opts.Confidence > 0 && opts.Confidence < 1) {
+		return flagError("confidence", "%v, want a level in (0, 1)", opts.Confidence)
+	}
+	if opts.RelTol == 0 {
+		return flagError("rel-tol", "0, want a positive target or a negative value for one stage")
+	}
+	info, err := opts.Scenario.load(cmd)
+	if err != nil {
+		return err
+	}
+	set, err := opts.Model.settings()
+	if err != nil {
+		return err
+	}
+	m, err := uwt.New(info.sc, set)
+	if err != nil {
+		return err
+	}
+	var model uwt.Result
+	if interval == 0 {
+		bar := opts.env.startProgress("searching I*", 0)
+		opt, err := m.Optimize(ctx, nil)
+		bar.finish()
+		if err != nil {
+			return err
+		}
+		interval, model = opt.Interval, opt.Result
+	} else if model, err = m.Evaluate(ctx, interval); err != nil {
+		return err
+	}
+
+	bar := opts.env.startProgress("simulating", 0)
+	res, err := sim.Run(ctx, info.sc, interval, &sim.Settings{
+		Seed:         opts.Seed,
+		Replications: opts.Replications,
+		Horizon:      horizon,
+		RelTol:       opts.RelTol,
+		Confidence:   opts.Confidence,
+		Workers:      set.Workers,
+	})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	u := res.UWT
+	inCI := u.Contains(model.UWT)
+
+	out := opts.env.out
+	switch {
+	case opts.Output.JSON:
+		return writeJSON(out, simulateJSON{
+			Scenario:              info.json(),
+			Interval:              jsonFloat(interval),
+			UWT:                   jsonFloat(u.Mean),
+			UWTHalfWidth:          jsonFloat(u.HalfWidth),
+			UWTLow:                jsonFloat(u.Mean - u.HalfWidth),
+			UWTHigh:               jsonFloat(u.Mean + u.HalfWidth),
+			Availability:          jsonFloat(res.Availability.Mean),
+			AvailabilityHalfWidth: jsonFloat(res.Availability.HalfWidth),
+			Confidence:            jsonFloat(res.Confidence),
+			ModelUWT:              jsonFloat(model.UWT),
+			ModelAvailability:     jsonFloat(model.Availability),
+			ModelInCI:             inCI,
+			Replications:          res.Replications,
+			Horizon:               jsonFloat(res.Horizon),
+			Seed:                  opts.Seed,
+			Failures:              res.Failures,
+			Commits:               res.Commits,
+			Status:                res.Status.String(),
+		})
+	case opts.Output.CSV:
+		return writeCSV(out,
+			[]string{"interval", "uwt", "uwt_half_width", "model_uwt", "availability", "availability_half_width", "model_availability", "confidence", "replications", "horizon", "seed", "status"},
+			[][]string{{csvFloat(interval), csvFloat(u.Mean), csvFloat(u.HalfWidth), csvFloat(model.UWT),
+				csvFloat(res.Availability.Mean), csvFloat(res.Availability.HalfWidth), csvFloat(model.Availability),
+				csvFloat(res.Confidence), strconv.Itoa(res.Replications), csvFloat(res.Horizon),
+				strconv.FormatUint(opts.Seed, 10), res.Status.String()}})
+	}
+
+	verdict := "inside the confidence interval"
+	if !inCI {
+		verdict = "OUTSIDE the confidence interval"
+	}
+	level := percent(res.Confidence)
+	t := newTable(out)
+	t.row("Scenario", info.describe())
+	t.row("Interval I", dur(interval))
+	t.row("Simulated UWT", fmt.Sprintf("%s ± %s work/s (%s CI %s to %s)", num(u.Mean), halfWidth(u.HalfWidth), level, num(u.Mean-u.HalfWidth), num(u.Mean+u.HalfWidth)))
+	t.row("Model UWT", fmt.Sprintf("%s work/s (%s)", num(model.UWT), verdict))
+	t.row("Simulated availability", fmt.Sprintf("%s ± %s", num(res.Availability.Mean), halfWidth(res.Availability.HalfWidth)))
+	t.row("Model availability", num(model.Availability))
+	t.row("Replications", fmt.Sprintf("%d × %s simulated (seed %d), %s", res.Replications, short(res.Horizon), opts.Seed, res.Status))
+	t.row("Events", fmt.Sprintf("%d interruptions, %d commits", res.Failures, res.Commits))
+	return t.flush()
+}
