@@ -103,15 +103,7 @@ func runCurve(ctx context.Context, cmd *cobra.Command, opts *curveOptions) error
 	if _, err := pickUnit(opts.Unit, 0); err != nil {
 		return err
 	}
-	info, err := opts.Scenario.load(cmd)
-	if err != nil {
-		return err
-	}
-	set, err := opts.Model.settings()
-	if err != nil {
-		return err
-	}
-	m, err := uwt.New(info.sc, set)
+	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
 	if err != nil {
 		return err
 	}

@@ -248,6 +248,20 @@ func (o *modelOptions) register(cmd *cobra.Command) {
 	f.IntVar(&o.Workers, "workers", 0, "goroutines computing the model (0: one per CPU)")
 }
 
+// loadModel reads the scenario of so and builds its model with mo's settings.
+func loadModel(cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *uwt.Model, error) {
+	info, err := so.load(cmd)
+	if err != nil {
+		return info, nil, err
+	}
+	set, err := mo.settings()
+	if err != nil {
+		return info, nil, err
+	}
+	m, err := uwt.New(info.sc, set)
+	return info, m, err
+}
+
 func (o *modelOptions) settings() (*uwt.Settings, error) {
 	if o.Workers < 0 {
 		return nil, flagError("workers", "%d, want 0 or more", o.Workers)

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-markov/markov/intervals"
-	"github.com/ckpt-markov/markov/uwt"
 )
 
 // intervalsOptions are the flags of markov intervals.
@@ -105,11 +104,7 @@ func runIntervals(ctx context.Context, cmd *cobra.Command, opts *intervalsOption
 		}
 		work = w
 	}
-	info, err := opts.Scenario.load(cmd)
-	if err != nil {
-		return err
-	}
-	set, err := opts.Model.settings()
+	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
 	if err != nil {
 		return err
 	}
@@ -121,11 +116,6 @@ func runIntervals(ctx context.Context, cmd *cobra.Command, opts *intervalsOption
 	params.Work = work
 
 	bar := opts.env.startProgress("searching I*", 0)
-	m, err := uwt.New(sc, set)
-	if err != nil {
-		bar.finish()
-		return err
-	}
 	opt, err := m.Optimize(ctx, nil)
 	bar.finish()
 	if err != nil {

@@ -100,20 +100,11 @@ func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions)
 	if err != nil {
 		return err
 	}
-	info, err := opts.Scenario.load(cmd)
-	if err != nil {
-		return err
-	}
-	set, err := opts.Model.settings()
+	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
 	if err != nil {
 		return err
 	}
 	bar := opts.env.startProgress("searching I*", 0)
-	m, err := uwt.New(info.sc, set)
-	if err != nil {
-		bar.finish()
-		return err
-	}
 	opt, err := m.Optimize(ctx, search)
 	bar.finish()
 	if err != nil {

@@ -109,15 +109,7 @@ func runSimulate(ctx context.Context, cmd *cobra.Command, opts *simulateOptions)
 	if opts.RelTol == 0 {
 		return flagError("rel-tol", "0, want a positive target or a negative value for one stage")
 	}
-	info, err := opts.Scenario.load(cmd)
-	if err != nil {
-		return err
-	}
-	set, err := opts.Model.settings()
-	if err != nil {
-		return err
-	}
-	m, err := uwt.New(info.sc, set)
+	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
 	if err != nil {
 		return err
 	}
@@ -141,7 +133,7 @@ func runSimulate(ctx context.Context, cmd *cobra.Command, opts *simulateOptions)
 		Horizon:      horizon,
 		RelTol:       opts.RelTol,
 		Confidence:   opts.Confidence,
-		Workers:      set.Workers,
+		Workers:      opts.Model.Workers,
 	})
 	bar.finish()
 	if err != nil {

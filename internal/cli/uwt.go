@@ -72,20 +72,11 @@ func runUWT(ctx context.Context, cmd *cobra.Command, opts *uwtOptions) error {
 	if err != nil {
 		return err
 	}
-	info, err := opts.Scenario.load(cmd)
-	if err != nil {
-		return err
-	}
-	set, err := opts.Model.settings()
+	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
 	if err != nil {
 		return err
 	}
 	bar := opts.env.startProgress("evaluating UWT", 0)
-	m, err := uwt.New(info.sc, set)
-	if err != nil {
-		bar.finish()
-		return err
-	}
 	res, err := m.Evaluate(ctx, interval)
 	bar.finish()
 	if err != nil {
