@@ -1,0 +1,152 @@
+// Package evaluate measures how good the model's checkpoint interval is on
+// real failure traces: a trace-driven simulator of the application, and
+// the model efficiency of section VI-C of the malleable checkpointing
+// paper, summarised in tables like its Tables II–IV.
+//
+// # The trace-driven simulator
+//
+// Simulate replays a segment [t₀, t₀ + d) of a trace.Trace with the
+// timeline of the model (docs/model.md, section 3; package sim): each node
+// of the trace is one processor, up or down as the trace says, instead of
+// failing and being repaired at random. The trace's outages in the segment
+// become processor events for sim.Timeline through a sim.ListSource, with
+// times relative to t₀:
+//
+//   - a node down at t₀ (in an outage, or outside its production window)
+//     starts failed;
+//   - an outage [a, b) is a failure at a and a repair at b; a zero-length
+//     outage is a failure and its repair at the same instant, so it
+//     interrupts the application if the node was in use;
+//   - a node entering production inside the segment is a repair, one
+//     leaving it a failure (the application loses it either way).
+//
+// At t₀ the application starts an up segment on r(n₀) of the n₀
+// functional nodes (there is no checkpoint to restore yet). It then runs
+// up segments of I + L(a) seconds that commit ω(a)(I + L(a) − C(a)) work,
+// recovers after each failure of a node it uses (R(p, a) + L(a) seconds)
+// on r(n) of the n functional nodes, or waits while r(n) = 0, exactly as
+// sim describes. Work committed by t₀ + d counts; the segment in progress
+// at t₀ + d is lost. The result holds the committed work, the time spent
+// up, in recovery and down, and the number of interruptions.
+//
+// When r(n) < n, a Rule picks the nodes: MostReliable (the default) takes
+// those with the fewest failures in the history before t₀ plus in the
+// segment so far, Random draws them uniformly from a seeded stream,
+// LowestIndex takes the lowest indices. With exchangeable exponential
+// processors the rules give the same process in law; on a real trace,
+// where a few nodes fail far more often than the rest, they do not.
+//
+// # Model efficiency (paper, section VI-C)
+//
+// EvaluateSegment evaluates one segment:
+//
+//  1. λ̂ and θ̂ are estimated from the history before t₀
+//     (trace.EstimateRates: maximum likelihood for exponential up and
+//     down times, MTTF = 1/λ̂, MTTR = 1/θ̂).
+//  2. The scenario is N = the trace's nodes with those rates, the
+//     application and the policy. The availability-based policy (AB) is
+//     built by reschedule.AvailabilityBased from the failure instants of
+//     each node in the same history (50 random picks per count, from the
+//     segment's seeded stream).
+//  3. The model (package uwt, fast path) gives I*, the maximiser of UWT,
+//     and the paper's I_model, the mean of the doubling-scan intervals
+//     whose UWT is within 8 % of the best.
+//  4. Young's interval sqrt(2δM) and Daly's higher-order interval
+//     (package intervals) use the job MTBF M = 1/(a·λ̂) and the checkpoint
+//     cost δ = C(a), a = r(N) being the processors the application uses
+//     when all are functional.
+//  5. The segment is replayed with each of these intervals and with a
+//     sweep of intervals; W_best is the most work of all replays, and the
+//     efficiency of an interval is W(I)/W_best.
+//
+// The sweep follows the paper's doubling scan from I₀ = 5 minutes
+// (Sweep.Start) and refines around the best scan point: Levels (2)
+// refinements of Points (16) intervals spaced evenly in log I between the
+// best so far divided and multiplied by the previous step ratio (2 for
+// the scan). The final step ratio is (4^(1/15))^(2/15) ≈ 1.0124, so the
+// best interval is located to about 1.2 %.
+//
+// Run draws segments for every system, evaluates every (system,
+// application, policy, segment) in a worker pool and summarises each
+// combination in a Row: the processors, the mean estimated MTTF and MTTR,
+// the efficiency of I* (mean, standard deviation, minimum, maximum), of
+// I_model and of Young's and Daly's intervals, the mean I* and best
+// interval, the UWT the model predicts and the UWT replayed (work /
+// duration) with I* and with the best interval, and the segment count.
+//
+// # Choices where the paper is silent
+//
+//   - Segments. The paper draws "a random start time and random duration"
+//     without saying how. Here the duration is uniform in [MinDuration,
+//     MaxDuration] (default 7 to 60 days; the paper's Figure 5 replays 80
+//     days, and its Figure 6(b) shows efficiency growing with the
+//     duration) and the start uniform in [begin + MinHistory, end − d]
+//     (default 30 days of history), [begin, end) being the trace's window.
+//     A segment whose history holds too few events to estimate the rates
+//     is drawn again.
+//   - Common segments. All applications and policies of a system use the
+//     same segments (and node subsets), so that their rows differ by the
+//     application and policy only.
+//   - History. All of the trace before t₀ by default (the paper: "the
+//     history of failures that occurred on the processors before t₀");
+//     Settings.Estimate.Lookback limits it.
+//   - Processor count. The benchmark applications of package bench are
+//     described for at most 512 processors, and LANL systems 18 and 19
+//     have 1024 nodes. The paper evaluates 64 and 128 processors on its
+//     128-node system-1 and 256 and 512 on its 512-node system-2 without
+//     saying which nodes; here N = min(nodes, 512) by default, and on a
+//     larger system each segment runs on its own N nodes drawn uniformly
+//     at random (RandomSubset; FirstNodes takes nodes 0 … N−1). The other
+//     nodes are ignored: they are neither used nor spares, and neither
+//     their failures nor their history enter the estimate.
+//   - The model's interval. The paper replays I_model; the toolkit's model
+//     also gives the exact maximiser I*, which is the primary interval
+//     here. Both are reported.
+//   - The sweep. The paper doubles the interval until the work falls and
+//     then binary-searches among the three best. The work of one segment
+//     is not unimodal in I (it jumps whenever a failure moves from one up
+//     segment to the next), so the whole doubling scan up to I = d is
+//     replayed before refining. W_best also takes the four chosen
+//     intervals into account, so efficiencies never exceed 1: when the
+//     model's interval beats every swept interval, it is the best found.
+//   - No work at all. When no interval commits any work in a segment
+//     (W_best = 0), every interval is as good as the best: efficiency 1.
+//   - Rule. MostReliable by default: deterministic, so that the work as a
+//     function of I carries no noise from random choices, and what a
+//     scheduler that keeps failure counts would do. Random restarts its
+//     stream from the same seed for every interval of a segment (common
+//     random numbers).
+//   - AB's normalisation. reschedule.AvailabilityBased minimises failures
+//     per unit of work, F(a)/ω(a) (docs/model.md, section 9). Since F(a)
+//     grows about linearly with a on the LANL traces while ω(a) grows
+//     sub-linearly, this policy runs the benchmarks on very few
+//     processors; see the package reschedule for the choice.
+//
+// # Reproducibility
+//
+// Segment k of system s takes its stream from SplitMix64 of Settings.Seed
+// xor the FNV-1a hash of the system's name, plus k; its start, duration
+// and subset, the Random rule and AB's picks use separate PCG streams of
+// that seed. Every evaluation is a function of its inputs alone, so a
+// table depends on Settings.Seed and not on Settings.Workers.
+//
+// # References
+//
+//   - "Determination of Checkpointing Intervals for Malleable
+//     Applications", section VI (the malleable extension of Plank &
+//     Thomason; its references end in 2007): the trace-driven simulator,
+//     the model efficiency and Tables II–IV.
+//   - J. S. Plank and M. G. Thomason, "Processor allocation and checkpoint
+//     interval selection in cluster computing systems", Journal of
+//     Parallel and Distributed Computing 61(11), 2001.
+//   - J. W. Young, "A first order approximation to the optimum checkpoint
+//     interval", Communications of the ACM 17(9), 1974.
+//   - J. T. Daly, "A higher order estimate of the optimum checkpoint
+//     interval for restart dumps", Future Generation Computer Systems
+//     22(3), 2006.
+//   - Los Alamos National Laboratory, "Operational Data to Support and
+//     Enable Computer Science Research", LA-UR-05-7318, 2005 (the failure
+//     data).
+//   - G. L. Steele, D. Lea and C. H. Flood, "Fast splittable pseudorandom
+//     number generators", OOPSLA 2014 (SplitMix64).
+package evaluate

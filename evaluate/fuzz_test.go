@@ -1,0 +1,27 @@
+package evaluate
+
+import "testing"
+
+// FuzzParse feeds arbitrary strings to the parsers of the names a command
+// line gives: they must not panic, and whatever they accept must read
+// back from its canonical name.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"", "greedy", "pb", "ab", "availability", "moldable:4", "vector:1,2,2", "vector:",
+		"most-reliable", "random", "lowest-index", "first", "Greedy ", "moldable:x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if p, err := parsePolicy(s); err == nil {
+			q, err := parsePolicy(p.name)
+			if err != nil || q.name != p.name || q.availability != p.availability {
+				t.Errorf("policy %q reads as %q, which reads as %q (%v)", s, p.name, q.name, err)
+			}
+		}
+		if r, err := ParseRule(s); err == nil && r.String() != s {
+			t.Errorf("rule %q reads as %v", s, r)
+		}
+		if v, err := ParseSubset(s); err == nil && v.String() != s {
+			t.Errorf("subset %q reads as %v", s, v)
+		}
+	})
+}

@@ -1,0 +1,513 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/trace"
+)
+
+// Defaults of Settings.
+const (
+	DefaultSegments    = 30
+	DefaultMinDuration = 7 * 86400  // one week
+	DefaultMaxDuration = 60 * 86400 // sixty days
+	DefaultMinHistory  = 30 * 86400 // thirty days
+	// maxDraws bounds the draws of one segment whose history is too
+	// short to estimate the rates.
+	maxDraws = 1000
+)
+
+// System is a failure trace with the name its rows carry.
+type System struct {
+	Name  string
+	Trace *trace.Trace
+}
+
+// Subset chooses the nodes of a system the application runs on when
+// Settings.Processors is below its node count.
+type Subset int
+
+const (
+	// RandomSubset draws, for every segment, Processors distinct nodes
+	// uniformly at random (the seeded draw of the segment).
+	RandomSubset Subset = iota
+	// FirstNodes takes the nodes 0 … Processors−1.
+	FirstNodes
+)
+
+// String returns "random" or "first".
+func (s Subset) String() string {
+	switch s {
+	case RandomSubset:
+		return "random"
+	case FirstNodes:
+		return "first"
+	}
+	return fmt.Sprintf("Subset(%d)", int(s))
+}
+
+// ParseSubset reads a subset rule name as String writes it.
+func ParseSubset(s string) (Subset, error) {
+	for _, v := range []Subset{RandomSubset, FirstNodes} {
+		if s == v.String() {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("evaluate: subset %q is not one of random, first", s)
+}
+
+// Settings configures Run. Systems is required; a zero value in any other
+// field means the default given with it.
+type Settings struct {
+	// Systems are the traces to evaluate, with distinct names.
+	Systems []System
+	// Applications names the applications, resolved by Resolve for the
+	// processor count. Default bench.Names(): "qr", "cg", "md".
+	Applications []string
+	// Resolve returns an application described for n processors. Default
+	// bench.Application.
+	Resolve func(name string, n int) (scenario.Application, error)
+	// Policies are the rescheduling policies, in the forms of
+	// SegmentSettings.Policy. Default {"greedy"}.
+	Policies []string
+	// Processors is the number N of nodes of each system the application
+	// runs on. Default min(nodes, bench.MaxProcessors); it must not
+	// exceed the node count of any system.
+	Processors int
+	// Subset chooses those nodes when N is below a system's node count.
+	// Default RandomSubset.
+	Subset Subset
+	// Segments is the number of segments per system. Default
+	// DefaultSegments.
+	Segments int
+	// MinDuration and MaxDuration bound the segment durations, drawn
+	// uniformly between them. Defaults DefaultMinDuration and
+	// DefaultMaxDuration.
+	MinDuration, MaxDuration float64
+	// MinHistory is the least history before a segment start: starts are
+	// drawn uniformly in [begin + MinHistory, end − duration], [begin,
+	// end) being the trace's window. Default DefaultMinHistory.
+	MinHistory float64
+	// Estimate configures the estimation of λ and θ (see
+	// SegmentSettings.Estimate). A segment whose history holds too few
+	// events for it is drawn again.
+	Estimate trace.EstimateSettings
+	// Rule chooses the nodes to use when r(n) < n. Default MostReliable.
+	Rule Rule
+	// Sweep configures the search for the best interval of a segment.
+	Sweep Sweep
+	// Seed seeds every random draw. The table depends on it but not on
+	// Workers.
+	Seed uint64
+	// Workers is the number of segments evaluated at once. Default
+	// runtime.GOMAXPROCS(0).
+	Workers int
+	// Progress, if not nil, is called after each segment evaluation with
+	// the number done and the total, from one goroutine at a time, until
+	// the run fails or is cancelled.
+	Progress func(done, total int)
+}
+
+// Stat summarises one quantity over the segments of a row: mean, sample
+// standard deviation (0 for one segment), minimum and maximum.
+type Stat struct {
+	Mean, Std, Min, Max float64
+}
+
+// Row is one line of the efficiency table: one system, application and
+// policy, summarised over its segments.
+type Row struct {
+	System      string
+	Application string
+	Policy      string
+	// Nodes is the system's node count, Processors the N of the model.
+	Nodes, Processors int
+	// Segments is the number of segments evaluated.
+	Segments int
+	// Used is r(N), the processors the application uses when all N are
+	// functional (it varies between segments for the availability-based
+	// policy only).
+	Used Stat
+	// MTTF and MTTR are the means over the segments of the estimated
+	// 1/λ̂ and 1/θ̂, in seconds.
+	MTTF, MTTR float64
+	// Efficiency is the model efficiency of I*, PaperEfficiency that of
+	// the paper's I_model, YoungEfficiency and DalyEfficiency those of
+	// Young's and Daly's intervals (over the segments where they apply).
+	Efficiency, PaperEfficiency, YoungEfficiency, DalyEfficiency Stat
+	// Interval is I* and BestInterval the interval of the most work, in
+	// seconds.
+	Interval, BestInterval Stat
+	// ModelUWT is the UWT the model predicts at I*; UWT and BestUWT are
+	// the work per second replayed with I* and with the best interval
+	// (committed work / segment duration).
+	ModelUWT, UWT, BestUWT Stat
+	// Results holds the evaluation of every segment, in segment order.
+	Results []SegmentResult
+}
+
+// Table is the outcome of Run: rows by system, then application, then
+// policy, in the order of the settings.
+type Table struct {
+	Rows []Row
+}
+
+// Run evaluates the model on random segments of every system for every
+// application and policy and summarises each combination in a row, as
+// the paper's Tables II–IV. All rows of a system use the same segments
+// (and node subsets). Segments are evaluated in parallel; the result
+// depends on Settings.Seed but not on the number of workers. It returns
+// ctx.Err() if ctx is cancelled.
+func Run(ctx context.Context, s *Settings) (*Table, error) {
+	if s == nil {
+		return nil, errors.New("evaluate: settings are nil, want at least one system")
+	}
+	set, err := s.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	var jobs []job
+	table := &Table{}
+	for _, sys := range set.Systems {
+		draws, err := set.draw(sys)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range set.Applications {
+			app, err := set.Resolve(name, set.Processors)
+			if err != nil {
+				return nil, fmt.Errorf("evaluate: application %q: %w", name, err)
+			}
+			if app.N() != set.Processors {
+				return nil, fmt.Errorf("evaluate: application %q is described for %d processors, want %d", name, app.N(), set.Processors)
+			}
+			for _, pol := range set.Policies {
+				c, err := newConfig(SegmentSettings{Policy: pol, Rule: set.Rule, Estimate: set.Estimate, Sweep: set.Sweep})
+				if err != nil {
+					return nil, err
+				}
+				row := len(table.Rows)
+				table.Rows = append(table.Rows, Row{
+					System:      sys.Name,
+					Application: name,
+					Policy:      c.policy.name,
+					Nodes:       sys.Trace.NumNodes(),
+					Processors:  set.Processors,
+					Segments:    set.Segments,
+					Results:     make([]SegmentResult, set.Segments),
+				})
+				for k, d := range draws {
+					jobs = append(jobs, job{row: row, seg: k, cfg: c, app: app, draw: d})
+				}
+			}
+		}
+	}
+	if err := set.evaluate(ctx, jobs, table); err != nil {
+		return nil, err
+	}
+	for i := range table.Rows {
+		table.Rows[i].summarise()
+	}
+	return table, nil
+}
+
+// withDefaults validates s and fills in the defaults.
+func (s Settings) withDefaults() (Settings, error) {
+	if len(s.Systems) == 0 {
+		return s, errors.New("evaluate: no systems, want at least one")
+	}
+	names := map[string]bool{}
+	minNodes := math.MaxInt
+	for i, sys := range s.Systems {
+		if sys.Trace == nil {
+			return s, fmt.Errorf("evaluate: systems[%d] (%q) has no trace", i, sys.Name)
+		}
+		if names[sys.Name] {
+			return s, fmt.Errorf("evaluate: systems[%d]: name %q is used twice", i, sys.Name)
+		}
+		names[sys.Name] = true
+		minNodes = min(minNodes, sys.Trace.NumNodes())
+	}
+	if len(s.Applications) == 0 {
+		s.Applications = bench.Names()
+	}
+	if s.Resolve == nil {
+		s.Resolve = bench.Application
+	}
+	if len(s.Policies) == 0 {
+		s.Policies = []string{"greedy"}
+	}
+	if s.Processors == 0 {
+		s.Processors = min(minNodes, bench.MaxProcessors)
+	}
+	if s.Processors < 1 || s.Processors > minNodes {
+		return s, fmt.Errorf("evaluate: processors = %d, want 1 … %d (the fewest nodes of a system)", s.Processors, minNodes)
+	}
+	if s.Subset != RandomSubset && s.Subset != FirstNodes {
+		return s, fmt.Errorf("evaluate: subset = %d, want RandomSubset or FirstNodes", int(s.Subset))
+	}
+	if s.Segments == 0 {
+		s.Segments = DefaultSegments
+	}
+	if s.Segments < 1 {
+		return s, fmt.Errorf("evaluate: segments = %d, want ≥ 1", s.Segments)
+	}
+	if s.MinDuration == 0 {
+		s.MinDuration = DefaultMinDuration
+	}
+	if s.MaxDuration == 0 {
+		s.MaxDuration = max(DefaultMaxDuration, s.MinDuration)
+	}
+	if !(s.MinDuration > 0) || !(s.MaxDuration >= s.MinDuration) || math.IsInf(s.MaxDuration, 0) {
+		return s, fmt.Errorf("evaluate: durations [%v, %v], want 0 < min ≤ max, finite", s.MinDuration, s.MaxDuration)
+	}
+	if s.MinHistory == 0 {
+		s.MinHistory = DefaultMinHistory
+	}
+	if !(s.MinHistory > 0) || math.IsInf(s.MinHistory, 0) {
+		return s, fmt.Errorf("evaluate: min history = %v, want a finite positive number of seconds", s.MinHistory)
+	}
+	if s.Workers == 0 {
+		s.Workers = runtime.GOMAXPROCS(0)
+	}
+	if s.Workers < 1 {
+		return s, fmt.Errorf("evaluate: workers = %d, want ≥ 1", s.Workers)
+	}
+	// Check the policies and the rest of the segment settings once here.
+	for _, p := range s.Policies {
+		if _, err := newConfig(SegmentSettings{Policy: p, Rule: s.Rule, Estimate: s.Estimate, Sweep: s.Sweep}); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// draw is one segment of a system: where it lies, on which nodes (nil
+// means all), the sub-trace of those nodes and the segment's seed.
+type draw struct {
+	seg   Segment
+	nodes []int
+	tr    *trace.Trace
+	seed  uint64
+}
+
+// draw draws the segments of system sys. Segment k takes its start,
+// duration and node subset from its own stream, seeded from Settings.Seed,
+// the system's name and k, and is drawn again while its history holds too
+// few events to estimate the rates.
+func (s Settings) draw(sys System) ([]draw, error) {
+	h := fnv.New64a()
+	h.Write([]byte(sys.Name))
+	base := splitMix(s.Seed ^ h.Sum64())
+	n := sys.Trace.NumNodes()
+	if begin, end := sys.Trace.Window(); !(begin+s.MinHistory <= end-s.MaxDuration) {
+		return nil, fmt.Errorf("evaluate: system %q: its trace [%v, %v) is too short for %v s of history and a %v s segment", sys.Name, begin, end, s.MinHistory, s.MaxDuration)
+	}
+	draws := make([]draw, s.Segments)
+	for k := range draws {
+		seed := splitMix(base + uint64(k))
+		rng := rand.New(rand.NewPCG(seed, streamDraw))
+		var err error
+		for range maxDraws {
+			d := draw{seed: seed, tr: sys.Trace}
+			if s.Processors < n {
+				d.nodes = pickNodes(n, s.Processors, s.Subset, rng)
+				nodes := make([]trace.Node, len(d.nodes))
+				for j, i := range d.nodes {
+					nodes[j] = sys.Trace.Node(i)
+				}
+				if d.tr, err = trace.New(nodes); err != nil {
+					return nil, err
+				}
+			}
+			begin, end := d.tr.Window()
+			dur := s.MinDuration + (s.MaxDuration-s.MinDuration)*rng.Float64()
+			lo, hi := begin+s.MinHistory, end-dur
+			if !(lo <= hi) {
+				// A subset's window can be narrower than the system's.
+				err = fmt.Errorf("evaluate: system %q: nodes %v leave no room for the history and a %v s segment", sys.Name, d.nodes, dur)
+				continue
+			}
+			d.seg = Segment{Start: lo + (hi-lo)*rng.Float64(), Duration: dur}
+			if _, err = trace.EstimateRates(d.tr, d.seg.Start, &s.Estimate); err == nil {
+				draws[k] = d
+				break
+			}
+			if !errors.Is(err, trace.ErrTooFewEvents) {
+				return nil, err
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("evaluate: system %q: no segment with enough history in %d draws: %w", sys.Name, maxDraws, err)
+		}
+	}
+	return draws, nil
+}
+
+// pickNodes returns p of the nodes 0 … n−1, in increasing order.
+func pickNodes(n, p int, sub Subset, rng *rand.Rand) []int {
+	if sub == FirstNodes {
+		nodes := make([]int, p)
+		for i := range nodes {
+			nodes[i] = i
+		}
+		return nodes
+	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	for i := range p {
+		j := i + rng.IntN(n-i)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	nodes := perm[:p]
+	slices.Sort(nodes)
+	return nodes
+}
+
+// splitMix is the SplitMix64 output function (Steele, Lea & Flood 2014).
+func splitMix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// job is one segment of one row.
+type job struct {
+	row, seg int
+	cfg      config
+	app      scenario.Application
+	draw     draw
+}
+
+// evaluate runs the jobs on Settings.Workers goroutines and stores each
+// result in its row and segment slot.
+func (s Settings) evaluate(ctx context.Context, jobs []job, table *Table) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		j   int
+		res SegmentResult
+		err error
+	}
+	next := make(chan int)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for range min(s.Workers, len(jobs)) {
+		wg.Go(func() {
+			for j := range next {
+				jb := jobs[j]
+				res, err := jb.cfg.segment(ctx, jb.draw.tr, jb.app, jb.draw.seg, jb.draw.seed)
+				res.Nodes = jb.draw.nodes
+				results <- result{j, res, err}
+			}
+		})
+	}
+	go func() {
+		defer close(next)
+		for j := range jobs {
+			select {
+			case next <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	var first error
+	done := 0
+	for r := range results {
+		if r.err != nil {
+			if first == nil {
+				first = r.err
+				cancel()
+			}
+			continue
+		}
+		jb := jobs[r.j]
+		table.Rows[jb.row].Results[jb.seg] = r.res
+		done++
+		if s.Progress != nil && ctx.Err() == nil {
+			s.Progress(done, len(jobs))
+		}
+	}
+	if err := ctx.Err(); first == nil && err != nil {
+		first = err
+	}
+	return first
+}
+
+// summarise fills the statistics of a row from its results.
+func (r *Row) summarise() {
+	var mttf, mttr float64
+	for _, res := range r.Results {
+		mttf += res.MTTF
+		mttr += res.MTTR
+	}
+	k := float64(len(r.Results))
+	r.MTTF, r.MTTR = mttf/k, mttr/k
+	r.Used = stat(r.Results, func(s *SegmentResult) (float64, bool) { return float64(s.Used), true })
+	r.Efficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Efficiency, true })
+	r.PaperEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Paper.Efficiency, true })
+	r.YoungEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) {
+		if s.Young == nil {
+			return 0, false
+		}
+		return s.Young.Efficiency, true
+	})
+	r.DalyEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) {
+		if s.Daly == nil {
+			return 0, false
+		}
+		return s.Daly.Efficiency, true
+	})
+	r.Interval = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Interval, true })
+	r.BestInterval = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Best.Interval, true })
+	r.ModelUWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.ModelUWT, true })
+	r.UWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Work / s.Duration, true })
+	r.BestUWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Best.Work / s.Duration, true })
+}
+
+// stat summarises f over the results where it applies; the zero Stat when
+// it applies nowhere.
+func stat(rs []SegmentResult, f func(*SegmentResult) (float64, bool)) Stat {
+	var xs []float64
+	for i := range rs {
+		if x, ok := f(&rs[i]); ok {
+			xs = append(xs, x)
+		}
+	}
+	if len(xs) == 0 {
+		return Stat{}
+	}
+	st := Stat{Min: xs[0], Max: xs[0]}
+	for _, x := range xs {
+		st.Mean += x
+		st.Min = min(st.Min, x)
+		st.Max = max(st.Max, x)
+	}
+	st.Mean /= float64(len(xs))
+	if len(xs) > 1 {
+		var ss float64
+		for _, x := range xs {
+			ss += (x - st.Mean) * (x - st.Mean)
+		}
+		st.Std = math.Sqrt(ss / float64(len(xs)-1))
+	}
+	return st
+}

@@ -1,0 +1,344 @@
+package evaluate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/trace"
+)
+
+// testApps resolves two small applications: "lin", whose work rate grows
+// with the count, and "peak", whose work rate a/(1 + (a−3)²/10) peaks at
+// 4 processors (3.64, against 3.57 on 5).
+func testApps(name string, n int) (scenario.Application, error) {
+	rate := make([]float64, n)
+	for a := 1; a <= n; a++ {
+		switch name {
+		case "lin":
+			rate[a-1] = math.Pow(float64(a), 0.8)
+		case "peak":
+			rate[a-1] = float64(a) / (1 + 0.1*float64((a-3)*(a-3)))
+		default:
+			return scenario.Application{}, fmt.Errorf("no application %q", name)
+		}
+	}
+	app := flatApp(rate, 0, 0, 20)
+	for a := 1; a <= n; a++ {
+		app.Latency[a-1] = 30 + float64(a)
+		app.Overhead[a-1] = 30 + float64(a)
+	}
+	return app, nil
+}
+
+// testSystems are two synthetic exponential traces of 6 and 8 nodes over
+// 200 days (MTTF 20 days, MTTR 5 hours per node).
+func testSystems(t testing.TB) []System {
+	rng := rand.New(rand.NewPCG(1, 1))
+	return []System{
+		{Name: "six", Trace: exponentialTrace(t, 6, 20*day, 5*3600, 200*day, rng)},
+		{Name: "eight", Trace: exponentialTrace(t, 8, 20*day, 5*3600, 200*day, rng)},
+	}
+}
+
+func testSettings(t testing.TB) *Settings {
+	return &Settings{
+		Systems:      testSystems(t),
+		Applications: []string{"lin", "peak"},
+		Resolve:      testApps,
+		Policies:     []string{"greedy", "pb", "ab"},
+		Processors:   6,
+		Segments:     4,
+		MinDuration:  2 * day,
+		MaxDuration:  5 * day,
+		MinHistory:   20 * day,
+		Seed:         42,
+	}
+}
+
+// TestRunReproducible: the table depends on the seed only, not on the
+// number of workers; every row satisfies the invariants of its segments.
+// The Random rule makes the seeds of the node choices matter too (the
+// "peak" application under PB runs on 4 of 6 nodes).
+func TestRunReproducible(t *testing.T) {
+	ctx := context.Background()
+	var tables []*Table
+	for _, w := range []int{1, 3} {
+		s := testSettings(t)
+		s.Rule = Random
+		s.Workers = w
+		tab, err := Run(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, tab)
+	}
+	if !reflect.DeepEqual(tables[0], tables[1]) {
+		t.Fatal("tables differ between 1 and 3 workers")
+	}
+	tab := tables[0]
+	if _, err := json.Marshal(tab); err != nil {
+		t.Errorf("the table does not encode as JSON: %v", err)
+	}
+	if len(tab.Rows) != 2*2*3 {
+		t.Fatalf("%d rows, want 12", len(tab.Rows))
+	}
+	segs := map[string][]SegmentResult{}
+	for i, row := range tab.Rows {
+		want := [3]string{[]string{"six", "eight"}[i/6], []string{"lin", "peak"}[i/3%2], []string{"greedy", "pb", "ab"}[i%3]}
+		if got := [3]string{row.System, row.Application, row.Policy}; got != want {
+			t.Errorf("row %d is %v, want %v", i, got, want)
+		}
+		// Hand-computed r(6): greedy 6; PB 6 for "lin" (ω increasing),
+		// 4 for "peak".
+		wantUsed := map[string]float64{"greedy": 6, "pb": 6, "ab": row.Used.Mean}[row.Policy]
+		if row.Policy == "pb" && row.Application == "peak" {
+			wantUsed = 4
+		}
+		if row.Used.Mean != wantUsed || row.Used.Std != 0 && row.Policy != "ab" {
+			t.Errorf("row %d: r(6) %+v, want %v", i, row.Used, wantUsed)
+		}
+		if row.Processors != 6 || row.Segments != 4 || len(row.Results) != 4 {
+			t.Errorf("row %d: %d processors, %d segments, %d results", i, row.Processors, row.Segments, len(row.Results))
+		}
+		for k := range row.Results {
+			res := &row.Results[k]
+			checkOutcomes(t, res)
+			if res.Duration < 2*day || res.Duration > 5*day || res.Start < 20*day || res.Start+res.Duration > 200*day {
+				t.Errorf("row %d: segment %+v outside the settings", i, res.Segment)
+			}
+			// The eight-node system runs on a random subset of 6.
+			if row.System == "eight" {
+				if !distinctNodes(res.Nodes, 6, 8) {
+					t.Errorf("row %d: nodes %v, want 6 distinct of 0 … 7", i, res.Nodes)
+				}
+			} else if res.Nodes != nil {
+				t.Errorf("row %d: nodes %v, want nil (all)", i, res.Nodes)
+			}
+		}
+		// Every row of a system has the same segments.
+		if prev, ok := segs[row.System]; ok {
+			for k := range prev {
+				if prev[k].Segment != row.Results[k].Segment || !slices.Equal(prev[k].Nodes, row.Results[k].Nodes) {
+					t.Errorf("row %d: segment %d differs from the system's first row", i, k)
+				}
+			}
+		} else {
+			segs[row.System] = row.Results
+		}
+		checkSummary(t, &row)
+	}
+
+	s := testSettings(t)
+	s.Rule = Random
+	s.Seed = 43
+	other, err := Run(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.Rows[0].Results[0].Segment == tab.Rows[0].Results[0].Segment {
+		t.Error("seeds 42 and 43 draw the same first segment")
+	}
+}
+
+// distinctNodes reports whether nodes holds p distinct nodes of 0 … n−1
+// in increasing order.
+func distinctNodes(nodes []int, p, n int) bool {
+	if len(nodes) != p {
+		return false
+	}
+	for j, i := range nodes {
+		if i < 0 || i >= n || (j > 0 && i <= nodes[j-1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestRunFirstNodes: the FirstNodes subset runs on nodes 0 … N−1.
+func TestRunFirstNodes(t *testing.T) {
+	s := testSettings(t)
+	s.Systems = s.Systems[1:]
+	s.Subset = FirstNodes
+	s.Policies = []string{"pb"}
+	tab, err := Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range tab.Rows[0].Results {
+		if !slices.Equal(res.Nodes, []int{0, 1, 2, 3, 4, 5}) {
+			t.Errorf("nodes %v, want 0 … 5", res.Nodes)
+		}
+	}
+}
+
+// checkSummary recomputes the statistics of a row from its results.
+func checkSummary(t *testing.T, row *Row) {
+	t.Helper()
+	n := float64(len(row.Results))
+	var eff, eff2, mttf, uwtBest, used float64
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range row.Results {
+		eff += r.Model.Efficiency
+		eff2 += r.Model.Efficiency * r.Model.Efficiency
+		lo, hi = min(lo, r.Model.Efficiency), max(hi, r.Model.Efficiency)
+		mttf += r.MTTF
+		uwtBest += r.Best.Work / r.Duration
+		used += float64(r.Used)
+	}
+	mean := eff / n
+	std := math.Sqrt(max(0, eff2-n*mean*mean) / (n - 1))
+	const tol = 1e-12 // sums of a few numbers of order one
+	if math.Abs(row.Efficiency.Mean-mean) > tol || math.Abs(row.Efficiency.Std-std) > 1e-6 ||
+		row.Efficiency.Min != lo || row.Efficiency.Max != hi {
+		t.Errorf("efficiency %+v, want mean %v std %v min %v max %v", row.Efficiency, mean, std, lo, hi)
+	}
+	if math.Abs(row.Used.Mean-used/n) > tol*row.Used.Mean {
+		t.Errorf("mean r(N) %v, want %v", row.Used.Mean, used/n)
+	}
+	if math.Abs(row.MTTF-mttf/n) > tol*row.MTTF || math.Abs(row.BestUWT.Mean-uwtBest/n) > tol*row.BestUWT.Mean {
+		t.Errorf("MTTF %v, best UWT %v; want %v, %v", row.MTTF, row.BestUWT.Mean, mttf/n, uwtBest/n)
+	}
+}
+
+func TestRunCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, testSettings(t)); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled before: error %v, want context.Canceled", err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	s := testSettings(t)
+	calls := 0
+	s.Progress = func(done, total int) {
+		calls++
+		if total != 48 {
+			t.Errorf("progress total %d, want 48", total)
+		}
+		cancel()
+	}
+	if _, err := Run(ctx, s); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled during: error %v, want context.Canceled", err)
+	}
+	if calls != 1 {
+		t.Errorf("progress called %d times after cancellation, want once", calls)
+	}
+}
+
+func TestRunSettingsErrors(t *testing.T) {
+	sys := testSystems(t)
+	tests := []struct {
+		name string
+		edit func(*Settings)
+	}{
+		{"no systems", func(s *Settings) { s.Systems = nil }},
+		{"nil trace", func(s *Settings) { s.Systems = []System{{Name: "x"}} }},
+		{"same name", func(s *Settings) { s.Systems = []System{sys[0], sys[0]} }},
+		{"processors", func(s *Settings) { s.Processors = 7 }},
+		{"negative processors", func(s *Settings) { s.Processors = -1 }},
+		{"subset", func(s *Settings) { s.Subset = 5 }},
+		{"segments", func(s *Settings) { s.Segments = -2 }},
+		{"durations", func(s *Settings) { s.MinDuration, s.MaxDuration = 5*day, 2*day }},
+		{"history", func(s *Settings) { s.MinHistory = -1 }},
+		{"too short", func(s *Settings) { s.MinHistory = 199 * day }},
+		{"workers", func(s *Settings) { s.Workers = -1 }},
+		{"policy", func(s *Settings) { s.Policies = []string{"greedy", "best"} }},
+		{"application", func(s *Settings) { s.Applications = []string{"nope"} }},
+		{"application size", func(s *Settings) {
+			s.Resolve = func(name string, n int) (scenario.Application, error) { return testApps(name, n+1) }
+		}},
+		{"rule", func(s *Settings) { s.Rule = -1 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := testSettings(t)
+			tt.edit(s)
+			if _, err := Run(context.Background(), s); err == nil {
+				t.Error("no error")
+			}
+		})
+	}
+	if _, err := Run(context.Background(), nil); err == nil {
+		t.Error("nil settings: no error")
+	}
+}
+
+// lanlSystem reads one system of the LANL release from
+// shared/data/lanl/failures.csv next to the module root, or skips.
+func lanlSystem(t testing.TB, system int) *trace.Trace {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("module root (go.mod) not found above the test directory")
+		}
+		dir = parent
+	}
+	f, err := os.Open(filepath.Join(dir, "..", "shared", "data", "lanl", "failures.csv"))
+	if err != nil {
+		t.Skipf("LANL data not available (want ../shared/data/lanl/failures.csv next to the module root): %v", err)
+	}
+	defer f.Close()
+	tr, err := trace.ReadLANL(f, system)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// TestRunLANL evaluates a few segments of LANL system 20 (512 nodes) with
+// the QR benchmark, greedy and performance based.
+func TestRunLANL(t *testing.T) {
+	tr := lanlSystem(t, 20)
+	tab, err := Run(context.Background(), &Settings{
+		Systems:      []System{{Name: "20", Trace: tr}},
+		Applications: []string{"qr"},
+		Policies:     []string{"greedy", "pb"},
+		Segments:     3,
+		Seed:         1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin, end := tr.Window()
+	for _, row := range tab.Rows {
+		if row.Processors != 512 || row.Nodes != 512 {
+			t.Errorf("%s: %d of %d nodes, want all 512", row.Policy, row.Processors, row.Nodes)
+		}
+		for k := range row.Results {
+			res := &row.Results[k]
+			checkOutcomes(t, res)
+			// The replay starts from the trace's state at the start.
+			if want := tr.Functional(res.Start); res.Model.Initial != want {
+				t.Errorf("%s segment %d: %d nodes up at the start, trace says %d", row.Policy, k, res.Model.Initial, want)
+			}
+			if res.Start < begin+DefaultMinHistory || res.Start+res.Duration > end ||
+				res.Duration < DefaultMinDuration || res.Duration > DefaultMaxDuration {
+				t.Errorf("%s segment %d: %+v outside the defaults", row.Policy, k, res.Segment)
+			}
+			if res.Model.Efficiency <= 0 {
+				t.Errorf("%s segment %d: efficiency %v", row.Policy, k, res.Model.Efficiency)
+			}
+		}
+		t.Logf("%s: MTTF %.0f d, MTTR %.1f h, efficiency %.3f (min %.3f), I* %.2f h, best %.2f h, UWT %.2f / %.2f",
+			row.Policy, row.MTTF/day, row.MTTR/3600, row.Efficiency.Mean, row.Efficiency.Min,
+			row.Interval.Mean/3600, row.BestInterval.Mean/3600, row.UWT.Mean, row.BestUWT.Mean)
+	}
+}

@@ -1,0 +1,310 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/ckpt-markov/markov/intervals"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/trace"
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+// Random streams derived from one segment seed (the second PCG word).
+const (
+	streamRule   = 1 // the Random rule
+	streamPolicy = 2 // the availability-based policy's random picks
+	streamDraw   = 3 // segment start, duration and node subset (Run)
+)
+
+// Sweep configures the search for the best interval of a segment. A zero
+// field means the default given with it.
+type Sweep struct {
+	// Start is the first interval of the doubling scan, in seconds.
+	// Default 300 (the paper's 5 minutes).
+	Start float64
+	// Points is the number of intervals of each refinement, at least 3.
+	// Default 16.
+	Points int
+	// Levels is the number of refinements; negative means none. Default 2.
+	Levels int
+}
+
+func (s Sweep) withDefaults() (Sweep, error) {
+	if s.Start == 0 {
+		s.Start = 300
+	}
+	if !(s.Start > 0) || math.IsInf(s.Start, 0) {
+		return s, fmt.Errorf("evaluate: sweep start = %v, want a finite positive number of seconds", s.Start)
+	}
+	if s.Points == 0 {
+		s.Points = 16
+	}
+	if s.Points < 3 {
+		return s, fmt.Errorf("evaluate: sweep points = %d, want ≥ 3 (or 0 for the default)", s.Points)
+	}
+	if s.Levels == 0 {
+		s.Levels = 2
+	}
+	s.Levels = max(s.Levels, 0)
+	return s, nil
+}
+
+// Point is the work a segment yields with one interval.
+type Point struct {
+	Interval, Work float64
+}
+
+// Outcome is the replay of a segment with one interval and its
+// efficiency, Work / Best.Work (1 when no interval commits any work).
+type Outcome struct {
+	Replay
+	Efficiency float64
+}
+
+// SegmentResult is the evaluation of the model on one segment.
+type SegmentResult struct {
+	Segment
+	// Nodes lists the nodes of the system the segment ran on, when Run
+	// used a subset of them; nil means all.
+	Nodes []int `json:",omitempty"`
+	// Processors is N, the nodes replayed; Used is r(N), the processors
+	// the application uses when all are functional.
+	Processors, Used int
+	// Estimate holds λ̂ and θ̂ from the history before the start;
+	// MTTF = 1/λ̂ and MTTR = 1/θ̂.
+	Estimate   trace.Estimate
+	MTTF, MTTR float64
+	// ModelUWT is the UWT the model predicts at its interval I*, and
+	// ModelStatus tells whether its search converged.
+	ModelUWT    float64
+	ModelStatus uwt.Status
+	// Model is the replay with the model's interval I* (the maximiser of
+	// UWT), Paper with the paper's I_model (the mean of the scanned
+	// intervals within 8 % of the best UWT), and Best with the interval
+	// of the most work among all intervals replayed (the sweep, these
+	// two, Young's and Daly's).
+	Model, Paper, Best Outcome
+	// Young and Daly are the replays with Young's sqrt(2δM) and Daly's
+	// higher-order interval for the job MTBF M = 1/(r(N)·λ̂) and the
+	// checkpoint cost δ = C(r(N)); nil when r(N) = 0 or δ = 0, where
+	// neither applies.
+	Young, Daly *Outcome
+	// Sweep holds the intervals of the sweep and their work, by interval.
+	Sweep []Point
+}
+
+// SegmentSettings configures EvaluateSegment. A nil *SegmentSettings
+// means the defaults given with each field.
+type SegmentSettings struct {
+	// Policy is the rescheduling policy: "greedy" (the default when
+	// empty), "pb", "ab" (availability based, built from the history's
+	// failure instants), "moldable:A" or "vector:r1,...,rN".
+	Policy string
+	// Rule chooses the nodes to use when r(n) < n. Default MostReliable.
+	Rule Rule
+	// Seed seeds the Random rule and the availability-based policy's
+	// random picks.
+	Seed uint64
+	// Estimate configures the estimation of λ and θ; its Lookback also
+	// bounds the history the availability-based policy and the
+	// MostReliable rule count failures in.
+	Estimate trace.EstimateSettings
+	// Sweep configures the search for the best interval.
+	Sweep Sweep
+}
+
+// EvaluateSegment evaluates the model on segment seg of trace tr for
+// application app (described for tr.NumNodes() processors), as in
+// section VI-C of the malleable checkpointing paper: it estimates λ and θ
+// from the history before seg.Start, builds the scenario and asks the
+// model (package uwt, fast path) for its interval I*, replays the segment
+// with I*, I_model, Young's and Daly's intervals and with a sweep of
+// intervals, and reports the work of each relative to the best.
+//
+// The error wraps trace.ErrTooFewEvents when the history is too short to
+// estimate the rates; it is ctx.Err() when ctx is cancelled.
+func EvaluateSegment(ctx context.Context, tr *trace.Trace, app scenario.Application, seg Segment, s *SegmentSettings) (SegmentResult, error) {
+	if tr == nil {
+		return SegmentResult{}, errors.New("evaluate: trace is nil")
+	}
+	var set SegmentSettings
+	if s != nil {
+		set = *s
+	}
+	c, err := newConfig(set)
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	return c.segment(ctx, tr, app, seg, set.Seed)
+}
+
+// config is the validated form of the settings shared by EvaluateSegment
+// and Run.
+type config struct {
+	policy   policy
+	rule     Rule
+	estimate trace.EstimateSettings
+	sweep    Sweep
+}
+
+func newConfig(s SegmentSettings) (config, error) {
+	p, err := parsePolicy(s.Policy)
+	if err != nil {
+		return config{}, err
+	}
+	if err := s.Rule.validate(); err != nil {
+		return config{}, err
+	}
+	sw, err := s.Sweep.withDefaults()
+	if err != nil {
+		return config{}, err
+	}
+	if lb := s.Estimate.Lookback; !(lb >= 0) || math.IsInf(lb, 0) {
+		return config{}, fmt.Errorf("evaluate: lookback = %v, want a finite number of seconds ≥ 0", lb)
+	}
+	return config{policy: p, rule: s.Rule, estimate: s.Estimate, sweep: sw}, nil
+}
+
+// segment evaluates one segment; see EvaluateSegment.
+func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Application, seg Segment, seed uint64) (SegmentResult, error) {
+	if err := seg.validate(); err != nil {
+		return SegmentResult{}, err
+	}
+	if app.N() != tr.NumNodes() {
+		return SegmentResult{}, fmt.Errorf("evaluate: application is described for %d processors, trace has %d nodes", app.N(), tr.NumNodes())
+	}
+	est, err := trace.EstimateRates(tr, seg.Start, &c.estimate)
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	mttf, mttr := 1/est.Failure.Value, 1/est.Repair.Value
+	sc, err := c.policy.scenario(tr, app, mttf, mttr, est.From, seg.Start, rand.New(rand.NewPCG(seed, streamPolicy)))
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	m, err := uwt.New(sc, &uwt.Settings{Workers: 1})
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	opt, err := m.Optimize(ctx, nil)
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	n := tr.NumNodes()
+	a := sc.Reschedule.At(n)
+
+	rp, err := newReplayer(tr, seg, ReplaySettings{Rule: c.rule, Seed: seed, Lookback: c.estimate.Lookback})
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	replay := func(interval float64) (Replay, error) {
+		if err := ctx.Err(); err != nil {
+			return Replay{}, err
+		}
+		return rp.run(sc, interval)
+	}
+	res := SegmentResult{
+		Segment:     seg,
+		Processors:  n,
+		Used:        a,
+		Estimate:    est,
+		MTTF:        mttf,
+		MTTR:        mttr,
+		ModelUWT:    opt.UWT,
+		ModelStatus: opt.Status,
+	}
+	best, sweep, err := c.sweep.run(seg.Duration, replay)
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	res.Sweep = sweep
+	outcomes := []*Outcome{&res.Model, &res.Paper}
+	chosen := []float64{opt.Interval, opt.ModelInterval}
+	if a > 0 && app.Overhead[a-1] > 0 {
+		// Both functions fail only for M ≤ 0 or δ ≤ 0, excluded here.
+		mtbf, delta := 1/(float64(a)*est.Failure.Value), app.Overhead[a-1]
+		young, _ := intervals.YoungInterval(mtbf, delta)
+		daly, _ := intervals.DalyHigherOrder(mtbf, delta)
+		res.Young, res.Daly = new(Outcome), new(Outcome)
+		outcomes = append(outcomes, res.Young, res.Daly)
+		chosen = append(chosen, young, daly)
+	}
+	for k, o := range outcomes {
+		r, err := replay(chosen[k])
+		if err != nil {
+			return SegmentResult{}, err
+		}
+		o.Replay = r
+		if r.Work > best.Work {
+			best = r
+		}
+	}
+	res.Best = Outcome{Replay: best, Efficiency: 1}
+	for _, o := range outcomes {
+		o.Efficiency = efficiency(o.Work, best.Work)
+	}
+	return res, nil
+}
+
+// efficiency returns work/best, or 1 when best is zero (no interval
+// commits anything, so every interval is as good as the best).
+func efficiency(work, best float64) float64 {
+	if best == 0 {
+		return 1
+	}
+	return work / best
+}
+
+// run sweeps the interval on a segment of length duration: the doubling
+// scan start·2^k for every k with start·2^k ≤ duration (the first point
+// always), then Levels refinements, each replaying Points intervals
+// spaced evenly in log I between the best so far divided and multiplied
+// by the previous step ratio (2 for the doubling scan). It returns the
+// replay of the most work (ties to the one replayed first) and every
+// point, by interval.
+func (s Sweep) run(duration float64, replay func(float64) (Replay, error)) (Replay, []Point, error) {
+	var best Replay
+	var pts []Point
+	try := func(interval float64) error {
+		r, err := replay(interval)
+		if err != nil {
+			return err
+		}
+		pts = append(pts, Point{Interval: interval, Work: r.Work})
+		if len(pts) == 1 || r.Work > best.Work {
+			best = r
+		}
+		return nil
+	}
+	for k := 0; k == 0 || math.Ldexp(s.Start, k) <= duration; k++ {
+		if err := try(math.Ldexp(s.Start, k)); err != nil {
+			return Replay{}, nil, err
+		}
+	}
+	ratio := 2.0
+	for range s.Levels {
+		lo, hi := best.Interval/ratio, best.Interval*ratio
+		step := math.Pow(hi/lo, 1/float64(s.Points-1))
+		for j := range s.Points {
+			if err := try(lo * math.Pow(step, float64(j))); err != nil {
+				return Replay{}, nil, err
+			}
+		}
+		ratio = step
+	}
+	slices.SortStableFunc(pts, func(x, y Point) int {
+		switch {
+		case x.Interval < y.Interval:
+			return -1
+		case x.Interval > y.Interval:
+			return 1
+		}
+		return 0
+	})
+	return best, pts, nil
+}
