@@ -133,9 +133,25 @@ func FailureCounts(failures [][]float64, s *AvailabilitySettings) ([]float64, er
 			}
 		}
 	}
+	// Number the distinct instants once; a pick's count is then the number
+	// of distinct ids among its processors' instants, found with a stamp
+	// per id instead of sorting (O(a + failures of the pick) per pick).
+	id := make(map[float64]int)
+	procIDs := make([][]int, n)
+	for i, f := range failures {
+		for _, t := range f {
+			k, ok := id[t]
+			if !ok {
+				k = len(id)
+				id[t] = k
+			}
+			procIDs[i] = append(procIDs[i], k)
+		}
+	}
+	stamp := make([]int, len(id))
+	pick := 0
 	counts := make([]float64, n)
 	perm := make([]int, n)
-	var instants []float64
 	for a := 1; a <= n; a++ {
 		total := 0
 		for range picks {
@@ -147,12 +163,15 @@ func FailureCounts(failures [][]float64, s *AvailabilitySettings) ([]float64, er
 				j := i + rng.IntN(n-i)
 				perm[i], perm[j] = perm[j], perm[i]
 			}
-			instants = instants[:0]
+			pick++
 			for _, p := range perm[:a] {
-				instants = append(instants, failures[p]...)
+				for _, k := range procIDs[p] {
+					if stamp[k] != pick {
+						stamp[k] = pick
+						total++
+					}
+				}
 			}
-			slices.Sort(instants)
-			total += len(slices.Compact(instants))
 		}
 		counts[a-1] = float64(total) / float64(picks)
 	}

@@ -165,6 +165,7 @@ the same numbers for scripts, with every time in seconds.`,
 		newSimulateCmd(e),
 		newPolicyCmd(e),
 		newIntervalsCmd(e),
+		newEvaluateCmd(e),
 	)
 	return root
 }

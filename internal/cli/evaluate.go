@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-markov/markov/evaluate"
+	"github.com/ckpt-markov/markov/trace"
+)
+
+// evaluateOptions are the flags of markov evaluate.
+type evaluateOptions struct {
+	env          *env
+	LANL         string
+	Systems      string
+	Generic      []string
+	Apps         string
+	Policies     string
+	Processors   int
+	Segments     int
+	MinDuration  string
+	MaxDuration  string
+	Seed         uint64
+	Rule         string
+	Workers      int
+	Output       outputOptions
+	ShowSegments bool
+}
+
+func newEvaluateCmd(e *env) *cobra.Command {
+	opts := &evaluateOptions{env: e}
+	cmd := &cobra.Command{
+		Use:   "evaluate",
+		Short: "Measure how good the model's interval is on real failure traces",
+		Long: `Replay real failure traces to measure the model's efficiency, as in section
+VI-C of the malleable-checkpointing paper.
+
+For random segments (start, duration) of each system's trace, the failure
+and repair rates are estimated from the history before the start, the model
+gives its optimal interval I*, and the application is run through the
+segment's real outages (which nodes are up comes from the trace) with I*
+and with a sweep of intervals (doubling from 5 minutes, then refined). The
+efficiency is the work with I* over the best work of the sweep; the table
+also rates Young's and Daly's intervals from the same estimated rates.
+
+Traces: --lanl FILE with --systems (the LANL failure-data CSV), or --trace
+FILE (repeatable) in the generic format: one "node,down_start,down_end" line
+per outage, times in seconds, with a "# nodes=N start=S end=E" header.
+Applications are the built-in benchmarks (qr, cg, md), up to 512 processors;
+systems with more nodes use a random subset of 512 for each segment.
+Policies: greedy, pb, ab (availability based, from the history), moldable:A.
+A fixed --seed reproduces the table exactly, whatever --workers.`,
+		Example: `  markov evaluate --lanl failures.csv --systems 18,19,20
+  markov evaluate --lanl failures.csv --systems 20 --policies pb,ab --apps qr
+  markov evaluate --trace mycluster.csv --segments 20 --json`,
+		Args: cobra.NoArgs,
+		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
+			return runEvaluate(ctx, opts)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV file")
+	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated (required with --lanl)")
+	f.StringArrayVar(&opts.Generic, "trace", nil, "trace in the generic format (repeatable)")
+	f.StringVar(&opts.Apps, "apps", "qr,cg,md", "benchmark applications, comma separated")
+	f.StringVar(&opts.Policies, "policies", "greedy", "policies, comma separated: greedy, pb, ab, moldable:A")
+	f.IntVar(&opts.Processors, "processors", 0, "processors N the application runs on (0: min(nodes, 512))")
+	f.IntVar(&opts.Segments, "segments", evaluate.DefaultSegments, "random segments per system")
+	f.StringVar(&opts.MinDuration, "min-duration", "", "shortest segment (default 7d)")
+	f.StringVar(&opts.MaxDuration, "max-duration", "", "longest segment (default 60d)")
+	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the random segments and node choices")
+	f.StringVar(&opts.Rule, "rule", "most-reliable", "nodes used when r(n) < n: most-reliable, random or lowest-index")
+	f.IntVar(&opts.Workers, "workers", 0, "segments evaluated at once (0: one per CPU)")
+	f.BoolVar(&opts.ShowSegments, "segments-detail", false, "with --json, include every segment's result")
+	opts.Output.register(cmd)
+	return cmd
+}
+
+func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
+	set, err := opts.settings()
+	if err != nil {
+		return err
+	}
+	bar := opts.env.startProgress("evaluating segments", 0)
+	set.Progress = func(done, total int) {
+		if done == 1 && bar != nil {
+			bar.finish()
+			bar = opts.env.startProgress("evaluating segments", total)
+			bar.add(1)
+			return
+		}
+		bar.add(1)
+	}
+	tab, err := evaluate.Run(ctx, set)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	if !opts.ShowSegments {
+		for k := range tab.Rows {
+			tab.Rows[k].Results = nil
+		}
+	}
+	out := opts.env.out
+	switch {
+	case opts.Output.JSON:
+		return writeJSON(out, tab)
+	case opts.Output.CSV:
+		header := []string{"system", "application", "policy", "processors", "segments", "mttf", "mttr",
+			"efficiency", "efficiency_std", "efficiency_min", "young_efficiency", "daly_efficiency",
+			"interval", "best_interval", "uwt", "best_uwt"}
+		var rows [][]string
+		for _, r := range tab.Rows {
+			rows = append(rows, []string{r.System, r.Application, r.Policy, strconv.Itoa(r.Processors), strconv.Itoa(r.Segments),
+				csvFloat(r.MTTF), csvFloat(r.MTTR), csvFloat(r.Efficiency.Mean), csvFloat(r.Efficiency.Std), csvFloat(r.Efficiency.Min),
+				csvFloat(r.YoungEfficiency.Mean), csvFloat(r.DalyEfficiency.Mean), csvFloat(r.Interval.Mean), csvFloat(r.BestInterval.Mean),
+				csvFloat(r.UWT.Mean), csvFloat(r.BestUWT.Mean)})
+		}
+		return writeCSV(out, header, rows)
+	}
+	t := newTable(out)
+	t.row("System", "App", "Policy", "N", "MTTF", "MTTR", "Efficiency (min)", "Young", "Daly", "Mean I*", "Mean best I", "Work/s I*", "Work/s best")
+	for _, r := range tab.Rows {
+		t.row(r.System, r.Application, r.Policy, strconv.Itoa(r.Processors), short(r.MTTF), short(r.MTTR),
+			fmt.Sprintf("%.1f%% (%.1f%%)", 100*r.Efficiency.Mean, 100*r.Efficiency.Min),
+			fmt.Sprintf("%.1f%%", 100*r.YoungEfficiency.Mean), fmt.Sprintf("%.1f%%", 100*r.DalyEfficiency.Mean),
+			short(r.Interval.Mean), short(r.BestInterval.Mean), fmt.Sprintf("%.4g", r.UWT.Mean), fmt.Sprintf("%.4g", r.BestUWT.Mean))
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	if len(tab.Rows) > 0 {
+		fmt.Fprintf(out, "\n%d segments per system; efficiency = work with the model's I* / best work of the sweep.\n", tab.Rows[0].Segments)
+	}
+	return nil
+}
+
+// settings turns the flags into evaluate.Settings, reading the traces.
+func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
+	set := &evaluate.Settings{
+		Processors: o.Processors,
+		Segments:   o.Segments,
+		Seed:       o.Seed,
+		Workers:    o.Workers,
+	}
+	if o.Segments < 1 {
+		return nil, flagError("segments", "%d, want at least 1", o.Segments)
+	}
+	if o.Processors < 0 {
+		return nil, flagError("processors", "%d, want 0 or more", o.Processors)
+	}
+	if o.Workers < 0 {
+		return nil, flagError("workers", "%d, want 0 or more", o.Workers)
+	}
+	var err error
+	if o.MinDuration != "" {
+		if set.MinDuration, err = positiveDuration("min-duration", o.MinDuration); err != nil {
+			return nil, err
+		}
+	}
+	if o.MaxDuration != "" {
+		if set.MaxDuration, err = positiveDuration("max-duration", o.MaxDuration); err != nil {
+			return nil, err
+		}
+	}
+	if set.Rule, err = evaluate.ParseRule(o.Rule); err != nil {
+		return nil, flagError("rule", "%v", err)
+	}
+	set.Applications = splitList(o.Apps)
+	set.Policies = splitList(o.Policies)
+	if len(set.Applications) == 0 {
+		return nil, flagError("apps", "empty, want e.g. qr,cg,md")
+	}
+	if len(set.Policies) == 0 {
+		return nil, flagError("policies", "empty, want e.g. greedy,pb")
+	}
+	switch {
+	case o.LANL == "" && len(o.Generic) == 0:
+		return nil, flagError("lanl", "give a trace: --lanl FILE --systems IDS, or --trace FILE")
+	case o.LANL != "" && o.Systems == "":
+		return nil, flagError("systems", "required with --lanl, e.g. --systems 18,19,20")
+	case o.LANL == "" && o.Systems != "":
+		return nil, flagError("systems", "goes with --lanl FILE")
+	}
+	if o.LANL != "" {
+		systems, err := readLANL(o.LANL, o.Systems)
+		if err != nil {
+			return nil, err
+		}
+		set.Systems = append(set.Systems, systems...)
+	}
+	for _, path := range o.Generic {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		tr, err := trace.ReadGeneric(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		set.Systems = append(set.Systems, evaluate.System{Name: filepath.Base(path), Trace: tr})
+	}
+	return set, nil
+}
+
+// readLANL reads the named systems from a LANL failure-data file.
+func readLANL(path, ids string) ([]evaluate.System, error) {
+	want := map[int]bool{}
+	var order []int
+	for _, s := range splitList(ids) {
+		id, err := strconv.Atoi(s)
+		if err != nil {
+			return nil, flagError("systems", "%q is not a system id", s)
+		}
+		if !want[id] {
+			want[id] = true
+			order = append(order, id)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	all, err := trace.ReadLANLSystems(f, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	byID := map[int]*trace.Trace{}
+	for _, s := range all {
+		byID[s.System] = s.Trace
+	}
+	var out []evaluate.System
+	for _, id := range order {
+		tr, ok := byID[id]
+		if !ok {
+			return nil, flagError("systems", "system %d is not in %s", id, filepath.Base(path))
+		}
+		out = append(out, evaluate.System{Name: strconv.Itoa(id), Trace: tr})
+	}
+	return out, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for part := range strings.SplitSeq(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
