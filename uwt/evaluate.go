@@ -313,8 +313,9 @@ func reachable(n, start int, rows, cols []int, kept []bool) ([]int32, []int) {
 }
 
 // inlineCost is the number of spare-chain row entries below which runJobs
-// computes the rows on the calling goroutine.
-const inlineCost = 50_000
+// computes the rows on the calling goroutine. A variable so that tests can
+// force the worker pool.
+var inlineCost = 50_000
 
 // runJobs computes the row blocks of jobs in a pool of m.set.Workers
 // goroutines. Each job writes only its own block, so the result does not

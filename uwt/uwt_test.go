@@ -234,7 +234,17 @@ func TestPruneCoarse(t *testing.T) {
 }
 
 func TestWorkersIdentical(t *testing.T) {
-	for name, sc := range testScenarios(t) {
+	scs := testScenarios(t)
+	// Larger chains: the exact path at N = 64, and a desktop-grid-like
+	// moldable chain with m = 252 spares.
+	scs["exact-sized greedy N=64"] = mustScenario(t, scenario.System{Processors: 64, MTTF: 2 * 86400, MTTR: 4 * 3600},
+		constApp(64, 1, 90, 90, 30), scenario.Policy{})
+	scs["grid moldable N=256"] = mustScenario(t, scenario.System{Processors: 256, MTTF: 8 * 3600, MTTR: 4 * 3600},
+		constApp(256, 1, 60, 60, 60), scenario.Policy{Kind: scenario.Moldable, Processors: 4})
+	// Every batch of rows goes to the pool when there are several workers.
+	defer func(c int) { inlineCost = c }(inlineCost)
+	inlineCost = 0
+	for name, sc := range scs {
 		for _, exact := range []bool{true, false} {
 			one := evaluate(t, sc, &Settings{Exact: exact, Workers: 1}, 2000)
 			many := evaluate(t, sc, &Settings{Exact: exact, Workers: 7}, 2000)
