@@ -2,6 +2,8 @@ package uwt
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -30,8 +32,15 @@ func TestMatchesSimulation(t *testing.T) {
 	if len(scs) < 10 {
 		t.Fatalf("only %d scenarios", len(scs))
 	}
+	// Fixed scenario order and sequential seeds make the test reproducible
+	// (map order would pair seeds with scenarios differently on each run).
+	// With 24 independent checks at 99 %, about one seed sequence in five
+	// would show a miss by chance; the seeds are 2, 3, ... in name order,
+	// not chosen.
+	names := slices.Sorted(maps.Keys(scs))
 	seed := uint64(1)
-	for name, sc := range scs {
+	for _, name := range names {
+		sc := scs[name]
 		for _, interval := range []float64{1800, 3 * 3600} {
 			exact := evaluate(t, sc, &Settings{Exact: true}, interval)
 			seed++
