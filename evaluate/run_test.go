@@ -8,11 +8,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/shareddata"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/trace"
 )
@@ -277,23 +277,9 @@ func TestRunSettingsErrors(t *testing.T) {
 // shared/data/lanl/failures.csv next to the module root, or skips.
 func lanlSystem(t testing.TB, system int) *trace.Trace {
 	t.Helper()
-	dir, err := os.Getwd()
+	f, err := os.Open(shareddata.LANL(t))
 	if err != nil {
 		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root (go.mod) not found above the test directory")
-		}
-		dir = parent
-	}
-	f, err := os.Open(filepath.Join(dir, "..", "shared", "data", "lanl", "failures.csv"))
-	if err != nil {
-		t.Skipf("LANL data not available (want ../shared/data/lanl/failures.csv next to the module root): %v", err)
 	}
 	defer f.Close()
 	tr, err := trace.ReadLANL(f, system)

@@ -5,37 +5,22 @@ import (
 	"cmp"
 	"encoding/csv"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ckpt-markov/markov/internal/shareddata"
 )
 
-// lanlFile locates shared/data/lanl/failures.csv next to the module root
-// (the directory holding go.mod) and skips the test when it is absent.
+// lanlFile reads the LANL failure log beside the repository, or skips.
 func lanlFile(t testing.TB) []byte {
 	t.Helper()
-	dir, err := os.Getwd()
+	data, err := os.ReadFile(shareddata.LANL(t))
 	if err != nil {
 		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root (go.mod) not found above the test directory")
-		}
-		dir = parent
-	}
-	path := filepath.Join(dir, "..", "shared", "data", "lanl", "failures.csv")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("LANL data not available (want ../shared/data/lanl/failures.csv next to the module root): %v", err)
 	}
 	return data
 }

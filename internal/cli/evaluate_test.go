@@ -3,11 +3,11 @@ package cli_test
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/shareddata"
 	"github.com/ckpt-markov/markov/trace"
 )
 
@@ -118,10 +118,7 @@ func TestEvaluateErrors(t *testing.T) {
 // On the real LANL file (when the shared data is next to the checkout),
 // one system and application run end to end.
 func TestEvaluateLANL(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "data", "lanl", "failures.csv")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("LANL data not found next to the checkout")
-	}
+	path := shareddata.LANL(t)
 	var got evaluateOut
 	runJSON(t, &got, "evaluate", "--lanl", path, "--systems", "20", "--apps", "md", "--segments", "2")
 	if len(got.Rows) != 1 || got.Rows[0].System != "20" || got.Rows[0].Processors != 512 {
