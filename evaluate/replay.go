@@ -175,7 +175,7 @@ func newReplayer(tr *trace.Trace, seg Segment, s ReplaySettings) (*replayer, err
 		for i := range prior {
 			prior[i] = len(nodeFailures(tr.Node(i), from, seg.Start, nil))
 		}
-		rp.rule = reliable{prior: prior}
+		rp.rule = sim.MostReliable{Prior: prior}
 	case Random:
 		rp.rule = sim.Random{}
 	default:
@@ -197,22 +197,6 @@ func (rp *replayer) run(sc *scenario.Scenario, interval float64) (Replay, error)
 		return Replay{}, err
 	}
 	return Replay{Interval: interval, Initial: rp.initial, Totals: tl.Totals()}, nil
-}
-
-// reliable is the MostReliable rule: fewest failures in the history
-// (prior) and in the run so far, ties to the lower index.
-type reliable struct{ prior []int }
-
-func (r reliable) Choose(dst, up []int, a int, fails []int, _ *rand.Rand) []int {
-	if a < len(up) {
-		slices.SortFunc(up, func(i, j int) int {
-			if c := cmp.Compare(r.prior[i]+fails[i], r.prior[j]+fails[j]); c != 0 {
-				return c
-			}
-			return cmp.Compare(i, j)
-		})
-	}
-	return append(dst, up[:a]...)
 }
 
 // nodeEvent is a change of state of one node at an absolute time.

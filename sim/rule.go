@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 )
@@ -40,11 +41,29 @@ func (Random) Choose(dst, up []int, a int, _ []int, rng *rand.Rand) []int {
 }
 
 // MostReliable uses the a functional processors with the fewest failures
-// so far in the run; ties go to the lower index.
-type MostReliable struct{}
+// so far (in the run, plus Prior); ties go to the lower index.
+type MostReliable struct {
+	// Prior, if not nil, holds failures counted before the run, by
+	// processor (a trace's history): a processor's count is Prior[i] plus
+	// its failures in the run.
+	Prior []int
+}
 
 // Choose implements Rule.
-func (MostReliable) Choose(dst, up []int, a int, fails []int, _ *rand.Rand) []int {
-	slices.SortStableFunc(up, func(i, j int) int { return fails[i] - fails[j] })
+func (r MostReliable) Choose(dst, up []int, a int, fails []int, _ *rand.Rand) []int {
+	count := func(i int) int {
+		if r.Prior != nil {
+			return r.Prior[i] + fails[i]
+		}
+		return fails[i]
+	}
+	if a < len(up) {
+		slices.SortFunc(up, func(i, j int) int {
+			if c := cmp.Compare(count(i), count(j)); c != 0 {
+				return c
+			}
+			return cmp.Compare(i, j)
+		})
+	}
 	return append(dst, up[:a]...)
 }
