@@ -275,3 +275,26 @@ func binom(n, k int) int {
 	}
 	return r
 }
+
+// Van Loan at large ‖G‖T on a small chain, where expm's exact triangular
+// superdiagonal once overflowed (sinh(δ)·e^{…} = ∞·0): the three methods
+// must still agree (the -scan report showed the Van Loan path failing at
+// m = 2, θ = λ, ‖G‖T ≥ 3e3).
+func TestVanLoanLargeNorm(t *testing.T) {
+	c, err := New(2, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ t, rho float64 }{{500, 2}, {500, 60}, {5000, 2e-3}, {5000, 2}} {
+		var pv, qv, pc, qc mat.Dense
+		if err := c.Transition(&pv, &qv, tc.t, tc.rho, &Settings{Method: VanLoan}); err != nil {
+			t.Fatalf("t=%v ρ=%v: %v", tc.t, tc.rho, err)
+		}
+		if err := c.Transition(&pc, &qc, tc.t, tc.rho, &Settings{Method: ClosedForm}); err != nil {
+			t.Fatal(err)
+		}
+		if d := math.Max(maxAbsDiff(&pv, &pc), maxAbsDiff(&qv, &qc)); d > 1e-12 {
+			t.Errorf("t=%v ρ=%v: Van Loan and closed form differ by %g", tc.t, tc.rho, d)
+		}
+	}
+}

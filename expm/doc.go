@@ -56,7 +56,8 @@
 //
 // Entries known in closed form are restored after every squaring (Al-Mohy &
 // Higham 2009): for an upper triangular matrix the diagonal e^{λ_i} and
-// superdiagonal t_{i,i+1}·e^{(λ_i+λ_{i+1})/2}·sinh(δ)/δ, δ = (λ_{i+1}−λ_i)/2;
+// superdiagonal t_{i,i+1}·(e^{λ_{i+1}} − e^{λ_i})/(λ_{i+1} − λ_i), evaluated with
+// expm1 (no cancellation, and no overflow of Higham's sinh form);
 // for a column (row) j with zero off-diagonal entries, column (row) j of
 // the exponential, e^{a_jj}·e_j.
 //

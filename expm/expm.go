@@ -98,7 +98,8 @@ var backErrCoefRecip = map[int]float64{
 // If dst is empty it is resized to n×n; otherwise it must be n×n. Exp panics
 // with mat.ErrSquare if a is not square and mat.ErrShape if dst has the wrong
 // size. It returns an error, leaving dst unchanged, if a has a NaN or an
-// infinite entry. Entries of exp(a) that overflow are returned as ±Inf.
+// infinite entry, or if the computation produces a NaN (intermediate
+// overflow). Entries of exp(a) that overflow are returned as ±Inf.
 func Exp(dst *mat.Dense, a mat.Matrix, s *Settings) error {
 	n, c := a.Dims()
 	if n != c {
@@ -116,11 +117,27 @@ func Exp(dst *mat.Dense, a mat.Matrix, s *Settings) error {
 		s = &Settings{}
 	}
 	x := expDense(mat.DenseCopyOf(a), s)
+	if r, c, ok := firstNaN(x); ok {
+		return fmt.Errorf("expm: exp(a)[%d,%d] is NaN: an intermediate result overflowed", r, c)
+	}
 	if dst.IsEmpty() {
 		dst.ReuseAs(n, n)
 	}
 	dst.Copy(x)
 	return nil
+}
+
+// firstNaN returns the position of the first NaN entry of x.
+func firstNaN(x *mat.Dense) (int, int, bool) {
+	r, c := x.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if math.IsNaN(x.At(i, j)) {
+				return i, j, true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // Integral sets dst = ∫₀ᵀ e^{−c·t} e^{A·t} B dt, with T = t, for an n×n matrix
@@ -573,10 +590,14 @@ func (st structure) fix(x, a *mat.Dense, shift, h float64) {
 // x ≈ exp(h·a + shift·I) by their exact values, for upper triangular a
 // (Al-Mohy & Higham 2009; Higham 2008, ch. 10):
 //
-//	x_ii = e^{λ_i},  x_{i,i+1} = t_{i,i+1}·e^{(λ_i+λ_{i+1})/2}·sinh(δ)/δ,
-//	δ = (λ_{i+1} − λ_i)/2,
+//	x_ii = e^{λ_i},  x_{i,i+1} = t_{i,i+1}·(e^{λ_{i+1}} − e^{λ_i})/(λ_{i+1} − λ_i),
 //
-// where λ_i = h·a_ii + shift and t_{i,i+1} = h·a_{i,i+1}.
+// where λ_i = h·a_ii + shift and t_{i,i+1} = h·a_{i,i+1}. The divided
+// difference is evaluated as e^{hi}·(1 − e^{lo−hi})/(hi − lo) with expm1,
+// which has no cancellation when the λ are close (the reason Higham writes
+// it as e^{(λ_i+λ_{i+1})/2}·sinh(δ)/δ) and, unlike that form, no overflow
+// when they are far apart: for |δ| > 710, sinh(δ) overflows while
+// e^{(λ_i+λ_{i+1})/2} may underflow, giving 0·∞ = NaN.
 func triangularFix(x, a *mat.Dense, shift, h float64) {
 	n, _ := a.Dims()
 	for i := 0; i < n; i++ {
@@ -585,14 +606,18 @@ func triangularFix(x, a *mat.Dense, shift, h float64) {
 		if i+1 < n {
 			l2 := h*a.At(i+1, i+1) + shift
 			t12 := h * a.At(i, i+1)
-			d := (l2 - l1) / 2
-			sinch := 1.0
-			if d != 0 {
-				sinch = math.Sinh(d) / d
-			}
-			x.Set(i, i+1, t12*math.Exp((l1+l2)/2)*sinch)
+			x.Set(i, i+1, t12*expDividedDifference(l1, l2))
 		}
 	}
+}
+
+// expDividedDifference returns (e^b − e^a)/(b − a), or e^a when a = b.
+func expDividedDifference(a, b float64) float64 {
+	hi, lo := max(a, b), min(a, b)
+	if hi == lo {
+		return math.Exp(hi)
+	}
+	return math.Exp(hi) * -math.Expm1(lo-hi) / (hi - lo)
 }
 
 // isUpperTriangular reports whether a has only zeros below the diagonal.

@@ -603,3 +603,47 @@ func eye(n int) *mat.Dense {
 }
 
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// Large generators whose deflated form is triangular: the exact
+// superdiagonal used to be formed as e^{(λ1+λ2)/2}·sinh(δ)/δ, which is
+// 0·∞ = NaN once |δ| > 710. exp(t·[[−1, 1], [1, −1]]) = ½[[1+e, 1−e],
+// [1−e, 1+e]] with e = e^{−2t} (closed form of the two-state chain), and
+// the birth–death generator on {0, 1, 2} with unit rates tends to the
+// binomial rows (1/4, 1/2, 1/4) as t grows; the triangular matrix
+// [[0, b], [0, −c]] has exponential [[1, b(1−e^{−c})/c], [0, e^{−c}]].
+func TestLargeNormNoNaN(t *testing.T) {
+	for _, tt := range []float64{5, 500, 5000, 1e6} {
+		a := mat.NewDense(2, 2, []float64{-tt, tt, tt, -tt})
+		var e mat.Dense
+		if err := Exp(&e, a, nil); err != nil {
+			t.Fatalf("t=%v: %v", tt, err)
+		}
+		x := math.Exp(-2 * tt)
+		want := mat.NewDense(2, 2, []float64{(1 + x) / 2, (1 - x) / 2, (1 - x) / 2, (1 + x) / 2})
+		if !mat.EqualApprox(&e, want, 1e-14) {
+			t.Errorf("two-state t=%v: got %v", tt, mat.Formatted(&e))
+		}
+		g := mat.NewDense(3, 3, []float64{-2 * tt, 2 * tt, 0, tt, -2 * tt, tt, 0, 2 * tt, -2 * tt})
+		e.Reset()
+		if err := Exp(&e, g, nil); err != nil {
+			t.Fatalf("birth–death t=%v: %v", tt, err)
+		}
+		if tt >= 500 {
+			for i := range 3 {
+				if r := mat.Row(nil, i, &e); math.Abs(r[0]-0.25) > 1e-13 || math.Abs(r[1]-0.5) > 1e-13 || math.Abs(r[2]-0.25) > 1e-13 {
+					t.Errorf("birth–death t=%v: row %d = %v, want (1/4, 1/2, 1/4)", tt, i, r)
+				}
+			}
+		}
+		b, c := tt, 2*tt
+		tri := mat.NewDense(2, 2, []float64{0, b, 0, -c})
+		e.Reset()
+		if err := Exp(&e, tri, nil); err != nil {
+			t.Fatalf("triangular t=%v: %v", tt, err)
+		}
+		wantTri := mat.NewDense(2, 2, []float64{1, -b * math.Expm1(-c) / c, 0, math.Exp(-c)})
+		if !mat.EqualApprox(&e, wantTri, 1e-14) {
+			t.Errorf("triangular t=%v: got %v, want %v", tt, mat.Formatted(&e), mat.Formatted(wantTri))
+		}
+	}
+}
