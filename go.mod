@@ -1,6 +1,6 @@
 module github.com/ckpt-markov/markov
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/james-bowman/sparse v0.0.0-20260216202247-495ee4f84d35
