@@ -84,7 +84,6 @@ func (m *Model) Evaluate(ctx context.Context, interval float64) (Result, error) 
 		n := m.sc.N()
 		w := max(m.sk.hi-m.sk.lo, 4)
 		lo, hi := max(m.sk.lo-w, 0), min(m.sk.hi+w, n)
-		m.widening++
 		if err := m.build(ctx, lo, hi); err != nil {
 			return Result{}, err
 		}
@@ -221,7 +220,6 @@ func (m *Model) evaluate(ctx context.Context, interval float64) (Result, float64
 		return Result{}, 0, fmt.Errorf("uwt: %w", err)
 	}
 	m.warm = pi
-	m.evals++
 	res := Result{
 		Interval:     interval,
 		UWT:          uwt,

@@ -93,17 +93,15 @@ func (s Settings) validate() error {
 // once and reused for every evaluation. A Model is not safe for concurrent
 // use; build one per goroutine.
 type Model struct {
-	sc       *scenario.Scenario
-	set      Settings
-	lambda   float64
-	theta    float64
-	byOld    bool // recovery cost depends on the old processor count
-	src      rowSource
-	sk       *skeleton
-	warm     []float64 // last stationary distribution, for a warm start
-	evals    int
-	mode     int // most likely functional count
-	widening int // how many times the window was widened
+	sc     *scenario.Scenario
+	set    Settings
+	lambda float64
+	theta  float64
+	byOld  bool // recovery cost depends on the old processor count
+	src    rowSource
+	sk     *skeleton
+	warm   []float64 // last stationary distribution, for a warm start
+	mode   int       // most likely functional count
 }
 
 // New builds the model of sc. It returns an error if the scenario does not

@@ -13,7 +13,7 @@ type skeleton struct {
 	n, lo, hi int
 	states    []State
 	index     map[State]int
-	start     int
+	start     int // where reachability starts (see newSkeleton)
 
 	// upJobs has one job per used count a: the rows of the up states U(a, ·).
 	upJobs []*job
@@ -21,7 +21,7 @@ type skeleton struct {
 	fixedJobs []*job
 	// rowOf[i] locates the spare-chain row of up or recovery state i.
 	rowOf []rowRef
-	// fixed[i] holds the finished transitions of down states.
+	// down[i] holds the transitions of down state i (−1: out of the window).
 	down map[int][]transition
 }
 
@@ -130,11 +130,11 @@ func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
 		}
 		sk.start = sk.index[State{Kind: Down, P: p, N: n}]
 	case hi < n:
+		dist := func(i int) int { return abs(sk.states[i].Functional() - m.mode) }
 		best := -1
 		for i, st := range sk.states {
-			d := abs(st.Functional() - m.mode)
-			if best < 0 || d < abs(sk.states[best].Functional()-m.mode) ||
-				(d == abs(sk.states[best].Functional()-m.mode) && st.Kind == Up && sk.states[best].Kind != Up) {
+			if best < 0 || dist(i) < dist(best) ||
+				(dist(i) == dist(best) && st.Kind == Up && sk.states[best].Kind != Up) {
 				best = i
 			}
 		}
