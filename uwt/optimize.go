@@ -122,9 +122,18 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 		return Optimum{}, err
 	}
 	var opt Optimum
+	// Every evaluation is kept, so that no interval is solved twice and
+	// the Result reported at I* is the one the search compared.
+	seen := map[float64]Result{}
 	eval := func(i float64) (float64, error) {
+		if r, ok := seen[i]; ok {
+			return r.UWT, nil
+		}
 		opt.Evaluations++
 		r, err := m.Evaluate(ctx, i)
+		if err == nil {
+			seen[i] = r
+		}
 		return r.UWT, err
 	}
 	// The doubling scan.
@@ -175,7 +184,7 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 			opt.LocalMaxima++
 		}
 	}
-	// Golden-section search on log I in the bracket around scan[k].
+	// Brent's method on log I in the bracket around scan[k].
 	lo, hi := math.Log(scan[max(k-1, 0)].Interval), math.Log(scan[min(k+1, len(scan)-1)].Interval)
 	switch {
 	case k == 0:
@@ -183,24 +192,18 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 	case k == len(scan)-1:
 		opt.Status = AtMax
 	}
-	var last Result
-	f := func(x float64) (float64, error) {
-		opt.Evaluations++
-		r, err := m.Evaluate(ctx, math.Exp(x))
-		last = r
-		return r.UWT, err
-	}
+	f := func(x float64) (float64, error) { return eval(math.Exp(x)) }
 	fLo, fHi := scan[max(k-1, 0)].UWT, scan[min(k+1, len(scan)-1)].UWT
 	xBest, uBest, err := brentMax(f, lo, hi, math.Log1p(set.RelTol), math.Log(scan[k].Interval), scan[k].UWT, fLo, fHi)
 	if err != nil {
 		return Optimum{}, err
 	}
 	opt.Interval, opt.UWT = math.Exp(xBest), uBest
-	if last.Interval == opt.Interval {
-		opt.Result = last
-	} else if opt.Result, err = m.Evaluate(ctx, opt.Interval); err != nil {
+	// Usually a look-up: xBest was evaluated (unless e^{log I} rounded).
+	if _, err := eval(opt.Interval); err != nil {
 		return Optimum{}, err
 	}
+	opt.Result = seen[opt.Interval]
 	// The near-optimal band, by regula falsi between I* and the nearest
 	// scan points below the threshold (or the ends of the scan).
 	target := (1 - set.Band) * uBest
