@@ -225,11 +225,11 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 	res.Sweep = sweep
 	outcomes := []*Outcome{&res.Model, &res.Paper}
 	chosen := []float64{opt.Interval, opt.ModelInterval}
-	if a > 0 && app.Overhead[a-1] > 0 {
-		// Both functions fail only for M ≤ 0 or δ ≤ 0, excluded here.
-		mtbf, delta := 1/(float64(a)*est.Failure.Value), app.Overhead[a-1]
-		young, _ := intervals.YoungInterval(mtbf, delta)
-		daly, _ := intervals.DalyHigherOrder(mtbf, delta)
+	if p, _, err := intervals.ForScenario(sc); err == nil && p.Checkpoint > 0 {
+		// ForScenario fails only for r(N) = 0; both functions fail only for
+		// M ≤ 0 or δ ≤ 0, excluded here.
+		young, _ := intervals.YoungInterval(p.MTBF, p.Checkpoint)
+		daly, _ := intervals.DalyHigherOrder(p.MTBF, p.Checkpoint)
 		res.Young, res.Daly = new(Outcome), new(Outcome)
 		outcomes = append(outcomes, res.Young, res.Daly)
 		chosen = append(chosen, young, daly)
