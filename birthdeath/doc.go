@@ -1,5 +1,5 @@
 // Package birthdeath computes the spare-count transition matrices of the
-// checkpoint model (model.md, section 5): for a segment of length T on a
+// checkpoint model (docs/model.md, section 5): for a segment of length T on a
 // used processors, with m = N − a other processors, the matrices
 //
 //	P_T    = exp(G_m T),

@@ -46,7 +46,7 @@ func flatApp(rate []float64, l, c, r float64) scenario.Application {
 }
 
 // TestSimulateHandCounted replays segments whose every commit is counted
-// by hand in the comments (model.md section 3 for the timeline).
+// by hand in the comments (docs/model.md section 3 for the timeline).
 func TestSimulateHandCounted(t *testing.T) {
 	const t0 = 50000
 	// Four nodes, greedy, ω = 1, 2, 3, 4, L = C = 10, R = 20, I = 90:

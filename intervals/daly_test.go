@@ -62,7 +62,7 @@ func TestYoungAndDalyLowOrderPublished(t *testing.T) {
 }
 
 // TestDalyHigherOrderPublished: M = 24 h, δ = 5 min gives about 117 min
-// (related-models.md; Daly 2006). The value is quoted to the minute.
+// (docs/related-models.md; Daly 2006). The value is quoted to the minute.
 func TestDalyHigherOrderPublished(t *testing.T) {
 	tau, err := DalyHigherOrder(24*60, 5)
 	if err != nil || math.Abs(tau-117) > 0.5 {

@@ -37,7 +37,7 @@ func TestRenewalRewardAlternating(t *testing.T) {
 }
 
 // TestRenewalRewardOneProcessor is the exact oracle of the checkpoint model
-// with one processor (model.md §7): states U, R, D with
+// with one processor (docs/model.md §7): states U, R, D with
 //
 //	U → U  e_U = exp(−λ(I+L)),  U → D  1 − e_U,
 //	R → U  e_R = exp(−λ(R+L)),  R → D  1 − e_R,   D → R  1,
@@ -47,7 +47,7 @@ func TestRenewalRewardAlternating(t *testing.T) {
 //
 //	A = λθ/(λ+θ) · (I + L − C) · e^{−λ(I+2L+R)} / (1 − e^{−λ(I+L)}).
 //
-// (model.md prints the formula without the factor λ, which is not
+// (docs/model.md prints the formula without the factor λ, which is not
 // dimensionless; its example value A = 0.69164 for λ = 1/3600, θ = 1/600,
 // I = 600, L = C = 60.6, R = 30 agrees with the formula above.)
 func TestRenewalRewardOneProcessor(t *testing.T) {

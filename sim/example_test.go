@@ -10,7 +10,7 @@ import (
 	"github.com/ckpt-markov/markov/sim"
 )
 
-// One processor (model.md section 7): MTTF 1 h, MTTR 10 min, I = 10 min,
+// One processor (docs/model.md section 7): MTTF 1 h, MTTR 10 min, I = 10 min,
 // L = C = 60.6 s, R = 30 s. The simulated availability is compared with
 // the closed form λθ/(λ+θ)·(I+L−C)·e^{−λ(I+2L+R)}/(1−e^{−λ(I+L)}).
 func ExampleRun() {

@@ -12,7 +12,7 @@ import (
 )
 
 // naiveRun is a second, deliberately plain implementation of the process of
-// model.md section 3, used as an oracle: one failure/repair clock per
+// docs/model.md section 3, used as an oracle: one failure/repair clock per
 // processor (an absolute next-change time each, found by a linear scan),
 // and recovery on the r(n) functional processors of HIGHEST index. It
 // returns the committed work, the down time and the recovery time up to

@@ -31,13 +31,13 @@ func linear(n int) []float64 {
 }
 
 // oneProcessorA is the availability of one processor, from the Markov
-// renewal-reward theorem on the states U, R, D (model.md sections 6-7):
+// renewal-reward theorem on the states U, R, D (docs/model.md sections 6-7):
 // with x = e^{−λ(I+L)}, y = e^{−λ(R+L)}, the stationary weights are
 // π_R = π_D = π_U(1−x)/y, so
 //
 //	A = λθ/(λ+θ) · (I + L − C) · e^{−λ(I + 2L + R)} / (1 − e^{−λ(I+L)}).
 //
-// model.md section 7 prints the formula without the factor λ, which is
+// docs/model.md section 7 prints the formula without the factor λ, which is
 // dimensionally wrong (it gives seconds); its numeric example 0.69164 is
 // the value with the factor, as TestOneProcessorClosedForm checks.
 func oneProcessorA(lambda, theta, i, l, c, r float64) float64 {
@@ -45,16 +45,16 @@ func oneProcessorA(lambda, theta, i, l, c, r float64) float64 {
 }
 
 func TestOneProcessorClosedForm(t *testing.T) {
-	// The published example of model.md section 7.
+	// The published example of docs/model.md section 7.
 	if a := oneProcessorA(1/3600.0, 1/600.0, 600, 60.6, 60.6, 30); math.Abs(a-0.69164) > 5e-6 {
-		t.Fatalf("closed form of the model.md example = %v, want 0.69164", a)
+		t.Fatalf("closed form of the docs/model.md example = %v, want 0.69164", a)
 	}
 	for _, tc := range []struct {
 		name                string
 		mttf, mttr, omega   float64
 		interval, l, c, rec float64
 	}{
-		{"model.md example", 3600, 600, 1, 600, 60.6, 60.6, 30},
+		{"docs/model.md example", 3600, 600, 1, 600, 60.6, 60.6, 30},
 		{"C < L, slow recovery", 3600, 600, 2.5, 1800, 60, 30, 120},
 		{"daily failures", 86400, 3600, 1, 3600, 300, 300, 600},
 		{"mostly down", 600, 300, 1, 300, 20, 20, 10},

@@ -27,7 +27,7 @@ func fail(t float64, p int) Event   { return Event{Time: t, Proc: p} }
 func repair(t float64, p int) Event { return Event{Time: t, Proc: p, Up: true} }
 
 // TestScriptedHandCount replays fixed event lists whose outcome is counted
-// by hand from the rules of model.md section 3 (the counts are in the
+// by hand from the rules of docs/model.md section 3 (the counts are in the
 // comments of each case).
 func TestScriptedHandCount(t *testing.T) {
 	// Case "malleable": N = 2, r = (1, 2), ω = (1, 1.5), L = (10, 6),

@@ -22,7 +22,7 @@ type pointOut struct {
 }
 
 // TestAvailabilityClosedForm checks the one-processor case, where the
-// moldable model on a = 1 is the closed form of model.md, section 7.
+// moldable model on a = 1 is the closed form of docs/model.md, section 7.
 func TestAvailabilityClosedForm(t *testing.T) {
 	path := writeFile(t, "one.json", oneScenario)
 	var got availabilityOut
@@ -36,7 +36,7 @@ func TestAvailabilityClosedForm(t *testing.T) {
 		t.Errorf("best %+v, closed form I* = %v, A = %v", b, wantI, wantA)
 	}
 	// A job of 1 day failure-free takes 1 day / A on average (Plank &
-	// Thomason; model.md, section 6).
+	// Thomason; docs/model.md, section 6).
 	if relErr(b.RunTime, 86400/wantA) > 1e-9 {
 		t.Errorf("run time %v, want %v", b.RunTime, 86400/wantA)
 	}
@@ -59,7 +59,7 @@ func TestAvailabilityCounts(t *testing.T) {
 			t.Errorf("point %d on %d processors, want %d", k, p.Processors, want)
 		}
 		rate := fourRates[p.Processors-1]
-		// model.md, section 6: for a moldable policy UWT = ω(a)·A.
+		// docs/model.md, section 6: for a moldable policy UWT = ω(a)·A.
 		if relErr(p.UWT, rate*p.Availability) > 1e-12 {
 			t.Errorf("a = %d: UWT %v ≠ ω(a)·A = %v", p.Processors, p.UWT, rate*p.Availability)
 		}

@@ -31,7 +31,7 @@ type curveOut struct {
 }
 
 // TestCurveClosedForm checks every point of the curve of the
-// one-processor scenario against the closed form (model.md, section 7),
+// one-processor scenario against the closed form (docs/model.md, section 7),
 // and the grid: evenly spaced in log I from --from to --to.
 func TestCurveClosedForm(t *testing.T) {
 	path := writeFile(t, "one.json", oneScenario)

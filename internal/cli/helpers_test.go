@@ -79,7 +79,7 @@ func writeFile(t *testing.T, name, content string) string {
 	return path
 }
 
-// The one-processor scenario of the model specification (model.md, section
+// The one-processor scenario of the model specification (docs/model.md, section
 // 7): λ = 1/3600, θ = 1/600, L = C = 60.6, R = 30, for which the availability
 // has a closed form (oneAvailability). The work rate 2.5 makes UWT = 2.5·A distinguishable
 // from A.
@@ -107,7 +107,7 @@ const oneScenario = `{
 //
 //	A(I) = λθ/(λ+θ) · I · e^{−λ(I + 2L + R)} / (1 − e^{−λ(I+L)}).
 //
-// model.md, section 7, prints this formula without the factor λ (which
+// docs/model.md, section 7, prints this formula without the factor λ (which
 // makes it dimensionally a time); its worked example, A = 0.69164 at I =
 // 600 s, agrees with the formula above.
 func oneAvailability(mttf, interval float64) float64 {

@@ -82,7 +82,7 @@ func FuzzRuns(f *testing.F) {
 }
 
 // TestRunsGreedy checks the compact forms of the model's named policies
-// (model.md, section 2).
+// (docs/model.md, section 2).
 func TestRunsGreedy(t *testing.T) {
 	g, _ := reschedule.Greedy(128)
 	m, _ := reschedule.Moldable(128, 16)

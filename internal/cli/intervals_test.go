@@ -30,7 +30,7 @@ type intervalsOut struct {
 
 // TestIntervalsClosedForm checks the comparison on the one-processor
 // scenario: Young's and Daly's intervals against their formulas, the
-// Markov model's rating of each against the closed form of model.md
+// Markov model's rating of each against the closed form of docs/model.md
 // section 7, and that no interval beats I*.
 func TestIntervalsClosedForm(t *testing.T) {
 	path := writeFile(t, "one.json", oneScenario)

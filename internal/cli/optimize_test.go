@@ -40,7 +40,7 @@ var optimizeKeys = []string{"scenario", "interval", "uwt", "availability", "band
 
 // TestOptimizeClosedForm checks I* and UWT(I*) of the one-processor
 // scenario against a golden-section maximisation of the closed form
-// (model.md, section 7) done here, on both model paths.
+// (docs/model.md, section 7) done here, on both model paths.
 func TestOptimizeClosedForm(t *testing.T) {
 	path := writeFile(t, "one.json", oneScenario)
 	wantI, wantA := oneOptimum(oneMTTF)

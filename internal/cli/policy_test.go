@@ -17,7 +17,7 @@ type policyOut struct {
 }
 
 // TestPolicy checks the printed rescheduling vectors against their
-// definitions (model.md, sections 2 and 9).
+// definitions (docs/model.md, sections 2 and 9).
 func TestPolicy(t *testing.T) {
 	four := writeFile(t, "four.json", fourScenario)
 	identity := func(n int) []int {

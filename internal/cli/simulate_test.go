@@ -24,7 +24,7 @@ type simulateOut struct {
 }
 
 // TestSimulateClosedForm simulates the one-processor scenario and checks
-// the model column against the closed form (model.md, section 7) and the
+// the model column against the closed form (docs/model.md, section 7) and the
 // closed form against the simulation's 99 % confidence interval: the
 // simulator is an independent, event-by-event implementation of the same
 // process.

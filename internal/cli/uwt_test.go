@@ -28,17 +28,17 @@ type uwtOut struct {
 }
 
 // TestUWTClosedForm checks markov uwt on the one-processor scenario against
-// the closed form of model.md, section 7, on both model paths, with the
+// the closed form of docs/model.md, section 7, on both model paths, with the
 // intervals typed in several units.
 func TestUWTClosedForm(t *testing.T) {
 	path := writeFile(t, "one.json", oneScenario)
 
 	// The specification's worked example: I = 600 s gives A = 0.69164
-	// (model.md, section 7), to the five digits it prints.
+	// (docs/model.md, section 7), to the five digits it prints.
 	var ex uwtOut
 	runJSON(t, &ex, "uwt", "--scenario", path, "--interval", "10m")
 	if d := ex.Availability - 0.69164; d > 5e-6 || d < -5e-6 {
-		t.Errorf("A(600 s) = %.6f, want 0.69164 (model.md §7)", ex.Availability)
+		t.Errorf("A(600 s) = %.6f, want 0.69164 (docs/model.md §7)", ex.Availability)
 	}
 
 	for _, tc := range []struct {
