@@ -75,11 +75,34 @@ func ExampleParsePolicy() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r, err := p.Vector(5, nil)
+	r, err := p.Vector(scenario.PolicyInputs{N: 5})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(p, r)
 	// Output:
 	// moldable:3 [0 0 3 3 3]
+}
+
+// The availability-based policy is resolved from a failure history. Here
+// the three processors always fail together (one rack), so more processors
+// bring no more failure instants, F(a) = 2 for every a, and the policy uses
+// them all: r(n) = argmin_{a ≤ n} F(a)/ω(a) = n.
+func ExamplePolicy_Vector_availabilityBased() {
+	p, err := scenario.ParsePolicy("ab")
+	if err != nil {
+		log.Fatal(err)
+	}
+	in := scenario.PolicyInputs{
+		N:        3,
+		WorkRate: []float64{1, 2, 3},
+		Failures: [][]float64{{100, 200}, {100, 200}, {100, 200}},
+	}
+	r, err := p.Vector(in)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(p, r)
+	// Output:
+	// ab [1 2 3]
 }

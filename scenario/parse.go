@@ -215,13 +215,7 @@ func parsePolicy(raw json.RawMessage) (Policy, error) {
 		if err := json.Unmarshal(raw, &name); err != nil {
 			return Policy{}, fieldErr("policy", "%v", err)
 		}
-		switch name {
-		case "greedy":
-			return Policy{Kind: Greedy}, nil
-		case "pb":
-			return Policy{Kind: PerformanceBased}, nil
-		}
-		return Policy{}, fieldErr("policy", "%q is not one of \"greedy\", \"pb\", {\"moldable\": a}, {\"vector\": [...]}", name)
+		return ParsePolicy(name)
 	}
 	var j policyJSON
 	if err := decodeStrict(raw, &j, "policy"); err != nil {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,29 +13,68 @@ import (
 type PolicyKind int
 
 const (
-	// Greedy uses every functional processor: r(n) = n.
+	// Greedy uses every functional processor: r(n) = n. It is the zero
+	// PolicyKind, so the zero Policy is the greedy policy.
 	Greedy PolicyKind = iota
-	// PerformanceBased uses the count with the highest work rate available.
+	// PerformanceBased uses the count with the highest work rate available:
+	// r(n) = argmax_{a ≤ n} ω(a) (reschedule.PerformanceBased).
 	PerformanceBased
 	// Moldable always uses Policy.Processors processors and waits otherwise.
 	Moldable
-	// Explicit uses the vector in Policy.Vector as given.
+	// Explicit uses the vector in Policy.Explicit as given.
 	Explicit
+	// AvailabilityBased chooses r(n) = argmin_{a ≤ n} F(a)/ω(a) from a
+	// failure history (reschedule.AvailabilityBased, docs/model.md §9): its
+	// vector needs PolicyInputs.Failures, or a vector resolved before and
+	// kept in Policy.Explicit.
+	AvailabilityBased
+	// Optimal is the optimal rescheduling policy of docs/optimal-policy.md.
+	// Its vector comes from a solver outside this package, which returns it
+	// in Policy.Explicit; until then the policy has no vector.
+	Optimal
 )
 
-// Policy describes a rescheduling policy; Vector turns it into r(1..N).
-// The availability-based policy needs a failure trace and is built with
-// reschedule.AvailabilityBased, then given here as an Explicit vector.
+// Policy names a rescheduling policy: the one type every package and the
+// command line use for it. Vector turns it into r(1..N); ParsePolicy reads
+// its textual forms and String writes them. The zero Policy is greedy.
 type Policy struct {
 	Kind PolicyKind
 	// Processors is the count a of a Moldable policy.
 	Processors int
-	// Explicit is r(1..N) of an Explicit policy.
+	// Explicit is r(1..N): the vector of an Explicit policy, or the vector
+	// an AvailabilityBased or Optimal policy was resolved to (nil until it
+	// is). Other kinds ignore it.
 	Explicit []int
 }
 
-// Vector returns the rescheduling vector of the policy on n processors.
-func (p Policy) Vector(n int, workRate []float64) (reschedule.Vector, error) {
+// PolicyInputs is what Policy.Vector may need besides the policy itself.
+type PolicyInputs struct {
+	// N is the number of processors.
+	N int
+	// WorkRate is ω(1..N), needed by PerformanceBased and AvailabilityBased.
+	WorkRate []float64
+	// Failures holds, by processor, the failure instants of a history;
+	// needed by an AvailabilityBased policy not yet resolved
+	// (reschedule.FailureCounts says how they are counted).
+	Failures [][]float64
+	// Availability configures the random picks of AvailabilityBased; nil
+	// means reschedule's defaults.
+	Availability *reschedule.AvailabilitySettings
+}
+
+// Vector returns the rescheduling vector r(1..N) of the policy: the one
+// way to turn a Policy into a vector. An AvailabilityBased or Optimal policy
+// with a resolved vector (Policy.Explicit) returns that vector; an
+// AvailabilityBased one without computes it from in.Failures; an Optimal one
+// without is an error. Errors name the field at fault.
+func (p Policy) Vector(in PolicyInputs) (reschedule.Vector, error) {
+	n := in.N
+	needRates := func() error {
+		if len(in.WorkRate) != n {
+			return fieldErr("application.work_rate", "has %d entries, want %d (one per processor count)", len(in.WorkRate), n)
+		}
+		return nil
+	}
 	var (
 		v   reschedule.Vector
 		err error
@@ -43,17 +83,33 @@ func (p Policy) Vector(n int, workRate []float64) (reschedule.Vector, error) {
 	case Greedy:
 		v, err = reschedule.Greedy(n)
 	case PerformanceBased:
-		if len(workRate) != n {
-			return nil, fieldErr("application.work_rate", "has %d entries, want %d (one per processor count)", len(workRate), n)
+		if err := needRates(); err != nil {
+			return nil, err
 		}
-		v, err = reschedule.PerformanceBased(workRate)
+		v, err = reschedule.PerformanceBased(in.WorkRate)
 	case Moldable:
 		v, err = reschedule.Moldable(n, p.Processors)
-	case Explicit:
-		if len(p.Explicit) != n {
-			return nil, fieldErr("policy.vector", "has %d entries, want %d (one per processor count)", len(p.Explicit), n)
+	case Explicit, AvailabilityBased, Optimal:
+		if p.Explicit != nil || p.Kind == Explicit {
+			if len(p.Explicit) != n {
+				return nil, fieldErr("policy.vector", "has %d entries, want %d (one per processor count)", len(p.Explicit), n)
+			}
+			v, err = reschedule.Explicit(p.Explicit)
+			break
 		}
-		v, err = reschedule.Explicit(p.Explicit)
+		if p.Kind == Optimal {
+			return nil, fieldErr("policy", "the optimal policy's vector comes from its solver (docs/optimal-policy.md); none was given")
+		}
+		if in.Failures == nil {
+			return nil, fieldErr("policy", "the availability-based policy needs a failure history (evaluate it on a trace)")
+		}
+		if err := needRates(); err != nil {
+			return nil, err
+		}
+		if len(in.Failures) != n {
+			return nil, fieldErr("policy", "failure history has %d processors, want %d", len(in.Failures), n)
+		}
+		v, err = reschedule.AvailabilityBased(in.Failures, in.WorkRate, in.Availability)
 	default:
 		return nil, fieldErr("policy", "unknown policy kind %d", p.Kind)
 	}
@@ -63,13 +119,45 @@ func (p Policy) Vector(n int, workRate []float64) (reschedule.Vector, error) {
 	return v, nil
 }
 
-// String returns the policy in the form ParsePolicy reads.
+// Resolved returns the policy with its vector fixed to v (as the result of
+// Vector), so that an AvailabilityBased or Optimal policy can go into a
+// Scenario. Other kinds are returned unchanged: their vector is determined
+// by the scenario.
+func (p Policy) Resolved(v reschedule.Vector) Policy {
+	if p.Kind == AvailabilityBased || p.Kind == Optimal {
+		p.Explicit = slices.Clone([]int(v))
+	}
+	return p
+}
+
+// Equal reports whether p and q are the same policy (resolved to the same
+// vector, for the kinds that keep one).
+func (p Policy) Equal(q Policy) bool {
+	if p.Kind != q.Kind {
+		return false
+	}
+	switch p.Kind {
+	case Moldable:
+		return p.Processors == q.Processors
+	case Explicit, AvailabilityBased, Optimal:
+		return slices.Equal(p.Explicit, q.Explicit)
+	}
+	return true
+}
+
+// String returns the policy in the form ParsePolicy reads: "greedy", "pb",
+// "ab", "optimal", "moldable:A" or "vector:r1,...,rN". A resolved
+// availability-based or optimal policy is still "ab" or "optimal".
 func (p Policy) String() string {
 	switch p.Kind {
 	case Greedy:
 		return "greedy"
 	case PerformanceBased:
 		return "pb"
+	case AvailabilityBased:
+		return "ab"
+	case Optimal:
+		return "optimal"
 	case Moldable:
 		return "moldable:" + strconv.Itoa(p.Processors)
 	case Explicit:
@@ -82,11 +170,27 @@ func (p Policy) String() string {
 	return fmt.Sprintf("PolicyKind(%d)", p.Kind)
 }
 
+// MarshalText implements encoding.TextMarshaler with String.
+func (p Policy) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParsePolicy.
+func (p *Policy) UnmarshalText(b []byte) error {
+	q, err := ParsePolicy(string(b))
+	if err != nil {
+		return err
+	}
+	*p = q
+	return nil
+}
+
 // ParsePolicy reads a policy as a person types it on a command line:
-// "greedy", "pb", "moldable:A" or "vector:r1,r2,...,rN".
+// "greedy", "pb" (or "performance"), "ab" (or "availability"), "optimal",
+// "moldable:A" or "vector:r1,r2,...,rN". Case and spaces around the parts
+// do not matter. It is the one parser of these forms; scenario files accept
+// them too, beside their object forms.
 func ParsePolicy(s string) (Policy, error) {
 	name, arg, hasArg := strings.Cut(strings.TrimSpace(s), ":")
-	switch strings.ToLower(name) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
 	case "greedy":
 		if !hasArg {
 			return Policy{Kind: Greedy}, nil
@@ -94,6 +198,14 @@ func ParsePolicy(s string) (Policy, error) {
 	case "pb", "performance":
 		if !hasArg {
 			return Policy{Kind: PerformanceBased}, nil
+		}
+	case "ab", "availability":
+		if !hasArg {
+			return Policy{Kind: AvailabilityBased}, nil
+		}
+	case "optimal":
+		if !hasArg {
+			return Policy{Kind: Optimal}, nil
 		}
 	case "moldable":
 		a, err := strconv.Atoi(strings.TrimSpace(arg))
@@ -112,5 +224,48 @@ func ParsePolicy(s string) (Policy, error) {
 		}
 		return Policy{Kind: Explicit, Explicit: r}, nil
 	}
-	return Policy{}, fieldErr("policy", "%q is not one of greedy, pb, moldable:A, vector:r1,...,rN", s)
+	return Policy{}, fieldErr("policy", "%q is not one of greedy, pb, ab, optimal, moldable:A, vector:r1,...,rN", s)
+}
+
+// SplitPolicies splits a comma-separated list of policies, such as
+// "greedy,pb,vector:1,2,3,moldable:4", into its policies: a comma inside a
+// vector's entries does not end the policy (an entry that is an integer
+// continues the vector). Each policy is read with ParsePolicy.
+func SplitPolicies(s string) ([]Policy, error) {
+	var (
+		out  []Policy
+		cur  string
+		vec  bool
+		flus = func() error {
+			if strings.TrimSpace(cur) == "" {
+				return fieldErr("policy", "empty entry in the list %q", s)
+			}
+			p, err := ParsePolicy(cur)
+			if err != nil {
+				return err
+			}
+			out = append(out, p)
+			return nil
+		}
+	)
+	for i, f := range strings.Split(s, ",") {
+		if vec {
+			if _, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
+				cur += "," + f
+				continue
+			}
+		}
+		if i > 0 {
+			if err := flus(); err != nil {
+				return nil, err
+			}
+		}
+		cur = f
+		name, _, _ := strings.Cut(strings.TrimSpace(f), ":")
+		vec = strings.EqualFold(strings.TrimSpace(name), "vector")
+	}
+	if err := flus(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -173,7 +173,9 @@ type Scenario struct {
 	Application Application
 	// Policy describes how the rescheduling vector was chosen.
 	Policy Policy
-	// Reschedule is the rescheduling vector r(1..N) the policy gives.
+	// Reschedule is the rescheduling vector r(1..N) the policy gives:
+	// Policy.Vector of the scenario's N and work rates. Validate rejects a
+	// scenario whose two fields disagree; New sets both.
 	Reschedule reschedule.Vector
 }
 
@@ -200,16 +202,37 @@ func (s *Scenario) Validate() error {
 			return fieldErr("policy", "r(%d) = %d but the work rate ω(%d) is zero", i+1, r, r)
 		}
 	}
+	want, err := s.Policy.Vector(PolicyInputs{N: n, WorkRate: s.Application.WorkRate})
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(want, s.Reschedule) {
+		return fieldErr("policy", "the rescheduling vector disagrees with the policy %s (r(%d) = %d, the policy gives %d)",
+			s.Policy, firstDiff(want, s.Reschedule)+1, s.Reschedule[firstDiff(want, s.Reschedule)], want[firstDiff(want, s.Reschedule)])
+	}
 	return nil
 }
 
+// firstDiff returns the first index at which two vectors of equal length
+// differ.
+func firstDiff(a, b reschedule.Vector) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return len(a)
+}
+
 // New assembles and validates a scenario, resolving the policy into its
-// rescheduling vector with the application's work rates.
+// rescheduling vector with the application's work rates. An
+// availability-based or optimal policy must be resolved first (see
+// Policy.Vector and Policy.Resolved).
 func New(sys System, app Application, pol Policy) (*Scenario, error) {
 	if err := sys.Validate(); err != nil {
 		return nil, err
 	}
-	v, err := pol.Vector(sys.Processors, app.WorkRate)
+	v, err := pol.Vector(PolicyInputs{N: sys.Processors, WorkRate: app.WorkRate})
 	if err != nil {
 		return nil, err
 	}

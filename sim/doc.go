@@ -36,8 +36,9 @@
 // restore.
 //
 // Which r(n) of the n functional processors are used is decided by a Rule:
-// LowestIndex (the default), Random (uniform, from the run's seeded stream)
-// or MostReliable (fewest failures so far). With exponential processors
+// MostReliable (fewest failures so far; the default, here and in the trace
+// replays of package evaluate), Random (uniform, from the run's seeded
+// stream) or LowestIndex. With exponential processors
 // they are exchangeable and memoryless, so every rule gives the same
 // process in law; for a trace the rule matters.
 //

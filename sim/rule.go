@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 )
@@ -9,6 +10,11 @@ import (
 // A Rule chooses which functional processors the application uses when it
 // starts or recovers on a of them. With exponential processors every rule
 // gives the same process in law; with a real trace the choice matters.
+//
+// A nil Rule means MostReliable{}: the one default of the toolkit, in
+// Settings, NewTimeline and the trace replays of package evaluate. The
+// rules are named by their String methods ("most-reliable", "random",
+// "lowest-index"), which ParseRule reads.
 type Rule interface {
 	// Choose appends a distinct processors taken from up to dst and returns
 	// it. up lists the functional processors in increasing order (len(up)
@@ -22,6 +28,9 @@ type Rule interface {
 // LowestIndex uses the a functional processors of lowest index.
 type LowestIndex struct{}
 
+// String returns "lowest-index".
+func (LowestIndex) String() string { return "lowest-index" }
+
 // Choose implements Rule.
 func (LowestIndex) Choose(dst, up []int, a int, _ []int, _ *rand.Rand) []int {
 	return append(dst, up[:a]...)
@@ -30,6 +39,9 @@ func (LowestIndex) Choose(dst, up []int, a int, _ []int, _ *rand.Rand) []int {
 // Random uses a functional processors chosen uniformly at random with the
 // run's random stream.
 type Random struct{}
+
+// String returns "random".
+func (Random) String() string { return "random" }
 
 // Choose implements Rule with a partial Fisher–Yates shuffle of up.
 func (Random) Choose(dst, up []int, a int, _ []int, rng *rand.Rand) []int {
@@ -49,6 +61,9 @@ type MostReliable struct {
 	Prior []int
 }
 
+// String returns "most-reliable".
+func (MostReliable) String() string { return "most-reliable" }
+
 // Choose implements Rule.
 func (r MostReliable) Choose(dst, up []int, a int, fails []int, _ *rand.Rand) []int {
 	count := func(i int) int {
@@ -66,4 +81,19 @@ func (r MostReliable) Choose(dst, up []int, a int, fails []int, _ *rand.Rand) []
 		})
 	}
 	return append(dst, up[:a]...)
+}
+
+// ParseRule reads a rule name as the rules' String methods write it:
+// "most-reliable", "random" or "lowest-index". The empty string means the
+// default, MostReliable{}.
+func ParseRule(s string) (Rule, error) {
+	for _, r := range []Rule{MostReliable{}, Random{}, LowestIndex{}} {
+		if s == fmt.Sprint(r) {
+			return r, nil
+		}
+	}
+	if s == "" {
+		return MostReliable{}, nil
+	}
+	return nil, fmt.Errorf("sim: rule %q is not one of most-reliable, random, lowest-index", s)
 }

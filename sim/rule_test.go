@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -23,6 +24,25 @@ func TestMostReliablePrior(t *testing.T) {
 		got := MostReliable{Prior: tc.prior}.Choose(nil, up, tc.a, tc.fails, nil)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("prior %v, fails %v, a = %d: chose %v, want %v", tc.prior, tc.fails, tc.a, got, tc.want)
+		}
+	}
+}
+
+// TestParseRule checks that ParseRule reads each rule's name and that the
+// empty name is the documented default.
+func TestParseRule(t *testing.T) {
+	for _, r := range []Rule{MostReliable{}, Random{}, LowestIndex{}} {
+		got, err := ParseRule(fmt.Sprint(r))
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(r) {
+			t.Errorf("ParseRule(%q) = %v, %v", fmt.Sprint(r), got, err)
+		}
+	}
+	if got, err := ParseRule(""); err != nil || fmt.Sprint(got) != "most-reliable" {
+		t.Errorf(`ParseRule("") = %v, %v, want most-reliable`, got, err)
+	}
+	for _, s := range []string{"best", "Random", "most_reliable"} {
+		if _, err := ParseRule(s); err == nil {
+			t.Errorf("ParseRule(%q) accepted", s)
 		}
 	}
 }

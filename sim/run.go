@@ -50,7 +50,7 @@ type Settings struct {
 	// Workers is the number of goroutines. Default runtime.GOMAXPROCS(0).
 	// Results do not depend on it.
 	Workers int
-	// Rule chooses the processors to use. Default LowestIndex.
+	// Rule chooses the processors to use. Default MostReliable{} (see Rule).
 	Rule Rule
 }
 
@@ -58,8 +58,11 @@ type Settings struct {
 type Status int
 
 const (
+	// NotRun is the zero Status: the run did not end (it failed or was
+	// cancelled), so a zero Result says nothing.
+	NotRun Status = iota
 	// Converged: the UWT confidence interval reached Settings.RelTol.
-	Converged Status = iota
+	Converged
 	// HorizonLimit: MaxHorizon was reached before the target precision.
 	HorizonLimit
 	// Fixed: no precision target was set; one stage was run.
@@ -69,6 +72,8 @@ const (
 // String returns the name of the status.
 func (s Status) String() string {
 	switch s {
+	case NotRun:
+		return "not run"
 	case Converged:
 		return "converged"
 	case HorizonLimit:
@@ -232,7 +237,7 @@ func settings(sc *scenario.Scenario, interval float64, s *Settings) (Settings, e
 		return set, fmt.Errorf("sim: Settings.Workers = %d, want ≥ 0", set.Workers)
 	}
 	if set.Rule == nil {
-		set.Rule = LowestIndex{}
+		set.Rule = MostReliable{}
 	}
 	return set, nil
 }

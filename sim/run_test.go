@@ -322,3 +322,17 @@ func TestRunErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusZero fails on the old code, where the zero Status was
+// Converged: a zero Result returned with an error must not read as one.
+func TestStatusZero(t *testing.T) {
+	var res Result
+	if res.Status == Converged || res.Status.String() != "not run" {
+		t.Errorf("zero Status = %v, want not run", res.Status)
+	}
+	for _, s := range []Status{Converged, HorizonLimit, Fixed} {
+		if s == NotRun {
+			t.Errorf("%v equals the zero Status", s)
+		}
+	}
+}

@@ -109,7 +109,7 @@ type Timeline struct {
 
 // NewTimeline returns the timeline of scenario sc with checkpoint interval
 // I = interval, processor events from src (with src.Processors() = N),
-// rule choosing the processors to use (nil means LowestIndex) and rng the
+// rule choosing the processors to use (nil means MostReliable{}) and rng the
 // random stream of the rule (nil means a PCG source seeded with (1, 2)).
 //
 // At time 0 the application starts an up segment on r(n) of the n
@@ -152,7 +152,7 @@ func newTimeline(sc *scenario.Scenario, interval float64, src Source, rule Rule,
 	n := sc.N()
 	app := sc.Application
 	if rule == nil {
-		rule = LowestIndex{}
+		rule = MostReliable{}
 	}
 	tl := &Timeline{
 		r:        sc.Reschedule,

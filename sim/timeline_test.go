@@ -114,6 +114,10 @@ func TestScriptedHandCount(t *testing.T) {
 			Totals{Time: 200, Work: 90, Useful: 90, Up: 180, Recovery: 20, Down: 0, Functional: 50 + 60 + 200, Failures: 2, Commits: 1, Events: 4}},
 		{"rule reliable", rule.sc, []bool{true, true, true}, rule.events, MostReliable{}, 200,
 			Totals{Time: 200, Work: 90, Useful: 90, Up: 190, Recovery: 10, Down: 0, Functional: 50 + 60 + 200, Failures: 1, Commits: 1, Events: 4}},
+		// The default rule (nil) is MostReliable: the same run. Fails on
+		// the old code, whose default was LowestIndex.
+		{"rule default", rule.sc, []bool{true, true, true}, rule.events, nil, 200,
+			Totals{Time: 200, Work: 90, Useful: 90, Up: 190, Recovery: 10, Down: 0, Functional: 50 + 60 + 200, Failures: 1, Commits: 1, Events: 4}},
 		{"late start", late, []bool{true, false}, []Event{repair(50, 1)}, nil, 200,
 			Totals{Time: 200, Work: 180, Useful: 90, Up: 150, Down: 50, Functional: 200 + 150, Commits: 1, Events: 1}},
 	} {
