@@ -16,7 +16,11 @@ func benchEvaluate(b *testing.B, app, policy string) {
 	}
 	begin, _ := tr.Window()
 	seg := Segment{Start: begin + 2*365*day, Duration: 30 * day}
-	s := &SegmentSettings{Policy: policy}
+	pol, err := scenario.ParsePolicy(policy)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &SegmentSettings{Policy: pol}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := EvaluateSegment(context.Background(), tr, a, seg, s); err != nil {

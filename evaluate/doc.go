@@ -29,10 +29,11 @@
 // at t₀ + d is lost. The result holds the committed work, the time spent
 // up, in recovery and down, and the number of interruptions.
 //
-// When r(n) < n, a Rule picks the nodes: MostReliable (the default) takes
-// those with the fewest failures in the history before t₀ plus in the
-// segment so far, Random draws them uniformly from a seeded stream,
-// LowestIndex takes the lowest indices. With exchangeable exponential
+// When r(n) < n, a rule of package sim (sim.Rule) picks the nodes:
+// sim.MostReliable (the default, as in sim) takes those with the fewest
+// failures in the history before t₀ plus in the segment so far,
+// sim.Random draws them uniformly from a seeded stream, sim.LowestIndex
+// takes the lowest indices. With exchangeable exponential
 // processors the rules give the same process in law; on a real trace,
 // where a few nodes fail far more often than the rest, they do not.
 //
@@ -44,8 +45,9 @@
 //     (trace.EstimateRates: maximum likelihood for exponential up and
 //     down times, MTTF = 1/λ̂, MTTR = 1/θ̂).
 //  2. The scenario is N = the trace's nodes with those rates, the
-//     application and the policy. The availability-based policy (AB) is
-//     built by reschedule.AvailabilityBased from the failure instants of
+//     application and the policy (a scenario.Policy). The
+//     availability-based policy (AB) is resolved by scenario.Policy.Vector
+//     (reschedule.AvailabilityBased) from the failure instants of
 //     each node in the same history (50 random picks per count, from the
 //     segment's seeded stream).
 //  3. The model (package uwt, fast path) gives I*, the maximiser of UWT,

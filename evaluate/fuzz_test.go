@@ -1,6 +1,12 @@
 package evaluate
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
+)
 
 // FuzzParse feeds arbitrary strings to the parsers of the names a command
 // line gives: they must not panic, and whatever they accept must read
@@ -11,13 +17,13 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if p, err := parsePolicy(s); err == nil {
-			q, err := parsePolicy(p.name)
-			if err != nil || q.name != p.name || q.availability != p.availability {
-				t.Errorf("policy %q reads as %q, which reads as %q (%v)", s, p.name, q.name, err)
+		if p, err := scenario.ParsePolicy(s); err == nil {
+			q, err := scenario.ParsePolicy(p.String())
+			if err != nil || !q.Equal(p) {
+				t.Errorf("policy %q reads as %q, which reads as %q (%v)", s, p, q, err)
 			}
 		}
-		if r, err := ParseRule(s); err == nil && r.String() != s {
+		if r, err := sim.ParseRule(s); err == nil && s != "" && fmt.Sprint(r) != s {
 			t.Errorf("rule %q reads as %v", s, r)
 		}
 		if v, err := ParseSubset(s); err == nil && v.String() != s {

@@ -31,59 +31,17 @@ func (g Segment) validate() error {
 	return nil
 }
 
-// Rule chooses which functional nodes the application uses when it starts
-// or recovers on r(n) < n of the n functional nodes. Under the greedy
-// policy (r(n) = n) every rule gives the same run.
-type Rule int
-
-const (
-	// MostReliable uses the functional nodes with the fewest failures so
-	// far: failures in the history before the segment (the same history
-	// the rates are estimated from, see ReplaySettings.Lookback) plus
-	// failures during the segment. Ties go to the lower node index.
-	MostReliable Rule = iota
-	// Random uses nodes chosen uniformly at random from a stream seeded
-	// by ReplaySettings.Seed.
-	Random
-	// LowestIndex uses the functional nodes of lowest index.
-	LowestIndex
-)
-
-// String returns "most-reliable", "random" or "lowest-index".
-func (r Rule) String() string {
-	switch r {
-	case MostReliable:
-		return "most-reliable"
-	case Random:
-		return "random"
-	case LowestIndex:
-		return "lowest-index"
-	}
-	return fmt.Sprintf("Rule(%d)", int(r))
-}
-
-// ParseRule reads a rule name as String writes it.
-func ParseRule(s string) (Rule, error) {
-	for _, r := range []Rule{MostReliable, Random, LowestIndex} {
-		if s == r.String() {
-			return r, nil
-		}
-	}
-	return 0, fmt.Errorf("evaluate: rule %q is not one of most-reliable, random, lowest-index", s)
-}
-
-func (r Rule) validate() error {
-	if r < MostReliable || r > LowestIndex {
-		return fmt.Errorf("evaluate: rule = %d, want MostReliable, Random or LowestIndex", int(r))
-	}
-	return nil
-}
-
 // ReplaySettings configures Simulate. A nil *ReplaySettings means the
 // defaults given with each field.
 type ReplaySettings struct {
-	// Rule chooses the nodes to use when r(n) < n. Default MostReliable.
-	Rule Rule
+	// Rule chooses the nodes to use when r(n) < n: one of package sim's
+	// rules. Default (nil) sim.MostReliable{}: the functional nodes with
+	// the fewest failures so far, counting the history before the segment
+	// (the same history the rates are estimated from, bounded by
+	// Lookback) and the segment; its Prior is always set from that
+	// history. Under the greedy policy (r(n) = n) every rule gives the same
+	// run.
+	Rule sim.Rule
 	// Seed seeds the stream of the Random rule (0 is a valid seed).
 	Seed uint64
 	// Lookback limits the history that MostReliable counts failures in
@@ -127,9 +85,6 @@ func Simulate(tr *trace.Trace, sc *scenario.Scenario, interval float64, seg Segm
 	if s != nil {
 		set = *s
 	}
-	if err := set.Rule.validate(); err != nil {
-		return Replay{}, err
-	}
 	if !(set.Lookback >= 0) || math.IsInf(set.Lookback, 0) {
 		return Replay{}, fmt.Errorf("evaluate: lookback = %v, want a finite number of seconds ≥ 0", set.Lookback)
 	}
@@ -168,18 +123,16 @@ func newReplayer(tr *trace.Trace, seg Segment, s ReplaySettings) (*replayer, err
 			rp.initial++
 		}
 	}
-	switch s.Rule {
-	case MostReliable:
+	switch s.Rule.(type) {
+	case nil, sim.MostReliable, *sim.MostReliable:
 		from := historyStart(tr, seg.Start, s.Lookback)
 		prior := make([]int, tr.NumNodes())
 		for i := range prior {
 			prior[i] = len(nodeFailures(tr.Node(i), from, seg.Start, nil))
 		}
 		rp.rule = sim.MostReliable{Prior: prior}
-	case Random:
-		rp.rule = sim.Random{}
 	default:
-		rp.rule = sim.LowestIndex{}
+		rp.rule = s.Rule
 	}
 	return rp, nil
 }

@@ -161,11 +161,12 @@ func TestRuleMatters(t *testing.T) {
 	sc := newScenario(t, 3, flatApp([]float64{1, 1, 1}, 10, 10, 5), scenario.Policy{Kind: scenario.Moldable, Processors: 1})
 	seg := Segment{Start: t0, Duration: 1000}
 	for _, tt := range []struct {
-		rule              Rule
+		rule              sim.Rule
 		commits, failures int64
 	}{
-		{LowestIndex, 8, 2},
-		{MostReliable, 9, 1},
+		{sim.LowestIndex{}, 8, 2},
+		{sim.MostReliable{}, 9, 1},
+		{nil, 9, 1}, // the default is MostReliable
 	} {
 		got, err := Simulate(tr, sc, 90, seg, &ReplaySettings{Rule: tt.rule})
 		if err != nil {
@@ -182,7 +183,7 @@ func TestRuleMatters(t *testing.T) {
 	// the tie between nodes 1 and 2 goes to node 1, which fails at 550;
 	// node 0 (1 failure) and node 2 (0) remain: node 2. Commits at 100,
 	// 200, 365, 465, then 665 … 965: 8 commits, 2 failures.
-	got, err := Simulate(tr, sc, 90, seg, &ReplaySettings{Rule: MostReliable, Lookback: 1000})
+	got, err := Simulate(tr, sc, 90, seg, &ReplaySettings{Rule: sim.MostReliable{}, Lookback: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestRuleMatters(t *testing.T) {
 	// bounds are ±4 sd. The same seed must give the same run.
 	clean := 0
 	for seed := range uint64(600) {
-		s := &ReplaySettings{Rule: Random, Seed: seed}
+		s := &ReplaySettings{Rule: sim.Random{}, Seed: seed}
 		a, err := Simulate(tr, sc, 90, seg, s)
 		if err != nil {
 			t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/trace"
 )
 
@@ -77,9 +78,9 @@ type Settings struct {
 	// Resolve returns an application described for n processors. Default
 	// bench.Application.
 	Resolve func(name string, n int) (scenario.Application, error)
-	// Policies are the rescheduling policies, in the forms of
-	// SegmentSettings.Policy. Default {"greedy"}.
-	Policies []string
+	// Policies are the rescheduling policies (see SegmentSettings.Policy).
+	// Default {greedy}.
+	Policies []scenario.Policy
 	// Processors is the number N of nodes of each system the application
 	// runs on. Default min(nodes, bench.MaxProcessors); it must not
 	// exceed the node count of any system.
@@ -102,8 +103,9 @@ type Settings struct {
 	// SegmentSettings.Estimate). A segment whose history holds too few
 	// events for it is drawn again.
 	Estimate trace.EstimateSettings
-	// Rule chooses the nodes to use when r(n) < n. Default MostReliable.
-	Rule Rule
+	// Rule chooses the nodes to use when r(n) < n. Default (nil)
+	// sim.MostReliable{} (see ReplaySettings.Rule).
+	Rule sim.Rule
 	// Sweep configures the search for the best interval of a segment.
 	Sweep Sweep
 	// Seed seeds every random draw. The table depends on it but not on
@@ -129,7 +131,9 @@ type Stat struct {
 type Row struct {
 	System      string
 	Application string
-	Policy      string
+	// Policy is the policy as given in Settings.Policies (an
+	// availability-based one is resolved anew for each segment).
+	Policy scenario.Policy
 	// Nodes is the system's node count, Processors the N of the model.
 	Nodes, Processors int
 	// Segments is the number of segments evaluated.
@@ -200,7 +204,7 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 				table.Rows = append(table.Rows, Row{
 					System:      sys.Name,
 					Application: name,
-					Policy:      c.policy.name,
+					Policy:      c.policy,
 					Nodes:       sys.Trace.NumNodes(),
 					Processors:  set.Processors,
 					Segments:    set.Segments,
@@ -245,7 +249,7 @@ func (s Settings) withDefaults() (Settings, error) {
 		s.Resolve = bench.Application
 	}
 	if len(s.Policies) == 0 {
-		s.Policies = []string{"greedy"}
+		s.Policies = []scenario.Policy{{Kind: scenario.Greedy}}
 	}
 	if s.Processors == 0 {
 		s.Processors = min(minNodes, bench.MaxProcessors)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ckpt-markov/markov/internal/shareddata"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/trace"
 )
 
@@ -55,7 +56,7 @@ func testSettings(t testing.TB) *Settings {
 		Systems:      testSystems(t),
 		Applications: []string{"lin", "peak"},
 		Resolve:      testApps,
-		Policies:     []string{"greedy", "pb", "ab"},
+		Policies:     policies(t, "greedy", "pb", "ab"),
 		Processors:   6,
 		Segments:     4,
 		MinDuration:  2 * day,
@@ -74,7 +75,7 @@ func TestRunReproducible(t *testing.T) {
 	var tables []*Table
 	for _, w := range []int{1, 3} {
 		s := testSettings(t)
-		s.Rule = Random
+		s.Rule = sim.Random{}
 		s.Workers = w
 		tab, err := Run(ctx, s)
 		if err != nil {
@@ -95,16 +96,16 @@ func TestRunReproducible(t *testing.T) {
 	segs := map[string][]SegmentResult{}
 	for i, row := range tab.Rows {
 		want := [3]string{[]string{"six", "eight"}[i/6], []string{"lin", "peak"}[i/3%2], []string{"greedy", "pb", "ab"}[i%3]}
-		if got := [3]string{row.System, row.Application, row.Policy}; got != want {
+		if got := [3]string{row.System, row.Application, row.Policy.String()}; got != want {
 			t.Errorf("row %d is %v, want %v", i, got, want)
 		}
 		// Hand-computed r(6): greedy 6; PB 6 for "lin" (ω increasing),
 		// 4 for "peak".
-		wantUsed := map[string]float64{"greedy": 6, "pb": 6, "ab": row.Used.Mean}[row.Policy]
-		if row.Policy == "pb" && row.Application == "peak" {
+		wantUsed := map[string]float64{"greedy": 6, "pb": 6, "ab": row.Used.Mean}[row.Policy.String()]
+		if row.Policy.String() == "pb" && row.Application == "peak" {
 			wantUsed = 4
 		}
-		if row.Used.Mean != wantUsed || row.Used.Std != 0 && row.Policy != "ab" {
+		if row.Used.Mean != wantUsed || row.Used.Std != 0 && row.Policy.String() != "ab" {
 			t.Errorf("row %d: r(6) %+v, want %v", i, row.Used, wantUsed)
 		}
 		if row.Processors != 6 || row.Segments != 4 || len(row.Results) != 4 {
@@ -139,7 +140,7 @@ func TestRunReproducible(t *testing.T) {
 	}
 
 	s := testSettings(t)
-	s.Rule = Random
+	s.Rule = sim.Random{}
 	s.Seed = 43
 	other, err := Run(ctx, s)
 	if err != nil {
@@ -169,7 +170,7 @@ func TestRunFirstNodes(t *testing.T) {
 	s := testSettings(t)
 	s.Systems = s.Systems[1:]
 	s.Subset = FirstNodes
-	s.Policies = []string{"pb"}
+	s.Policies = policies(t, "pb")
 	tab, err := Run(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
@@ -252,12 +253,12 @@ func TestRunSettingsErrors(t *testing.T) {
 		{"history", func(s *Settings) { s.MinHistory = -1 }},
 		{"too short", func(s *Settings) { s.MinHistory = 199 * day }},
 		{"workers", func(s *Settings) { s.Workers = -1 }},
-		{"policy", func(s *Settings) { s.Policies = []string{"greedy", "best"} }},
+		{"policy", func(s *Settings) { s.Policies = []scenario.Policy{{}, {Kind: 99}} }},
+		{"optimal policy without vector", func(s *Settings) { s.Policies = []scenario.Policy{{Kind: scenario.Optimal}} }},
 		{"application", func(s *Settings) { s.Applications = []string{"nope"} }},
 		{"application size", func(s *Settings) {
 			s.Resolve = func(name string, n int) (scenario.Application, error) { return testApps(name, n+1) }
 		}},
-		{"rule", func(s *Settings) { s.Rule = -1 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -296,7 +297,7 @@ func TestRunLANL(t *testing.T) {
 	tab, err := Run(context.Background(), &Settings{
 		Systems:      []System{{Name: "20", Trace: tr}},
 		Applications: []string{"qr"},
-		Policies:     []string{"greedy", "pb"},
+		Policies:     policies(t, "greedy", "pb"),
 		Segments:     3,
 		Seed:         1,
 	})
@@ -327,4 +328,18 @@ func TestRunLANL(t *testing.T) {
 			row.Policy, row.MTTF/day, row.MTTR/3600, row.Efficiency.Mean, row.Efficiency.Min,
 			row.Interval.Mean/3600, row.BestInterval.Mean/3600, row.UWT.Mean, row.BestUWT.Mean)
 	}
+}
+
+// policies parses policy names for a test table.
+func policies(t testing.TB, names ...string) []scenario.Policy {
+	t.Helper()
+	out := make([]scenario.Policy, len(names))
+	for i, n := range names {
+		p, err := scenario.ParsePolicy(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = p
+	}
+	return out
 }

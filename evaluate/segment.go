@@ -10,6 +10,7 @@ import (
 
 	"github.com/ckpt-markov/markov/intervals"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/trace"
 	"github.com/ckpt-markov/markov/uwt"
 )
@@ -101,12 +102,15 @@ type SegmentResult struct {
 // SegmentSettings configures EvaluateSegment. A nil *SegmentSettings
 // means the defaults given with each field.
 type SegmentSettings struct {
-	// Policy is the rescheduling policy: "greedy" (the default when
-	// empty), "pb", "ab" (availability based, built from the history's
-	// failure instants), "moldable:A" or "vector:r1,...,rN".
-	Policy string
-	// Rule chooses the nodes to use when r(n) < n. Default MostReliable.
-	Rule Rule
+	// Policy is the rescheduling policy; the zero Policy is greedy. An
+	// availability-based policy is resolved for each segment from the
+	// failure instants of its history; an optimal one must come with its
+	// vector.
+	Policy scenario.Policy
+	// Rule chooses the nodes to use when r(n) < n. Default (nil)
+	// sim.MostReliable{}, counting the history's failures (see
+	// ReplaySettings.Rule).
+	Rule sim.Rule
 	// Seed seeds the Random rule and the availability-based policy's
 	// random picks.
 	Seed uint64
@@ -146,18 +150,14 @@ func EvaluateSegment(ctx context.Context, tr *trace.Trace, app scenario.Applicat
 // config is the validated form of the settings shared by EvaluateSegment
 // and Run.
 type config struct {
-	policy   policy
-	rule     Rule
+	policy   scenario.Policy
+	rule     sim.Rule
 	estimate trace.EstimateSettings
 	sweep    Sweep
 }
 
 func newConfig(s SegmentSettings) (config, error) {
-	p, err := parsePolicy(s.Policy)
-	if err != nil {
-		return config{}, err
-	}
-	if err := s.Rule.validate(); err != nil {
+	if err := checkPolicy(s.Policy); err != nil {
 		return config{}, err
 	}
 	sw, err := s.Sweep.withDefaults()
@@ -167,7 +167,7 @@ func newConfig(s SegmentSettings) (config, error) {
 	if lb := s.Estimate.Lookback; !(lb >= 0) || math.IsInf(lb, 0) {
 		return config{}, fmt.Errorf("evaluate: lookback = %v, want a finite number of seconds ≥ 0", lb)
 	}
-	return config{policy: p, rule: s.Rule, estimate: s.Estimate, sweep: sw}, nil
+	return config{policy: s.Policy, rule: s.Rule, estimate: s.Estimate, sweep: sw}, nil
 }
 
 // segment evaluates one segment; see EvaluateSegment.
@@ -183,7 +183,7 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 		return SegmentResult{}, err
 	}
 	mttf, mttr := 1/est.Failure.Value, 1/est.Repair.Value
-	sc, err := c.policy.scenario(tr, app, mttf, mttr, est.From, seg.Start, rand.New(rand.NewPCG(seed, streamPolicy)))
+	sc, err := segmentScenario(c.policy, tr, app, mttf, mttr, est.From, seg.Start, rand.New(rand.NewPCG(seed, streamPolicy)))
 	if err != nil {
 		return SegmentResult{}, err
 	}

@@ -149,7 +149,7 @@ func TestEvaluateSegmentModel(t *testing.T) {
 	app := flatApp([]float64{1, 3, 2, 3}, 60, 50, 30)
 	app.Overhead = []float64{40, 45, 50, 55}
 	seg := Segment{Start: 100 * day, Duration: 5 * day}
-	res, err := EvaluateSegment(context.Background(), tr, app, seg, &SegmentSettings{Policy: "pb"})
+	res, err := EvaluateSegment(context.Background(), tr, app, seg, &SegmentSettings{Policy: scenario.Policy{Kind: scenario.PerformanceBased}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestEvaluateSegmentModel(t *testing.T) {
 	// Nor when the policy does not run on all N processors:
 	// r = (1, 2, 2, 0).
 	app.Overhead = []float64{40, 45, 50, 55}
-	res, err = EvaluateSegment(context.Background(), tr, app, seg, &SegmentSettings{Policy: "vector:1,2,2,0"})
+	res, err = EvaluateSegment(context.Background(), tr, app, seg, &SegmentSettings{Policy: scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 2, 2, 0}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestEvaluateSegmentModel(t *testing.T) {
 func TestAvailabilityBased(t *testing.T) {
 	tr := quietTrace(t, 4)
 	app := flatApp([]float64{2, 2, 2, 2}, 60, 60, 30)
-	res, err := EvaluateSegment(context.Background(), tr, app, Segment{Start: 100 * day, Duration: 5 * day}, &SegmentSettings{Policy: "ab", Seed: 9})
+	res, err := EvaluateSegment(context.Background(), tr, app, Segment{Start: 100 * day, Duration: 5 * day}, &SegmentSettings{Policy: scenario.Policy{Kind: scenario.AvailabilityBased}, Seed: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,8 +240,7 @@ func TestEvaluateSegmentErrors(t *testing.T) {
 	}{
 		{name: "nil trace", app: app, seg: ok},
 		{name: "app size", tr: tr, app: flatApp([]float64{1, 2}, 60, 50, 30), seg: ok},
-		{name: "policy", tr: tr, app: app, seg: ok, s: &SegmentSettings{Policy: "fastest"}},
-		{name: "rule", tr: tr, app: app, seg: ok, s: &SegmentSettings{Rule: 7}},
+		{name: "policy", tr: tr, app: app, seg: ok, s: &SegmentSettings{Policy: scenario.Policy{Kind: -1}}},
 		{name: "lookback", tr: tr, app: app, seg: ok, s: &SegmentSettings{Estimate: trace.EstimateSettings{Lookback: -1}}},
 		{name: "sweep start", tr: tr, app: app, seg: ok, s: &SegmentSettings{Sweep: Sweep{Start: math.NaN()}}},
 		{name: "sweep points", tr: tr, app: app, seg: ok, s: &SegmentSettings{Sweep: Sweep{Points: 2}}},
