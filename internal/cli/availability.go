@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -84,6 +85,9 @@ func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availability
 		}
 		work = w
 	}
+	if cmd.Flags().Changed("policy") {
+		return flagError("policy", "not used here: availability tries the moldable policy on each count a (choose them with --counts)")
+	}
 	info, err := opts.Scenario.load(cmd)
 	if err != nil {
 		return err
@@ -124,68 +128,87 @@ func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availability
 
 	// runTime is the expected run time of the job on p's count: its
 	// failure-free time there is work·ω(workOn)/ω(a).
-	runTime := func(p availability.Point) float64 {
-		return p.RunTime(work * rate[workOn-1] / rate[p.Processors-1])
-	}
-	point := func(p availability.Point) pointJSON {
-		j := pointJSON{
-			Processors:   p.Processors,
-			Interval:     jsonFloat(p.Interval),
-			Availability: jsonFloat(p.Availability),
-			UWT:          jsonFloat(p.UWT),
-		}
-		if work > 0 {
-			j.RunTime = jsonFloat(runTime(p))
-		}
-		return j
-	}
+	return opts.env.render(opts.Output, availabilityReport{info: info, model: opts.Model, work: work, workOn: workOn, res: res})
+}
 
-	out := opts.env.out
-	switch {
-	case opts.Output.JSON:
-		j := availabilityJSON{Scenario: info.json(), Exact: opts.Model.Exact, Best: point(res.Best)}
-		if work > 0 {
-			j.Work, j.WorkOn = jsonFloat(work), workOn
-		}
-		for _, p := range res.Points {
-			j.Points = append(j.Points, point(p))
-		}
-		return writeJSON(out, j)
-	case opts.Output.CSV:
-		header := []string{"processors", "interval", "availability", "uwt"}
-		if work > 0 {
-			header = append(header, "run_time")
-		}
-		var rows [][]string
-		for _, p := range res.Points {
-			row := []string{strconv.Itoa(p.Processors), csvFloat(p.Interval), csvFloat(p.Availability), csvFloat(p.UWT)}
-			if work > 0 {
-				row = append(row, csvFloat(runTime(p)))
-			}
-			rows = append(rows, row)
-		}
-		return writeCSV(out, header, rows)
-	}
+// availabilityReport is the result of markov availability.
+type availabilityReport struct {
+	info  scenarioInfo
+	model modelOptions
+	// work is the job's failure-free run time on workOn processors; 0
+	// without --work.
+	work   float64
+	workOn int
+	res    availability.Search
+}
 
-	fmt.Fprintf(out, "System    %d processors, MTTF %s, MTTR %s (moldable: the policy is not used)\n",
-		n, short(sc.System.MTTF), short(sc.System.MTTR))
-	if work > 0 {
-		fmt.Fprintf(out, "Job       %s failure-free on %d processors\n", short(work), workOn)
+// runTime is the job's expected run time on p's processor count.
+func (r availabilityReport) runTime(p availability.Point) float64 {
+	rate := r.info.sc.Application.WorkRate
+	return p.RunTime(r.work * rate[r.workOn-1] / rate[p.Processors-1])
+}
+
+func (r availabilityReport) point(p availability.Point) pointJSON {
+	j := pointJSON{
+		Processors:   p.Processors,
+		Interval:     jsonFloat(p.Interval),
+		Availability: jsonFloat(p.Availability),
+		UWT:          jsonFloat(p.UWT),
 	}
-	fmt.Fprintln(out)
-	t := newTable(out)
+	if r.work > 0 {
+		j.RunTime = jsonFloat(r.runTime(p))
+	}
+	return j
+}
+
+func (r availabilityReport) JSON() any {
+	j := availabilityJSON{Scenario: r.info.json(), Exact: r.model.Exact, Best: r.point(r.res.Best)}
+	if r.work > 0 {
+		j.Work, j.WorkOn = jsonFloat(r.work), r.workOn
+	}
+	for _, p := range r.res.Points {
+		j.Points = append(j.Points, r.point(p))
+	}
+	return j
+}
+
+func (r availabilityReport) CSV() ([]string, [][]string) {
+	header := []string{"processors", "interval", "availability", "uwt"}
+	if r.work > 0 {
+		header = append(header, "run_time")
+	}
+	var rows [][]string
+	for _, p := range r.res.Points {
+		row := []string{strconv.Itoa(p.Processors), csvFloat(p.Interval), csvFloat(p.Availability), csvFloat(p.UWT)}
+		if r.work > 0 {
+			row = append(row, csvFloat(r.runTime(p)))
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
+}
+
+func (r availabilityReport) Text(w io.Writer) error {
+	sys := r.info.sc.System
+	fmt.Fprintf(w, "System    %d processors, MTTF %s, MTTR %s (moldable: the policy is not used)\n",
+		sys.Processors, short(sys.MTTF), short(sys.MTTR))
+	if r.work > 0 {
+		fmt.Fprintf(w, "Job       %s failure-free on %d processors\n", short(r.work), r.workOn)
+	}
+	fmt.Fprintln(w)
+	t := newTable(w)
 	header := []string{"a", "I*", "A", "UWT (work/s)"}
-	if work > 0 {
+	if r.work > 0 {
 		header = append(header, "Run time")
 	}
 	t.row(append(header, "")...)
-	for _, p := range res.Points {
+	for _, p := range r.res.Points {
 		row := []string{strconv.Itoa(p.Processors), short(p.Interval), num(p.Availability), num(p.UWT)}
-		if work > 0 {
-			row = append(row, short(runTime(p)))
+		if r.work > 0 {
+			row = append(row, short(r.runTime(p)))
 		}
 		mark := ""
-		if p.Processors == res.Best.Processors {
+		if p.Processors == r.res.Best.Processors {
 			mark = "<- best"
 		}
 		t.row(append(row, mark)...)
@@ -193,7 +216,7 @@ func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availability
 	if err := t.flush(); err != nil {
 		return err
 	}
-	b := res.Best
-	fmt.Fprintf(out, "\nBest: a = %d processors, I* = %s, A = %s, UWT = %s work/s\n", b.Processors, dur(b.Interval), num(b.Availability), num(b.UWT))
-	return nil
+	b := r.res.Best
+	_, err := fmt.Fprintf(w, "\nBest: a = %d processors, I* = %s, A = %s, UWT = %s work/s\n", b.Processors, dur(b.Interval), num(b.Availability), num(b.UWT))
+	return err
 }

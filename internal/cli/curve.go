@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -77,45 +78,23 @@ sides of I*.`,
 }
 
 func runCurve(ctx context.Context, cmd *cobra.Command, opts *curveOptions) error {
-	var from, to float64
-	var err error
-	if opts.From != "" {
-		if from, err = positiveDuration("from", opts.From); err != nil {
-			return err
-		}
-	}
-	if opts.To != "" {
-		if to, err = positiveDuration("to", opts.To); err != nil {
-			return err
-		}
-	}
-	if !opts.Optimum && (opts.From == "" || opts.To == "") {
-		return flagError("optimum", "false needs both --from and --to")
-	}
-	if opts.Points < 2 {
-		return flagError("points", "%d, want at least 2", opts.Points)
-	}
-	if opts.Plot != "" {
-		if err := checkPlotPath(opts.Plot); err != nil {
-			return err
-		}
-	}
-	if _, err := pickUnit(opts.Unit, 0); err != nil {
+	from, to, err := opts.bounds()
+	if err != nil {
 		return err
 	}
 	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
 	if err != nil {
 		return err
 	}
-
-	var opt uwt.Optimum
+	r := curveReport{info: info, model: opts.Model, plot: opts.Plot}
 	if opts.Optimum {
 		bar := opts.env.startProgress("searching I*", 0)
-		opt, err = m.Optimize(ctx, nil)
+		opt, err := m.Optimize(ctx, nil)
 		bar.finish()
 		if err != nil {
 			return err
 		}
+		r.optimum = &opt
 		if opts.From == "" {
 			from = opt.Scan[0].Interval
 		}
@@ -127,80 +106,131 @@ func runCurve(ctx context.Context, cmd *cobra.Command, opts *curveOptions) error
 	if err != nil {
 		return usageError{fmt.Errorf("--from %s, --to %s: want from < to", short(from), short(to))}
 	}
+	if r.points, err = evaluateGrid(ctx, opts.env, m, grid); err != nil {
+		return err
+	}
+	if r.unit, err = pickUnit(opts.Unit, to); err != nil {
+		return err
+	}
+	if opts.Plot != "" {
+		if err := r.curvePlot().save(opts.Plot); err != nil {
+			return err
+		}
+	}
+	return opts.env.render(opts.Output, r)
+}
+
+// bounds checks the flags and returns --from and --to in seconds (0 when
+// not given).
+func (o *curveOptions) bounds() (from, to float64, err error) {
+	if o.From != "" {
+		if from, err = positiveDuration("from", o.From); err != nil {
+			return 0, 0, err
+		}
+	}
+	if o.To != "" {
+		if to, err = positiveDuration("to", o.To); err != nil {
+			return 0, 0, err
+		}
+	}
+	if !o.Optimum && (o.From == "" || o.To == "") {
+		return 0, 0, flagError("optimum", "false needs both --from and --to")
+	}
+	if o.Points < 2 {
+		return 0, 0, flagError("points", "%d, want at least 2", o.Points)
+	}
+	if o.Plot != "" {
+		if err := checkPlotPath(o.Plot); err != nil {
+			return 0, 0, err
+		}
+	}
+	if _, err := pickUnit(o.Unit, 0); err != nil {
+		return 0, 0, err
+	}
+	return from, to, nil
+}
+
+// evaluateGrid evaluates UWT at each interval of grid, with progress.
+func evaluateGrid(ctx context.Context, e *env, m *uwt.Model, grid []float64) ([]uwt.Result, error) {
 	results := make([]uwt.Result, len(grid))
-	bar := opts.env.startProgress("evaluating UWT(I)", len(grid))
+	bar := e.startProgress("evaluating UWT(I)", len(grid))
+	defer bar.finish()
 	for k, i := range grid {
 		r, err := m.Curve(ctx, []float64{i})
 		if err != nil {
-			bar.finish()
-			return err
+			return nil, err
 		}
 		results[k] = r[0]
 		bar.add(1)
 	}
-	bar.finish()
+	return results, nil
+}
 
-	unit, err := pickUnit(opts.Unit, to)
-	if err != nil {
-		return err
-	}
-	if opts.Plot != "" {
-		c := curvePlot{
-			title:      "UWT(I): " + info.describe(),
-			unit:       unit,
-			hasOptimum: opts.Optimum,
-			optimum:    opt.Interval,
-			optimumUWT: opt.UWT,
-		}
-		for _, r := range results {
-			c.intervals = append(c.intervals, r.Interval)
-			c.uwt = append(c.uwt, r.UWT)
-		}
-		if err := c.save(opts.Plot); err != nil {
-			return err
-		}
-	}
+// curveReport is the result of markov curve.
+type curveReport struct {
+	info  scenarioInfo
+	model modelOptions
+	// optimum is I*'s search, nil with --optimum=false.
+	optimum *uwt.Optimum
+	points  []uwt.Result
+	unit    timeUnit
+	// plot is the plot file written, if any.
+	plot string
+}
 
-	out := opts.env.out
-	switch {
-	case opts.Output.JSON:
-		j := curveJSON{Scenario: info.json(), Exact: opts.Model.Exact, Plot: opts.Plot}
-		if opts.Optimum {
-			j.Optimum = &sampleJSON{jsonFloat(opt.Interval), jsonFloat(opt.UWT)}
-		}
-		for _, r := range results {
-			j.Points = append(j.Points, curvePointJSON{
-				Interval:     jsonFloat(r.Interval),
-				UWT:          jsonFloat(r.UWT),
-				Availability: jsonFloat(r.Availability),
-				States:       r.States,
-				Dropped:      jsonFloat(r.Dropped),
-			})
-		}
-		return writeJSON(out, j)
-	case opts.Output.CSV:
-		rows := make([][]string, len(results))
-		for k, r := range results {
-			rows[k] = []string{csvFloat(r.Interval), csvFloat(r.UWT), csvFloat(r.Availability), strconv.Itoa(r.States), csvFloat(r.Dropped)}
-		}
-		return writeCSV(out, []string{"interval", "uwt", "availability", "states", "dropped"}, rows)
+func (r curveReport) curvePlot() curvePlot {
+	c := curvePlot{title: "UWT(I): " + r.info.describe(), unit: r.unit, hasOptimum: r.optimum != nil}
+	if r.optimum != nil {
+		c.optimum, c.optimumUWT = r.optimum.Interval, r.optimum.UWT
 	}
+	for _, p := range r.points {
+		c.intervals = append(c.intervals, p.Interval)
+		c.uwt = append(c.uwt, p.UWT)
+	}
+	return c
+}
 
-	fmt.Fprintf(out, "Scenario  %s\n", info.describe())
-	if opts.Optimum {
-		fmt.Fprintf(out, "I*        %s, UWT %s work/s\n", dur(opt.Interval), num(opt.UWT))
+func (r curveReport) JSON() any {
+	j := curveJSON{Scenario: r.info.json(), Exact: r.model.Exact, Plot: r.plot}
+	if r.optimum != nil {
+		j.Optimum = &sampleJSON{jsonFloat(r.optimum.Interval), jsonFloat(r.optimum.UWT)}
 	}
-	fmt.Fprintln(out)
-	t := newTable(out)
-	t.row("Interval", "I ("+unit.name+")", "UWT (work/s)", "Availability")
-	for _, r := range results {
-		t.row(short(r.Interval), num(r.Interval/unit.seconds), num(r.UWT), num(r.Availability))
+	for _, p := range r.points {
+		j.Points = append(j.Points, curvePointJSON{
+			Interval:     jsonFloat(p.Interval),
+			UWT:          jsonFloat(p.UWT),
+			Availability: jsonFloat(p.Availability),
+			States:       p.States,
+			Dropped:      jsonFloat(p.Dropped),
+		})
+	}
+	return j
+}
+
+func (r curveReport) CSV() ([]string, [][]string) {
+	rows := make([][]string, len(r.points))
+	for k, p := range r.points {
+		rows[k] = []string{csvFloat(p.Interval), csvFloat(p.UWT), csvFloat(p.Availability), strconv.Itoa(p.States), csvFloat(p.Dropped)}
+	}
+	return []string{"interval", "uwt", "availability", "states", "dropped"}, rows
+}
+
+func (r curveReport) Text(w io.Writer) error {
+	fmt.Fprintf(w, "Scenario  %s\n", r.info.describe())
+	if r.optimum != nil {
+		fmt.Fprintf(w, "I*        %s, UWT %s work/s\n", dur(r.optimum.Interval), num(r.optimum.UWT))
+	}
+	fmt.Fprintln(w)
+	t := newTable(w)
+	t.row("Interval", "I ("+r.unit.name+")", "UWT (work/s)", "Availability")
+	for _, p := range r.points {
+		t.row(short(p.Interval), num(p.Interval/r.unit.seconds), num(p.UWT), num(p.Availability))
 	}
 	if err := t.flush(); err != nil {
 		return err
 	}
-	if opts.Plot != "" {
-		fmt.Fprintf(out, "\nPlot written to %s\n", opts.Plot)
+	if r.plot != "" {
+		fmt.Fprintf(w, "\nPlot written to %s\n", r.plot)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-markov/markov/evaluate"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/trace"
 )
 
@@ -69,7 +72,7 @@ A fixed --seed reproduces the table exactly, whatever --workers.`,
 	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated (required with --lanl)")
 	f.StringArrayVar(&opts.Generic, "trace", nil, "trace in the generic format (repeatable)")
 	f.StringVar(&opts.Apps, "apps", "qr,cg,md", "benchmark applications, comma separated")
-	f.StringVar(&opts.Policies, "policies", "greedy", "policies, comma separated: greedy, pb, ab, moldable:A")
+	f.StringVar(&opts.Policies, "policies", "greedy", "policies, comma separated: greedy, pb, ab, moldable:A, vector:r1,...,rN")
 	f.IntVar(&opts.Processors, "processors", 0, "processors N the application runs on (0: min(nodes, 512))")
 	f.IntVar(&opts.Segments, "segments", evaluate.DefaultSegments, "random segments per system")
 	f.StringVar(&opts.MinDuration, "min-duration", "", "shortest segment (default 7d)")
@@ -102,32 +105,148 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	if err != nil {
 		return err
 	}
-	if !opts.ShowSegments {
-		for k := range tab.Rows {
-			tab.Rows[k].Results = nil
+	return opts.env.render(opts.Output, evaluateReport{tab: tab, segments: opts.ShowSegments})
+}
+
+// evaluateReport is the result of markov evaluate.
+type evaluateReport struct {
+	tab *evaluate.Table
+	// segments is whether --json includes every segment's result.
+	segments bool
+}
+
+// evaluateJSON is the --json output of markov evaluate.
+type evaluateJSON struct {
+	Rows []evaluateRowJSON `json:"rows"`
+}
+
+// evaluateRowJSON is one row: a system, an application and a policy. Its
+// scenario's MTTF and MTTR are the means over the segments of the rates
+// estimated from each segment's history.
+type evaluateRowJSON struct {
+	System          string        `json:"system"`
+	Scenario        scenarioJSON  `json:"scenario"`
+	Nodes           int           `json:"nodes"`
+	Segments        int           `json:"segments"`
+	Used            statJSON      `json:"used"`
+	Efficiency      statJSON      `json:"efficiency"`
+	PaperEfficiency statJSON      `json:"paper_efficiency"`
+	YoungEfficiency statJSON      `json:"young_efficiency"`
+	DalyEfficiency  statJSON      `json:"daly_efficiency"`
+	Interval        statJSON      `json:"interval"`
+	BestInterval    statJSON      `json:"best_interval"`
+	ModelUWT        statJSON      `json:"model_uwt"`
+	UWT             statJSON      `json:"uwt"`
+	BestUWT         statJSON      `json:"best_uwt"`
+	Results         []segmentJSON `json:"results,omitempty"`
+}
+
+// statJSON summarises a quantity over the segments of a row.
+type statJSON struct {
+	Mean jsonFloat `json:"mean"`
+	Std  jsonFloat `json:"std"`
+	Min  jsonFloat `json:"min"`
+	Max  jsonFloat `json:"max"`
+}
+
+// segmentJSON is the evaluation of one segment (--segments-detail).
+type segmentJSON struct {
+	Start       jsonFloat    `json:"start"`
+	Duration    jsonFloat    `json:"duration"`
+	Nodes       []int        `json:"nodes,omitempty"`
+	Processors  int          `json:"processors"`
+	Used        int          `json:"used"`
+	MTTF        jsonFloat    `json:"mttf"`
+	MTTR        jsonFloat    `json:"mttr"`
+	ModelUWT    jsonFloat    `json:"model_uwt"`
+	ModelStatus string       `json:"model_status"`
+	Model       outcomeJSON  `json:"model"`
+	Paper       outcomeJSON  `json:"paper"`
+	Best        outcomeJSON  `json:"best"`
+	Young       *outcomeJSON `json:"young,omitempty"`
+	Daly        *outcomeJSON `json:"daly,omitempty"`
+}
+
+// outcomeJSON is the replay of a segment with one interval.
+type outcomeJSON struct {
+	Interval   jsonFloat `json:"interval"`
+	Efficiency jsonFloat `json:"efficiency"`
+	Work       jsonFloat `json:"work"`
+	Failures   int64     `json:"failures"`
+	Commits    int64     `json:"commits"`
+}
+
+func stat(s evaluate.Stat) statJSON {
+	return statJSON{jsonFloat(s.Mean), jsonFloat(s.Std), jsonFloat(s.Min), jsonFloat(s.Max)}
+}
+
+func outcome(o evaluate.Outcome) outcomeJSON {
+	return outcomeJSON{jsonFloat(o.Interval), jsonFloat(o.Efficiency), jsonFloat(o.Work), o.Failures, o.Commits}
+}
+
+func (r evaluateReport) JSON() any {
+	j := evaluateJSON{Rows: []evaluateRowJSON{}}
+	for _, row := range r.tab.Rows {
+		rj := evaluateRowJSON{
+			System: row.System,
+			Scenario: scenarioJSON{Application: row.Application, Processors: row.Processors,
+				MTTF: jsonFloat(row.MTTF), MTTR: jsonFloat(row.MTTR), Policy: row.Policy.String()},
+			Nodes:           row.Nodes,
+			Segments:        row.Segments,
+			Used:            stat(row.Used),
+			Efficiency:      stat(row.Efficiency),
+			PaperEfficiency: stat(row.PaperEfficiency),
+			YoungEfficiency: stat(row.YoungEfficiency),
+			DalyEfficiency:  stat(row.DalyEfficiency),
+			Interval:        stat(row.Interval),
+			BestInterval:    stat(row.BestInterval),
+			ModelUWT:        stat(row.ModelUWT),
+			UWT:             stat(row.UWT),
+			BestUWT:         stat(row.BestUWT),
 		}
-	}
-	out := opts.env.out
-	switch {
-	case opts.Output.JSON:
-		return writeJSON(out, tab)
-	case opts.Output.CSV:
-		header := []string{"system", "application", "policy", "processors", "segments", "mttf", "mttr",
-			"efficiency", "efficiency_std", "efficiency_min", "young_efficiency", "daly_efficiency",
-			"interval", "best_interval", "uwt", "best_uwt"}
-		var rows [][]string
-		for _, r := range tab.Rows {
-			rows = append(rows, []string{r.System, r.Application, r.Policy, strconv.Itoa(r.Processors), strconv.Itoa(r.Segments),
-				csvFloat(r.MTTF), csvFloat(r.MTTR), csvFloat(r.Efficiency.Mean), csvFloat(r.Efficiency.Std), csvFloat(r.Efficiency.Min),
-				csvFloat(r.YoungEfficiency.Mean), csvFloat(r.DalyEfficiency.Mean), csvFloat(r.Interval.Mean), csvFloat(r.BestInterval.Mean),
-				csvFloat(r.UWT.Mean), csvFloat(r.BestUWT.Mean)})
+		if r.segments {
+			for _, res := range row.Results {
+				sj := segmentJSON{
+					Start: jsonFloat(res.Start), Duration: jsonFloat(res.Duration), Nodes: res.Nodes,
+					Processors: res.Processors, Used: res.Used, MTTF: jsonFloat(res.MTTF), MTTR: jsonFloat(res.MTTR),
+					ModelUWT: jsonFloat(res.ModelUWT), ModelStatus: res.ModelStatus.String(),
+					Model: outcome(res.Model), Paper: outcome(res.Paper), Best: outcome(res.Best),
+				}
+				if res.Young != nil {
+					y := outcome(*res.Young)
+					sj.Young = &y
+				}
+				if res.Daly != nil {
+					d := outcome(*res.Daly)
+					sj.Daly = &d
+				}
+				rj.Results = append(rj.Results, sj)
+			}
 		}
-		return writeCSV(out, header, rows)
+		j.Rows = append(j.Rows, rj)
 	}
-	t := newTable(out)
+	return j
+}
+
+func (r evaluateReport) CSV() ([]string, [][]string) {
+	header := []string{"system", "application", "policy", "processors", "segments", "mttf", "mttr",
+		"efficiency", "efficiency_std", "efficiency_min", "young_efficiency", "daly_efficiency",
+		"interval", "best_interval", "uwt", "best_uwt"}
+	var rows [][]string
+	for _, r := range r.tab.Rows {
+		rows = append(rows, []string{r.System, r.Application, r.Policy.String(), strconv.Itoa(r.Processors), strconv.Itoa(r.Segments),
+			csvFloat(r.MTTF), csvFloat(r.MTTR), csvFloat(r.Efficiency.Mean), csvFloat(r.Efficiency.Std), csvFloat(r.Efficiency.Min),
+			csvFloat(r.YoungEfficiency.Mean), csvFloat(r.DalyEfficiency.Mean), csvFloat(r.Interval.Mean), csvFloat(r.BestInterval.Mean),
+			csvFloat(r.UWT.Mean), csvFloat(r.BestUWT.Mean)})
+	}
+	return header, rows
+}
+
+func (r evaluateReport) Text(w io.Writer) error {
+	t := newTable(w)
 	t.row("System", "App", "Policy", "N", "MTTF", "MTTR", "Efficiency (min)", "Young", "Daly", "Mean I*", "Mean best I", "Work/s I*", "Work/s best")
-	for _, r := range tab.Rows {
-		t.row(r.System, r.Application, r.Policy, strconv.Itoa(r.Processors), short(r.MTTF), short(r.MTTR),
+	for _, r := range r.tab.Rows {
+		t.row(r.System, r.Application, r.Policy.String(), strconv.Itoa(r.Processors), short(r.MTTF), short(r.MTTR),
 			fmt.Sprintf("%.1f%% (%.1f%%)", 100*r.Efficiency.Mean, 100*r.Efficiency.Min),
 			fmt.Sprintf("%.1f%%", 100*r.YoungEfficiency.Mean), fmt.Sprintf("%.1f%%", 100*r.DalyEfficiency.Mean),
 			short(r.Interval.Mean), short(r.BestInterval.Mean), fmt.Sprintf("%.4g", r.UWT.Mean), fmt.Sprintf("%.4g", r.BestUWT.Mean))
@@ -135,8 +254,8 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
-	if len(tab.Rows) > 0 {
-		fmt.Fprintf(out, "\n%d segments per system; efficiency = work with the model's I* / best work of the sweep.\n", tab.Rows[0].Segments)
+	if len(r.tab.Rows) > 0 {
+		fmt.Fprintf(w, "\n%d segments per system; efficiency = work with the model's I* / best work of the sweep.\n", r.tab.Rows[0].Segments)
 	}
 	return nil
 }
@@ -169,16 +288,26 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 			return nil, err
 		}
 	}
-	if set.Rule, err = evaluate.ParseRule(o.Rule); err != nil {
+	if set.Rule, err = sim.ParseRule(o.Rule); err != nil {
 		return nil, flagError("rule", "%v", err)
 	}
 	set.Applications = splitList(o.Apps)
-	set.Policies = splitList(o.Policies)
 	if len(set.Applications) == 0 {
 		return nil, flagError("apps", "empty, want e.g. qr,cg,md")
 	}
-	if len(set.Policies) == 0 {
+	if strings.TrimSpace(o.Policies) == "" {
 		return nil, flagError("policies", "empty, want e.g. greedy,pb")
+	}
+	if set.Policies, err = scenario.SplitPolicies(o.Policies); err != nil {
+		return nil, flagError("policies", "%s", problem(err))
+	}
+	for _, p := range set.Policies {
+		if p.Kind == scenario.Optimal {
+			return nil, flagError("policies", "optimal: the optimal policy is not available in evaluate")
+		}
+		if p.Kind == scenario.Explicit && o.Processors > 0 && len(p.Explicit) != o.Processors {
+			return nil, flagError("policies", "%s has %d entries, want %d (--processors)", p, len(p.Explicit), o.Processors)
+		}
 	}
 	switch {
 	case o.LANL == "" && len(o.Generic) == 0:

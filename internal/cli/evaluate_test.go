@@ -38,13 +38,27 @@ func syntheticTrace(t *testing.T, n int, mttf, mttr float64, seed uint64) string
 	return writeFile(t, "cluster.csv", buf.String())
 }
 
+// evaluateOut is the --json output of evaluate: snake_case keys, each row
+// with the scenario object of the other commands.
 type evaluateOut struct {
-	Rows []struct {
-		System, Application, Policy string
-		Processors, Segments        int
-		MTTF, MTTR                  float64
-		Efficiency                  struct{ Mean, Min, Max float64 }
-	}
+	Rows []evaluateRow `json:"rows"`
+}
+
+type evaluateRow struct {
+	System   string `json:"system"`
+	Scenario struct {
+		Application string  `json:"application"`
+		Policy      string  `json:"policy"`
+		Processors  int     `json:"processors"`
+		MTTF        float64 `json:"mttf"`
+		MTTR        float64 `json:"mttr"`
+	} `json:"scenario"`
+	Segments   int `json:"segments"`
+	Efficiency struct {
+		Mean float64 `json:"mean"`
+		Min  float64 `json:"min"`
+		Max  float64 `json:"max"`
+	} `json:"efficiency"`
 }
 
 func TestEvaluate(t *testing.T) {
@@ -62,17 +76,17 @@ func TestEvaluate(t *testing.T) {
 		t.Fatalf("%d rows, want 2 applications × 2 policies", len(got.Rows))
 	}
 	for _, r := range got.Rows {
-		if r.Segments != 3 || r.Processors != 8 {
+		if r.Segments != 3 || r.Scenario.Processors != 8 {
 			t.Errorf("%+v: want 3 segments on 8 processors", r)
 		}
 		// Efficiency is work(I*)/best work, the best including I*: in (0, 1].
 		if !(r.Efficiency.Min > 0 && r.Efficiency.Max <= 1) {
-			t.Errorf("%s/%s: efficiency range [%v, %v] outside (0, 1]", r.Application, r.Policy, r.Efficiency.Min, r.Efficiency.Max)
+			t.Errorf("%s/%s: efficiency range [%v, %v] outside (0, 1]", r.Scenario.Application, r.Scenario.Policy, r.Efficiency.Min, r.Efficiency.Max)
 		}
 		// The history estimates recover the trace's rates roughly (mean
 		// MTTF 20 days, MTTR 6 hours; a few hundred events).
-		if r.MTTF < 10*86400 || r.MTTF > 40*86400 || r.MTTR < 3*3600 || r.MTTR > 12*3600 {
-			t.Errorf("estimated MTTF %v d, MTTR %v h; the trace has 20 d and 6 h", r.MTTF/86400, r.MTTR/3600)
+		if sc := r.Scenario; sc.MTTF < 10*86400 || sc.MTTF > 40*86400 || sc.MTTR < 3*3600 || sc.MTTR > 12*3600 {
+			t.Errorf("estimated MTTF %v d, MTTR %v h; the trace has 20 d and 6 h", sc.MTTF/86400, sc.MTTR/3600)
 		}
 	}
 	// A fixed seed reproduces the output exactly, whatever the workers.
@@ -121,7 +135,7 @@ func TestEvaluateLANL(t *testing.T) {
 	path := shareddata.LANL(t)
 	var got evaluateOut
 	runJSON(t, &got, "evaluate", "--lanl", path, "--systems", "20", "--apps", "md", "--segments", "2")
-	if len(got.Rows) != 1 || got.Rows[0].System != "20" || got.Rows[0].Processors != 512 {
+	if len(got.Rows) != 1 || got.Rows[0].System != "20" || got.Rows[0].Scenario.Processors != 512 {
 		t.Fatalf("rows %+v, want one row of system 20 on 512 processors", got.Rows)
 	}
 }

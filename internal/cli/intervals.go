@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-markov/markov/intervals"
+	"github.com/ckpt-markov/markov/uwt"
 )
 
 // intervalsOptions are the flags of markov intervals.
@@ -150,42 +152,59 @@ func runIntervals(ctx context.Context, cmd *cobra.Command, opts *intervalsOption
 	}
 	bar.finish()
 
-	out := opts.env.out
-	switch {
-	case opts.Output.JSON:
-		return writeJSON(out, intervalsJSON{
-			Scenario: info.json(),
-			Exact:    opts.Model.Exact,
-			Optimum:  sampleJSON{jsonFloat(opt.Interval), jsonFloat(opt.UWT)},
-			Params: paramsJSON{
-				Processors: a,
-				MTBF:       jsonFloat(params.MTBF),
-				Checkpoint: jsonFloat(params.Checkpoint),
-				Latency:    jsonFloat(params.Latency),
-				Restart:    jsonFloat(params.Restart),
-				Work:       jsonFloat(params.Work),
-			},
-			Models: rows,
-		})
-	case opts.Output.CSV:
-		var cells [][]string
-		for _, r := range rows {
-			cells = append(cells, []string{r.Name, csvFloat(float64(r.Interval)), csvFloat(float64(r.UWT)), csvFloat(float64(r.Efficiency)), r.Error})
-		}
-		return writeCSV(out, []string{"model", "interval", "uwt", "efficiency", "error"}, cells)
-	}
+	return opts.env.render(opts.Output, intervalsReport{info: info, model: opts.Model, opt: opt, params: params, a: a, rows: rows})
+}
 
-	fmt.Fprintf(out, "Scenario  %s\n", info.describe())
-	fmt.Fprintf(out, "Inputs    a = %d, job MTBF %s, C = %s, L = %s, R = %s\n\n",
-		a, short(params.MTBF), short(params.Checkpoint), short(params.Latency), short(params.Restart))
-	t := newTable(out)
+// intervalsReport is the result of markov intervals.
+type intervalsReport struct {
+	info   scenarioInfo
+	model  modelOptions
+	opt    uwt.Optimum
+	params intervals.Params
+	// a is the processor count the closed forms are given.
+	a    int
+	rows []choiceJSON
+}
+
+func (r intervalsReport) JSON() any {
+	p := r.params
+	return intervalsJSON{
+		Scenario: r.info.json(),
+		Exact:    r.model.Exact,
+		Optimum:  sampleJSON{jsonFloat(r.opt.Interval), jsonFloat(r.opt.UWT)},
+		Params: paramsJSON{
+			Processors: r.a,
+			MTBF:       jsonFloat(p.MTBF),
+			Checkpoint: jsonFloat(p.Checkpoint),
+			Latency:    jsonFloat(p.Latency),
+			Restart:    jsonFloat(p.Restart),
+			Work:       jsonFloat(p.Work),
+		},
+		Models: r.rows,
+	}
+}
+
+func (r intervalsReport) CSV() ([]string, [][]string) {
+	var cells [][]string
+	for _, c := range r.rows {
+		cells = append(cells, []string{c.Name, csvFloat(float64(c.Interval)), csvFloat(float64(c.UWT)), csvFloat(float64(c.Efficiency)), c.Error})
+	}
+	return []string{"model", "interval", "uwt", "efficiency", "error"}, cells
+}
+
+func (r intervalsReport) Text(w io.Writer) error {
+	p := r.params
+	fmt.Fprintf(w, "Scenario  %s\n", r.info.describe())
+	fmt.Fprintf(w, "Inputs    a = %d, job MTBF %s, C = %s, L = %s, R = %s\n\n",
+		r.a, short(p.MTBF), short(p.Checkpoint), short(p.Latency), short(p.Restart))
+	t := newTable(w)
 	t.row("Model", "Interval", "UWT (work/s)", "Efficiency", "")
-	for _, r := range rows {
-		if r.Error != "" {
-			t.row(r.Name, "-", "-", "-", "does not apply: "+r.Error)
+	for _, c := range r.rows {
+		if c.Error != "" {
+			t.row(c.Name, "-", "-", "-", "does not apply: "+c.Error)
 			continue
 		}
-		t.row(r.Name, short(float64(r.Interval)), num(float64(r.UWT)), percent(float64(r.Efficiency)), "")
+		t.row(c.Name, short(float64(c.Interval)), num(float64(c.UWT)), percent(float64(c.Efficiency)), "")
 	}
 	return t.flush()
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -111,46 +112,61 @@ func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions)
 		return err
 	}
 
-	out := opts.env.out
-	switch {
-	case opts.Output.JSON:
-		scan := make([]sampleJSON, len(opt.Scan))
-		for k, s := range opt.Scan {
-			scan[k] = sampleJSON{jsonFloat(s.Interval), jsonFloat(s.UWT)}
-		}
-		return writeJSON(out, optimizeJSON{
-			Scenario:      info.json(),
-			Exact:         opts.Model.Exact,
-			Interval:      jsonFloat(opt.Interval),
-			UWT:           jsonFloat(opt.UWT),
-			Availability:  jsonFloat(opt.Result.Availability),
-			BandLow:       jsonFloat(opt.BandLow),
-			BandHigh:      jsonFloat(opt.BandHigh),
-			Band:          jsonFloat(opts.Band),
-			ModelInterval: jsonFloat(opt.ModelInterval),
-			Evaluations:   opt.Evaluations,
-			LocalMaxima:   opt.LocalMaxima,
-			Status:        opt.Status.String(),
-			States:        opt.Result.States,
-			Recurrent:     opt.Result.Recurrent,
-			Dropped:       jsonFloat(opt.Result.Dropped),
-			Residual:      jsonFloat(opt.Result.Residual),
-			Scan:          scan,
-		})
-	case opts.Output.CSV:
-		return writeCSV(out,
-			[]string{"interval", "uwt", "availability", "band_low", "band_high", "model_interval", "evaluations", "status", "states"},
-			[][]string{{csvFloat(opt.Interval), csvFloat(opt.UWT), csvFloat(opt.Result.Availability),
-				csvFloat(opt.BandLow), csvFloat(opt.BandHigh), csvFloat(opt.ModelInterval),
-				strconv.Itoa(opt.Evaluations), opt.Status.String(), strconv.Itoa(opt.Result.States)}})
-	}
+	return opts.env.render(opts.Output, optimizeReport{info, opts.Model, opts.Band, opts.Scan, opt})
+}
 
-	t := newTable(out)
-	t.row("Scenario", info.describe())
+// optimizeReport is the result of markov optimize.
+type optimizeReport struct {
+	info  scenarioInfo
+	model modelOptions
+	band  float64
+	scan  bool
+	opt   uwt.Optimum
+}
+
+func (r optimizeReport) JSON() any {
+	opt := r.opt
+	scan := make([]sampleJSON, len(opt.Scan))
+	for k, s := range opt.Scan {
+		scan[k] = sampleJSON{jsonFloat(s.Interval), jsonFloat(s.UWT)}
+	}
+	return optimizeJSON{
+		Scenario:      r.info.json(),
+		Exact:         r.model.Exact,
+		Interval:      jsonFloat(opt.Interval),
+		UWT:           jsonFloat(opt.UWT),
+		Availability:  jsonFloat(opt.Result.Availability),
+		BandLow:       jsonFloat(opt.BandLow),
+		BandHigh:      jsonFloat(opt.BandHigh),
+		Band:          jsonFloat(r.band),
+		ModelInterval: jsonFloat(opt.ModelInterval),
+		Evaluations:   opt.Evaluations,
+		LocalMaxima:   opt.LocalMaxima,
+		Status:        opt.Status.String(),
+		States:        opt.Result.States,
+		Recurrent:     opt.Result.Recurrent,
+		Dropped:       jsonFloat(opt.Result.Dropped),
+		Residual:      jsonFloat(opt.Result.Residual),
+		Scan:          scan,
+	}
+}
+
+func (r optimizeReport) CSV() ([]string, [][]string) {
+	opt := r.opt
+	return []string{"interval", "uwt", "availability", "band_low", "band_high", "model_interval", "evaluations", "status", "states"},
+		[][]string{{csvFloat(opt.Interval), csvFloat(opt.UWT), csvFloat(opt.Result.Availability),
+			csvFloat(opt.BandLow), csvFloat(opt.BandHigh), csvFloat(opt.ModelInterval),
+			strconv.Itoa(opt.Evaluations), opt.Status.String(), strconv.Itoa(opt.Result.States)}}
+}
+
+func (r optimizeReport) Text(w io.Writer) error {
+	opt := r.opt
+	t := newTable(w)
+	t.row("Scenario", r.info.describe())
 	t.row("Optimal interval I*", dur(opt.Interval))
 	t.row("UWT at I*", num(opt.UWT)+" work/s")
 	t.row("Availability at I*", num(opt.Result.Availability))
-	t.row("Near-optimal band", fmt.Sprintf("%s to %s (UWT within %s of the best)", short(opt.BandLow), short(opt.BandHigh), percent(opts.Band)))
+	t.row("Near-optimal band", fmt.Sprintf("%s to %s (UWT within %s of the best)", short(opt.BandLow), short(opt.BandHigh), percent(r.band)))
 	t.row("Paper's I_model", short(opt.ModelInterval)+" (mean of scanned intervals within 8% of the best)")
 	maxima := "1 local maximum"
 	if opt.LocalMaxima != 1 {
@@ -163,18 +179,18 @@ func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions)
 	case uwt.AtMax:
 		t.row("Warning", "UWT still rises at the largest interval searched: I* is that bound, not an interior maximum")
 	}
-	writeChainRows(t, opt.Result, opts.Model.path())
+	writeChainRows(t, opt.Result, r.model.path())
 	if err := t.flush(); err != nil {
 		return err
 	}
-	if opts.Scan {
-		fmt.Fprintln(out)
-		t := newTable(out)
-		t.row("Interval", "Seconds", "UWT (work/s)")
-		for _, s := range opt.Scan {
-			t.row(short(s.Interval), num(s.Interval), num(s.UWT))
-		}
-		return t.flush()
+	if !r.scan {
+		return nil
 	}
-	return nil
+	fmt.Fprintln(w)
+	t = newTable(w)
+	t.row("Interval", "Seconds", "UWT (work/s)")
+	for _, s := range opt.Scan {
+		t.row(short(s.Interval), num(s.Interval), num(s.UWT))
+	}
+	return t.flush()
 }

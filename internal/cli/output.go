@@ -26,6 +26,33 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
 }
 
+// report is a command's result in the three forms the output flags choose
+// between. A run function builds one from the library's result and hands
+// it to env.render, the one place results are written (as cli/cli's
+// exporter and table printer).
+type report interface {
+	// JSON returns the --json value: snake_case keys, every time in
+	// seconds, and a "scenario" object (scenarioJSON) wherever the command
+	// has a scenario.
+	JSON() any
+	// CSV returns the --csv header and rows, times in seconds.
+	CSV() (header []string, rows [][]string)
+	// Text writes the aligned form for people.
+	Text(w io.Writer) error
+}
+
+// render writes r in the form o asks for.
+func (e *env) render(o outputOptions, r report) error {
+	switch {
+	case o.JSON:
+		return writeJSON(e.out, r.JSON())
+	case o.CSV:
+		header, rows := r.CSV()
+		return writeCSV(e.out, header, rows)
+	}
+	return r.Text(e.out)
+}
+
 // writeJSON prints v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -62,25 +63,34 @@ func runPolicy(_ context.Context, cmd *cobra.Command, opts *policyOptions) error
 	if err != nil {
 		return err
 	}
-	r := info.sc.Reschedule
-	out := opts.env.out
-	switch {
-	case opts.Output.JSON:
-		return writeJSON(out, policyJSON{
-			Scenario:   info.json(),
-			Processors: r.N(),
-			Policy:     info.sc.Policy.String(),
-			Vector:     []int(r),
-			Runs:       runs(r),
-		})
-	case opts.Output.CSV:
-		rows := make([][]string, r.N())
-		for n := 1; n <= r.N(); n++ {
-			rows[n-1] = []string{strconv.Itoa(n), strconv.Itoa(r.At(n))}
-		}
-		return writeCSV(out, []string{"n", "r"}, rows)
+	return opts.env.render(opts.Output, policyReport{info})
+}
+
+// policyReport is the result of markov policy: the scenario's vector.
+type policyReport struct{ info scenarioInfo }
+
+func (p policyReport) JSON() any {
+	r := p.info.sc.Reschedule
+	return policyJSON{
+		Scenario:   p.info.json(),
+		Processors: r.N(),
+		Policy:     p.info.sc.Policy.String(),
+		Vector:     []int(r),
+		Runs:       runs(r),
 	}
-	_, err = fmt.Fprintf(out, "Scenario  %s\nr(n)      %s\n", info.describe(), runs(r))
+}
+
+func (p policyReport) CSV() ([]string, [][]string) {
+	r := p.info.sc.Reschedule
+	rows := make([][]string, r.N())
+	for n := 1; n <= r.N(); n++ {
+		rows[n-1] = []string{strconv.Itoa(n), strconv.Itoa(r.At(n))}
+	}
+	return []string{"n", "r"}, rows
+}
+
+func (p policyReport) Text(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "Scenario  %s\nr(n)      %s\n", p.info.describe(), runs(p.info.sc.Reschedule))
 	return err
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -139,54 +140,67 @@ func runSimulate(ctx context.Context, cmd *cobra.Command, opts *simulateOptions)
 	if err != nil {
 		return err
 	}
-	u := res.UWT
-	inCI := u.Contains(model.UWT)
+	return opts.env.render(opts.Output, simulateReport{info: info, interval: interval, seed: opts.Seed, model: model, res: res})
+}
 
-	out := opts.env.out
-	switch {
-	case opts.Output.JSON:
-		return writeJSON(out, simulateJSON{
-			Scenario:              info.json(),
-			Interval:              jsonFloat(interval),
-			UWT:                   jsonFloat(u.Mean),
-			UWTHalfWidth:          jsonFloat(u.HalfWidth),
-			UWTLow:                jsonFloat(u.Mean - u.HalfWidth),
-			UWTHigh:               jsonFloat(u.Mean + u.HalfWidth),
-			Availability:          jsonFloat(res.Availability.Mean),
-			AvailabilityHalfWidth: jsonFloat(res.Availability.HalfWidth),
-			Confidence:            jsonFloat(res.Confidence),
-			ModelUWT:              jsonFloat(model.UWT),
-			ModelAvailability:     jsonFloat(model.Availability),
-			ModelInCI:             inCI,
-			Replications:          res.Replications,
-			Horizon:               jsonFloat(res.Horizon),
-			Seed:                  opts.Seed,
-			Failures:              res.Failures,
-			Commits:               res.Commits,
-			Status:                res.Status.String(),
-		})
-	case opts.Output.CSV:
-		return writeCSV(out,
-			[]string{"interval", "uwt", "uwt_half_width", "model_uwt", "availability", "availability_half_width", "model_availability", "confidence", "replications", "horizon", "seed", "status"},
-			[][]string{{csvFloat(interval), csvFloat(u.Mean), csvFloat(u.HalfWidth), csvFloat(model.UWT),
-				csvFloat(res.Availability.Mean), csvFloat(res.Availability.HalfWidth), csvFloat(model.Availability),
-				csvFloat(res.Confidence), strconv.Itoa(res.Replications), csvFloat(res.Horizon),
-				strconv.FormatUint(opts.Seed, 10), res.Status.String()}})
+// simulateReport is the result of markov simulate: the simulation and the
+// model at the same interval.
+type simulateReport struct {
+	info     scenarioInfo
+	interval float64
+	seed     uint64
+	model    uwt.Result
+	res      *sim.Result
+}
+
+func (r simulateReport) JSON() any {
+	u, res := r.res.UWT, r.res
+	return simulateJSON{
+		Scenario:              r.info.json(),
+		Interval:              jsonFloat(r.interval),
+		UWT:                   jsonFloat(u.Mean),
+		UWTHalfWidth:          jsonFloat(u.HalfWidth),
+		UWTLow:                jsonFloat(u.Mean - u.HalfWidth),
+		UWTHigh:               jsonFloat(u.Mean + u.HalfWidth),
+		Availability:          jsonFloat(res.Availability.Mean),
+		AvailabilityHalfWidth: jsonFloat(res.Availability.HalfWidth),
+		Confidence:            jsonFloat(res.Confidence),
+		ModelUWT:              jsonFloat(r.model.UWT),
+		ModelAvailability:     jsonFloat(r.model.Availability),
+		ModelInCI:             u.Contains(r.model.UWT),
+		Replications:          res.Replications,
+		Horizon:               jsonFloat(res.Horizon),
+		Seed:                  r.seed,
+		Failures:              res.Failures,
+		Commits:               res.Commits,
+		Status:                res.Status.String(),
 	}
+}
 
+func (r simulateReport) CSV() ([]string, [][]string) {
+	u, res := r.res.UWT, r.res
+	return []string{"interval", "uwt", "uwt_half_width", "model_uwt", "availability", "availability_half_width", "model_availability", "confidence", "replications", "horizon", "seed", "status"},
+		[][]string{{csvFloat(r.interval), csvFloat(u.Mean), csvFloat(u.HalfWidth), csvFloat(r.model.UWT),
+			csvFloat(res.Availability.Mean), csvFloat(res.Availability.HalfWidth), csvFloat(r.model.Availability),
+			csvFloat(res.Confidence), strconv.Itoa(res.Replications), csvFloat(res.Horizon),
+			strconv.FormatUint(r.seed, 10), res.Status.String()}}
+}
+
+func (r simulateReport) Text(w io.Writer) error {
+	u, res := r.res.UWT, r.res
 	verdict := "inside the confidence interval"
-	if !inCI {
+	if !u.Contains(r.model.UWT) {
 		verdict = "OUTSIDE the confidence interval"
 	}
 	level := percent(res.Confidence)
-	t := newTable(out)
-	t.row("Scenario", info.describe())
-	t.row("Interval I", dur(interval))
+	t := newTable(w)
+	t.row("Scenario", r.info.describe())
+	t.row("Interval I", dur(r.interval))
 	t.row("Simulated UWT", fmt.Sprintf("%s ± %s work/s (%s CI %s to %s)", num(u.Mean), halfWidth(u.HalfWidth), level, num(u.Mean-u.HalfWidth), num(u.Mean+u.HalfWidth)))
-	t.row("Model UWT", fmt.Sprintf("%s work/s (%s)", num(model.UWT), verdict))
+	t.row("Model UWT", fmt.Sprintf("%s work/s (%s)", num(r.model.UWT), verdict))
 	t.row("Simulated availability", fmt.Sprintf("%s ± %s", num(res.Availability.Mean), halfWidth(res.Availability.HalfWidth)))
-	t.row("Model availability", num(model.Availability))
-	t.row("Replications", fmt.Sprintf("%d × %s simulated (seed %d), %s", res.Replications, short(res.Horizon), opts.Seed, res.Status))
+	t.row("Model availability", num(r.model.Availability))
+	t.row("Replications", fmt.Sprintf("%d × %s simulated (seed %d), %s", res.Replications, short(res.Horizon), r.seed, res.Status))
 	t.row("Events", fmt.Sprintf("%d interruptions, %d commits", res.Failures, res.Commits))
 	return t.flush()
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -82,38 +83,50 @@ func runUWT(ctx context.Context, cmd *cobra.Command, opts *uwtOptions) error {
 	if err != nil {
 		return err
 	}
+	return opts.env.render(opts.Output, uwtReport{info, opts.Model, res})
+}
 
-	out := opts.env.out
-	switch {
-	case opts.Output.JSON:
-		return writeJSON(out, uwtJSON{
-			Scenario:     info.json(),
-			Exact:        opts.Model.Exact,
-			Interval:     jsonFloat(res.Interval),
-			UWT:          jsonFloat(res.UWT),
-			Availability: jsonFloat(res.Availability),
-			States:       res.States,
-			Recurrent:    res.Recurrent,
-			Built:        res.Built,
-			Pruned:       res.Pruned,
-			Transitions:  res.Transitions,
-			Dropped:      jsonFloat(res.Dropped),
-			Residual:     jsonFloat(res.Residual),
-			Solver:       res.Solver.String(),
-		})
-	case opts.Output.CSV:
-		return writeCSV(out,
-			[]string{"interval", "uwt", "availability", "states", "recurrent", "transitions", "dropped", "residual"},
-			[][]string{{csvFloat(res.Interval), csvFloat(res.UWT), csvFloat(res.Availability),
-				strconv.Itoa(res.States), strconv.Itoa(res.Recurrent), strconv.Itoa(res.Transitions),
-				csvFloat(res.Dropped), csvFloat(res.Residual)}})
+// uwtReport is the result of markov uwt.
+type uwtReport struct {
+	info  scenarioInfo
+	model modelOptions
+	res   uwt.Result
+}
+
+func (r uwtReport) JSON() any {
+	res := r.res
+	return uwtJSON{
+		Scenario:     r.info.json(),
+		Exact:        r.model.Exact,
+		Interval:     jsonFloat(res.Interval),
+		UWT:          jsonFloat(res.UWT),
+		Availability: jsonFloat(res.Availability),
+		States:       res.States,
+		Recurrent:    res.Recurrent,
+		Built:        res.Built,
+		Pruned:       res.Pruned,
+		Transitions:  res.Transitions,
+		Dropped:      jsonFloat(res.Dropped),
+		Residual:     jsonFloat(res.Residual),
+		Solver:       res.Solver.String(),
 	}
-	t := newTable(out)
-	t.row("Scenario", info.describe())
-	t.row("Interval I", dur(res.Interval))
-	t.row("UWT", num(res.UWT)+" work/s")
-	t.row("Availability", num(res.Availability))
-	writeChainRows(t, res, opts.Model.path())
+}
+
+func (r uwtReport) CSV() ([]string, [][]string) {
+	res := r.res
+	return []string{"interval", "uwt", "availability", "states", "recurrent", "transitions", "dropped", "residual"},
+		[][]string{{csvFloat(res.Interval), csvFloat(res.UWT), csvFloat(res.Availability),
+			strconv.Itoa(res.States), strconv.Itoa(res.Recurrent), strconv.Itoa(res.Transitions),
+			csvFloat(res.Dropped), csvFloat(res.Residual)}}
+}
+
+func (r uwtReport) Text(w io.Writer) error {
+	t := newTable(w)
+	t.row("Scenario", r.info.describe())
+	t.row("Interval I", dur(r.res.Interval))
+	t.row("UWT", num(r.res.UWT)+" work/s")
+	t.row("Availability", num(r.res.Availability))
+	writeChainRows(t, r.res, r.model.path())
 	return t.flush()
 }
 
