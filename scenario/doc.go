@@ -30,6 +30,12 @@
 //	  "policy": "greedy"                    // "greedy", "pb", {"moldable": a},
 //	}                                       // or {"vector": [r(1), ..., r(N)]}
 //
+// The policy may also be any string ParsePolicy reads ("moldable:16").
+// Policy names every policy of the toolkit, including the availability-based
+// one (resolved from a failure history) and the optimal one (whose vector
+// comes from a solver); Scenario.Validate checks that Scenario.Reschedule is
+// the vector its Policy gives.
+//
 // "application" may instead be a string naming a built-in application
 // (resolved through ParseSettings.Applications, e.g. the benchmark vectors
 // of package bench). Unknown fields are an error: they are usually typos.

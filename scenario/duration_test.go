@@ -41,6 +41,13 @@ var durationCases = []struct {
 	{"25y", 25 * year},
 	{"0.5y", 0.5 * year},
 	{"1e2d", 100 * day},
+	// Compound forms with days, weeks and years: rejected by the old
+	// code, which handed every compound form to time.ParseDuration.
+	{"1d12h", 1.5 * day},
+	{"2w3d", 17 * day},
+	{"1y1d", year + day},
+	{"1h30m15s", 90*minute + 15},
+	{"1.5d6h", 1.75 * day},
 }
 
 var durationErrors = []struct{ in, phrase string }{
@@ -58,7 +65,9 @@ var durationErrors = []struct{ in, phrase string }{
 	{"5 d", "is not a number"},
 	{"forever", "want seconds or a number with a unit"},
 	{"5x", "want seconds or a number with a unit"},
-	{"1d12h", "want seconds or a number with a unit"},
+	{"1d12", "want seconds or a number with a unit"},
+	{"1d-2h", "want seconds or a number with a unit"},
+	{"1..5h", "want seconds or a number with a unit"},
 	{"1e400", "want seconds or a number with a unit"},
 }
 

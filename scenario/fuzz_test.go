@@ -58,3 +58,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParsePolicyList checks that ParsePolicy and SplitPolicies never
+// panic, that what ParsePolicy accepts reads back from String, and that
+// every error names the policy field.
+func FuzzParsePolicyList(f *testing.F) {
+	for _, s := range []string{"greedy", "pb", "ab", "optimal", "moldable:4", "vector:1,2,3", "greedy,vector:1,2,pb", "vector:", ",", "moldable:x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if p, err := scenario.ParsePolicy(in); err == nil {
+			if q, err := scenario.ParsePolicy(p.String()); err != nil || !q.Equal(p) {
+				t.Fatalf("%q reads as %v, which reads as %v (%v)", in, p, q, err)
+			}
+		} else if se := (*scenario.Error)(nil); !errors.As(err, &se) || se.Field != "policy" {
+			t.Fatalf("error %v does not name the policy field", err)
+		}
+		if ps, err := scenario.SplitPolicies(in); err == nil && len(ps) == 0 {
+			t.Fatalf("SplitPolicies(%q) returned no policy and no error", in)
+		}
+	})
+}
+

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -50,7 +51,7 @@ func RunContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "markov: interrupted")
 		return ExitInterrupted
 	}
-	fmt.Fprintf(stderr, "markov: %s\n", oneLine(err))
+	printError(stderr, err)
 	if !e.ran {
 		// cobra rejected the command line before any command ran.
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
@@ -99,6 +100,59 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// printError writes err on stderr on one line, except cobra's "Did you
+// mean this?" suggestions, which go on their own lines below it.
+func printError(w io.Writer, err error) {
+	msg, suggest, ok := strings.Cut(err.Error(), "Did you mean this?")
+	if !ok {
+		fmt.Fprintf(w, "markov: %s\n", oneLine(err))
+		return
+	}
+	fmt.Fprintf(w, "markov: %s\n\nDid you mean this?\n", oneLine(errors.New(strings.TrimSpace(msg))))
+	for _, s := range strings.Fields(suggest) {
+		fmt.Fprintf(w, "\t%s\n", s)
+	}
+	fmt.Fprintln(w)
+}
+
+// version returns the module version the binary was built from ("(devel)"
+// for a build from a checkout) with its VCS revision when known.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
+}
+
+// newHelpCmd is "markov help [COMMAND]", which fails (as a usage error) on
+// a topic that is not a command, where cobra's own help prints the usage
+// and succeeds.
+func newHelpCmd(e *env, root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e.ran = true
+			c, rest, err := root.Find(args)
+			if err != nil || c == nil || len(rest) > 0 {
+				return usageError{fmt.Errorf("unknown help topic %q", strings.Join(args, " "))}
+			}
+			c.InitDefaultHelpFlag()
+			return c.Help()
+		},
+	}
+}
+
 // oneLine joins the lines of an error message.
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
@@ -139,9 +193,12 @@ paper estimated for LANL system-1 (MTTF 104.61 days, MTTR 56.03 minutes) and
 the greedy policy. Flags override parts of either: --processors, --mttf,
 --mttr, --app, --policy.
 
-Durations are typed as seconds ("3600") or with a unit: "90m", "17.5h",
-"100d", "2w", "1y". Results are tables by default; --json and --csv print
-the same numbers for scripts, with every time in seconds.`,
+Durations are typed as seconds ("3600") or with units, the same in every
+flag: s, m, h, d, w, y, alone or combined ("90m", "17.5h", "100d", "1d12h").
+Results are tables by default; --json and --csv print the same numbers for
+scripts, with every time in seconds (--json: snake_case keys and the same
+"scenario" object in every command). Command-line errors exit with status 2,
+data errors with 1.`,
 		Example: `  # Optimal interval of the built-in scenario
   markov optimize
 
@@ -157,6 +214,9 @@ the same numbers for scripts, with every time in seconds.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageError{err}
 	})
+	root.Version = version()
+	root.SetVersionTemplate("markov {{.Version}}\n")
+	root.SetHelpCommand(newHelpCmd(e, root))
 	root.AddCommand(
 		newUWTCmd(e),
 		newOptimizeCmd(e),

@@ -73,7 +73,7 @@ sides of I*.`,
 	f.IntVar(&opts.Points, "points", 25, "number of intervals, spaced evenly in log I")
 	f.BoolVar(&opts.Optimum, "optimum", true, "search I* and mark it")
 	f.StringVar(&opts.Plot, "plot", "", "write a plot to `FILE` (.svg, .png or .pdf)")
-	f.StringVar(&opts.Unit, "unit", "auto", "interval `UNIT` of the plot and table: auto, s, min, h or d")
+	f.StringVar(&opts.Unit, "unit", "auto", "interval `UNIT` of the plot and table: auto, s, m, h, d, w or y (as in durations)")
 	return cmd
 }
 

@@ -172,6 +172,12 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 		if err != nil {
 			return scenarioInfo{}, flagError("policy", "%s", problem(err))
 		}
+		switch p.Kind {
+		case scenario.AvailabilityBased:
+			return scenarioInfo{}, flagError("policy", "%s needs a failure history; use it on a trace: markov evaluate --policies ab", o.Policy)
+		case scenario.Optimal:
+			return scenarioInfo{}, flagError("policy", "%s: the optimal policy is not available in this command", o.Policy)
+		}
 		pol = p
 	} else if pol.Kind == scenario.Explicit && len(pol.Explicit) != n {
 		if len(pol.Explicit) < n {
@@ -181,6 +187,12 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 	}
 
 	sc, err := scenario.New(sys, app, pol)
+	var se *scenario.Error
+	if err != nil && o.Policy != "" && errors.As(err, &se) && strings.HasPrefix(se.Field, "policy") {
+		// The vector of --policy does not fit the scenario: the command
+		// line is at fault.
+		return scenarioInfo{}, flagError("policy", "%s: %s", o.Policy, se.Problem)
+	}
 	if err != nil {
 		return scenarioInfo{}, err
 	}

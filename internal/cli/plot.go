@@ -17,12 +17,16 @@ type timeUnit struct {
 	seconds float64 // length in seconds
 }
 
-// timeUnits are the units --unit accepts.
+// timeUnits are the units --unit accepts: those of every duration flag
+// (scenario.ParseDuration), and "min" as before.
 var timeUnits = map[string]timeUnit{
 	"s":   {"seconds", 1},
+	"m":   {"minutes", 60},
 	"min": {"minutes", 60},
 	"h":   {"hours", 3600},
 	"d":   {"days", 86400},
+	"w":   {"weeks", 7 * 86400},
+	"y":   {"years", 365 * 86400},
 }
 
 // pickUnit returns the unit of the flag value; "auto" means hours when the
@@ -36,7 +40,7 @@ func pickUnit(flag string, largest float64) (timeUnit, error) {
 	}
 	u, ok := timeUnits[flag]
 	if !ok {
-		return timeUnit{}, flagError("unit", "%q, want auto, s, min, h or d", flag)
+		return timeUnit{}, flagError("unit", "%q, want auto or a duration unit: s, m, h, d, w, y", flag)
 	}
 	return u, nil
 }
