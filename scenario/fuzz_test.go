@@ -79,4 +79,3 @@ func FuzzParsePolicyList(f *testing.F) {
 		}
 	})
 }
-
