@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/ckpt-markov/markov/uwt"
 )
@@ -102,10 +104,11 @@ func runCurve(ctx context.Context, cmd *cobra.Command, opts *curveOptions) error
 			to = opt.Scan[len(opt.Scan)-1].Interval
 		}
 	}
-	grid, err := uwt.LogGrid(from, to, opts.Points)
-	if err != nil {
+	if !(from < to) || math.IsInf(to, 0) {
 		return usageError{fmt.Errorf("--from %s, --to %s: want from < to", short(from), short(to))}
 	}
+	grid := floats.LogSpan(make([]float64, opts.Points), from, to)
+	grid[len(grid)-1] = to // exactly, not exp(log(to))
 	if r.points, err = evaluateGrid(ctx, opts.env, m, grid); err != nil {
 		return err
 	}
@@ -181,7 +184,7 @@ type curveReport struct {
 func (r curveReport) curvePlot() curvePlot {
 	c := curvePlot{title: "UWT(I): " + r.info.describe(), unit: r.unit, hasOptimum: r.optimum != nil}
 	if r.optimum != nil {
-		c.optimum, c.optimumUWT = r.optimum.Interval, r.optimum.UWT
+		c.optimum, c.optimumUWT = r.optimum.Result.Interval, r.optimum.Result.UWT
 	}
 	for _, p := range r.points {
 		c.intervals = append(c.intervals, p.Interval)
@@ -193,7 +196,7 @@ func (r curveReport) curvePlot() curvePlot {
 func (r curveReport) JSON() any {
 	j := curveJSON{Scenario: r.info.json(), Exact: r.model.Exact, Plot: r.plot}
 	if r.optimum != nil {
-		j.Optimum = &sampleJSON{jsonFloat(r.optimum.Interval), jsonFloat(r.optimum.UWT)}
+		j.Optimum = &sampleJSON{jsonFloat(r.optimum.Result.Interval), jsonFloat(r.optimum.Result.UWT)}
 	}
 	for _, p := range r.points {
 		j.Points = append(j.Points, curvePointJSON{
@@ -218,7 +221,7 @@ func (r curveReport) CSV() ([]string, [][]string) {
 func (r curveReport) Text(w io.Writer) error {
 	fmt.Fprintf(w, "Scenario  %s\n", r.info.describe())
 	if r.optimum != nil {
-		fmt.Fprintf(w, "I*        %s, UWT %s work/s\n", dur(r.optimum.Interval), num(r.optimum.UWT))
+		fmt.Fprintf(w, "I*        %s, UWT %s work/s\n", dur(r.optimum.Result.Interval), num(r.optimum.Result.UWT))
 	}
 	fmt.Fprintln(w)
 	t := newTable(w)

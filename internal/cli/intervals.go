@@ -124,7 +124,7 @@ func runIntervals(ctx context.Context, cmd *cobra.Command, opts *intervalsOption
 		return err
 	}
 	models := append(intervals.Models(),
-		markovRule{"Markov I*", opt.Interval},
+		markovRule{"Markov I*", opt.Result.Interval},
 		markovRule{"Markov I_model (paper)", opt.ModelInterval})
 	choices, err := intervals.Compare(params, models...)
 	if err != nil {
@@ -146,7 +146,7 @@ func runIntervals(ctx context.Context, cmd *cobra.Command, opts *intervalsOption
 				return fmt.Errorf("%s interval %s: %w", c.Name, short(c.Interval), err)
 			}
 			rows[k].UWT = jsonFloat(r.UWT)
-			rows[k].Efficiency = jsonFloat(r.UWT / opt.UWT)
+			rows[k].Efficiency = jsonFloat(r.UWT / opt.Result.UWT)
 		}
 		bar.add(1)
 	}
@@ -171,7 +171,7 @@ func (r intervalsReport) JSON() any {
 	return intervalsJSON{
 		Scenario: r.info.json(),
 		Exact:    r.model.Exact,
-		Optimum:  sampleJSON{jsonFloat(r.opt.Interval), jsonFloat(r.opt.UWT)},
+		Optimum:  sampleJSON{jsonFloat(r.opt.Result.Interval), jsonFloat(r.opt.Result.UWT)},
 		Params: paramsJSON{
 			Processors: r.a,
 			MTBF:       jsonFloat(p.MTBF),

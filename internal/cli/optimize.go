@@ -133,8 +133,8 @@ func (r optimizeReport) JSON() any {
 	return optimizeJSON{
 		Scenario:      r.info.json(),
 		Exact:         r.model.Exact,
-		Interval:      jsonFloat(opt.Interval),
-		UWT:           jsonFloat(opt.UWT),
+		Interval:      jsonFloat(opt.Result.Interval),
+		UWT:           jsonFloat(opt.Result.UWT),
 		Availability:  jsonFloat(opt.Result.Availability),
 		BandLow:       jsonFloat(opt.BandLow),
 		BandHigh:      jsonFloat(opt.BandHigh),
@@ -154,7 +154,7 @@ func (r optimizeReport) JSON() any {
 func (r optimizeReport) CSV() ([]string, [][]string) {
 	opt := r.opt
 	return []string{"interval", "uwt", "availability", "band_low", "band_high", "model_interval", "evaluations", "status", "states"},
-		[][]string{{csvFloat(opt.Interval), csvFloat(opt.UWT), csvFloat(opt.Result.Availability),
+		[][]string{{csvFloat(opt.Result.Interval), csvFloat(opt.Result.UWT), csvFloat(opt.Result.Availability),
 			csvFloat(opt.BandLow), csvFloat(opt.BandHigh), csvFloat(opt.ModelInterval),
 			strconv.Itoa(opt.Evaluations), opt.Status.String(), strconv.Itoa(opt.Result.States)}}
 }
@@ -163,8 +163,8 @@ func (r optimizeReport) Text(w io.Writer) error {
 	opt := r.opt
 	t := newTable(w)
 	t.row("Scenario", r.info.describe())
-	t.row("Optimal interval I*", dur(opt.Interval))
-	t.row("UWT at I*", num(opt.UWT)+" work/s")
+	t.row("Optimal interval I*", dur(opt.Result.Interval))
+	t.row("UWT at I*", num(opt.Result.UWT)+" work/s")
 	t.row("Availability at I*", num(opt.Result.Availability))
 	t.row("Near-optimal band", fmt.Sprintf("%s to %s (UWT within %s of the best)", short(opt.BandLow), short(opt.BandHigh), percent(r.band)))
 	t.row("Paper's I_model", short(opt.ModelInterval)+" (mean of scanned intervals within 8% of the best)")

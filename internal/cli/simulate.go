@@ -122,7 +122,7 @@ func runSimulate(ctx context.Context, cmd *cobra.Command, opts *simulateOptions)
 		if err != nil {
 			return err
 		}
-		interval, model = opt.Interval, opt.Result
+		interval, model = opt.Result.Interval, opt.Result
 	} else if model, err = m.Evaluate(ctx, interval); err != nil {
 		return err
 	}
