@@ -131,8 +131,19 @@ func runIntervals(ctx context.Context, cmd *cobra.Command, opts *intervalsOption
 		return err
 	}
 
+	rows, err := rateChoices(ctx, opts.env, m, choices, opt.Result.UWT)
+	if err != nil {
+		return err
+	}
+	return opts.env.render(opts.Output, intervalsReport{info: info, model: opts.Model, opt: opt, params: params, a: a, rows: rows})
+}
+
+// rateChoices evaluates UWT at each model's interval and its efficiency
+// against the best UWT, with progress.
+func rateChoices(ctx context.Context, e *env, m *uwt.Model, choices []intervals.Choice, best float64) ([]choiceJSON, error) {
 	rows := make([]choiceJSON, len(choices))
-	bar = opts.env.startProgress("rating intervals", len(choices))
+	bar := e.startProgress("rating intervals", len(choices))
+	defer bar.finish()
 	for k, c := range choices {
 		rows[k] = choiceJSON{Name: c.Name, Interval: jsonFloat(c.Interval), Note: c.Note,
 			UWT: jsonFloat(math.NaN()), Efficiency: jsonFloat(math.NaN())}
@@ -142,17 +153,14 @@ func runIntervals(ctx context.Context, cmd *cobra.Command, opts *intervalsOption
 		} else if c.Interval > 0 && !math.IsInf(c.Interval, 0) {
 			r, err := m.Evaluate(ctx, c.Interval)
 			if err != nil {
-				bar.finish()
-				return fmt.Errorf("%s interval %s: %w", c.Name, short(c.Interval), err)
+				return nil, fmt.Errorf("%s interval %s: %w", c.Name, short(c.Interval), err)
 			}
 			rows[k].UWT = jsonFloat(r.UWT)
-			rows[k].Efficiency = jsonFloat(r.UWT / opt.Result.UWT)
+			rows[k].Efficiency = jsonFloat(r.UWT / best)
 		}
 		bar.add(1)
 	}
-	bar.finish()
-
-	return opts.env.render(opts.Output, intervalsReport{info: info, model: opts.Model, opt: opt, params: params, a: a, rows: rows})
+	return rows, nil
 }
 
 // intervalsReport is the result of markov intervals.
