@@ -44,7 +44,10 @@ r(n) = 0 for n = 1..15 and 16 for n = 16..128; "1-128: n" means r(n) = n.
 
 Policies (--policy): greedy (r(n) = n), pb (performance based: the count
 a ≤ n with the largest work rate ω(a)), moldable:A (A processors, waiting
-below A), vector:r1,...,rN (explicit).`,
+below A), vector:r1,...,rN (explicit). The availability-based policy (ab)
+needs a failure history: it runs on traces, in markov evaluate --policies ab.
+A --policy that does not fit the scenario (a vector of the wrong length,
+moldable:A with A > N) is a command-line error (exit status 2).`,
 		Example: `  markov policy
   markov policy --policy pb --app cg --processors 64
   markov policy --policy moldable:16 --json`,
