@@ -66,21 +66,26 @@ func (MostReliable) String() string { return "most-reliable" }
 
 // Choose implements Rule.
 func (r MostReliable) Choose(dst, up []int, a int, fails []int, _ *rand.Rand) []int {
+	if a < len(up) {
+		r.sort(up, fails)
+	}
+	return append(dst, up[:a]...)
+}
+
+// sort orders up by failure count, ties to the lower index.
+func (r MostReliable) sort(up, fails []int) {
 	count := func(i int) int {
 		if r.Prior != nil {
 			return r.Prior[i] + fails[i]
 		}
 		return fails[i]
 	}
-	if a < len(up) {
-		slices.SortFunc(up, func(i, j int) int {
-			if c := cmp.Compare(count(i), count(j)); c != 0 {
-				return c
-			}
-			return cmp.Compare(i, j)
-		})
-	}
-	return append(dst, up[:a]...)
+	slices.SortFunc(up, func(i, j int) int {
+		if c := cmp.Compare(count(i), count(j)); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
+	})
 }
 
 // ParseRule reads a rule name as the rules' String methods write it:
