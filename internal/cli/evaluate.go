@@ -6,11 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/evaluate"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
@@ -294,6 +296,11 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 	set.Applications = splitList(o.Apps)
 	if len(set.Applications) == 0 {
 		return nil, flagError("apps", "empty, want e.g. qr,cg,md")
+	}
+	for _, a := range set.Applications {
+		if !slices.ContainsFunc(bench.Names(), func(n string) bool { return strings.EqualFold(n, a) }) {
+			return nil, flagError("apps", "%q is not one of %s", a, strings.Join(bench.Names(), ", "))
+		}
 	}
 	if strings.TrimSpace(o.Policies) == "" {
 		return nil, flagError("policies", "empty, want e.g. greedy,pb")
