@@ -77,14 +77,6 @@ time on each count, T_a/A with T_a its failure-free time on a processors.`,
 }
 
 func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availabilityOptions) error {
-	var work float64
-	if opts.Work != "" {
-		w, err := positiveDuration("work", opts.Work)
-		if err != nil {
-			return err
-		}
-		work = w
-	}
 	if cmd.Flags().Changed("policy") {
 		return flagError("policy", "not used here: availability tries the moldable policy on each count a (choose them with --counts)")
 	}
@@ -92,31 +84,17 @@ func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availability
 	if err != nil {
 		return err
 	}
-	sc := info.sc
-	n := sc.N()
-	var counts []int
-	if opts.Counts != "" {
-		if counts, err = parseCounts(opts.Counts, n); err != nil {
-			return flagError("counts", "%v", err)
-		}
-	}
-	workOn := opts.WorkOn
-	if workOn == 0 {
-		workOn = n
-	}
-	if workOn < 1 || workOn > n {
-		return flagError("work-on", "%d, want a count in 1..%d", workOn, n)
-	}
-	rate := sc.Application.WorkRate
-	if work > 0 && !(rate[workOn-1] > 0) {
-		return flagError("work-on", "%d: the work rate ω(%d) is 0, so the job makes no progress there", workOn, workOn)
+	r := availabilityReport{info: info, model: opts.Model}
+	counts, err := opts.job(&r)
+	if err != nil {
+		return err
 	}
 	set, err := opts.Model.settings()
 	if err != nil {
 		return err
 	}
 	bar := opts.env.startProgress("searching (a, I*)", 0)
-	res, err := availability.Best(ctx, sc.System, sc.Application, &availability.Settings{
+	r.res, err = availability.Best(ctx, info.sc.System, info.sc.Application, &availability.Settings{
 		Processors: counts,
 		Model:      set,
 		Workers:    set.Workers,
@@ -125,10 +103,35 @@ func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availability
 	if err != nil {
 		return err
 	}
+	return opts.env.render(opts.Output, r)
+}
 
-	// runTime is the expected run time of the job on p's count: its
-	// failure-free time there is work·ω(workOn)/ω(a).
-	return opts.env.render(opts.Output, availabilityReport{info: info, model: opts.Model, work: work, workOn: workOn, res: res})
+// job checks --counts, --work and --work-on against the scenario, sets
+// r's job, and returns the counts to try (nil: every count).
+func (o *availabilityOptions) job(r *availabilityReport) (counts []int, err error) {
+	sc := r.info.sc
+	n := sc.N()
+	if o.Work != "" {
+		if r.work, err = positiveDuration("work", o.Work); err != nil {
+			return nil, err
+		}
+	}
+	if o.Counts != "" {
+		if counts, err = parseCounts(o.Counts, n); err != nil {
+			return nil, flagError("counts", "%v", err)
+		}
+	}
+	r.workOn = o.WorkOn
+	if r.workOn == 0 {
+		r.workOn = n
+	}
+	if r.workOn < 1 || r.workOn > n {
+		return nil, flagError("work-on", "%d, want a count in 1..%d", r.workOn, n)
+	}
+	if r.work > 0 && !(sc.Application.WorkRate[r.workOn-1] > 0) {
+		return nil, flagError("work-on", "%d: the work rate ω(%d) is 0, so the job makes no progress there", r.workOn, r.workOn)
+	}
+	return counts, nil
 }
 
 // availabilityReport is the result of markov availability.
@@ -142,7 +145,8 @@ type availabilityReport struct {
 	res    availability.Search
 }
 
-// runTime is the job's expected run time on p's processor count.
+// runTime is the job's expected run time on p's processor count: its
+// failure-free time there is work·ω(workOn)/ω(a), divided by A.
 func (r availabilityReport) runTime(p availability.Point) float64 {
 	rate := r.info.sc.Application.WorkRate
 	return p.RunTime(r.work * rate[r.workOn-1] / rate[p.Processors-1])

@@ -89,26 +89,9 @@ number of CPUs.`,
 }
 
 func runSimulate(ctx context.Context, cmd *cobra.Command, opts *simulateOptions) error {
-	var interval, horizon float64
-	var err error
-	if opts.Interval != "" {
-		if interval, err = positiveDuration("interval", opts.Interval); err != nil {
-			return err
-		}
-	}
-	if opts.Horizon != "" {
-		if horizon, err = positiveDuration("horizon", opts.Horizon); err != nil {
-			return err
-		}
-	}
-	if opts.Replications < 2 {
-		return flagError("replications", "%d, want at least 2", opts.Replications)
-	}
-	if !(opts.Confidence > 0 && opts.Confidence < 1) {
-		return flagError("confidence", "%v, want a level in (0, 1)", opts.Confidence)
-	}
-	if opts.RelTol == 0 {
-		return flagError("rel-tol", "0, want a positive target or a negative value for one stage")
+	interval, set, err := opts.settings()
+	if err != nil {
+		return err
 	}
 	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
 	if err != nil {
@@ -126,21 +109,45 @@ func runSimulate(ctx context.Context, cmd *cobra.Command, opts *simulateOptions)
 	} else if model, err = m.Evaluate(ctx, interval); err != nil {
 		return err
 	}
-
 	bar := opts.env.startProgress("simulating", 0)
-	res, err := sim.Run(ctx, info.sc, interval, &sim.Settings{
-		Seed:         opts.Seed,
-		Replications: opts.Replications,
-		Horizon:      horizon,
-		RelTol:       opts.RelTol,
-		Confidence:   opts.Confidence,
-		Workers:      opts.Model.Workers,
-	})
+	res, err := sim.Run(ctx, info.sc, interval, set)
 	bar.finish()
 	if err != nil {
 		return err
 	}
 	return opts.env.render(opts.Output, simulateReport{info: info, interval: interval, seed: opts.Seed, model: model, res: res})
+}
+
+// settings checks the flags and returns --interval (0 when not given) and
+// the simulation's settings.
+func (o *simulateOptions) settings() (interval float64, set *sim.Settings, err error) {
+	var horizon float64
+	if o.Interval != "" {
+		if interval, err = positiveDuration("interval", o.Interval); err != nil {
+			return 0, nil, err
+		}
+	}
+	if o.Horizon != "" {
+		if horizon, err = positiveDuration("horizon", o.Horizon); err != nil {
+			return 0, nil, err
+		}
+	}
+	switch {
+	case o.Replications < 2:
+		return 0, nil, flagError("replications", "%d, want at least 2", o.Replications)
+	case !(o.Confidence > 0 && o.Confidence < 1):
+		return 0, nil, flagError("confidence", "%v, want a level in (0, 1)", o.Confidence)
+	case o.RelTol == 0:
+		return 0, nil, flagError("rel-tol", "0, want a positive target or a negative value for one stage")
+	}
+	return interval, &sim.Settings{
+		Seed:         o.Seed,
+		Replications: o.Replications,
+		Horizon:      horizon,
+		RelTol:       o.RelTol,
+		Confidence:   o.Confidence,
+		Workers:      o.Model.Workers,
+	}, nil
 }
 
 // simulateReport is the result of markov simulate: the simulation and the
