@@ -18,7 +18,12 @@
 // distinct failure instants of a randomly chosen set of a processors in a
 // failure trace (averaged over random picks). The paper's normalisation of
 // F(a) was lost in extraction; this package uses failures per unit of work,
-// F(a)/ω(a), as the toolkit's model specification states.
+// F(a)/ω(a), as the toolkit's model specification states (docs/model.md,
+// section 9).
+//
+// This package computes vectors from numbers only. The policy as a named
+// choice (its kinds, its textual forms, and the inputs it needs) is
+// scenario.Policy, whose Vector method calls the functions here.
 //
 // References:
 //
