@@ -30,17 +30,17 @@ func (p Point) RunTime(failureFree float64) float64 { return failureFree / p.Ava
 
 // Model returns the uwt model of the application running on exactly a of
 // the system's processors.
-func Model(sys scenario.System, app scenario.Application, a int, s *uwt.Settings) (*uwt.Model, error) {
+func Model(ctx context.Context, sys scenario.System, app scenario.Application, a int, s *uwt.Settings) (*uwt.Model, error) {
 	sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Moldable, Processors: a})
 	if err != nil {
 		return nil, err
 	}
-	return uwt.New(sc, s)
+	return uwt.New(ctx, sc, s)
 }
 
 // Evaluate returns A(a, I) for the application on a processors.
 func Evaluate(ctx context.Context, sys scenario.System, app scenario.Application, a int, interval float64, s *uwt.Settings) (Point, error) {
-	m, err := Model(sys, app, a, s)
+	m, err := Model(ctx, sys, app, a, s)
 	if err != nil {
 		return Point{}, err
 	}
@@ -53,7 +53,7 @@ func Evaluate(ctx context.Context, sys scenario.System, app scenario.Application
 
 // Optimal returns the interval I* that maximises A(a, I) for a fixed a.
 func Optimal(ctx context.Context, sys scenario.System, app scenario.Application, a int, s *uwt.Settings, o *uwt.OptimizeSettings) (Point, error) {
-	m, err := Model(sys, app, a, s)
+	m, err := Model(ctx, sys, app, a, s)
 	if err != nil {
 		return Point{}, err
 	}

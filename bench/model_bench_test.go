@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
@@ -93,7 +95,7 @@ func BenchmarkOptimize(b *testing.B) {
 			b.ReportAllocs()
 			var opt uwt.Optimum
 			for b.Loop() {
-				m, err := uwt.New(sc, nil)
+				m, err := uwt.New(context.Background(), sc, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -121,11 +123,11 @@ func BenchmarkUWT(b *testing.B) {
 }
 
 func benchmarkUWT(b *testing.B, sc *scenario.Scenario, set *uwt.Settings) {
-	m, err := uwt.New(sc, set)
+	m, err := uwt.New(context.Background(), sc, set)
 	if err != nil {
 		b.Fatal(err)
 	}
-	probe, err := uwt.New(sc, nil)
+	probe, err := uwt.New(context.Background(), sc, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -133,10 +135,7 @@ func benchmarkUWT(b *testing.B, sc *scenario.Scenario, set *uwt.Settings) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	grid, err := uwt.LogGrid(opt.Interval/2, opt.Interval*2, 8)
-	if err != nil {
-		b.Fatal(err)
-	}
+	grid := floats.LogSpan(make([]float64, 8), opt.Interval/2, opt.Interval*2)
 	if _, err := m.Evaluate(context.Background(), grid[0]); err != nil {
 		b.Fatal(err) // settle the window before timing
 	}
@@ -163,7 +162,7 @@ func BenchmarkSize(b *testing.B) {
 		b.Run(fmt.Sprintf("Optimize/N=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				m, err := uwt.New(sc, nil)
+				m, err := uwt.New(context.Background(), sc, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

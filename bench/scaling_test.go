@@ -40,7 +40,7 @@ func TestScalingPlot(t *testing.T) {
 		opt := median(5, func() float64 {
 			return float64(testing.Benchmark(func(b *testing.B) {
 				for b.Loop() {
-					m, err := uwt.New(sc, nil)
+					m, err := uwt.New(context.Background(), sc, nil)
 					if err != nil {
 						b.Fatal(err)
 					}

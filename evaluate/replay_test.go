@@ -337,7 +337,7 @@ func TestSimulateMatchesModel(t *testing.T) {
 // exactUWT is UWT(I) of sc by the exact path of package uwt.
 func exactUWT(t testing.TB, sc *scenario.Scenario, interval float64) float64 {
 	t.Helper()
-	m, err := uwt.New(sc, &uwt.Settings{Exact: true})
+	m, err := uwt.New(context.Background(), sc, &uwt.Settings{Exact: true})
 	if err != nil {
 		t.Fatal(err)
 	}

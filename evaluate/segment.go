@@ -187,7 +187,7 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 	if err != nil {
 		return SegmentResult{}, err
 	}
-	m, err := uwt.New(sc, &uwt.Settings{Workers: 1})
+	m, err := uwt.New(ctx, sc, &uwt.Settings{Workers: 1})
 	if err != nil {
 		return SegmentResult{}, err
 	}

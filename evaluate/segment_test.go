@@ -167,7 +167,7 @@ func TestEvaluateSegmentModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := uwt.New(sc, nil)
+	m, err := uwt.New(context.Background(), sc, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

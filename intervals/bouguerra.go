@@ -3,6 +3,8 @@ package intervals
 import (
 	"fmt"
 	"math"
+
+	"github.com/ckpt-markov/markov/internal/scalar"
 )
 
 // CostFunc gives a checkpoint or restart cost as a function of the work
@@ -185,7 +187,7 @@ func BouguerraInterval(law FailureLaw, c, r float64) (float64, error) {
 		return lambertOptimum(e.Rate*(c+r)) / e.Rate, nil
 	}
 	cost := func(i float64) float64 { return law.SegmentTime(i+c+r) / i }
-	i, err := logMinimize(cost, c+r, minTol)
+	i, err := scalar.LogMinimize(scalar.Plain(cost), c+r, minTol)
 	if err != nil {
 		return math.NaN(), fmt.Errorf("intervals: %s: %w", fn, err)
 	}

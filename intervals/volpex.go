@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ckpt-markov/markov/internal/lambertw"
+	"github.com/ckpt-markov/markov/internal/scalar"
 )
 
 // Volpex is the model of Rahman et al. for n inter-dependent processes,
@@ -139,7 +140,7 @@ func (v Volpex) IntervalRoot() (float64, error) {
 	if err != nil {
 		return math.NaN(), err
 	}
-	tc, err := logRoot(v.focLog, t0, rootTol)
+	tc, err := scalar.LogRoot(scalar.Plain(v.focLog), t0, rootTol)
 	if err != nil {
 		return math.NaN(), fmt.Errorf("intervals: Volpex.IntervalRoot: %w for %+v", err, v)
 	}
@@ -160,7 +161,7 @@ func (v Volpex) IntervalMinimize() (float64, error) {
 	if err != nil {
 		return math.NaN(), err
 	}
-	tc, err := logMinimize(v.Waste, t0, minTol)
+	tc, err := scalar.LogMinimize(scalar.Plain(v.Waste), t0, minTol)
 	if err != nil {
 		return math.NaN(), fmt.Errorf("intervals: Volpex.IntervalMinimize: %w for %+v", err, v)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/james-bowman/sparse"
+	"gonum.org/v1/gonum/mat"
 )
 
 // DefaultRowTol is the default base tolerance on row sums used by
@@ -356,9 +357,10 @@ func (c *Chain[L]) Row(i int) (to []int, p []float64) {
 	return c.ind[a:b:b], c.data[a:b:b]
 }
 
-// Matrix returns the transition matrix as a CSR matrix sharing storage
-// with the Chain. It must not be modified.
-func (c *Chain[L]) Matrix() *sparse.CSR {
+// Matrix returns a read-only view of the transition matrix that shares
+// storage with the Chain (a CSR matrix; its concrete type is not part of
+// the API). Row gives the same entries without the interface.
+func (c *Chain[L]) Matrix() mat.Matrix {
 	n := len(c.labels)
 	return sparse.NewCSR(n, n, c.indptr, c.ind, c.data)
 }

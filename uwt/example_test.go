@@ -29,7 +29,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	m, err := uwt.New(sc, nil)
+	m, err := uwt.New(context.Background(), sc, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

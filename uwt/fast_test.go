@@ -48,7 +48,7 @@ func TestFastMatchesExact(t *testing.T) {
 			t.Run(fmt.Sprintf("N=%d/%s", n, rg.name), func(t *testing.T) {
 				sys := scenario.System{Processors: n, MTTF: rg.mttf, MTTR: rg.mttr}
 				sc := mustScenario(t, sys, qrLike(n), rg.pol(n))
-				fast, err := New(sc, nil)
+				fast, err := New(context.Background(), sc, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -56,7 +56,7 @@ func TestFastMatchesExact(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				exact, err := New(sc, &Settings{Exact: true})
+				exact, err := New(context.Background(), sc, &Settings{Exact: true})
 				if err != nil {
 					t.Fatal(err)
 				}

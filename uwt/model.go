@@ -104,9 +104,11 @@ type Model struct {
 	mode   int       // most likely functional count
 }
 
-// New builds the model of sc. It returns an error if the scenario does not
-// validate or the settings are out of range.
-func New(sc *scenario.Scenario, s *Settings) (*Model, error) {
+// New builds the model of sc: the states and the recovery rows, which for
+// a large exact model take long enough to be worth cancelling through ctx.
+// It returns an error if the scenario does not validate, the settings are
+// out of range or ctx is done.
+func New(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error) {
 	if sc == nil {
 		return nil, errors.New("uwt: nil scenario")
 	}
@@ -134,7 +136,7 @@ func New(sc *scenario.Scenario, s *Settings) (*Model, error) {
 		lo, hi = binomialWindow(sc.N(), m.lambda/(m.lambda+m.theta), set.Tol)
 	}
 	m.mode = sc.N() - binomialMode(sc.N(), m.lambda/(m.lambda+m.theta))
-	if err := m.build(context.Background(), lo, hi); err != nil {
+	if err := m.build(ctx, lo, hi); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/ckpt-markov/markov/internal/scalar"
 )
 
 // OptimizeSettings configures Model.Optimize. A nil *OptimizeSettings means
@@ -56,12 +58,15 @@ func (s *OptimizeSettings) withDefaults() (OptimizeSettings, error) {
 	return d, nil
 }
 
-// Status tells how an optimisation ended.
+// Status tells how an optimisation ended. The zero value, NotTerminated,
+// is what an Optimum returned with an error holds.
 type Status int
 
 const (
+	// NotTerminated: the search did not finish (it failed or was cancelled).
+	NotTerminated Status = iota
 	// Converged: the maximiser is bracketed and located to RelTol.
-	Converged Status = iota
+	Converged
 	// AtMin: UWT still rises as I falls to OptimizeSettings.Min.
 	AtMin
 	// AtMax: UWT still rises as I grows to OptimizeSettings.Max.
@@ -70,6 +75,8 @@ const (
 
 func (s Status) String() string {
 	switch s {
+	case NotTerminated:
+		return "NotTerminated"
 	case Converged:
 		return "Converged"
 	case AtMin:
@@ -87,10 +94,10 @@ type Sample struct {
 
 // Optimum is the outcome of Model.Optimize.
 type Optimum struct {
-	// Interval is I*, the maximiser of UWT, and UWT its value.
-	Interval, UWT float64
-	// Result is the full evaluation at I*.
-	Result Result
+	// Result is the full evaluation at I*, the maximiser of UWT: its
+	// Interval is I* and its UWT the maximum (promoted as Optimum.Interval
+	// and Optimum.UWT).
+	Result
 	// BandLow and BandHigh bound the intervals whose UWT is within
 	// OptimizeSettings.Band of the best.
 	BandLow, BandHigh float64
@@ -186,24 +193,25 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 	}
 	// Brent's method on log I in the bracket around scan[k].
 	lo, hi := math.Log(scan[max(k-1, 0)].Interval), math.Log(scan[min(k+1, len(scan)-1)].Interval)
+	status := Converged
 	switch {
 	case k == 0:
-		opt.Status = AtMin
+		status = AtMin
 	case k == len(scan)-1:
-		opt.Status = AtMax
+		status = AtMax
 	}
 	f := func(x float64) (float64, error) { return eval(math.Exp(x)) }
 	fLo, fHi := scan[max(k-1, 0)].UWT, scan[min(k+1, len(scan)-1)].UWT
-	xBest, uBest, err := brentMax(f, lo, hi, math.Log1p(set.RelTol), math.Log(scan[k].Interval), scan[k].UWT, fLo, fHi)
+	xBest, uBest, err := scalar.Maximize(f, lo, hi, math.Log1p(set.RelTol), math.Log(scan[k].Interval), scan[k].UWT, fLo, fHi)
 	if err != nil {
 		return Optimum{}, err
 	}
-	opt.Interval, opt.UWT = math.Exp(xBest), uBest
 	// Usually a look-up: xBest was evaluated (unless e^{log I} rounded).
-	if _, err := eval(opt.Interval); err != nil {
+	iBest := math.Exp(xBest)
+	if _, err := eval(iBest); err != nil {
 		return Optimum{}, err
 	}
-	opt.Result = seen[opt.Interval]
+	opt.Result = seen[iBest]
 	// The near-optimal band, by regula falsi between I* and the nearest
 	// scan points below the threshold (or the ends of the scan).
 	target := (1 - set.Band) * uBest
@@ -215,7 +223,8 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 			x := scan[j]
 			side := (x.Interval - opt.Interval) * float64(step)
 			if side > 0 && x.UWT < target {
-				return levelCrossing(f, xBest, math.Log(x.Interval), uBest, x.UWT, target, bandTol)
+				u, err := scalar.LevelCrossing(f, xBest, math.Log(x.Interval), uBest, x.UWT, target, bandTol)
+				return math.Exp(u), err
 			}
 		}
 		if step > 0 {
@@ -239,127 +248,8 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 		}
 	}
 	opt.ModelInterval = sum / float64(cnt)
+	opt.Status = status
 	return opt, nil
-}
-
-// brentMax maximises f on [a, b] by Brent's method (parabolic
-// interpolation safeguarded by golden-section steps; Brent 1973, ch. 5),
-// starting from the interior point x with f(x) = fx and the known values
-// fa, fb at the ends (so that the first step can already be parabolic),
-// until the maximiser is located to within tol in x.
-func brentMax(f func(float64) (float64, error), a, b, tol, x, fx, fa, fb float64) (float64, float64, error) {
-	const cgold = 0.3819660112501051 // (3 − √5)/2
-	w, v, fw, fv := a, b, fa, fb
-	if fb > fa {
-		w, v, fw, fv = b, a, fb, fa
-	}
-	d, e := 0.0, b-a
-	for {
-		mid := 0.5 * (a + b)
-		tol1 := 1e-10*math.Abs(x) + tol/3
-		tol2 := 2 * tol1
-		if math.Abs(x-mid) <= tol2-0.5*(b-a) {
-			return x, fx, nil
-		}
-		golden := true
-		if math.Abs(e) > tol1 {
-			// Parabola through (x, fx), (w, fw), (v, fv); step to its vertex.
-			r := (x - w) * (fx - fv)
-			q := (x - v) * (fx - fw)
-			p := (x-v)*q - (x-w)*r
-			q = 2 * (q - r)
-			if q > 0 {
-				p = -p
-			} else {
-				q = -q
-			}
-			// For a maximum the roles of the signs flip: negate the step.
-			p = -p
-			if math.Abs(p) < math.Abs(0.5*q*e) && p > q*(a-x) && p < q*(b-x) {
-				e, d = d, p/q
-				if u := x + d; u-a < tol2 || b-u < tol2 {
-					d = math.Copysign(tol1, mid-x)
-				}
-				golden = false
-			}
-		}
-		if golden {
-			if x < mid {
-				e = b - x
-			} else {
-				e = a - x
-			}
-			d = cgold * e
-		}
-		u := x + d
-		if math.Abs(d) < tol1 {
-			u = x + math.Copysign(tol1, d)
-		}
-		fu, err := f(u)
-		if err != nil {
-			return 0, 0, err
-		}
-		if fu >= fx {
-			if u < x {
-				b = x
-			} else {
-				a = x
-			}
-			v, fv, w, fw, x, fx = w, fw, x, fx, u, fu
-			continue
-		}
-		if u < x {
-			a = u
-		} else {
-			b = u
-		}
-		switch {
-		case fu >= fw || w == x:
-			v, fv, w, fw = w, fw, u, fu
-		case fu >= fv || v == x || v == w:
-			v, fv = u, fu
-		}
-	}
-}
-
-// levelCrossing finds x between in (f(in) ≥ level) and out (f(out) <
-// level) with f(x) = level, by the Illinois variant of regula falsi, and
-// returns e^x. It stops when the bracket is narrower than tol or
-// |f(x) − level| is below tol·(f(in) − level) at the start.
-func levelCrossing(f func(float64) (float64, error), in, out, fin, fout, level, tol float64) (float64, error) {
-	hin, hout := fin-level, fout-level
-	hTol := tol * hin
-	side := 0
-	for math.Abs(out-in) > tol {
-		x := out - hout*(out-in)/(hout-hin)
-		// Keep the step strictly inside and away from the ends.
-		lo, hi := math.Min(in, out), math.Max(in, out)
-		if !(x > lo+tol/4 && x < hi-tol/4) {
-			x = 0.5 * (in + out)
-		}
-		v, err := f(x)
-		if err != nil {
-			return 0, err
-		}
-		h := v - level
-		if h >= 0 {
-			in, hin = x, h
-			if side == 1 {
-				hout /= 2
-			}
-			side = 1
-		} else {
-			out, hout = x, h
-			if side == -1 {
-				hin /= 2
-			}
-			side = -1
-		}
-		if math.Abs(h) <= hTol {
-			return math.Exp(x), nil
-		}
-	}
-	return math.Exp(0.5 * (in + out)), nil
 }
 
 // Curve evaluates UWT at each interval, in order (warm-starting each
@@ -374,17 +264,4 @@ func (m *Model) Curve(ctx context.Context, intervals []float64) ([]Result, error
 		out[k] = r
 	}
 	return out, nil
-}
-
-// LogGrid returns n intervals spaced evenly in log I from lo to hi.
-func LogGrid(lo, hi float64, n int) ([]float64, error) {
-	if !(lo > 0 && hi > lo && !math.IsInf(hi, 0)) || n < 2 {
-		return nil, fmt.Errorf("uwt: log grid [%v, %v] with %d points, want 0 < lo < hi and n ≥ 2", lo, hi, n)
-	}
-	g := make([]float64, n)
-	for k := range g {
-		g[k] = math.Exp(math.Log(lo) + (math.Log(hi)-math.Log(lo))*float64(k)/float64(n-1))
-	}
-	g[n-1] = hi
-	return g, nil
 }

@@ -41,7 +41,7 @@ func TestOptimizeOneProcessor(t *testing.T) {
 	} {
 		sys := scenario.System{Processors: 1, MTTF: tc.mttf, MTTR: tc.mttr}
 		sc := mustScenario(t, sys, constApp(1, 1, tc.l, tc.c, tc.r), scenario.Policy{})
-		m, err := New(sc, nil)
+		m, err := New(context.Background(), sc, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestOptimizeYoungLimit(t *testing.T) {
 	} {
 		sys := scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: 3600}
 		sc := mustScenario(t, sys, constApp(tc.n, 1, tc.c, tc.c, tc.r), scenario.Policy{Kind: scenario.Moldable, Processors: tc.a})
-		m, err := New(sc, nil)
+		m, err := New(context.Background(), sc, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

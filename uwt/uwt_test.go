@@ -30,7 +30,7 @@ func mustScenario(t testing.TB, sys scenario.System, app scenario.Application, p
 
 func evaluate(t testing.TB, sc *scenario.Scenario, s *Settings, interval float64) Result {
 	t.Helper()
-	m, err := New(sc, s)
+	m, err := New(context.Background(), sc, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestBadInput(t *testing.T) {
 		{"too many states", &Settings{Exact: true, MaxStates: 10}, 100, "MaxStates"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := New(sc, tc.set)
+			m, err := New(context.Background(), sc, tc.set)
 			if err == nil {
 				_, err = m.Evaluate(context.Background(), tc.i)
 			}
@@ -281,20 +281,20 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
-	if _, err := New(nil, nil); err == nil {
+	if _, err := New(context.Background(), nil, nil); err == nil {
 		t.Error("nil scenario accepted")
 	}
 	bad := *sc
 	bad.Reschedule = append(bad.Reschedule[:0:0], bad.Reschedule...)
 	bad.Reschedule[3] = 9 // r(4) = 9 > 4
-	if _, err := New(&bad, nil); err == nil || !strings.Contains(err.Error(), "r(4)") {
+	if _, err := New(context.Background(), &bad, nil); err == nil || !strings.Contains(err.Error(), "r(4)") {
 		t.Errorf("r(4) > 4: error %v", err)
 	}
 }
 
 func TestCancel(t *testing.T) {
 	sc := testScenarios(t)["greedy hpc"]
-	m, err := New(sc, nil)
+	m, err := New(context.Background(), sc, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

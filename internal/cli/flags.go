@@ -270,7 +270,7 @@ func loadModel(cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scena
 	if err != nil {
 		return info, nil, err
 	}
-	m, err := uwt.New(info.sc, set)
+	m, err := uwt.New(cmd.Context(), info.sc, set)
 	return info, m, err
 }
 
