@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/ckpt-markov/markov/markov"
 )
@@ -25,7 +24,9 @@ type Result struct {
 	States, Recurrent int
 	// Built is the number of states the skeleton holds (the window of the
 	// fast path), Pruned the number of those that pruning made
-	// unreachable, that is, reachable without pruning but not with it.
+	// unreachable, that is, reachable without pruning but not with it
+	// (found by continuing the reachability search along the pruned
+	// transitions, not by a second search).
 	Built, Pruned int
 	// Transitions is the number of transitions of the solved chain.
 	Transitions int
@@ -72,98 +73,142 @@ func (m *Model) Evaluate(ctx context.Context, interval float64) (Result, error) 
 		return Result{}, fmt.Errorf("uwt: interval = %v, want a positive number of seconds", interval)
 	}
 	for {
-		res, windowDrop, err := m.evaluate(ctx, interval)
+		res, err := m.evaluate(ctx, interval)
 		if err != nil {
-			return res, err
+			return Result{}, err
 		}
 		full := m.sk.lo == 0 && m.sk.hi == m.sc.N()
-		if m.set.Exact || full || windowDrop <= m.set.Tol {
+		if m.set.Exact || full || res.Outside <= m.set.Tol {
 			return res, nil
 		}
-		// Widen the window: double its distance from N on each side.
-		n := m.sc.N()
-		w := max(m.sk.hi-m.sk.lo, 4)
-		lo, hi := max(m.sk.lo-w, 0), min(m.sk.hi+w, n)
+		lo, hi := m.widen(m.sk.lo, m.sk.hi)
 		if err := m.build(ctx, lo, hi); err != nil {
 			return Result{}, err
 		}
 	}
 }
 
-// evaluate solves the chain of the current skeleton at one interval. It
-// returns the dropped mass due to the window alone as well.
-func (m *Model) evaluate(ctx context.Context, interval float64) (Result, float64, error) {
+// evaluate solves the chain of the current skeleton at one interval:
+// rows, assembly, pruning and restriction to the reachable states, the
+// stationary solve, and the rewards.
+func (m *Model) evaluate(ctx context.Context, interval float64) (Result, error) {
 	sk := m.sk
-	app := m.sc.Application
-	for _, j := range sk.upJobs {
-		j.t = m.upLength(j.a, interval)
+	for _, g := range sk.up {
+		g.t = m.upLength(g.a, interval)
 	}
-	if err := m.runJobs(ctx, sk.upJobs); err != nil {
-		return Result{}, 0, err
+	if err := m.fillAll(ctx, sk.up); err != nil {
+		return Result{}, err
 	}
-	ns := len(sk.states)
-	// Rows and rewards of every state.
-	tau := make([]float64, ns)
-	work := make([]float64, ns)
-	useful := make([]float64, ns)
-	outWindow := make([]float64, ns) // mass leaving the window
-	var rows, cols []int
-	var vals []float64
-	for i, st := range sk.states {
+	asm := m.assemble(interval)
+	kept := pruneRows(asm.rows, asm.cols, asm.vals, m.set.Prune)
+	reach, sub, unpruned := reachable(len(sk.states), sk.start, asm.rows, asm.cols, kept)
+	chain, err := asm.chain(sk.states, reach, sub, kept)
+	if err != nil {
+		return Result{}, fmt.Errorf("uwt: %w", err)
+	}
+	st, err := m.solve(chain, sub, interval)
+	if err != nil {
+		return Result{}, err
+	}
+	res, err := asm.reward(chain, sub, st)
+	if err != nil {
+		return Result{}, fmt.Errorf("uwt: %w", err)
+	}
+	res.Interval = interval
+	res.Built, res.Pruned = len(sk.states), unpruned-len(sub)
+	res.sk = sk
+	m.warm = res.pi
+	return res, nil
+}
+
+// assembly is the chain of one interval over the skeleton's states before
+// pruning: its transitions (in COO form, rows contiguous) and, per state,
+// the rewards of docs/model.md §6 and the mass of the transitions that
+// leave the window.
+type assembly struct {
+	rows, cols                 []int
+	vals                       []float64
+	tau, work, useful, outside []float64
+}
+
+// assemble builds the transitions and rewards of every state at the
+// interval, from the segments' rows (docs/model.md §5–6).
+func (m *Model) assemble(interval float64) *assembly {
+	ns := len(m.sk.states)
+	asm := &assembly{tau: make([]float64, ns), work: make([]float64, ns),
+		useful: make([]float64, ns), outside: make([]float64, ns)}
+	for i, st := range m.sk.states {
 		if st.Kind == Down {
-			k := st.N
-			tau[i] = 1 / (float64(k)*m.lambda + float64(sk.n-k)*m.theta)
-			for _, tr := range sk.down[i] {
-				if tr.to < 0 {
-					outWindow[i] += tr.p
-					continue
-				}
-				rows, cols, vals = append(rows, i), append(cols, tr.to), append(vals, tr.p)
-			}
-			continue
-		}
-		ref := sk.rowOf[i]
-		j := ref.j
-		surv := math.Exp(-j.rho * j.t)
-		tau[i] = sojourn(j.rho, j.t)
-		if st.Kind == Up {
-			a := st.A
-			seg := interval + app.Latency[a-1] - app.Overhead[a-1]
-			useful[i] = surv * seg
-			work[i] = surv * seg * app.WorkRate[a-1]
-		}
-		lo, p, q := j.blk.row(ref.s)
-		for c := range p {
-			s2 := lo + c
-			if v := surv * p[c]; v > 0 {
-				if to := j.upTo[s2]; to >= 0 {
-					rows, cols, vals = append(rows, i), append(cols, int(to)), append(vals, v)
-				} else {
-					outWindow[i] += v
-				}
-			}
-			if v := q[c]; v > 0 {
-				if to := j.failTo[s2]; to >= 0 {
-					rows, cols, vals = append(rows, i), append(cols, int(to)), append(vals, v)
-				} else {
-					outWindow[i] += v
-				}
-			}
+			m.assembleDown(asm, i, st)
+		} else {
+			m.assembleSegment(asm, i, st, interval)
 		}
 	}
-	// Prune each row relative to its exit mass, then keep the states
-	// reachable from the start along the kept transitions.
-	kept := pruneRows(rows, cols, vals, m.set.Prune)
-	reach, sub := reachable(ns, sk.start, rows, cols, kept)
-	pruned := 0
-	if m.set.Prune > 0 {
-		_, all := reachable(ns, sk.start, rows, cols, nil)
-		pruned = len(all) - len(sub)
+	return asm
+}
+
+// add appends the transition i → j with probability v, or counts it as
+// leaving the window when j < 0.
+func (asm *assembly) add(i int, j int32, v float64) {
+	if j < 0 {
+		asm.outside[i] += v
+		return
 	}
+	asm.rows, asm.cols, asm.vals = append(asm.rows, i), append(asm.cols, int(j)), append(asm.vals, v)
+}
+
+// assembleDown adds the row of D(p, k): one more failure or one more
+// repair, whichever comes first.
+func (m *Model) assembleDown(asm *assembly, i int, st State) {
+	k := st.N
+	fail, repair := float64(k)*m.lambda, float64(m.sk.n-k)*m.theta
+	asm.tau[i] = 1 / (fail + repair)
+	to := m.sk.down[i]
+	for c, p := range [2]float64{fail / (fail + repair), repair / (fail + repair)} {
+		if p != 0 {
+			asm.add(i, to[c], p)
+		}
+	}
+}
+
+// assembleSegment adds the row of an up or recovery state from row s of
+// its segment: survival to U(a, s'), failure to the decision state of
+// a − 1 + s' functional.
+func (m *Model) assembleSegment(asm *assembly, i int, st State, interval float64) {
+	g := m.sk.segOf[i]
+	s := st.S
+	if st.Kind == Recovery {
+		s = st.N - g.a
+	}
+	surv := math.Exp(-g.rho * g.t)
+	asm.tau[i] = sojourn(g.rho, g.t)
+	if st.Kind == Up {
+		app := m.sc.Application
+		seg := interval + app.Latency[g.a-1] - app.Overhead[g.a-1]
+		asm.useful[i] = surv * seg
+		asm.work[i] = surv * seg * app.WorkRate[g.a-1]
+	}
+	lo, p, q := g.row(s)
+	for c := range p {
+		s2 := lo + c
+		if v := surv * p[c]; v > 0 {
+			asm.add(i, g.upTo[s2], v)
+		}
+		if v := q[c]; v > 0 {
+			asm.add(i, g.failTo[s2], v)
+		}
+	}
+}
+
+// chain builds the Markov chain of the states sub reachable along the
+// kept transitions (reach maps a state to its index in sub, or −1),
+// renormalising the rows that pruning cut. It reuses asm's transitions.
+func (asm *assembly) chain(states []State, reach []int32, sub []int, kept []bool) (*markov.Chain[State], error) {
 	labels := make([]State, len(sub))
 	for k, i := range sub {
-		labels[k] = sk.states[i]
+		labels[k] = states[i]
 	}
+	rows, cols, vals := asm.rows, asm.cols, asm.vals
 	keep := 0
 	for e := range rows {
 		if kept[e] && reach[rows[e]] >= 0 {
@@ -171,10 +216,14 @@ func (m *Model) evaluate(ctx context.Context, interval float64) (Result, float64
 			keep++
 		}
 	}
-	chain, err := markov.FromCOO(labels, rows[:keep], cols[:keep], vals[:keep], &markov.BuildSettings{Renormalise: true})
-	if err != nil {
-		return Result{}, 0, fmt.Errorf("uwt: %w", err)
-	}
+	asm.rows, asm.cols, asm.vals = nil, nil, nil // overwritten above
+	return markov.FromCOO(labels, rows[:keep], cols[:keep], vals[:keep], &markov.BuildSettings{Renormalise: true})
+}
+
+// solve returns the stationary distribution of chain, warm-started from
+// the previous evaluation's (restricted to sub), and retried cold if the
+// warm start stalls the iteration.
+func (m *Model) solve(chain *markov.Chain[State], sub []int, interval float64) (markov.Result, error) {
 	var start []float64
 	if m.warm != nil {
 		start = make([]float64, len(sub))
@@ -184,59 +233,42 @@ func (m *Model) evaluate(ctx context.Context, interval float64) (Result, float64
 	}
 	st, err := chain.Stationary(&markov.Settings{Start: start})
 	if err != nil && !errors.Is(err, markov.ErrNoConvergence) {
-		return Result{}, 0, fmt.Errorf("uwt: %w", err)
+		return st, fmt.Errorf("uwt: %w", err)
 	}
 	if err != nil && st.Pi != nil && start != nil {
-		// A poor warm start can stall the iteration: retry cold.
 		st, err = chain.Stationary(nil)
 	}
 	if err != nil {
-		return Result{}, 0, fmt.Errorf("uwt: stationary solve at I = %g: %w", interval, err)
+		return st, fmt.Errorf("uwt: stationary solve at I = %g: %w", interval, err)
 	}
-	pi := make([]float64, ns)
-	var tauS, workS, usefulS []float64
+	return st, nil
+}
+
+// reward computes UWT = Σπw / Σπτ and the availability Σπu / Σπτ over
+// the recurrent states (Markov renewal–reward), and the dropped masses.
+func (asm *assembly) reward(chain *markov.Chain[State], sub []int, st markov.Result) (Result, error) {
+	pi := make([]float64, len(asm.tau))
+	var piS, tauS, workS, usefulS []float64
 	deficit := chain.Renormalisation().Deficit
-	dropped, windowDrop := 0.0, 0.0
+	res := Result{States: len(sub), Transitions: chain.NNZ(), Residual: st.Residual, Solver: st.Method, pi: pi}
 	for k, i := range sub {
 		pi[i] = st.Pi[k]
 		if pi[i] > 0 {
-			tauS, workS, usefulS = append(tauS, tau[i]), append(workS, work[i]), append(usefulS, useful[i])
-			windowDrop += pi[i] * outWindow[i]
-			dropped += pi[i] * deficit[k]
+			piS, tauS = append(piS, pi[i]), append(tauS, asm.tau[i])
+			workS, usefulS = append(workS, asm.work[i]), append(usefulS, asm.useful[i])
+			res.Outside += pi[i] * asm.outside[i]
+			res.Dropped += pi[i] * deficit[k]
 		}
 	}
-	piS := make([]float64, 0, len(tauS))
-	for _, p := range pi {
-		if p > 0 {
-			piS = append(piS, p)
-		}
+	res.Recurrent = len(piS)
+	var err error
+	if res.UWT, err = markov.RenewalReward(piS, workS, tauS); err != nil {
+		return Result{}, err
 	}
-	uwt, err := markov.RenewalReward(piS, workS, tauS)
-	if err != nil {
-		return Result{}, 0, fmt.Errorf("uwt: %w", err)
+	if res.Availability, err = markov.RenewalReward(piS, usefulS, tauS); err != nil {
+		return Result{}, err
 	}
-	avail, err := markov.RenewalReward(piS, usefulS, tauS)
-	if err != nil {
-		return Result{}, 0, fmt.Errorf("uwt: %w", err)
-	}
-	m.warm = pi
-	res := Result{
-		Interval:     interval,
-		UWT:          uwt,
-		Availability: avail,
-		States:       len(sub),
-		Recurrent:    len(piS),
-		Built:        ns,
-		Pruned:       pruned,
-		Transitions:  chain.NNZ(),
-		Dropped:      dropped,
-		Outside:      windowDrop,
-		Residual:     st.Residual,
-		Solver:       st.Method,
-		sk:           sk,
-		pi:           pi,
-	}
-	return res, windowDrop, nil
+	return res, nil
 }
 
 // pruneRows marks the transitions to keep: transition i → j (j ≠ i) is
@@ -265,39 +297,46 @@ func pruneRows(rows, cols []int, vals []float64, prune float64) []bool {
 }
 
 // reachable returns, for each of n states, its index among the states
-// reachable from start along the transitions with kept[e] (all when kept
-// is nil), or −1, and the reachable states in increasing order.
-func reachable(n, start int, rows, cols []int, kept []bool) ([]int32, []int) {
+// reachable from start along the transitions with kept[e], or −1; those
+// states in increasing order; and the number of states reachable along
+// all transitions. That number comes from continuing the same search
+// along the pruned transitions (every state reachable at all is reachable
+// from the kept-reachable ones), not from a second search.
+func reachable(n, start int, rows, cols []int, kept []bool) ([]int32, []int, int) {
 	ptr := make([]int, n+1)
-	for e, r := range rows {
-		if kept == nil || kept[e] {
-			ptr[r+1]++
-		}
+	for _, r := range rows {
+		ptr[r+1]++
 	}
 	for i := range n {
 		ptr[i+1] += ptr[i]
 	}
 	adj := make([]int, ptr[n])
+	keptAdj := make([]bool, ptr[n])
 	fill := append([]int(nil), ptr[:n]...)
 	for e, r := range rows {
-		if kept == nil || kept[e] {
-			adj[fill[r]] = cols[e]
-			fill[r]++
-		}
+		adj[fill[r]], keptAdj[fill[r]] = cols[e], kept[e]
+		fill[r]++
 	}
 	seen := make([]bool, n)
-	stack := []int{start}
-	seen[start] = true
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, j := range adj[ptr[i]:ptr[i+1]] {
-			if !seen[j] {
-				seen[j] = true
-				stack = append(stack, j)
+	// search visits, from the stack, the states reachable along the
+	// transitions with keptAdj or, when all is set, along every transition.
+	search := func(stack []int, all bool) int {
+		count := 0
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for k := ptr[i]; k < ptr[i+1]; k++ {
+				if j := adj[k]; !seen[j] && (all || keptAdj[k]) {
+					seen[j] = true
+					count++
+					stack = append(stack, j)
+				}
 			}
 		}
+		return count
 	}
+	seen[start] = true
+	search([]int{start}, false)
 	idx := make([]int32, n)
 	var sub []int
 	for i := range n {
@@ -307,72 +346,6 @@ func reachable(n, start int, rows, cols []int, kept []bool) ([]int32, []int) {
 			sub = append(sub, i)
 		}
 	}
-	return idx, sub
-}
-
-// inlineCost is the number of spare-chain row entries below which runJobs
-// computes the rows on the calling goroutine. A variable so that tests can
-// force the worker pool.
-var inlineCost = 50_000
-
-// runJobs computes the row blocks of jobs in a pool of m.set.Workers
-// goroutines. Each job writes only its own block, so the result does not
-// depend on the number of workers.
-func (m *Model) runJobs(ctx context.Context, jobs []*job) error {
-	if len(jobs) == 0 {
-		return nil
-	}
-	// Small batches run inline: handing them to goroutines costs more in
-	// scheduling than it saves. The cost estimate counts row entries.
-	cost := 0
-	for _, j := range jobs {
-		cost += (j.s1 - j.s0) * (j.m + 1)
-	}
-	if m.set.Workers == 1 || cost < inlineCost {
-		for _, j := range jobs {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			blk, err := m.src.rows(j.m, j.t, j.rho, j.s0, j.s1)
-			if err != nil {
-				return fmt.Errorf("uwt: spare chain m = %d, T = %g: %w", j.m, j.t, err)
-			}
-			j.blk = blk
-		}
-		return nil
-	}
-	workers := min(m.set.Workers, len(jobs))
-	next := make(chan *job)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				if errs[w] != nil {
-					continue
-				}
-				blk, err := m.src.rows(j.m, j.t, j.rho, j.s0, j.s1)
-				if err != nil {
-					errs[w] = fmt.Errorf("uwt: spare chain m = %d, T = %g: %w", j.m, j.t, err)
-					continue
-				}
-				j.blk = blk
-			}
-		}()
-	}
-	var cerr error
-	for _, j := range jobs {
-		if cerr = ctx.Err(); cerr != nil {
-			break
-		}
-		next <- j
-	}
-	close(next)
-	wg.Wait()
-	if cerr != nil {
-		return cerr
-	}
-	return errors.Join(errs...)
+	extra := search(append([]int(nil), sub...), true)
+	return idx, sub, len(sub) + extra
 }

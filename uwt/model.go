@@ -98,7 +98,7 @@ type Model struct {
 	lambda float64
 	theta  float64
 	byOld  bool // recovery cost depends on the old processor count
-	src    rowSource
+	rows   *spareChains
 	sk     *skeleton
 	warm   []float64 // last stationary distribution, for a warm start
 	mode   int       // most likely functional count
@@ -126,16 +126,9 @@ func New(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error
 		theta:  sc.System.Theta(),
 		byOld:  sc.Application.Recovery.DependsOnOld(),
 	}
-	if set.Exact {
-		m.src = newExactSource(m.lambda, m.theta)
-	} else {
-		m.src = newFastSource(m.lambda, m.theta)
-	}
-	lo, hi := 0, sc.N()
-	if !set.Exact {
-		lo, hi = binomialWindow(sc.N(), m.lambda/(m.lambda+m.theta), set.Tol)
-	}
+	m.rows = newSpareChains(m.lambda, m.theta, set.Exact)
 	m.mode = sc.N() - binomialMode(sc.N(), m.lambda/(m.lambda+m.theta))
+	lo, hi := m.window()
 	if err := m.build(ctx, lo, hi); err != nil {
 		return nil, err
 	}
@@ -156,12 +149,31 @@ func (m *Model) build(ctx context.Context, lo, hi int) error {
 	if err != nil {
 		return err
 	}
-	if err := sk.computeFixedRows(ctx, m); err != nil {
+	if err := m.fillAll(ctx, sk.fixed); err != nil {
 		return err
 	}
 	m.sk = sk
 	m.warm = nil
 	return nil
+}
+
+// window returns the functional counts [lo, hi] the model starts from:
+// every count on the exact path; on the fast path, those where the
+// stationary law of the functional count, Binomial(N, θ/(λ+θ)), has all
+// but Settings.Tol of its mass on each side, plus a margin.
+func (m *Model) window() (lo, hi int) {
+	if m.set.Exact {
+		return 0, m.sc.N()
+	}
+	return binomialWindow(m.sc.N(), m.lambda/(m.lambda+m.theta), m.set.Tol)
+}
+
+// widen returns the window [lo, hi] widened by its width (at least 4) on
+// each side, within [0, N]: the fast path's next window when the mass
+// leaving the current one exceeds Settings.Tol.
+func (m *Model) widen(lo, hi int) (int, int) {
+	w := max(hi-lo, 4)
+	return max(lo-w, 0), min(hi+w, m.sc.N())
 }
 
 // binomialMode returns the mode of Binomial(n, q).

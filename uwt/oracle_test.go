@@ -226,4 +226,3 @@ func settingsName(s *Settings) string {
 	}
 	return fmt.Sprintf("exact=%v prune=%v", s.Exact, s.Prune)
 }
-

@@ -1,6 +1,9 @@
 package uwt
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -8,66 +11,129 @@ import (
 	"github.com/ckpt-markov/markov/birthdeath"
 )
 
-// block holds rows [s0, s0+len(lo)) of P_T and Q_T(ρ) of one spare chain;
-// row s covers the columns lo[s−s0] .. lo[s−s0]+len(p[s−s0])−1 and is zero
-// (below the source's tolerance) elsewhere.
-type block struct {
-	s0   int
-	lo   []int
-	p, q [][]float64
-}
+// rowTol is the mass each spare-chain row may leave out of its column
+// window on the fast path: far below DefaultTol, so that the window of
+// functional counts, not the row tails, dominates the dropped mass.
+const rowTol = 1e-16
 
-func (b *block) row(s int) (lo int, p, q []float64) {
-	k := s - b.s0
-	return b.lo[k], b.p[k], b.q[k]
-}
-
-// rowSource computes blocks of spare-chain rows. Implementations must be
-// safe for concurrent use.
-type rowSource interface {
-	rows(m int, t, rho float64, s0, s1 int) (*block, error)
-}
-
-// exactSource computes full dense rows with birthdeath's Auto method.
-type exactSource struct {
+// spareChains is the model's one cache of spare chains, by m: each chain
+// holds its eigendecomposition, computed once per model and shared by
+// every segment and interval. It is safe for concurrent use.
+type spareChains struct {
 	lambda, theta float64
-	mu            sync.Mutex
-	chains        map[int]*birthdeath.Chain
+	// exact computes full dense rows with birthdeath's Auto method;
+	// otherwise only the requested rows, each on the columns that carry
+	// its mass, by birthdeath's closed form (binomial convolution for P_T,
+	// a tridiagonal resolvent solve for Q_T): O(√m) per entry kept rather
+	// than an O(m³) dense matrix per chain.
+	exact  bool
+	mu     sync.Mutex
+	chains map[int]*birthdeath.Chain
 }
 
-func newExactSource(lambda, theta float64) *exactSource {
-	return &exactSource{lambda: lambda, theta: theta, chains: map[int]*birthdeath.Chain{}}
+func newSpareChains(lambda, theta float64, exact bool) *spareChains {
+	return &spareChains{lambda: lambda, theta: theta, exact: exact, chains: map[int]*birthdeath.Chain{}}
 }
 
-// chain returns the cached spare chain with m other processors, so that
-// its eigendecomposition is computed once per model.
-func (e *exactSource) chain(m int) (*birthdeath.Chain, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if c, ok := e.chains[m]; ok {
-		return c, nil
+// chain returns the spare chain with m other processors.
+func (c *spareChains) chain(m int) (*birthdeath.Chain, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch, ok := c.chains[m]; ok {
+		return ch, nil
 	}
-	c, err := birthdeath.New(m, e.lambda, e.theta)
+	ch, err := birthdeath.New(m, c.lambda, c.theta)
 	if err != nil {
 		return nil, err
 	}
-	e.chains[m] = c
-	return c, nil
+	c.chains[m] = ch
+	return ch, nil
 }
 
-func (e *exactSource) rows(m int, t, rho float64, s0, s1 int) (*block, error) {
-	c, err := e.chain(m)
+// fill computes the rows of g for its current length g.t.
+func (c *spareChains) fill(g *segment) error {
+	ch, err := c.chain(g.m)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var p, q mat.Dense
-	if err := c.Transition(&p, &q, t, rho, nil); err != nil {
-		return nil, err
+	k := g.s1 - g.s0
+	g.lo, g.pt, g.qt = make([]int, k), make([][]float64, k), make([][]float64, k)
+	if c.exact {
+		var p, q mat.Dense
+		if err := ch.Transition(&p, &q, g.t, g.rho, nil); err != nil {
+			return err
+		}
+		for s := g.s0; s < g.s1; s++ {
+			g.pt[s-g.s0], g.qt[s-g.s0] = p.RawRowView(s), q.RawRowView(s)
+		}
+		return nil
 	}
-	b := &block{s0: s0, lo: make([]int, s1-s0), p: make([][]float64, s1-s0), q: make([][]float64, s1-s0)}
-	for s := s0; s < s1; s++ {
-		b.p[s-s0] = p.RawRowView(s)
-		b.q[s-s0] = q.RawRowView(s)
+	rb, err := ch.Rows(g.s0, g.s1, g.t, g.rho, rowTol)
+	if err != nil {
+		return err
 	}
-	return b, nil
+	for k, r := range rb.Rows {
+		g.lo[k], g.pt[k], g.qt[k] = r.Lo, r.P, r.Q
+	}
+	return nil
+}
+
+// inlineCost is the number of spare-chain row entries below which fillAll
+// computes the rows on the calling goroutine. A variable so that tests can
+// force the worker pool.
+var inlineCost = 50_000
+
+// fillAll computes the rows of segs in a pool of m.set.Workers goroutines.
+// Each segment is written by one goroutine only, so the result does not
+// depend on the number of workers.
+func (m *Model) fillAll(ctx context.Context, segs []*segment) error {
+	fill := func(g *segment) error {
+		if err := m.rows.fill(g); err != nil {
+			return fmt.Errorf("uwt: spare chain m = %d, T = %g: %w", g.m, g.t, err)
+		}
+		return nil
+	}
+	// Small batches run inline: handing them to goroutines costs more in
+	// scheduling than it saves. The cost estimate counts row entries.
+	cost := 0
+	for _, g := range segs {
+		cost += (g.s1 - g.s0) * (g.m + 1)
+	}
+	if m.set.Workers == 1 || cost < inlineCost {
+		for _, g := range segs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := fill(g); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	workers := min(m.set.Workers, len(segs))
+	next := make(chan *segment)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for g := range next {
+				if errs[w] == nil {
+					errs[w] = fill(g)
+				}
+			}
+		})
+	}
+	var cerr error
+	for _, g := range segs {
+		if cerr = ctx.Err(); cerr != nil {
+			break
+		}
+		next <- g
+	}
+	close(next)
+	wg.Wait()
+	if cerr != nil {
+		return cerr
+	}
+	return errors.Join(errs...)
 }

@@ -1,84 +1,74 @@
 package uwt
 
 import (
-	"context"
 	"fmt"
 	"math"
 )
 
 // skeleton is the I-independent part of the model over a window [lo, hi]
-// of functional counts: the states, where each transition lands, and the
-// rows of the recovery and down states (whose lengths do not involve I).
+// of functional counts: the states, the segments their rows come from,
+// and the targets of the down states.
 type skeleton struct {
 	n, lo, hi int
 	states    []State
 	index     map[State]int
-	start     int // where reachability starts (see newSkeleton)
+	start     int // where reachability starts (see startState)
 
-	// upJobs has one job per used count a: the rows of the up states U(a, ·).
-	upJobs []*job
-	// fixedJobs has one job per (p, a) of the recovery states.
-	fixedJobs []*job
-	// rowOf[i] locates the spare-chain row of up or recovery state i.
-	rowOf []rowRef
-	// down[i] holds the transitions of down state i (−1: out of the window).
-	down map[int][]transition
+	// up has one segment per used count a (the states U(a, ·)); their rows
+	// are recomputed for every interval. fixed has one segment per (p, a)
+	// of the recovery states, computed once.
+	up, fixed []*segment
+	// segOf[i] is the segment that holds the row of up or recovery state
+	// i, nil for a down state.
+	segOf []*segment
+	// down[i] holds the targets of down state i after one failure and one
+	// repair (−1: outside the window).
+	down map[int][2]int32
 }
 
-// job is a block of rows [s0, s1) of P_T and Q_T(ρ) of the spare chain
-// with m = N − a other processors, for up states (T = I + L(a)) or for
-// the recovery states R(p, ·) on a processors (T = R(p, a) + L(a)).
-type job struct {
-	a, p   int // used count; checkpoint count carried by a failure
-	m      int
-	s0, s1 int
-	up     bool
-	t      float64 // segment length (recovery jobs; up jobs set it per I)
-	rho    float64 // aλ
-	blk    *block
+// segment is the row type of the model: rows s0..s1−1 of P_T and Q_T of
+// the spare chain with m = N − a other processors, for a used processors
+// over a segment of length T, together with the state each column leads
+// to. It serves the up states U(a, s) (T = I + L(a), set per interval) or
+// the recovery states R(p, a + s) (T = R(p, a) + L(a)); the row of such a
+// state is row s.
+type segment struct {
+	a, p, m int     // used count; checkpoint count a failure carries; N − a
+	up      bool    // up states (T depends on I) or recovery states
+	t, rho  float64 // segment length T and the used processors' failure rate aλ
+	s0, s1  int     // the rows the states need
 	// upTo[s'] and failTo[s'] are the states reached at spare count s'
-	// (−1 when outside the window).
+	// without and with a failure (−1 when outside the window).
 	upTo, failTo []int32
+	// lo[k], pt[k], qt[k]: row s0+k of P_T and Q_T on the columns
+	// lo[k] .. lo[k]+len(pt[k])−1 (zero, below the row tolerance, elsewhere).
+	lo     []int
+	pt, qt [][]float64
 }
 
-type rowRef struct {
-	j *job
-	s int
+// row returns row s of P_T and Q_T and the column of their first entry.
+func (g *segment) row(s int) (lo int, p, q []float64) {
+	k := s - g.s0
+	return g.lo[k], g.pt[k], g.qt[k]
 }
 
-type transition struct {
-	to int
-	p  float64
+// rOf is r(k), with r(k) = 0 for k ≤ 0 (nothing runs on no processor)
+// and for k > N (no such state).
+func (m *Model) rOf(k int) int {
+	if k <= 0 || k > m.sc.N() {
+		return 0
+	}
+	return m.sc.Reschedule.At(k)
 }
 
-func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
-	sc := m.sc
-	n := sc.N()
-	r := sc.Reschedule
-	rOf := func(k int) int {
-		if k <= 0 {
-			return 0
-		}
-		return r.At(k)
-	}
-	sk := &skeleton{n: n, lo: lo, hi: hi, index: make(map[State]int), down: make(map[int][]transition)}
-	add := func(s State) {
-		if _, ok := sk.index[s]; !ok {
-			sk.index[s] = len(sk.states)
-			sk.states = append(sk.states, s)
-		}
-	}
-	// Used counts that can occur: r(n) for functional counts in the window,
-	// and the start's r(N).
-	start := State{Kind: Up, A: r.At(n), S: n - r.At(n)}
-	used := map[int]bool{}
-	if start.A > 0 {
-		used[start.A] = true
-	}
+// usedCounts returns the used counts that can occur in the window, in
+// increasing order: r(k) for k in [lo, hi], and the start's r(N).
+func (m *Model) usedCounts(lo, hi int) []int {
+	n := m.sc.N()
+	used := make([]bool, n+1)
+	used[m.rOf(n)] = true
 	for k := lo; k <= hi; k++ {
-		if a := rOf(k); a > 0 {
-			used[a] = true
-		}
+		used[m.rOf(k)] = true
 	}
 	var as []int
 	for a := 1; a <= n; a++ {
@@ -86,162 +76,186 @@ func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
 			as = append(as, a)
 		}
 	}
-	// Estimate the size first, so a hopeless exact solve fails early.
-	est := 0
+	return as
+}
+
+// oldCounts returns the values p of the recovery and down states: the
+// used counts when the recovery cost depends on p, else the placeholder 0.
+func (m *Model) oldCounts(as []int) []int {
+	if m.byOld {
+		return as
+	}
+	return []int{0}
+}
+
+func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
+	as := m.usedCounts(lo, hi)
+	if err := m.checkSize(as, lo, hi); err != nil {
+		return nil, err
+	}
+	sk := &skeleton{n: m.sc.N(), lo: lo, hi: hi, index: make(map[State]int), down: make(map[int][2]int32)}
+	sk.enumerate(m, as)
+	start, err := sk.startState(m, as)
+	if err != nil {
+		return nil, err
+	}
+	sk.start = start
+	sk.assignSegments(m)
+	return sk, nil
+}
+
+// checkSize estimates the number of states before building any, so that
+// a hopeless exact solve fails early.
+func (m *Model) checkSize(as []int, lo, hi int) error {
+	n, est := m.sc.N(), 0
 	for _, a := range as {
 		est += min(n-a, hi-a) - max(0, lo-a) + 1
 	}
-	olds := []int{0}
-	if m.byOld {
-		olds = as
-	}
-	est += (hi - lo + 1) * len(olds)
+	est += (hi - lo + 1) * len(m.oldCounts(as))
 	if est > m.set.MaxStates {
-		return nil, fmt.Errorf("uwt: the model needs about %d states, more than Settings.MaxStates = %d", est, m.set.MaxStates)
+		return fmt.Errorf("uwt: the model needs about %d states, more than Settings.MaxStates = %d", est, m.set.MaxStates)
 	}
-	// The start state U(r(N), N − r(N)) is transient unless the window
-	// reaches N; outside the window its mass would all leave it, so the
-	// chain is then entered at the window state nearest the most likely
-	// functional count instead (the recurrent class is the same).
-	if hi == n && start.A > 0 {
-		add(start)
+	return nil
+}
+
+func (sk *skeleton) add(s State) {
+	if _, ok := sk.index[s]; !ok {
+		sk.index[s] = len(sk.states)
+		sk.states = append(sk.states, s)
+	}
+}
+
+// enumerate adds the states of the window: the start state U(r(N),
+// N − r(N)) when the window reaches N, then U(a, s) for every used count,
+// then R(p, k) or D(p, k) for every functional count (docs/model.md §4).
+// The start state is transient unless the window reaches N; outside the
+// window its mass would all leave it, so it is then left out.
+func (sk *skeleton) enumerate(m *Model, as []int) {
+	n := sk.n
+	if a := m.rOf(n); sk.hi == n && a > 0 {
+		sk.add(State{Kind: Up, A: a, S: n - a})
 	}
 	for _, a := range as {
-		for s := max(0, lo-a); s <= min(n-a, hi-a); s++ {
-			add(State{Kind: Up, A: a, S: s})
+		for s := max(0, sk.lo-a); s <= min(n-a, sk.hi-a); s++ {
+			sk.add(State{Kind: Up, A: a, S: s})
 		}
 	}
-	for _, p := range olds {
-		for k := lo; k <= hi; k++ {
-			if rOf(k) > 0 {
-				add(State{Kind: Recovery, P: p, N: k})
-			} else {
-				add(State{Kind: Down, P: p, N: k})
-			}
+	for _, p := range m.oldCounts(as) {
+		for k := sk.lo; k <= sk.hi; k++ {
+			sk.add(sk.decision(m, p, k))
 		}
 	}
+}
+
+// decision returns the decision state entered when k processors are
+// functional after a failure, with the last checkpoint written on p
+// (p = 0 when the recovery cost does not depend on it): R(p, k), which
+// recovers on r(k) processors, or D(p, k) when r(k) = 0. It is where the
+// rescheduling vector acts.
+func (sk *skeleton) decision(m *Model, p, k int) State {
+	if !m.byOld {
+		p = 0
+	}
+	if m.rOf(k) == 0 {
+		return State{Kind: Down, P: p, N: k}
+	}
+	return State{Kind: Recovery, P: p, N: k}
+}
+
+// target returns the index of state s, or −1 when it is outside the window.
+func (sk *skeleton) target(s State) int32 {
+	if i, ok := sk.index[s]; ok {
+		return int32(i)
+	}
+	return -1
+}
+
+// startState returns where reachability starts: the start state of
+// docs/model.md §4 when the window reaches N (D(N) when r(N) = 0, with p
+// a placeholder, there being nothing to restore), else the window state
+// nearest the most likely functional count, preferring an up state (the
+// recurrent class is the same).
+func (sk *skeleton) startState(m *Model, as []int) (int, error) {
+	n := sk.n
 	switch {
-	case hi == n && start.A == 0:
-		// r(N) = 0: the application starts down, waiting for a count it
-		// can run on; p is a placeholder, there being nothing to restore.
+	case sk.hi == n && m.rOf(n) > 0:
+		return sk.index[State{Kind: Up, A: m.rOf(n), S: n - m.rOf(n)}], nil
+	case sk.hi == n:
 		p := 0
 		if m.byOld {
 			p = as[len(as)-1]
 		}
-		sk.start = sk.index[State{Kind: Down, P: p, N: n}]
-	case hi < n:
-		dist := func(i int) int { return abs(sk.states[i].Functional() - m.mode) }
-		best := -1
-		for i, st := range sk.states {
-			if best < 0 || dist(i) < dist(best) ||
-				(dist(i) == dist(best) && st.Kind == Up && sk.states[best].Kind != Up) {
-				best = i
-			}
-		}
-		if best < 0 {
-			return nil, fmt.Errorf("uwt: empty window of functional counts [%d, %d]", lo, hi)
-		}
-		sk.start = best
+		return sk.index[State{Kind: Down, P: p, N: n}], nil
 	}
-	sk.rowOf = make([]rowRef, len(sk.states))
-
-	// failTarget is the state entered when a failure leaves k functional,
-	// carrying a checkpoint written on p.
-	failTarget := func(p, k int) int32 {
-		if !m.byOld {
-			p = 0
-		}
-		kind := Recovery
-		if rOf(k) == 0 {
-			kind = Down
-		}
-		if i, ok := sk.index[State{Kind: kind, P: p, N: k}]; ok {
-			return int32(i)
-		}
-		return -1
-	}
-	newJob := func(a, p int, up bool) *job {
-		mm := n - a
-		j := &job{a: a, p: p, m: mm, up: up, rho: float64(a) * m.lambda,
-			s0: mm + 1, s1: 0, upTo: make([]int32, mm+1), failTo: make([]int32, mm+1)}
-		for s := 0; s <= mm; s++ {
-			j.upTo[s] = -1
-			if i, ok := sk.index[State{Kind: Up, A: a, S: s}]; ok {
-				j.upTo[s] = int32(i)
-			}
-			j.failTo[s] = failTarget(p, a-1+s)
-		}
-		return j
-	}
-	upJob := map[int]*job{}
-	fixedJob := map[[2]int]*job{}
+	dist := func(i int) int { return abs(sk.states[i].Functional() - m.mode) }
+	best := -1
 	for i, st := range sk.states {
-		var j *job
+		if best < 0 || dist(i) < dist(best) ||
+			(dist(i) == dist(best) && st.Kind == Up && sk.states[best].Kind != Up) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0, fmt.Errorf("uwt: empty window of functional counts [%d, %d]", sk.lo, sk.hi)
+	}
+	return best, nil
+}
+
+// assignSegments gives every up and recovery state the segment that holds
+// its row, and every down state its two targets.
+func (sk *skeleton) assignSegments(m *Model) {
+	sk.segOf = make([]*segment, len(sk.states))
+	upSeg := map[int]*segment{}
+	fixedSeg := map[[2]int]*segment{}
+	for i, st := range sk.states {
+		var g *segment
 		var s int
 		switch st.Kind {
 		case Up:
-			j = upJob[st.A]
-			if j == nil {
-				j = newJob(st.A, st.A, true)
-				upJob[st.A] = j
-				sk.upJobs = append(sk.upJobs, j)
+			if g = upSeg[st.A]; g == nil {
+				g = sk.newSegment(m, st.A, st.A, true)
+				upSeg[st.A] = g
+				sk.up = append(sk.up, g)
 			}
 			s = st.S
 		case Recovery:
-			a := r.At(st.N)
-			key := [2]int{st.P, a}
-			j = fixedJob[key]
-			if j == nil {
-				j = newJob(a, st.P, false)
-				pOld := st.P
-				if pOld == 0 {
-					pOld = a // any p: the cost does not depend on it
-				}
-				j.t = sc.Application.Recovery.Cost(pOld, a) + sc.Application.Latency[a-1]
-				fixedJob[key] = j
-				sk.fixedJobs = append(sk.fixedJobs, j)
+			a := m.rOf(st.N)
+			if g = fixedSeg[[2]int{st.P, a}]; g == nil {
+				g = sk.newSegment(m, a, st.P, false)
+				fixedSeg[[2]int{st.P, a}] = g
+				sk.fixed = append(sk.fixed, g)
 			}
 			s = st.N - a
 		case Down:
-			sk.down[i] = sk.downRow(m, st, rOf)
+			sk.down[i] = [2]int32{sk.target(sk.decision(m, st.P, st.N-1)), sk.target(sk.decision(m, st.P, st.N+1))}
 			continue
 		}
-		j.s0, j.s1 = min(j.s0, s), max(j.s1, s+1)
-		sk.rowOf[i] = rowRef{j: j, s: s}
+		g.s0, g.s1 = min(g.s0, s), max(g.s1, s+1)
+		sk.segOf[i] = g
 	}
-	return sk, nil
 }
 
-// downRow returns the transitions of D(p, k): one more failure or one more
-// repair, whichever comes first.
-func (sk *skeleton) downRow(m *Model, st State, rOf func(int) int) []transition {
-	k, n := st.N, sk.n
-	fail, repair := float64(k)*m.lambda, float64(n-k)*m.theta
-	var out []transition
-	for _, step := range []struct {
-		to int
-		p  float64
-	}{{k - 1, fail / (fail + repair)}, {k + 1, repair / (fail + repair)}} {
-		if step.p == 0 {
-			continue
-		}
-		kind := Recovery
-		if rOf(step.to) == 0 {
-			kind = Down
-		}
-		to, ok := sk.index[State{Kind: kind, P: st.P, N: step.to}]
-		if !ok {
-			to = -1
-		}
-		out = append(out, transition{to: to, p: step.p})
+// newSegment returns the segment of a used processors whose failures carry
+// a checkpoint on p, with its targets and no rows yet. Recovery segments
+// get their length R(p, a) + L(a) here; up segments get I + L(a) per
+// evaluation.
+func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
+	mm := sk.n - a
+	g := &segment{a: a, p: p, m: mm, up: up, rho: float64(a) * m.lambda,
+		s0: mm + 1, s1: 0, upTo: make([]int32, mm+1), failTo: make([]int32, mm+1)}
+	for s := 0; s <= mm; s++ {
+		g.upTo[s] = sk.target(State{Kind: Up, A: a, S: s})
+		g.failTo[s] = sk.target(sk.decision(m, p, a-1+s))
 	}
-	return out
-}
-
-// computeFixedRows computes the rows of the recovery states, which do not
-// depend on the interval.
-func (sk *skeleton) computeFixedRows(ctx context.Context, m *Model) error {
-	return m.runJobs(ctx, sk.fixedJobs)
+	if !up {
+		pOld := p
+		if pOld == 0 {
+			pOld = a // any p: the cost does not depend on it
+		}
+		app := m.sc.Application
+		g.t = app.Recovery.Cost(pOld, a) + app.Latency[a-1]
+	}
+	return g
 }
 
 // upLength returns T_U(a) = I + L(a).
