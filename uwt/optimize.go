@@ -128,71 +128,12 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 	if err != nil {
 		return Optimum{}, err
 	}
-	var opt Optimum
-	// Every evaluation is kept, so that no interval is solved twice and
-	// the Result reported at I* is the one the search compared.
-	seen := map[float64]Result{}
-	eval := func(i float64) (float64, error) {
-		if r, ok := seen[i]; ok {
-			return r.UWT, nil
-		}
-		opt.Evaluations++
-		r, err := m.Evaluate(ctx, i)
-		if err == nil {
-			seen[i] = r
-		}
-		return r.UWT, err
-	}
-	// The doubling scan.
-	scan := []Sample{}
-	add := func(i float64) (float64, error) {
-		u, err := eval(i)
-		if err == nil {
-			scan = append(scan, Sample{i, u})
-		}
-		return u, err
-	}
-	if _, err := add(set.Start); err != nil {
+	sr := &search{m: m, ctx: ctx, seen: map[float64]Result{}}
+	scan, err := sr.scan(set)
+	if err != nil {
 		return Optimum{}, err
 	}
-	best := func() float64 {
-		b := 0.0
-		for _, x := range scan {
-			b = max(b, x.UWT)
-		}
-		return b
-	}
-	for i := set.Start * 2; i <= set.Max; i *= 2 {
-		u, err := add(i)
-		if err != nil {
-			return Optimum{}, err
-		}
-		if u < 0.5*best() && u < scan[len(scan)-2].UWT {
-			break
-		}
-	}
-	for i := set.Start / 2; i >= set.Min; i /= 2 {
-		u, err := add(i)
-		if err != nil {
-			return Optimum{}, err
-		}
-		if u < 0.5*best() && u < scan[len(scan)-2].UWT {
-			break
-		}
-	}
-	sort.Slice(scan, func(a, b int) bool { return scan[a].Interval < scan[b].Interval })
-	opt.Scan = scan
-	k := 0
-	for j, x := range scan {
-		if x.UWT > scan[k].UWT {
-			k = j
-		}
-		if j > 0 && j < len(scan)-1 && x.UWT > scan[j-1].UWT && x.UWT > scan[j+1].UWT {
-			opt.LocalMaxima++
-		}
-	}
-	// Brent's method on log I in the bracket around scan[k].
-	lo, hi := math.Log(scan[max(k-1, 0)].Interval), math.Log(scan[min(k+1, len(scan)-1)].Interval)
+	k, maxima := peak(scan)
 	status := Converged
 	switch {
 	case k == 0:
@@ -200,56 +141,140 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 	case k == len(scan)-1:
 		status = AtMax
 	}
-	f := func(x float64) (float64, error) { return eval(math.Exp(x)) }
-	fLo, fHi := scan[max(k-1, 0)].UWT, scan[min(k+1, len(scan)-1)].UWT
-	xBest, uBest, err := scalar.Maximize(f, lo, hi, math.Log1p(set.RelTol), math.Log(scan[k].Interval), scan[k].UWT, fLo, fHi)
+	// Brent's method on log I in the bracket around scan[k].
+	lo, hi := scan[max(k-1, 0)], scan[min(k+1, len(scan)-1)]
+	xBest, uBest, err := scalar.Maximize(sr.logUWT, math.Log(lo.Interval), math.Log(hi.Interval),
+		math.Log1p(set.RelTol), math.Log(scan[k].Interval), scan[k].UWT, lo.UWT, hi.UWT)
 	if err != nil {
 		return Optimum{}, err
 	}
 	// Usually a look-up: xBest was evaluated (unless e^{log I} rounded).
 	iBest := math.Exp(xBest)
-	if _, err := eval(iBest); err != nil {
+	if _, err := sr.uwt(iBest); err != nil {
 		return Optimum{}, err
 	}
-	opt.Result = seen[iBest]
-	// The near-optimal band, by regula falsi between I* and the nearest
-	// scan points below the threshold (or the ends of the scan).
+	opt := Optimum{Result: sr.seen[iBest], Scan: scan, LocalMaxima: maxima}
 	target := (1 - set.Band) * uBest
-	// The band is a tolerance region, not a point: its edges are located
-	// to 1e-3 relative in I, or to 1e-3 of the band's depth in UWT.
-	const bandTol = 1e-3
-	edge := func(step int) (float64, error) {
-		for j := k; j >= 0 && j < len(scan); j += step {
-			x := scan[j]
-			side := (x.Interval - opt.Interval) * float64(step)
-			if side > 0 && x.UWT < target {
-				u, err := scalar.LevelCrossing(f, xBest, math.Log(x.Interval), uBest, x.UWT, target, bandTol)
-				return math.Exp(u), err
+	if opt.BandLow, err = sr.bandEdge(scan, k, -1, xBest, uBest, target); err != nil {
+		return Optimum{}, err
+	}
+	if opt.BandHigh, err = sr.bandEdge(scan, k, +1, xBest, uBest, target); err != nil {
+		return Optimum{}, err
+	}
+	opt.ModelInterval = modelInterval(scan, (1-set.ModelFraction)*uBest)
+	opt.Evaluations, opt.Status = sr.evaluations, status
+	return opt, nil
+}
+
+// search evaluates UWT for Optimize, keeping every evaluation so that no
+// interval is solved twice and the Result reported at I* is the one the
+// search compared.
+type search struct {
+	m           *Model
+	ctx         context.Context
+	seen        map[float64]Result
+	evaluations int
+}
+
+// uwt returns UWT(i).
+func (sr *search) uwt(i float64) (float64, error) {
+	if r, ok := sr.seen[i]; ok {
+		return r.UWT, nil
+	}
+	sr.evaluations++
+	r, err := sr.m.Evaluate(sr.ctx, i)
+	if err != nil {
+		return 0, err
+	}
+	sr.seen[i] = r
+	return r.UWT, nil
+}
+
+// logUWT returns UWT(e^x).
+func (sr *search) logUWT(x float64) (float64, error) { return sr.uwt(math.Exp(x)) }
+
+// scan returns the doubling scan from set.Start, upwards then downwards,
+// each direction stopping at the bound or once UWT has fallen below half
+// the best value seen and below its previous point; in increasing order
+// of interval.
+func (sr *search) scan(set OptimizeSettings) ([]Sample, error) {
+	var scan []Sample
+	best := 0.0
+	add := func(i float64) (bool, error) {
+		u, err := sr.uwt(i)
+		if err != nil {
+			return false, err
+		}
+		fell := len(scan) > 0 && u < 0.5*max(best, u) && u < scan[len(scan)-1].UWT
+		scan, best = append(scan, Sample{i, u}), max(best, u)
+		return fell, nil
+	}
+	if _, err := add(set.Start); err != nil {
+		return nil, err
+	}
+	for _, dir := range []float64{2, 0.5} {
+		for i := set.Start * dir; i <= set.Max && i >= set.Min; i *= dir {
+			fell, err := add(i)
+			if err != nil {
+				return nil, err
+			}
+			if fell {
+				break
 			}
 		}
-		if step > 0 {
-			return scan[len(scan)-1].Interval, nil
+	}
+	sort.Slice(scan, func(a, b int) bool { return scan[a].Interval < scan[b].Interval })
+	return scan, nil
+}
+
+// peak returns the index of the best scan point (the first, on ties) and
+// the number of strict local maxima of the scan.
+func peak(scan []Sample) (k, maxima int) {
+	for j, x := range scan {
+		if x.UWT > scan[k].UWT {
+			k = j
 		}
-		return scan[0].Interval, nil
+		if j > 0 && j < len(scan)-1 && x.UWT > scan[j-1].UWT && x.UWT > scan[j+1].UWT {
+			maxima++
+		}
 	}
-	if opt.BandLow, err = edge(-1); err != nil {
-		return Optimum{}, err
+	return k, maxima
+}
+
+// bandEdge returns the edge of the near-optimal band on side step (−1
+// below I*, +1 above): the crossing of UWT = target by regula falsi on
+// log I between I* = e^xBest and the nearest scan point on that side below
+// the target, or the end of the scan when there is none. The band is a
+// tolerance region, not a point: its edges are located to 1e-3 relative
+// in I, or to 1e-3 of the band's depth in UWT.
+func (sr *search) bandEdge(scan []Sample, k, step int, xBest, uBest, target float64) (float64, error) {
+	const bandTol = 1e-3
+	iBest := math.Exp(xBest)
+	for j := k; j >= 0 && j < len(scan); j += step {
+		x := scan[j]
+		if side := (x.Interval - iBest) * float64(step); side > 0 && x.UWT < target {
+			u, err := scalar.LevelCrossing(sr.logUWT, xBest, math.Log(x.Interval), uBest, x.UWT, target, bandTol)
+			return math.Exp(u), err
+		}
 	}
-	if opt.BandHigh, err = edge(+1); err != nil {
-		return Optimum{}, err
+	if step > 0 {
+		return scan[len(scan)-1].Interval, nil
 	}
-	// I_model.
+	return scan[0].Interval, nil
+}
+
+// modelInterval returns the paper's I_model: the mean of the scanned
+// intervals whose UWT is at least level.
+func modelInterval(scan []Sample, level float64) float64 {
 	var sum float64
 	var cnt int
 	for _, x := range scan {
-		if x.UWT >= (1-set.ModelFraction)*uBest {
+		if x.UWT >= level {
 			sum += x.Interval
 			cnt++
 		}
 	}
-	opt.ModelInterval = sum / float64(cnt)
-	opt.Status = status
-	return opt, nil
+	return sum / float64(cnt)
 }
 
 // Curve evaluates UWT at each interval, in order (warm-starting each
