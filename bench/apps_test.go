@@ -1,6 +1,7 @@
 package bench_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
 )
 
 // minAvgMax is one row half of the paper's Table I.
@@ -107,21 +109,64 @@ func TestScalingOrder(t *testing.T) {
 	}
 }
 
-// TestBestUWTShare checks that the paper's best UWT on 128 processors
-// (Table III) is 90–96 % of the failure-free work rate ω(128): section
-// VI-D says the UWTs are "within 4–11 %" of the failure-free maximum.
+// TestBestUWTShare checks the paper's section VI-D statement that the
+// best UWTs on 128 processors (Table III) are "within 4–11 %" of the
+// failure-free maximum, over the counts the greedy policy can use. (UWT₁₂₈
+// / ω(128) itself is 0.93 by construction, uwtShare, so it is not tested.)
 func TestBestUWTShare(t *testing.T) {
 	for _, name := range bench.Names() {
 		w := mustApp(t, name, 128).WorkRate
-		ratio := tableIIIBestUWT[name] / w[127]
-		if ratio < 0.90 || ratio > 0.96 {
-			t.Errorf("%s: UWT/ω(128) = %.4f, want within [0.90, 0.96]", name, ratio)
-		}
-		// The failure-free maximum over the counts the greedy policy can
-		// use on 128 processors must exceed the UWT by 4-11 % as well.
-		ratio = tableIIIBestUWT[name] / slices.Max(w)
+		ratio := tableIIIBestUWT[name] / slices.Max(w)
 		if ratio < 0.89 || ratio > 0.96 {
 			t.Errorf("%s: UWT/max ω(1..128) = %.4f, want within [0.89, 0.96]", name, ratio)
+		}
+	}
+}
+
+// TestModelLossFirstOrder checks the reconstructed inputs through the
+// Markov model against first-order checkpointing theory, which uses none
+// of the model's machinery. On the paper's 128 processors of LANL
+// system-1 (λ = 1/104.61 d, θ = 1/56.03 min, Table II) with the greedy
+// policy the job runs on a = 127 processors in the long run (the repaired
+// one waits as a spare), with job MTBF M = MTTF/127 ≈ 71 000 s ≫ C, R:
+//
+//   - Young (1974): I* ≈ √(2CM);
+//   - Daly (2006), first order: the fraction of ω(a) lost is about
+//     √(2C/M) + (R + C)/M.
+//
+// Measured (go test ./bench -run ModelLoss -v): loss 5.16 %, 1.65 %,
+// 0.69 % for qr, cg, md against Daly's 5.25 %, 1.66 %, 0.66 %; I* 3571 s,
+// 1154 s, 456 s against Young's 3632 s, 1160 s, 457 s. The neglected terms
+// are of relative order √(C/M) (5 % for qr), so the tolerances are 10 %
+// on the loss and 5 % on I*. Only qr's loss lies in the paper's 4–11 %:
+// the reconstruction's cg and md lose less to failures than Table III
+// implies (it fixes ω(128) = UWT₁₂₈/0.93 for all three).
+func TestModelLossFirstOrder(t *testing.T) {
+	const n, a = 128, 127
+	sys := scenario.System{Processors: n, MTTF: 104.61 * 86400, MTTR: 56.03 * 60}
+	for _, name := range bench.Names() {
+		app := mustApp(t, name, n)
+		sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := uwt.New(context.Background(), sc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt, err := m.Optimize(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mj := sys.MTTF / a
+		c, r := app.Overhead[a-1], app.Recovery.Cost(n, a)
+		daly := math.Sqrt(2*c/mj) + (r+c)/mj
+		loss := 1 - opt.UWT/app.WorkRate[a-1]
+		if math.Abs(loss-daly) > 0.1*daly {
+			t.Errorf("%s: loss 1 − UWT/ω(127) = %.4g, Daly's first order %.4g", name, loss, daly)
+		}
+		if young := math.Sqrt(2 * c * mj); math.Abs(opt.Interval-young) > 0.05*young {
+			t.Errorf("%s: I* = %.4g s, Young's √(2CM) = %.4g s", name, opt.Interval, young)
 		}
 	}
 }
