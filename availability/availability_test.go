@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -34,7 +35,7 @@ func TestOneProcessor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := lam * theta / (lam + theta) * i * math.Exp(-lam*(i+2*l+r)) / -math.Expm1(-lam*(i+l))
+	want := testmodel.OneProcessorAvailability(lam, theta, i, l, l, r) // C = L
 	if math.Abs(p.Availability-want) > 1e-12*want {
 		t.Errorf("A = %.15g, closed form %.15g", p.Availability, want)
 	}

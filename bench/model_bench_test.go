@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
 )
@@ -30,18 +31,7 @@ func qrLike(b *testing.B, n int) scenario.Application {
 		}
 		return app
 	}
-	app := scenario.Application{
-		WorkRate: make([]float64, n),
-		Latency:  make([]float64, n),
-		Overhead: make([]float64, n),
-		Recovery: scenario.RecoveryConstant(17.21, n),
-	}
-	for i := range n {
-		a := float64(i + 1)
-		app.WorkRate[i] = a / (1 + a/2000)
-		app.Latency[i], app.Overhead[i] = 99.19, 99.19
-	}
-	return app
+	return testmodel.QRLike(n)
 }
 
 type target struct {

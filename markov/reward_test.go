@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/ckpt-markov/markov/internal/testmodel"
 )
 
 // TestRenewalRewardAlternating: an alternating renewal process (up periods
@@ -47,9 +49,8 @@ func TestRenewalRewardAlternating(t *testing.T) {
 //
 //	A = λθ/(λ+θ) · (I + L − C) · e^{−λ(I+2L+R)} / (1 − e^{−λ(I+L)}).
 //
-// (docs/model.md prints the formula without the factor λ, which is not
-// dimensionless; its example value A = 0.69164 for λ = 1/3600, θ = 1/600,
-// I = 600, L = C = 60.6, R = 30 agrees with the formula above.)
+// (package testmodel; its example value A = 0.69164 for λ = 1/3600,
+// θ = 1/600, I = 600, L = C = 60.6, R = 30 is the published one.)
 func TestRenewalRewardOneProcessor(t *testing.T) {
 	for _, tc := range []struct {
 		lambda, theta, I, L, C, R float64
@@ -88,8 +89,7 @@ func TestRenewalRewardOneProcessor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := tc.lambda * tc.theta / (tc.lambda + tc.theta) * (tc.I + tc.L - tc.C) *
-			math.Exp(-tc.lambda*(tc.I+2*tc.L+tc.R)) / -math.Expm1(-tc.lambda*(tc.I+tc.L))
+		want := testmodel.OneProcessorAvailability(tc.lambda, tc.theta, tc.I, tc.L, tc.C, tc.R)
 		if math.Abs(got-want) > 1e-13*want {
 			t.Errorf("%+v: A = %.15g, closed form %.15g", tc, got, want)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -30,23 +31,9 @@ func linear(n int) []float64 {
 	return v
 }
 
-// oneProcessorA is the availability of one processor, from the Markov
-// renewal-reward theorem on the states U, R, D (docs/model.md sections 6-7):
-// with x = e^{−λ(I+L)}, y = e^{−λ(R+L)}, the stationary weights are
-// π_R = π_D = π_U(1−x)/y, so
-//
-//	A = λθ/(λ+θ) · (I + L − C) · e^{−λ(I + 2L + R)} / (1 − e^{−λ(I+L)}).
-//
-// docs/model.md section 7 prints the formula without the factor λ, which is
-// dimensionally wrong (it gives seconds); its numeric example 0.69164 is
-// the value with the factor, as TestOneProcessorClosedForm checks.
-func oneProcessorA(lambda, theta, i, l, c, r float64) float64 {
-	return lambda * theta / (lambda + theta) * (i + l - c) * math.Exp(-lambda*(i+2*l+r)) / -math.Expm1(-lambda*(i+l))
-}
-
 func TestOneProcessorClosedForm(t *testing.T) {
 	// The published example of docs/model.md section 7.
-	if a := oneProcessorA(1/3600.0, 1/600.0, 600, 60.6, 60.6, 30); math.Abs(a-0.69164) > 5e-6 {
+	if a := testmodel.OneProcessorAvailability(1/3600.0, 1/600.0, 600, 60.6, 60.6, 30); math.Abs(a-0.69164) > 5e-6 {
 		t.Fatalf("closed form of the docs/model.md example = %v, want 0.69164", a)
 	}
 	for _, tc := range []struct {
@@ -71,7 +58,7 @@ func TestOneProcessorClosedForm(t *testing.T) {
 				t.Fatalf("status %v", res.Status)
 			}
 			lambda, theta := 1/tc.mttf, 1/tc.mttr
-			a := oneProcessorA(lambda, theta, tc.interval, tc.l, tc.c, tc.rec)
+			a := testmodel.OneProcessorAvailability(lambda, theta, tc.interval, tc.l, tc.c, tc.rec)
 			// The simulation must contain the exact values in its 99 % CI.
 			if !res.Availability.Contains(a) {
 				t.Errorf("availability %v, exact %v outside the CI", res.Availability, a)

@@ -6,20 +6,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 )
-
-// qrLike returns an application on n processors with checkpoint and
-// recovery costs at the averages of the paper's QR benchmark (Table I:
-// C = L = 99.19 s, R = 17.21 s) and a speed-up that saturates slowly.
-func qrLike(n int) scenario.Application {
-	app := constApp(n, 1, 99.19, 99.19, 17.21)
-	for i := range app.WorkRate {
-		a := float64(i + 1)
-		app.WorkRate[i] = a / (1 + a/2000)
-	}
-	return app
-}
 
 // The fast path agrees with the exact full-state-space solve to 1e-9
 // relative in UWT (issue "Scale"), for N = 16, 32, 64 and 128 on several
@@ -47,7 +36,7 @@ func TestFastMatchesExact(t *testing.T) {
 		for _, rg := range regimes {
 			t.Run(fmt.Sprintf("N=%d/%s", n, rg.name), func(t *testing.T) {
 				sys := scenario.System{Processors: n, MTTF: rg.mttf, MTTR: rg.mttr}
-				sc := mustScenario(t, sys, qrLike(n), rg.pol(n))
+				sc := mustScenario(t, sys, testmodel.QRLike(n), rg.pol(n))
 				fast, err := New(context.Background(), sc, nil)
 				if err != nil {
 					t.Fatal(err)
@@ -86,7 +75,7 @@ func TestFastMatchesExact(t *testing.T) {
 // mass, so the comparison above can fail.
 func TestFastToleranceMatters(t *testing.T) {
 	sys := scenario.System{Processors: 64, MTTF: 2 * 86400, MTTR: 4 * 3600}
-	sc := mustScenario(t, sys, qrLike(64), scenario.Policy{})
+	sc := mustScenario(t, sys, testmodel.QRLike(64), scenario.Policy{})
 	tight := evaluate(t, sc, &Settings{Exact: true}, 3600)
 	loose := evaluate(t, sc, &Settings{Tol: 1e-3}, 3600)
 	d := math.Abs(loose.UWT-tight.UWT) / tight.UWT

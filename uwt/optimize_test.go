@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -50,7 +51,7 @@ func TestOptimizeOneProcessor(t *testing.T) {
 			t.Fatal(err)
 		}
 		closed := func(i float64) float64 {
-			return oneProcessorAvailability(1/tc.mttf, 1/tc.mttr, i, tc.l, tc.c, tc.r)
+			return testmodel.OneProcessorAvailability(1/tc.mttf, 1/tc.mttr, i, tc.l, tc.c, tc.r)
 		}
 		want := argmaxGrid(closed, 1, 100*tc.mttf)
 		// UWT is flat at its maximum, so the location is known only to

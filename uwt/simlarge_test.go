@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
 )
@@ -27,7 +28,7 @@ func TestFastMatchesSimulationLarge(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("N=%d/MTTF=%gd", tc.n, tc.mttf/86400), func(t *testing.T) {
 			sys := scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: tc.mttr}
-			sc := mustScenario(t, sys, qrLike(tc.n), scenario.Policy{})
+			sc := mustScenario(t, sys, testmodel.QRLike(tc.n), scenario.Policy{})
 			m, err := New(context.Background(), sc, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -41,19 +42,6 @@ func evaluate(t testing.TB, sc *scenario.Scenario, s *Settings, interval float64
 	return r
 }
 
-// onePocessorAvailability is the closed form of the model specification,
-// section 7, for N = a = 1:
-//
-//	A(I) = λθ/(λ+θ) · (I + L − C) · e^{−λ(I + 2L + R)} / (1 − e^{−λ(I+L)}).
-//
-// The specification prints the factor as θ/(λ+θ), which is not
-// dimensionless; its own example (A = 0.69164) needs the factor λ, and the
-// derivation (stationary law of the three-state jump chain U → D → R with
-// the sojourns of section 6) gives it.
-func oneProcessorAvailability(lambda, theta, i, l, c, r float64) float64 {
-	return lambda * theta / (lambda + theta) * (i + l - c) * math.Exp(-lambda*(i+2*l+r)) / -math.Expm1(-lambda*(i+l))
-}
-
 func TestOneProcessorClosedForm(t *testing.T) {
 	for _, tc := range []struct {
 		name                   string
@@ -71,7 +59,7 @@ func TestOneProcessorClosedForm(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sys := scenario.System{Processors: 1, MTTF: tc.mttf, MTTR: tc.mttr}
 			sc := mustScenario(t, sys, constApp(1, 2.5, tc.l, tc.c, tc.r), scenario.Policy{})
-			want := oneProcessorAvailability(1/tc.mttf, 1/tc.mttr, tc.i, tc.l, tc.c, tc.r)
+			want := testmodel.OneProcessorAvailability(1/tc.mttf, 1/tc.mttr, tc.i, tc.l, tc.c, tc.r)
 			for _, exact := range []bool{true, false} {
 				r := evaluate(t, sc, &Settings{Exact: exact}, tc.i)
 				if d := math.Abs(r.Availability-want) / want; d > 1e-12 {
@@ -84,7 +72,7 @@ func TestOneProcessorClosedForm(t *testing.T) {
 		})
 	}
 	// The printed example value, to its five digits.
-	if a := oneProcessorAvailability(1.0/3600, 1.0/600, 600, 60.6, 60.6, 30); math.Abs(a-0.69164) > 5e-6 {
+	if a := testmodel.OneProcessorAvailability(1.0/3600, 1.0/600, 600, 60.6, 60.6, 30); math.Abs(a-0.69164) > 5e-6 {
 		t.Errorf("closed form at the example = %v, specification says 0.69164", a)
 	}
 }

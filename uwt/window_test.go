@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -28,7 +29,7 @@ func TestWindowWidening(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("N=%d %v", tc.n, tc.pol), func(t *testing.T) {
 			sys := scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: tc.mttr}
-			sc := mustScenario(t, sys, qrLike(tc.n), tc.pol)
+			sc := mustScenario(t, sys, testmodel.QRLike(tc.n), tc.pol)
 			want := evaluate(t, sc, &Settings{Exact: true}, tc.interval)
 			ctx := context.Background()
 			m, err := New(ctx, sc, nil)
