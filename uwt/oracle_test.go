@@ -21,111 +21,119 @@ type handState struct {
 	p, n int  // R(p, n), D(p, n)
 }
 
-// handChain builds the jump chain of docs/model.md, sections 4–6, for a
-// small N literally: every state reachable from the start, with P_T =
-// exp(G_m T) and Q_T = ∫₀ᵀ aλ e^{−aλt} exp(G_m t) dt from expm (matrix
-// exponential and Van Loan's block integral), dense and without any of
-// the model's windows, caches or closed forms; then solves πᵀP = πᵀ,
-// Σπ = 1 by a dense LU and returns UWT = Σπw / Σπτ.
+// hand is the chain of docs/model.md, sections 4–6, for a small N, built
+// literally: every state reachable from the start, with P_T = exp(G_m T)
+// and Q_T = ∫₀ᵀ aλ e^{−aλt} exp(G_m t) dt from expm (matrix exponential
+// and Van Loan's block integral), dense and without any of the model's
+// windows, caches or closed forms.
+type hand struct {
+	t        *testing.T
+	sc       *scenario.Scenario
+	n        int
+	lam, th  float64
+	interval float64
+}
+
+// handArc is a transition of the hand-built chain.
+type handArc struct {
+	to handState
+	pr float64
+}
+
+// r is the rescheduling vector, with r(0) = 0: nothing runs on no processor.
+func (h *hand) r(k int) int {
+	if k <= 0 {
+		return 0
+	}
+	return h.sc.Reschedule.At(k)
+}
+
+// spare returns P_T and Q_T for a used and m = N − a others (section 5).
+func (h *hand) spare(a int, tt float64) (p, q *mat.Dense) {
+	m := h.n - a
+	g := mat.NewDense(m+1, m+1, nil)
+	for j := 0; j <= m; j++ {
+		if j > 0 {
+			g.Set(j, j-1, float64(j)*h.lam)
+		}
+		if j < m {
+			g.Set(j, j+1, float64(m-j)*h.th)
+		}
+		g.Set(j, j, -float64(j)*h.lam-float64(m-j)*h.th)
+	}
+	rho := float64(a) * h.lam
+	b := mat.NewDense(m+1, m+1, nil)
+	for j := 0; j <= m; j++ {
+		b.Set(j, j, rho)
+	}
+	gt := mat.NewDense(m+1, m+1, nil)
+	gt.Scale(tt, g)
+	p, q = &mat.Dense{}, &mat.Dense{}
+	if err := expm.Exp(p, gt, nil); err != nil {
+		h.t.Fatal(err)
+	}
+	if err := expm.Integral(q, g, b, tt, rho, nil); err != nil {
+		h.t.Fatal(err)
+	}
+	return p, q
+}
+
+// afterFail is R(p, n') or D(p, n') (sections 3 and 5).
+func (h *hand) afterFail(p, k int) handState {
+	if h.r(k) > 0 {
+		return handState{kind: 'R', p: p, n: k}
+	}
+	return handState{kind: 'D', p: p, n: k}
+}
+
+// out gives the transitions and the rewards τ, w of a state (sections 5, 6).
+func (h *hand) out(st handState) (arcs []handArc, tau, work float64) {
+	app := h.sc.Application
+	if st.kind == 'D' {
+		fail, rep := float64(st.n)*h.lam, float64(h.n-st.n)*h.th
+		if fail > 0 {
+			arcs = append(arcs, handArc{h.afterFail(st.p, st.n-1), fail / (fail + rep)})
+		}
+		if rep > 0 {
+			arcs = append(arcs, handArc{h.afterFail(st.p, st.n+1), rep / (fail + rep)})
+		}
+		return arcs, 1 / (fail + rep), 0
+	}
+	// U(a, s): T = I + L(a), a failure carries p = a. R(p, n): a = r(n),
+	// s = n − a, T = R(p, a) + L(a), a failure keeps p.
+	a, s, p, tt := st.a, st.s, st.a, h.interval+app.Latency[max(st.a, 1)-1]
+	if st.kind == 'R' {
+		a, p = h.r(st.n), st.p
+		s, tt = st.n-a, app.Recovery.Cost(p, a)+app.Latency[a-1]
+	}
+	pt, qt := h.spare(a, tt)
+	surv := math.Exp(-float64(a) * h.lam * tt)
+	for s2 := 0; s2 <= h.n-a; s2++ {
+		arcs = append(arcs, handArc{handState{kind: 'U', a: a, s: s2}, surv * pt.At(s, s2)})
+		arcs = append(arcs, handArc{h.afterFail(p, a-1+s2), qt.At(s, s2)})
+	}
+	tau = (1 - surv) / (float64(a) * h.lam)
+	if st.kind == 'U' {
+		work = surv * app.WorkRate[a-1] * (h.interval + app.Latency[a-1] - app.Overhead[a-1])
+	}
+	return arcs, tau, work
+}
+
+// handChain builds the hand chain from its start (section 4), solves
+// πᵀP = πᵀ, Σπ = 1 by a dense LU and returns UWT = Σπw / Σπτ.
 func handChain(t *testing.T, sc *scenario.Scenario, interval float64) float64 {
 	t.Helper()
-	n := sc.N()
-	lam, th := sc.System.Lambda(), sc.System.Theta()
-	app := sc.Application
-	r := func(k int) int { // r(0) = 0: nothing runs on no processor
-		if k <= 0 {
-			return 0
-		}
-		return sc.Reschedule.At(k)
-	}
-	// spare returns P_T and Q_T for a used, m = N − a others (section 5).
-	spare := func(a int, tt float64) (p, q *mat.Dense) {
-		m := n - a
-		g := mat.NewDense(m+1, m+1, nil)
-		for j := 0; j <= m; j++ {
-			if j > 0 {
-				g.Set(j, j-1, float64(j)*lam)
-			}
-			if j < m {
-				g.Set(j, j+1, float64(m-j)*th)
-			}
-			g.Set(j, j, -float64(j)*lam-float64(m-j)*th)
-		}
-		rho := float64(a) * lam
-		b := mat.NewDense(m+1, m+1, nil)
-		for j := 0; j <= m; j++ {
-			b.Set(j, j, rho)
-		}
-		gt := mat.NewDense(m+1, m+1, nil)
-		gt.Scale(tt, g)
-		p, q = &mat.Dense{}, &mat.Dense{}
-		if err := expm.Exp(p, gt, nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := expm.Integral(q, g, b, tt, rho, nil); err != nil {
-			t.Fatal(err)
-		}
-		return p, q
-	}
-	// afterFail is R(p, n') or D(p, n') (sections 3 and 5).
-	afterFail := func(p, k int) handState {
-		if r(k) > 0 {
-			return handState{kind: 'R', p: p, n: k}
-		}
-		return handState{kind: 'D', p: p, n: k}
-	}
-	type arc struct {
-		to handState
-		pr float64
-	}
-	// out gives the transitions and the rewards τ, w of a state (sections 5, 6).
-	out := func(st handState) (arcs []arc, tau, work float64) {
-		switch st.kind {
-		case 'D':
-			fail, rep := float64(st.n)*lam, float64(n-st.n)*th
-			if fail > 0 {
-				arcs = append(arcs, arc{afterFail(st.p, st.n-1), fail / (fail + rep)})
-			}
-			if rep > 0 {
-				arcs = append(arcs, arc{afterFail(st.p, st.n+1), rep / (fail + rep)})
-			}
-			return arcs, 1 / (fail + rep), 0
-		}
-		// U(a, s): T = I + L(a), a failure carries p = a. R(p, n): a = r(n),
-		// s = n − a, T = R(p, a) + L(a), a failure keeps p.
-		var a, s, p int
-		var tt float64
-		if st.kind == 'U' {
-			a, s, p = st.a, st.s, st.a
-			tt = interval + app.Latency[a-1]
-		} else {
-			a, p = r(st.n), st.p
-			s = st.n - a
-			tt = app.Recovery.Cost(p, a) + app.Latency[a-1]
-		}
-		pt, qt := spare(a, tt)
-		surv := math.Exp(-float64(a) * lam * tt)
-		for s2 := 0; s2 <= n-a; s2++ {
-			arcs = append(arcs, arc{handState{kind: 'U', a: a, s: s2}, surv * pt.At(s, s2)})
-			arcs = append(arcs, arc{afterFail(p, a-1+s2), qt.At(s, s2)})
-		}
-		tau = (1 - surv) / (float64(a) * lam)
-		if st.kind == 'U' {
-			work = surv * app.WorkRate[a-1] * (interval + app.Latency[a-1] - app.Overhead[a-1])
-		}
-		return arcs, tau, work
-	}
-	// The start (section 4) and every state reachable from it.
-	start := handState{kind: 'U', a: r(n), s: n - r(n)}
-	if r(n) == 0 {
-		start = handState{kind: 'D', p: n, n: n}
+	h := &hand{t: t, sc: sc, n: sc.N(), lam: sc.System.Lambda(), th: sc.System.Theta(), interval: interval}
+	start := handState{kind: 'U', a: h.r(h.n), s: h.n - h.r(h.n)}
+	if h.r(h.n) == 0 {
+		start = handState{kind: 'D', p: h.n, n: h.n}
 	}
 	index := map[handState]int{start: 0}
 	states := []handState{start}
-	var rows [][]arc
+	var rows [][]handArc
 	var tau, work []float64
 	for k := 0; k < len(states); k++ {
-		arcs, tk, wk := out(states[k])
+		arcs, tk, wk := h.out(states[k])
 		rows, tau, work = append(rows, arcs), append(tau, tk), append(work, wk)
 		for _, e := range arcs {
 			if _, ok := index[e.to]; !ok {
