@@ -5,6 +5,21 @@ import (
 	"math"
 )
 
+// How the package is organised (for those who extend it).
+//
+// The states of a window (skeleton.go) are enumerated once; every up or
+// recovery state takes its row from a segment, the package's one row
+// type: rows of P_T and Q_T of the spare chain for a used, m = N − a
+// spare processors and a segment length T, with the state each column
+// leads to. The decision states R(p, n) and D(p, n), where the
+// rescheduling vector acts, are built by skeleton.decision. Spare chains
+// (and their eigendecompositions) are cached once per Model (rows.go).
+// Each evaluation (evaluate.go) fills the up segments' rows for T = I +
+// L(a), assembles the transitions and rewards, prunes, restricts to the
+// states reachable from the start, solves for π and computes the rewards;
+// Model.window and Model.widen give the fast path's window of functional
+// counts.
+
 // skeleton is the I-independent part of the model over a window [lo, hi]
 // of functional counts: the states, the segments their rows come from,
 // and the targets of the down states.
