@@ -2,6 +2,7 @@ package uwt
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -290,5 +291,10 @@ func TestCancel(t *testing.T) {
 	cancel()
 	if _, err := m.Optimize(ctx, nil); err == nil {
 		t.Error("Optimize on a cancelled context returned no error")
+	}
+	for _, exact := range []bool{false, true} {
+		if _, err := New(ctx, sc, &Settings{Exact: exact}); !errors.Is(err, context.Canceled) {
+			t.Errorf("New (exact %v) on a cancelled context: error %v", exact, err)
+		}
 	}
 }
