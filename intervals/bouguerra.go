@@ -170,7 +170,7 @@ func BouguerraSegments(law FailureLaw, w, c, r float64, set *SegmentSettings) (S
 // per unit of work g(I + C + R)/I (E(k) = W·g(I+C+R)/I with I = W/k, so I*
 // does not depend on W). For the Exponential law it is the closed form of
 // BouguerraExponential; for other laws it is found by downhill bracketing
-// and golden-section search in ln I (accurate to about 1e−7 relative;
+// and Brent's method in ln I (accurate to about 1e−7 relative;
 // the cost is assumed unimodal in I).
 func BouguerraInterval(law FailureLaw, c, r float64) (float64, error) {
 	const fn = "BouguerraInterval"

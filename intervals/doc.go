@@ -49,8 +49,8 @@
 // The first-order condition for r > 1 is solved in logarithms by Brent's
 // method on a bracket grown from the first-order guess
 // (T_s/(r·n·λ^r))^{1/(r+1)} (IntervalRoot, relative accuracy 1e−13);
-// IntervalMinimize minimises 1/P − 1 + T_s/T_c directly by golden-section
-// search (about 1e−8). Table I of the paper is reproduced exactly: its
+// IntervalMinimize minimises 1/P − 1 + T_s/T_c directly by Brent's method
+// (parabolic steps with a golden-section safeguard; about 1e−8). Table I of the paper is reproduced exactly: its
 // intervals are the optima rounded to the nearest second.
 //
 // # Bouguerra et al. (2008): any failure law

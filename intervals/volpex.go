@@ -154,7 +154,7 @@ const minTol = 1e-10
 
 // IntervalMinimize returns the optimal interval by minimising Waste
 // directly: downhill bracketing in ln Tc from FirstOrder, then
-// golden-section search. It is independent of the first-order condition
+// Brent's method (internal/scalar). It is independent of the first-order condition
 // and serves as its cross-check; it is accurate to about 1e−8 relative.
 func (v Volpex) IntervalMinimize() (float64, error) {
 	t0, err := v.FirstOrder()

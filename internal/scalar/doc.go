@@ -1,6 +1,6 @@
 // Package scalar holds the one-dimensional searches of the toolkit: a
-// downhill bracket of a minimum, golden-section minimisation, Brent's
-// maximisation (parabolic interpolation with a golden-section safeguard),
+// downhill bracket of a minimum, Brent's maximisation and minimisation
+// (parabolic interpolation with a golden-section safeguard),
 // the Illinois variant of regula falsi for a level crossing, and Brent's
 // root finder, with wrappers that search in u = ln x over x > 0.
 //
@@ -18,6 +18,6 @@
 //     Prentice-Hall, 1973: chapter 4 (zero), chapter 5 (minimum).
 //   - M. Dowell and P. Jarratt, "A modified regula falsi method for
 //     computing the root of an equation", BIT 11, 1971 (Illinois).
-//   - W. H. Press et al., Numerical Recipes, 3rd ed., 2007, §10.1–10.3
-//     (bracketing, golden section).
+//   - W. H. Press et al., Numerical Recipes, 3rd ed., 2007, §10.1
+//     (bracketing).
 package scalar

@@ -20,99 +20,84 @@ var ErrNoBracket = errors.New("no bracket found")
 // LogLimit bounds the searches in u = ln x, so that e^u stays finite.
 const LogLimit = 700
 
-// invPhi is 1/φ for the golden ratio φ.
-var invPhi = (math.Sqrt(5) - 1) / 2
+// Bracket is a bracket of a minimum: A < X < B (or A > X > B) with
+// f(X) ≤ f(A) and f(X) < f(B).
+type Bracket struct {
+	A, X, B    float64
+	FA, FX, FB float64
+}
 
-// BracketMin returns [a, b] containing a local minimum of g, starting at u
+// BracketMin returns a bracket of a local minimum of g, starting at u
 // with initial step h and stepping downhill with doubling steps until g
-// rises. The bracket stays inside |u| ≤ LogLimit.
-func BracketMin(g Func, u, h float64) (a, b float64, err error) {
+// rises (or is NaN). The bracket stays inside |u| ≤ LogLimit.
+func BracketMin(g Func, u, h float64) (Bracket, error) {
 	gu, err := g(u)
 	if err != nil {
-		return math.NaN(), math.NaN(), err
+		return Bracket{}, err
 	}
 	// Choose the downhill direction.
 	gr, err := g(u + h)
 	if err != nil {
-		return math.NaN(), math.NaN(), err
+		return Bracket{}, err
 	}
+	prev, gprev := u, gu
 	if gr > gu {
 		gl, err := g(u - h)
 		if err != nil {
-			return math.NaN(), math.NaN(), err
+			return Bracket{}, err
 		}
 		if gl >= gu {
-			return u - h, u + h, nil
+			return Bracket{u - h, u, u + h, gl, gu, gr}, nil
 		}
-		h = -h
-		gr = gl
+		h, gr = -h, gl
 	}
 	// Walk downhill, doubling the step, until g rises.
-	prev, cur, gcur := u, u+h, gr
+	cur, gcur := u+h, gr
 	for {
 		h *= 2
 		next := cur + h
 		if math.Abs(next) > LogLimit {
-			return math.NaN(), math.NaN(), ErrNoBracket
+			return Bracket{}, ErrNoBracket
 		}
 		gn, err := g(next)
 		if err != nil {
-			return math.NaN(), math.NaN(), err
+			return Bracket{}, err
 		}
 		if gn > gcur || math.IsNaN(gn) {
-			return math.Min(prev, next), math.Max(prev, next), nil
+			return Bracket{prev, cur, next, gprev, gcur, gn}, nil
 		}
-		prev, cur, gcur = cur, next, gn
+		prev, gprev, cur, gcur = cur, gcur, next, gn
 	}
 }
 
-// GoldenMin returns the minimiser of g on [a, b] by golden-section search,
-// stopping when the bracket is narrower than tol.
-func GoldenMin(g Func, a, b, tol float64) (float64, error) {
-	c := b - invPhi*(b-a)
-	d := a + invPhi*(b-a)
-	gc, err := g(c)
-	if err != nil {
-		return math.NaN(), err
+// Minimize minimises g inside the bracket br by Brent's method (Maximize
+// of −g) until the minimiser is located to within tol.
+func Minimize(g Func, br Bracket, tol float64) (float64, error) {
+	neg := func(x float64) (float64, error) {
+		v, err := g(x)
+		return -v, err
 	}
-	gd, err := g(d)
-	if err != nil {
-		return math.NaN(), err
+	a, b, fa, fb := br.A, br.B, br.FA, br.FB
+	if a > b {
+		a, b, fa, fb = b, a, fb, fa
 	}
-	for b-a > tol {
-		if gc < gd {
-			b, d, gd = d, c, gc
-			c = b - invPhi*(b-a)
-			if gc, err = g(c); err != nil {
-				return math.NaN(), err
-			}
-		} else {
-			a, c, gc = c, d, gd
-			d = a + invPhi*(b-a)
-			if gd, err = g(d); err != nil {
-				return math.NaN(), err
-			}
-		}
-	}
-	if gc < gd {
-		return c, nil
-	}
-	return d, nil
+	x, _, err := Maximize(neg, a, b, tol, br.X, -br.FX, -fa, -fb)
+	return x, err
 }
 
 // LogMinimize minimises f(x) over x > 0, searching in u = ln x from
-// x0 > 0: BracketMin with an initial step of 0.5, then GoldenMin until the
-// bracket is narrower than tol in u (the returned x is then within a
-// relative tol of the bracketed minimiser, or limited by the flatness of
-// f: about sqrt(2ε·|f|/f″) in u). f should be unimodal for the result to
-// be the global minimiser.
+// x0 > 0: BracketMin with an initial step of 0.5, then Minimize to a
+// width of tol in u (the returned x is then within a relative tol of the
+// bracketed minimiser, or limited by the flatness of f: about
+// sqrt(2ε·|f|/f″) in u). f should be unimodal for the result to be the
+// global minimiser.
 func LogMinimize(f Func, x0, tol float64) (float64, error) {
 	g := func(u float64) (float64, error) { return f(math.Exp(u)) }
-	a, b, err := BracketMin(g, math.Log(x0), 0.5)
+	br, err := BracketMin(g, math.Log(x0), 0.5)
 	if err != nil {
 		return math.NaN(), err
 	}
-	u, err := GoldenMin(g, a, b, tol)
+	u, err := Minimize(g, br, tol)
 	if err != nil {
 		return math.NaN(), err
 	}
