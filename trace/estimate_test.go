@@ -14,10 +14,10 @@ func TestEstimateCounts(t *testing.T) {
 	tr, err := New([]Node{
 		// Failures at 10, 50 (zero length), 70; repairs at 20, 50; the last
 		// outage is still open at the window end.
-		{0, 100, []Interval{{10, 20}, {50, 50}, {70, 100}}},
+		{0, 100, []Interval{{Start: 10, End: 20}, {Start: 50, End: 50}, {Start: 70, End: 100}}},
 		// Enters production down (no failure at 30), repaired at 40; then
 		// fails at 60, repaired at 65.
-		{30, 100, []Interval{{30, 40}, {60, 65}}},
+		{30, 100, []Interval{{Start: 30, End: 40}, {Start: 60, End: 65}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ func alternating(rng *rand.Rand, n int, lambda, theta, horizon float64) *Trace {
 		nodes[i] = Node{Start: 0, End: horizon}
 		for t := rng.ExpFloat64() / lambda; t < horizon; {
 			r := t + rng.ExpFloat64()/theta
-			nodes[i].Down = append(nodes[i].Down, Interval{t, math.Min(r, horizon)})
+			nodes[i].Down = append(nodes[i].Down, Interval{Start: t, End: math.Min(r, horizon)})
 			t = r + rng.ExpFloat64()/lambda
 		}
 	}
@@ -222,7 +222,7 @@ func TestEstimateCoverage(t *testing.T) {
 }
 
 func TestEstimateErrors(t *testing.T) {
-	tr, err := New([]Node{{0, 100, []Interval{{10, 20}, {50, 50}}}})
+	tr, err := New([]Node{{0, 100, []Interval{{Start: 10, End: 20}, {Start: 50, End: 50}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestEstimateErrors(t *testing.T) {
 		t.Error("t0 = NaN accepted")
 	}
 	// Only zero-length outages: θ̂ = 1/0.
-	zero, err := New([]Node{{0, 100, []Interval{{50, 50}}}})
+	zero, err := New([]Node{{0, 100, []Interval{{Start: 50, End: 50}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,13 +9,22 @@ import (
 	"strings"
 )
 
-// genericHeader is the optional column header line of the generic format.
-const genericHeader = "node,down_start,down_end"
+// genericHeader is the optional column header line of the generic format;
+// genericHeaderEvent the one with the optional event column.
+const (
+	genericHeader      = "node,down_start,down_end"
+	genericHeaderEvent = "node,down_start,down_end,event"
+)
 
 // ReadGeneric reads a trace in the generic text format described in the
 // package documentation. Errors are *ParseError values naming the line and
 // the column or directive key at fault.
+// Gzip-compressed input is decompressed transparently.
 func ReadGeneric(r io.Reader) (*Trace, error) {
+	r, err := maybeGzip(r)
+	if err != nil {
+		return nil, err
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	var (
@@ -88,13 +97,13 @@ func ReadGeneric(r io.Reader) (*Trace, error) {
 			continue // a directive or a comment
 		}
 		fields := strings.Split(text, ",")
-		if len(fields) != 3 {
-			return nil, &ParseError{Line: line, Err: fmt.Errorf("%d fields, want 3: %s", len(fields), genericHeader)}
+		if len(fields) != 3 && len(fields) != 4 {
+			return nil, &ParseError{Line: line, Err: fmt.Errorf("%d fields, want 3 or 4: %s", len(fields), genericHeaderEvent)}
 		}
 		for k := range fields {
 			fields[k] = strings.TrimSpace(fields[k])
 		}
-		if !sawRecord && strings.Join(fields, ",") == genericHeader {
+		if h := strings.Join(fields, ","); !sawRecord && (h == genericHeader || h == genericHeaderEvent) {
 			sawRecord = true // only one header, and only before the records
 			continue
 		}
@@ -117,7 +126,13 @@ func ReadGeneric(r io.Reader) (*Trace, error) {
 		if b < a {
 			return nil, &ParseError{Line: line, Column: "down_end", Err: fmt.Errorf("%v is before down_start %v", b, a)}
 		}
-		nodes[i].Down = append(nodes[i].Down, Interval{Start: a, End: b})
+		label := 0
+		if len(fields) == 4 && fields[3] != "" {
+			if label, err = atoi(fields[3], 0); err != nil {
+				return nil, &ParseError{Line: line, Column: "event", Err: err}
+			}
+		}
+		nodes[i].Down = append(nodes[i].Down, Interval{Start: a, End: b, Event: label})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, &ParseError{Line: line + 1, Err: err}
@@ -194,7 +209,8 @@ func formatTime(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // WriteGeneric writes t in the generic text format. Times are written with
 // the fewest digits that read back exactly, so ReadGeneric returns a trace
 // equal to t. The first line gives the node count and the window of t; a
-// node directive follows for every node whose window differs from it.
+// node directive follows for every node whose window differs from it. The
+// event column is written only when some outage has an Event label.
 func WriteGeneric(w io.Writer, t *Trace) error {
 	bw := bufio.NewWriter(w)
 	start, end := t.Window()
@@ -204,10 +220,28 @@ func WriteGeneric(w io.Writer, t *Trace) error {
 			fmt.Fprintf(bw, "# node=%d start=%s end=%s\n", i, formatTime(n.Start), formatTime(n.End))
 		}
 	}
-	bw.WriteString(genericHeader + "\n")
+	labelled := false
+	for _, n := range t.nodes {
+		for _, iv := range n.Down {
+			labelled = labelled || iv.Event != 0
+		}
+	}
+	if !labelled {
+		bw.WriteString(genericHeader + "\n")
+	} else {
+		bw.WriteString(genericHeaderEvent + "\n")
+	}
 	for i, n := range t.nodes {
 		for _, iv := range n.Down {
-			fmt.Fprintf(bw, "%d,%s,%s\n", i, formatTime(iv.Start), formatTime(iv.End))
+			fmt.Fprintf(bw, "%d,%s,%s", i, formatTime(iv.Start), formatTime(iv.End))
+			switch {
+			case !labelled:
+			case iv.Event == 0:
+				bw.WriteString(",")
+			default:
+				fmt.Fprintf(bw, ",%d", iv.Event)
+			}
+			bw.WriteString("\n")
 		}
 	}
 	return bw.Flush()

@@ -23,9 +23,9 @@ func TestReadGenericAccepts(t *testing.T) {
 		"0,30,30\n" +
 		"0,1.5e2,2e2\n"
 	want, err := New([]Node{
-		{0, 1000, []Interval{{10, 20}, {30, 30}, {150, 200}}},
-		{0, 1000, []Interval{{500, 650}}},
-		{100, 900, []Interval{{100, 150}}},
+		{0, 1000, []Interval{{Start: 10, End: 20}, {Start: 30, End: 30}, {Start: 150, End: 200}}},
+		{0, 1000, []Interval{{Start: 500, End: 650}}},
+		{100, 900, []Interval{{Start: 100, End: 150}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,9 @@ func TestReadGenericErrors(t *testing.T) {
 		{"node window key", head + "# node=1 start=0 end=1 nodes=3\n", 2, "node"},
 		{"outage first", "0,1,2\n" + head, 1, ""},
 		{"two fields", head + "0,1\n", 2, ""},
-		{"four fields", head + "0,1,2,3\n", 2, ""},
+		{"five fields", head + "0,1,2,3,4\n", 2, ""},
+		{"event text", head + "0,1,2,x\n", 2, "event"},
+		{"event negative", head + "0,1,2,-1\n", 2, "event"},
 		{"node range", head + "2,1,2\n", 2, "node"},
 		{"node text", head + "a,1,2\n", 2, "node"},
 		{"node negative", head + "-1,1,2\n", 2, "node"},
@@ -110,7 +112,7 @@ func TestGenericRoundTrip(t *testing.T) {
 				if rng.IntN(3) > 0 {
 					b += (e - s) * rng.Float64() / 10
 				}
-				nodes[i].Down = append(nodes[i].Down, Interval{a, b})
+				nodes[i].Down = append(nodes[i].Down, Interval{Start: a, End: b})
 			}
 		}
 		tr, err := New(nodes)
@@ -141,9 +143,9 @@ func TestGenericRoundTrip(t *testing.T) {
 
 func TestWriteGenericLayout(t *testing.T) {
 	tr, err := New([]Node{
-		{0, 100, []Interval{{10, 20.25}}},
+		{0, 100, []Interval{{Start: 10, End: 20.25}}},
 		{50, 100, nil},
-		{0, 100, []Interval{{1, 1}, {30, 40}}},
+		{0, 100, []Interval{{Start: 1, End: 1}, {Start: 30, End: 40}}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -30,6 +31,14 @@ type LANLSystem struct {
 	Records   int             // rows of this system in the input
 	SameEvent int             // of those, rows with Same Event = Yes
 	Skipped   []SkippedRecord // rows that contribute nothing to the trace, by line
+
+	// BeforeTracking is the number of nodes whose node prod column says
+	// "before tracking": in production before the log starts, their window
+	// opens at LogStart.
+	BeforeTracking int
+	// LogStart is the start of this system's log: the first instant
+	// (Mountain Time) of the month of its earliest Prob Started.
+	LogStart float64
 }
 
 // SkippedRecord is a well-formed row of a LANL log that the reader left
@@ -78,6 +87,7 @@ type lanlRow struct {
 	line                int
 	system, nodes, node int
 	prod                int64 // start of the production month
+	beforeTracking      bool  // node prod = before tracking (prod unused)
 	decom               int64 // start of the month after the decommission month
 	current             bool  // node decom = current
 	started, fixed      int64
@@ -87,7 +97,12 @@ type lanlRow struct {
 
 // ReadLANLSystems reads a LANL failure log and returns every system in it,
 // sorted by system id. A nil s means default settings.
+// Gzip-compressed input is decompressed transparently.
 func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
+	r, err := maybeGzip(r)
+	if err != nil {
+		return nil, err
+	}
 	end := 0.0
 	if s != nil {
 		end = s.End
@@ -220,8 +235,10 @@ func parseLANLRow(rec []string, idx []int, line int) (lanlRow, int, error) {
 	if row.node, err = atoi(field(colNode), 0); err != nil {
 		return row, colNode, err
 	}
-	if row.prod, err = monthStart(field(colProd), 0); err != nil {
-		return row, colProd, err
+	if p := field(colProd); isBeforeTracking(p) {
+		row.beforeTracking = true
+	} else if row.prod, err = monthStart(p, 0); err != nil {
+		return row, colProd, fmt.Errorf("%w, or %q", err, "before tracking")
 	}
 	if d := field(colDecom); strings.EqualFold(d, "current") {
 		row.current = true
@@ -229,7 +246,7 @@ func parseLANLRow(rec []string, idx []int, line int) (lanlRow, int, error) {
 		if row.decom, err = monthStart(d, 1); err != nil {
 			return row, colDecom, err
 		}
-		if row.decom <= row.prod {
+		if !row.beforeTracking && row.decom <= row.prod {
 			return row, colDecom, fmt.Errorf("node leaves production (%s) before it enters (%s)", d, field(colProd))
 		}
 	}
@@ -256,6 +273,13 @@ func parseLANLRow(rec []string, idx []int, line int) (lanlRow, int, error) {
 	return row, 0, nil
 }
 
+// isBeforeTracking reports whether a date column says "before tracking"
+// (any case, words separated by any run of spaces).
+func isBeforeTracking(s string) bool {
+	f := strings.Fields(s)
+	return len(f) == 2 && strings.EqualFold(f[0], "before") && strings.EqualFold(f[1], "tracking")
+}
+
 // nodeWindow is the production window of one node and the row it comes from.
 type nodeWindow struct {
 	row   *lanlRow
@@ -267,6 +291,16 @@ type nodeWindow struct {
 func buildLANLSystem(id int, rows []lanlRow, end float64) (LANLSystem, error) {
 	sys := LANLSystem{System: id, Records: len(rows)}
 	n := rows[0].nodes
+	first := rows[0].started
+	for _, row := range rows {
+		first = min(first, row.started)
+	}
+	logStart, err := logMonth(first)
+	if err != nil {
+		return sys, fmt.Errorf("trace: LANL system %d: %w", id, err)
+	}
+	sys.LogStart = float64(logStart)
+	windowOf := func(row *lanlRow) *nodeWindow { return windowOf(row, sys.LogStart, end) }
 	windows := make([]*nodeWindow, n)
 	for k := range rows {
 		row := &rows[k]
@@ -280,10 +314,13 @@ func buildLANLSystem(id int, rows []lanlRow, end float64) (LANLSystem, error) {
 		}
 		w := windows[row.node]
 		if w == nil {
-			windows[row.node] = windowOf(row, end)
+			windows[row.node] = windowOf(row)
+			if row.beforeTracking {
+				sys.BeforeTracking++
+			}
 			continue
 		}
-		if w.row.prod != row.prod {
+		if w.row.prod != row.prod || w.row.beforeTracking != row.beforeTracking {
 			return sys, &ParseError{Line: row.line, Column: lanlColumns[colProd],
 				Err: fmt.Errorf("node %d enters production in another month on line %d", row.node, w.row.line)}
 		}
@@ -292,7 +329,8 @@ func buildLANLSystem(id int, rows []lanlRow, end float64) (LANLSystem, error) {
 				Err: fmt.Errorf("node %d leaves production in another month on line %d", row.node, w.row.line)}
 		}
 	}
-	fillWindows(windows, windowOf(&rows[0], end))
+	fillWindows(windows, windowOf(&rows[0]))
+	labels := sameEventLabels(rows)
 
 	nodes := make([]Node, n)
 	for i, w := range windows {
@@ -304,7 +342,7 @@ func buildLANLSystem(id int, rows []lanlRow, end float64) (LANLSystem, error) {
 			continue
 		}
 		nd := &nodes[row.node]
-		iv := Interval{Start: float64(row.started), End: float64(row.fixed)}
+		iv := Interval{Start: float64(row.started), End: float64(row.fixed), Event: labels[k]}
 		if row.open {
 			iv.End = math.Max(iv.Start, nd.End)
 		}
@@ -325,10 +363,60 @@ func buildLANLSystem(id int, rows []lanlRow, end float64) (LANLSystem, error) {
 	return sys, nil
 }
 
+// sameEventLabels returns the Event label of each row: rows marked Same
+// Event = Yes share a label with the row they repeat, the latest row of the
+// system marked No whose Prob Started is at or before theirs (the earliest
+// line on a tie); a Yes row with no such row starts a group of its own.
+// Rows of groups without a Yes row get 0 (no label).
+func sameEventLabels(rows []lanlRow) []int {
+	labels := make([]int, len(rows))
+	order := make([]int, len(rows))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := cmp.Compare(rows[a].started, rows[b].started); c != 0 {
+			return c
+		}
+		return cmp.Compare(rows[a].line, rows[b].line)
+	})
+	anchor, next := -1, 0
+	lastStart := int64(math.MinInt64)
+	for _, k := range order {
+		row := &rows[k]
+		if !row.same {
+			if anchor < 0 || row.started != lastStart {
+				anchor, lastStart = k, row.started
+			}
+			continue
+		}
+		if anchor < 0 {
+			anchor, lastStart = k, row.started
+		}
+		if labels[anchor] == 0 {
+			next++
+			labels[anchor] = next
+		}
+		labels[k] = labels[anchor]
+	}
+	return labels
+}
+
+// logMonth returns the first instant, Mountain Time, of the month of the
+// Unix time t.
+func logMonth(t int64) (int64, error) {
+	den := time.Unix(t-7*3600, 0).UTC() // standard time; the month start is what counts
+	return mountainUnix(den.Year(), den.Month(), 1, 0, 0)
+}
+
 // windowOf is the production window a row gives its node, cut at the
 // observation end (an empty window at end when production starts later).
-func windowOf(row *lanlRow, end float64) *nodeWindow {
+// A node in production before tracking starts at logStart.
+func windowOf(row *lanlRow, logStart, end float64) *nodeWindow {
 	w := &nodeWindow{row: row, start: float64(row.prod), end: end}
+	if row.beforeTracking {
+		w.start = logStart
+	}
 	if !row.current {
 		w.end = math.Min(w.end, float64(row.decom))
 	}

@@ -220,7 +220,7 @@ func TestLANLFile(t *testing.T) {
 		}
 		sys := mustAtoi(t, r.f["System"])
 		for _, s := range systems {
-			if s.System == sys && !slices.Contains(s.Trace.Node(mustAtoi(t, r.f["nodenumz"])).Down, Interval{a, b}) {
+			if s.System == sys && !slices.Contains(s.Trace.Node(mustAtoi(t, r.f["nodenumz"])).Down, Interval{Start: a, End: b}) {
 				t.Errorf("line %d: outage [%v, %v) not in the trace", r.line, utc(a), utc(b))
 			}
 		}
@@ -260,7 +260,7 @@ func TestLANLFileOutages(t *testing.T) {
 		for _, r := range fx.rows {
 			if mustAtoi(t, r.f["System"]) == sys.System {
 				node := mustAtoi(t, r.f["nodenumz"])
-				raw[node] = append(raw[node], Interval{r.started, r.fixed})
+				raw[node] = append(raw[node], Interval{Start: r.started, End: r.fixed})
 				if r.ambiguous {
 					ambiguous[node] = true
 				}
@@ -304,7 +304,7 @@ func TestLANLFileMerging(t *testing.T) {
 		for _, r := range fx.rows {
 			if mustAtoi(t, r.f["System"]) == sys.System {
 				node := mustAtoi(t, r.f["nodenumz"])
-				raw[node] = append(raw[node], Interval{r.started, r.fixed})
+				raw[node] = append(raw[node], Interval{Start: r.started, End: r.fixed})
 			}
 		}
 	nodes:

@@ -70,18 +70,20 @@ func TestReadLANLCrafted(t *testing.T) {
 	mar03 := denver(t, 2003, 3, 1, 0, 0) // the month after 3-Feb
 	want := []Node{
 		{nov96, end, []Interval{
-			{denver(t, 1997, 3, 3, 1, 0), denver(t, 1997, 3, 3, 1, 0)},
-			{denver(t, 1998, 1, 5, 8, 0), denver(t, 1998, 1, 7, 0, 0)},
+			{Start: denver(t, 1997, 3, 3, 1, 0), End: denver(t, 1997, 3, 3, 1, 0)},
+			// Rows 3, 5 (Same Event = Yes: repeats row 3) and 6 merge; the
+			// outage keeps the label of the group of rows 3 and 5.
+			{Start: denver(t, 1998, 1, 5, 8, 0), End: denver(t, 1998, 1, 7, 0, 0), Event: 1},
 			// 1:36 occurs twice that night: read as standard time, the later one.
-			{denver(t, 2002, 10, 27, 1, 36) + 3600, denver(t, 2002, 10, 27, 5, 27)},
-			{denver(t, 2005, 9, 9, 11, 0), end},
+			{Start: denver(t, 2002, 10, 27, 1, 36) + 3600, End: denver(t, 2002, 10, 27, 5, 27)},
+			{Start: denver(t, 2005, 9, 9, 11, 0), End: end},
 		}},
 		{nov96, end, nil}, // no rows: the window of node 0 (tie between 0 and 2)
 		{dec01, mar03, []Interval{
-			{dec01, denver(t, 2001, 12, 3, 12, 30)},
-			{denver(t, 2002, 5, 1, 10, 0), denver(t, 2002, 5, 1, 12, 30)},
+			{Start: dec01, End: denver(t, 2001, 12, 3, 12, 30)},
+			{Start: denver(t, 2002, 5, 1, 10, 0), End: denver(t, 2002, 5, 1, 12, 30)},
 		}},
-		{nov96, end, []Interval{{denver(t, 2003, 8, 1, 6, 0), end}}},
+		{nov96, end, []Interval{{Start: denver(t, 2003, 8, 1, 6, 0), End: end}}},
 	}
 	for i, w := range want {
 		if got := s.Trace.Node(i); !reflect.DeepEqual(got, w) {
@@ -171,6 +173,11 @@ func TestReadLANLErrors(t *testing.T) {
 		{"prod four digits", lanlHead + ok("0", "Nov-1996", "current", "1/5/1998 8:00", "1/6/1998 9:15"), 2, "node prod"},
 		{"prod month name", lanlHead + ok("0", "Foo-96", "current", "1/5/1998 8:00", "1/6/1998 9:15"), 2, "node prod"},
 		{"prod empty", lanlHead + ok("0", "", "current", "1/5/1998 8:00", "1/6/1998 9:15"), 2, "node prod"},
+		{"prod before tracking misspelt", lanlHead + ok("0", "before trackin", "current", "1/5/1998 8:00", "1/6/1998 9:15"), 2, "node prod"},
+		{"prod before tracking glued", lanlHead + ok("0", "beforetracking", "current", "1/5/1998 8:00", "1/6/1998 9:15"), 2, "node prod"},
+		{"decom before tracking", lanlHead + ok("0", "Nov-96", "before tracking", "1/5/1998 8:00", "1/6/1998 9:15"), 2, "node decom"},
+		{"prod before tracking then a month", lanlHead + ok("0", "before tracking", "current", "1/5/1998 8:00", "1/6/1998 9:15") +
+			ok("0", "Nov-96", "current", "2/5/1998 8:00", "2/6/1998 9:15"), 3, "node prod"},
 		{"decom bad", lanlHead + ok("0", "Nov-96", "soon", "1/5/1998 8:00", "1/6/1998 9:15"), 2, "node decom"},
 		{"decom first", lanlHead + ok("0", "Nov-96", "Oct-96", "1/5/1998 8:00", "1/6/1998 9:15"), 2, "node decom"},
 		{"month 13", lanlHead + ok("0", "Nov-96", "current", "13/5/1998 8:00", "1/6/1998 9:15"), 2, "Prob Started"},
@@ -209,5 +216,52 @@ func TestReadLANLHeaderOnly(t *testing.T) {
 	systems, err := ReadLANLSystems(strings.NewReader(lanlHead), nil)
 	if err != nil || len(systems) != 0 {
 		t.Errorf("header only: %v, %d systems; want no error, none", err, len(systems))
+	}
+}
+
+// TestReadLANLBeforeTracking checks the spellings of the full public
+// release that the toolkit's copy lacks: "before tracking" in the date
+// columns, and Same Event = Yes grouping failures of several nodes.
+func TestReadLANLBeforeTracking(t *testing.T) {
+	row := func(node, prod, decom, started, fixed, same string) string {
+		return lanlRowText("7", "3", node, prod, decom, started, fixed, same)
+	}
+	in := lanlHead +
+		row("0", "before tracking", "current", "3/10/2003 10:00", "3/10/2003 11:00", "No") + // line 2
+		row("1", "Before  Tracking", "4-Dec", "2/15/2003 8:00", "2/15/2003 9:00", "No") + // 3: the earliest row
+		row("2", "3-Jan", "current", "3/10/2003 10:00", "3/10/2003 12:00", "Yes") + // 4: joins line 2
+		row("1", "Before  Tracking", "4-Dec", "3/10/2003 10:05", "3/10/2003 10:30", "Yes") // 5: joins line 2
+	systems, err := ReadLANLSystems(strings.NewReader(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := systems[0]
+	feb03, jan03 := denver(t, 2003, 2, 1, 0, 0), denver(t, 2003, 1, 1, 0, 0)
+	end := denver(t, 2003, 3, 10, 12, 0)
+	if s.BeforeTracking != 2 || s.LogStart != feb03 || s.SameEvent != 2 {
+		t.Errorf("BeforeTracking %d LogStart %v SameEvent %d, want 2, %v (February 2003: the month of the earliest row), 2",
+			s.BeforeTracking, s.LogStart, s.SameEvent, feb03)
+	}
+	want := []Node{
+		{Start: feb03, End: end, Down: []Interval{{Start: denver(t, 2003, 3, 10, 10, 0), End: denver(t, 2003, 3, 10, 11, 0), Event: 1}}},
+		{Start: feb03, End: end, Down: []Interval{
+			{Start: denver(t, 2003, 2, 15, 8, 0), End: denver(t, 2003, 2, 15, 9, 0)},
+			{Start: denver(t, 2003, 3, 10, 10, 5), End: denver(t, 2003, 3, 10, 10, 30), Event: 1},
+		}},
+		{Start: jan03, End: end, Down: []Interval{{Start: denver(t, 2003, 3, 10, 10, 0), End: end, Event: 1}}},
+	}
+	for i, w := range want {
+		if got := s.Trace.Node(i); !reflect.DeepEqual(got, w) {
+			t.Errorf("node %d:\n got %+v\nwant %+v", i, got, w)
+		}
+	}
+	// The three labelled failures are one event of three nodes.
+	ev, err := EstimateEvents(s.Trace, end, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Events.Failures != 4 || ev.Events.Events != 2 || len(ev.Events.Sizes) != 2 ||
+		ev.Events.Sizes[1].Size != 3 || ev.Events.Sizes[1].Fraction.Count != 1 {
+		t.Errorf("events %+v, want 4 failures in 2 events, one of size 3", ev.Events)
 	}
 }

@@ -14,8 +14,15 @@ const MaxNodes = 1 << 20
 // Interval is the half-open time interval [Start, End), in seconds since the
 // Unix epoch. A zero-length interval (Start == End) marks an outage that was
 // repaired within the resolution of the log.
+//
+// Event, when positive, labels the failure event the outage belongs to:
+// outages of different nodes with the same label started in one event that
+// took down several nodes at once (a grouped failure, such as the rows the
+// LANL log marks "Same Event"). Zero means no label: the outage is an event
+// of its own unless EstimateEvents finds it coincident with another.
 type Interval struct {
 	Start, End float64
+	Event      int
 }
 
 // Node is one processor of a trace.
@@ -85,7 +92,9 @@ type Trace struct {
 // the window. The remaining outages are sorted and every group of
 // overlapping or touching outages (next Start <= current End) is merged into
 // their union: a node cannot fail again while down, and two outages that
-// touch leave no up time between them, so they are one outage. At least one
+// touch leave no up time between them, so they are one outage. The union
+// keeps the Event label of its first outage (earliest Start, then earliest
+// End, then smallest label). Event labels must be non-negative. At least one
 // node is required.
 func New(nodes []Node) (*Trace, error) {
 	if len(nodes) == 0 {
@@ -111,6 +120,9 @@ func New(nodes []Node) (*Trace, error) {
 			if iv.Start > iv.End {
 				return nil, fmt.Errorf("trace: node %d: outage %d ends at %v before it starts at %v", i, k, iv.End, iv.Start)
 			}
+			if iv.Event < 0 {
+				return nil, fmt.Errorf("trace: node %d: outage %d has event label %d, want ≥ 0", i, k, iv.Event)
+			}
 			if c, ok := clip(iv, n.Start, n.End); ok {
 				down = append(down, c)
 			}
@@ -126,7 +138,7 @@ func New(nodes []Node) (*Trace, error) {
 // when nothing of the outage is left: no length inside the window and not a
 // zero-length outage strictly inside it.
 func clip(iv Interval, start, end float64) (Interval, bool) {
-	c := Interval{Start: math.Max(iv.Start, start), End: math.Min(iv.End, end)}
+	c := Interval{Start: math.Max(iv.Start, start), End: math.Min(iv.End, end), Event: iv.Event}
 	if c.End > c.Start {
 		return c, true
 	}
@@ -154,7 +166,7 @@ func merge(down []Interval) []Interval {
 		case a.End > b.End:
 			return 1
 		}
-		return 0
+		return a.Event - b.Event
 	})
 	out := down[:1]
 	for _, iv := range down[1:] {

@@ -16,24 +16,24 @@ func TestNewNormalises(t *testing.T) {
 		want []Interval
 	}{
 		{"empty", Node{0, 10, nil}, nil},
-		{"sorted", Node{0, 10, []Interval{{5, 6}, {1, 2}}}, []Interval{{1, 2}, {5, 6}}},
-		{"overlap", Node{0, 10, []Interval{{1, 4}, {3, 5}}}, []Interval{{1, 5}}},
-		{"nested", Node{0, 10, []Interval{{1, 8}, {3, 5}}}, []Interval{{1, 8}}},
-		{"duplicate", Node{0, 10, []Interval{{1, 2}, {1, 2}}}, []Interval{{1, 2}}},
-		{"touching", Node{0, 10, []Interval{{1, 2}, {2, 3}}}, []Interval{{1, 3}}},
-		{"chain", Node{0, 10, []Interval{{4, 5}, {1, 2}, {2, 4.5}}}, []Interval{{1, 5}}},
-		{"zero inside", Node{0, 10, []Interval{{3, 3}}}, []Interval{{3, 3}}},
-		{"zero absorbed", Node{0, 10, []Interval{{3, 3}, {2, 4}}}, []Interval{{2, 4}}},
-		{"zero touching end", Node{0, 10, []Interval{{2, 3}, {3, 3}}}, []Interval{{2, 3}}},
-		{"zero touching start", Node{0, 10, []Interval{{3, 3}, {3, 4}}}, []Interval{{3, 4}}},
-		{"zero at window start", Node{0, 10, []Interval{{0, 0}}}, nil},
-		{"zero at window end", Node{0, 10, []Interval{{10, 10}}}, nil},
-		{"zero outside", Node{0, 10, []Interval{{-1, -1}, {11, 11}}}, nil},
-		{"before window", Node{0, 10, []Interval{{-5, -1}, {-5, 0}}}, nil},
-		{"after window", Node{0, 10, []Interval{{10, 12}, {11, 12}}}, nil},
-		{"clipped", Node{0, 10, []Interval{{-5, 1}, {9, 12}}}, []Interval{{0, 1}, {9, 10}}},
-		{"covers window", Node{0, 10, []Interval{{-5, 15}}}, []Interval{{0, 10}}},
-		{"empty window", Node{4, 4, []Interval{{3, 5}}}, nil},
+		{"sorted", Node{0, 10, []Interval{{Start: 5, End: 6}, {Start: 1, End: 2}}}, []Interval{{Start: 1, End: 2}, {Start: 5, End: 6}}},
+		{"overlap", Node{0, 10, []Interval{{Start: 1, End: 4}, {Start: 3, End: 5}}}, []Interval{{Start: 1, End: 5}}},
+		{"nested", Node{0, 10, []Interval{{Start: 1, End: 8}, {Start: 3, End: 5}}}, []Interval{{Start: 1, End: 8}}},
+		{"duplicate", Node{0, 10, []Interval{{Start: 1, End: 2}, {Start: 1, End: 2}}}, []Interval{{Start: 1, End: 2}}},
+		{"touching", Node{0, 10, []Interval{{Start: 1, End: 2}, {Start: 2, End: 3}}}, []Interval{{Start: 1, End: 3}}},
+		{"chain", Node{0, 10, []Interval{{Start: 4, End: 5}, {Start: 1, End: 2}, {Start: 2, End: 4.5}}}, []Interval{{Start: 1, End: 5}}},
+		{"zero inside", Node{0, 10, []Interval{{Start: 3, End: 3}}}, []Interval{{Start: 3, End: 3}}},
+		{"zero absorbed", Node{0, 10, []Interval{{Start: 3, End: 3}, {Start: 2, End: 4}}}, []Interval{{Start: 2, End: 4}}},
+		{"zero touching end", Node{0, 10, []Interval{{Start: 2, End: 3}, {Start: 3, End: 3}}}, []Interval{{Start: 2, End: 3}}},
+		{"zero touching start", Node{0, 10, []Interval{{Start: 3, End: 3}, {Start: 3, End: 4}}}, []Interval{{Start: 3, End: 4}}},
+		{"zero at window start", Node{0, 10, []Interval{{Start: 0, End: 0}}}, nil},
+		{"zero at window end", Node{0, 10, []Interval{{Start: 10, End: 10}}}, nil},
+		{"zero outside", Node{0, 10, []Interval{{Start: -1, End: -1}, {Start: 11, End: 11}}}, nil},
+		{"before window", Node{0, 10, []Interval{{Start: -5, End: -1}, {Start: -5, End: 0}}}, nil},
+		{"after window", Node{0, 10, []Interval{{Start: 10, End: 12}, {Start: 11, End: 12}}}, nil},
+		{"clipped", Node{0, 10, []Interval{{Start: -5, End: 1}, {Start: 9, End: 12}}}, []Interval{{Start: 0, End: 1}, {Start: 9, End: 10}}},
+		{"covers window", Node{0, 10, []Interval{{Start: -5, End: 15}}}, []Interval{{Start: 0, End: 10}}},
+		{"empty window", Node{4, 4, []Interval{{Start: 3, End: 5}}}, nil},
 	} {
 		tr, err := New([]Node{c.in})
 		if err != nil {
@@ -57,8 +57,8 @@ func TestNewErrors(t *testing.T) {
 		{"reversed window", []Node{{0, 1, nil}, {5, 4, nil}}, "node 1: window start"},
 		{"nan window", []Node{{nan, 1, nil}}, "not finite"},
 		{"inf window", []Node{{0, inf, nil}}, "not finite"},
-		{"reversed outage", []Node{{0, 10, []Interval{{1, 2}, {3, 2}}}}, "node 0: outage 1 ends"},
-		{"nan outage", []Node{{0, 10, []Interval{{nan, 2}}}}, "outage 0"},
+		{"reversed outage", []Node{{0, 10, []Interval{{Start: 1, End: 2}, {Start: 3, End: 2}}}}, "node 0: outage 1 ends"},
+		{"nan outage", []Node{{0, 10, []Interval{{Start: nan, End: 2}}}}, "outage 0"},
 	} {
 		_, err := New(c.nodes)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -68,14 +68,14 @@ func TestNewErrors(t *testing.T) {
 }
 
 func TestNewCopies(t *testing.T) {
-	in := []Node{{0, 10, []Interval{{5, 6}, {1, 2}}}}
+	in := []Node{{0, 10, []Interval{{Start: 5, End: 6}, {Start: 1, End: 2}}}}
 	tr, err := New(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in[0].Down[0] = Interval{7, 8}
+	in[0].Down[0] = Interval{Start: 7, End: 8}
 	in[0].Start = 3
-	if got := tr.Node(0); got.Start != 0 || got.Down[1] != (Interval{5, 6}) {
+	if got := tr.Node(0); got.Start != 0 || got.Down[1] != (Interval{Start: 5, End: 6}) {
 		t.Errorf("the trace changed with its input: %+v", got)
 	}
 }
@@ -141,7 +141,7 @@ func randomNodes(rng *rand.Rand, n int) ([]Node, []bruteNode) {
 			if rng.IntN(4) > 0 {
 				b += float64(rng.IntN(10))
 			}
-			raw = append(raw, Interval{a, b})
+			raw = append(raw, Interval{Start: a, End: b})
 		}
 		nodes[i] = Node{Start: s, End: e, Down: slices.Clone(raw)}
 		brute[i] = bruteNode{s, e, raw}

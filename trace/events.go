@@ -1,0 +1,557 @@
+package trace
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// EventSettings adjusts EstimateEvents. A nil *EventSettings means the
+// defaults described on each field.
+type EventSettings struct {
+	// Lookback, when positive, limits the history to [t0 − Lookback, t0).
+	// Zero means all the history before t0.
+	Lookback float64
+
+	// Tolerance, in seconds, is how far apart failures of different nodes
+	// may start and still be one event: a failure joins the event of the
+	// earliest failure before it when it starts at most Tolerance after
+	// that failure. Zero means equal start times only.
+	Tolerance float64
+
+	// Resolution is the clock tick of the log in seconds (60 for the LANL
+	// log, which records minutes): two independent failures less than a
+	// tick apart get equal times. It enters only the test of coincidences
+	// against chance. Zero means exact times.
+	Resolution float64
+
+	// Level is the confidence level of the intervals, in (0, 1); the tests
+	// reject at 1 − Level. Zero means 0.95.
+	Level float64
+}
+
+// Verdict is the outcome of checking one assumption of the model against a
+// trace. Its zero value means not tested.
+type Verdict int
+
+const (
+	// Untested: the history is too short to tell.
+	Untested Verdict = iota
+	// Holds: the history does not contradict the assumption at the level.
+	Holds
+	// Contradicted: the history contradicts the assumption at the level.
+	Contradicted
+)
+
+// String returns "untested", "holds" or "contradicted".
+func (v Verdict) String() string {
+	switch v {
+	case Untested:
+		return "untested"
+	case Holds:
+		return "holds"
+	case Contradicted:
+		return "contradicted"
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// Proportion is a binomial proportion with its exact (Clopper–Pearson)
+// confidence interval.
+type Proportion struct {
+	Count, Total int
+	Value        float64 // Count / Total
+	Low, High    float64 // confidence interval at the estimate's Level
+}
+
+// SizeCount is the number of events that took down Size nodes, with the
+// fraction of all events they are.
+type SizeCount struct {
+	Size     int
+	Fraction Proportion
+}
+
+// EventStats describes the failure events of a history: the failures of
+// single nodes grouped into events (see EstimateEvents).
+type EventStats struct {
+	Failures int // node failures in the history
+	Events   int // distinct failure events
+
+	// Rate is the event rate per functional node: events per second of
+	// node up time (the exposure of λ), the rate at which a batch model
+	// lets each functional node start an event.
+	Rate Rate
+	// SystemRate is events per second of the history [From, To).
+	SystemRate Rate
+
+	// Sizes is the distribution of the number of failures per event, by
+	// increasing size, sizes that occur only.
+	Sizes []SizeCount
+	// MeanSize is the mean number of failures per event, with a normal
+	// confidence interval (MeanLow, MeanHigh).
+	MeanSize, MeanLow, MeanHigh float64
+
+	// Grouped is the proportion of events with two failures or more.
+	Grouped Proportion
+	// GroupedFailures is the fraction of failures that belong to such
+	// events.
+	GroupedFailures float64
+	// Labelled is the number of grouped events that contain failures
+	// with the same Event label (a grouping recorded in the log).
+	Labelled int
+
+	// Coincidences is the number of failures that start at most
+	// Tolerance after the first failure of their time cluster (so join
+	// it). Under independent failures at a constant rate r each failure
+	// after the first does so with probability at most
+	// p0 = 1 − exp(−r·(Tolerance + Resolution)), r = Failures / (To − From)
+	// (its gap to the previous failure is at least that short):
+	// ExpectedCoincidences is (Failures − 1)·p0 and CoincidenceP the
+	// binomial probability of at least Coincidences, a conservative test.
+	Coincidences         int
+	ExpectedCoincidences float64
+	CoincidenceP         float64
+}
+
+// UpTimeFit is the maximum likelihood fit of the law of the up times of
+// the nodes: exponential against Weibull, with right censoring.
+type UpTimeFit struct {
+	Complete int // up periods ended by a failure inside the history
+	Censored int // up periods still running at the end of the history or window
+
+	// MTTF is the exponential estimate of the mean up time: total up time
+	// of the periods over Complete.
+	MTTF float64
+
+	// Shape is the Weibull shape k (1: exponential; below 1: failures
+	// cluster after repairs; above 1: wear-out), with its profile
+	// likelihood interval (ShapeLow, ShapeHigh) at the estimate's Level;
+	// Scale is the Weibull scale in seconds.
+	Shape, ShapeLow, ShapeHigh float64
+	Scale                      float64
+
+	// LogLikExp and LogLikWeibull are the maximised log-likelihoods
+	// (densities in 1/seconds); LR = 2·(LogLikWeibull − LogLikExp) is the
+	// likelihood-ratio statistic of exponential (k = 1) within Weibull, and
+	// P its p-value, χ²(1) in the limit (Wilks).
+	LogLikExp, LogLikWeibull float64
+	LR, P                    float64
+}
+
+// EventEstimate is the result of EstimateEvents.
+type EventEstimate struct {
+	From, To  float64 // the history used: [From, To)
+	Level     float64 // confidence level of the intervals
+	Tolerance float64 // the coincidence tolerance used, seconds
+
+	Events EventStats
+	UpTime UpTimeFit
+
+	// Exponential checks the model's exponential up times: Contradicted
+	// when the likelihood-ratio test rejects k = 1 at 1 − Level (the
+	// shape interval then excludes 1), Untested with fewer than two
+	// complete up periods.
+	Exponential Verdict
+	// SingleFailures checks that each failure event takes down one node:
+	// Contradicted when the history holds a grouped event with an Event
+	// label, or more coincidences than chance allows (CoincidenceP below
+	// 1 − Level); Untested without any failure.
+	SingleFailures Verdict
+}
+
+// EstimateEvents describes the failure process of tr in the history
+// before t0 (the window rules of EstimateRates): its events and the law of
+// its up times. See the package documentation for the definitions.
+//
+// An error reports invalid arguments only: a history too short for a
+// test leaves the corresponding verdict Untested.
+func EstimateEvents(tr *Trace, t0 float64, s *EventSettings) (EventEstimate, error) {
+	set := EventSettings{Level: 0.95}
+	if s != nil {
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{"Lookback", s.Lookback}, {"Tolerance", s.Tolerance}, {"Resolution", s.Resolution}} {
+			if !finite(f.v) || f.v < 0 {
+				return EventEstimate{}, fmt.Errorf("trace: EventSettings.%s %v is not a finite non-negative duration", f.name, f.v)
+			}
+		}
+		if math.IsNaN(s.Level) || s.Level < 0 || s.Level >= 1 {
+			return EventEstimate{}, fmt.Errorf("trace: EventSettings.Level %v is outside (0, 1)", s.Level)
+		}
+		set = *s
+		if set.Level == 0 {
+			set.Level = 0.95
+		}
+	}
+	if math.IsNaN(t0) {
+		return EventEstimate{}, fmt.Errorf("trace: t0 is NaN")
+	}
+	start, end := tr.Window()
+	e := EventEstimate{From: start, To: math.Min(t0, end), Level: set.Level, Tolerance: set.Tolerance}
+	if set.Lookback > 0 {
+		e.From = math.Max(start, t0-set.Lookback)
+	}
+	e.To = math.Max(e.To, e.From)
+	alpha := 1 - set.Level
+
+	var fails []failure
+	var ups []upPeriod
+	upTime := 0.0
+	for i := range tr.nodes {
+		n := &tr.nodes[i]
+		lo, hi := math.Max(n.Start, e.From), math.Min(n.End, e.To)
+		if hi <= lo {
+			continue
+		}
+		upTime += nodeUpTime(n, lo, hi)
+		for _, iv := range n.Down {
+			if iv.Start > n.Start && iv.Start >= lo && iv.Start < hi {
+				fails = append(fails, failure{t: iv.Start, node: i, label: iv.Event})
+			}
+		}
+		ups = appendUpPeriods(ups, n, lo, hi)
+	}
+	e.Events = eventStats(fails, upTime, e.To-e.From, set, alpha)
+	e.UpTime, e.Exponential = fitUpTimes(ups, alpha)
+	switch st := &e.Events; {
+	case st.Failures == 0:
+		e.SingleFailures = Untested
+	case st.Labelled > 0 || st.CoincidenceP < alpha:
+		e.SingleFailures = Contradicted
+	default:
+		e.SingleFailures = Holds
+	}
+	return e, nil
+}
+
+// nodeUpTime is the up time of node n inside [lo, hi).
+func nodeUpTime(n *Node, lo, hi float64) float64 {
+	down := 0.0
+	for _, iv := range n.Down[firstEndingAfter(n.Down, lo):] {
+		if iv.Start >= hi {
+			break
+		}
+		down += math.Min(iv.End, hi) - math.Max(iv.Start, lo)
+	}
+	return (hi - lo) - down
+}
+
+type failure struct {
+	t     float64
+	node  int
+	label int
+}
+
+// eventStats groups the failures into events and measures them.
+func eventStats(fails []failure, upTime, span float64, set EventSettings, alpha float64) EventStats {
+	slices.SortFunc(fails, func(a, b failure) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.node, b.node)
+	})
+	st := EventStats{Failures: len(fails)}
+	// Union–find over failures: same label, or within Tolerance of the
+	// first failure of the current time cluster.
+	parent := make([]int, len(fails))
+	for k := range parent {
+		parent[k] = k
+	}
+	var find func(int) int
+	find = func(k int) int {
+		for parent[k] != k {
+			parent[k] = parent[parent[k]]
+			k = parent[k]
+		}
+		return k
+	}
+	union := func(a, b int) {
+		a, b = find(a), find(b)
+		if a != b {
+			parent[max(a, b)] = min(a, b)
+		}
+	}
+	byLabel := map[int]int{}
+	anchor := 0
+	for k, f := range fails {
+		if f.label > 0 {
+			if first, ok := byLabel[f.label]; ok {
+				union(first, k)
+			} else {
+				byLabel[f.label] = k
+			}
+		}
+		if k > 0 {
+			if f.t-fails[anchor].t <= set.Tolerance {
+				union(anchor, k)
+				st.Coincidences++
+			} else {
+				anchor = k
+			}
+		}
+	}
+	size := map[int]int{}
+	labels := map[int]map[int]int{} // root → label → failures
+	for k, f := range fails {
+		r := find(k)
+		size[r]++
+		if f.label > 0 {
+			if labels[r] == nil {
+				labels[r] = map[int]int{}
+			}
+			labels[r][f.label]++
+		}
+	}
+	st.Events = len(size)
+	count := map[int]int{}
+	sum, sumSq := 0.0, 0.0
+	for r, k := range size {
+		count[k]++
+		sum += float64(k)
+		sumSq += float64(k) * float64(k)
+		if k >= 2 {
+			st.Grouped.Count++
+			st.GroupedFailures += float64(k)
+			for _, c := range labels[r] {
+				if c >= 2 {
+					st.Labelled++
+					break
+				}
+			}
+		}
+	}
+	st.Rate = Rate{Events: st.Events, Exposure: upTime}
+	st.SystemRate = Rate{Events: st.Events, Exposure: span}
+	if upTime > 0 {
+		st.Rate.fill(alpha)
+	}
+	if span > 0 {
+		st.SystemRate.fill(alpha)
+	}
+	st.Grouped = proportion(st.Grouped.Count, st.Events, alpha)
+	if st.Failures > 0 {
+		st.GroupedFailures /= float64(st.Failures)
+	}
+	for k, c := range count {
+		st.Sizes = append(st.Sizes, SizeCount{Size: k, Fraction: proportion(c, st.Events, alpha)})
+	}
+	slices.SortFunc(st.Sizes, func(a, b SizeCount) int { return a.Size - b.Size })
+	if st.Events > 0 {
+		m := float64(st.Events)
+		st.MeanSize = sum / m
+		sd := 0.0
+		if st.Events > 1 {
+			sd = math.Sqrt(math.Max(0, (sumSq-m*st.MeanSize*st.MeanSize)/(m-1)))
+		}
+		z := distuv.UnitNormal.Quantile(1 - alpha/2)
+		st.MeanLow, st.MeanHigh = st.MeanSize-z*sd/math.Sqrt(m), st.MeanSize+z*sd/math.Sqrt(m)
+	}
+
+	st.CoincidenceP = 1
+	if gaps := st.Failures - 1; gaps > 0 && span > 0 {
+		r := float64(st.Failures) / span
+		p0 := -math.Expm1(-r * (set.Tolerance + set.Resolution))
+		st.ExpectedCoincidences = float64(gaps) * p0
+		switch {
+		case st.Coincidences == 0:
+		case p0 == 0:
+			st.CoincidenceP = 0
+		default:
+			st.CoincidenceP = distuv.Binomial{N: float64(gaps), P: p0}.Survival(float64(st.Coincidences) - 0.5)
+		}
+	}
+	return st
+}
+
+// proportion is c/n with its Clopper–Pearson interval at level 1 − alpha.
+func proportion(c, n int, alpha float64) Proportion {
+	p := Proportion{Count: c, Total: n}
+	if n == 0 {
+		return p
+	}
+	p.Value = float64(c) / float64(n)
+	p.High = 1
+	if c > 0 {
+		p.Low = distuv.Beta{Alpha: float64(c), Beta: float64(n - c + 1)}.Quantile(alpha / 2)
+	}
+	if c < n {
+		p.High = distuv.Beta{Alpha: float64(c + 1), Beta: float64(n - c)}.Quantile(1 - alpha/2)
+	}
+	return p
+}
+
+// upPeriod is an up time of a node, complete (ended by a failure) or
+// censored.
+type upPeriod struct {
+	x        float64
+	complete bool
+}
+
+// appendUpPeriods adds the up periods of n that start inside [lo, hi) at a
+// known age zero: after a repair, or at the start of the node's window.
+// Each ends at the next failure (complete) or is censored at hi.
+func appendUpPeriods(ups []upPeriod, n *Node, lo, hi float64) []upPeriod {
+	u := n.Start
+	for k := 0; k <= len(n.Down); k++ {
+		v, failed := n.End, false
+		if k < len(n.Down) {
+			v, failed = n.Down[k].Start, true
+		}
+		if v > u && u >= lo && u < hi {
+			if failed && v < hi {
+				ups = append(ups, upPeriod{x: v - u, complete: true})
+			} else {
+				ups = append(ups, upPeriod{x: hi - u})
+			}
+		}
+		if k < len(n.Down) {
+			u = n.Down[k].End
+		}
+	}
+	return ups
+}
+
+// weibullProfile is the profile log-likelihood of the Weibull shape for
+// right-censored data, with the scale at its maximum for each shape.
+type weibullProfile struct {
+	logY   []float64 // log(x / c) of all periods, c their maximum
+	r      float64   // complete periods
+	sumLog float64   // Σ log(x/c) over the complete periods
+	logC   float64
+}
+
+// sums returns log Σ y^k and Σ y^k·log y / Σ y^k (y ≤ 1, so no overflow).
+func (w *weibullProfile) sums(k float64) (logS, mean float64) {
+	s, sl := 0.0, 0.0
+	for _, ly := range w.logY {
+		t := math.Exp(k * ly)
+		s += t
+		sl += t * ly
+	}
+	return math.Log(s), sl / s
+}
+
+// logLik is ℓ(k) = r·log k + (k−1)·Σ_c log x − r·log(Σ x^k / r) − r, in x's
+// units.
+func (w *weibullProfile) logLik(k float64) float64 {
+	logS, _ := w.sums(k)
+	return w.r*math.Log(k) + (k-1)*w.sumLog - w.r*w.logC - w.r*(logS-math.Log(w.r)) - w.r
+}
+
+// score is dℓ/dk, strictly decreasing in k.
+func (w *weibullProfile) score(k float64) float64 {
+	_, mean := w.sums(k)
+	return w.r/k + w.sumLog - w.r*mean
+}
+
+// Shapes outside [minShape, maxShape] are reported as degenerate fits.
+const minShape, maxShape = 1e-3, 1e3
+
+// bisectLog finds where f changes sign between a and b (a < b, f(a) and
+// f(b) of opposite signs) by bisection on log k, to full precision.
+func bisectLog(f func(float64) float64, a, b float64) float64 {
+	fa := f(a) > 0
+	for range 200 {
+		m := math.Sqrt(a * b)
+		if m <= a || m >= b {
+			break
+		}
+		if (f(m) > 0) == fa {
+			a = m
+		} else {
+			b = m
+		}
+	}
+	return math.Sqrt(a * b)
+}
+
+// fitUpTimes fits the exponential and Weibull laws to the up periods.
+func fitUpTimes(ups []upPeriod, alpha float64) (UpTimeFit, Verdict) {
+	var f UpTimeFit
+	total := 0.0
+	w := weibullProfile{logC: math.Inf(-1)}
+	for _, u := range ups {
+		total += u.x
+		w.logC = math.Max(w.logC, math.Log(u.x))
+		if u.complete {
+			f.Complete++
+		} else {
+			f.Censored++
+		}
+	}
+	if f.Complete < 2 {
+		return f, Untested
+	}
+	f.MTTF = total / float64(f.Complete)
+	w.r = float64(f.Complete)
+	w.logY = make([]float64, len(ups))
+	for k, u := range ups {
+		w.logY[k] = math.Log(u.x) - w.logC
+		if u.complete {
+			w.sumLog += w.logY[k]
+		}
+	}
+	// The exponential fit is k = 1 of the same profile.
+	f.LogLikExp = w.logLik(1)
+	if w.score(maxShape) > 0 {
+		return f, Untested // all complete periods equal the longest: no finite shape
+	}
+	f.Shape = bisectLog(w.score, minShape, maxShape)
+	f.LogLikWeibull = w.logLik(f.Shape)
+	logS, _ := w.sums(f.Shape)
+	f.Scale = math.Exp(w.logC + (logS-math.Log(w.r))/f.Shape)
+	f.LR = math.Max(0, 2*(f.LogLikWeibull-f.LogLikExp))
+	f.P = distuv.ChiSquared{K: 1}.Survival(f.LR)
+
+	// Profile likelihood interval: ℓ(k̂) − ℓ(k) ≤ χ²_{1−α}(1)/2.
+	drop := distuv.ChiSquared{K: 1}.Quantile(1-alpha) / 2
+	g := func(k float64) float64 { return f.LogLikWeibull - w.logLik(k) - drop }
+	f.ShapeLow, f.ShapeHigh = minShape, maxShape
+	if g(minShape) > 0 {
+		f.ShapeLow = bisectLog(g, minShape, f.Shape)
+	}
+	if g(maxShape) > 0 {
+		f.ShapeHigh = bisectLog(g, f.Shape, maxShape)
+	}
+	if f.P < alpha {
+		return f, Contradicted
+	}
+	return f, Holds
+}
+
+// Summary is a one-line statement of what the history says about the
+// model's two assumptions, exponential up times and one node per failure
+// event, for a user to read next to a result computed under them.
+func (e *EventEstimate) Summary() string {
+	var b strings.Builder
+	u := &e.UpTime
+	switch e.Exponential {
+	case Untested:
+		fmt.Fprintf(&b, "exponential up times: not tested (%d complete up periods)", u.Complete)
+	case Holds:
+		fmt.Fprintf(&b, "exponential up times: plausible (Weibull shape %.3g [%.3g, %.3g], LR p = %.2g)", u.Shape, u.ShapeLow, u.ShapeHigh, u.P)
+	case Contradicted:
+		fmt.Fprintf(&b, "exponential up times: REJECTED (Weibull shape %.3g [%.3g, %.3g], LR p = %.2g)", u.Shape, u.ShapeLow, u.ShapeHigh, u.P)
+	}
+	st := &e.Events
+	b.WriteString("; ")
+	switch e.SingleFailures {
+	case Untested:
+		b.WriteString("grouped failures: not tested (no failure)")
+	case Holds:
+		fmt.Fprintf(&b, "grouped failures: none beyond chance (%d of %d events, %d coincidences, %.3g expected)",
+			st.Grouped.Count, st.Events, st.Coincidences, st.ExpectedCoincidences)
+	case Contradicted:
+		fmt.Fprintf(&b, "grouped failures: PRESENT (%.1f%% of %d events take 2–%d nodes, %.1f%% of failures)",
+			100*st.Grouped.Value, st.Events, st.Sizes[len(st.Sizes)-1].Size, 100*st.GroupedFailures)
+	}
+	if e.Exponential == Contradicted || e.SingleFailures == Contradicted {
+		b.WriteString(": the model's assumptions do not hold for this history")
+	}
+	return b.String()
+}
