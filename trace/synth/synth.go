@@ -1,0 +1,332 @@
+package synth
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ckpt-markov/markov/trace"
+)
+
+// Law is the law of a positive duration given by its quantile function
+// (sim.Law has the same method). gonum's distuv.Exponential{Rate},
+// distuv.Weibull{K, Lambda} and distuv.LogNormal{Mu, Sigma} satisfy it.
+type Law interface {
+	Quantile(p float64) float64
+}
+
+// MaxOutages is the default bound on the outages of a generated trace
+// (Config.MaxOutages): about 0.4 GB of outages at 24 bytes each.
+const MaxOutages = 1 << 24
+
+// MaxRateCV bounds Config.RateCV: beyond it the Gamma multipliers are
+// mostly zero to machine precision.
+const MaxRateCV = 10
+
+// Config describes the trace to generate.
+type Config struct {
+	Nodes    int     // number of nodes, 1 ≤ Nodes ≤ trace.MaxNodes
+	Duration float64 // the trace covers [0, Duration), seconds
+
+	Up     Law // up times of a node of multiplier 1, seconds
+	Repair Law // repair times, seconds
+
+	// RateCV is the coefficient of variation of the nodes' failure-rate
+	// multipliers, in [0, MaxRateCV]; 0 means identical nodes.
+	RateCV float64
+
+	// Grouped is the fraction of failure events that are grouped, in
+	// [0, 1]. Sizes[k] is the weight of a grouped event of k nodes; the
+	// weights of k = 0 and 1 must be zero, at least one weight positive,
+	// and len(Sizes) ≤ Nodes + 1. Sizes is needed only when Grouped > 0.
+	Grouped float64
+	Sizes   []float64
+
+	// MaxOutages bounds the outages generated; Generate stops with an
+	// error beyond it. Zero means the package's MaxOutages.
+	MaxOutages int
+}
+
+// Uniform returns size weights uniform on lo..hi, for Config.Sizes
+// (Uniform(4, 16): groups of 4 to 16 nodes, as in the LANL study of the
+// issue on grouped failures).
+func Uniform(lo, hi int) []float64 {
+	if lo < 2 || hi < lo {
+		panic(fmt.Sprintf("synth: Uniform(%d, %d): want 2 ≤ lo ≤ hi", lo, hi))
+	}
+	w := make([]float64, hi+1)
+	for k := lo; k <= hi; k++ {
+		w[k] = 1
+	}
+	return w
+}
+
+// Result is a generated trace and what the generator did.
+type Result struct {
+	Trace *trace.Trace
+
+	// Multipliers are the nodes' rate multipliers w_i.
+	Multipliers []float64
+
+	Events        int // failure events
+	GroupedEvents int // of those, grouped ones (labels 1..GroupedEvents)
+	Failures      int // node failures, all events together
+}
+
+// Generate draws a trace of configuration c from rng.
+func Generate(c Config, rng *rand.Rand) (Result, error) {
+	if err := c.check(); err != nil {
+		return Result{}, err
+	}
+	if c.MaxOutages == 0 {
+		c.MaxOutages = MaxOutages
+	}
+	if rng == nil {
+		return Result{}, errors.New("synth: rng is nil")
+	}
+	g := &gen{c: c, rng: rng, w: make([]float64, c.Nodes), gen: make([]int, c.Nodes),
+		pos: make([]int, c.Nodes), ids: make([]int, c.Nodes), nUp: c.Nodes,
+		down: make([][]trace.Interval, c.Nodes)}
+	if c.RateCV > 0 {
+		a := 1 / (c.RateCV * c.RateCV)
+		gam := distuv.Gamma{Alpha: a, Beta: a}
+		for i := range g.w {
+			g.w[i] = gam.Quantile(uniform(rng))
+			if !(g.w[i] > 0) {
+				g.w[i] = math.SmallestNonzeroFloat64 // a node that never fails in practice
+			}
+		}
+	} else {
+		for i := range g.w {
+			g.w[i] = 1
+		}
+	}
+	if c.Grouped > 0 {
+		for _, x := range c.Sizes {
+			g.sizeTotal += x
+		}
+	}
+	for i := range c.Nodes {
+		g.ids[i], g.pos[i] = i, i
+		g.schedule(i, 0)
+	}
+	res, err := g.run()
+	if err != nil {
+		return Result{}, err
+	}
+	res.Multipliers = g.w
+	return res, nil
+}
+
+func (c *Config) check() error {
+	switch {
+	case c.Nodes < 1 || c.Nodes > trace.MaxNodes:
+		return fmt.Errorf("synth: Config.Nodes = %d, want 1 to %d", c.Nodes, trace.MaxNodes)
+	case !(c.Duration > 0) || math.IsInf(c.Duration, 0):
+		return fmt.Errorf("synth: Config.Duration = %v, want a finite positive number of seconds", c.Duration)
+	case !(c.RateCV >= 0) || c.RateCV > MaxRateCV:
+		return fmt.Errorf("synth: Config.RateCV = %v, want 0 to %v", c.RateCV, MaxRateCV)
+	case !(c.Grouped >= 0 && c.Grouped <= 1):
+		return fmt.Errorf("synth: Config.Grouped = %v, want a fraction in [0, 1]", c.Grouped)
+	case c.MaxOutages < 0:
+		return fmt.Errorf("synth: Config.MaxOutages = %d, want ≥ 0", c.MaxOutages)
+	}
+	if err := checkLaw("Up", c.Up); err != nil {
+		return err
+	}
+	if err := checkLaw("Repair", c.Repair); err != nil {
+		return err
+	}
+	if c.Grouped == 0 {
+		return nil
+	}
+	if len(c.Sizes) > c.Nodes+1 {
+		return fmt.Errorf("synth: Config.Sizes has %d weights, want at most Nodes + 1 = %d", len(c.Sizes), c.Nodes+1)
+	}
+	total := 0.0
+	for k, x := range c.Sizes {
+		if !(x >= 0) || math.IsInf(x, 0) || (k < 2 && x != 0) {
+			return fmt.Errorf("synth: Config.Sizes[%d] = %v, want a finite weight ≥ 0 (0 for sizes 0 and 1)", k, x)
+		}
+		total += x
+	}
+	if !(total > 0) || math.IsInf(total, 0) {
+		return errors.New("synth: Config.Sizes has no positive weight, want one for some size ≥ 2 when Grouped > 0")
+	}
+	return nil
+}
+
+// checkLaw probes a law at a few quantiles: each must be a finite
+// non-negative duration, and the median positive.
+func checkLaw(name string, l Law) error {
+	if l == nil {
+		return fmt.Errorf("synth: Config.%s is nil", name)
+	}
+	for _, p := range []float64{1e-9, 0.5, 1 - 1e-9} {
+		q := l.Quantile(p)
+		if !(q >= 0) || math.IsInf(q, 0) || (p == 0.5 && q == 0) {
+			return fmt.Errorf("synth: Config.%s has quantile %v at %v, want a finite positive duration", name, q, p)
+		}
+	}
+	return nil
+}
+
+// uniform is a draw uniform on (0, 1).
+func uniform(rng *rand.Rand) float64 {
+	u := rng.Float64()
+	for u == 0 {
+		u = rng.Float64()
+	}
+	return u
+}
+
+// gen is the state of one generation.
+type gen struct {
+	c         Config
+	rng       *rand.Rand
+	w         []float64
+	sizeTotal float64
+
+	q   pending
+	gen []int // generation of each node's pending event (stale ones skipped)
+	// ids[:nUp] are the nodes up, ids[nUp:] the nodes down; pos inverts ids.
+	ids, pos []int
+	nUp      int
+
+	down    [][]trace.Interval
+	outages int
+}
+
+// schedule draws the next failure of node i, up from time t.
+func (g *gen) schedule(i int, t float64) {
+	g.gen[i]++
+	heap.Push(&g.q, pendingEvent{t: t + g.c.Up.Quantile(uniform(g.rng))/g.w[i], node: i, gen: g.gen[i], failure: true})
+}
+
+// markDown moves node i to the down part of ids.
+func (g *gen) markDown(i int) {
+	last := g.ids[g.nUp-1]
+	p := g.pos[i]
+	g.ids[p], g.ids[g.nUp-1] = last, i
+	g.pos[last], g.pos[i] = p, g.nUp-1
+	g.nUp--
+}
+
+func (g *gen) markUp(i int) {
+	first := g.ids[g.nUp]
+	p := g.pos[i]
+	g.ids[p], g.ids[g.nUp] = first, i
+	g.pos[first], g.pos[i] = p, g.nUp
+	g.nUp++
+}
+
+// fail takes node i down at t with the event label, and schedules its
+// repair.
+func (g *gen) fail(i int, t float64, label int) error {
+	if g.outages == g.c.MaxOutages {
+		return fmt.Errorf("synth: more than Config.MaxOutages = %d outages: shorten Config.Duration or lengthen the up times", g.c.MaxOutages)
+	}
+	g.outages++
+	g.markDown(i)
+	r := t + g.c.Repair.Quantile(uniform(g.rng))
+	g.down[i] = append(g.down[i], trace.Interval{Start: t, End: math.Min(r, g.c.Duration), Event: label})
+	g.gen[i]++
+	heap.Push(&g.q, pendingEvent{t: r, node: i, gen: g.gen[i]})
+	return nil
+}
+
+func (g *gen) run() (Result, error) {
+	var res Result
+	for len(g.q) > 0 {
+		ev := heap.Pop(&g.q).(pendingEvent)
+		if ev.t >= g.c.Duration {
+			break
+		}
+		if ev.gen != g.gen[ev.node] {
+			continue // a failure cancelled by a grouped event
+		}
+		if !ev.failure {
+			g.markUp(ev.node)
+			g.schedule(ev.node, ev.t)
+			continue
+		}
+		res.Events++
+		label, k := 0, 1
+		if g.c.Grouped > 0 && g.rng.Float64() < g.c.Grouped {
+			res.GroupedEvents++
+			label, k = res.GroupedEvents, g.size()
+		}
+		if err := g.fail(ev.node, ev.t, label); err != nil {
+			return res, err
+		}
+		res.Failures++
+		for range k - 1 {
+			if g.nUp == 0 {
+				break
+			}
+			j := g.ids[g.rng.IntN(g.nUp)]
+			if err := g.fail(j, ev.t, label); err != nil {
+				return res, err
+			}
+			res.Failures++
+		}
+	}
+	nodes := make([]trace.Node, g.c.Nodes)
+	for i := range nodes {
+		nodes[i] = trace.Node{Start: 0, End: g.c.Duration, Down: g.down[i]}
+	}
+	tr, err := trace.New(nodes)
+	if err != nil {
+		return res, fmt.Errorf("synth: %w", err) // cannot happen: outages are finite and ordered
+	}
+	res.Trace = tr
+	return res, nil
+}
+
+// size draws the size of a grouped event from the weights.
+func (g *gen) size() int {
+	u := g.rng.Float64() * g.sizeTotal
+	k := len(g.c.Sizes) - 1
+	for s, x := range g.c.Sizes {
+		if u < x {
+			k = s
+			break
+		}
+		u -= x
+	}
+	for g.c.Sizes[k] == 0 { // rounding past the last positive weight
+		k--
+	}
+	return k
+}
+
+type pendingEvent struct {
+	t       float64
+	node    int
+	gen     int
+	failure bool
+}
+
+// pending orders events by time, then node (a deterministic order for
+// equal times).
+type pending []pendingEvent
+
+func (h pending) Len() int { return len(h) }
+func (h pending) Less(i, j int) bool {
+	if h[i].t != h[j].t {
+		return h[i].t < h[j].t
+	}
+	return h[i].node < h[j].node
+}
+func (h pending) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *pending) Push(x any)   { *h = append(*h, x.(pendingEvent)) }
+func (h *pending) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
