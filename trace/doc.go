@@ -20,12 +20,15 @@
 // # The LANL failure log
 //
 // ReadLANL and ReadLANLSystems read the CSV release of Los Alamos National
-// Laboratory (one row per node outage). Columns are found by name in the
-// header (case and surrounding spaces ignored); the reader uses System,
-// nodes, nodenumz, node prod, node decom, Prob Started, Prob Fixed and,
-// when present, Same Event, and ignores the others (in particular Down
-// Time, which it recomputes from the two times). Rows need not be sorted.
-// Errors are *ParseError values that name the line and the column.
+// Laboratory (one row per node outage), the full public release of 22
+// systems or any part of it, plain or gzip-compressed (both readers detect
+// gzip by its magic number and decompress transparently). Columns are
+// found by name in the header (case and surrounding spaces ignored); the
+// reader uses System, nodes, nodenumz, node prod, node decom, Prob Started,
+// Prob Fixed and, when present, Same Event, and ignores the others (in
+// particular node install, and Down Time, which it recomputes from the two
+// times). Rows need not be sorted. Errors are *ParseError values that name
+// the line and the column.
 //
 //   - Nodes. A system has the node count of its nodes column (which must be
 //     the same on all its rows); its trace has that many nodes, indexed by
@@ -54,6 +57,14 @@
 //     2002, 45 nodes without rows among them.
 //   - Months are written Mon-YY (Nov-96: November 1996; YY < 70 means 20YY)
 //     or Y-Mon (1-Dec: December 2001, Y being the last digit of a 200x year).
+//   - "before tracking" (any case, words separated by spaces) in node prod
+//     means the node was in production before the log starts: its window
+//     opens at the start of its system's log, the first instant of the
+//     month of the system's earliest Prob Started (LANLSystem.LogStart;
+//     LANLSystem.BeforeTracking counts such nodes). The full release writes
+//     it for some systems in node install and node prod; node install is
+//     not read, and node decom must be a month or "current". Any other
+//     value of a date column is an error naming its line and column.
 //   - Times are M/D/YYYY H:MM, US Mountain local time (Los Alamos), with
 //     daylight saving time. The Down Time column of the release is the
 //     elapsed minutes across daylight saving changes, which confirms this
@@ -75,7 +86,12 @@
 //     it is kept like any other: a repeat on the same node merges away with
 //     the row it repeats, and the same event on another node is an outage of
 //     that node (each node is a processor of the model). The count is in
-//     LANLSystem.SameEvent. Every row of the release says "No".
+//     LANLSystem.SameEvent. The grouping is kept in Interval.Event: a Yes
+//     row shares a label with the event it repeats, taken as the latest No
+//     row of its system that started at or before it (the earliest line on
+//     a tie); rows of groups without a Yes row have no label. Every row of
+//     the toolkit's copy (systems 2, 8–11, 13, 16, 18–20, 23) says "No";
+//     their grouping shows only in coincident Prob Started times.
 //
 // # The generic format
 //
@@ -101,9 +117,13 @@
 //     nodes line) gives node I its own window.
 //
 // Every other line is an outage "node,down_start,down_end" with
-// down_start <= down_end; the line "node,down_start,down_end" itself may
-// appear once before the first outage. Outages may come in any order and
-// are clipped and merged as in New.
+// down_start <= down_end, optionally followed by ",event": a non-negative
+// integer label (Interval.Event; empty or 0 for none) shared by the
+// outages of one grouped failure event. The line
+// "node,down_start,down_end" (or with ",event") may appear once before the
+// first outage. Outages may come in any order and are clipped and merged as
+// in New. WriteGeneric writes the event column only for a trace with
+// labels. Gzip input is decompressed transparently.
 //
 // # Estimating λ and θ
 //
@@ -146,6 +166,62 @@
 // or MinRepairs repairs (default 1 each) EstimateRates fails with
 // ErrTooFewEvents.
 //
+// # Failure events and the law of up times
+//
+// The model lets every node fail on its own, after exponential up times.
+// EstimateEvents checks both assumptions on the same history as
+// EstimateRates.
+//
+// Events. A failure of a node (an outage starting strictly inside its
+// window and inside the history) belongs to one event with every failure
+// that has the same Event label, and with the failures that start at most
+// EventSettings.Tolerance after the first failure of its time cluster
+// (clusters are anchored at their first failure, so a steady stream of
+// failures does not chain into one event). The number of failures of an
+// event is its size. With E events and U the total node up time of the
+// history, the event rate per functional node is E/U (the rate of a batch
+// failure model in which each functional node starts events), the system
+// event rate E/(To − From); both get the Garwood interval above. Each
+// size's share of the events, and the share of events of two nodes or
+// more, get the exact binomial (Clopper–Pearson) interval,
+//
+//	[B_{α/2}(x, n−x+1), B_{1−α/2}(x+1, n−x)],
+//
+// B_p(a, b) the p-quantile of the beta law; the mean size a normal
+// interval. Equal times can be chance: with r = failures/(To − From) and
+// w = Tolerance + Resolution (the clock tick of the log), each failure
+// joins the previous cluster by chance with probability at most
+// p0 = 1 − e^{−r·w} under independent failures at a constant rate, so the
+// number of coincidences is compared with Binomial(failures − 1, p0) (a
+// one-sided, conservative test; bursts of failures at a varying rate
+// also reject it, which is the model's concern too). SingleFailures is
+// Contradicted when a labelled group exists or the test rejects at
+// 1 − Level.
+//
+// Up times. Each up period that starts inside the history at a known age
+// zero (a repair, or the start of the node's window, taken as a new node)
+// and ends with a failure inside the history is a complete observation x;
+// one still running at the end of the history or of the node's window is
+// right-censored there; periods that began before the history are left out
+// (their age is unknown). With r complete periods, the Weibull
+// log-likelihood with the scale at its maximum for each shape k is
+//
+//	ℓ(k) = r·log k + (k−1)·Σ_complete log x − r·log(Σ_all x^k / r) − r
+//
+// (Lawless, Statistical Models and Methods for Lifetime Data, 2nd ed.,
+// section 5.2.2); its maximum is the unique root of the strictly
+// decreasing dℓ/dk, found by bisection on log k in [1e-3, 1e3], and ℓ(1) is
+// the exponential fit. The shape's interval is the profile likelihood
+// interval ℓ(k̂) − ℓ(k) ≤ χ²_{1−α}(1)/2, and the likelihood-ratio statistic
+// LR = 2(ℓ(k̂) − ℓ(1)) has the χ²(1) law under the exponential law (Wilks):
+// Exponential is Contradicted when its p-value is below 1 − Level, exactly
+// when the interval excludes 1. All nodes are pooled: nodes with
+// different exponential rates also give a shape below 1, so a rejection
+// says "not identical exponential nodes", which is what the model assumes.
+//
+// Summary gives both verdicts in one line, for the command line to print
+// next to results computed under the model.
+//
 // # References
 //
 //   - Los Alamos National Laboratory, "Operational Data to Support and
@@ -159,4 +235,8 @@
 //     Parallel and Distributed Computing 61(11), 2001 (λ, θ from traces).
 //   - F. Garwood, "Fiducial limits for the Poisson distribution",
 //     Biometrika 28, 1936 (the confidence interval).
+//   - C. J. Clopper and E. S. Pearson, "The use of confidence or fiducial
+//     limits illustrated in the case of the binomial", Biometrika 26, 1934.
+//   - J. F. Lawless, Statistical Models and Methods for Lifetime Data, 2nd
+//     ed., Wiley, 2003 (censored Weibull likelihood, profile intervals).
 package trace

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -362,7 +363,9 @@ func eventStats(fails []failure, upTime, span float64, set EventSettings, alpha 
 		case p0 == 0:
 			st.CoincidenceP = 0
 		default:
-			st.CoincidenceP = distuv.Binomial{N: float64(gaps), P: p0}.Survival(float64(st.Coincidences) - 0.5)
+			// P(X ≥ c) = I_{p0}(c, n − c + 1) for X ~ Binomial(n, p0),
+			// accurate far into the tail (1 − CDF is not).
+			st.CoincidenceP = mathext.RegIncBeta(float64(st.Coincidences), float64(gaps-st.Coincidences+1), p0)
 		}
 	}
 	return st
@@ -534,9 +537,9 @@ func (e *EventEstimate) Summary() string {
 	case Untested:
 		fmt.Fprintf(&b, "exponential up times: not tested (%d complete up periods)", u.Complete)
 	case Holds:
-		fmt.Fprintf(&b, "exponential up times: plausible (Weibull shape %.3g [%.3g, %.3g], LR p = %.2g)", u.Shape, u.ShapeLow, u.ShapeHigh, u.P)
+		fmt.Fprintf(&b, "exponential up times: plausible (Weibull shape %.3g [%.3g, %.3g], LR p %s)", u.Shape, u.ShapeLow, u.ShapeHigh, pValue(u.P))
 	case Contradicted:
-		fmt.Fprintf(&b, "exponential up times: REJECTED (Weibull shape %.3g [%.3g, %.3g], LR p = %.2g)", u.Shape, u.ShapeLow, u.ShapeHigh, u.P)
+		fmt.Fprintf(&b, "exponential up times: REJECTED (Weibull shape %.3g [%.3g, %.3g], LR p %s)", u.Shape, u.ShapeLow, u.ShapeHigh, pValue(u.P))
 	}
 	st := &e.Events
 	b.WriteString("; ")
@@ -554,4 +557,12 @@ func (e *EventEstimate) Summary() string {
 		b.WriteString(": the model's assumptions do not hold for this history")
 	}
 	return b.String()
+}
+
+// pValue formats a p-value as "= 0.031", or "< 1e-300" when it underflows.
+func pValue(p float64) string {
+	if p < 1e-300 {
+		return "< 1e-300"
+	}
+	return fmt.Sprintf("= %.2g", p)
 }

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"reflect"
 	"slices"
@@ -65,6 +66,12 @@ func FuzzReadLANL(f *testing.F) {
 		lanlHead + row("2", "0", "0", "Nov-96", "current", "1/6/1998 9:16", "1/6/1998 9:17", "No"),
 		lanlHead + row("2", "4", "0", "Nov-96", "Oct-96", "1/6/1998 9:16", "1/6/1998 9:17", "No"),
 		lanlHead + "2,\"a\nb\",4,8,4,0,0,Nov-96,Nov-96,current,p,4,1,1,0,c,1/6/1998 9:16,1/6/1998 9:17,1,,,,,,,No\n",
+		lanlHead + row("7", "3", "0", "before tracking", "current", "3/10/2003 10:00", "3/10/2003 11:00", "No") +
+			row("7", "3", "1", "Before  Tracking", "4-Dec", "2/15/2003 8:00", "2/15/2003 9:00", "Yes") +
+			row("7", "3", "2", "3-Jan", "current", "3/10/2003 10:00", "3/10/2003 12:00", "Yes"),
+		lanlHead + row("7", "3", "0", "before tracking", "before tracking", "3/10/2003 10:00", "3/10/2003 11:00", "No"),
+		gzipText(lanlHead + row("3", "1", "0", "Mar-99", "current", "10/27/2002 1:36", "10/27/2002 5:27", "No")),
+		"\x1f\x8b\x08",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -105,16 +112,23 @@ func FuzzReadGeneric(f *testing.F) {
 		"# nodes=2 start=0 end=100 end=3\n",
 		"# nodes=2 start=0 end=100\n# node=1 start=0 end=1\n# node=1 start=0 end=2\n",
 		"# nodes=2 start=0 end=100\n0,1,2,3\n",
+		"# nodes=3 start=0 end=100\nnode,down_start,down_end,event\n0,1,2,3\n1,1,5,3\n2,1,2,\n2,50,60,0\n",
+		"# nodes=2 start=0 end=100\n0,1,2,x\n",
+		gzipText("# nodes=2 start=0 end=100\n0,1,2,1\n1,1,2,1\n"),
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := ReadGeneric(bytes.NewReader(data))
 		if err != nil {
-			checkParseError(t, err, []string{"nodes", "node", "start", "end", "down_start", "down_end"})
+			checkParseError(t, err, []string{"nodes", "node", "start", "end", "down_start", "down_end", "event"})
 			return
 		}
 		checkInvariants(t, tr)
+		_, end := tr.Window()
+		if _, err := EstimateEvents(tr, end, &EventSettings{Tolerance: 1, Resolution: 1}); err != nil {
+			t.Fatalf("EstimateEvents: %v", err)
+		}
 		var one, two bytes.Buffer
 		if err := WriteGeneric(&one, tr); err != nil {
 			t.Fatal(err)
@@ -134,4 +148,13 @@ func FuzzReadGeneric(f *testing.F) {
 			t.Fatalf("second write differs")
 		}
 	})
+}
+
+// gzipText compresses a fuzz seed.
+func gzipText(s string) string {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(s))
+	zw.Close()
+	return b.String()
 }

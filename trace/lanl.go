@@ -117,7 +117,7 @@ func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, &ParseError{Line: 1, Err: errors.New("empty input, want a header line")}
 		}
-		return nil, csvError(err)
+		return nil, csvError(err, 1)
 	}
 	idx, err := lanlHeader(header)
 	if err != nil {
@@ -128,15 +128,16 @@ func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
 	var rows []lanlRow
 	nodesOf := map[int]lanlRow{} // first row of each system
 	latest := int64(math.MinInt64)
+	line := 1
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, csvError(err)
+			return nil, csvError(err, line+1)
 		}
-		line, _ := cr.FieldPos(0)
+		line, _ = cr.FieldPos(0)
 		row, col, err := parseLANLRow(rec, idx, line)
 		if err != nil {
 			return nil, &ParseError{Line: line, Column: name(col), Err: err}
@@ -177,13 +178,15 @@ func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
 	return out, nil
 }
 
-// csvError turns an encoding/csv error into a ParseError.
-func csvError(err error) error {
+// csvError turns an encoding/csv error into a ParseError. Any other error
+// (a truncated or corrupt gzip stream, a failing reader) is reported at
+// line, the line after the last one read.
+func csvError(err error, line int) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &ParseError{Line: pe.Line, Err: pe.Err}
 	}
-	return fmt.Errorf("trace: reading LANL input: %w", err)
+	return &ParseError{Line: line, Err: fmt.Errorf("reading the input: %w", err)}
 }
 
 // lanlHeader maps each of lanlColumns to its field index (−1 for an absent

@@ -3,7 +3,9 @@ package trace
 import (
 	"bytes"
 	"cmp"
+	"compress/gzip"
 	"encoding/csv"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -15,10 +17,20 @@ import (
 	"github.com/ckpt-markov/markov/internal/shareddata"
 )
 
-// lanlFile reads the LANL failure log beside the repository, or skips.
+// lanlFile reads the LANL failure log that ships with the repository
+// (gzip), decompressed with compress/gzip (not the reader's own detection).
 func lanlFile(t testing.TB) []byte {
 	t.Helper()
-	data, err := os.ReadFile(shareddata.LANL(t))
+	f, err := os.Open(shareddata.LANL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
 	if err != nil {
 		t.Fatal(err)
 	}

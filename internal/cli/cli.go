@@ -226,6 +226,7 @@ data errors with 1.`,
 		newPolicyCmd(e),
 		newIntervalsCmd(e),
 		newEvaluateCmd(e),
+		newTraceCmd(e),
 	)
 	return root
 }

@@ -1,6 +1,8 @@
-// Package shareddata locates, for tests, the data the project keeps beside
-// its repository rather than in it: the LANL failure log at
-// shared/data/lanl/failures.csv, next to the module root.
+// Package shareddata locates, for tests, the real failure data that ships
+// with the repository: the gzip copy of the LANL failure log in
+// trace/testdata/lanl (see its README for the provenance and the
+// citation). The trace readers decompress gzip input themselves, so a test
+// opens the path and passes the file to them.
 package shareddata
 
 import (
@@ -9,8 +11,9 @@ import (
 	"testing"
 )
 
-// LANL returns the path of the LANL failure log, or skips tb when it is
-// not there (a checkout without the shared data beside it).
+// LANL returns the path of the LANL failure log (gzip), failing tb when it
+// cannot be found: it is part of the repository, so a missing file is a
+// broken checkout, not a reason to skip.
 func LANL(tb testing.TB) string {
 	tb.Helper()
 	dir, err := os.Getwd()
@@ -23,13 +26,13 @@ func LANL(tb testing.TB) string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			tb.Skip("module root (go.mod) not found above the test directory")
+			tb.Fatal("module root (go.mod) not found above the test directory")
 		}
 		dir = parent
 	}
-	path := filepath.Join(dir, "..", "shared", "data", "lanl", "failures.csv")
+	path := filepath.Join(dir, "trace", "testdata", "lanl", "failures.csv.gz")
 	if _, err := os.Stat(path); err != nil {
-		tb.Skipf("LANL data not available (want ../shared/data/lanl/failures.csv next to the module root): %v", err)
+		tb.Fatalf("LANL data missing from the checkout: %v", err)
 	}
 	return path
 }

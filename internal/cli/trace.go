@@ -1,0 +1,344 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-markov/markov/trace"
+)
+
+// traceStatsOptions are the flags of markov trace stats.
+type traceStatsOptions struct {
+	env        *env
+	LANL       string
+	Systems    string
+	Generic    []string
+	Tolerance  string
+	Resolution string
+	Lookback   string
+	Level      float64
+	JSON       bool
+}
+
+func newTraceCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "trace",
+		Short: "Look at failure traces",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(newTraceStatsCmd(e))
+	return cmd
+}
+
+func newTraceStatsCmd(e *env) *cobra.Command {
+	opts := &traceStatsOptions{env: e}
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Estimate the failure process of a trace and check the model's assumptions",
+		Long: `Estimate, from a failure trace, what the model takes as given and check the
+two assumptions it rests on.
+
+For each system: the per-node failure and repair rates λ and θ (MTTF, MTTR)
+with their confidence intervals; the failure events (failures of several
+nodes that are one event: the same "Same Event" grouping or label in the
+log, or start times at most --tolerance apart), their rate per functional
+node and per second, and the distribution of the number of nodes per event;
+and a maximum likelihood fit of the up times, exponential against Weibull,
+with the Weibull shape's confidence interval and a likelihood-ratio test.
+
+A last line per system says whether the history contradicts exponential up
+times or single-node failure events (at 1 − --level).
+
+Traces: --lanl FILE with --systems (the LANL failure-data CSV, or its gzip),
+or --trace FILE (repeatable) in the generic format. LANL times are minutes:
+the default --resolution is 1m for --lanl and 0 for --trace.`,
+		Example: `  markov trace stats --lanl failures.csv --systems 20
+  markov trace stats --lanl failures.csv.gz --systems 18,19,20 --json
+  markov trace stats --trace cluster.csv --tolerance 5m`,
+		Args: cobra.NoArgs,
+		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
+			return runTraceStats(ctx, opts)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV file (plain or gzip)")
+	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated (required with --lanl)")
+	f.StringArrayVar(&opts.Generic, "trace", nil, "trace in the generic format, plain or gzip (repeatable)")
+	f.StringVar(&opts.Tolerance, "tolerance", "0", "failures starting at most this far apart are one event")
+	f.StringVar(&opts.Resolution, "resolution", "", "clock tick of the log (default 1m with --lanl, 0 with --trace)")
+	f.StringVar(&opts.Lookback, "lookback", "", "use only this much history before the end of the trace (default all)")
+	f.Float64Var(&opts.Level, "level", 0.95, "confidence level of the intervals; the tests reject at 1 − level")
+	f.BoolVar(&opts.JSON, "json", false, "print JSON (times in seconds, rates per second)")
+	return cmd
+}
+
+// traceStatsOut is the JSON output of markov trace stats.
+type traceStatsOut struct {
+	Level      float64            `json:"level"`
+	Tolerance  float64            `json:"tolerance"`
+	Resolution float64            `json:"resolution"`
+	Systems    []traceSystemStats `json:"systems"`
+	lanl       bool               // times are Unix seconds: print dates
+}
+
+type traceSystemStats struct {
+	System string    `json:"system"`
+	Nodes  int       `json:"nodes"`
+	From   jsonFloat `json:"from"`
+	To     jsonFloat `json:"to"`
+
+	Failure *rateOut `json:"failure_rate"` // λ, null when not estimable
+	Repair  *rateOut `json:"repair_rate"`  // θ
+
+	Failures             int        `json:"failures"`
+	Events               int        `json:"events"`
+	EventRate            rateOut    `json:"event_rate"`        // per functional node
+	SystemEventRate      rateOut    `json:"system_event_rate"` // per second
+	GroupedEvents        proportion `json:"grouped_events"`
+	GroupedFailures      jsonFloat  `json:"grouped_failures"`
+	LabelledGroups       int        `json:"labelled_groups"`
+	MeanSize             interval   `json:"mean_size"`
+	Sizes                []sizeOut  `json:"sizes"`
+	Coincidences         int        `json:"coincidences"`
+	ExpectedCoincidences jsonFloat  `json:"expected_coincidences"`
+	CoincidenceP         jsonFloat  `json:"coincidence_p"`
+	UpTime               upTimeOut  `json:"up_time"`
+	Exponential          string     `json:"exponential"`
+	SingleFailures       string     `json:"single_failures"`
+	Summary              string     `json:"summary"`
+	est                  trace.EventEstimate
+	rates                *trace.Estimate
+}
+
+type rateOut struct {
+	Value    jsonFloat `json:"value"`
+	Low      jsonFloat `json:"low"`
+	High     jsonFloat `json:"high"`
+	Events   int       `json:"events"`
+	Exposure jsonFloat `json:"exposure"`
+}
+
+type proportion struct {
+	Count int       `json:"count"`
+	Total int       `json:"total"`
+	Value jsonFloat `json:"value"`
+	Low   jsonFloat `json:"low"`
+	High  jsonFloat `json:"high"`
+}
+
+type interval struct {
+	Value jsonFloat `json:"value"`
+	Low   jsonFloat `json:"low"`
+	High  jsonFloat `json:"high"`
+}
+
+type sizeOut struct {
+	Size int `json:"size"`
+	proportion
+}
+
+type upTimeOut struct {
+	Complete      int       `json:"complete"`
+	Censored      int       `json:"censored"`
+	MTTF          jsonFloat `json:"mttf"`
+	WeibullShape  interval  `json:"weibull_shape"`
+	WeibullScale  jsonFloat `json:"weibull_scale"`
+	LogLikExp     jsonFloat `json:"log_lik_exponential"`
+	LogLikWeibull jsonFloat `json:"log_lik_weibull"`
+	LR            jsonFloat `json:"lr"`
+	PValue        jsonFloat `json:"p_value"`
+}
+
+func toRate(r trace.Rate) rateOut {
+	return rateOut{Value: jsonFloat(r.Value), Low: jsonFloat(r.Low), High: jsonFloat(r.High), Events: r.Events, Exposure: jsonFloat(r.Exposure)}
+}
+
+func toProportion(p trace.Proportion) proportion {
+	return proportion{Count: p.Count, Total: p.Total, Value: jsonFloat(p.Value), Low: jsonFloat(p.Low), High: jsonFloat(p.High)}
+}
+
+func runTraceStats(_ context.Context, o *traceStatsOptions) error {
+	set := &trace.EventSettings{Level: o.Level}
+	if math.IsNaN(o.Level) || !(o.Level > 0 && o.Level < 1) {
+		return flagError("level", "%v, want a confidence level in (0, 1)", o.Level)
+	}
+	var err error
+	if set.Tolerance, err = nonNegativeDuration("tolerance", o.Tolerance); err != nil {
+		return err
+	}
+	if o.Lookback != "" {
+		if set.Lookback, err = positiveDuration("lookback", o.Lookback); err != nil {
+			return err
+		}
+	}
+	switch {
+	case o.LANL == "" && len(o.Generic) == 0:
+		return flagError("lanl", "give a trace: --lanl FILE --systems IDS, or --trace FILE")
+	case o.LANL != "" && len(o.Generic) > 0:
+		return flagError("trace", "give --lanl or --trace, not both (their clocks differ)")
+	case o.LANL != "" && o.Systems == "":
+		return flagError("systems", "required with --lanl, e.g. --systems 18,19,20")
+	case o.LANL == "" && o.Systems != "":
+		return flagError("systems", "goes with --lanl FILE")
+	}
+	if o.LANL != "" {
+		set.Resolution = 60 // the LANL log records minutes
+	}
+	if o.Resolution != "" {
+		if set.Resolution, err = nonNegativeDuration("resolution", o.Resolution); err != nil {
+			return err
+		}
+	}
+
+	type named struct {
+		name string
+		tr   *trace.Trace
+	}
+	var systems []named
+	if o.LANL != "" {
+		read, err := readLANL(o.LANL, o.Systems)
+		if err != nil {
+			return err
+		}
+		for _, s := range read {
+			systems = append(systems, named{s.Name, s.Trace})
+		}
+	}
+	for _, path := range o.Generic {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		tr, err := trace.ReadGeneric(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		systems = append(systems, named{filepath.Base(path), tr})
+	}
+
+	out := traceStatsOut{Level: o.Level, Tolerance: set.Tolerance, Resolution: set.Resolution, lanl: o.LANL != ""}
+	for _, s := range systems {
+		_, end := s.tr.Window()
+		est, err := trace.EstimateEvents(s.tr, end, set)
+		if err != nil {
+			return fmt.Errorf("system %s: %w", s.name, err)
+		}
+		st := traceSystemStats{System: s.name, Nodes: s.tr.NumNodes(), From: jsonFloat(est.From), To: jsonFloat(est.To), est: est}
+		rates, err := trace.EstimateRates(s.tr, end, &trace.EstimateSettings{Lookback: set.Lookback, Level: o.Level})
+		switch {
+		case err == nil:
+			st.rates = &rates
+			fr, rr := toRate(rates.Failure), toRate(rates.Repair)
+			st.Failure, st.Repair = &fr, &rr
+		case !errors.Is(err, trace.ErrTooFewEvents):
+			return fmt.Errorf("system %s: %w", s.name, err)
+		}
+		ev := est.Events
+		st.Failures, st.Events = ev.Failures, ev.Events
+		st.EventRate, st.SystemEventRate = toRate(ev.Rate), toRate(ev.SystemRate)
+		st.GroupedEvents = toProportion(ev.Grouped)
+		st.GroupedFailures = jsonFloat(ev.GroupedFailures)
+		st.LabelledGroups = ev.Labelled
+		st.MeanSize = interval{jsonFloat(ev.MeanSize), jsonFloat(ev.MeanLow), jsonFloat(ev.MeanHigh)}
+		st.Sizes = []sizeOut{}
+		for _, sc := range ev.Sizes {
+			st.Sizes = append(st.Sizes, sizeOut{Size: sc.Size, proportion: toProportion(sc.Fraction)})
+		}
+		st.Coincidences = ev.Coincidences
+		st.ExpectedCoincidences = jsonFloat(ev.ExpectedCoincidences)
+		st.CoincidenceP = jsonFloat(ev.CoincidenceP)
+		u := est.UpTime
+		st.UpTime = upTimeOut{Complete: u.Complete, Censored: u.Censored, MTTF: jsonFloat(u.MTTF),
+			WeibullShape: interval{jsonFloat(u.Shape), jsonFloat(u.ShapeLow), jsonFloat(u.ShapeHigh)},
+			WeibullScale: jsonFloat(u.Scale), LogLikExp: jsonFloat(u.LogLikExp), LogLikWeibull: jsonFloat(u.LogLikWeibull),
+			LR: jsonFloat(u.LR), PValue: jsonFloat(u.P)}
+		st.Exponential, st.SingleFailures = est.Exponential.String(), est.SingleFailures.String()
+		st.Summary = est.Summary()
+		out.Systems = append(out.Systems, st)
+	}
+	if o.JSON {
+		return writeJSON(o.env.out, out)
+	}
+	return writeTraceStats(o.env, &out)
+}
+
+// nonNegativeDuration reads a duration flag that may be zero.
+func nonNegativeDuration(flag, value string) (float64, error) {
+	v, err := parseDuration(flag, value)
+	if err != nil {
+		return 0, err
+	}
+	if !(v >= 0) || math.IsInf(v, 0) {
+		return 0, flagError(flag, "%q, want a finite duration ≥ 0", value)
+	}
+	return v, nil
+}
+
+func writeTraceStats(e *env, out *traceStatsOut) error {
+	w := e.out
+	lvl := percent(out.Level)
+	for k, s := range out.Systems {
+		if k > 0 {
+			fmt.Fprintln(w)
+		}
+		from, to := float64(s.From), float64(s.To)
+		if out.lanl {
+			fmt.Fprintf(w, "system %s: %d nodes, history %s to %s UTC (%s)\n", s.System, s.Nodes,
+				time.Unix(int64(from), 0).UTC().Format(time.DateOnly), time.Unix(int64(to), 0).UTC().Format(time.DateOnly), short(to-from))
+		} else {
+			fmt.Fprintf(w, "system %s: %d nodes, history [%.6g s, %.6g s) (%s)\n", s.System, s.Nodes, from, to, short(to-from))
+		}
+		t := newTable(w)
+		t.row("", "estimate", lvl+" interval", "")
+		if r := s.rates; r != nil {
+			t.row("node MTTF (1/λ)", short(1/r.Failure.Value), short(1/r.Failure.High)+" – "+short(1/r.Failure.Low),
+				fmt.Sprintf("%d failures", r.Failure.Events))
+			t.row("node MTTR (1/θ)", short(1/r.Repair.Value), short(1/r.Repair.High)+" – "+short(1/r.Repair.Low),
+				fmt.Sprintf("%d repairs", r.Repair.Events))
+		} else {
+			t.row("node MTTF, MTTR", "-", "", "too few failures or repairs")
+		}
+		ev := s.est.Events
+		t.row("events", strconv.Itoa(ev.Events), "", fmt.Sprintf("from %d failures, tolerance %s", ev.Failures, short(out.Tolerance)))
+		if ev.Events > 0 {
+			t.row("event rate per node", perDay(ev.Rate.Value), perDay(ev.Rate.Low)+" – "+perDay(ev.Rate.High),
+				"mean time between events of one node "+short(1/ev.Rate.Value))
+			t.row("event rate, system", perDay(ev.SystemRate.Value), perDay(ev.SystemRate.Low)+" – "+perDay(ev.SystemRate.High),
+				"mean time between events "+short(1/ev.SystemRate.Value))
+			t.row("grouped events", percent(ev.Grouped.Value), percent(ev.Grouped.Low)+" – "+percent(ev.Grouped.High),
+				fmt.Sprintf("%d events of ≥ 2 nodes (%d recorded as one), %s of failures", ev.Grouped.Count, ev.Labelled, percent(ev.GroupedFailures)))
+			t.row("nodes per event", num(ev.MeanSize), num(ev.MeanLow)+" – "+num(ev.MeanHigh),
+				fmt.Sprintf("%d coincidences, %.3g expected by chance (p = %.2g)", ev.Coincidences, ev.ExpectedCoincidences, ev.CoincidenceP))
+		}
+		u := s.est.UpTime
+		if s.est.Exponential != trace.Untested {
+			t.row("Weibull shape of up times", num(u.Shape), num(u.ShapeLow)+" – "+num(u.ShapeHigh),
+				fmt.Sprintf("scale %s; %d complete, %d censored up times", short(u.Scale), u.Complete, u.Censored))
+			t.row("exponential vs Weibull", fmt.Sprintf("LR %.4g", u.LR), "", fmt.Sprintf("p = %.2g", u.P))
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
+		if len(ev.Sizes) > 1 {
+			fmt.Fprint(w, "nodes per event:")
+			for _, sc := range ev.Sizes {
+				fmt.Fprintf(w, " %d: %d", sc.Size, sc.Fraction.Count)
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, s.Summary)
+	}
+	return nil
+}
+
+// perDay formats a rate per second as events per day.
+func perDay(r float64) string { return num(r*86400) + "/d" }
