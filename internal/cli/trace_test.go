@@ -40,7 +40,7 @@ type traceStats struct {
 		} `json:"sizes"`
 		UpTime struct {
 			WeibullShape struct{ Value, Low, High float64 } `json:"weibull_shape"`
-			PValue       float64                             `json:"p_value"`
+			PValue       float64                            `json:"p_value"`
 		} `json:"up_time"`
 		Exponential    string `json:"exponential"`
 		SingleFailures string `json:"single_failures"`
