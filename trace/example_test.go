@@ -70,3 +70,37 @@ func ExampleReadLANL() {
 func utc(sec float64) string {
 	return time.Unix(int64(sec), 0).UTC().Format(time.RFC3339)
 }
+
+// Four nodes; node 0 and node 1 fail together at 5000 s (one event of two
+// nodes, labelled 1 in the event column), node 2 fails alone at 8000 s.
+// By hand: 3 failures in 2 events, sizes 2 and 1, one grouped event; up
+// periods from time 0 end in failures on nodes 0, 1 and 2 (complete) and
+// run to the end after each repair and on node 3 (censored).
+func ExampleEstimateEvents() {
+	const log1 = `# nodes=4 start=0 end=20000
+node,down_start,down_end,event
+0,5000,5600,1
+1,5000,5300,1
+2,8000,8100,
+`
+	tr, err := trace.ReadGeneric(strings.NewReader(log1))
+	if err != nil {
+		log.Fatal(err)
+	}
+	e, err := trace.EstimateEvents(tr, 20000, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("failures:", e.Events.Failures, "events:", e.Events.Events)
+	for _, s := range e.Events.Sizes {
+		fmt.Printf("events of %d node(s): %d\n", s.Size, s.Fraction.Count)
+	}
+	fmt.Println("single-node failures:", e.SingleFailures)
+	fmt.Println("complete up periods:", e.UpTime.Complete, "censored:", e.UpTime.Censored)
+	// Output:
+	// failures: 3 events: 2
+	// events of 1 node(s): 1
+	// events of 2 node(s): 1
+	// single-node failures: contradicted
+	// complete up periods: 3 censored: 4
+}
