@@ -59,3 +59,16 @@ func BenchmarkReadGeneric(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEstimateEvents: events, sizes and the Weibull fit of the
+// LANL-sized trace (about 3700 failures, 4700 up periods).
+func BenchmarkEstimateEvents(b *testing.B) {
+	tr := benchTrace(b)
+	_, end := tr.Window()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := EstimateEvents(tr, end, &EventSettings{Resolution: 60}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"math"
@@ -204,7 +203,7 @@ type gen struct {
 // schedule draws the next failure of node i, up from time t.
 func (g *gen) schedule(i int, t float64) {
 	g.gen[i]++
-	heap.Push(&g.q, pendingEvent{t: t + g.c.Up.Quantile(uniform(g.rng))/g.w[i], node: i, gen: g.gen[i], failure: true})
+	g.q.push(pendingEvent{t: t + g.c.Up.Quantile(uniform(g.rng))/g.w[i], node: i, gen: g.gen[i], failure: true})
 }
 
 // markDown moves node i to the down part of ids.
@@ -235,14 +234,14 @@ func (g *gen) fail(i int, t float64, label int) error {
 	r := t + g.c.Repair.Quantile(uniform(g.rng))
 	g.down[i] = append(g.down[i], trace.Interval{Start: t, End: math.Min(r, g.c.Duration), Event: label})
 	g.gen[i]++
-	heap.Push(&g.q, pendingEvent{t: r, node: i, gen: g.gen[i]})
+	g.q.push(pendingEvent{t: r, node: i, gen: g.gen[i]})
 	return nil
 }
 
 func (g *gen) run() (Result, error) {
 	var res Result
 	for len(g.q) > 0 {
-		ev := heap.Pop(&g.q).(pendingEvent)
+		ev := g.q.pop()
 		if ev.t >= g.c.Duration {
 			break
 		}
@@ -311,22 +310,51 @@ type pendingEvent struct {
 	failure bool
 }
 
-// pending orders events by time, then node (a deterministic order for
-// equal times).
+// pending is a binary min-heap of events by time, then node (a
+// deterministic order for equal times), typed to avoid container/heap's
+// boxing of every event.
 type pending []pendingEvent
 
-func (h pending) Len() int { return len(h) }
-func (h pending) Less(i, j int) bool {
+func (h pending) less(i, j int) bool {
 	if h[i].t != h[j].t {
 		return h[i].t < h[j].t
 	}
 	return h[i].node < h[j].node
 }
-func (h pending) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *pending) Push(x any)   { *h = append(*h, x.(pendingEvent)) }
-func (h *pending) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *pending) push(ev pendingEvent) {
+	*h = append(*h, ev)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			break
+		}
+		q[i], q[p] = q[p], q[i]
+		i = p
+	}
+}
+
+func (h *pending) pop() pendingEvent {
+	q := *h
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	for i := 0; ; {
+		l, small := 2*i+1, i
+		if l < len(q) && q.less(l, small) {
+			small = l
+		}
+		if r := l + 1; r < len(q) && q.less(r, small) {
+			small = r
+		}
+		if small == i {
+			break
+		}
+		q[i], q[small] = q[small], q[i]
+		i = small
+	}
+	*h = q
+	return top
 }
