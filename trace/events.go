@@ -566,3 +566,27 @@ func pValue(p float64) string {
 	}
 	return fmt.Sprintf("= %.2g", p)
 }
+
+// ClockTick returns the coarsest of one hour, one minute and one second
+// that divides the start time of every failure of t, or 0 when none does
+// (or t has no failure): the resolution of a log that rounds its times,
+// for EventSettings.Resolution.
+func (t *Trace) ClockTick() float64 {
+	times := t.FailureTimes()
+	if len(times) == 0 {
+		return 0
+	}
+	for _, tick := range []float64{3600, 60, 1} {
+		ok := true
+		for _, x := range times {
+			if math.Mod(x, tick) != 0 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return tick
+		}
+	}
+	return 0
+}

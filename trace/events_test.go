@@ -279,3 +279,28 @@ func TestReadGzip(t *testing.T) {
 		t.Errorf("bad gzip header: %v, want a *ParseError", err)
 	}
 }
+
+func TestClockTick(t *testing.T) {
+	for _, c := range []struct {
+		times []float64
+		want  float64
+	}{
+		{[]float64{7200, 10800}, 3600},
+		{[]float64{7200, 10860}, 60},
+		{[]float64{7200, 10861}, 1},
+		{[]float64{7200, 10861.5}, 0},
+		{nil, 0},
+	} {
+		var down []Interval
+		for _, x := range c.times {
+			down = append(down, Interval{Start: x, End: x + 1})
+		}
+		tr, err := New([]Node{{Start: 0, End: 1e6, Down: down}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.ClockTick(); got != c.want {
+			t.Errorf("failures at %v: tick %v, want %v", c.times, got, c.want)
+		}
+	}
+}

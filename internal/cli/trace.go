@@ -58,8 +58,10 @@ A last line per system says whether the history contradicts exponential up
 times or single-node failure events (at 1 − --level).
 
 Traces: --lanl FILE with --systems (the LANL failure-data CSV, or its gzip),
-or --trace FILE (repeatable) in the generic format. LANL times are minutes:
-the default --resolution is 1m for --lanl and 0 for --trace.`,
+or --trace FILE (repeatable) in the generic format. Equal times in a log that
+rounds them can be chance: --resolution is the log's clock tick, used to tell
+chance from grouping. LANL times are minutes (default 1m); for --trace the
+default is the coarsest of 1h, 1m and 1s dividing every failure time, else 0.`,
 		Example: `  markov trace stats --lanl failures.csv --systems 20
   markov trace stats --lanl failures.csv.gz --systems 18,19,20 --json
   markov trace stats --trace cluster.csv --tolerance 5m`,
@@ -73,7 +75,7 @@ the default --resolution is 1m for --lanl and 0 for --trace.`,
 	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated (required with --lanl)")
 	f.StringArrayVar(&opts.Generic, "trace", nil, "trace in the generic format, plain or gzip (repeatable)")
 	f.StringVar(&opts.Tolerance, "tolerance", "0", "failures starting at most this far apart are one event")
-	f.StringVar(&opts.Resolution, "resolution", "", "clock tick of the log (default 1m with --lanl, 0 with --trace)")
+	f.StringVar(&opts.Resolution, "resolution", "", "clock tick of the log (default 1m with --lanl; with --trace, 1h, 1m or 1s when every failure time is a multiple, else 0)")
 	f.StringVar(&opts.Lookback, "lookback", "", "use only this much history before the end of the trace (default all)")
 	f.Float64Var(&opts.Level, "level", 0.95, "confidence level of the intervals; the tests reject at 1 − level")
 	f.BoolVar(&opts.JSON, "json", false, "print JSON (times in seconds, rates per second)")
@@ -90,10 +92,11 @@ type traceStatsOut struct {
 }
 
 type traceSystemStats struct {
-	System string    `json:"system"`
-	Nodes  int       `json:"nodes"`
-	From   jsonFloat `json:"from"`
-	To     jsonFloat `json:"to"`
+	System     string    `json:"system"`
+	Nodes      int       `json:"nodes"`
+	Resolution jsonFloat `json:"resolution"`
+	From       jsonFloat `json:"from"`
+	To         jsonFloat `json:"to"`
 
 	Failure *rateOut `json:"failure_rate"` // λ, null when not estimable
 	Repair  *rateOut `json:"repair_rate"`  // θ
@@ -228,11 +231,16 @@ func runTraceStats(_ context.Context, o *traceStatsOptions) error {
 	out := traceStatsOut{Level: o.Level, Tolerance: set.Tolerance, Resolution: set.Resolution, lanl: o.LANL != ""}
 	for _, s := range systems {
 		_, end := s.tr.Window()
-		est, err := trace.EstimateEvents(s.tr, end, set)
+		set := *set
+		if o.LANL == "" && o.Resolution == "" {
+			set.Resolution = s.tr.ClockTick()
+		}
+		est, err := trace.EstimateEvents(s.tr, end, &set)
 		if err != nil {
 			return fmt.Errorf("system %s: %w", s.name, err)
 		}
-		st := traceSystemStats{System: s.name, Nodes: s.tr.NumNodes(), From: jsonFloat(est.From), To: jsonFloat(est.To), est: est}
+		st := traceSystemStats{System: s.name, Nodes: s.tr.NumNodes(), Resolution: jsonFloat(set.Resolution),
+			From: jsonFloat(est.From), To: jsonFloat(est.To), est: est}
 		rates, err := trace.EstimateRates(s.tr, end, &trace.EstimateSettings{Lookback: set.Lookback, Level: o.Level})
 		switch {
 		case err == nil:

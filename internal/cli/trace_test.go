@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -21,11 +22,12 @@ type traceStats struct {
 	Level      float64 `json:"level"`
 	Resolution float64 `json:"resolution"`
 	Systems    []struct {
-		System    string `json:"system"`
-		Nodes     int    `json:"nodes"`
-		Failures  int    `json:"failures"`
-		Events    int    `json:"events"`
-		EventRate struct {
+		System     string  `json:"system"`
+		Nodes      int     `json:"nodes"`
+		Resolution float64 `json:"resolution"`
+		Failures   int     `json:"failures"`
+		Events     int     `json:"events"`
+		EventRate  struct {
 			Value, Low, High float64
 		} `json:"event_rate"`
 		GroupedEvents struct {
@@ -112,7 +114,7 @@ func TestTraceStatsGeneric(t *testing.T) {
 func TestTraceStatsLANL(t *testing.T) {
 	var got traceStats
 	runJSON(t, &got, "trace", "stats", "--lanl", shareddata.LANL(t), "--systems", "20")
-	if len(got.Systems) != 1 || got.Systems[0].System != "20" || got.Systems[0].Nodes != 512 || got.Resolution != 60 {
+	if len(got.Systems) != 1 || got.Systems[0].System != "20" || got.Systems[0].Nodes != 512 || got.Systems[0].Resolution != 60 {
 		t.Fatalf("got %+v, want system 20 with 512 nodes at a 60 s resolution", got)
 	}
 	s := got.Systems[0]
@@ -166,5 +168,42 @@ func TestTraceStatsJSONKeys(t *testing.T) {
 		if _, ok := m.Systems[0][k]; !ok {
 			t.Errorf("no key %q", k)
 		}
+	}
+}
+
+// TestTraceStatsResolution: independent failures logged to the minute
+// coincide by chance. With the tick inferred from the times (every time a
+// multiple of 60 s) they are judged chance; told the times are exact
+// (--resolution 0) the command calls them grouped failures.
+func TestTraceStatsResolution(t *testing.T) {
+	res, err := synth.Generate(synth.Config{Nodes: 64, Duration: 60 * 86400,
+		Up: distuv.Exponential{Rate: 1 / 86400.0}, Repair: distuv.Exponential{Rate: 1 / 3600.0}},
+		rand.New(rand.NewPCG(23, 24)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := make([]trace.Node, res.Trace.NumNodes())
+	for i := range nodes {
+		n := res.Trace.Node(i)
+		nodes[i] = trace.Node{Start: n.Start, End: n.End}
+		for _, iv := range n.Down {
+			a := 60 * math.Ceil(iv.Start/60) // a log that records minutes
+			nodes[i].Down = append(nodes[i].Down, trace.Interval{Start: a, End: max(a, 60*math.Ceil(iv.End/60))})
+		}
+	}
+	tr, err := trace.New(nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	trace.WriteGeneric(&buf, tr)
+	path := writeFile(t, "minutes.csv", buf.String())
+	var inferred, exact traceStats
+	runJSON(t, &inferred, "trace", "stats", "--trace", path)
+	runJSON(t, &exact, "trace", "stats", "--trace", path, "--resolution", "0")
+	a, b := inferred.Systems[0], exact.Systems[0]
+	if a.Resolution != 60 || a.SingleFailures != "holds" || b.SingleFailures != "contradicted" || b.Events >= b.Failures {
+		t.Errorf("inferred tick %v: %q; exact times: %q (%d events of %d failures); want 60, holds, contradicted with coincidences",
+			a.Resolution, a.SingleFailures, b.SingleFailures, b.Events, b.Failures)
 	}
 }
