@@ -304,3 +304,38 @@ func TestClockTick(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsLookback: the history [t0 − Lookback, t0) keeps the failures
+// inside it only, and an up period that began before it is left out of the
+// fit (its age is unknown).
+func TestEventsLookback(t *testing.T) {
+	tr, err := New([]Node{
+		{Start: 0, End: 1000, Down: []Interval{{Start: 100, End: 110}, {Start: 600, End: 610}, {Start: 800, End: 805}}},
+		{Start: 0, End: 1000, Down: []Interval{{Start: 700, End: 720}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := EstimateEvents(tr, 900, &EventSettings{Lookback: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// History [500, 900): failures 600, 800 (node 0), 700 (node 1). Up
+	// periods starting inside: node 0 [610, 800) complete, [805, 900)
+	// censored; node 1 [720, 900) censored. Node 0's [110, 600) and node
+	// 1's [0, 700) began before 500.
+	if e.From != 500 || e.To != 900 || e.Events.Failures != 3 || e.UpTime.Complete != 1 || e.UpTime.Censored != 2 {
+		t.Errorf("history [%v, %v): %d failures, %d complete and %d censored up periods; want [500, 900), 3, 1, 2",
+			e.From, e.To, e.Events.Failures, e.UpTime.Complete, e.UpTime.Censored)
+	}
+	// Up time in the history: 400 + 400 − (10 + 5) − 20 = 765 s.
+	if e.Events.Rate.Exposure != 765 {
+		t.Errorf("exposure %v, want 765", e.Events.Rate.Exposure)
+	}
+	if _, err := EstimateEvents(tr, 900, &EventSettings{Tolerance: -1}); err == nil || !strings.Contains(err.Error(), "Tolerance") {
+		t.Errorf("negative tolerance: %v", err)
+	}
+	if _, err := EstimateEvents(tr, math.NaN(), nil); err == nil {
+		t.Error("NaN t0: no error")
+	}
+}
