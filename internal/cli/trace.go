@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -25,7 +26,7 @@ type traceStatsOptions struct {
 	Resolution string
 	Lookback   string
 	Level      float64
-	JSON       bool
+	Output     outputOptions
 }
 
 func newTraceCmd(e *env) *cobra.Command {
@@ -78,7 +79,7 @@ default is the coarsest of 1h, 1m and 1s dividing every failure time, else 0.`,
 	f.StringVar(&opts.Resolution, "resolution", "", "clock tick of the log (default 1m with --lanl; with --trace, 1h, 1m or 1s when every failure time is a multiple, else 0)")
 	f.StringVar(&opts.Lookback, "lookback", "", "use only this much history before the end of the trace (default all)")
 	f.Float64Var(&opts.Level, "level", 0.95, "confidence level of the intervals; the tests reject at 1 − level")
-	f.BoolVar(&opts.JSON, "json", false, "print JSON (times in seconds, rates per second)")
+	opts.Output.register(cmd)
 	return cmd
 }
 
@@ -273,11 +274,33 @@ func runTraceStats(_ context.Context, o *traceStatsOptions) error {
 		st.Summary = est.Summary()
 		out.Systems = append(out.Systems, st)
 	}
-	if o.JSON {
-		return writeJSON(o.env.out, out)
-	}
-	return writeTraceStats(o.env, &out)
+	return o.env.render(o.Output, &out)
 }
+
+// JSON returns the --json value (rates per second, times in seconds).
+func (out *traceStatsOut) JSON() any { return out }
+
+// CSV returns one row per system with the main figures; --json has them
+// all.
+func (out *traceStatsOut) CSV() ([]string, [][]string) {
+	header := []string{"system", "nodes", "from", "to", "failures", "events", "event_rate", "event_rate_low", "event_rate_high",
+		"grouped_events", "grouped_events_low", "grouped_events_high", "grouped_failures", "mean_size",
+		"weibull_shape", "weibull_shape_low", "weibull_shape_high", "p_value", "exponential", "single_failures"}
+	var rows [][]string
+	for _, s := range out.Systems {
+		rows = append(rows, []string{s.System, strconv.Itoa(s.Nodes), csvFloat(float64(s.From)), csvFloat(float64(s.To)),
+			strconv.Itoa(s.Failures), strconv.Itoa(s.Events),
+			csvFloat(float64(s.EventRate.Value)), csvFloat(float64(s.EventRate.Low)), csvFloat(float64(s.EventRate.High)),
+			csvFloat(float64(s.GroupedEvents.Value)), csvFloat(float64(s.GroupedEvents.Low)), csvFloat(float64(s.GroupedEvents.High)),
+			csvFloat(float64(s.GroupedFailures)), csvFloat(float64(s.MeanSize.Value)),
+			csvFloat(float64(s.UpTime.WeibullShape.Value)), csvFloat(float64(s.UpTime.WeibullShape.Low)), csvFloat(float64(s.UpTime.WeibullShape.High)),
+			csvFloat(float64(s.UpTime.PValue)), s.Exponential, s.SingleFailures})
+	}
+	return header, rows
+}
+
+// Text writes the estimates of each system and its one-line verdict.
+func (out *traceStatsOut) Text(w io.Writer) error { return writeTraceStats(w, out) }
 
 // nonNegativeDuration reads a duration flag that may be zero.
 func nonNegativeDuration(flag, value string) (float64, error) {
@@ -291,8 +314,7 @@ func nonNegativeDuration(flag, value string) (float64, error) {
 	return v, nil
 }
 
-func writeTraceStats(e *env, out *traceStatsOut) error {
-	w := e.out
+func writeTraceStats(w io.Writer, out *traceStatsOut) error {
 	lvl := percent(out.Level)
 	for k, s := range out.Systems {
 		if k > 0 {

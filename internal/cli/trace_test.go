@@ -148,26 +148,32 @@ func TestTraceStatsErrors(t *testing.T) {
 
 func shareddataPath(t *testing.T) string { return shareddata.LANL(t) }
 
-// The JSON keys are snake_case.
-func TestTraceStatsJSONKeys(t *testing.T) {
+// The JSON keys are snake_case at every depth (checkKeys, the convention
+// of every command; trace stats has no scenario object), and --csv gives
+// one row per system.
+func TestTraceStatsOutputs(t *testing.T) {
 	path, _ := groupedTrace(t, false)
 	out := mustRun(t, "trace", "stats", "--trace", path, "--json")
+	var v any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	checkKeys(t, "trace stats", "", v)
 	var m struct {
 		Systems []map[string]json.RawMessage `json:"systems"`
 	}
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatal(err)
 	}
-	for k := range m.Systems[0] {
-		if strings.ToLower(k) != k || strings.Contains(k, " ") {
-			t.Errorf("key %q is not snake_case", k)
-		}
-	}
 	for _, k := range []string{"failure_rate", "repair_rate", "event_rate", "system_event_rate", "grouped_events",
 		"grouped_failures", "mean_size", "sizes", "coincidence_p", "up_time", "exponential", "single_failures", "summary"} {
 		if _, ok := m.Systems[0][k]; !ok {
 			t.Errorf("no key %q", k)
 		}
+	}
+	lines := strings.Split(strings.TrimSpace(mustRun(t, "trace", "stats", "--trace", path, "--csv")), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "system,nodes,") || !strings.HasSuffix(lines[1], ",holds,contradicted") {
+		t.Errorf("--csv:\n%s", strings.Join(lines, "\n"))
 	}
 }
 
