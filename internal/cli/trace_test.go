@@ -136,7 +136,7 @@ func TestTraceStatsErrors(t *testing.T) {
 		{[]string{"trace", "stats", "--trace", path, "--tolerance", "-1m"}, 2, "--tolerance"},
 		{[]string{"trace", "stats", "--trace", path, "--level", "1"}, 2, "--level"},
 		{[]string{"trace", "stats", "--trace", path, "--lookback", "0"}, 2, "--lookback"},
-		{[]string{"trace", "stats", "--lanl", shareddataPath(t), "--systems", "99"}, 2, "system 99"},
+		{[]string{"trace", "stats", "--lanl", shareddata.LANL(t), "--systems", "99"}, 2, "system 99"},
 		{[]string{"trace", "stats", "--trace", writeFile(t, "bad.csv", "# nodes=2 start=0 end=9\n0,5,x\n")}, 1, "down_end"},
 	} {
 		_, errOut, code := run(t, c.args...)
@@ -145,8 +145,6 @@ func TestTraceStatsErrors(t *testing.T) {
 		}
 	}
 }
-
-func shareddataPath(t *testing.T) string { return shareddata.LANL(t) }
 
 // The JSON keys are snake_case at every depth (checkKeys, the convention
 // of every command; trace stats has no scenario object), and --csv gives
