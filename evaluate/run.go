@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -82,8 +83,9 @@ type Settings struct {
 	// Default {greedy}.
 	Policies []scenario.Policy
 	// Processors is the number N of nodes of each system the application
-	// runs on. Default min(nodes, bench.MaxProcessors); it must not
-	// exceed the node count of any system.
+	// runs on. Default min(nodes, bench.MaxProcessors), the system's own
+	// node count; when set it must not exceed the node count of any
+	// system.
 	Processors int
 	// Subset chooses those nodes when N is below a system's node count.
 	// Default RandomSubset.
@@ -106,6 +108,9 @@ type Settings struct {
 	// Rule chooses the nodes to use when r(n) < n. Default (nil)
 	// sim.MostReliable{} (see ReplaySettings.Rule).
 	Rule sim.Rule
+	// Rates chooses which nodes the model's failure rate describes.
+	// Default UsedNodes.
+	Rates Rates
 	// Sweep configures the search for the best interval of a segment.
 	Sweep Sweep
 	// Seed seeds every random draw. The table depends on it but not on
@@ -126,14 +131,44 @@ type Stat struct {
 	Mean, Std, Min, Max float64
 }
 
+// RowStatus tells whether a row was evaluated.
+type RowStatus int
+
+const (
+	// NotEvaluated means the row holds no result: Row.Reason says why.
+	NotEvaluated RowStatus = iota
+	// Evaluated means the row summarises its segments.
+	Evaluated
+)
+
+// String returns "not evaluated" or "evaluated".
+func (s RowStatus) String() string {
+	switch s {
+	case NotEvaluated:
+		return "not evaluated"
+	case Evaluated:
+		return "evaluated"
+	}
+	return fmt.Sprintf("RowStatus(%d)", int(s))
+}
+
+// MarshalText writes the name String returns.
+func (s RowStatus) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
 // Row is one line of the efficiency table: one system, application and
-// policy, summarised over its segments.
+// policy, summarised over its segments; or one system that could not be
+// evaluated.
 type Row struct {
 	System      string
 	Application string
 	// Policy is the policy as given in Settings.Policies (an
 	// availability-based one is resolved anew for each segment).
 	Policy scenario.Policy
+	// Status is Evaluated, or NotEvaluated for a system whose trace holds
+	// no segment with enough history (the system's only row, without
+	// application or policy; Reason says why).
+	Status RowStatus
+	Reason string `json:",omitempty"`
 	// Nodes is the system's node count, Processors the N of the model.
 	Nodes, Processors int
 	// Segments is the number of segments evaluated.
@@ -142,8 +177,11 @@ type Row struct {
 	// functional (it varies between segments for the availability-based
 	// policy only).
 	Used Stat
-	// MTTF and MTTR are the means over the segments of the estimated
-	// 1/λ̂ and 1/θ̂, in seconds.
+	// Rates tells which nodes the model's failure rate describes:
+	// UsedNodes or AllNodes as in every segment's result, or MixedRates.
+	Rates Rates
+	// MTTF and MTTR are the means over the segments of the MTTF and MTTR
+	// given to the model, in seconds.
 	MTTF, MTTR float64
 	// Efficiency is the model efficiency of I*, PaperEfficiency that of
 	// the paper's I_model, YoungEfficiency and DalyEfficiency those of
@@ -166,12 +204,30 @@ type Table struct {
 	Rows []Row
 }
 
+// NotEvaluated returns the rows of the systems that could not be
+// evaluated.
+func (t *Table) NotEvaluated() []Row {
+	var rows []Row
+	for _, r := range t.Rows {
+		if r.Status != Evaluated {
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
 // Run evaluates the model on random segments of every system for every
 // application and policy and summarises each combination in a row, as
 // the paper's Tables II–IV. All rows of a system use the same segments
 // (and node subsets). Segments are evaluated in parallel; the result
-// depends on Settings.Seed but not on the number of workers. It returns
-// ctx.Err() if ctx is cancelled.
+// depends on Settings.Seed and the traces' content but not on the
+// systems' names or the number of workers. It returns ctx.Err() if ctx is
+// cancelled.
+//
+// A system whose trace is too short for the history and a segment, or
+// holds no segment with enough history to estimate the rates, does not
+// stop the others: it gets one row with Status NotEvaluated and the
+// reason (Table.NotEvaluated lists them), and the error is nil.
 func Run(ctx context.Context, s *Settings) (*Table, error) {
 	if s == nil {
 		return nil, errors.New("evaluate: settings are nil, want at least one system")
@@ -183,20 +239,32 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 	var jobs []job
 	table := &Table{}
 	for _, sys := range set.Systems {
-		draws, err := set.draw(sys)
+		procs := set.processors(sys)
+		draws, err := set.draw(sys, procs)
+		var short *shortError
+		if errors.As(err, &short) {
+			table.Rows = append(table.Rows, Row{
+				System:     sys.Name,
+				Status:     NotEvaluated,
+				Reason:     short.Error(),
+				Nodes:      sys.Trace.NumNodes(),
+				Processors: procs,
+			})
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		for _, name := range set.Applications {
-			app, err := set.Resolve(name, set.Processors)
+			app, err := set.Resolve(name, procs)
 			if err != nil {
-				return nil, fmt.Errorf("evaluate: application %q: %w", name, err)
+				return nil, fmt.Errorf("evaluate: application %q on %d processors (system %q): %w", name, procs, sys.Name, err)
 			}
-			if app.N() != set.Processors {
-				return nil, fmt.Errorf("evaluate: application %q is described for %d processors, want %d", name, app.N(), set.Processors)
+			if app.N() != procs {
+				return nil, fmt.Errorf("evaluate: application %q is described for %d processors, want %d (system %q)", name, app.N(), procs, sys.Name)
 			}
 			for _, pol := range set.Policies {
-				c, err := newConfig(SegmentSettings{Policy: pol, Rule: set.Rule, Estimate: set.Estimate, Sweep: set.Sweep})
+				c, err := newConfig(set.segmentSettings(pol))
 				if err != nil {
 					return nil, err
 				}
@@ -205,8 +273,9 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 					System:      sys.Name,
 					Application: name,
 					Policy:      c.policy,
+					Status:      Evaluated,
 					Nodes:       sys.Trace.NumNodes(),
-					Processors:  set.Processors,
+					Processors:  procs,
 					Segments:    set.Segments,
 					Results:     make([]SegmentResult, set.Segments),
 				})
@@ -220,10 +289,32 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 		return nil, err
 	}
 	for i := range table.Rows {
-		table.Rows[i].summarise()
+		if table.Rows[i].Status == Evaluated {
+			table.Rows[i].summarise()
+		}
 	}
 	return table, nil
 }
+
+// processors is the N of system sys: Settings.Processors, or
+// min(nodes, bench.MaxProcessors).
+func (s Settings) processors(sys System) int {
+	if s.Processors > 0 {
+		return s.Processors
+	}
+	return min(sys.Trace.NumNodes(), bench.MaxProcessors)
+}
+
+// segmentSettings are the settings of the segments of policy pol.
+func (s Settings) segmentSettings(pol scenario.Policy) SegmentSettings {
+	return SegmentSettings{Policy: pol, Rule: s.Rule, Rates: s.Rates, Estimate: s.Estimate, Sweep: s.Sweep}
+}
+
+// shortError is the reason a system cannot be evaluated: its trace is too
+// short, or its history too sparse, for any segment.
+type shortError struct{ msg string }
+
+func (e *shortError) Error() string { return e.msg }
 
 // withDefaults validates s and fills in the defaults.
 func (s Settings) withDefaults() (Settings, error) {
@@ -231,7 +322,6 @@ func (s Settings) withDefaults() (Settings, error) {
 		return s, errors.New("evaluate: no systems, want at least one")
 	}
 	names := map[string]bool{}
-	minNodes := math.MaxInt
 	for i, sys := range s.Systems {
 		if sys.Trace == nil {
 			return s, fmt.Errorf("evaluate: systems[%d] (%q) has no trace", i, sys.Name)
@@ -240,7 +330,9 @@ func (s Settings) withDefaults() (Settings, error) {
 			return s, fmt.Errorf("evaluate: systems[%d]: name %q is used twice", i, sys.Name)
 		}
 		names[sys.Name] = true
-		minNodes = min(minNodes, sys.Trace.NumNodes())
+		if n := sys.Trace.NumNodes(); s.Processors > n {
+			return s, fmt.Errorf("evaluate: processors = %d, but system %q has %d nodes", s.Processors, sys.Name, n)
+		}
 	}
 	if len(s.Applications) == 0 {
 		s.Applications = bench.Names()
@@ -251,11 +343,8 @@ func (s Settings) withDefaults() (Settings, error) {
 	if len(s.Policies) == 0 {
 		s.Policies = []scenario.Policy{{Kind: scenario.Greedy}}
 	}
-	if s.Processors == 0 {
-		s.Processors = min(minNodes, bench.MaxProcessors)
-	}
-	if s.Processors < 1 || s.Processors > minNodes {
-		return s, fmt.Errorf("evaluate: processors = %d, want 1 … %d (the fewest nodes of a system)", s.Processors, minNodes)
+	if s.Processors < 0 {
+		return s, fmt.Errorf("evaluate: processors = %d, want ≥ 1 (or 0 for each system's min(nodes, %d))", s.Processors, bench.MaxProcessors)
 	}
 	if s.Subset != RandomSubset && s.Subset != FirstNodes {
 		return s, fmt.Errorf("evaluate: subset = %d, want RandomSubset or FirstNodes", int(s.Subset))
@@ -289,7 +378,7 @@ func (s Settings) withDefaults() (Settings, error) {
 	}
 	// Check the policies and the rest of the segment settings once here.
 	for _, p := range s.Policies {
-		if _, err := newConfig(SegmentSettings{Policy: p, Rule: s.Rule, Estimate: s.Estimate, Sweep: s.Sweep}); err != nil {
+		if _, err := newConfig(s.segmentSettings(p)); err != nil {
 			return s, err
 		}
 	}
@@ -305,17 +394,18 @@ type draw struct {
 	seed  uint64
 }
 
-// draw draws the segments of system sys. Segment k takes its start,
-// duration and node subset from its own stream, seeded from Settings.Seed,
-// the system's name and k, and is drawn again while its history holds too
-// few events to estimate the rates.
-func (s Settings) draw(sys System) ([]draw, error) {
-	h := fnv.New64a()
-	h.Write([]byte(sys.Name))
-	base := splitMix(s.Seed ^ h.Sum64())
+// draw draws the segments of system sys on p of its nodes. Segment k
+// takes its start, duration and node subset from its own stream, seeded
+// from Settings.Seed, the trace's content (not the system's name) and k,
+// and is drawn again while its history holds too few events to estimate
+// the rates. The error is a *shortError when the trace is too short or its
+// history too sparse for any segment.
+func (s Settings) draw(sys System, p int) ([]draw, error) {
+	base := splitMix(s.Seed ^ fingerprint(sys.Trace))
 	n := sys.Trace.NumNodes()
 	if begin, end := sys.Trace.Window(); !(begin+s.MinHistory <= end-s.MaxDuration) {
-		return nil, fmt.Errorf("evaluate: system %q: its trace [%v, %v) is too short for %v s of history and a %v s segment", sys.Name, begin, end, s.MinHistory, s.MaxDuration)
+		return nil, &shortError{fmt.Sprintf("its trace spans %s, too short for %s of history and a %s segment",
+			scenario.FormatDuration(end-begin), scenario.FormatDuration(s.MinHistory), scenario.FormatDuration(s.MaxDuration))}
 	}
 	draws := make([]draw, s.Segments)
 	for k := range draws {
@@ -324,8 +414,8 @@ func (s Settings) draw(sys System) ([]draw, error) {
 		var err error
 		for range maxDraws {
 			d := draw{seed: seed, tr: sys.Trace}
-			if s.Processors < n {
-				d.nodes = pickNodes(n, s.Processors, s.Subset, rng)
+			if p < n {
+				d.nodes = pickNodes(n, p, s.Subset, rng)
 				nodes := make([]trace.Node, len(d.nodes))
 				for j, i := range d.nodes {
 					nodes[j] = sys.Trace.Node(i)
@@ -339,7 +429,7 @@ func (s Settings) draw(sys System) ([]draw, error) {
 			lo, hi := begin+s.MinHistory, end-dur
 			if !(lo <= hi) {
 				// A subset's window can be narrower than the system's.
-				err = fmt.Errorf("evaluate: system %q: nodes %v leave no room for the history and a %v s segment", sys.Name, d.nodes, dur)
+				err = &shortError{fmt.Sprintf("the window of nodes %v leaves no room for the history and a %s segment", d.nodes, scenario.FormatDuration(dur))}
 				continue
 			}
 			d.seg = Segment{Start: lo + (hi-lo)*rng.Float64(), Duration: dur}
@@ -351,8 +441,11 @@ func (s Settings) draw(sys System) ([]draw, error) {
 				return nil, err
 			}
 		}
+		if errors.Is(err, trace.ErrTooFewEvents) || errors.As(err, new(*shortError)) {
+			return nil, &shortError{fmt.Sprintf("no segment with enough history in %d draws (last: %v)", maxDraws, err)}
+		}
 		if err != nil {
-			return nil, fmt.Errorf("evaluate: system %q: no segment with enough history in %d draws: %w", sys.Name, maxDraws, err)
+			return nil, err
 		}
 	}
 	return draws, nil
@@ -378,6 +471,32 @@ func pickNodes(n, p int, sub Subset, rng *rand.Rand) []int {
 	nodes := perm[:p]
 	slices.Sort(nodes)
 	return nodes
+}
+
+// fingerprint is the FNV-1a hash of the content of tr: its node count and
+// every node's window and outages (as trace.New normalised them), as
+// IEEE 754 bits. Traces that differ in any event differ in fingerprint
+// (up to hash collisions); the same events under another name or read
+// from another file have the same.
+func fingerprint(tr *trace.Trace) uint64 {
+	h := fnv.New64a()
+	var buf [8]byte
+	put := func(x uint64) {
+		binary.LittleEndian.PutUint64(buf[:], x)
+		h.Write(buf[:])
+	}
+	put(uint64(tr.NumNodes()))
+	for i := range tr.NumNodes() {
+		nd := tr.Node(i)
+		put(math.Float64bits(nd.Start))
+		put(math.Float64bits(nd.End))
+		put(uint64(len(nd.Down)))
+		for _, o := range nd.Down {
+			put(math.Float64bits(o.Start))
+			put(math.Float64bits(o.End))
+		}
+	}
+	return h.Sum64()
 }
 
 // splitMix is the SplitMix64 output function (Steele, Lea & Flood 2014).
@@ -465,6 +584,12 @@ func (r *Row) summarise() {
 	}
 	k := float64(len(r.Results))
 	r.MTTF, r.MTTR = mttf/k, mttr/k
+	r.Rates = r.Results[0].Rates
+	for _, res := range r.Results {
+		if res.Rates != r.Rates {
+			r.Rates = MixedRates
+		}
+	}
 	r.Used = stat(r.Results, func(s *SegmentResult) (float64, bool) { return float64(s.Used), true })
 	r.Efficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Efficiency, true })
 	r.PaperEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Paper.Efficiency, true })

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,8 +11,10 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/internal/shareddata"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
@@ -251,7 +254,8 @@ func TestRunSettingsErrors(t *testing.T) {
 		{"segments", func(s *Settings) { s.Segments = -2 }},
 		{"durations", func(s *Settings) { s.MinDuration, s.MaxDuration = 5*day, 2*day }},
 		{"history", func(s *Settings) { s.MinHistory = -1 }},
-		{"too short", func(s *Settings) { s.MinHistory = 199 * day }},
+		{"rates", func(s *Settings) { s.Rates = MixedRates }},
+		{"sweep", func(s *Settings) { s.Sweep.StartFraction = 2 }},
 		{"workers", func(s *Settings) { s.Workers = -1 }},
 		{"policy", func(s *Settings) { s.Policies = []scenario.Policy{{}, {Kind: 99}} }},
 		{"optimal policy without vector", func(s *Settings) { s.Policies = []scenario.Policy{{Kind: scenario.Optimal}} }},
@@ -271,6 +275,153 @@ func TestRunSettingsErrors(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), nil); err == nil {
 		t.Error("nil settings: no error")
+	}
+}
+
+// TestRunContentSeeds: segments depend on the seed and the trace's
+// content, not on the system's name (issue 16): the same trace under
+// another name, or written out and read back as another file would be,
+// gives the same table but for the name; a trace that differs by one
+// outage moved by a second gives other segments.
+func TestRunContentSeeds(t *testing.T) {
+	tr := testSystems(t)[0].Trace
+	var buf bytes.Buffer
+	if err := trace.WriteGeneric(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	reread, err := trace.ReadGeneric(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(name string, tr *trace.Trace) *Table {
+		t.Helper()
+		s := testSettings(t)
+		s.Systems = []System{{Name: name, Trace: tr}}
+		tab, err := Run(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tab.Rows {
+			if tab.Rows[i].System != name {
+				t.Fatalf("row %d names system %q, want %q", i, tab.Rows[i].System, name)
+			}
+			tab.Rows[i].System = ""
+		}
+		return tab
+	}
+	first := run("cluster.csv", tr)
+	if second := run("renamed-cluster.csv", reread); !reflect.DeepEqual(first, second) {
+		t.Error("the same trace under another name gives another table")
+	}
+	nodes := make([]trace.Node, tr.NumNodes())
+	for i := range nodes {
+		nodes[i] = tr.Node(i)
+	}
+	moved := slices.Clone(nodes[0].Down)
+	moved[0].Start++
+	nodes[0].Down = moved
+	other := run("cluster.csv", newTrace(t, nodes))
+	if other.Rows[0].Results[0].Segment == first.Rows[0].Results[0].Segment {
+		t.Error("a trace with one outage moved by 1 s draws the same first segment")
+	}
+}
+
+// TestRunPerSystemProcessors (issue 12): systems of different sizes each
+// run on their own min(nodes, bench.MaxProcessors) nodes, not on the
+// smallest system's count; Settings.Processors, when set, applies to all.
+func TestRunPerSystemProcessors(t *testing.T) {
+	s := testSettings(t)
+	s.Processors = 0
+	s.Policies = policies(t, "pb")
+	s.Segments = 2
+	tab, err := Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range tab.Rows {
+		want := map[string]int{"six": 6, "eight": 8}[row.System]
+		if row.Processors != want || row.Nodes != want {
+			t.Errorf("%s/%s: %d processors of %d nodes, want %d of %d", row.System, row.Application, row.Processors, row.Nodes, want, want)
+		}
+		for _, res := range row.Results {
+			if res.Processors != want || res.Nodes != nil {
+				t.Errorf("%s/%s: a segment on %d processors, nodes %v; want all %d", row.System, row.Application, res.Processors, res.Nodes, want)
+			}
+		}
+	}
+	s.Processors = 5
+	tab, err = Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range tab.Rows {
+		if row.Processors != 5 {
+			t.Errorf("%s: %d processors, want 5 (Settings.Processors)", row.System, row.Processors)
+		}
+	}
+}
+
+// TestRunPerSystemProcessorsCap: a system of more than bench.MaxProcessors
+// nodes runs on a subset of that many, beside a small system on all of
+// its own.
+func TestRunPerSystemProcessorsCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a model of 512 processors")
+	}
+	rng := rand.New(rand.NewPCG(12, 1))
+	big := exponentialTrace(t, bench.MaxProcessors+8, 200*day, 5*3600, 100*day, rng)
+	small := exponentialTrace(t, 4, 20*day, 5*3600, 100*day, rng)
+	s := testSettings(t)
+	s.Systems = []System{{Name: "small", Trace: small}, {Name: "big", Trace: big}}
+	s.Applications, s.Policies = []string{"lin"}, policies(t, "moldable:4")
+	s.Processors, s.Segments = 0, 1
+	tab, err := Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := tab.Rows[0].Processors; p != 4 || tab.Rows[0].Results[0].Nodes != nil {
+		t.Errorf("small system: %d processors, nodes %v; want all 4", p, tab.Rows[0].Results[0].Nodes)
+	}
+	if p, nodes := tab.Rows[1].Processors, tab.Rows[1].Results[0].Nodes; p != bench.MaxProcessors || !distinctNodes(nodes, p, bench.MaxProcessors+8) {
+		t.Errorf("big system: %d processors on %d nodes; want %d of %d", p, len(nodes), bench.MaxProcessors, bench.MaxProcessors+8)
+	}
+}
+
+// TestRunNotEvaluated (issue 12): a system whose trace is too short for
+// the history and a segment, or whose history never holds a failure,
+// gets one row that says why, and the other systems are evaluated.
+func TestRunNotEvaluated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 2))
+	short := exponentialTrace(t, 6, 20*day, 5*3600, 21*day, rng) // 20 days of history + 5-day segments
+	quiet := newTrace(t, []trace.Node{{Start: 0, End: 200 * day}, {Start: 0, End: 200 * day}})
+	s := testSettings(t)
+	s.Systems = append(s.Systems[:1], System{Name: "short", Trace: short}, System{Name: "quiet", Trace: quiet})
+	s.Processors = 0
+	s.Segments = 2
+	tab, err := Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != 2*3+2 {
+		t.Fatalf("%d rows, want 6 for the evaluated system and one each for the others", len(tab.Rows))
+	}
+	for _, row := range tab.Rows[:6] {
+		if row.System != "six" || row.Status != Evaluated || len(row.Results) != 2 {
+			t.Errorf("row %s/%s/%s: status %v, %d results", row.System, row.Application, row.Policy, row.Status, len(row.Results))
+		}
+	}
+	for k, want := range map[int]struct{ name, reason string }{6: {"short", "too short"}, 7: {"quiet", "enough history"}} {
+		row := tab.Rows[k]
+		if row.System != want.name || row.Status != NotEvaluated || !strings.Contains(row.Reason, want.reason) ||
+			row.Application != "" || row.Results != nil {
+			t.Errorf("row %d: %+v; want system %q not evaluated because %q", k, row, want.name, want.reason)
+		}
+	}
+	if bad := tab.NotEvaluated(); len(bad) != 2 || bad[0].System != "short" || bad[1].System != "quiet" {
+		t.Errorf("NotEvaluated: %v", bad)
+	}
+	if _, err := json.Marshal(tab); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -25,9 +25,16 @@ const (
 // Sweep configures the search for the best interval of a segment. A zero
 // field means the default given with it.
 type Sweep struct {
-	// Start is the first interval of the doubling scan, in seconds.
-	// Default 300 (the paper's 5 minutes).
+	// Start is the first interval of the doubling scan, in seconds. Zero
+	// means StartFraction times the model's I*.
 	Start float64
+	// StartFraction is the first interval of the doubling scan as a
+	// fraction of the model's I*, in (0, 1], when Start is zero. Default
+	// DefaultStartFraction (1/8: three doublings below I*).
+	StartFraction float64
+	// End is the longest interval of the doubling scan, in seconds. Zero
+	// means the segment's duration.
+	End float64
 	// Points is the number of intervals of each refinement, at least 3.
 	// Default 16.
 	Points int
@@ -35,12 +42,29 @@ type Sweep struct {
 	Levels int
 }
 
+// DefaultStartFraction is the default Sweep.StartFraction: the scan starts
+// at I*/8, so that a best interval several times shorter than I* is inside
+// it. (The paper's fixed start of 5 minutes finds nothing below 150 s, the
+// lower end of its first refinement, however short I* is.) A replay with
+// interval I costs about d/I up segments, so the scan from I*/8 costs
+// about 16d/I*.
+const DefaultStartFraction = 1.0 / 8
+
 func (s Sweep) withDefaults() (Sweep, error) {
-	if s.Start == 0 {
-		s.Start = 300
+	if !(s.Start >= 0) || math.IsInf(s.Start, 0) {
+		return s, fmt.Errorf("evaluate: sweep start = %v, want a finite positive number of seconds (or 0 for a fraction of I*)", s.Start)
 	}
-	if !(s.Start > 0) || math.IsInf(s.Start, 0) {
-		return s, fmt.Errorf("evaluate: sweep start = %v, want a finite positive number of seconds", s.Start)
+	if s.StartFraction == 0 {
+		s.StartFraction = DefaultStartFraction
+	}
+	if !(s.StartFraction > 0 && s.StartFraction <= 1) {
+		return s, fmt.Errorf("evaluate: sweep start fraction = %v, want a fraction of I* in (0, 1]", s.StartFraction)
+	}
+	if !(s.End >= 0) || math.IsInf(s.End, 0) {
+		return s, fmt.Errorf("evaluate: sweep end = %v, want a finite positive number of seconds (or 0 for the segment's duration)", s.End)
+	}
+	if s.Start > 0 && s.End > 0 && s.End < s.Start {
+		return s, fmt.Errorf("evaluate: sweep end = %v s is below its start %v s", s.End, s.Start)
 	}
 	if s.Points == 0 {
 		s.Points = 16
@@ -48,12 +72,28 @@ func (s Sweep) withDefaults() (Sweep, error) {
 	if s.Points < 3 {
 		return s, fmt.Errorf("evaluate: sweep points = %d, want ≥ 3 (or 0 for the default)", s.Points)
 	}
+	if s.Points > MaxSweepPoints {
+		return s, fmt.Errorf("evaluate: sweep points = %d, want at most %d", s.Points, MaxSweepPoints)
+	}
 	if s.Levels == 0 {
 		s.Levels = 2
+	}
+	if s.Levels > maxSweepLevels {
+		return s, fmt.Errorf("evaluate: sweep levels = %d, want at most %d", s.Levels, maxSweepLevels)
 	}
 	s.Levels = max(s.Levels, 0)
 	return s, nil
 }
+
+// Bounds of the sweep's settings, so that a mistyped value fails at once
+// instead of replaying each segment millions of times. Each point is one
+// replay; 1000 points per refinement already locate the best interval to
+// 0.14 % after one level, and 20 levels of 3 points narrow the step ratio
+// to 2^(2^-20) = 1 + 7e-7.
+const (
+	MaxSweepPoints = 1000
+	maxSweepLevels = 20
+)
 
 // Point is the work a segment yields with one interval.
 type Point struct {
@@ -76,9 +116,13 @@ type SegmentResult struct {
 	// Processors is N, the nodes replayed; Used is r(N), the processors
 	// the application uses when all are functional.
 	Processors, Used int
-	// Estimate holds λ̂ and θ̂ from the history before the start;
-	// MTTF = 1/λ̂ and MTTR = 1/θ̂.
-	Estimate   trace.Estimate
+	// Estimate holds λ̂ and θ̂ pooled over all N nodes from the history
+	// before the start.
+	Estimate trace.Estimate
+	// Rates tells which nodes the failure rate given to the model
+	// describes: AllNodes (MTTF = 1/λ̂) or UsedNodes (the mean empirical
+	// Bayes rate of the r(N) nodes the rule prefers). MTTR = 1/θ̂ always.
+	Rates      Rates
 	MTTF, MTTR float64
 	// ModelUWT is the UWT the model predicts at its interval I*, and
 	// ModelStatus tells whether its search converged.
@@ -111,6 +155,9 @@ type SegmentSettings struct {
 	// sim.MostReliable{}, counting the history's failures (see
 	// ReplaySettings.Rule).
 	Rule sim.Rule
+	// Rates chooses which nodes the model's failure rate describes.
+	// Default UsedNodes.
+	Rates Rates
 	// Seed seeds the Random rule and the availability-based policy's
 	// random picks.
 	Seed uint64
@@ -125,7 +172,8 @@ type SegmentSettings struct {
 // EvaluateSegment evaluates the model on segment seg of trace tr for
 // application app (described for tr.NumNodes() processors), as in
 // section VI-C of the malleable checkpointing paper: it estimates λ and θ
-// from the history before seg.Start, builds the scenario and asks the
+// from the history before seg.Start (λ of the nodes the rule prefers, see
+// Rates), builds the scenario and asks the
 // model (package uwt, fast path) for its interval I*, replays the segment
 // with I*, I_model, Young's and Daly's intervals and with a sweep of
 // intervals, and reports the work of each relative to the best.
@@ -152,12 +200,16 @@ func EvaluateSegment(ctx context.Context, tr *trace.Trace, app scenario.Applicat
 type config struct {
 	policy   scenario.Policy
 	rule     sim.Rule
+	rates    Rates
 	estimate trace.EstimateSettings
 	sweep    Sweep
 }
 
 func newConfig(s SegmentSettings) (config, error) {
 	if err := checkPolicy(s.Policy); err != nil {
+		return config{}, err
+	}
+	if err := s.Rates.validate(); err != nil {
 		return config{}, err
 	}
 	sw, err := s.Sweep.withDefaults()
@@ -167,7 +219,7 @@ func newConfig(s SegmentSettings) (config, error) {
 	if lb := s.Estimate.Lookback; !(lb >= 0) || math.IsInf(lb, 0) {
 		return config{}, fmt.Errorf("evaluate: lookback = %v, want a finite number of seconds ≥ 0", lb)
 	}
-	return config{policy: s.Policy, rule: s.Rule, estimate: s.Estimate, sweep: sw}, nil
+	return config{policy: s.Policy, rule: s.Rule, rates: s.Rates, estimate: s.Estimate, sweep: sw}, nil
 }
 
 // segment evaluates one segment; see EvaluateSegment.
@@ -187,6 +239,28 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 	if err != nil {
 		return SegmentResult{}, err
 	}
+	n := tr.NumNodes()
+	a := sc.Reschedule.At(n)
+	rates := AllNodes
+	if c.rates == UsedNodes && 0 < a && a < n {
+		if nodes := preferred(c.rule, tr, a, est.From, seg.Start); nodes != nil {
+			lambda, err := nodeRates(tr, seg.Start, c.estimate)
+			if err != nil {
+				return SegmentResult{}, err
+			}
+			var sum float64
+			for _, i := range nodes {
+				sum += lambda[i]
+			}
+			// The policy's vector does not depend on the rates.
+			used := *sc
+			used.System.MTTF = float64(a) / sum
+			if err := used.Validate(); err != nil {
+				return SegmentResult{}, fmt.Errorf("evaluate: the failure rate of the %d used nodes: %w", a, err)
+			}
+			sc, mttf, rates = &used, used.System.MTTF, UsedNodes
+		}
+	}
 	m, err := uwt.New(ctx, sc, &uwt.Settings{Workers: 1})
 	if err != nil {
 		return SegmentResult{}, err
@@ -195,9 +269,6 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 	if err != nil {
 		return SegmentResult{}, err
 	}
-	n := tr.NumNodes()
-	a := sc.Reschedule.At(n)
-
 	rp, err := newReplayer(tr, seg, ReplaySettings{Rule: c.rule, Seed: seed, Lookback: c.estimate.Lookback})
 	if err != nil {
 		return SegmentResult{}, err
@@ -213,12 +284,13 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 		Processors:  n,
 		Used:        a,
 		Estimate:    est,
+		Rates:       rates,
 		MTTF:        mttf,
 		MTTR:        mttr,
 		ModelUWT:    opt.UWT,
 		ModelStatus: opt.Status,
 	}
-	best, sweep, err := c.sweep.run(seg.Duration, replay)
+	best, sweep, err := c.sweep.run(seg.Duration, opt.Interval, replay)
 	if err != nil {
 		return SegmentResult{}, err
 	}
@@ -260,14 +332,25 @@ func efficiency(work, best float64) float64 {
 	return work / best
 }
 
-// run sweeps the interval on a segment of length duration: the doubling
-// scan start·2^k for every k with start·2^k ≤ duration (the first point
-// always), then Levels refinements, each replaying Points intervals
-// spaced evenly in log I between the best so far divided and multiplied
-// by the previous step ratio (2 for the doubling scan). It returns the
-// replay of the most work (ties to the one replayed first) and every
-// point, by interval.
-func (s Sweep) run(duration float64, replay func(float64) (Replay, error)) (Replay, []Point, error) {
+// run sweeps the interval on a segment of length duration for a model
+// interval istar: the doubling scan start·2^k for every k with
+// start·2^k ≤ end (the first point always), start being Start or
+// StartFraction·istar and end being End or duration, then Levels
+// refinements, each replaying Points intervals spaced evenly in log I
+// between the best so far divided and multiplied by the previous step
+// ratio (2 for the doubling scan). It returns the replay of the most work
+// (ties to the one replayed first) and every point, by interval.
+func (s Sweep) run(duration, istar float64, replay func(float64) (Replay, error)) (Replay, []Point, error) {
+	start, end := s.Start, s.End
+	if start == 0 {
+		start = s.StartFraction * istar
+	}
+	if end == 0 {
+		end = duration
+	}
+	if !(start > 0) || math.IsInf(start, 0) {
+		return Replay{}, nil, fmt.Errorf("evaluate: sweep start %v·I* = %v s, want a finite positive interval", s.StartFraction, start)
+	}
 	var best Replay
 	var pts []Point
 	try := func(interval float64) error {
@@ -281,8 +364,8 @@ func (s Sweep) run(duration float64, replay func(float64) (Replay, error)) (Repl
 		}
 		return nil
 	}
-	for k := 0; k == 0 || math.Ldexp(s.Start, k) <= duration; k++ {
-		if err := try(math.Ldexp(s.Start, k)); err != nil {
+	for k := 0; k == 0 || math.Ldexp(start, k) <= end; k++ {
+		if err := try(math.Ldexp(start, k)); err != nil {
 			return Replay{}, nil, err
 		}
 	}

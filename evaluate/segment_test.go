@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -263,5 +265,63 @@ func TestEvaluateSegmentErrors(t *testing.T) {
 	cancel()
 	if _, err := EvaluateSegment(ctx, tr, app, ok, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
+	}
+}
+
+// TestSweepBounds: the sweep's doubling scan starts at StartFraction·I*
+// by default, so that it reaches well below the model's interval (issue
+// 16: the paper's fixed 5-minute start cannot see a best interval below
+// 150 s), and Start, End and StartFraction bound it as documented.
+func TestSweepBounds(t *testing.T) {
+	// Four nodes failing every hour on average (MTTR 10 minutes) and a
+	// cheap checkpoint (L = C = 5 s): Young's interval for a = 4 is
+	// sqrt(2·5·900) ≈ 95 s, so I* is a few minutes at most.
+	tr := exponentialTrace(t, 4, 3600, 600, 20*day, rand.New(rand.NewPCG(16, 2)))
+	app := flatApp([]float64{1, 2, 3, 4}, 5, 5, 10)
+	seg := Segment{Start: 10 * day, Duration: day}
+	ctx := context.Background()
+	res, err := EvaluateSegment(ctx, tr, app, seg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	istar := res.Model.Interval
+	if istar > 600 {
+		t.Fatalf("I* = %v s, want a short interval for this test", istar)
+	}
+	if first := res.Sweep[0].Interval; !(first < istar/4) {
+		t.Errorf("the sweep starts at %v s, not below I*/4 = %v s", first, istar/4)
+	}
+	t.Logf("I* = %.1f s, the sweep starts at %.1f s", istar, res.Sweep[0].Interval)
+
+	scan := func(sw Sweep) []float64 {
+		t.Helper()
+		sw.Levels = -1 // the doubling scan alone
+		r, err := EvaluateSegment(ctx, tr, app, seg, &SegmentSettings{Sweep: sw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var xs []float64
+		for _, p := range r.Sweep {
+			xs = append(xs, p.Interval)
+		}
+		return xs
+	}
+	// Powers of two times the start: exact in floating point.
+	if got := scan(Sweep{Start: 100, End: 1600}); !slices.Equal(got, []float64{100, 200, 400, 800, 1600}) {
+		t.Errorf("Start 100, End 1600: %v", got)
+	}
+	if got := scan(Sweep{StartFraction: 0.5, End: 2 * istar}); !slices.Equal(got, []float64{istar / 2, istar, 2 * istar}) {
+		t.Errorf("StartFraction 1/2, End 2I*: %v, want I*/2, I*, 2I* with I* = %v", got, istar)
+	}
+	// Without End the scan runs to the segment's length.
+	got := scan(Sweep{Start: 1000})
+	if last := got[len(got)-1]; last > seg.Duration || 2*last <= seg.Duration {
+		t.Errorf("Start 1000: last scan point %v, want the last doubling ≤ %v", last, seg.Duration)
+	}
+	for _, bad := range []Sweep{{Start: -1}, {Start: math.Inf(1)}, {StartFraction: 1.5}, {StartFraction: -0.1},
+		{End: math.NaN()}, {Start: 100, End: 50}, {Points: MaxSweepPoints + 1}, {Levels: 21}} {
+		if _, err := EvaluateSegment(ctx, tr, app, seg, &SegmentSettings{Sweep: bad}); err == nil {
+			t.Errorf("sweep %+v: no error", bad)
+		}
 	}
 }
