@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +34,10 @@ type evaluateOptions struct {
 	MaxDuration  string
 	Seed         uint64
 	Rule         string
+	Rates        string
+	SweepFrom    string
+	SweepTo      string
+	SweepPoints  int
 	Workers      int
 	Output       outputOptions
 	ShowSegments bool
@@ -50,17 +55,32 @@ For random segments (start, duration) of each system's trace, the failure
 and repair rates are estimated from the history before the start, the model
 gives its optimal interval I*, and the application is run through the
 segment's real outages (which nodes are up comes from the trace) with I*
-and with a sweep of intervals (doubling from 5 minutes, then refined). The
-efficiency is the work with I* over the best work of the sweep; the table
-also rates Young's and Daly's intervals from the same estimated rates.
+and with a sweep of intervals (doubling from I*/8, then refined; see
+--sweep-from). The efficiency is the work with I* over the best work of the
+sweep; the table also rates Young's and Daly's intervals from the same
+estimated rates.
+
+When the rule prefers some nodes (most-reliable, lowest-index) and the
+policy leaves spares, the failure rate given to the model is that of the
+nodes the rule uses (--rates used, the default: per-node rates shrunk
+towards the pool by empirical Bayes, averaged over the r(N) preferred
+nodes); --rates all pools every node, as the paper does. The Rates column
+says which estimate each row used.
 
 Traces: --lanl FILE with --systems (the LANL failure-data CSV), or --trace
 FILE (repeatable) in the generic format: one "node,down_start,down_end" line
 per outage, times in seconds, with a "# nodes=N start=S end=E" header.
-Applications are the built-in benchmarks (qr, cg, md), up to 512 processors;
-systems with more nodes use a random subset of 512 for each segment.
+Applications are the built-in benchmarks (qr, cg, md), up to 512 processors:
+each system runs on min(its nodes, 512) (or --processors); systems with more
+nodes use a random subset for each segment.
 Policies: greedy, pb, ab (availability based, from the history), moldable:A.
-A fixed --seed reproduces the table exactly, whatever --workers.`,
+A fixed --seed reproduces the table exactly, whatever --workers; segments
+depend on the seed and the trace's content, not on its file name.
+
+A system whose trace is too short for 30 days of history and a
+--max-duration segment, or whose history holds too few failures, gets a row
+saying why; the other systems are still evaluated and printed, and the exit
+status is then 1.`,
 		Example: `  markov evaluate --lanl failures.csv --systems 18,19,20
   markov evaluate --lanl failures.csv --systems 20 --policies pb,ab --apps qr
   markov evaluate --trace mycluster.csv --segments 20 --json`,
@@ -81,6 +101,10 @@ A fixed --seed reproduces the table exactly, whatever --workers.`,
 	f.StringVar(&opts.MaxDuration, "max-duration", "", "longest segment (default 60d)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the random segments and node choices")
 	f.StringVar(&opts.Rule, "rule", "most-reliable", "nodes used when r(n) < n: most-reliable, random or lowest-index")
+	f.StringVar(&opts.Rates, "rates", "used", "failure rate given to the model: used (of the nodes the rule prefers) or all (pooled)")
+	f.StringVar(&opts.SweepFrom, "sweep-from", "I*/8", "first interval of the sweep: a `DURATION`, or I*/K for a fraction of the model's interval")
+	f.StringVar(&opts.SweepTo, "sweep-to", "", "last interval of the sweep's doubling scan (`DURATION`; default: the segment's length)")
+	f.IntVar(&opts.SweepPoints, "sweep-points", 16, "intervals of each of the sweep's two refinements (at least 3)")
 	f.IntVar(&opts.Workers, "workers", 0, "segments evaluated at once (0: one per CPU)")
 	f.BoolVar(&opts.ShowSegments, "segments-detail", false, "with --json, include every segment's result")
 	opts.Output.register(cmd)
@@ -107,7 +131,13 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.env.render(opts.Output, evaluateReport{tab: tab, segments: opts.ShowSegments})
+	if err := opts.env.render(opts.Output, evaluateReport{tab: tab, segments: opts.ShowSegments}); err != nil {
+		return err
+	}
+	if bad := tab.NotEvaluated(); len(bad) > 0 {
+		return fmt.Errorf("%d of %d systems could not be evaluated (see the table)", len(bad), len(set.Systems))
+	}
+	return nil
 }
 
 // evaluateReport is the result of markov evaluate.
@@ -124,10 +154,16 @@ type evaluateJSON struct {
 
 // evaluateRowJSON is one row: a system, an application and a policy. Its
 // scenario's MTTF and MTTR are the means over the segments of the rates
-// estimated from each segment's history.
+// estimated from each segment's history and given to the model; rates says
+// which nodes the MTTF describes ("used", "all" or "mixed"). A system that
+// could not be evaluated has status "not evaluated", a reason, and no
+// application or policy.
 type evaluateRowJSON struct {
 	System          string        `json:"system"`
+	Status          string        `json:"status"`
+	Reason          string        `json:"reason,omitempty"`
 	Scenario        scenarioJSON  `json:"scenario"`
+	Rates           string        `json:"rates,omitempty"`
 	Nodes           int           `json:"nodes"`
 	Segments        int           `json:"segments"`
 	Used            statJSON      `json:"used"`
@@ -153,20 +189,28 @@ type statJSON struct {
 
 // segmentJSON is the evaluation of one segment (--segments-detail).
 type segmentJSON struct {
-	Start       jsonFloat    `json:"start"`
-	Duration    jsonFloat    `json:"duration"`
-	Nodes       []int        `json:"nodes,omitempty"`
-	Processors  int          `json:"processors"`
-	Used        int          `json:"used"`
-	MTTF        jsonFloat    `json:"mttf"`
-	MTTR        jsonFloat    `json:"mttr"`
-	ModelUWT    jsonFloat    `json:"model_uwt"`
-	ModelStatus string       `json:"model_status"`
-	Model       outcomeJSON  `json:"model"`
-	Paper       outcomeJSON  `json:"paper"`
-	Best        outcomeJSON  `json:"best"`
-	Young       *outcomeJSON `json:"young,omitempty"`
-	Daly        *outcomeJSON `json:"daly,omitempty"`
+	Start       jsonFloat        `json:"start"`
+	Duration    jsonFloat        `json:"duration"`
+	Nodes       []int            `json:"nodes,omitempty"`
+	Processors  int              `json:"processors"`
+	Used        int              `json:"used"`
+	Rates       string           `json:"rates"`
+	MTTF        jsonFloat        `json:"mttf"`
+	MTTR        jsonFloat        `json:"mttr"`
+	ModelUWT    jsonFloat        `json:"model_uwt"`
+	ModelStatus string           `json:"model_status"`
+	Model       outcomeJSON      `json:"model"`
+	Paper       outcomeJSON      `json:"paper"`
+	Best        outcomeJSON      `json:"best"`
+	Young       *outcomeJSON     `json:"young,omitempty"`
+	Daly        *outcomeJSON     `json:"daly,omitempty"`
+	Sweep       []sweepPointJSON `json:"sweep"`
+}
+
+// sweepPointJSON is one interval of the sweep and the work it committed.
+type sweepPointJSON struct {
+	Interval jsonFloat `json:"interval"`
+	Work     jsonFloat `json:"work"`
 }
 
 // outcomeJSON is the replay of a segment with one interval.
@@ -189,8 +233,17 @@ func outcome(o evaluate.Outcome) outcomeJSON {
 func (r evaluateReport) JSON() any {
 	j := evaluateJSON{Rows: []evaluateRowJSON{}}
 	for _, row := range r.tab.Rows {
+		if row.Status != evaluate.Evaluated {
+			j.Rows = append(j.Rows, evaluateRowJSON{
+				System: row.System, Status: row.Status.String(), Reason: row.Reason,
+				Scenario: scenarioJSON{Processors: row.Processors}, Nodes: row.Nodes,
+			})
+			continue
+		}
 		rj := evaluateRowJSON{
 			System: row.System,
+			Status: row.Status.String(),
+			Rates:  row.Rates.String(),
 			Scenario: scenarioJSON{Application: row.Application, Processors: row.Processors,
 				MTTF: jsonFloat(row.MTTF), MTTR: jsonFloat(row.MTTR), Policy: row.Policy.String()},
 			Nodes:           row.Nodes,
@@ -210,7 +263,7 @@ func (r evaluateReport) JSON() any {
 			for _, res := range row.Results {
 				sj := segmentJSON{
 					Start: jsonFloat(res.Start), Duration: jsonFloat(res.Duration), Nodes: res.Nodes,
-					Processors: res.Processors, Used: res.Used, MTTF: jsonFloat(res.MTTF), MTTR: jsonFloat(res.MTTR),
+					Processors: res.Processors, Used: res.Used, Rates: res.Rates.String(), MTTF: jsonFloat(res.MTTF), MTTR: jsonFloat(res.MTTR),
 					ModelUWT: jsonFloat(res.ModelUWT), ModelStatus: res.ModelStatus.String(),
 					Model: outcome(res.Model), Paper: outcome(res.Paper), Best: outcome(res.Best),
 				}
@@ -222,6 +275,9 @@ func (r evaluateReport) JSON() any {
 					d := outcome(*res.Daly)
 					sj.Daly = &d
 				}
+				for _, p := range res.Sweep {
+					sj.Sweep = append(sj.Sweep, sweepPointJSON{jsonFloat(p.Interval), jsonFloat(p.Work)})
+				}
 				rj.Results = append(rj.Results, sj)
 			}
 		}
@@ -231,24 +287,39 @@ func (r evaluateReport) JSON() any {
 }
 
 func (r evaluateReport) CSV() ([]string, [][]string) {
-	header := []string{"system", "application", "policy", "processors", "segments", "mttf", "mttr",
+	header := []string{"system", "application", "policy", "processors", "segments", "rates", "mttf", "mttr",
 		"efficiency", "efficiency_std", "efficiency_min", "young_efficiency", "daly_efficiency",
-		"interval", "best_interval", "uwt", "best_uwt"}
+		"interval", "best_interval", "uwt", "best_uwt", "status"}
 	var rows [][]string
 	for _, r := range r.tab.Rows {
+		if r.Status != evaluate.Evaluated {
+			row := make([]string, len(header))
+			row[0], row[3], row[4] = r.System, strconv.Itoa(r.Processors), "0"
+			row[len(row)-1] = r.Status.String() + ": " + r.Reason
+			rows = append(rows, row)
+			continue
+		}
 		rows = append(rows, []string{r.System, r.Application, r.Policy.String(), strconv.Itoa(r.Processors), strconv.Itoa(r.Segments),
-			csvFloat(r.MTTF), csvFloat(r.MTTR), csvFloat(r.Efficiency.Mean), csvFloat(r.Efficiency.Std), csvFloat(r.Efficiency.Min),
+			r.Rates.String(), csvFloat(r.MTTF), csvFloat(r.MTTR), csvFloat(r.Efficiency.Mean), csvFloat(r.Efficiency.Std), csvFloat(r.Efficiency.Min),
 			csvFloat(r.YoungEfficiency.Mean), csvFloat(r.DalyEfficiency.Mean), csvFloat(r.Interval.Mean), csvFloat(r.BestInterval.Mean),
-			csvFloat(r.UWT.Mean), csvFloat(r.BestUWT.Mean)})
+			csvFloat(r.UWT.Mean), csvFloat(r.BestUWT.Mean), r.Status.String()})
 	}
 	return header, rows
 }
 
 func (r evaluateReport) Text(w io.Writer) error {
 	t := newTable(w)
-	t.row("System", "App", "Policy", "N", "MTTF", "MTTR", "Efficiency (min)", "Young", "Daly", "Mean I*", "Mean best I", "Work/s I*", "Work/s best")
+	t.row("System", "App", "Policy", "N", "Rates", "MTTF", "MTTR", "Efficiency (min)", "Young", "Daly", "Mean I*", "Mean best I", "Work/s I*", "Work/s best")
+	var notes []string
+	segments := 0
 	for _, r := range r.tab.Rows {
-		t.row(r.System, r.Application, r.Policy.String(), strconv.Itoa(r.Processors), short(r.MTTF), short(r.MTTR),
+		if r.Status != evaluate.Evaluated {
+			t.row(r.System, "-", "-", strconv.Itoa(r.Processors), "-", "-", "-", r.Status.String(), "-", "-", "-", "-", "-", "-")
+			notes = append(notes, fmt.Sprintf("system %s %s: %s", r.System, r.Status, r.Reason))
+			continue
+		}
+		segments = r.Segments
+		t.row(r.System, r.Application, r.Policy.String(), strconv.Itoa(r.Processors), r.Rates.String(), short(r.MTTF), short(r.MTTR),
 			fmt.Sprintf("%.1f%% (%.1f%%)", 100*r.Efficiency.Mean, 100*r.Efficiency.Min),
 			fmt.Sprintf("%.1f%%", 100*r.YoungEfficiency.Mean), fmt.Sprintf("%.1f%%", 100*r.DalyEfficiency.Mean),
 			short(r.Interval.Mean), short(r.BestInterval.Mean), fmt.Sprintf("%.4g", r.UWT.Mean), fmt.Sprintf("%.4g", r.BestUWT.Mean))
@@ -256,8 +327,12 @@ func (r evaluateReport) Text(w io.Writer) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
-	if len(r.tab.Rows) > 0 {
-		fmt.Fprintf(w, "\n%d segments per system; efficiency = work with the model's I* / best work of the sweep.\n", r.tab.Rows[0].Segments)
+	if segments > 0 {
+		fmt.Fprintf(w, "\n%d segments per system; efficiency = work with the model's I* / best work of the sweep.\n", segments)
+		fmt.Fprintln(w, "Rates: the model's failure rate is that of the nodes the rule uses (used) or pooled over all nodes (all).")
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
 	}
 	return nil
 }
@@ -292,6 +367,12 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 	}
 	if set.Rule, err = sim.ParseRule(o.Rule); err != nil {
 		return nil, flagError("rule", "%v", err)
+	}
+	if set.Rates, err = evaluate.ParseRates(o.Rates); err != nil {
+		return nil, flagError("rates", "%v", err)
+	}
+	if set.Sweep, err = o.sweep(); err != nil {
+		return nil, err
 	}
 	set.Applications = splitList(o.Apps)
 	if len(set.Applications) == 0 {
@@ -344,6 +425,40 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		set.Systems = append(set.Systems, evaluate.System{Name: filepath.Base(path), Trace: tr})
 	}
 	return set, nil
+}
+
+// sweep reads the sweep's flags: --sweep-from is a duration or I*/K.
+func (o *evaluateOptions) sweep() (evaluate.Sweep, error) {
+	var sw evaluate.Sweep
+	from := strings.TrimSpace(o.SweepFrom)
+	if k, ok := strings.CutPrefix(from, "I*/"); ok {
+		d, err := strconv.ParseFloat(k, 64)
+		if err != nil || !(d >= 1) || math.IsInf(d, 0) {
+			return sw, flagError("sweep-from", "%q, want I*/K with a finite K ≥ 1, or a duration", o.SweepFrom)
+		}
+		sw.StartFraction = 1 / d
+	} else {
+		v, err := positiveDuration("sweep-from", from)
+		if err != nil {
+			return sw, err
+		}
+		sw.Start = v
+	}
+	if o.SweepTo != "" {
+		v, err := positiveDuration("sweep-to", o.SweepTo)
+		if err != nil {
+			return sw, err
+		}
+		if sw.Start > 0 && v < sw.Start {
+			return sw, flagError("sweep-to", "%q is below --sweep-from %q", o.SweepTo, o.SweepFrom)
+		}
+		sw.End = v
+	}
+	if o.SweepPoints < 3 || o.SweepPoints > evaluate.MaxSweepPoints {
+		return sw, flagError("sweep-points", "%d, want 3 … %d", o.SweepPoints, evaluate.MaxSweepPoints)
+	}
+	sw.Points = o.SweepPoints
+	return sw, nil
 }
 
 // readLANL reads the named systems from a LANL failure-data file.

@@ -2,11 +2,15 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/cli"
 	"github.com/ckpt-markov/markov/internal/shareddata"
 	"github.com/ckpt-markov/markov/trace"
 )
@@ -46,6 +50,9 @@ type evaluateOut struct {
 
 type evaluateRow struct {
 	System   string `json:"system"`
+	Status   string `json:"status"`
+	Reason   string `json:"reason"`
+	Rates    string `json:"rates"`
 	Scenario struct {
 		Application string  `json:"application"`
 		Policy      string  `json:"policy"`
@@ -120,12 +127,97 @@ func TestEvaluateErrors(t *testing.T) {
 		{[]string{"evaluate", "--trace", path, "--apps", "fft"}, "fft"},
 		{[]string{"evaluate", "--trace", path, "--min-duration", "soon"}, "--min-duration"},
 		{[]string{"evaluate", "--trace", bad}, "bad.csv"},
+		{[]string{"evaluate", "--trace", path, "--rates", "best"}, "--rates"},
+		{[]string{"evaluate", "--trace", path, "--sweep-from", "soon"}, "--sweep-from"},
+		{[]string{"evaluate", "--trace", path, "--sweep-from", "I*/0.5"}, "--sweep-from"},
+		{[]string{"evaluate", "--trace", path, "--sweep-from", "-5m"}, "--sweep-from"},
+		{[]string{"evaluate", "--trace", path, "--sweep-to", "0"}, "--sweep-to"},
+		{[]string{"evaluate", "--trace", path, "--sweep-from", "1h", "--sweep-to", "30m"}, "--sweep-to"},
+		{[]string{"evaluate", "--trace", path, "--sweep-points", "2"}, "--sweep-points"},
+		{[]string{"evaluate", "--trace", path, "--sweep-points", "1000000"}, "--sweep-points"},
 		{[]string{"evaluate", "--trace", filepath.Join(t.TempDir(), "missing.csv")}, "missing.csv"},
 	} {
 		_, errOut, code := run(t, tc.args...)
 		if code == 0 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("markov %s: exit %d, stderr %q; want an error naming %q", strings.Join(tc.args[1:], " "), code, errOut, tc.want)
 		}
+	}
+}
+
+// TestEvaluateRenamedTrace (issue 16): the same trace under another file
+// name gives the same table, byte for byte, but for the name in the
+// System column (names of the same length keep the columns aligned).
+func TestEvaluateRenamedTrace(t *testing.T) {
+	content, err := os.ReadFile(syntheticTrace(t, 6, 20*86400, 6*3600, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"evaluate", "--segments", "3", "--apps", "cg", "--policies", "greedy,moldable:4"}
+	first := mustRun(t, append(args, "--trace", writeFile(t, "alpha.csv", string(content)))...)
+	second := mustRun(t, append(args, "--trace", writeFile(t, "omega.csv", string(content)))...)
+	if !strings.Contains(first, "alpha.csv") || strings.ReplaceAll(second, "omega.csv", "alpha.csv") != first {
+		t.Errorf("renamed trace, other table:\n%s\n%s", first, second)
+	}
+}
+
+// TestEvaluateSweepFlags: --sweep-from and --sweep-to bound the sweep's
+// doubling scan (seen in the segments' detail), and the default starts
+// below I*/4.
+func TestEvaluateSweepFlags(t *testing.T) {
+	path := syntheticTrace(t, 6, 20*86400, 6*3600, 9)
+	type interval struct {
+		Interval float64 `json:"interval"`
+	}
+	var got struct {
+		Rows []struct {
+			Results []struct {
+				Model interval   `json:"model"`
+				Sweep []interval `json:"sweep"`
+			} `json:"results"`
+		} `json:"rows"`
+	}
+	args := []string{"evaluate", "--trace", path, "--segments", "2", "--apps", "cg", "--segments-detail"}
+	runJSON(t, &got, append(args, "--sweep-from", "30s", "--sweep-to", "4m")...)
+	for _, res := range got.Rows[0].Results {
+		// The scan 30, 60, 120, 240 s; the first refinement spans half to
+		// twice its best point (16 points: step 4^(1/15)), the second one
+		// step either side of the best point of the first.
+		step := math.Pow(4, 1.0/15)
+		if first, last := res.Sweep[0].Interval, res.Sweep[len(res.Sweep)-1].Interval; first < 15/step || first > 30 || last < 240 || last > 480*step {
+			t.Errorf("--sweep-from 30s --sweep-to 4m: sweep from %v to %v s", first, last)
+		}
+	}
+	runJSON(t, &got, args...)
+	for _, res := range got.Rows[0].Results {
+		if first := res.Sweep[0].Interval; !(first < res.Model.Interval/4) {
+			t.Errorf("default: sweep from %v s, I* %v s", first, res.Model.Interval)
+		}
+	}
+}
+
+// TestEvaluateNotEvaluated (issue 12): a trace too short for the history
+// and a segment does not stop the table: its row says why, the other
+// system's rows are printed, and the exit status is 1.
+func TestEvaluateNotEvaluated(t *testing.T) {
+	good := syntheticTrace(t, 6, 20*86400, 6*3600, 3)
+	short := writeFile(t, "short.csv", "# nodes=2 start=0 end=864000\nnode,down_start,down_end\n0,1000,2000\n1,5000,7000\n")
+	out, errOut, code := run(t, "evaluate", "--trace", good, "--trace", short, "--segments", "2", "--apps", "cg")
+	if code != cli.ExitError || !strings.Contains(errOut, "1 of 2 systems could not be evaluated") {
+		t.Errorf("exit %d, stderr %q; want 1 and the count", code, errOut)
+	}
+	for _, want := range []string{"cluster.csv  cg", "short.csv", "not evaluated", "too short"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, code = run(t, "evaluate", "--trace", good, "--trace", short, "--segments", "2", "--apps", "cg", "--json")
+	var got evaluateOut
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != cli.ExitError {
+		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
+	}
+	if len(got.Rows) != 2 || got.Rows[0].Status != "evaluated" || got.Rows[0].Rates != "all" ||
+		got.Rows[1].System != "short.csv" || got.Rows[1].Status != "not evaluated" || !strings.Contains(got.Rows[1].Reason, "too short") {
+		t.Errorf("--json rows %+v", got.Rows)
 	}
 }
 
