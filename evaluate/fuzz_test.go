@@ -13,7 +13,7 @@ import (
 // back from its canonical name.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"", "greedy", "pb", "ab", "availability", "moldable:4", "vector:1,2,2", "vector:",
-		"most-reliable", "random", "lowest-index", "first", "Greedy ", "moldable:x"} {
+		"most-reliable", "random", "lowest-index", "first", "Greedy ", "moldable:x", "used", "all", "mixed"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -28,6 +28,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if v, err := ParseSubset(s); err == nil && v.String() != s {
 			t.Errorf("subset %q reads as %v", s, v)
+		}
+		if v, err := ParseRates(s); err == nil && (v.String() != s || v.validate() != nil) {
+			t.Errorf("rates %q reads as %v", s, v)
 		}
 	})
 }
