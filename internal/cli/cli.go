@@ -227,6 +227,7 @@ data errors with 1.`,
 		newIntervalsCmd(e),
 		newEvaluateCmd(e),
 		newTraceCmd(e),
+		newSweepCmd(e),
 	)
 	return root
 }

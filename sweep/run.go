@@ -1,0 +1,464 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/evaluate"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
+	"github.com/ckpt-markov/markov/trace"
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+// Settings configures Run. A nil *Settings runs every task with the
+// defaults.
+type Settings struct {
+	// Shard and Shards select shard Shard of Shards (0 ≤ Shard < Shards);
+	// Shards = 0 means all tasks in one process.
+	Shard, Shards int
+	// Workers is the number of tasks run at once. Default
+	// runtime.GOMAXPROCS(0). Results do not depend on it.
+	Workers int
+	// Progress, if not nil, is called after each task with the number
+	// done and the number to do in this run, from one goroutine at a time.
+	Progress func(done, total int)
+	// FlushEvery is the least time between two rewrites of the result
+	// file while tasks complete; the file is always written at the end.
+	// Default one second; negative means after every task.
+	FlushEvery time.Duration
+}
+
+// Summary is what Run did.
+type Summary struct {
+	// Tasks is the number of tasks of the shard, Skipped those already in
+	// the directory and Done those run now.
+	Tasks, Skipped, Done int
+	// File is the result file written.
+	File string
+}
+
+// Run runs the tasks of the study's shard that the directory dir does not
+// hold yet, writing their results to the shard's result file in dir
+// (ResultFile), atomically after each task (at most once per FlushEvery)
+// and at the end. It copies the study into dir as StudyFile first, and
+// refuses a dir that holds another study. On an error or a cancelled ctx
+// the results of the tasks that finished are kept.
+func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, error) {
+	var set Settings
+	if s != nil {
+		set = *s
+	}
+	if set.Shards == 0 {
+		set.Shards = 1
+		if set.Shard != 0 {
+			return Summary{}, fmt.Errorf("sweep: shard %d without a shard count", set.Shard)
+		}
+	}
+	if set.Shards < 1 || set.Shards > MaxShards || set.Shard < 0 || set.Shard >= set.Shards {
+		return Summary{}, fmt.Errorf("sweep: shard %d of %d, want 0 ≤ shard < shards ≤ %d", set.Shard, set.Shards, MaxShards)
+	}
+	if set.Workers == 0 {
+		set.Workers = runtime.GOMAXPROCS(0)
+	}
+	if set.Workers < 1 {
+		return Summary{}, fmt.Errorf("sweep: workers = %d, want ≥ 1", set.Workers)
+	}
+	if set.FlushEvery == 0 {
+		set.FlushEvery = time.Second
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Summary{}, err
+	}
+	if err := claim(st, dir); err != nil {
+		return Summary{}, err
+	}
+	name := ResultFile(set.Shard, set.Shards)
+	sum := Summary{File: filepath.Join(dir, name)}
+
+	done, err := readResults(st, dir)
+	if err != nil {
+		return sum, err
+	}
+	tasks := Shard(st.Expand(), set.Shard, set.Shards)
+	sum.Tasks = len(tasks)
+	// This shard's file keeps what it held; tasks in other files are
+	// skipped and left there.
+	var out []line
+	for _, l := range done {
+		if l.file == name {
+			out = append(out, l.line)
+		}
+	}
+	var todo []Task
+	for _, t := range tasks {
+		if _, ok := done[t.Index]; ok {
+			sum.Skipped++
+			continue
+		}
+		todo = append(todo, t)
+	}
+	if len(todo) == 0 {
+		return sum, nil
+	}
+	r := &runner{study: st, lanl: map[string][]trace.LANLSystem{}, generic: map[string]*trace.Trace{}}
+	w := &shardWriter{path: sum.File, lines: out, every: set.FlushEvery}
+	err = runPool(ctx, todo, set.Workers, func(ctx context.Context, t Task) (line, error) {
+		start := time.Now()
+		rec, err := r.run(ctx, t)
+		if err != nil {
+			return line{}, fmt.Errorf("sweep: task %d (%s): %w", t.Index, t.ID, err)
+		}
+		return line{Study: st.hash, Task: t.Index, ID: t.ID, Seconds: time.Since(start).Seconds(), Record: rec}, nil
+	}, func(l line) error {
+		sum.Done++
+		if err := w.add(l); err != nil {
+			return err
+		}
+		if set.Progress != nil {
+			set.Progress(sum.Done, len(todo))
+		}
+		return nil
+	})
+	if ferr := w.flush(); err == nil {
+		err = ferr
+	}
+	return sum, err
+}
+
+// runPool runs fn on the tasks with workers goroutines and hands each
+// result to collect, from the calling goroutine. It stops at the first
+// error or when ctx is cancelled, after the running tasks end.
+func runPool(ctx context.Context, tasks []Task, workers int, fn func(context.Context, Task) (line, error), collect func(line) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		l   line
+		err error
+	}
+	next := make(chan Task)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for range min(workers, len(tasks)) {
+		wg.Go(func() {
+			for t := range next {
+				l, err := fn(ctx, t)
+				results <- result{l, err}
+			}
+		})
+	}
+	go func() {
+		defer close(next)
+		for _, t := range tasks {
+			select {
+			case next <- t:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	var first error
+	for r := range results {
+		if first != nil {
+			continue
+		}
+		if r.err == nil {
+			r.err = collect(r.l)
+		}
+		if r.err != nil {
+			first = r.err
+			cancel()
+		}
+	}
+	if err := ctx.Err(); first == nil && err != nil {
+		first = err
+	}
+	if first != nil && ctx.Err() != nil && errors.Is(first, context.Canceled) {
+		return context.Canceled
+	}
+	return first
+}
+
+// shardWriter rewrites a shard's result file atomically.
+type shardWriter struct {
+	path  string
+	lines []line
+	every time.Duration
+	last  time.Time
+	dirty bool
+}
+
+func (w *shardWriter) add(l line) error {
+	w.lines = append(w.lines, l)
+	w.dirty = true
+	if w.every < 0 || time.Since(w.last) >= w.every {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *shardWriter) flush() error {
+	if !w.dirty {
+		return nil
+	}
+	data, err := encodeLines(w.lines)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(w.path, data); err != nil {
+		return err
+	}
+	w.last = time.Now()
+	w.dirty = false
+	return nil
+}
+
+// runner runs tasks, reading each trace and base scenario once.
+type runner struct {
+	study   *Study
+	mu      sync.Mutex
+	base    *scenario.Scenario
+	lanl    map[string][]trace.LANLSystem
+	generic map[string]*trace.Trace
+}
+
+func (r *runner) path(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(r.study.dir, p)
+}
+
+func (r *runner) run(ctx context.Context, t Task) (Record, error) {
+	rec := t.record()
+	if t.Compute == Evaluate {
+		return rec, r.evaluate(ctx, t, &rec)
+	}
+	sc, err := r.scenario(t)
+	if err != nil {
+		return rec, err
+	}
+	rec.Processors = sc.System.Processors
+	rec.MTTF, rec.MTTR = fl(sc.System.MTTF), fl(sc.System.MTTR)
+	rec.Policy = sc.Policy.String()
+	m, err := uwt.New(sc, &uwt.Settings{Workers: 1})
+	if err != nil {
+		return rec, err
+	}
+	interval := t.Interval
+	var res uwt.Result
+	switch {
+	case t.Compute == Optimize || math.IsNaN(interval):
+		opt, err := m.Optimize(ctx, nil)
+		if err != nil {
+			return rec, err
+		}
+		interval, res = opt.Interval, opt.Result
+		if t.Compute == Optimize {
+			rec.BandLow, rec.BandHigh, rec.ModelInterval = fl(opt.BandLow), fl(opt.BandHigh), fl(opt.ModelInterval)
+			rec.Status = opt.Status.String()
+		}
+	default:
+		if res, err = m.Evaluate(ctx, interval); err != nil {
+			return rec, err
+		}
+	}
+	rec.Interval, rec.UWT, rec.Availability = fl(interval), fl(res.UWT), fl(res.Availability)
+	if t.Compute != Simulate {
+		return rec, nil
+	}
+	ss := sim.Settings{Seed: t.Seed, Workers: 1}
+	if p := r.study.Simulation; p != nil {
+		ss.Replications, ss.Horizon, ss.RelTol, ss.Confidence = p.Replications, float64(p.Horizon), p.RelTol, p.Confidence
+	}
+	sr, err := sim.Run(ctx, sc, interval, &ss)
+	if err != nil {
+		return rec, err
+	}
+	in := sr.UWT.Contains(res.UWT)
+	rec.SimUWT, rec.SimUWTHalfWidth = fl(sr.UWT.Mean), fl(sr.UWT.HalfWidth)
+	rec.SimAvailability = fl(sr.Availability.Mean)
+	rec.ModelInCI = &in
+	rec.Status = sr.Status.String()
+	return rec, nil
+}
+
+// scenario builds the task's scenario from the base and the task's point.
+func (r *runner) scenario(t Task) (*scenario.Scenario, error) {
+	a := r.study.Scenarios
+	var sys scenario.System
+	var app scenario.Application
+	var pol scenario.Policy
+	if a.Base != "" {
+		r.mu.Lock()
+		if r.base == nil {
+			b, err := scenario.Load(r.path(a.Base), &scenario.ParseSettings{Applications: bench.Application})
+			if err != nil {
+				r.mu.Unlock()
+				return nil, err
+			}
+			r.base = b
+		}
+		sys, app, pol = r.base.System, r.base.Application, r.base.Policy
+		r.mu.Unlock()
+	} else {
+		pol = scenario.Policy{Kind: scenario.Greedy}
+	}
+	if t.Processors > 0 {
+		sys.Processors = t.Processors
+	}
+	if !math.IsNaN(t.MTTF) {
+		sys.MTTF = t.MTTF
+	}
+	if !math.IsNaN(t.MTTR) {
+		sys.MTTR = t.MTTR
+	}
+	n := sys.Processors
+	var err error
+	switch {
+	case a.Application != "":
+		if app, err = bench.Application(a.Application, n); err != nil {
+			return nil, err
+		}
+	case app.N() != n:
+		if app, err = firstCounts(app, n); err != nil {
+			return nil, err
+		}
+	default:
+		app = cloneApp(app)
+	}
+	if !math.IsNaN(t.Latency) {
+		for i := range app.Latency {
+			app.Latency[i], app.Overhead[i] = t.Latency, t.Latency
+		}
+	}
+	if !math.IsNaN(t.Recovery) {
+		app.Recovery = scenario.RecoveryConstant(t.Recovery, n)
+	}
+	if t.Policy != "" {
+		if pol, err = parsePolicy(t.Policy); err != nil {
+			return nil, err
+		}
+	} else if pol.Kind == scenario.Explicit && len(pol.Explicit) != n {
+		return nil, fmt.Errorf("the base policy vector has %d entries for %d processors; give policies", len(pol.Explicit), n)
+	}
+	return scenario.New(sys, app, pol)
+}
+
+// firstCounts restricts an application described for more processor
+// counts to the counts 1..n.
+func firstCounts(app scenario.Application, n int) (scenario.Application, error) {
+	if n > app.N() {
+		return scenario.Application{}, fmt.Errorf("%d processors, but the base application is described for %d counts only", n, app.N())
+	}
+	full := app.Recovery.Matrix(app.N())
+	rec := make([][]float64, n)
+	for p := range rec {
+		rec[p] = full[p][:n]
+	}
+	return scenario.Application{
+		WorkRate: append([]float64(nil), app.WorkRate[:n]...),
+		Latency:  append([]float64(nil), app.Latency[:n]...),
+		Overhead: append([]float64(nil), app.Overhead[:n]...),
+		Recovery: scenario.RecoveryMatrix(rec),
+	}, nil
+}
+
+func cloneApp(app scenario.Application) scenario.Application {
+	app.WorkRate = append([]float64(nil), app.WorkRate...)
+	app.Latency = append([]float64(nil), app.Latency...)
+	app.Overhead = append([]float64(nil), app.Overhead...)
+	return app
+}
+
+// evaluate runs one row of evaluate's table: one system, application and
+// policy over the study's segments.
+func (r *runner) evaluate(ctx context.Context, t Task, rec *Record) error {
+	tr, err := r.trace(t)
+	if err != nil {
+		return err
+	}
+	ta := r.study.Traces
+	set := &evaluate.Settings{
+		Systems:      []evaluate.System{{Name: t.System, Trace: tr}},
+		Applications: []string{t.Application},
+		Policies:     []string{t.Policy},
+		Processors:   ta.Processors,
+		Segments:     ta.Segments,
+		MinDuration:  float64(ta.MinDuration),
+		MaxDuration:  float64(ta.MaxDuration),
+		Seed:         t.Seed,
+		Workers:      1,
+	}
+	if ta.Rule != "" {
+		if set.Rule, err = evaluate.ParseRule(ta.Rule); err != nil {
+			return err
+		}
+	}
+	tab, err := evaluate.Run(ctx, set)
+	if err != nil {
+		return err
+	}
+	row := tab.Rows[0]
+	rec.Processors, rec.Segments = row.Processors, row.Segments
+	rec.MTTF, rec.MTTR = fl(row.MTTF), fl(row.MTTR)
+	rec.Interval, rec.UWT = fl(row.Interval.Mean), fl(row.ModelUWT.Mean)
+	rec.Efficiency, rec.EfficiencyStd, rec.EfficiencyMin = fl(row.Efficiency.Mean), fl(row.Efficiency.Std), fl(row.Efficiency.Min)
+	rec.YoungEfficiency, rec.DalyEfficiency = fl(row.YoungEfficiency.Mean), fl(row.DalyEfficiency.Mean)
+	rec.BestInterval = fl(row.BestInterval.Mean)
+	rec.ReplayUWT, rec.BestUWT = fl(row.UWT.Mean), fl(row.BestUWT.Mean)
+	return nil
+}
+
+// trace reads the task's system, each file once per run.
+func (r *runner) trace(t Task) (*trace.Trace, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	path := r.path(t.trace)
+	if t.systemID < 0 {
+		if tr, ok := r.generic[path]; ok {
+			return tr, nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		tr, err := trace.ReadGeneric(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		r.generic[path] = tr
+		return tr, nil
+	}
+	all, ok := r.lanl[path]
+	if !ok {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if all, err = trace.ReadLANLSystems(f, nil); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		r.lanl[path] = all
+	}
+	for _, s := range all {
+		if s.System == t.systemID {
+			return s.Trace, nil
+		}
+	}
+	return nil, fmt.Errorf("system %d is not in %s", t.systemID, path)
+}
