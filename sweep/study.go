@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -154,13 +155,14 @@ type SlurmSettings struct {
 // as "90m" or "100d" (scenario.ParseDuration).
 type Duration float64
 
-// UnmarshalJSON implements json.Unmarshaler.
+// UnmarshalJSON implements json.Unmarshaler. A string that is no
+// duration reads as NaN, which validation reports with the field's name.
 func (d *Duration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
 		v, err := scenario.ParseDuration(s)
 		if err != nil {
-			return err
+			v = math.NaN()
 		}
 		*d = Duration(v)
 		return nil
@@ -293,9 +295,18 @@ func (s *Study) validate() error {
 	return nil
 }
 
-func axisLen[T any](field string, v []T) error {
+// axisLen bounds the length of an axis and rejects repeated values, which
+// would make two tasks of one point.
+func axisLen[T comparable](field string, v []T) error {
 	if len(v) > MaxAxis {
 		return fieldError(field, "%d values, want at most %d", len(v), MaxAxis)
+	}
+	seen := make(map[T]bool, len(v))
+	for i, x := range v {
+		if seen[x] {
+			return fieldError(fmt.Sprintf("%s[%d]", field, i), "%v given twice", x)
+		}
+		seen[x] = true
 	}
 	return nil
 }
@@ -306,10 +317,19 @@ func positiveDurations(field string, v []Duration) error {
 	}
 	for i, d := range v {
 		if !positive(float64(d)) {
-			return fieldError(fmt.Sprintf("%s[%d]", field, i), "%v, want a finite positive duration", float64(d))
+			return fieldError(fmt.Sprintf("%s[%d]", field, i), "%s, want a finite positive duration", durationText(d))
 		}
 	}
 	return nil
+}
+
+// durationText shows a bad duration; NaN stands for a string that is no
+// duration.
+func durationText(d Duration) string {
+	if math.IsNaN(float64(d)) {
+		return `not seconds nor a duration such as "90m" or "100d"`
+	}
+	return fmt.Sprint(float64(d))
 }
 
 func positive(x float64) bool { return x > 0 && x <= maxSeconds }
@@ -352,7 +372,7 @@ func (a *ScenarioAxes) validate(needIntervals bool) error {
 	}
 	for i, r := range a.Recovery {
 		if !(r >= 0 && float64(r) <= maxSeconds) {
-			return fieldError(fmt.Sprintf("scenarios.recovery[%d]", i), "%v, want a finite duration ≥ 0", float64(r))
+			return fieldError(fmt.Sprintf("scenarios.recovery[%d]", i), "%s, want a finite duration ≥ 0", durationText(r))
 		}
 	}
 	if err := axisLen("scenarios.policies", a.Policies); err != nil {
@@ -389,12 +409,15 @@ func (t *TraceAxes) validate() error {
 	if t.LANL == "" && len(t.Systems) > 0 {
 		return fieldError("traces.systems", "goes with lanl")
 	}
+	if err := axisLen("traces.systems", t.Systems); err != nil {
+		return err
+	}
 	for _, ax := range []struct {
 		field string
-		n     int
-	}{{"systems", len(t.Systems)}, {"generic", len(t.Generic)}, {"applications", len(t.Applications)}, {"policies", len(t.Policies)}} {
-		if ax.n > MaxAxis {
-			return fieldError("traces."+ax.field, "%d values, want at most %d", ax.n, MaxAxis)
+		v     []string
+	}{{"generic", t.Generic}, {"applications", t.Applications}, {"policies", t.Policies}} {
+		if err := axisLen("traces."+ax.field, ax.v); err != nil {
+			return err
 		}
 	}
 	names := map[string]bool{}
@@ -416,11 +439,13 @@ func (t *TraceAxes) validate() error {
 		}
 	}
 	for i, p := range t.Policies {
-		if strings.EqualFold(strings.TrimSpace(p), "optimal") {
-			return fieldError(fmt.Sprintf("traces.policies[%d]", i), `"optimal" is not available in this version`)
+		// evaluate's forms: its availability-based policy, or a scenario
+		// policy.
+		if q := strings.ToLower(strings.TrimSpace(p)); q == "ab" || q == "availability" {
+			continue
 		}
-		if strings.TrimSpace(p) == "" {
-			return fieldError(fmt.Sprintf("traces.policies[%d]", i), "empty")
+		if _, err := parsePolicy(p); err != nil {
+			return fieldError(fmt.Sprintf("traces.policies[%d]", i), "%v", err)
 		}
 	}
 	if t.Segments < 0 || t.Segments > MaxSegments {
@@ -434,7 +459,7 @@ func (t *TraceAxes) validate() error {
 		v     Duration
 	}{{"min_duration", t.MinDuration}, {"max_duration", t.MaxDuration}} {
 		if d.v != 0 && !positive(float64(d.v)) {
-			return fieldError("traces."+d.field, "%v, want a finite positive duration", float64(d.v))
+			return fieldError("traces."+d.field, "%s, want a finite positive duration", durationText(d.v))
 		}
 	}
 	return nil
@@ -445,7 +470,7 @@ func (s *SimulationSettings) validate() error {
 		return fieldError("simulation.replications", "%d, want 2 … %d", s.Replications, MaxReplications)
 	}
 	if s.Horizon != 0 && !positive(float64(s.Horizon)) {
-		return fieldError("simulation.horizon", "%v, want a finite positive duration", float64(s.Horizon))
+		return fieldError("simulation.horizon", "%s, want a finite positive duration", durationText(s.Horizon))
 	}
 	if s.RelTol != s.RelTol || s.RelTol > 1 {
 		return fieldError("simulation.rel_tol", "%v, want a target ≤ 1, or negative for one stage", s.RelTol)

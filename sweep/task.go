@@ -57,7 +57,11 @@ func (s *Study) count() int {
 		switch c {
 		case Evaluate:
 			t := s.Traces
-			total += mul(len(t.Systems)+len(t.Generic), len(t.Applications), len(t.Policies))
+			apps := len(t.Applications)
+			if apps == 0 {
+				apps = len(bench.Names())
+			}
+			total += mul(len(t.Systems)+len(t.Generic), apps, len(t.Policies))
 		default:
 			a := s.Scenarios
 			iv := 1
@@ -85,7 +89,7 @@ func orBase(v []Duration) []float64 {
 	return out
 }
 
-func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // Expand lists the study's tasks: for each computation in the order of
 // Compute, the product of its axes with the first axis outermost

@@ -1,0 +1,52 @@
+// Package sweep runs studies: grids of scenarios or sets of failure traces
+// with a computation at every point, split into numbered tasks that run
+// in one process or in shards on many (a Slurm job array), and merged into
+// one table that does not depend on the split.
+//
+// # Studies and tasks
+//
+// A study file (JSON, decoded strictly: unknown fields and trailing data
+// are errors, sizes are bounded by MaxStudyBytes, MaxAxis, MaxTasks …)
+// names what to compute (Optimize, UWT, Simulate on scenarios; Evaluate on
+// traces) and the axes. Expand lists the tasks: for each computation in
+// the order given, the Cartesian product of its axes with the first axis
+// outermost. A task's number and ID depend only on the study, never on the
+// sharding.
+//
+// Each task has a fixed seed: SplitMix64 (Steele, Lea & Flood 2014) of the
+// study's seed XOR the FNV-1a hash of the task's ID. Trace tasks use the
+// study's seed itself, which package evaluate mixes with the system's name
+// and the segment number, so that every application and policy of a
+// system is replayed on the same segments (paired comparisons), as in
+// markov evaluate. Every computation's result is independent of its
+// worker count, so a task's result is a function of the study and the
+// task alone.
+//
+// # Shards
+//
+// Shard assigns the tasks to N shards by the longest-processing-time rule
+// on a rough cost estimate (Task.Cost), whose largest shard is within
+// 4/3 − 1/(3N) of the optimum (Graham 1969, "Bounds on multiprocessing
+// timing anomalies"). The estimate affects only the balance.
+//
+// # Result files, resume, merge
+//
+// Run writes the results of shard K of N to DIR/results-K-of-N.jsonl, one
+// JSON object per task, rewritten atomically (a temporary file renamed
+// over it) as tasks complete, so that a killed shard leaves a complete
+// file of the tasks it finished. Before running, it reads every result
+// file of DIR and skips the tasks found there: running a shard again
+// resumes it. DIR/study.json keeps the study; a directory never mixes two
+// studies.
+//
+// Merge checks that each task is present exactly once (IncompleteError
+// lists the missing and the duplicated ones) and returns the records in
+// task order; WriteMerged writes them as CSV and indented JSON. Numbers
+// are written in Go's shortest round-trip form and the wall time of a task
+// is left out, so the merged files are the same bytes whatever the
+// sharding and the worker counts.
+//
+// The optimal policy (docs/optimal-policy.md) is not implemented yet:
+// "optimal" is refused, in one place (parsePolicy), where it will be
+// recognised once it exists.
+package sweep

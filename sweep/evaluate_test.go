@@ -1,0 +1,77 @@
+package sweep
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-markov/markov/evaluate"
+	"github.com/ckpt-markov/markov/internal/shareddata"
+	"github.com/ckpt-markov/markov/trace"
+)
+
+// TestEvaluateTasks checks trace tasks against evaluate.Run given all the
+// systems, applications and policies at once (what markov evaluate does):
+// each task's row must be that table's row, to the bit, because evaluate
+// draws the segments of a system from the seed and the system's name
+// alone. LANL systems 18 and 19 both have 512 nodes, so N is the same.
+func TestEvaluateTasks(t *testing.T) {
+	path := shareddata.LANL(t)
+	study := `{"name": "lanl", "seed": 5, "compute": ["evaluate"], "traces": {"lanl": ` + strconv.Quote(path) + `,
+		"systems": [18, 19], "applications": ["qr", "md"], "policies": ["greedy", "ab"], "segments": 2}}`
+	st := parse(t, study)
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), st, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Merge(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := trace.ReadLANLSystems(f, nil)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := &evaluate.Settings{Applications: []string{"qr", "md"}, Policies: []string{"greedy", "ab"}, Segments: 2, Seed: 5}
+	for _, s := range all {
+		if s.System == 18 || s.System == 19 {
+			set.Systems = append(set.Systems, evaluate.System{Name: strconv.Itoa(s.System), Trace: s.Trace})
+		}
+	}
+	ref, err := evaluate.Run(context.Background(), set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ref.Rows) != len(tab.Records) {
+		t.Fatalf("%d records, evaluate has %d rows", len(tab.Records), len(ref.Rows))
+	}
+	for i, row := range ref.Rows {
+		r := tab.Records[i]
+		if r.System != row.System || r.Application != row.Application || !strings.EqualFold(r.Policy, row.Policy) {
+			t.Fatalf("record %d is %s/%s/%s, row is %s/%s/%s", i, r.System, r.Application, r.Policy, row.System, row.Application, row.Policy)
+		}
+		for _, c := range []struct {
+			name      string
+			got, want float64
+		}{
+			{"efficiency", *r.Efficiency, row.Efficiency.Mean},
+			{"efficiency min", *r.EfficiencyMin, row.Efficiency.Min},
+			{"interval", *r.Interval, row.Interval.Mean},
+			{"mttf", *r.MTTF, row.MTTF},
+			{"best uwt", *r.BestUWT, row.BestUWT.Mean},
+			{"replay uwt", *r.ReplayUWT, row.UWT.Mean},
+		} {
+			if c.got != c.want {
+				t.Errorf("%s/%s/%s: %s = %v, evaluate.Run says %v", r.System, r.Application, r.Policy, c.name, c.got, c.want)
+			}
+		}
+	}
+}

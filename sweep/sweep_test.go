@@ -1,0 +1,430 @@
+package sweep
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+func parse(t *testing.T, s string) *Study {
+	t.Helper()
+	st, err := Parse(strings.NewReader(s), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func loadStudy(t *testing.T, name string) *Study {
+	t.Helper()
+	st, err := Load(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestParseErrors checks that each malformed study is refused with an
+// error naming the offending field.
+func TestParseErrors(t *testing.T) {
+	const ok = `"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [4], "mttf": ["10d"], "mttr": ["1h"]}`
+	for _, tc := range []struct {
+		study, field string
+	}{
+		{`{` + ok + `, "extra": 1}`, `unknown field "extra"`},
+		{`{` + ok + `} {}`, "data after"},
+		{`{"compute": ["optimize"]}`, "name"},
+		{`{"name": "a b", "compute": ["uwt"]}`, "name"},
+		{`{"name": "x", "compute": []}`, "compute"},
+		{`{"name": "x", "compute": ["optimal"]}`, "compute[0]"},
+		{`{"name": "x", "compute": ["optimize", "optimize"]}`, "compute[1]"},
+		{`{"name": "x", "compute": ["optimize"]}`, "scenarios"},
+		{`{"name": "x", "compute": ["evaluate"]}`, "traces"},
+		{`{"name": "x", "compute": ["uwt"], "scenarios": {"application": "qr", "processors": [4], "mttf": ["10d"], "mttr": ["1h"]}}`, "scenarios.intervals"},
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "lu", "processors": [4], "mttf": ["10d"], "mttr": ["1h"]}}`, "scenarios.application"},
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [0], "mttf": ["10d"], "mttr": ["1h"]}}`, "scenarios.processors[0]"},
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [4, 4], "mttf": ["10d"], "mttr": ["1h"]}}`, "scenarios.processors[1]"},
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [4], "mttf": [-5], "mttr": ["1h"]}}`, "scenarios.mttf[0]"},
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [4], "mttf": ["10d"], "mttr": ["1h"], "recovery": [-1]}}`, "scenarios.recovery[0]"},
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [4], "mttf": ["10d"], "mttr": ["1h"], "policies": ["optimal"]}}`, "scenarios.policies[0]"},
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [4], "mttf": ["10d"], "mttr": ["1h"], "policies": ["moldable"]}}`, "scenarios.policies[0]"},
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [4], "mttf": ["ten days"], "mttr": ["1h"]}}`, "mttf"},
+		{`{"name": "x", "compute": ["evaluate"], "traces": {"lanl": "f.csv"}}`, "traces.systems"},
+		{`{"name": "x", "compute": ["evaluate"], "traces": {"generic": ["a.csv"], "segments": -1}}`, "traces.segments"},
+		{`{"name": "x", "compute": ["evaluate"], "traces": {"generic": ["a.csv"], "policies": ["xx"]}}`, "traces.policies[0]"},
+		{`{"name": "x", "compute": ["evaluate"], "traces": {"generic": ["a/t.csv", "b/t.csv"]}}`, "traces.generic[1]"},
+		{`{` + ok + `, "simulation": {"replications": 1}}`, "simulation.replications"},
+		{`{` + ok + `, "slurm": {"partition": "a;rm -rf /"}}`, "slurm.partition"},
+		// 101 × 100 × 100 = 1,010,000 tasks, over MaxTasks.
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [` + seq(1, 101) + `], "mttf": [` + seq(1, 100) + `], "mttr": [` + seq(1, 100) + `]}}`, "tasks"},
+	} {
+		_, err := Parse(strings.NewReader(tc.study), ".")
+		if err == nil || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("%.90s: error %v, want one naming %q", tc.study, err, tc.field)
+		}
+	}
+	big := `{"name": "x", "compute": ["optimize"], "pad": "` + strings.Repeat("x", MaxStudyBytes) + `"}`
+	if _, err := Parse(strings.NewReader(big), "."); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("a study over MaxStudyBytes: error %v", err)
+	}
+}
+
+func seq(a, b int) string {
+	var s []string
+	for i := a; i <= b; i++ {
+		s = append(s, strconv.Itoa(i))
+	}
+	return strings.Join(s, ",")
+}
+
+// TestExpand checks the numbering of a study whose task list is written
+// out by hand here: the product of the axes, first axis outermost, for
+// each computation in order.
+func TestExpand(t *testing.T) {
+	st := parse(t, `{"name": "x", "seed": 3, "compute": ["optimize", "uwt"],
+		"scenarios": {"application": "qr", "processors": [4, 8], "mttf": ["1d"], "mttr": [3600],
+		"policies": ["greedy", "pb"], "intervals": ["1h", "2h"]}}`)
+	want := []string{
+		"optimize app=qr n=4 mttf=86400 mttr=3600 policy=greedy",
+		"optimize app=qr n=4 mttf=86400 mttr=3600 policy=pb",
+		"optimize app=qr n=8 mttf=86400 mttr=3600 policy=greedy",
+		"optimize app=qr n=8 mttf=86400 mttr=3600 policy=pb",
+		"uwt app=qr n=4 mttf=86400 mttr=3600 policy=greedy interval=3600",
+		"uwt app=qr n=4 mttf=86400 mttr=3600 policy=greedy interval=7200",
+		"uwt app=qr n=4 mttf=86400 mttr=3600 policy=pb interval=3600",
+		"uwt app=qr n=4 mttf=86400 mttr=3600 policy=pb interval=7200",
+		"uwt app=qr n=8 mttf=86400 mttr=3600 policy=greedy interval=3600",
+		"uwt app=qr n=8 mttf=86400 mttr=3600 policy=greedy interval=7200",
+		"uwt app=qr n=8 mttf=86400 mttr=3600 policy=pb interval=3600",
+		"uwt app=qr n=8 mttf=86400 mttr=3600 policy=pb interval=7200",
+	}
+	tasks := st.Expand()
+	if st.count() != len(tasks) {
+		t.Errorf("count() = %d, Expand has %d tasks", st.count(), len(tasks))
+	}
+	var got []string
+	seeds := map[uint64]bool{}
+	for i, tk := range tasks {
+		if tk.Index != i {
+			t.Errorf("task %d has index %d", i, tk.Index)
+		}
+		got = append(got, tk.ID)
+		seeds[tk.Seed] = true
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("tasks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(seeds) != len(tasks) {
+		t.Errorf("%d distinct seeds for %d tasks", len(seeds), len(tasks))
+	}
+	// A different study seed changes every task's seed, not its ID.
+	other := parse(t, strings.Replace(string(st.raw), `"seed": 3`, `"seed": 4`, 1)).Expand()
+	for i := range tasks {
+		if other[i].ID != tasks[i].ID || other[i].Seed == tasks[i].Seed {
+			t.Errorf("task %d: seed %d with study seed 3 and %d with 4", i, tasks[i].Seed, other[i].Seed)
+		}
+	}
+}
+
+// TestShard checks that the shards partition the tasks and that the
+// largest is within Graham's (1969) bound for the LPT rule: at most
+// (4/3 − 1/(3n)) times the optimum, which is at least the mean load and
+// at least the largest task.
+func TestShard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, size := range []int{0, 1, 5, 37, 400} {
+		tasks := make([]Task, size)
+		var total, biggest float64
+		for i := range tasks {
+			tasks[i] = Task{Index: i, Cost: math.Exp(3 * rng.NormFloat64())}
+			total += tasks[i].Cost
+			biggest = max(biggest, tasks[i].Cost)
+		}
+		for _, n := range []int{1, 2, 3, 4, 7, 100} {
+			seen := make([]int, size)
+			var worst float64
+			for k := range n {
+				var load float64
+				sh := Shard(tasks, k, n)
+				for j, tk := range sh {
+					if j > 0 && sh[j-1].Index >= tk.Index {
+						t.Fatalf("size %d, shard %d/%d: not in index order", size, k, n)
+					}
+					seen[tk.Index]++
+					load += tk.Cost
+				}
+				worst = max(worst, load)
+			}
+			for i, c := range seen {
+				if c != 1 {
+					t.Errorf("size %d, %d shards: task %d in %d shards", size, n, i, c)
+				}
+			}
+			opt := max(total/float64(n), biggest)
+			if bound := (4.0/3 - 1/(3*float64(n))) * opt; worst > bound*(1+1e-12) {
+				t.Errorf("size %d, %d shards: largest shard %v over the LPT bound %v", size, n, worst, bound)
+			}
+		}
+	}
+}
+
+// merged returns the merged CSV and JSON of dir.
+func merged(t *testing.T, dir string) (csv, js []byte) {
+	t.Helper()
+	if _, err := WriteMerged(dir); err != nil {
+		t.Fatal(err)
+	}
+	csv, err := os.ReadFile(filepath.Join(dir, MergedCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err = os.ReadFile(filepath.Join(dir, MergedJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return csv, js
+}
+
+// TestShardsEqualOneProcess runs a study in one process and in 1, 3 and 5
+// shards with different worker counts: the merged tables are the same
+// bytes.
+func TestShardsEqualOneProcess(t *testing.T) {
+	st := loadStudy(t, "small-study.json")
+	ref := t.TempDir()
+	if _, err := Run(context.Background(), st, ref, &Settings{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	csv0, js0 := merged(t, ref)
+	if n := bytes.Count(csv0, []byte("\n")); n != 1+st.count() {
+		t.Fatalf("merged CSV has %d lines, want %d tasks and a header", n, st.count())
+	}
+	for _, n := range []int{1, 3, 5} {
+		dir := t.TempDir()
+		for k := range n {
+			if _, err := Run(context.Background(), st, dir, &Settings{Shard: k, Shards: n, Workers: 1 + k%3}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		csv, js := merged(t, dir)
+		if !bytes.Equal(csv, csv0) || !bytes.Equal(js, js0) {
+			t.Errorf("%d shards: merged table differs from the single process's", n)
+		}
+	}
+}
+
+// TestResume cancels a run after its first results are written, checks
+// that merge reports the missing tasks, reruns and checks that the tasks
+// done are skipped and the merged table equals an uninterrupted run's.
+func TestResume(t *testing.T) {
+	st := loadStudy(t, "small-study.json")
+	ref := t.TempDir()
+	if _, err := Run(context.Background(), st, ref, nil); err != nil {
+		t.Fatal(err)
+	}
+	csv0, js0 := merged(t, ref)
+
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	const stopAfter = 3
+	sum, err := Run(ctx, st, dir, &Settings{Shard: 1, Shards: 2, Workers: 1, FlushEvery: -1, Progress: func(done, _ int) {
+		if done == stopAfter {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: error %v", err)
+	}
+	if sum.Done != stopAfter {
+		t.Fatalf("cancelled run did %d tasks, want %d", sum.Done, stopAfter)
+	}
+	if _, err := Run(context.Background(), st, dir, &Settings{Shard: 0, Shards: 2}); err != nil {
+		t.Fatal(err)
+	}
+	var inc *IncompleteError
+	if _, err := Merge(dir); !errors.As(err, &inc) || len(inc.Missing) != sum.Tasks-stopAfter || len(inc.Duplicated) != 0 {
+		t.Fatalf("merge of an interrupted study: %v, want %d missing tasks", err, sum.Tasks-stopAfter)
+	}
+	again, err := Run(context.Background(), st, dir, &Settings{Shard: 1, Shards: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Skipped != stopAfter || again.Done != sum.Tasks-stopAfter {
+		t.Errorf("rerun skipped %d and ran %d tasks, want %d and %d", again.Skipped, again.Done, stopAfter, sum.Tasks-stopAfter)
+	}
+	csv, js := merged(t, dir)
+	if !bytes.Equal(csv, csv0) || !bytes.Equal(js, js0) {
+		t.Error("resumed study's merged table differs from the uninterrupted run's")
+	}
+	// A local run over the sharded directory has nothing left to do.
+	if s, err := Run(context.Background(), st, dir, nil); err != nil || s.Done != 0 || s.Skipped != st.count() {
+		t.Errorf("local run over a complete directory: %+v, %v", s, err)
+	}
+}
+
+// TestMergeChecks removes a result and duplicates another: merge names
+// both, and refuses a directory of another study.
+func TestMergeChecks(t *testing.T) {
+	st := loadStudy(t, "small-study.json")
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), st, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, ResultFile(0, 1))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	lines = lines[:len(lines)-1] // the empty piece after the last newline
+	// Find tasks 5 and 7 (the file is in completion order).
+	var keep [][]byte
+	var seven []byte
+	for _, l := range lines {
+		switch {
+		case bytes.Contains(l, []byte(`"task":5,`)):
+			continue
+		case bytes.Contains(l, []byte(`"task":7,`)):
+			seven = l
+		}
+		keep = append(keep, l)
+	}
+	if err := os.WriteFile(path, bytes.Join(keep, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ResultFile(1, 2)), seven, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var inc *IncompleteError
+	_, err = Merge(dir)
+	if !errors.As(err, &inc) || !slices.Equal(inc.Missing, []int{5}) || !slices.Equal(inc.Duplicated, []int{7}) {
+		t.Fatalf("merge: %v, want task 5 missing and 7 duplicated", err)
+	}
+	if _, err := Run(context.Background(), st, dir, nil); err == nil || !strings.Contains(err.Error(), "more than one") {
+		t.Errorf("run over a duplicated result: %v", err)
+	}
+	other := loadStudy(t, "slow-study.json")
+	if _, err := Run(context.Background(), other, dir, nil); err == nil || !strings.Contains(err.Error(), "another study") {
+		t.Errorf("run of another study in the directory: %v", err)
+	}
+}
+
+// TestScenarioTasks checks scenario tasks against the model built by
+// hand: the benchmark for the task's N with L(a) = C(a) = the latency
+// axis and a constant recovery, optimised by uwt directly.
+func TestScenarioTasks(t *testing.T) {
+	st := parse(t, `{"name": "x", "compute": ["optimize", "uwt"], "scenarios": {"application": "md",
+		"processors": [6], "mttf": ["5d"], "mttr": ["2h"], "checkpoint_latency": [120], "recovery": [45],
+		"policies": ["moldable:4"], "intervals": ["90m"]}}`)
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), st, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Merge(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := bench.Application("md", 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range app.Latency {
+		app.Latency[i], app.Overhead[i] = 120, 120
+	}
+	app.Recovery = scenario.RecoveryConstant(45, 6)
+	sc, err := scenario.New(scenario.System{Processors: 6, MTTF: 5 * 86400, MTTR: 7200}, app, scenario.Policy{Kind: scenario.Moldable, Processors: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := uwt.New(sc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, err := m.Optimize(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, err := m.Evaluate(context.Background(), 5400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same computation in the same order: equal to rounding (uwt's
+	// results do not depend on its worker count).
+	const tol = 1e-12
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"optimize interval", *tab.Records[0].Interval, opt.Interval},
+		{"optimize uwt", *tab.Records[0].UWT, opt.UWT},
+		{"uwt at 90m", *tab.Records[1].UWT, at.UWT},
+		{"interval", *tab.Records[1].Interval, 5400},
+	} {
+		if math.Abs(c.got-c.want) > tol*math.Abs(c.want) {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if r := tab.Records[0]; r.Processors != 6 || *r.Latency != 120 || *r.Recovery != 45 || r.Policy != "moldable:4" {
+		t.Errorf("record of the point: %+v", r)
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	env := map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "8"}
+	getenv := func(k string) string { return env[k] }
+	for _, tc := range []struct {
+		s    string
+		k, n int
+		ok   bool
+	}{
+		{"0/1", 0, 1, true}, {"2/5", 2, 5, true}, {"auto", 3, 8, true}, {"auto/4", 3, 4, true},
+		{"5/5", 0, 0, false}, {"-1/3", 0, 0, false}, {"1", 0, 0, false}, {"a/b", 0, 0, false},
+		{"auto/3", 0, 0, false}, {"0/0", 0, 0, false}, {"0/1000001", 0, 0, false},
+	} {
+		k, n, err := ParseShard(tc.s, getenv)
+		if (err == nil) != tc.ok || tc.ok && (k != tc.k || n != tc.n) {
+			t.Errorf("ParseShard(%q) = %d, %d, %v", tc.s, k, n, err)
+		}
+	}
+	if _, _, err := ParseShard("auto", func(string) string { return "" }); err == nil {
+		t.Error("auto outside a job array: no error")
+	}
+}
+
+func TestScript(t *testing.T) {
+	s, err := Job{Name: "lanl", Markov: "/opt/markov", Study: "/home/me/my study.json", Dir: "/scratch/out",
+		Tasks: 4, Options: SlurmSettings{Partition: "batch", Time: "2:00:00"}}.Script()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"#SBATCH --array=0-3\n", "#SBATCH --partition=batch\n", "#SBATCH --time=2:00:00\n",
+		"#SBATCH --output=/scratch/out/slurm-%A_%a.out\n",
+		"exec /opt/markov sweep run '/home/me/my study.json' --shard auto/4 --out /scratch/out\n"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "--mem") || strings.Contains(s, "--account") {
+		t.Errorf("script has options that were not set:\n%s", s)
+	}
+	for _, bad := range []Job{
+		{Name: "x", Markov: "m", Study: "s", Dir: "d", Tasks: 0},
+		{Name: "x", Markov: "m", Study: "s\nrm", Dir: "d", Tasks: 1},
+		{Name: "x", Markov: "m", Study: "s", Dir: "d", Tasks: 1, Options: SlurmSettings{Mem: "4G $(x)"}},
+	} {
+		if _, err := bad.Script(); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}
