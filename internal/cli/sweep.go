@@ -96,7 +96,9 @@ func runSweepRun(ctx context.Context, path string, opts *sweepRunOptions) error 
 	}
 	sum, err := sweep.Run(ctx, st, opts.Out, set)
 	bar.finish()
-	fmt.Fprintf(opts.env.out, "%s: %d tasks, %d already done, %d run now\n", sum.File, sum.Tasks, sum.Skipped, sum.Done)
+	if err == nil || sum.Done > 0 {
+		fmt.Fprintf(opts.env.out, "%s: %d tasks, %d already done, %d run now\n", sum.File, sum.Tasks, sum.Skipped, sum.Done)
+	}
 	return err
 }
 
