@@ -40,6 +40,7 @@ type Record struct {
 	Seed    uint64 `json:"seed"`
 
 	// The point.
+	Scenario    string   `json:"scenario,omitempty"`
 	System      string   `json:"system,omitempty"`
 	Application string   `json:"application,omitempty"`
 	Policy      string   `json:"policy,omitempty"`
@@ -92,7 +93,7 @@ func fl(x float64) *float64 {
 func (t Task) record() Record {
 	return Record{
 		Task: t.Index, Compute: t.Compute, ID: t.ID, Seed: t.Seed,
-		System: t.System, Application: t.Application, Policy: t.Policy, Processors: t.Processors,
+		Scenario: t.Scenario, System: t.System, Application: t.Application, Policy: t.Policy, Processors: t.Processors,
 		MTTF: fl(t.MTTF), MTTR: fl(t.MTTR), Latency: fl(t.Latency), Recovery: fl(t.Recovery),
 		Interval: fl(t.Interval),
 	}
@@ -318,6 +319,7 @@ var csvColumns = []struct {
 	{"compute", func(r *Record) string { return r.Compute }},
 	{"id", func(r *Record) string { return r.ID }},
 	{"seed", func(r *Record) string { return strconv.FormatUint(r.Seed, 10) }},
+	{"scenario", func(r *Record) string { return r.Scenario }},
 	{"system", func(r *Record) string { return r.System }},
 	{"application", func(r *Record) string { return r.Application }},
 	{"policy", func(r *Record) string { return r.Policy }},

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -109,7 +110,7 @@ func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, erro
 	if len(todo) == 0 {
 		return sum, nil
 	}
-	r := &runner{study: st, lanl: map[string][]trace.LANLSystem{}, generic: map[string]*trace.Trace{}}
+	r := &runner{study: st, bases: map[string]*scenario.Scenario{}, lanl: map[string][]trace.LANLSystem{}, generic: map[string]*trace.Trace{}}
 	w := &shardWriter{path: sum.File, lines: out, every: set.FlushEvery}
 	err = runPool(ctx, todo, set.Workers, func(ctx context.Context, t Task) (line, error) {
 		start := time.Now()
@@ -229,7 +230,7 @@ func (w *shardWriter) flush() error {
 type runner struct {
 	study   *Study
 	mu      sync.Mutex
-	base    *scenario.Scenario
+	bases   map[string]*scenario.Scenario
 	lanl    map[string][]trace.LANLSystem
 	generic map[string]*trace.Trace
 }
@@ -301,18 +302,20 @@ func (r *runner) scenario(t Task) (*scenario.Scenario, error) {
 	var sys scenario.System
 	var app scenario.Application
 	var pol scenario.Policy
-	if a.Base != "" {
+	if file := cmp.Or(t.Scenario, a.Base); file != "" {
 		r.mu.Lock()
-		if r.base == nil {
-			b, err := scenario.Load(r.path(a.Base), &scenario.ParseSettings{Applications: bench.Application})
-			if err != nil {
+		path := r.path(file)
+		base, ok := r.bases[path]
+		if !ok {
+			var err error
+			if base, err = scenario.Load(path, &scenario.ParseSettings{Applications: bench.Application}); err != nil {
 				r.mu.Unlock()
 				return nil, err
 			}
-			r.base = b
+			r.bases[path] = base
 		}
-		sys, app, pol = r.base.System, r.base.Application, r.base.Policy
 		r.mu.Unlock()
+		sys, app, pol = base.System, base.Application, base.Policy
 	} else {
 		pol = scenario.Policy{Kind: scenario.Greedy}
 	}

@@ -81,10 +81,12 @@ type Study struct {
 // ScenarioAxes is a base scenario and the parameter ranges that replace
 // parts of it. An empty axis keeps the base's value.
 type ScenarioAxes struct {
-	// Base is a scenario file (the format of package scenario); when
-	// empty, Application names a built-in benchmark and Processors, MTTF
-	// and MTTR are required.
-	Base string `json:"base,omitempty"`
+	// Base is a scenario file (the format of package scenario), or Files
+	// several, each a base (the outermost axis); without either,
+	// Application names a built-in benchmark and Processors, MTTF and
+	// MTTR are required.
+	Base  string   `json:"base,omitempty"`
+	Files []string `json:"files,omitempty"`
 	// Application is a built-in benchmark: "qr", "cg" or "md".
 	Application string `json:"application,omitempty"`
 	// Processors are the processor counts N.
@@ -338,14 +340,20 @@ func positive(x float64) bool { return x > 0 && x <= maxSeconds }
 const maxSeconds = 1000 * 365.25 * 86400
 
 func (a *ScenarioAxes) validate(needIntervals bool) error {
+	if err := axisLen("scenarios.files", a.Files); err != nil {
+		return err
+	}
+	hasBase := a.Base != "" || len(a.Files) > 0
 	switch {
-	case a.Base == "" && a.Application == "":
-		return fieldError("scenarios", "give a base scenario file or an application")
-	case a.Base != "" && a.Application != "":
+	case a.Base != "" && len(a.Files) > 0:
+		return fieldError("scenarios.files", "give base or files, not both")
+	case !hasBase && a.Application == "":
+		return fieldError("scenarios", "give a base scenario file, files, or an application")
+	case hasBase && a.Application != "":
 		return fieldError("scenarios.application", "goes without a base scenario file")
 	case a.Application != "" && !slices.Contains(bench.Names(), a.Application):
 		return fieldError("scenarios.application", "%q, want one of %s", a.Application, strings.Join(bench.Names(), ", "))
-	case a.Base == "" && (len(a.Processors) == 0 || len(a.MTTF) == 0 || len(a.MTTR) == 0):
+	case !hasBase && (len(a.Processors) == 0 || len(a.MTTF) == 0 || len(a.MTTR) == 0):
 		return fieldError("scenarios", "without a base file, processors, mttf and mttr are required")
 	}
 	if err := axisLen("scenarios.processors", a.Processors); err != nil {

@@ -428,3 +428,62 @@ func TestScript(t *testing.T) {
 		}
 	}
 }
+
+// TestScenarioFiles checks the files axis against the model of each file
+// loaded by hand, and the processors axis on a file's application against
+// the application restricted by hand to the first counts.
+func TestScenarioFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.json": `{"system": {"processors": 4, "mttf": "3d", "mttr": "2h"},
+			"application": {"work_rate": [1, 1.8, 2.5, 3.1], "checkpoint_latency": [60, 70, 80, 90], "recovery": 30}, "policy": "greedy"}`,
+		"b.json": `{"system": {"processors": 3, "mttf": "1d", "mttr": "1h"},
+			"application": {"work_rate": [2, 3, 4], "checkpoint_latency": 100, "checkpoint_overhead": 50, "recovery": [10, 20, 30]}, "policy": "pb"}`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := Parse(strings.NewReader(`{"name": "f", "compute": ["uwt"], "scenarios": {"files": ["a.json", "b.json"],
+		"processors": [3], "intervals": ["1h"]}}`), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if _, err := Run(context.Background(), st, out, nil); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Merge(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a.json restricted to 3 processors, written out by hand.
+	a3, err := scenario.New(scenario.System{Processors: 3, MTTF: 3 * 86400, MTTR: 7200}, scenario.Application{
+		WorkRate: []float64{1, 1.8, 2.5}, Latency: []float64{60, 70, 80}, Overhead: []float64{60, 70, 80},
+		Recovery: scenario.RecoveryConstant(30, 3)}, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := scenario.Load(filepath.Join(dir, "b.json"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, sc := range []*scenario.Scenario{a3, b} {
+		m, err := uwt.New(sc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := m.Evaluate(context.Background(), 3600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := tab.Records[i]
+		if got := *r.UWT; math.Abs(got-want.UWT) > 1e-12*want.UWT {
+			t.Errorf("%s: UWT %v, by hand %v", r.ID, got, want.UWT)
+		}
+		if wantFile := []string{"a.json", "b.json"}[i]; r.Scenario != wantFile {
+			t.Errorf("record %d: scenario %q, want %q", i, r.Scenario, wantFile)
+		}
+	}
+}

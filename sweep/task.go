@@ -32,7 +32,9 @@ type Task struct {
 	// shards only.
 	Cost float64
 
-	// The point. A NaN or zero value means the base scenario's.
+	// The point. A NaN or zero value means the base scenario's. Scenario
+	// is the file of ScenarioAxes.Files the point starts from, if any.
+	Scenario                           string
 	Processors                         int
 	MTTF, MTTR, Latency, Recovery      float64
 	Interval                           float64
@@ -68,7 +70,7 @@ func (s *Study) count() int {
 			if c != Optimize {
 				iv = len(a.Intervals)
 			}
-			total += mul(len(a.Processors), len(a.MTTF), len(a.MTTR), len(a.CheckpointLatency), len(a.Recovery), len(a.Policies), iv)
+			total += mul(len(a.Files), len(a.Processors), len(a.MTTF), len(a.MTTR), len(a.CheckpointLatency), len(a.Recovery), len(a.Policies), iv)
 		}
 		if total > MaxTasks {
 			return MaxTasks + 1
@@ -124,6 +126,20 @@ func (s *Study) expandScenarios(c string, tasks []Task) []Task {
 	if c != Optimize && len(a.Intervals) > 0 {
 		ivs = orBase(a.Intervals)
 	}
+	files := a.Files
+	if len(files) == 0 {
+		files = []string{""}
+	}
+	for _, file := range files {
+		tasks = s.expandPoints(c, file, procs, pols, ivs, tasks)
+	}
+	return tasks
+}
+
+// expandPoints appends the tasks of computation c on the scenario file
+// (empty: the base or the application).
+func (s *Study) expandPoints(c, file string, procs []int, pols []string, ivs []float64, tasks []Task) []Task {
+	a := s.Scenarios
 	for _, n := range procs {
 		for _, mttf := range orBase(a.MTTF) {
 			for _, mttr := range orBase(a.MTTR) {
@@ -132,7 +148,7 @@ func (s *Study) expandScenarios(c string, tasks []Task) []Task {
 						for _, pol := range pols {
 							for _, iv := range ivs {
 								t := Task{Compute: c, Processors: n, MTTF: mttf, MTTR: mttr, Latency: lat,
-									Recovery: rec, Policy: pol, Interval: iv, Application: a.Application}
+									Recovery: rec, Policy: pol, Interval: iv, Application: a.Application, Scenario: file}
 								t.ID = t.scenarioID()
 								t.Seed = mix(s.Seed, t.ID)
 								t.Cost = scenarioCost(c, n, s.Simulation)
@@ -150,6 +166,9 @@ func (s *Study) expandScenarios(c string, tasks []Task) []Task {
 func (t *Task) scenarioID() string {
 	var b strings.Builder
 	b.WriteString(t.Compute)
+	if t.Scenario != "" {
+		b.WriteString(" scenario=" + t.Scenario)
+	}
 	if t.Application != "" {
 		b.WriteString(" app=" + t.Application)
 	}
