@@ -4,11 +4,11 @@ import (
 	"context"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/ckpt-markov/markov/evaluate"
 	"github.com/ckpt-markov/markov/internal/shareddata"
+	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/trace"
 )
 
@@ -40,7 +40,7 @@ func TestEvaluateTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := &evaluate.Settings{Applications: []string{"qr", "md"}, Policies: []string{"greedy", "ab"}, Segments: 2, Seed: 5}
+	set := &evaluate.Settings{Applications: []string{"qr", "md"}, Policies: []scenario.Policy{{Kind: scenario.Greedy}, {Kind: scenario.AvailabilityBased}}, Segments: 2, Seed: 5}
 	for _, s := range all {
 		if s.System == 18 || s.System == 19 {
 			set.Systems = append(set.Systems, evaluate.System{Name: strconv.Itoa(s.System), Trace: s.Trace})
@@ -55,7 +55,7 @@ func TestEvaluateTasks(t *testing.T) {
 	}
 	for i, row := range ref.Rows {
 		r := tab.Records[i]
-		if r.System != row.System || r.Application != row.Application || !strings.EqualFold(r.Policy, row.Policy) {
+		if r.System != row.System || r.Application != row.Application || r.Policy != row.Policy.String() {
 			t.Fatalf("record %d is %s/%s/%s, row is %s/%s/%s", i, r.System, r.Application, r.Policy, row.System, row.Application, row.Policy)
 		}
 		for _, c := range []struct {

@@ -351,7 +351,7 @@ func (r *runner) scenario(t Task) (*scenario.Scenario, error) {
 		app.Recovery = scenario.RecoveryConstant(t.Recovery, n)
 	}
 	if t.Policy != "" {
-		if pol, err = parsePolicy(t.Policy); err != nil {
+		if pol, err = parsePolicy(t.Policy, false); err != nil {
 			return nil, err
 		}
 	} else if pol.Kind == scenario.Explicit && len(pol.Explicit) != n {
@@ -394,10 +394,14 @@ func (r *runner) evaluate(ctx context.Context, t Task, rec *Record) error {
 		return err
 	}
 	ta := r.study.Traces
+	pol, err := parsePolicy(t.Policy, true)
+	if err != nil {
+		return err
+	}
 	set := &evaluate.Settings{
 		Systems:      []evaluate.System{{Name: t.System, Trace: tr}},
 		Applications: []string{t.Application},
-		Policies:     []string{t.Policy},
+		Policies:     []scenario.Policy{pol},
 		Processors:   ta.Processors,
 		Segments:     ta.Segments,
 		MinDuration:  float64(ta.MinDuration),
@@ -406,7 +410,7 @@ func (r *runner) evaluate(ctx context.Context, t Task, rec *Record) error {
 		Workers:      1,
 	}
 	if ta.Rule != "" {
-		if set.Rule, err = evaluate.ParseRule(ta.Rule); err != nil {
+		if set.Rule, err = sim.ParseRule(ta.Rule); err != nil {
 			return err
 		}
 	}
@@ -415,6 +419,7 @@ func (r *runner) evaluate(ctx context.Context, t Task, rec *Record) error {
 		return err
 	}
 	row := tab.Rows[0]
+	rec.Policy = row.Policy.String()
 	rec.Processors, rec.Segments = row.Processors, row.Segments
 	rec.MTTF, rec.MTTR = fl(row.MTTF), fl(row.MTTR)
 	rec.Interval, rec.UWT = fl(row.Interval.Mean), fl(row.ModelUWT.Mean)

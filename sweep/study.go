@@ -16,6 +16,7 @@ import (
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
 )
 
 // Bounds on the sizes a study file may ask for, checked before anything is
@@ -387,7 +388,7 @@ func (a *ScenarioAxes) validate(needIntervals bool) error {
 		return err
 	}
 	for i, p := range a.Policies {
-		if _, err := parsePolicy(p); err != nil {
+		if _, err := parsePolicy(p, false); err != nil {
 			return fieldError(fmt.Sprintf("scenarios.policies[%d]", i), "%v", err)
 		}
 	}
@@ -397,14 +398,25 @@ func (a *ScenarioAxes) validate(needIntervals bool) error {
 	return nil
 }
 
-// parsePolicy reads a scenario study's policy. It is the one place that
-// turns a study's policy text into a scenario.Policy: when the optimal
-// policy exists, "optimal" is recognised here.
-func parsePolicy(s string) (scenario.Policy, error) {
-	if strings.EqualFold(strings.TrimSpace(s), "optimal") {
-		return scenario.Policy{}, errors.New(`"optimal" is not available in this version`)
+// parsePolicy reads a policy of a study in the forms of the command line
+// (scenario.ParsePolicy). It is the one place where a study's policy text
+// becomes a scenario.Policy, and the extension point of the optimal
+// policy: scenario.Optimal parses, but its vector comes from a solver this
+// version does not have, so it is refused here; once the solver exists,
+// resolve the policy with it here (Policy.Resolved) for scenario tasks and
+// let evaluate take it for trace tasks.
+func parsePolicy(s string, traces bool) (scenario.Policy, error) {
+	p, err := scenario.ParsePolicy(s)
+	if err != nil {
+		return p, err
 	}
-	return scenario.ParsePolicy(s)
+	switch {
+	case p.Kind == scenario.Optimal:
+		return p, errors.New(`"optimal": the optimal policy's solver is not in this version`)
+	case p.Kind == scenario.AvailabilityBased && !traces:
+		return p, fmt.Errorf("%q: the availability-based policy needs a failure history; use it in traces", s)
+	}
+	return p, nil
 }
 
 func (t *TraceAxes) validate() error {
@@ -447,14 +459,12 @@ func (t *TraceAxes) validate() error {
 		}
 	}
 	for i, p := range t.Policies {
-		// evaluate's forms: its availability-based policy, or a scenario
-		// policy.
-		if q := strings.ToLower(strings.TrimSpace(p)); q == "ab" || q == "availability" {
-			continue
-		}
-		if _, err := parsePolicy(p); err != nil {
+		if _, err := parsePolicy(p, true); err != nil {
 			return fieldError(fmt.Sprintf("traces.policies[%d]", i), "%v", err)
 		}
+	}
+	if _, err := sim.ParseRule(t.Rule); err != nil {
+		return fieldError("traces.rule", "%v", err)
 	}
 	if t.Segments < 0 || t.Segments > MaxSegments {
 		return fieldError("traces.segments", "%d, want 1 … %d (0: the default)", t.Segments, MaxSegments)

@@ -65,6 +65,9 @@ func TestParseErrors(t *testing.T) {
 		{`{"name": "x", "compute": ["evaluate"], "traces": {"generic": ["a.csv"], "segments": -1}}`, "traces.segments"},
 		{`{"name": "x", "compute": ["evaluate"], "traces": {"generic": ["a.csv"], "policies": ["xx"]}}`, "traces.policies[0]"},
 		{`{"name": "x", "compute": ["evaluate"], "traces": {"generic": ["a/t.csv", "b/t.csv"]}}`, "traces.generic[1]"},
+		{`{"name": "x", "compute": ["evaluate"], "traces": {"generic": ["a.csv"], "policies": ["optimal"]}}`, "traces.policies[0]"},
+		{`{"name": "x", "compute": ["evaluate"], "traces": {"generic": ["a.csv"], "rule": "best"}}`, "traces.rule"},
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [4], "mttf": ["10d"], "mttr": ["1h"], "policies": ["ab"]}}`, "scenarios.policies[0]"},
 		{`{` + ok + `, "simulation": {"replications": 1}}`, "simulation.replications"},
 		{`{` + ok + `, "slurm": {"partition": "a;rm -rf /"}}`, "slurm.partition"},
 		// 101 × 100 × 100 = 1,010,000 tasks, over MaxTasks.
