@@ -84,6 +84,13 @@ func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, erro
 	}
 	name := ResultFile(set.Shard, set.Shards)
 	sum := Summary{File: filepath.Join(dir, name)}
+	// Temporary files of this shard left by a run that was killed while
+	// writing (one shard runs in one process at a time).
+	if stale, err := filepath.Glob(filepath.Join(dir, "."+name+".tmp-*")); err == nil {
+		for _, f := range stale {
+			os.Remove(f)
+		}
+	}
 
 	done, err := readResults(st, dir)
 	if err != nil {
