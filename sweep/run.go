@@ -261,7 +261,7 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 	rec.Processors = sc.System.Processors
 	rec.MTTF, rec.MTTR = fl(sc.System.MTTF), fl(sc.System.MTTR)
 	rec.Policy = sc.Policy.String()
-	m, err := uwt.New(sc, &uwt.Settings{Workers: 1})
+	m, err := uwt.New(ctx, sc, &uwt.Settings{Workers: 1})
 	if err != nil {
 		return rec, err
 	}

@@ -360,7 +360,7 @@ func TestScenarioTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := uwt.New(sc, nil)
+	m, err := uwt.New(context.Background(), sc, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -483,7 +483,7 @@ func TestScenarioFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, sc := range []*scenario.Scenario{a3, b} {
-		m, err := uwt.New(sc, nil)
+		m, err := uwt.New(context.Background(), sc, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
