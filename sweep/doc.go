@@ -15,8 +15,8 @@
 //
 // Each task has a fixed seed: SplitMix64 (Steele, Lea & Flood 2014) of the
 // study's seed XOR the FNV-1a hash of the task's ID. Trace tasks use the
-// study's seed itself, which package evaluate mixes with the system's name
-// and the segment number, so that every application and policy of a
+// study's seed itself, which package evaluate mixes with the trace's
+// content and the segment number, so that every application and policy of a
 // system is replayed on the same segments (paired comparisons), as in
 // markov evaluate. Every computation's result is independent of its
 // worker count, so a task's result is a function of the study and the

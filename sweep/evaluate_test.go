@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-markov/markov/evaluate"
@@ -15,8 +16,8 @@ import (
 // TestEvaluateTasks checks trace tasks against evaluate.Run given all the
 // systems, applications and policies at once (what markov evaluate does):
 // each task's row must be that table's row, to the bit, because evaluate
-// draws the segments of a system from the seed and the system's name
-// alone. LANL systems 18 and 19 both have 512 nodes, so N is the same.
+// draws the segments of a system from the seed and the trace's content
+// alone, and takes N per system.
 func TestEvaluateTasks(t *testing.T) {
 	path := shareddata.LANL(t)
 	study := `{"name": "lanl", "seed": 5, "compute": ["evaluate"], "traces": {"lanl": ` + strconv.Quote(path) + `,
@@ -73,5 +74,33 @@ func TestEvaluateTasks(t *testing.T) {
 				t.Errorf("%s/%s/%s: %s = %v, evaluate.Run says %v", r.System, r.Application, r.Policy, c.name, c.got, c.want)
 			}
 		}
+	}
+}
+
+// TestEvaluateShortTrace checks that a trace too short for the study's
+// segments gives a completed task whose status says why, with no numbers:
+// a 20-day trace cannot hold 30 days of history and a 7-day segment
+// (evaluate's defaults, DefaultMinHistory and DefaultMinDuration).
+func TestEvaluateShortTrace(t *testing.T) {
+	dir := t.TempDir()
+	body := "# nodes=2 start=0 end=1728000\nnode,down_start,down_end\n0,1000,2000\n1,5000,9000\n"
+	if err := os.WriteFile(dir+"/short.csv", []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Parse(strings.NewReader(`{"name": "s", "compute": ["evaluate"], "traces": {"generic": ["short.csv"], "applications": ["qr"], "segments": 2}}`), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if _, err := Run(context.Background(), st, out, nil); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Merge(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tab.Records[0]
+	if !strings.HasPrefix(r.Status, "not evaluated: ") || r.Efficiency != nil || r.Interval != nil {
+		t.Errorf("record of a too short trace: %+v", r)
 	}
 }

@@ -426,6 +426,13 @@ func (r *runner) evaluate(ctx context.Context, t Task, rec *Record) error {
 		return err
 	}
 	row := tab.Rows[0]
+	if row.Status != evaluate.Evaluated {
+		// A trace too short for the study's segments: a result too, the
+		// same on every rerun.
+		rec.Processors = row.Processors
+		rec.Status = row.Status.String() + ": " + row.Reason
+		return nil
+	}
 	rec.Policy = row.Policy.String()
 	rec.Processors, rec.Segments = row.Processors, row.Segments
 	rec.MTTF, rec.MTTR = fl(row.MTTF), fl(row.MTTR)
@@ -434,6 +441,7 @@ func (r *runner) evaluate(ctx context.Context, t Task, rec *Record) error {
 	rec.YoungEfficiency, rec.DalyEfficiency = fl(row.YoungEfficiency.Mean), fl(row.DalyEfficiency.Mean)
 	rec.BestInterval = fl(row.BestInterval.Mean)
 	rec.ReplayUWT, rec.BestUWT = fl(row.UWT.Mean), fl(row.BestUWT.Mean)
+	rec.Status = row.Status.String()
 	return nil
 }
 

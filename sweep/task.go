@@ -25,7 +25,7 @@ type Task struct {
 	ID string
 	// Seed is the task's seed: the study's seed mixed with the ID (for
 	// Evaluate, the study's seed itself, which package evaluate mixes with
-	// the system name and segment number, so that every application and
+	// the trace's content and the segment number, so that every application and
 	// policy of a system replays the same segments).
 	Seed uint64
 	// Cost estimates the task's run time in arbitrary units, for balancing
