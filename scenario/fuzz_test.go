@@ -23,6 +23,7 @@ func FuzzParse(f *testing.F) {
 		file(sys3, `{"work_rate": [1, 2, 3], "checkpoint_latency": 9, "recovery": [[1, 2, 3], [4, 5, 6], [7, 8, 9]]}`, `"pb"`),
 		file(sys3, `{"work_rate": [1, 2, 3], "checkpoint_latency": 9, "recovery": [[1, 2, 3], [1, 2, 3], [1, 2, 3]]}`, `"pb"`),
 		file(sys3, `"qr"`, `"greedy"`),
+		file(`{"processors": 3, "mttf": 1, "mttr": 1, "failure_events": {"sizes": [0.5, 0.25, 0.25]}}`, app3, `"greedy"`),
 		file(sys3, app3, `"greedy"`) + ` x`,
 		`{"system": `,
 		`[]`,

@@ -39,6 +39,12 @@ type systemJSON struct {
 	Processors *int            `json:"processors"`
 	MTTF       json.RawMessage `json:"mttf"`
 	MTTR       json.RawMessage `json:"mttr"`
+	// FailureEvents is {"sizes": [p1, p2, ...]}.
+	FailureEvents json.RawMessage `json:"failure_events"`
+}
+
+type failureEventsJSON struct {
+	Sizes json.RawMessage `json:"sizes"`
 }
 
 type applicationJSON struct {
@@ -106,6 +112,17 @@ func (j *systemJSON) system() (System, error) {
 		return System{}, err
 	}
 	sys := System{Processors: *j.Processors, MTTF: mttf, MTTR: mttr}
+	if !isNull(j.FailureEvents) {
+		var fj failureEventsJSON
+		if err := decodeStrict(j.FailureEvents, &fj, "system.failure_events"); err != nil {
+			return System{}, err
+		}
+		sizes, err := numberList("system.failure_events.sizes", fj.Sizes, *j.Processors)
+		if err != nil {
+			return System{}, err
+		}
+		sys.FailureEvents = &FailureEvents{Sizes: sizes}
+	}
 	return sys, sys.Validate()
 }
 

@@ -17,6 +17,10 @@ type System struct {
 	MTTF float64
 	// MTTR is the mean time to repair one processor, in seconds.
 	MTTR float64
+	// FailureEvents is the law of the number of processors a failure event
+	// takes down; nil means single, independent failures (every processor
+	// fails on its own at rate 1/MTTF), today's model.
+	FailureEvents *FailureEvents
 }
 
 // Lambda returns the failure rate λ = 1/MTTF of one processor.
@@ -25,7 +29,8 @@ func (s System) Lambda() float64 { return 1 / s.MTTF }
 // Theta returns the repair rate θ = 1/MTTR of one processor.
 func (s System) Theta() float64 { return 1 / s.MTTR }
 
-// Validate checks N ≥ 1 and finite positive MTTF and MTTR.
+// Validate checks N ≥ 1, finite positive MTTF and MTTR, and the failure
+// event sizes (see FailureEvents.Validate).
 func (s System) Validate() error {
 	if s.Processors < 1 {
 		return fieldErr("system.processors", "%d, want a positive integer", s.Processors)
@@ -36,7 +41,7 @@ func (s System) Validate() error {
 	if !positive(s.MTTR) {
 		return fieldErr("system.mttr", "%v, want a positive number of seconds", s.MTTR)
 	}
-	return nil
+	return s.FailureEvents.Validate(s.Processors)
 }
 
 // Application describes a malleable application by processor count.
