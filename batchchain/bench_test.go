@@ -1,0 +1,70 @@
+package batchchain
+
+import (
+	"fmt"
+	"testing"
+)
+
+// issueSizes is the size law of issue 13's synthetic traces: half of the
+// events take one node, the other half 4–16 nodes uniformly.
+func issueSizes() []float64 {
+	s := make([]float64, 16)
+	s[0] = 0.5
+	for k := 3; k < 16; k++ {
+		s[k] = 0.5 / 13
+	}
+	return s
+}
+
+// BenchmarkRows measures 16 rows of a segment of T = 1 h at N = 512 and
+// 4096 processors, MTTR 1 h, MTTF 8 h and 1 d per processor, with the
+// issue's size law, on the greedy policy's typical up states: a = the most
+// likely functional count, spare counts 0..15 (tol 1e-16, the model's row
+// tolerance).
+func BenchmarkRows(b *testing.B) {
+	for _, n := range []int{512, 4096} {
+		for _, mttf := range []float64{8 * hour, 24 * hour} {
+			pi, err := Functional(n, 1/mttf, 1/hour, issueSizes())
+			if err != nil {
+				b.Fatal(err)
+			}
+			mode := 0
+			for k, v := range pi {
+				if v > pi[mode] {
+					mode = k
+				}
+			}
+			c, err := New(n, mode, 1/mttf, 1/hour, issueSizes())
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("N=%d/MTTF=%gh/a=%d", n, mttf/hour, mode), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := c.Rows(0, 16, hour, 1e-16); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkTransition measures the dense Van Loan path (the exact path's
+// rows) at N = 32 and 64.
+func BenchmarkTransition(b *testing.B) {
+	for _, n := range []int{32, 64} {
+		c, err := New(n, n/2, 1/(8*hour), 1/hour, issueSizes())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.Transition(nil, nil, nil, hour); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
