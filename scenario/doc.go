@@ -36,6 +36,14 @@
 // comes from a solver); Scenario.Validate checks that Scenario.Reschedule is
 // the vector its Policy gives.
 //
+// "system" may also hold "failure_events": {"sizes": [p1, p2, ...]}, the
+// probabilities that a failure event takes down 1, 2, ... processors (at
+// most N entries, summing to 1): events then strike at λ/E[K] per
+// functional processor and take down min(K, n) of the n functional ones,
+// chosen uniformly, so that a processor still fails at rate λ on average
+// (docs/model.md, section 11). Absent, null or [1] is the model of
+// independent single failures, bit for bit.
+//
 // "application" may instead be a string naming a built-in application
 // (resolved through ParseSettings.Applications, e.g. the benchmark vectors
 // of package bench). Unknown fields are an error: they are usually typos.
