@@ -26,6 +26,12 @@
 //	down:              wait until the functional count reaches n' with
 //	                   r(n') > 0, then recover on r(n')
 //
+// With failure events (scenario field system.failure_events,
+// docs/model.md section 11) Run draws the processors from a Batch source
+// instead: events at rate λ/E[K] per functional processor take down
+// min(K, n) distinct functional processors at one instant (one
+// interruption if any of them is used).
+//
 // A failure of an idle spare only changes the spare count; repaired
 // processors wait as spares until the next failure of a used one. Events at
 // the very end of a segment happen after it (the segment commits first);

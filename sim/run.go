@@ -138,7 +138,7 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 	}
 	tls := make([]*Timeline, set.Replications)
 	for k := range tls {
-		src, err := NewExponential(sc.N(), sc.System.MTTF, sc.System.MTTR, rand.New(rand.NewPCG(seed(set.Seed, k, 0), seed(set.Seed, k, 1))))
+		src, err := newSource(sc, rand.New(rand.NewPCG(seed(set.Seed, k, 0), seed(set.Seed, k, 1))))
 		if err != nil {
 			return nil, err
 		}
