@@ -32,6 +32,19 @@
 //	UWT(I) = Σ πᵢ wᵢ / Σ πᵢ τᵢ,    τ_U = (1 − e^{−aλT})/(aλ),
 //	w_U = e^{−aλT} ω(a)(I + L(a) − C(a)),    τ_D = 1/(nλ + (N − n)θ).
 //
+// # Failure events
+//
+// With scenario.System.FailureEvents (docs/model.md, section 11) events
+// at λ/E[K] per functional processor take down several processors at
+// once. The up and recovery rows then come from package batchchain: P_T
+// already holds the survival (which depends on the spare count), Q_T is
+// indexed by the functional count just after the interruption, and τ is
+// the row's own expected sojourn; dense Van Loan exponentials on the exact
+// path, windowed uniformization on the fast path, whose window of
+// functional counts comes from the stationary law batchchain.Functional.
+// Down states move by one event (to n − min(K, n)) or one repair. Sizes
+// [1] take the single-failure code, bit for bit.
+//
 // Only the up states' rows depend on I: the state skeleton, the recovery
 // and down rows, and the spare chains' eigendecompositions are computed
 // once per Model and reused for every interval.

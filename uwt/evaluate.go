@@ -160,6 +160,10 @@ func (asm *assembly) add(i int, j int32, v float64) {
 // assembleDown adds the row of D(p, k): one more failure or one more
 // repair, whichever comes first.
 func (m *Model) assembleDown(asm *assembly, i int, st State) {
+	if m.events != nil {
+		m.assembleBatchDown(asm, i, st)
+		return
+	}
 	k := st.N
 	fail, repair := float64(k)*m.lambda, float64(m.sk.n-k)*m.theta
 	asm.tau[i] = 1 / (fail + repair)
@@ -179,6 +183,10 @@ func (m *Model) assembleSegment(asm *assembly, i int, st State, interval float64
 	s := st.S
 	if st.Kind == Recovery {
 		s = st.N - g.a
+	}
+	if g.failN != nil {
+		m.assembleBatchSegment(asm, i, st, s, interval)
+		return
 	}
 	surv := math.Exp(-g.rho * g.t)
 	asm.tau[i] = sojourn(g.rho, g.t)

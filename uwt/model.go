@@ -97,7 +97,8 @@ type Model struct {
 	set    Settings
 	lambda float64
 	theta  float64
-	byOld  bool // recovery cost depends on the old processor count
+	byOld  bool    // recovery cost depends on the old processor count
+	events *events // failure events; nil for single failures
 	rows   *spareChains
 	sk     *skeleton
 	warm   []float64 // last stationary distribution, for a warm start
@@ -125,10 +126,22 @@ func New(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error
 		lambda: sc.System.Lambda(),
 		theta:  sc.System.Theta(),
 		byOld:  sc.Application.Recovery.DependsOnOld(),
+		events: newEvents(sc.System),
 	}
 	m.rows = newSpareChains(m.lambda, m.theta, set.Exact)
 	m.mode = sc.N() - binomialMode(sc.N(), m.lambda/(m.lambda+m.theta))
 	lo, hi := m.window()
+	if m.events != nil {
+		m.rows.batch = &batchChains{n: sc.N(), lambda: m.lambda, theta: m.theta, sizes: m.events.sizes}
+		blo, bhi, mode, err := batchWindow(sc.N(), m.lambda, m.theta, m.events.sizes, set.Tol)
+		if err != nil {
+			return nil, fmt.Errorf("uwt: %w", err)
+		}
+		m.mode = mode
+		if !set.Exact {
+			lo, hi = blo, bhi
+		}
+	}
 	if err := m.build(ctx, lo, hi); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,9 @@ type spareChains struct {
 	exact  bool
 	mu     sync.Mutex
 	chains map[int]*birthdeath.Chain
+	// batch, when the scenario has failure events, computes every row
+	// instead (package batchchain).
+	batch *batchChains
 }
 
 func newSpareChains(lambda, theta float64, exact bool) *spareChains {
@@ -52,6 +55,9 @@ func (c *spareChains) chain(m int) (*birthdeath.Chain, error) {
 
 // fill computes the rows of g for its current length g.t.
 func (c *spareChains) fill(g *segment) error {
+	if c.batch != nil {
+		return c.batch.fill(g, c.exact)
+	}
 	ch, err := c.chain(g.m)
 	if err != nil {
 		return err

@@ -55,6 +55,13 @@ type segment struct {
 	// upTo[s'] and failTo[s'] are the states reached at spare count s'
 	// without and with a failure (−1 when outside the window).
 	upTo, failTo []int32
+	// With failure events only (nil otherwise): failN[n'] is the state
+	// reached when an interruption leaves n' functional; row s0+k of Q_T
+	// starts at the functional count qlo[k]; P_T holds the survival, whose
+	// row sum is surv[k]; tau[k] is the row's expected sojourn.
+	failN     []int32
+	qlo       []int
+	surv, tau []float64
 	// lo[k], pt[k], qt[k]: row s0+k of P_T and Q_T on the columns
 	// lo[k] .. lo[k]+len(pt[k])−1 (zero, below the row tolerance, elsewhere).
 	lo     []int
@@ -261,6 +268,12 @@ func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 	for s := 0; s <= mm; s++ {
 		g.upTo[s] = sk.target(State{Kind: Up, A: a, S: s})
 		g.failTo[s] = sk.target(sk.decision(m, p, a-1+s))
+	}
+	if m.events != nil {
+		g.failN = make([]int32, sk.n)
+		for k := range sk.n {
+			g.failN[k] = sk.target(sk.decision(m, p, k))
+		}
 	}
 	if !up {
 		pOld := p

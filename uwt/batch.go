@@ -1,0 +1,169 @@
+package uwt
+
+import (
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ckpt-markov/markov/batchchain"
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// events is the failure-event law of a scenario with batch failures
+// (docs/model.md, section 11); a Model holds nil for single failures, and
+// then every computation is the single-failure one, bit for bit.
+type events struct {
+	rate  float64   // λ/E[K], per functional processor
+	sizes []float64 // normalised law of K
+}
+
+// forceBatch makes single-failure scenarios take the batch code path
+// (sizes [1]), so that tests can hold it against the closed form.
+var forceBatch = false
+
+func newEvents(sys scenario.System) *events {
+	if sys.FailureEvents.Single() {
+		if forceBatch {
+			return &events{rate: sys.Lambda(), sizes: []float64{1}}
+		}
+		return nil
+	}
+	return &events{rate: sys.EventRate(), sizes: sys.FailureEvents.Law()}
+}
+
+// batchChains is the cache of the batch spare chains, by used count a
+// (package batchchain), beside spareChains' birth–death chains. It is
+// safe for concurrent use.
+type batchChains struct {
+	n             int
+	lambda, theta float64
+	sizes         []float64
+	chains        sync.Map // a → *batchchain.Chain
+}
+
+func (b *batchChains) chain(a int) (*batchchain.Chain, error) {
+	if c, ok := b.chains.Load(a); ok {
+		return c.(*batchchain.Chain), nil
+	}
+	c, err := batchchain.New(b.n, a, b.lambda, b.theta, b.sizes)
+	if err != nil {
+		return nil, err
+	}
+	got, _ := b.chains.LoadOrStore(a, c)
+	return got.(*batchchain.Chain), nil
+}
+
+// fill computes the rows of g with failure events: P_T holds the survival
+// (g.surv is its row sum), Q_T is indexed by the functional count just
+// after the interruption (from g.qlo), g.tau is the expected sojourn of
+// each row. The exact path takes them from the dense Van Loan exponential
+// (package expm), the fast path from windowed uniformization: two
+// independent algorithms.
+func (b *batchChains) fill(g *segment, exact bool) error {
+	c, err := b.chain(g.a)
+	if err != nil {
+		return err
+	}
+	k := g.s1 - g.s0
+	g.lo, g.pt, g.qt = make([]int, k), make([][]float64, k), make([][]float64, k)
+	g.qlo, g.surv, g.tau = make([]int, k), make([]float64, k), make([]float64, k)
+	if exact {
+		var p, q mat.Dense
+		tau := make([]float64, g.m+1)
+		if err := c.Transition(&p, &q, tau, g.t); err != nil {
+			return err
+		}
+		for i := range k {
+			s := g.s0 + i
+			g.pt[i], g.qt[i], g.tau[i] = p.RawRowView(s), q.RawRowView(s), tau[s]
+			g.surv[i] = floats.Sum(g.pt[i])
+		}
+		return nil
+	}
+	rows, err := c.Rows(g.s0, g.s1, g.t, rowTol)
+	if err != nil {
+		return err
+	}
+	for i, r := range rows {
+		g.lo[i], g.pt[i], g.qlo[i], g.qt[i] = r.Lo, r.P, r.QLo, r.Q
+		g.surv[i], g.tau[i] = r.Survival, r.Sojourn
+	}
+	return nil
+}
+
+// batchWindow returns the functional counts [lo, hi] outside which the
+// stationary law of the functional count (batchchain.Functional) has at
+// most tol of its mass on each side, widened by the largest event plus
+// one below and two above (states are entered at failure instants), and
+// the most likely count.
+func batchWindow(n int, lambda, theta float64, sizes []float64, tol float64) (lo, hi, mode int, err error) {
+	pi, err := batchchain.Functional(n, lambda, theta, sizes)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	for k, v := range pi {
+		if v > pi[mode] {
+			mode = k
+		}
+	}
+	lo, hi = 0, n
+	var acc float64
+	for k := 0; k < mode && acc+pi[k] <= tol; k++ {
+		acc += pi[k]
+		lo = k + 1
+	}
+	acc = 0
+	for k := n; k > mode && acc+pi[k] <= tol; k-- {
+		acc += pi[k]
+		hi = k - 1
+	}
+	return max(lo-len(sizes)-1, 0), min(hi+2, n), mode, nil
+}
+
+// assembleBatchDown adds the row of D(p, k) with failure events: an event
+// takes down min(K, k) processors (to k − min(K, k)) or one repair
+// completes (to k + 1), whichever comes first (docs/model.md, section 11).
+func (m *Model) assembleBatchDown(asm *assembly, i int, st State) {
+	k, n := st.N, m.sk.n
+	fail, repair := float64(k)*m.events.rate, float64(n-k)*m.theta
+	total := fail + repair
+	asm.tau[i] = 1 / total
+	if k > 0 {
+		for x, q := range batchchain.Loss(m.events.sizes, k) {
+			if p := fail * q / total; p > 0 {
+				asm.add(i, m.sk.target(m.sk.decision(m, st.P, k-x-1)), p)
+			}
+		}
+	}
+	if repair > 0 {
+		asm.add(i, m.sk.target(m.sk.decision(m, st.P, k+1)), repair/total)
+	}
+}
+
+// assembleBatchSegment adds the row of an up or recovery state from row s
+// of its batch segment: P_T (survival included) to U(a, s'), Q_T to the
+// decision state of the functional count n' the interruption leaves.
+func (m *Model) assembleBatchSegment(asm *assembly, i int, st State, s int, interval float64) {
+	g := m.sk.segOf[i]
+	k := s - g.s0
+	surv := g.surv[k]
+	asm.tau[i] = g.tau[k]
+	if st.Kind == Up {
+		app := m.sc.Application
+		seg := interval + app.Latency[g.a-1] - app.Overhead[g.a-1]
+		asm.useful[i] = surv * seg
+		asm.work[i] = surv * seg * app.WorkRate[g.a-1]
+	}
+	lo, p, q := g.row(s)
+	for c, v := range p {
+		if v > 0 {
+			asm.add(i, g.upTo[lo+c], v)
+		}
+	}
+	for c, v := range q {
+		if v > 0 {
+			asm.add(i, g.failN[g.qlo[k]+c], v)
+		}
+	}
+}
