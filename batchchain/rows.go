@@ -3,6 +3,8 @@ package batchchain
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // Row is row S of P_t, Q_t and τ (see Chain.Transition), restricted to
@@ -54,11 +56,15 @@ func (c *Chain) Rows(s0, s1 int, t, tol float64) ([]Row, error) {
 	}
 	ws := &workspace{}
 	out := make([]Row, 0, s1-s0)
-	for s := s0; s < s1; s++ {
-		out = append(out, c.row(ws, s, t, tol))
+	for b := s0; b < s1; b += blockRows {
+		out = append(out, c.block(ws, b, min(b+blockRows, s1), t, tol)...)
 	}
 	return out, nil
 }
+
+// blockRows is the number of rows uniformized together on one window: the
+// products with K then act on contiguous vectors of that length.
+const blockRows = 64
 
 // poissonCut is the mass of each Poisson tail left out by uniformization,
 // relative to the kept mass: far below the unit roundoff.
@@ -67,25 +73,35 @@ const poissonCut = 0x1p-60
 // workspace holds the scratch of one Rows call.
 type workspace struct {
 	down, hit     [][]float64
+	downS         [][]float64 // down divided by Λ
 	up, out, loss []float64
+	stay, upS     []float64
 	y, next, p, z []float64
 	r             rates
 }
 
-// row computes one row, widening the window until the lost mass is small.
-func (c *Chain) row(ws *workspace, s int, t, tol float64) Row {
+// block computes rows [s0, s1) on a common window of spare counts,
+// widening it until every row's lost mass is at most tol/2.
+func (c *Chain) block(ws *workspace, s0, s1 int, t, tol float64) []Row {
 	lo, hi := 0, c.m
 	if tol > 0 {
-		dl, du := c.margins(s, t)
-		lo, hi = max(s-dl, 0), min(s+du, c.m)
+		dl, du := c.margins(s0, t)
+		dl1, du1 := c.margins(s1-1, t)
+		lo, hi = max(min(s0-dl, s1-1-dl1), 0), min(max(s0+du, s1-1+du1), c.m)
 	}
 	for {
-		r, lostDown, lostUp := c.rowOn(ws, s, t, lo, hi)
-		if tol == 0 || r.Dropped <= tol/2 || (lo == 0 && hi == c.m) {
+		rows, lostDown, lostUp := c.blockOn(ws, s0, s1, t, lo, hi)
+		worst := 0.0
+		for _, r := range rows {
+			worst = math.Max(worst, r.Dropped)
+		}
+		if tol == 0 || worst <= tol/2 || (lo == 0 && hi == c.m) {
 			if tol > 0 {
-				r.trim(tol / 4)
+				for i := range rows {
+					rows[i].trim(tol / 4)
+				}
 			}
-			return r
+			return rows
 		}
 		// Widen the side(s) that lose more than their share.
 		w := max(hi-lo, 8)
@@ -124,104 +140,124 @@ func (c *Chain) margins(s int, t float64) (down, up int) {
 	return down, up
 }
 
-// rowOn computes row s by uniformization of the sub-generator restricted
-// to spare counts [lo, hi]: with Λ the largest exit rate and K = I + A/Λ,
+// blockOn computes rows [s0, s1) by uniformization of the sub-generator
+// restricted to spare counts [lo, hi]: with Λ the largest exit rate and
+// K = I + A/Λ,
 //
 //	P_t = Σ_k w_k e_s K^k,  z = ∫₀ᵗ e_s e^{Au} du = Λ⁻¹ Σ_k P(N > k) e_s K^k,
 //
 // N ~ Poisson(Λt), w_k = P(N = k); then Q = z·B, τ = z·1 and the mass that
 // left the window is z·ℓ, ℓ_j the rate of the jumps from j out of it. All
-// terms are non-negative. It returns the row and the lost mass below and
-// above the window.
-func (c *Chain) rowOn(ws *workspace, s int, t float64, lo, hi int) (Row, float64, float64) {
+// terms are non-negative. The rows are stored interleaved (entry (j, r) at
+// (j−lo)·R + r) so that each product with K is a sequence of axpys of
+// length R. It returns the rows and the largest lost mass below and above
+// the window over the rows.
+func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int) ([]Row, float64, float64) {
 	w := hi - lo + 1
+	nr := s1 - s0
 	ws.prepare(c, lo, hi)
 	lam := 0.0
 	for _, o := range ws.out[:w] {
 		lam = math.Max(lam, o)
 	}
-	y, next, p, z := ws.y[:w], ws.next[:w], ws.p[:w], ws.z[:w]
+	size := w * nr
+	if cap(ws.y) < size {
+		ws.y, ws.next, ws.p, ws.z = make([]float64, size), make([]float64, size), make([]float64, size), make([]float64, size)
+	}
+	y, next, p, z := ws.y[:size], ws.next[:size], ws.p[:size], ws.z[:size]
 	clear(y)
 	clear(p)
 	clear(z)
-	y[s-lo] = 1
+	for r := range nr {
+		y[(s0+r-lo)*nr+r] = 1
+	}
 	if lam == 0 || t == 0 {
-		p[s-lo] = 1
-		z[s-lo] = t
+		copy(p, y)
+		floats.AddScaled(z, t, y)
 	} else {
+		inv := 1 / lam
+		stay, up := ws.stay[:w], ws.upS[:w]
+		for i := range w {
+			stay[i] = 1 - ws.out[i]*inv
+			up[i] = ws.up[i] * inv
+			for k := range ws.downS[i] {
+				ws.downS[i][k] *= inv
+			}
+		}
 		wts, left, right := poisson(lam*t, poissonCut)
-		// tail[k−left] = P(N > k) for k ≥ left; 1 for k < left.
 		tail := make([]float64, len(wts))
 		acc := 0.0
 		for i := len(wts) - 1; i >= 0; i-- {
 			tail[i] = acc
 			acc += wts[i]
 		}
-		inv := 1 / lam
+		// y is zero outside the spare counts [nzLo, nzHi] (window-relative).
+		nzLo, nzHi := s0-lo, s1-1-lo
+		kmax := len(c.sizes)
 		for k := 0; ; k++ {
+			seg := y[nzLo*nr : (nzHi+1)*nr]
 			sk := 1.0
 			if k >= left {
-				wk := wts[k-left]
 				sk = tail[k-left]
-				for i, v := range y {
-					p[i] += wk * v
-				}
+				floats.AddScaled(p[nzLo*nr:(nzHi+1)*nr], wts[k-left], seg)
 			}
-			for i, v := range y {
-				z[i] += sk * v
-			}
+			floats.AddScaled(z[nzLo*nr:(nzHi+1)*nr], sk, seg)
 			if k == right {
 				break
 			}
 			// next = y·K.
-			clear(next)
-			mass := 0.0
-			for i, v := range y {
-				if v == 0 {
-					continue
+			newLo, newHi := max(nzLo-kmax, 0), min(nzHi+1, w-1)
+			clear(next[newLo*nr : (newHi+1)*nr])
+			for i := nzLo; i <= nzHi; i++ {
+				yi := y[i*nr : (i+1)*nr]
+				floats.AddScaled(next[i*nr:(i+1)*nr], stay[i], yi)
+				if i+1 < w && up[i] > 0 {
+					floats.AddScaled(next[(i+1)*nr:(i+2)*nr], up[i], yi)
 				}
-				mass += v
-				next[i] += v * (1 - ws.out[i]*inv)
-				if i+1 < w {
-					next[i+1] += v * ws.up[i] * inv
-				}
-				for k, d := range ws.down[i] {
+				for k, d := range ws.downS[i] {
 					if d > 0 && i-k-1 >= 0 {
-						next[i-k-1] += v * d * inv
+						floats.AddScaled(next[(i-k-1)*nr:(i-k)*nr], d, yi)
 					}
 				}
 			}
 			y, next = next, y
-			if mass < 1e-300 {
-				break
-			}
+			nzLo, nzHi = newLo, newHi
 		}
-		for i := range z {
-			z[i] *= inv
-		}
+		floats.Scale(inv, z)
 	}
-	// Q = z·B over n' = a + j − k, τ = z·1, lost = z·ℓ.
+	// Per row: Q = z·B over n' = a + j − k, τ = z·1, lost = z·ℓ.
 	qlo := max(c.a+lo-len(c.sizes), 0)
 	qhi := c.a + hi - 1
-	q := make([]float64, qhi-qlo+1)
-	var tau, lostDown, lostUp, surv float64
-	for i, zi := range z {
-		j := lo + i
-		tau += zi
-		surv += p[i]
-		for k, h := range ws.hit[i] {
-			if h > 0 {
-				q[j+c.a-k-1-qlo] += zi * h
+	rows := make([]Row, nr)
+	var worstDown, worstUp float64
+	for r := range nr {
+		q := make([]float64, qhi-qlo+1)
+		pr := make([]float64, w)
+		var tau, lostDown, lostUp, surv float64
+		for i := range w {
+			zi := z[i*nr+r]
+			pr[i] = p[i*nr+r]
+			surv += pr[i]
+			if zi == 0 {
+				continue
+			}
+			j := lo + i
+			tau += zi
+			for k, h := range ws.hit[i] {
+				if h > 0 {
+					q[j+c.a-k-1-qlo] += zi * h
+				}
+			}
+			lostDown += zi * ws.loss[i]
+			if i == w-1 {
+				lostUp += zi * ws.up[i]
 			}
 		}
-		lostDown += zi * ws.loss[i]
-		if i == w-1 {
-			lostUp += zi * ws.up[i]
-		}
+		rows[r] = Row{S: s0 + r, Lo: lo, P: pr, QLo: qlo, Q: q,
+			Survival: surv, Sojourn: tau, Dropped: lostDown + lostUp + 2*poissonCut}
+		worstDown, worstUp = math.Max(worstDown, lostDown), math.Max(worstUp, lostUp)
 	}
-	r := Row{S: s, Lo: lo, P: append([]float64(nil), p...), QLo: qlo, Q: q,
-		Survival: surv, Sojourn: tau, Dropped: lostDown + lostUp + 2*poissonCut}
-	return r, lostDown, lostUp
+	return rows, worstDown, worstUp
 }
 
 // prepare fills the rates of the spare counts [lo, hi]; ws.up of the last
@@ -236,10 +272,11 @@ func (ws *workspace) prepare(c *Chain, lo, hi int) {
 		return v[:w]
 	}
 	ws.up, ws.out, ws.loss = grow(ws.up), grow(ws.out), grow(ws.loss)
-	ws.y, ws.next, ws.p, ws.z = grow(ws.y), grow(ws.next), grow(ws.p), grow(ws.z)
+	ws.stay, ws.upS = grow(ws.stay), grow(ws.upS)
 	for len(ws.down) < w {
 		ws.down = append(ws.down, nil)
 		ws.hit = append(ws.hit, nil)
+		ws.downS = append(ws.downS, nil)
 	}
 	for i := range w {
 		j := lo + i
@@ -247,6 +284,7 @@ func (ws *workspace) prepare(c *Chain, lo, hi int) {
 		c.ratesAt(j, &ws.r)
 		ws.down[i], ws.hit[i] = ws.r.down, ws.r.hit
 		ws.up[i], ws.out[i] = ws.r.up, ws.r.out
+		ws.downS[i] = append(ws.downS[i][:0], ws.r.down...)
 		ws.loss[i] = 0
 		for k, d := range ws.r.down {
 			if j-k-1 < lo {

@@ -1,0 +1,50 @@
+package uwt
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// issueSizes is the size law of issue 13's synthetic traces: half of the
+// events take one processor, the other half 4–16 uniformly.
+func issueSizes() []float64 {
+	s := make([]float64, 16)
+	s[0] = 0.5
+	for k := 3; k < 16; k++ {
+		s[k] = 0.5 / 13
+	}
+	return s
+}
+
+// BenchmarkBatchEvaluate measures one fast-path evaluation (model built
+// once, I = 1 h) with failure events at N = 512 and 4096, MTTF 1 d and
+// MTTR 1 h per processor, QR-like costs, greedy and moldable N/2, against
+// the same scenario without events.
+func BenchmarkBatchEvaluate(b *testing.B) {
+	for _, n := range []int{512, 4096} {
+		for _, pol := range []scenario.Policy{{}, {Kind: scenario.Moldable, Processors: n / 2}} {
+			for _, events := range []bool{false, true} {
+				sys := scenario.System{Processors: n, MTTF: 86400, MTTR: 3600}
+				if events {
+					sys.FailureEvents = &scenario.FailureEvents{Sizes: issueSizes()}
+				}
+				sc := mustScenario(b, sys, qrLike(n), pol)
+				b.Run(fmt.Sprintf("N=%d/%v/events=%v", n, pol, events), func(b *testing.B) {
+					m, err := New(sc, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := m.Evaluate(context.Background(), 3600); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
