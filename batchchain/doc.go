@@ -72,13 +72,24 @@
 //
 // # Performance
 //
-// go test -bench . -benchtime 3x ./batchchain/ on a 2-core AMD EPYC shared
-// with other jobs (load average ~3; figures noisy), 16 rows, T = 1 h,
-// MTTR 1 h, half the events of size 1 and half of size 4–16:
+// Rows are uniformized in blocks of up to 64 on a common window, the
+// entries of one spare count stored contiguously over the rows, so that
+// each product with K is a sequence of axpys. go test -bench . -benchtime
+// 5x -count 3 ./batchchain/ on a 2-core AMD EPYC shared with other jobs
+// (load average 10–19: wall times were up to 5× the CPU times, so the
+// median CPU time per operation is given), 16 rows s = 0..15 on the most
+// likely used count, T = 1 h, MTTR 1 h, half the events of size 1 and half
+// of size 4–16:
 //
-//	N = 512,  MTTF 8 h: 1.6 ms;  MTTF 1 d: 0.35 ms
-//	N = 4096, MTTF 8 h: 66 ms;   MTTF 1 d: 8.9 ms
-//	Transition (dense) N = 32: 0.48 ms;  N = 64: 2.2 ms
+//	N = 512,  MTTF 8 h: 0.65 ms;  MTTF 1 d: 0.11 ms
+//	N = 4096, MTTF 8 h: 25 ms;    MTTF 1 d: 4.0 ms
+//	Transition (dense, wall time) N = 32: 0.29 ms;  N = 64: 1.9 ms
+//
+// At N = 4096, MTTF 8 h, a row costs about 1.6 ms: ΛT ≈ 550 events and
+// repairs per segment, a window of a few hundred spare counts and 16 event
+// sizes. The binomial closed form of package birthdeath does a row of that
+// size in a few microseconds; the model with failure events is
+// correspondingly slower (package uwt, BenchmarkBatchEvaluate).
 //
 // # References
 //
