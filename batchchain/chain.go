@@ -8,6 +8,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// MaxDense bounds the order m + n + 2 of the dense Van Loan block of
+// Chain.Transition (its memory grows with the square, its cost with the
+// cube): 4096 is about 1 GB of workspace.
+const MaxDense = 4096
+
 // MaxSizes bounds the length of a size law (the largest event size):
 // every size-like input is bounded before anything is allocated.
 const MaxSizes = 1 << 16
@@ -220,7 +225,7 @@ func (c *Chain) Generator() (a, b *mat.Dense) {
 // that of a dense exponential of order m + n + 2: use it for small n (tests,
 // the model's exact path). Any destination may be nil; a non-empty one of the
 // wrong size makes Transition panic with mat.ErrShape. It returns an error if
-// t is negative, NaN or infinite.
+// t is negative, NaN or infinite, or if m + n + 2 exceeds MaxDense.
 func (c *Chain) Transition(p, q *mat.Dense, tau []float64, t float64) error {
 	n1 := c.m + 1
 	for _, d := range []struct {
@@ -238,6 +243,9 @@ func (c *Chain) Transition(p, q *mat.Dense, tau []float64, t float64) error {
 	}
 	if err := checkTime("t", t); err != nil {
 		return err
+	}
+	if c.m+c.n+2 > MaxDense {
+		return fmt.Errorf("batchchain: the Van Loan block has order m + n + 2 = %d, more than MaxDense = %d: use Rows", c.m+c.n+2, MaxDense)
 	}
 	a, b := c.Generator()
 	size := n1 + c.n + 1

@@ -387,4 +387,11 @@ func TestErrors(t *testing.T) {
 	if err := c.Transition(nil, nil, nil, math.NaN()); err == nil {
 		t.Error("Transition(t = NaN): no error")
 	}
+	big, err := New(4000, 1, 1, 1, []float64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := big.Transition(nil, nil, nil, 1); err == nil {
+		t.Error("Transition of order 8001: no error")
+	}
 }
