@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -31,9 +32,9 @@ func BenchmarkBatchEvaluate(b *testing.B) {
 				if events {
 					sys.FailureEvents = &scenario.FailureEvents{Sizes: issueSizes()}
 				}
-				sc := mustScenario(b, sys, qrLike(n), pol)
+				sc := mustScenario(b, sys, testmodel.QRLike(n), pol)
 				b.Run(fmt.Sprintf("N=%d/%v/events=%v", n, pol, events), func(b *testing.B) {
-					m, err := New(sc, nil)
+					m, err := New(context.Background(), sc, nil)
 					if err != nil {
 						b.Fatal(err)
 					}
