@@ -7,8 +7,10 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/ckpt-markov/markov/expm"
 	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
@@ -178,5 +180,261 @@ func TestBatchMatchesSimulation(t *testing.T) {
 	}
 	if distinguished < checks/2 {
 		t.Errorf("the single-failure model fell outside the interval on only %d of %d checks: the test cannot tell batches apart", distinguished, checks)
+	}
+}
+
+// handBatch is the chain of docs/model.md, sections 4 and 11, for a small
+// N with failure events, built literally: the rates of the segment
+// generator by enumerating every subset of the functional processors an
+// event can take down (not by the hypergeometric formula), P_T, Q_T and τ
+// from expm (Exp and Van Loan's Integral), the states reachable from the
+// start, a dense LU solve.
+type handBatch struct {
+	t        *testing.T
+	sc       *scenario.Scenario
+	n        int
+	lam, th  float64
+	sizes    []float64 // normalised
+	interval float64
+}
+
+// eventRate is λ/E[K].
+func (h *handBatch) eventRate() float64 {
+	var mean float64
+	for k, p := range h.sizes {
+		mean += float64(k+1) * p
+	}
+	return h.lam / mean
+}
+
+// taken returns, for f functional processors of which the first a are
+// used, the rate of events that take down exactly the subset mask (of
+// size min(K, f)): f·λe·P(min(K, f) = |mask|)/C(f, |mask|), each subset
+// equally likely.
+func (h *handBatch) subsets(f int, fn func(mask, size int, rate float64)) {
+	le := h.eventRate()
+	for mask := 1; mask < 1<<f; mask++ {
+		size := bits(mask)
+		var p float64
+		for k, q := range h.sizes {
+			if min(k+1, f) == size {
+				p += q
+			}
+		}
+		if p == 0 {
+			continue
+		}
+		fn(mask, size, float64(f)*le*p/binom(f, size))
+	}
+}
+
+func bits(x int) int {
+	c := 0
+	for ; x > 0; x &= x - 1 {
+		c++
+	}
+	return c
+}
+
+func binom(n, k int) float64 {
+	r := 1.0
+	for i := range k {
+		r = r * float64(n-i) / float64(i+1)
+	}
+	return r
+}
+
+// segment returns P_T, Q_T (columns n' = 0..N−1) and τ for a used.
+func (h *handBatch) segment(a int, tt float64) (p, q *mat.Dense, tau []float64) {
+	m := h.n - a
+	ga := mat.NewDense(m+1, m+1, nil)
+	gb := mat.NewDense(m+1, h.n+1, nil) // last column: 1, for τ
+	for j := 0; j <= m; j++ {
+		f := a + j
+		// Processors 0..a−1 are used, a..f−1 the functional spares.
+		h.subsets(f, func(mask, size int, rate float64) {
+			if mask&(1<<a-1) != 0 {
+				gb.Set(j, f-size, gb.At(j, f-size)+rate)
+			} else {
+				ga.Set(j, j-size, ga.At(j, j-size)+rate)
+			}
+			ga.Set(j, j, ga.At(j, j)-rate)
+		})
+		if j < m {
+			ga.Set(j, j+1, float64(m-j)*h.th)
+			ga.Set(j, j, ga.At(j, j)-float64(m-j)*h.th)
+		}
+		gb.Set(j, h.n, 1)
+	}
+	gt := mat.NewDense(m+1, m+1, nil)
+	gt.Scale(tt, ga)
+	p = &mat.Dense{}
+	if err := expm.Exp(p, gt, nil); err != nil {
+		h.t.Fatal(err)
+	}
+	var integral mat.Dense
+	if err := expm.Integral(&integral, ga, gb, tt, 0, nil); err != nil {
+		h.t.Fatal(err)
+	}
+	q = mat.DenseCopyOf(integral.Slice(0, m+1, 0, h.n))
+	for j := 0; j <= m; j++ {
+		tau = append(tau, integral.At(j, h.n))
+	}
+	return p, q, tau
+}
+
+func (h *handBatch) r(k int) int {
+	if k <= 0 {
+		return 0
+	}
+	return h.sc.Reschedule.At(k)
+}
+
+func (h *handBatch) afterFail(p, k int) handState {
+	if h.r(k) > 0 {
+		return handState{kind: 'R', p: p, n: k}
+	}
+	return handState{kind: 'D', p: p, n: k}
+}
+
+func (h *handBatch) out(st handState) (arcs []handArc, tau, work float64) {
+	app := h.sc.Application
+	if st.kind == 'D' {
+		le := h.eventRate()
+		rep := float64(h.n-st.n) * h.th
+		total := float64(st.n)*le + rep
+		if st.n > 0 {
+			h.subsets(st.n, func(_, size int, rate float64) {
+				arcs = append(arcs, handArc{h.afterFail(st.p, st.n-size), rate / total})
+			})
+		}
+		if rep > 0 {
+			arcs = append(arcs, handArc{h.afterFail(st.p, st.n+1), rep / total})
+		}
+		return arcs, 1 / total, 0
+	}
+	a, s, p, tt := st.a, st.s, st.a, h.interval+app.Latency[max(st.a, 1)-1]
+	if st.kind == 'R' {
+		a, p = h.r(st.n), st.p
+		s, tt = st.n-a, app.Recovery.Cost(p, a)+app.Latency[a-1]
+	}
+	pt, qt, taus := h.segment(a, tt)
+	var surv float64
+	for s2 := 0; s2 <= h.n-a; s2++ {
+		arcs = append(arcs, handArc{handState{kind: 'U', a: a, s: s2}, pt.At(s, s2)})
+		surv += pt.At(s, s2)
+	}
+	for k := 0; k < h.n; k++ {
+		arcs = append(arcs, handArc{h.afterFail(p, k), qt.At(s, k)})
+	}
+	if st.kind == 'U' {
+		work = surv * app.WorkRate[a-1] * (h.interval + app.Latency[a-1] - app.Overhead[a-1])
+	}
+	return arcs, taus[s], work
+}
+
+// handBatchUWT builds the chain from its start, solves it by dense LU and
+// returns UWT = Σπw / Σπτ.
+func handBatchUWT(t *testing.T, sc *scenario.Scenario, interval float64) float64 {
+	t.Helper()
+	h := &handBatch{t: t, sc: sc, n: sc.N(), lam: sc.System.Lambda(), th: sc.System.Theta(),
+		sizes: sc.System.FailureEvents.Law(), interval: interval}
+	start := handState{kind: 'U', a: h.r(h.n), s: h.n - h.r(h.n)}
+	if h.r(h.n) == 0 {
+		start = handState{kind: 'D', p: h.n, n: h.n}
+	}
+	index := map[handState]int{start: 0}
+	states := []handState{start}
+	var rows [][]handArc
+	var tau, work []float64
+	for k := 0; k < len(states); k++ {
+		arcs, tk, wk := h.out(states[k])
+		rows, tau, work = append(rows, arcs), append(tau, tk), append(work, wk)
+		for _, e := range arcs {
+			if _, ok := index[e.to]; !ok {
+				index[e.to] = len(states)
+				states = append(states, e.to)
+			}
+		}
+	}
+	ns := len(states)
+	a := mat.NewDense(ns, ns, nil)
+	for i, arcs := range rows {
+		a.Set(i, i, a.At(i, i)-1)
+		for _, e := range arcs {
+			j := index[e.to]
+			a.Set(j, i, a.At(j, i)+e.pr)
+		}
+	}
+	rhs := mat.NewVecDense(ns, nil)
+	for i := range ns {
+		a.Set(ns-1, i, 1)
+	}
+	rhs.SetVec(ns-1, 1)
+	var pi mat.VecDense
+	if err := pi.SolveVec(a, rhs); err != nil {
+		t.Fatal(err)
+	}
+	var sw, st float64
+	for i := range ns {
+		sw += pi.AtVec(i) * work[i]
+		st += pi.AtVec(i) * tau[i]
+	}
+	return sw / st
+}
+
+// TestBatchRowOracle compares UWT with failure events against the
+// hand-built chain for N = 3 (and 4) with batches of 2 (and 3): greedy,
+// moldable, waiting vectors and a recovery cost depending on the old
+// count, on the exact and the fast path, to 1e-12 (issue 13, "Done
+// when"; the tolerance as in TestRowOracle).
+func TestBatchRowOracle(t *testing.T) {
+	app := func(n int, byOld bool) scenario.Application {
+		w := []float64{1, 1.8, 2.4, 2.9}[:n]
+		l := []float64{100, 80, 70, 65}[:n]
+		c := []float64{50, 80, 30, 40}[:n]
+		rec := scenario.RecoveryByNew([]float64{40, 60, 90, 100}[:n])
+		if byOld {
+			m := make([][]float64, n)
+			for p := range n {
+				m[p] = make([]float64, n)
+				for a := range n {
+					m[p][a] = 30 + 25*float64(p) + 10*float64(a) + 15*math.Abs(float64(p-a))
+				}
+			}
+			rec = scenario.RecoveryMatrix(m)
+		}
+		return scenario.Application{WorkRate: w, Latency: l, Overhead: c, Recovery: rec}
+	}
+	for _, tc := range []struct {
+		name  string
+		n     int
+		sizes []float64
+		pol   scenario.Policy
+		byOld bool
+	}{
+		{"N=3 greedy, pairs", 3, []float64{0, 1}, scenario.Policy{Kind: scenario.Greedy}, false},
+		{"N=3 greedy, half pairs, R(p,a)", 3, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Greedy}, true},
+		{"N=3 moldable(2), half pairs", 3, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Moldable, Processors: 2}, false},
+		{"N=3 wait at 2, pairs", 3, []float64{0, 1}, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 0, 3}}, true},
+		{"N=3 wait at N, 1-3", 3, []float64{0.5, 0.25, 0.25}, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 2, 0}}, false},
+		{"N=4 moldable(2), 1-3", 4, []float64{0.2, 0.5, 0.3}, scenario.Policy{Kind: scenario.Moldable, Processors: 2}, false},
+		{"N=4 greedy, triples", 4, []float64{0, 0, 1}, scenario.Policy{Kind: scenario.Greedy}, true},
+		// Recurrent down states: D(1), D(2) wait for a repair, and events
+		// move them down by one or two.
+		{"N=3 wait below 3, half pairs", 3, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{0, 0, 3}}, false},
+		{"N=4 wait below 3, 1-3", 4, []float64{0.5, 0.3, 0.2}, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{0, 0, 2, 4}}, true},
+	} {
+		sys := scenario.System{Processors: tc.n, MTTF: 5000, MTTR: 1500, FailureEvents: &scenario.FailureEvents{Sizes: tc.sizes}}
+		sc := mustScenario(t, sys, app(tc.n, tc.byOld), tc.pol)
+		for _, interval := range []float64{300, 2000, 20000} {
+			want := handBatchUWT(t, sc, interval)
+			for _, set := range []*Settings{{Exact: true}, nil, {Exact: true, Prune: -1}, {Prune: -1}} {
+				got := evaluate(t, sc, set, interval).UWT
+				if d := math.Abs(got-want) / want; d > 1e-12 {
+					t.Errorf("%s, I = %v, %s: UWT %.16g, hand-built chain %.16g (rel %.2g)", tc.name, interval, settingsName(set), got, want, d)
+				}
+			}
+		}
 	}
 }
