@@ -438,3 +438,21 @@ func TestBatchRowOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchWorkersIdentical: with failure events too, the result does
+// not depend on the number of workers (every batch of rows goes to the
+// pool).
+func TestBatchWorkersIdentical(t *testing.T) {
+	defer func(c int) { inlineCost = c }(inlineCost)
+	inlineCost = 0
+	scs := batchScenarios(t)
+	for _, name := range slices.Sorted(maps.Keys(scs)) {
+		for _, exact := range []bool{true, false} {
+			one := evaluate(t, scs[name], &Settings{Exact: exact, Workers: 1}, 2000)
+			many := evaluate(t, scs[name], &Settings{Exact: exact, Workers: 7}, 2000)
+			if one.UWT != many.UWT || one.Availability != many.Availability {
+				t.Errorf("%s exact=%v: 1 worker %v, 7 workers %v", name, exact, one.UWT, many.UWT)
+			}
+		}
+	}
+}
