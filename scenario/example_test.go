@@ -106,3 +106,19 @@ func ExamplePolicy_Vector_availabilityBased() {
 	// Output:
 	// ab [1 2 3]
 }
+
+// A system whose failure events, estimated from a trace, strike at 1e-5
+// per second per functional node and take down one node half of the time
+// and four nodes the other half: E[K] = 0.5·1 + 0.5·4 = 2.5, so a node
+// fails every 1/(2.5·1e-5) = 40000 s on average. The JSON form is
+// "failure_events": {"sizes": [0.5, 0, 0, 0.5]}.
+func ExampleEventSystem() {
+	sys, err := scenario.EventSystem(128, 1e-5, 3600, []float64{0.5, 0, 0, 0.5})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("MTTF %.0f s, mean event size %.1f, event rate %.0e /s per node\n",
+		sys.MTTF, sys.FailureEvents.MeanSize(), sys.EventRate())
+	// Output:
+	// MTTF 40000 s, mean event size 2.5, event rate 1e-05 /s per node
+}

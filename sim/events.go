@@ -27,9 +27,11 @@ type Batch struct {
 	rng         *rand.Rand
 	t           float64
 	// ids[:nUp] are the functional processors, ids[nUp:] the failed ones.
-	ids     []int
-	nUp     int
+	ids []int
+	nUp int
+	// pending[next:] are the failures of the current event not yet returned.
 	pending []Event
+	next    int
 }
 
 // NewBatch returns the batch-failure source of n processors drawing from
@@ -81,7 +83,7 @@ func (b *Batch) reset() {
 	}
 	b.nUp = len(b.ids)
 	b.t = 0
-	b.pending = b.pending[:0]
+	b.pending, b.next = b.pending[:0], 0
 }
 
 // Processors returns N.
@@ -102,10 +104,9 @@ func (b *Batch) Init(up []bool) {
 // Next returns the next failure or repair; the processors of one failure
 // event come as consecutive events of equal time.
 func (b *Batch) Next() Event {
-	if len(b.pending) > 0 {
-		ev := b.pending[0]
-		b.pending = b.pending[1:]
-		return ev
+	if b.next < len(b.pending) {
+		b.next++
+		return b.pending[b.next-1]
 	}
 	n := len(b.ids)
 	down := n - b.nUp
@@ -116,6 +117,7 @@ func (b *Batch) Next() Event {
 	if down == 0 || (b.nUp > 0 && u < failRate) {
 		k := sort.SearchFloat64s(b.cum, b.rng.Float64()) + 1
 		k = min(k, b.nUp, len(b.cum))
+		b.pending, b.next = b.pending[:0], 1
 		for range k {
 			// A uniformly chosen functional processor, moved to the failed part.
 			i := b.rng.IntN(b.nUp)
@@ -125,9 +127,7 @@ func (b *Batch) Next() Event {
 			b.nUp--
 			b.pending = append(b.pending, Event{Time: b.t, Proc: p})
 		}
-		ev := b.pending[0]
-		b.pending = b.pending[1:]
-		return ev
+		return b.pending[0]
 	}
 	k := b.nUp + min(int((u-failRate)/b.theta), down-1)
 	k = max(k, b.nUp) // u−failRate may round below zero

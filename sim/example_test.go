@@ -110,3 +110,32 @@ func ExampleRenewal() {
 	// Output:
 	// simulated 0.899, renewal-reward 0.899
 }
+
+// A pool of 64 processors whose failures come in events of one or four
+// processors (half each, mean 2.5), repaired so fast that the pool stays
+// full: the processors of one event fail at one instant, and the mean
+// event size over 20000 events is 2.5 (its standard error is 0.01).
+func ExampleNewBatch() {
+	b, err := sim.NewBatch(64, 1e6, 1, []float64{0.5, 0, 0, 0.5}, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	up := make([]bool, 64)
+	b.Init(up)
+	events, failures := 0, 0
+	last := -1.0
+	for events < 20000 {
+		ev := b.Next()
+		if ev.Up {
+			continue
+		}
+		if ev.Time != last {
+			events++
+			last = ev.Time
+		}
+		failures++
+	}
+	fmt.Printf("mean event size %.1f\n", float64(failures)/float64(events))
+	// Output:
+	// mean event size 2.5
+}
