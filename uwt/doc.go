@@ -55,10 +55,13 @@
 //	N = 512,  greedy:        1.73 s  (single failures 19 ms)
 //	N = 512,  moldable 256:  75 ms   (2.6 ms)
 //	N = 4096, moldable 2048: 0.89 s  (10 ms)
-//	N = 4096, greedy:        61 s    (0.2 s; one worker, 94 394 states)
+//	N = 4096, greedy:        61 s    (0.2 s; 94 394 states)
 //
-// With MTTF 100 d (LANL-like) N = 512 greedy takes 81 ms (0.3 ms); 128
-// processors with MTTF 8 h, 0.37 s (2–4 ms).
+// and, with MTTF 100 d (LANL-like), N = 512 greedy 81 ms (0.3 ms); 128
+// processors with MTTF 8 h, greedy 0.37 s (2–4 ms). The last three figures
+// come from a one-off measurement (getrusage CPU time of Evaluate with one
+// worker, after New), not from the benchmark, whose N = 4096 greedy case
+// takes minutes.
 //
 // Only the up states' rows depend on I: the state skeleton, the recovery
 // and down rows, and the spare chains' eigendecompositions are computed
