@@ -420,6 +420,7 @@ func TestBatchRowOracle(t *testing.T) {
 		{"N=3 wait at N, 1-3", 3, []float64{0.5, 0.25, 0.25}, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 2, 0}}, false},
 		{"N=4 moldable(2), 1-3", 4, []float64{0.2, 0.5, 0.3}, scenario.Policy{Kind: scenario.Moldable, Processors: 2}, false},
 		{"N=4 greedy, triples", 4, []float64{0, 0, 1}, scenario.Policy{Kind: scenario.Greedy}, true},
+		{"N=3 greedy, every event takes all", 3, []float64{0, 0, 1}, scenario.Policy{Kind: scenario.Greedy}, false},
 		// Recurrent down states: D(1), D(2) wait for a repair, and events
 		// move them down by one or two.
 		{"N=3 wait below 3, half pairs", 3, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{0, 0, 3}}, false},
