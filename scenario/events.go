@@ -98,8 +98,10 @@ func (s System) EventRate() float64 {
 // strike at eventRate per functional processor (per second) with the size
 // law sizes (sizes[k-1] = P(K = k)), and whose processors are repaired
 // after mttr seconds on average: MTTF = 1/(eventRate·E[K]). This is the
-// form a trace estimate (event rate, sizes) takes; the error names the
-// field at fault.
+// form a trace estimate takes: eventRate is events per second of node up
+// time (trace.EventStats.Rate.Value), sizes[k-1] the fraction of events
+// that took down k nodes (trace.EventStats.Sizes, zero for sizes that did
+// not occur). The error names the field at fault.
 func EventSystem(n int, eventRate, mttr float64, sizes []float64) (System, error) {
 	if !positive(eventRate) {
 		return System{}, fieldErr("system.failure_events.rate", "%v, want a positive finite rate per processor per second", eventRate)
