@@ -51,7 +51,11 @@
 //	e_s P_T = Σ_k P(N = k)·e_s K^k,   e_s ∫₀ᵀ e^{At} dt = Λ⁻¹ Σ_k P(N > k)·e_s K^k,
 //
 // the second being the row form of Van Loan's block identity
-// (d/dt of the integral is the row itself). Q and τ follow by
+// (d/dt of the integral is the row itself). After each product the spare
+// counts at the ends of the band that carries mass are dropped while the
+// mass dropped in that step is at most tol/4 divided by the number of
+// steps, for every row (it is added to Row.Dropped: what is dropped can
+// only remove that much from P and Q). Q and τ follow by
 // multiplying the integral by B and by 1, and the mass that leaves the
 // window before T by multiplying it by the rates of the jumps out of the
 // window. All terms are non-negative, so entries are accurate to rounding
@@ -74,22 +78,24 @@
 //
 // Rows are uniformized in blocks of up to 64 on a common window, the
 // entries of one spare count stored contiguously over the rows, so that
-// each product with K is a sequence of axpys. go test -bench . -benchtime
-// 5x -count 3 ./batchchain/ on a 2-core AMD EPYC shared with other jobs
-// (load average 10–19: wall times were up to 5× the CPU times, so the
-// median CPU time per operation is given), 16 rows s = 0..15 on the most
-// likely used count, T = 1 h, MTTR 1 h, half the events of size 1 and half
-// of size 4–16:
+// each product with K is a sequence of axpys. go test -bench Rows
+// -benchtime 5x -count 3 ./batchchain/ on a 2-core AMD EPYC shared with
+// other jobs (wall times were up to 5× the CPU times, so the median CPU
+// time per operation is given), 16 rows s = 0..15 on the most likely used
+// count, T = 1 h, MTTR 1 h, half the events of size 1 and half of size
+// 4–16:
 //
-//	N = 512,  MTTF 8 h: 0.65 ms;  MTTF 1 d: 0.11 ms
-//	N = 4096, MTTF 8 h: 25 ms;    MTTF 1 d: 4.0 ms
+//	N = 512,  MTTF 8 h: 0.86 ms;  MTTF 1 d: 0.18 ms
+//	N = 4096, MTTF 8 h: 2.3 ms;   MTTF 1 d: 1.2 ms
 //	Transition (dense, wall time) N = 32: 0.29 ms;  N = 64: 1.9 ms
 //
-// At N = 4096, MTTF 8 h, a row costs about 1.6 ms: ΛT ≈ 550 events and
-// repairs per segment, a window of a few hundred spare counts and 16 event
-// sizes. The binomial closed form of package birthdeath does a row of that
-// size in a few microseconds; the model with failure events is
-// correspondingly slower (package uwt, BenchmarkBatchEvaluate).
+// Dropping the negligible ends of the band divided the N = 4096 figures by
+// 11 and 3 (25 ms and 4.0 ms before) and left N = 512 unchanged: there
+// the band fills the window. ΛT, about 550 events and repairs per segment
+// at N = 4096, MTTF 8 h, sets the number of products. The binomial closed
+// form of package birthdeath does a row of that size in microseconds; the
+// model with failure events is correspondingly slower (package uwt,
+// BenchmarkBatchEvaluate).
 //
 // # References
 //

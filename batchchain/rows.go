@@ -90,7 +90,7 @@ func (c *Chain) block(ws *workspace, s0, s1 int, t, tol float64) []Row {
 		lo, hi = max(min(s0-dl, s1-1-dl1), 0), min(max(s0+du, s1-1+du1), c.m)
 	}
 	for {
-		rows, lostDown, lostUp := c.blockOn(ws, s0, s1, t, lo, hi)
+		rows, lostDown, lostUp := c.blockOn(ws, s0, s1, t, lo, hi, tol/4)
 		worst := 0.0
 		for _, r := range rows {
 			worst = math.Max(worst, r.Dropped)
@@ -150,9 +150,13 @@ func (c *Chain) margins(s int, t float64) (down, up int) {
 // left the window is z·ℓ, ℓ_j the rate of the jumps from j out of it. All
 // terms are non-negative. The rows are stored interleaved (entry (j, r) at
 // (j−lo)·R + r) so that each product with K is a sequence of axpys of
-// length R. It returns the rows and the largest lost mass below and above
-// the window over the rows.
-func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int) ([]Row, float64, float64) {
+// length R. After each product the spare counts at either end of the
+// band where the rows carry mass are dropped while, for every row, the
+// mass dropped in that step stays within budget/(number of steps): the
+// dropped mass bounds what P and Q lose, and is added to Row.Dropped
+// (budget = 0 drops nothing). It returns the rows and the largest lost
+// mass below and above the window over the rows.
+func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget float64) ([]Row, float64, float64) {
 	w := hi - lo + 1
 	nr := s1 - s0
 	ws.prepare(c, lo, hi)
@@ -171,6 +175,7 @@ func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int) ([]Row
 	for r := range nr {
 		y[(s0+r-lo)*nr+r] = 1
 	}
+	dropped := make([]float64, nr)
 	if lam == 0 || t == 0 {
 		copy(p, y)
 		floats.AddScaled(z, t, y)
@@ -194,6 +199,21 @@ func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int) ([]Row
 		// y is zero outside the spare counts [nzLo, nzHi] (window-relative).
 		nzLo, nzHi := s0-lo, s1-1-lo
 		kmax := len(c.sizes)
+		perStep := budget / float64(right+1)
+		step := make([]float64, nr)
+		// droppable reports whether segment i of y can be dropped within
+		// this step's budget, and if so drops it.
+		droppable := func(i int) bool {
+			seg := y[i*nr : (i+1)*nr]
+			for r, v := range seg {
+				if step[r]+v > perStep {
+					return false
+				}
+			}
+			floats.Add(step, seg)
+			clear(seg)
+			return true
+		}
 		for k := 0; ; k++ {
 			seg := y[nzLo*nr : (nzHi+1)*nr]
 			sk := 1.0
@@ -222,6 +242,16 @@ func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int) ([]Row
 			}
 			y, next = next, y
 			nzLo, nzHi = newLo, newHi
+			if perStep > 0 {
+				clear(step)
+				for nzLo < nzHi && droppable(nzLo) {
+					nzLo++
+				}
+				for nzHi > nzLo && droppable(nzHi) {
+					nzHi--
+				}
+				floats.Add(dropped, step)
+			}
 		}
 		floats.Scale(inv, z)
 	}
@@ -254,7 +284,7 @@ func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int) ([]Row
 			}
 		}
 		rows[r] = Row{S: s0 + r, Lo: lo, P: pr, QLo: qlo, Q: q,
-			Survival: surv, Sojourn: tau, Dropped: lostDown + lostUp + 2*poissonCut}
+			Survival: surv, Sojourn: tau, Dropped: lostDown + lostUp + dropped[r] + 2*poissonCut}
 		worstDown, worstUp = math.Max(worstDown, lostDown), math.Max(worstUp, lostUp)
 	}
 	return rows, worstDown, worstUp
