@@ -77,6 +77,7 @@ type workspace struct {
 	up, out, loss []float64
 	stay, upS     []float64
 	y, next, p, z []float64
+	prow, qrow    []float64 // one row of P and of Q
 	r             rates
 }
 
@@ -90,17 +91,8 @@ func (c *Chain) block(ws *workspace, s0, s1 int, t, tol float64) []Row {
 		lo, hi = max(min(s0-dl, s1-1-dl1), 0), min(max(s0+du, s1-1+du1), c.m)
 	}
 	for {
-		rows, lostDown, lostUp := c.blockOn(ws, s0, s1, t, lo, hi, tol/4)
-		worst := 0.0
-		for _, r := range rows {
-			worst = math.Max(worst, r.Dropped)
-		}
+		rows, worst, lostDown, lostUp := c.blockOn(ws, s0, s1, t, lo, hi, tol/4, tol/4)
 		if tol == 0 || worst <= tol/2 || (lo == 0 && hi == c.m) {
-			if tol > 0 {
-				for i := range rows {
-					rows[i].trim(tol / 4)
-				}
-			}
 			return rows
 		}
 		// Widen the side(s) that lose more than their share.
@@ -154,9 +146,11 @@ func (c *Chain) margins(s int, t float64) (down, up int) {
 // band where the rows carry mass are dropped while, for every row, the
 // mass dropped in that step stays within budget/(number of steps): the
 // dropped mass bounds what P and Q lose, and is added to Row.Dropped
-// (budget = 0 drops nothing). It returns the rows and the largest lost
-// mass below and above the window over the rows.
-func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget float64) ([]Row, float64, float64) {
+// (budget = 0 drops nothing). The ends of P and of Q are then trimmed,
+// each of the two losing at most trim (trim = 0: no trimming). It returns the rows, the largest
+// mass missing from a row before trimming, and the largest lost mass
+// below and above the window over the rows.
+func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget, trim float64) ([]Row, float64, float64, float64) {
 	w := hi - lo + 1
 	nr := s1 - s0
 	ws.prepare(c, lo, hi)
@@ -255,14 +249,18 @@ func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget
 		}
 		floats.Scale(inv, z)
 	}
-	// Per row: Q = z·B over n' = a + j − k, τ = z·1, lost = z·ℓ.
+	// Per row: Q = z·B over n' = a + j − k, τ = z·1, lost = z·ℓ; then
+	// the ends of P and Q are trimmed (by at most trim/2 each) and the kept
+	// entries copied into one slab for the block.
 	qlo := max(c.a+lo-len(c.sizes), 0)
 	qhi := c.a + hi - 1
 	rows := make([]Row, nr)
-	var worstDown, worstUp float64
+	var worst, worstDown, worstUp float64
+	pr := grow(&ws.prow, w)
+	q := grow(&ws.qrow, qhi-qlo+1)
+	var slab []float64
 	for r := range nr {
-		q := make([]float64, qhi-qlo+1)
-		pr := make([]float64, w)
+		clear(q)
 		var tau, lostDown, lostUp, surv float64
 		for i := range w {
 			zi := z[i*nr+r]
@@ -283,11 +281,35 @@ func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget
 				lostUp += zi * ws.up[i]
 			}
 		}
-		rows[r] = Row{S: s0 + r, Lo: lo, P: pr, QLo: qlo, Q: q,
-			Survival: surv, Sojourn: tau, Dropped: lostDown + lostUp + dropped[r] + 2*poissonCut}
+		miss := lostDown + lostUp + dropped[r] + 2*poissonCut
+		worst = math.Max(worst, miss)
 		worstDown, worstUp = math.Max(worstDown, lostDown), math.Max(worstUp, lostUp)
+		plo, phi, qlo2, qhi2 := 0, len(pr), 0, len(q)
+		if trim > 0 {
+			var cp, cq float64
+			plo, phi, cp = trimEnds(pr, trim)
+			qlo2, qhi2, cq = trimEnds(q, trim)
+			miss += cp + cq
+		}
+		if cap(slab)-len(slab) < phi-plo+qhi2-qlo2 {
+			slab = make([]float64, 0, max(2*(phi-plo+qhi2-qlo2), (nr-r)*(phi-plo+qhi2-qlo2)))
+		}
+		n0 := len(slab)
+		slab = append(slab, pr[plo:phi]...)
+		n1 := len(slab)
+		slab = append(slab, q[qlo2:qhi2]...)
+		rows[r] = Row{S: s0 + r, Lo: lo + plo, P: slab[n0:n1:n1], QLo: qlo + qlo2, Q: slab[n1:len(slab):len(slab)],
+			Survival: surv, Sojourn: tau, Dropped: miss}
 	}
-	return rows, worstDown, worstUp
+	return rows, worst, worstDown, worstUp
+}
+
+// grow returns (*v)[:n], reallocating *v if it is too short.
+func grow(v *[]float64, n int) []float64 {
+	if cap(*v) < n {
+		*v = make([]float64, n)
+	}
+	return (*v)[:n]
 }
 
 // prepare fills the rates of the spare counts [lo, hi]; ws.up of the last
@@ -325,19 +347,6 @@ func (ws *workspace) prepare(c *Chain, lo, hi int) {
 	if hi == c.m {
 		ws.up[w-1] = 0 // (m−m)θ: nothing leaves upwards
 	}
-}
-
-// trim removes from each end of P and of Q the entries whose cumulative
-// mass stays within budget (half per end) and adds it to Dropped.
-func (r *Row) trim(budget float64) {
-	var lo, hi int
-	var d float64
-	lo, hi, d = trimEnds(r.P, budget)
-	r.P, r.Lo = r.P[lo:hi], r.Lo+lo
-	r.Dropped += d
-	lo, hi, d = trimEnds(r.Q, budget)
-	r.Q, r.QLo = r.Q[lo:hi], r.QLo+lo
-	r.Dropped += d
 }
 
 func trimEnds(v []float64, budget float64) (lo, hi int, cut float64) {
