@@ -48,20 +48,20 @@
 // Without the binomial closed form the rows cost far more, and the
 // stationary law of the functional count has a heavier lower tail, so the
 // window holds more states. CPU time of one fast-path evaluation (go test
-// ./uwt -run X -bench BatchEvaluate -benchtime 3x; MTTF 1 d, MTTR 1 h,
-// QR-like costs, I = 1 h, half the events of size 1 and half of size
-// 4–16; shared 2-core machine):
+// ./uwt -run X -bench BatchEvaluate -benchtime 1x, cpu-ns/op, two
+// workers; MTTF 1 d, MTTR 1 h, QR-like costs, I = 1 h, half the events of
+// size 1 and half of size 4–16; one run on a shared 2-core machine):
 //
-//	N = 512,  greedy:        1.73 s  (single failures 19 ms)
-//	N = 512,  moldable 256:  75 ms   (2.6 ms)
-//	N = 4096, moldable 2048: 0.89 s  (10 ms)
-//	N = 4096, greedy:        61 s    (0.2 s; 94 394 states)
+//	N = 512,  greedy:        1.0 s   (single failures 25 ms)
+//	N = 512,  moldable 256:  34 ms   (0.8 ms)
+//	N = 4096, moldable 2048: 0.22 s  (11 ms)
+//	N = 4096, greedy:        15 s    (0.18 s; 94 394 states, 3 GB allocated)
 //
-// and, with MTTF 100 d (LANL-like), N = 512 greedy 81 ms (0.3 ms); 128
-// processors with MTTF 8 h, greedy 0.37 s (2–4 ms). The last three figures
-// come from a one-off measurement (getrusage CPU time of Evaluate with one
-// worker, after New), not from the benchmark, whose N = 4096 greedy case
-// takes minutes.
+// With MTTF 100 d (LANL-like) N = 512 greedy took 81 ms (0.3 ms), and 128
+// processors with MTTF 8 h, greedy, 0.37 s (2–4 ms), in a one-off
+// measurement (getrusage CPU time of Evaluate with one worker) before the
+// rows dropped the negligible ends of their band, which changed little
+// below N = 1000.
 //
 // Only the up states' rows depend on I: the state skeleton, the recovery
 // and down rows, and the spare chains' eigendecompositions are computed
