@@ -1,0 +1,360 @@
+package optimal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ckpt-markov/markov/markov"
+)
+
+// block holds the up states U(a, ·) of one configuration at given
+// intervals: their rows and the elimination
+//
+//	h_U = c − g·d + M·h_X(a, ·),   (I − S)·[c d M] = [w τ F],
+//
+// with S the transitions among U(a, ·) and F those to the decision states.
+type block struct {
+	iv   []float64
+	rows []row
+	c, d []float64
+	m    *mat.Dense // k × w
+}
+
+// blockAt returns configuration b's block at the intervals iv, computing
+// it unless the cached one has the same intervals.
+func (sv *Solver) blockAt(b int, iv []float64) (*block, error) {
+	if c := sv.cache[b]; c != nil && slices.Equal(c.iv, iv) {
+		return c, nil
+	}
+	rows, err := sv.upRows(b, iv)
+	if err != nil {
+		return nil, err
+	}
+	k := len(rows)
+	blk := &block{iv: slices.Clone(iv), rows: rows, c: make([]float64, k), d: make([]float64, k)}
+	if k == 0 {
+		sv.cache[b] = blk
+		return blk, nil
+	}
+	a := mat.NewDense(k, k, nil)
+	rhs := mat.NewDense(k, 2+sv.w, nil)
+	for i, r := range rows {
+		a.Set(i, i, 1)
+		for _, e := range r.up {
+			a.Set(i, int(e.i), a.At(i, int(e.i))-e.p)
+		}
+		rhs.Set(i, 0, r.w)
+		rhs.Set(i, 1, r.tau)
+		for _, e := range r.fail {
+			rhs.Set(i, 2+int(e.i), rhs.At(i, 2+int(e.i))+e.p)
+		}
+	}
+	var lu mat.LU
+	lu.Factorize(a)
+	var x mat.Dense
+	if err := lu.SolveTo(&x, false, rhs); err != nil {
+		return nil, fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
+	}
+	for i := range k {
+		blk.c[i], blk.d[i] = x.At(i, 0), x.At(i, 1)
+	}
+	blk.m = mat.DenseCopyOf(x.Slice(0, k, 2, 2+sv.w))
+	sv.cache[b] = blk
+	return blk, nil
+}
+
+// values are g and the bias h of a policy, with h(x₀) = 0.
+type values struct {
+	g      float64
+	hX     []float64
+	hU     [][]float64
+	blocks []*block
+	x0     int
+}
+
+// pa returns the index into ps of the checkpoint count a failure in
+// configuration b carries.
+func (sv *Solver) pa(b int) int {
+	if sv.byOld {
+		return sv.pIdx[sv.acts[b]]
+	}
+	return 0
+}
+
+// reference returns the decision state x₀ with h(x₀) = 0: X at the most
+// likely functional count (of the first p).
+func (sv *Solver) reference() int {
+	q := sv.theta / (sv.lambda + sv.theta)
+	mode := min(max(int(math.Floor(float64(sv.n+1)*q)), sv.lo), sv.hi)
+	return mode - sv.lo
+}
+
+// evaluate solves h(x) = w(x) − g·τ(x) + Σ_y P(x, y)·h(y), h(x₀) = 0, for
+// every decision state: the up states are eliminated per configuration,
+// which leaves one dense system over the decision states X and g.
+func (sv *Solver) evaluate(ctx context.Context, pol *Policy) (*values, error) {
+	v := &values{blocks: make([]*block, len(sv.acts)), hU: make([][]float64, len(sv.acts)), x0: sv.reference()}
+	for b := range sv.acts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		blk, err := sv.blockAt(b, pol.interval[b])
+		if err != nil {
+			return nil, err
+		}
+		v.blocks[b] = blk
+	}
+	nx := sv.nX
+	a := mat.NewDense(nx, nx, nil)
+	rhs := mat.NewVecDense(nx, nil)
+	gcol := make([]float64, nx)
+	for pi := range sv.ps {
+		base := pi * sv.w
+		for n := sv.lo; n <= sv.hi; n++ {
+			x := base + n - sv.lo
+			a.Set(x, x, a.At(x, x)+1)
+			act := pol.action[x]
+			if act == 0 {
+				r := sv.waitRow(n)
+				gcol[x] = r.tau
+				for _, e := range r.fail {
+					y := base + int(e.i)
+					a.Set(x, y, a.At(x, y)-e.p)
+				}
+				continue
+			}
+			b := sv.aIdx[act]
+			r := sv.recRow(pi, b, n)
+			blk := v.blocks[b]
+			pb := sv.pa(b) * sv.w
+			gc, rh := r.tau, 0.0
+			row := a.RawRowView(x)
+			for _, e := range r.up {
+				rh += e.p * blk.c[e.i]
+				gc += e.p * blk.d[e.i]
+				mrow := blk.m.RawRowView(int(e.i))
+				for t, mv := range mrow {
+					row[pb+t] -= e.p * mv
+				}
+			}
+			for _, e := range r.fail {
+				row[base+int(e.i)] -= e.p
+			}
+			gcol[x] = gc
+			rhs.SetVec(x, rh)
+		}
+	}
+	for x := range nx {
+		a.Set(x, v.x0, gcol[x])
+	}
+	var lu mat.LU
+	lu.Factorize(a)
+	if c := lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
+		return nil, fmt.Errorf("optimal: the policy's evaluation system is singular (condition %.3g): the policy may have several recurrent classes", c)
+	}
+	var sol mat.VecDense
+	if err := lu.SolveVecTo(&sol, false, rhs); err != nil {
+		return nil, fmt.Errorf("optimal: policy evaluation: %w", err)
+	}
+	v.g = sol.AtVec(v.x0)
+	v.hX = make([]float64, nx)
+	for x := range nx {
+		if x != v.x0 {
+			v.hX[x] = sol.AtVec(x)
+		}
+	}
+	for b := range sv.acts {
+		blk := v.blocks[b]
+		pb := sv.pa(b) * sv.w
+		h := make([]float64, len(blk.rows))
+		for i := range h {
+			s := blk.c[i] - v.g*blk.d[i]
+			for t, mv := range blk.m.RawRowView(i) {
+				s += mv * v.hX[pb+t]
+			}
+			h[i] = s
+		}
+		v.hU[b] = h
+	}
+	return v, nil
+}
+
+// Status tells how a solve ended. Its zero value means not solved.
+type Status int
+
+const (
+	// NotSolved is the zero value.
+	NotSolved Status = iota
+	// Converged: no action changed (and g improved by less than RelTol).
+	Converged
+	// IterationLimit: Settings.MaxIter was reached first.
+	IterationLimit
+)
+
+func (s Status) String() string {
+	switch s {
+	case NotSolved:
+		return "NotSolved"
+	case Converged:
+		return "Converged"
+	case IterationLimit:
+		return "IterationLimit"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Result is a policy with its long-run useful work per second.
+type Result struct {
+	// Status tells whether the policy iteration converged.
+	Status Status
+	// UWT is g, the long-run useful work per second of the policy, from
+	// the policy-evaluation solve.
+	UWT float64
+	// RenewalReward is Σπw/Σπτ over the stationary distribution π of the
+	// decision states: a second computation of UWT.
+	RenewalReward float64
+	// Policy is the final policy.
+	Policy *Policy
+	// Iterations is the number of policy improvements made.
+	Iterations int
+	// Residual is the stationary residual ‖πᵀP − πᵀ‖₁.
+	Residual float64
+	// Dropped is the stationary probability per jump of a transition that
+	// leaves the window (or the tail of a spare-chain row).
+	Dropped float64
+	// States is the number of decision states; Recurrent the number with
+	// stationary mass.
+	States, Recurrent int
+	// Mass maps each processor count a to the stationary probability of
+	// the up states U(a, ·) (of the jump chain).
+	Mass map[int]float64
+	// MeanInterval maps each processor count with mass to the
+	// stationary-weighted mean of its up states' intervals.
+	MeanInterval map[int]float64
+}
+
+// finish computes the stationary distribution of pol and fills r.
+func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result) error {
+	ns := sv.nX + sv.nU
+	var rows, cols []int
+	var vals []float64
+	tau := make([]float64, ns)
+	work := make([]float64, ns)
+	drop := make([]float64, ns)
+	add := func(i int, rw *row, upBase, failBase int) {
+		for _, e := range rw.up {
+			rows, cols, vals = append(rows, i), append(cols, upBase+int(e.i)), append(vals, e.p)
+		}
+		for _, e := range rw.fail {
+			rows, cols, vals = append(rows, i), append(cols, failBase+int(e.i)), append(vals, e.p)
+		}
+		tau[i], work[i], drop[i] = rw.tau, rw.w, rw.drop
+	}
+	for pi := range sv.ps {
+		for n := sv.lo; n <= sv.hi; n++ {
+			x := pi*sv.w + n - sv.lo
+			act := pol.action[x]
+			if act == 0 {
+				rw := sv.waitRow(n)
+				add(x, &rw, 0, pi*sv.w)
+				continue
+			}
+			b := sv.aIdx[act]
+			add(x, sv.recRow(pi, b, n), sv.nX+sv.uOff[b], pi*sv.w)
+		}
+	}
+	for b := range sv.acts {
+		for k := range v.blocks[b].rows {
+			add(sv.nX+sv.uOff[b]+k, &v.blocks[b].rows[k], sv.nX+sv.uOff[b], sv.pa(b)*sv.w)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Keep the states reachable from x₀ (the recurrent class is reachable
+	// from every state: the functional count can always fall to zero).
+	seen := make([]bool, ns)
+	adj := make([][]int, ns)
+	for e := range rows {
+		adj[rows[e]] = append(adj[rows[e]], cols[e])
+	}
+	stack := []int{v.x0}
+	seen[v.x0] = true
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, j := range adj[i] {
+			if !seen[j] {
+				seen[j] = true
+				stack = append(stack, j)
+			}
+		}
+	}
+	idx := make([]int, ns)
+	var sub []int
+	for i := range ns {
+		idx[i] = -1
+		if seen[i] {
+			idx[i] = len(sub)
+			sub = append(sub, i)
+		}
+	}
+	keep := 0
+	for e := range rows {
+		if seen[rows[e]] {
+			rows[keep], cols[keep], vals[keep] = idx[rows[e]], idx[cols[e]], vals[e]
+			keep++
+		}
+	}
+	chain, err := markov.FromCOO(sub, rows[:keep], cols[:keep], vals[:keep], &markov.BuildSettings{Renormalise: true})
+	if err != nil {
+		return fmt.Errorf("optimal: %w", err)
+	}
+	st, err := chain.Stationary(nil)
+	if err != nil && !errors.Is(err, markov.ErrNoConvergence) {
+		return fmt.Errorf("optimal: stationary distribution: %w", err)
+	}
+	var piS, wS, tS []float64
+	r.Mass = map[int]float64{}
+	wsum := map[int]float64{}
+	for k, i := range sub {
+		p := st.Pi[k]
+		if p <= 0 {
+			continue
+		}
+		piS, wS, tS = append(piS, p), append(wS, work[i]), append(tS, tau[i])
+		r.Dropped += p * drop[i]
+		if i >= sv.nX {
+			b := blockOf(sv.uOff, i-sv.nX)
+			a := sv.acts[b]
+			r.Mass[a] += p
+			wsum[a] += p * pol.interval[b][i-sv.nX-sv.uOff[b]]
+		}
+	}
+	r.MeanInterval = map[int]float64{}
+	for a, m := range r.Mass {
+		r.MeanInterval[a] = wsum[a] / m
+	}
+	g, err := markov.RenewalReward(piS, wS, tS)
+	if err != nil {
+		return fmt.Errorf("optimal: %w", err)
+	}
+	r.RenewalReward = g
+	r.Residual = st.Residual
+	r.States = ns
+	r.Recurrent = len(piS)
+	r.UWT = v.g
+	r.Policy = pol
+	return nil
+}
+
+// blockOf returns the configuration index b whose up states hold offset k.
+func blockOf(off []int, k int) int {
+	b, _ := slices.BinarySearch(off, k+1)
+	return b - 1
+}

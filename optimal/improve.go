@@ -1,0 +1,185 @@
+package optimal
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+)
+
+// xValue returns the bracket w − g·τ + Σ P·h of X(ps[pi], n) under act.
+func (sv *Solver) xValue(v *values, pi, n, act int) float64 {
+	base := pi * sv.w
+	if act == 0 {
+		r := sv.waitRow(n)
+		s := -v.g * r.tau
+		for _, e := range r.fail {
+			s += e.p * v.hX[base+int(e.i)]
+		}
+		return s
+	}
+	b := sv.aIdx[act]
+	r := sv.recRow(pi, b, n)
+	s := -v.g * r.tau
+	for _, e := range r.up {
+		s += e.p * v.hU[b][e.i]
+	}
+	for _, e := range r.fail {
+		s += e.p * v.hX[base+int(e.i)]
+	}
+	return s
+}
+
+// improveX takes in every decision state X the action that maximises the
+// bracket, keeping the current one unless another beats it by more than
+// TieTol·(|bracket| + |g|τ). It reports whether an action changed.
+func (sv *Solver) improveX(v *values, pol *Policy) bool {
+	changed := false
+	for pi := range sv.ps {
+		for n := sv.lo; n <= sv.hi; n++ {
+			x := pi*sv.w + n - sv.lo
+			cur := pol.action[x]
+			vc := sv.xValue(v, pi, n, cur)
+			scale := math.Abs(vc) + math.Abs(v.g)*sv.tauX(pi, n, cur)
+			best, vb := cur, vc
+			for _, a := range append([]int{0}, sv.acts...) {
+				if a > n || a == cur {
+					continue
+				}
+				if va := sv.xValue(v, pi, n, a); va > vb {
+					best, vb = a, va
+				}
+			}
+			if best != cur && vb > vc+sv.set.TieTol*scale {
+				pol.action[x] = best
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+func (sv *Solver) tauX(pi, n, act int) float64 {
+	if act == 0 {
+		return sv.waitRow(n).tau
+	}
+	return sv.recRow(pi, sv.aIdx[act], n).tau
+}
+
+// uValue returns the bracket of U(acts[b], s0+k) at interval I, computing
+// the state's row at T = I + L(a).
+func (sv *Solver) uValue(v *values, b, k int, interval float64) (float64, error) {
+	a := sv.acts[b]
+	s0, _ := sv.spares(a)
+	rs, err := sv.rows(a, s0+k, s0+k+1, interval+sv.sc.Application.Latency[a-1], interval)
+	if err != nil {
+		return 0, err
+	}
+	r := rs[0]
+	s := r.w - v.g*r.tau
+	for _, e := range r.up {
+		s += e.p * v.hU[b][e.i]
+	}
+	pb := sv.pa(b) * sv.w
+	for _, e := range r.fail {
+		s += e.p * v.hX[pb+int(e.i)]
+	}
+	return s, nil
+}
+
+// improveU maximises the bracket of every up state over its interval (on
+// log I, from the current interval), in a pool of Settings.Workers
+// goroutines over configurations. It reports whether an interval changed.
+func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy) (bool, error) {
+	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
+	changed := make([]bool, len(sv.acts))
+	errs := make([]error, len(sv.acts))
+	work := func(b int) {
+		for k, cur := range pol.interval[b] {
+			if ctx.Err() != nil {
+				errs[b] = ctx.Err()
+				return
+			}
+			var ferr error
+			f := func(x float64) float64 {
+				u, err := sv.uValue(v, b, k, math.Exp(x))
+				if err != nil {
+					ferr = err
+					return math.Inf(-1)
+				}
+				return u
+			}
+			vc := f(math.Log(cur))
+			x, vb, _ := maximize(f, math.Log(cur), 0.35, lo, hi, sv.set.IntervalTol)
+			if ferr != nil {
+				errs[b] = ferr
+				return
+			}
+			if vb > vc+sv.set.TieTol*(math.Abs(vc)+math.Abs(v.g)*pol.interval[b][k]) {
+				pol.interval[b][k] = math.Exp(x)
+				changed[b] = true
+			}
+		}
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(sv.set.Workers, len(sv.acts)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range next {
+				work(b)
+			}
+		}()
+	}
+	for b := range sv.acts {
+		next <- b
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return false, err
+	}
+	for _, c := range changed {
+		if c {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// iterate runs policy iteration from pol (which it modifies): improvement
+// of the actions in X, and of the intervals too when perState. It returns
+// the values of the final policy.
+func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*values, Status, int, error) {
+	var prev float64
+	for it := 0; ; it++ {
+		v, err := sv.evaluate(ctx, pol)
+		if err != nil {
+			return nil, NotSolved, it, err
+		}
+		if it > 0 && perState && v.g-prev <= sv.set.RelTol*math.Abs(v.g) && !sv.wouldChangeX(v, pol) {
+			return v, Converged, it, nil
+		}
+		if it >= sv.set.MaxIter {
+			return v, IterationLimit, it, nil
+		}
+		prev = v.g
+		cx := sv.improveX(v, pol)
+		cu := false
+		if perState {
+			if cu, err = sv.improveU(ctx, v, pol); err != nil {
+				return nil, NotSolved, it, err
+			}
+		}
+		if !cx && !cu {
+			return v, Converged, it, nil
+		}
+	}
+}
+
+// wouldChangeX reports whether improvement would change an action in X.
+func (sv *Solver) wouldChangeX(v *values, pol *Policy) bool {
+	c := sv.clone(pol)
+	return sv.improveX(v, c)
+}

@@ -1,0 +1,332 @@
+package optimal
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+)
+
+func (sv *Solver) checkInterval(interval float64) error {
+	if math.IsNaN(interval) || interval < sv.set.MinInterval || interval > sv.set.MaxInterval {
+		return fmt.Errorf("optimal: interval = %v, want in [%v, %v] seconds", interval, sv.set.MinInterval, sv.set.MaxInterval)
+	}
+	return nil
+}
+
+// Evaluate returns g and the stationary quantities of pol, unchanged.
+func (sv *Solver) Evaluate(ctx context.Context, pol *Policy) (Result, error) {
+	if pol == nil || pol.sv != sv {
+		return Result{}, fmt.Errorf("optimal: the policy is not one of this solver")
+	}
+	v, err := sv.evaluate(ctx, pol)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Status: Converged}
+	err = sv.finish(ctx, sv.clone(pol), v, &r)
+	return r, err
+}
+
+// FixedInterval returns the optimal policy when every up state uses the
+// interval I: g*(I), by policy iteration over the actions of the decision
+// states X, started from greedy.
+func (sv *Solver) FixedInterval(ctx context.Context, interval float64) (Result, error) {
+	if err := sv.checkInterval(interval); err != nil {
+		return Result{}, err
+	}
+	return sv.fixed(ctx, sv.Greedy(interval), interval)
+}
+
+// fixed runs policy iteration over X from the actions of start, with the
+// interval I everywhere.
+func (sv *Solver) fixed(ctx context.Context, start *Policy, interval float64) (Result, error) {
+	pol := sv.clone(start)
+	for b := range pol.interval {
+		for k := range pol.interval[b] {
+			pol.interval[b][k] = interval
+		}
+	}
+	v, st, it, err := sv.iterate(ctx, pol, false)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Status: st, Iterations: it}
+	err = sv.finish(ctx, pol, v, &r)
+	return r, err
+}
+
+// Single is the optimal policy with one interval for every configuration
+// (level 2 of the specification).
+type Single struct {
+	Result
+	// Interval is I*.
+	Interval float64
+	// Evaluations counts the fixed-interval solves of the search.
+	Evaluations int
+}
+
+// SingleInterval maximises g*(I) over I: it scans I on a doubling grid
+// from start (seconds; 0 means 300 s) until g* has fallen to half its
+// best on both sides or the bounds are reached, maximises g*(I) on log I
+// around the best grid point, then alternates a search over I for the
+// policy found with policy iteration at the new interval until neither
+// improves g by more than RelTol.
+func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, error) {
+	if start == 0 {
+		start = 300
+	}
+	if err := sv.checkInterval(start); err != nil {
+		return Single{}, err
+	}
+	var out Single
+	cur := sv.Greedy(start)
+	var ferr error
+	gstar := func(x float64) float64 {
+		if ferr != nil {
+			return math.Inf(-1)
+		}
+		out.Evaluations++
+		r, err := sv.fixed(ctx, cur, math.Exp(x))
+		if err != nil {
+			ferr = err
+			return math.Inf(-1)
+		}
+		cur = r.Policy
+		return r.UWT
+	}
+	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
+	// The doubling scan, as uwt.Model.Optimize.
+	type pt struct{ x, g float64 }
+	x0 := math.Log(start)
+	scan := []pt{{x0, gstar(x0)}}
+	for _, dir := range []float64{-1, 1} {
+		x := x0
+		for {
+			x += dir * math.Ln2
+			if x < lo || x > hi {
+				break
+			}
+			g := gstar(x)
+			scan = append(scan, pt{x, g})
+			best := slices.MaxFunc(scan, func(a, b pt) int { return cmpf(a.g, b.g) })
+			if g < 0.5*best.g || ferr != nil {
+				break
+			}
+		}
+	}
+	if ferr != nil {
+		return Single{}, ferr
+	}
+	slices.SortFunc(scan, func(a, b pt) int { return cmpf(a.x, b.x) })
+	k := slices.IndexFunc(scan, func(p pt) bool {
+		return p.g == slices.MaxFunc(scan, func(a, b pt) int { return cmpf(a.g, b.g) }).g
+	})
+	l, r := scan[max(k-1, 0)].x, scan[min(k+1, len(scan)-1)].x
+	var xb float64
+	if l == r || k == 0 || k == len(scan)-1 {
+		xb = scan[k].x
+		xb, _, _ = maximize(gstar, xb, 0.35, lo, hi, sv.set.IntervalTol)
+	} else {
+		xb, _ = brent(gstar, l, scan[k].x, scan[k].g, r, sv.set.IntervalTol)
+	}
+	if ferr != nil {
+		return Single{}, ferr
+	}
+	best, err := sv.fixed(ctx, cur, math.Exp(xb))
+	if err != nil {
+		return Single{}, err
+	}
+	// Polish: the interval for the policy found, then the policy at it.
+	for range 10 {
+		pol := best.Policy
+		var perr error
+		gpol := func(x float64) float64 {
+			p := sv.clone(pol)
+			for b := range p.interval {
+				for k := range p.interval[b] {
+					p.interval[b][k] = math.Exp(x)
+				}
+			}
+			v, err := sv.evaluate(ctx, p)
+			if err != nil {
+				perr = err
+				return math.Inf(-1)
+			}
+			return v.g
+		}
+		x, _, _ := maximize(gpol, xb, 0.05, lo, hi, sv.set.IntervalTol)
+		if perr != nil {
+			return Single{}, perr
+		}
+		r, err := sv.fixed(ctx, pol, math.Exp(x))
+		if err != nil {
+			return Single{}, err
+		}
+		out.Evaluations++
+		if r.UWT <= best.UWT*(1+sv.set.RelTol) {
+			if r.UWT > best.UWT {
+				best, xb = r, x
+			}
+			break
+		}
+		best, xb = r, x
+	}
+	out.Result = best
+	out.Interval = math.Exp(xb)
+	return out, nil
+}
+
+func cmpf(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// PerState returns the optimal policy with an interval per up state
+// (level 4: an upper bound on every policy of the model), by policy
+// iteration over actions and intervals from start (nil: the level-2
+// policy of SingleInterval).
+func (sv *Solver) PerState(ctx context.Context, start *Policy) (Result, error) {
+	if start == nil {
+		s, err := sv.SingleInterval(ctx, 0)
+		if err != nil {
+			return Result{}, err
+		}
+		start = s.Policy
+	}
+	if start.sv != sv {
+		return Result{}, fmt.Errorf("optimal: the start policy is not one of this solver")
+	}
+	pol := sv.clone(start)
+	v, st, it, err := sv.iterate(ctx, pol, true)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Status: st, Iterations: it}
+	err = sv.finish(ctx, pol, v, &r)
+	return r, err
+}
+
+// Configuration is the optimal policy with one interval per processor
+// count (level 3).
+type Configuration struct {
+	Result
+	// Intervals maps each processor count with stationary mass to I(a).
+	Intervals map[int]float64
+	// Local is true when the search ended at a coordinate-wise maximum:
+	// no single I(a) and no action in X improves g by more than RelTol.
+	// The maximum is local: g over the intervals need not be concave.
+	Local bool
+}
+
+// PerConfiguration maximises the exact UWT over one interval per
+// configuration I(a) and the actions in X, by coordinate ascent on the
+// log I(a) of the configurations with stationary mass (heaviest first)
+// alternated with policy iteration over X. It starts from the better of
+// level 2 (single) and the per-state policy (perState) with each I(a) the
+// stationary-weighted mean of its up states' intervals.
+func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState Result) (Configuration, error) {
+	if single.Policy == nil || perState.Policy == nil || single.Policy.sv != sv || perState.Policy.sv != sv {
+		return Configuration{}, fmt.Errorf("optimal: PerConfiguration needs the level-2 and level-4 results of this solver")
+	}
+	setConf := func(p *Policy, b int, iv float64) {
+		for k := range p.interval[b] {
+			p.interval[b][k] = iv
+		}
+	}
+	fromState := sv.clone(perState.Policy)
+	for b, a := range sv.acts {
+		iv, ok := perState.MeanInterval[a]
+		if !ok {
+			// No mass: the plain mean of its intervals.
+			for _, x := range perState.Policy.interval[b] {
+				iv += x / float64(len(perState.Policy.interval[b]))
+			}
+		}
+		setConf(fromState, b, iv)
+	}
+	cur := sv.clone(single.Policy)
+	vs, err := sv.evaluate(ctx, fromState)
+	if err != nil {
+		return Configuration{}, err
+	}
+	g := single.UWT
+	if vs.g > g {
+		cur, g = fromState, vs.g
+	}
+	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
+	var out Configuration
+	for pass := 0; ; pass++ {
+		if pass >= sv.set.MaxIter {
+			out.Status = IterationLimit
+			break
+		}
+		g0 := g
+		// Policy iteration over X at the current intervals.
+		v, _, it, err := sv.iterate(ctx, cur, false)
+		if err != nil {
+			return Configuration{}, err
+		}
+		out.Iterations += it
+		g = v.g
+		r := Result{}
+		if err := sv.finish(ctx, cur, v, &r); err != nil {
+			return Configuration{}, err
+		}
+		type am struct {
+			a int
+			m float64
+		}
+		var order []am
+		for a, m := range r.Mass {
+			order = append(order, am{a, m})
+		}
+		slices.SortFunc(order, func(x, y am) int { return cmpf(y.m, x.m) })
+		for _, o := range order {
+			b := sv.aIdx[o.a]
+			var perr error
+			f := func(x float64) float64 {
+				p := sv.clone(cur)
+				setConf(p, b, math.Exp(x))
+				v, err := sv.evaluate(ctx, p)
+				if err != nil {
+					perr = err
+					return math.Inf(-1)
+				}
+				return v.g
+			}
+			x, gx, _ := maximize(f, math.Log(cur.interval[b][0]), 0.1, lo, hi, sv.set.IntervalTol)
+			if perr != nil {
+				return Configuration{}, perr
+			}
+			if gx > g {
+				setConf(cur, b, math.Exp(x))
+				g = gx
+			}
+		}
+		if g-g0 <= sv.set.RelTol*math.Abs(g) {
+			out.Status, out.Local = Converged, true
+			break
+		}
+	}
+	v, err := sv.evaluate(ctx, cur)
+	if err != nil {
+		return Configuration{}, err
+	}
+	if sv.wouldChangeX(v, cur) {
+		out.Local = false
+	}
+	if err := sv.finish(ctx, cur, v, &out.Result); err != nil {
+		return Configuration{}, err
+	}
+	out.Intervals = map[int]float64{}
+	for a := range out.Mass {
+		out.Intervals[a] = cur.interval[sv.aIdx[a]][0]
+	}
+	return out, nil
+}

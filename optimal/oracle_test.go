@@ -1,0 +1,139 @@
+package optimal
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/ckpt-markov/markov/reschedule"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+// oracleCase is a small scenario for the enumeration oracle. The
+// parameter sets are chosen so that different hand-made policies win:
+// docs/optimal-policy.md section 1 gives the wait-favouring one (5
+// processors, MTTF 2 days, MTTR 1 h, linear speed-up: the best vector
+// waits for all 5); the others are made up to favour greedy (long repairs,
+// linear speed-up), PB (ω peaks below N) and a moldable count (ω jumps at
+// a = 4). Costs: L(a) = 60 + 10a s, C(a) = L(a)/2 < L(a) and a recovery
+// cost by new count R(a) = 30 + 5a s, unless stated.
+type oracleCase struct {
+	name       string
+	n          int
+	mttf, mttr float64
+	work       []float64
+}
+
+func oracleCases() []oracleCase {
+	const h, d = 3600.0, 86400.0
+	return []oracleCase{
+		{"greedy", 4, 1 * d, 2 * d, []float64{1, 2, 3, 4}},
+		{"pb", 5, 12 * h, 2 * h, []float64{1, 1.8, 2.4, 2.2, 2.0}},
+		{"moldable", 5, 1 * d, 30 * 60, []float64{0.2, 0.4, 0.6, 4, 4.1}},
+		{"wait", 5, 2 * d, 1 * h, []float64{1, 2, 3, 4, 5}},
+		{"six", 6, 8 * h, 4 * h, []float64{1, 1.9, 2.7, 3.4, 4.0, 4.5}},
+	}
+}
+
+func (c oracleCase) scenario(t testing.TB, pol scenario.Policy) *scenario.Scenario {
+	t.Helper()
+	lat, ovh, rec := make([]float64, c.n), make([]float64, c.n), make([]float64, c.n)
+	for a := 1; a <= c.n; a++ {
+		lat[a-1] = 60 + 10*float64(a)
+		ovh[a-1] = lat[a-1] / 2
+		rec[a-1] = 30 + 5*float64(a)
+	}
+	sc, err := scenario.New(scenario.System{Processors: c.n, MTTF: c.mttf, MTTR: c.mttr},
+		scenario.Application{WorkRate: c.work, Latency: lat, Overhead: ovh, Recovery: scenario.RecoveryByNew(rec)}, pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// vectors calls f with every rescheduling vector r(1..n), r(n) ∈ 0..n,
+// that runs somewhere.
+func vectors(n int, f func(reschedule.Vector)) {
+	v := make(reschedule.Vector, n)
+	var rec func(k int)
+	rec = func(k int) {
+		if k == n {
+			if v.Validate() == nil {
+				f(v)
+			}
+			return
+		}
+		for r := 0; r <= k+1; r++ {
+			v[k] = r
+			rec(k + 1)
+		}
+	}
+	rec(0)
+}
+
+// exactUWT is the existing model's UWT of vector r at interval I, on the
+// exact path without pruning.
+func exactUWT(t testing.TB, c oracleCase, r reschedule.Vector, interval float64) float64 {
+	t.Helper()
+	m, err := uwt.New(c.scenario(t, scenario.Policy{Kind: scenario.Explicit, Explicit: r}), &uwt.Settings{Exact: true, Prune: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Evaluate(context.Background(), interval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.UWT
+}
+
+func relDiff(a, b float64) float64 { return math.Abs(a-b) / math.Max(math.Abs(a), math.Abs(b)) }
+
+// TestFixedIntervalEnumeration checks g*(I) against the largest UWT(I; r)
+// of the existing model over all Π(n+1) vectors (docs/optimal-policy.md
+// section 5, tolerance 1e-12 from the issue), and that g of the final
+// policy equals the existing model's UWT of its vector.
+func TestFixedIntervalEnumeration(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range oracleCases() {
+		if testing.Short() && c.n > 5 {
+			continue
+		}
+		sv, err := New(c.scenario(t, scenario.Policy{}), &Settings{Full: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, interval := range []float64{600, 3600, 4 * 3600} {
+			t.Run(fmt.Sprintf("%s/I=%g", c.name, interval), func(t *testing.T) {
+				best, count := -1.0, 0
+				var arg reschedule.Vector
+				vectors(c.n, func(r reschedule.Vector) {
+					count++
+					if u := exactUWT(t, c, r, interval); u > best {
+						best, arg = u, append(reschedule.Vector(nil), r...)
+					}
+				})
+				res, err := sv.FixedInterval(ctx, interval)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := relDiff(res.UWT, best); d > 1e-12 {
+					vec, _ := res.Policy.Vector()
+					t.Errorf("g*(I) = %.15g (r = %v), enumeration over %d vectors: %.15g (r = %v), rel. diff %.2g", res.UWT, vec, count, best, arg, d)
+				}
+				vec, err := res.Policy.Vector()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if u := exactUWT(t, c, vec, interval); relDiff(res.UWT, u) > 1e-12 {
+					t.Errorf("g = %.15g but uwt gives %.15g for r* = %v", res.UWT, u, vec)
+				}
+				if d := relDiff(res.UWT, res.RenewalReward); d > 1e-12 {
+					t.Errorf("g = %.15g, renewal-reward ratio %.15g", res.UWT, res.RenewalReward)
+				}
+				t.Logf("g* = %.10g, r* = %v, %d iterations", res.UWT, vec, res.Iterations)
+			})
+		}
+	}
+}

@@ -1,0 +1,342 @@
+package optimal
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/ckpt-markov/markov/birthdeath"
+	"github.com/ckpt-markov/markov/reschedule"
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// Settings configures a Solver. A nil *Settings means the defaults
+// documented on each field; so does every zero field.
+type Settings struct {
+	// Full builds every functional count 0..N. The default is the window
+	// of functional counts outside which the stationary law of the
+	// functional count, Binomial(N, θ/(λ+θ)), has at most Tol of its mass
+	// on each side (package uwt's fast-path rule).
+	Full bool
+	// Tol is the window's tail mass (default DefaultTol).
+	Tol float64
+	// TieTol is the relative margin by which another action must beat
+	// the current one before improvement switches to it (default
+	// DefaultTieTol): it prevents cycling between actions whose values
+	// differ by rounding.
+	TieTol float64
+	// RelTol stops policy iteration with per-state intervals, and the
+	// searches over intervals, when g improves by less than RelTol·g
+	// (default DefaultRelTol).
+	RelTol float64
+	// IntervalTol is the absolute tolerance on log I of every interval
+	// search (default DefaultIntervalTol).
+	IntervalTol float64
+	// MinInterval and MaxInterval bound every interval, in seconds
+	// (defaults 1 s and 100 years, as uwt.OptimizeSettings).
+	MinInterval, MaxInterval float64
+	// MaxIter bounds the iterations of one policy iteration (default 200).
+	MaxIter int
+	// Candidates restricts the processor counts a running application may
+	// use (the restriction for large N); nil means every count with
+	// ω(a) > 0.
+	Candidates []int
+	// Workers is the number of goroutines of the per-state interval
+	// improvement; zero means runtime.GOMAXPROCS(0). Results do not
+	// depend on it.
+	Workers int
+	// MaxStates caps the decision states (default DefaultMaxStates).
+	MaxStates int
+}
+
+// Defaults of Settings.
+const (
+	DefaultTol         = 1e-12
+	DefaultTieTol      = 1e-12
+	DefaultRelTol      = 1e-10
+	DefaultIntervalTol = 1e-6
+	DefaultMaxStates   = 2_000_000
+)
+
+func (s *Settings) withDefaults() (Settings, error) {
+	var d Settings
+	if s != nil {
+		d = *s
+	}
+	def := func(v *float64, x float64) {
+		if *v == 0 {
+			*v = x
+		}
+	}
+	def(&d.Tol, DefaultTol)
+	def(&d.TieTol, DefaultTieTol)
+	def(&d.RelTol, DefaultRelTol)
+	def(&d.IntervalTol, DefaultIntervalTol)
+	def(&d.MinInterval, 1)
+	def(&d.MaxInterval, 100*365*86400)
+	if d.MaxIter == 0 {
+		d.MaxIter = 200
+	}
+	if d.Workers <= 0 {
+		d.Workers = runtime.GOMAXPROCS(0)
+	}
+	if d.MaxStates == 0 {
+		d.MaxStates = DefaultMaxStates
+	}
+	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 }
+	switch {
+	case bad(d.Tol) || d.Tol >= 1:
+		return d, fmt.Errorf("optimal: Settings.Tol = %v, want in (0, 1)", d.Tol)
+	case bad(d.TieTol) || d.TieTol >= 1:
+		return d, fmt.Errorf("optimal: Settings.TieTol = %v, want in (0, 1)", d.TieTol)
+	case bad(d.RelTol) || d.RelTol >= 1:
+		return d, fmt.Errorf("optimal: Settings.RelTol = %v, want in (0, 1)", d.RelTol)
+	case bad(d.IntervalTol) || d.IntervalTol >= 1:
+		return d, fmt.Errorf("optimal: Settings.IntervalTol = %v, want in (0, 1)", d.IntervalTol)
+	case bad(d.MinInterval) || bad(d.MaxInterval) || d.MinInterval >= d.MaxInterval:
+		return d, fmt.Errorf("optimal: Settings.MinInterval, MaxInterval = %v, %v, want 0 < Min < Max", d.MinInterval, d.MaxInterval)
+	case d.MaxIter < 0:
+		return d, fmt.Errorf("optimal: Settings.MaxIter = %d, want ≥ 0", d.MaxIter)
+	case d.MaxStates < 0:
+		return d, fmt.Errorf("optimal: Settings.MaxStates = %d, want ≥ 0", d.MaxStates)
+	}
+	return d, nil
+}
+
+// Solver holds the decision process of one scenario: the decision states
+// over the window of functional counts and the recovery rows, which do
+// not depend on the policy. A Solver is not safe for concurrent use.
+type Solver struct {
+	sc            *scenario.Scenario
+	set           Settings
+	lambda, theta float64
+	n, lo, hi, w  int
+	byOld         bool
+	ps            []int // checkpoint counts p of the states X(p, n): {0} unless R depends on p
+	pIdx          []int // p → index into ps (−1 if absent)
+	acts          []int // processor counts a run may use
+	aIdx          []int // a → index into acts (−1 if absent)
+	nX            int   // decision states X
+	uOff          []int // offset of configuration b's up states after the X states
+	nU            int
+
+	mu     sync.Mutex
+	chains map[int]*birthdeath.Chain
+	rec    [][][]row // [p index][configuration index] rows by n
+	cache  []*block  // per configuration: rows and elimination at some intervals
+}
+
+// New builds the decision process of sc. The scenario's rescheduling
+// vector is only the user's policy; the solver considers every action.
+func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
+	if sc == nil {
+		return nil, errors.New("optimal: nil scenario")
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	set, err := s.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	n := sc.N()
+	acts, err := candidates(n, sc.Application.WorkRate, set.Candidates)
+	if err != nil {
+		return nil, err
+	}
+	sv := &Solver{sc: sc, set: set, lambda: sc.System.Lambda(), theta: sc.System.Theta(), n: n,
+		byOld: sc.Application.Recovery.DependsOnOld(), acts: acts, chains: map[int]*birthdeath.Chain{}}
+	sv.lo, sv.hi = 0, n
+	if !set.Full {
+		sv.lo, sv.hi = window(n, sv.lambda/(sv.lambda+sv.theta), set.Tol)
+	}
+	sv.w = sv.hi - sv.lo + 1
+	sv.ps = []int{0}
+	if sv.byOld {
+		sv.ps = acts
+	}
+	sv.pIdx = make([]int, n+1)
+	sv.aIdx = make([]int, n+1)
+	for i := range sv.pIdx {
+		sv.pIdx[i], sv.aIdx[i] = -1, -1
+	}
+	for i, p := range sv.ps {
+		sv.pIdx[p] = i
+	}
+	for i, a := range acts {
+		sv.aIdx[a] = i
+	}
+	// Count the states before allocating anything of their size.
+	nX := len(sv.ps) * sv.w
+	nU := 0
+	for _, a := range acts {
+		lo, hi := sv.spares(a)
+		nU += max(hi-lo, 0)
+	}
+	rec := len(sv.ps) * len(acts) * sv.w // recovery rows
+	if nX+nU > set.MaxStates || rec > 4*set.MaxStates {
+		return nil, fmt.Errorf("optimal: the decision process needs %d states and %d recovery rows, more than Settings.MaxStates = %d allows (restrict Settings.Candidates)", nX+nU, rec, set.MaxStates)
+	}
+	sv.nX, sv.nU = nX, nU
+	sv.uOff = make([]int, len(acts))
+	off := 0
+	for b, a := range acts {
+		sv.uOff[b] = off
+		lo, hi := sv.spares(a)
+		off += max(hi-lo, 0)
+	}
+	sv.cache = make([]*block, len(acts))
+	if err := sv.recoveryRows(); err != nil {
+		return nil, err
+	}
+	return sv, nil
+}
+
+// Scenario returns the scenario the solver was built from.
+func (sv *Solver) Scenario() *scenario.Scenario { return sv.sc }
+
+// Window returns the functional counts [lo, hi] of the decision states.
+func (sv *Solver) Window() (lo, hi int) { return sv.lo, sv.hi }
+
+// States returns the number of decision states X and U.
+func (sv *Solver) States() int { return sv.nX + sv.nU }
+
+// Policy is a stationary policy of the decision process: an action in
+// every decision state of the window, reached or not.
+type Policy struct {
+	sv       *Solver
+	action   []int       // per X state (p index·w + n − lo): a, or 0 to wait
+	interval [][]float64 // per configuration index, per spare count from spares(a)
+}
+
+// Action returns the action in X(p, n): the processor count to recover
+// on, or 0 to wait. p is ignored unless the recovery cost depends on it.
+// It panics if n is outside the window.
+func (pol *Policy) Action(p, n int) int {
+	sv := pol.sv
+	if n < sv.lo || n > sv.hi {
+		panic(fmt.Sprintf("optimal: functional count %d outside the window [%d, %d]", n, sv.lo, sv.hi))
+	}
+	pi := 0
+	if sv.byOld {
+		pi = sv.pIdx[p]
+		if pi < 0 {
+			panic(fmt.Sprintf("optimal: no decision state with checkpoint count %d", p))
+		}
+	}
+	return pol.action[pi*sv.w+n-sv.lo]
+}
+
+// Interval returns the checkpoint interval in U(a, s), in seconds; 0 if
+// the state is not one of the process.
+func (pol *Policy) Interval(a, s int) float64 {
+	sv := pol.sv
+	if a < 1 || a > sv.n || sv.aIdx[a] < 0 {
+		return 0
+	}
+	lo, hi := sv.spares(a)
+	if s < lo || s >= hi {
+		return 0
+	}
+	return pol.interval[sv.aIdx[a]][s-lo]
+}
+
+// DependsOnOld reports whether the action in X(p, n) depends on p.
+func (pol *Policy) DependsOnOld() bool {
+	sv := pol.sv
+	for pi := 1; pi < len(sv.ps); pi++ {
+		for k := range sv.w {
+			if pol.action[pi*sv.w+k] != pol.action[k] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Vector returns the rescheduling vector r(1..N) of the policy. Outside
+// the window, r(n) is the action of the nearest count inside it, capped
+// at n (those counts carry less than Settings.Tol of the mass). It
+// returns an error if the policy depends on p or never runs.
+func (pol *Policy) Vector() (reschedule.Vector, error) {
+	sv := pol.sv
+	if pol.DependsOnOld() {
+		return nil, errors.New("optimal: the policy depends on the checkpoint count p: it is not a vector")
+	}
+	v := make(reschedule.Vector, sv.n)
+	for n := 1; n <= sv.n; n++ {
+		k := min(max(n, sv.lo), sv.hi)
+		v[n-1] = min(pol.action[k-sv.lo], n)
+	}
+	if err := v.Validate(); err != nil {
+		return nil, fmt.Errorf("optimal: %w", err)
+	}
+	return v, nil
+}
+
+func (sv *Solver) clone(pol *Policy) *Policy {
+	c := &Policy{sv: sv, action: append([]int(nil), pol.action...), interval: make([][]float64, len(pol.interval))}
+	for b := range pol.interval {
+		c.interval[b] = append([]float64(nil), pol.interval[b]...)
+	}
+	return c
+}
+
+// uniform returns the policy with action act(n) in every X(·, n) and the
+// interval I in every up state.
+func (sv *Solver) uniform(act func(n int) int, interval float64) *Policy {
+	pol := &Policy{sv: sv, action: make([]int, sv.nX), interval: make([][]float64, len(sv.acts))}
+	for pi := range sv.ps {
+		for n := sv.lo; n <= sv.hi; n++ {
+			pol.action[pi*sv.w+n-sv.lo] = act(n)
+		}
+	}
+	for b, a := range sv.acts {
+		lo, hi := sv.spares(a)
+		pol.interval[b] = make([]float64, max(hi-lo, 0))
+		for k := range pol.interval[b] {
+			pol.interval[b][k] = interval
+		}
+	}
+	return pol
+}
+
+// Greedy returns the policy that recovers on the largest allowed count
+// not above n (greedy when every count is allowed), with interval I in
+// every up state.
+func (sv *Solver) Greedy(interval float64) *Policy {
+	return sv.uniform(func(n int) int {
+		best := 0
+		for _, a := range sv.acts {
+			if a <= n {
+				best = a
+			}
+		}
+		return best
+	}, interval)
+}
+
+// FromVector returns the policy of the rescheduling vector r with interval
+// I in every up state. It returns an error if r has the wrong length or
+// uses a count the solver does not allow.
+func (sv *Solver) FromVector(r reschedule.Vector, interval float64) (*Policy, error) {
+	if len(r) != sv.n {
+		return nil, fmt.Errorf("optimal: vector has %d entries, want %d", len(r), sv.n)
+	}
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	for n := sv.lo; n <= sv.hi; n++ {
+		if n > 0 && r.At(n) > 0 && sv.aIdx[r.At(n)] < 0 {
+			return nil, fmt.Errorf("optimal: r(%d) = %d is not an allowed processor count", n, r.At(n))
+		}
+	}
+	return sv.uniform(func(n int) int {
+		if n == 0 {
+			return 0
+		}
+		return r.At(n)
+	}, interval), nil
+}
