@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/ckpt-markov/markov/reschedule"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
 )
 
 func (sv *Solver) checkInterval(interval float64) error {
@@ -329,4 +333,81 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		out.Intervals[a] = cur.interval[sv.aIdx[a]][0]
 	}
 	return out, nil
+}
+
+// Named is a hand-made policy at its own best single interval, by the
+// existing model (package uwt).
+type Named struct {
+	// Name is the policy in the form scenario.ParsePolicy reads
+	// ("greedy", "pb", "moldable:A", "vector:...").
+	Name string
+	// Vector is its rescheduling vector.
+	Vector reschedule.Vector
+	// Interval is its optimal interval and UWT the UWT there.
+	Interval, UWT float64
+}
+
+// Report holds the four levels of docs/optimal-policy.md section 4.
+type Report struct {
+	// Single is level 2: r* with one interval I*.
+	Single Single
+	// PerConfiguration is level 3: one interval per processor count.
+	PerConfiguration Configuration
+	// PerState is level 4: an interval per up state, the upper bound.
+	PerState Result
+	// Policies holds the hand-made policies asked for (level 1 is the
+	// user's), each at its own best interval.
+	Policies []Named
+}
+
+// Levels computes the four levels for the scenario, and the hand-made
+// policies named in policies (forms of scenario.ParsePolicy, and "user"
+// for the scenario's own vector) at their own best intervals with uwt's
+// default fast path.
+func (sv *Solver) Levels(ctx context.Context, policies []string) (Report, error) {
+	var rep Report
+	var err error
+	if rep.Single, err = sv.SingleInterval(ctx, 0); err != nil {
+		return rep, err
+	}
+	if rep.PerState, err = sv.PerState(ctx, rep.Single.Policy); err != nil {
+		return rep, err
+	}
+	if rep.PerConfiguration, err = sv.PerConfiguration(ctx, rep.Single, rep.PerState); err != nil {
+		return rep, err
+	}
+	for _, name := range policies {
+		nm, err := sv.handMade(ctx, name)
+		if err != nil {
+			return rep, err
+		}
+		rep.Policies = append(rep.Policies, nm)
+	}
+	return rep, nil
+}
+
+func (sv *Solver) handMade(ctx context.Context, name string) (Named, error) {
+	sc := *sv.sc
+	if name == "user" {
+		name = sv.sc.Policy.String()
+	} else {
+		pol, err := scenario.ParsePolicy(name)
+		if err != nil {
+			return Named{}, err
+		}
+		v, err := pol.Vector(sc.N(), sc.Application.WorkRate)
+		if err != nil {
+			return Named{}, err
+		}
+		sc.Policy, sc.Reschedule = pol, v
+	}
+	m, err := uwt.New(&sc, nil)
+	if err != nil {
+		return Named{}, err
+	}
+	o, err := m.Optimize(ctx, nil)
+	if err != nil {
+		return Named{}, err
+	}
+	return Named{Name: name, Vector: sc.Reschedule, Interval: o.Interval, UWT: o.UWT}, nil
 }

@@ -137,3 +137,121 @@ func TestFixedIntervalEnumeration(t *testing.T) {
 		}
 	}
 }
+
+// TestJointEnumeration checks level 2 (the best policy with one interval)
+// against the best of the per-vector optima of the existing model's
+// interval search, to 1e-9 (the tolerance), and that g equals
+// uwt's UWT of (r*, I*) to 1e-12.
+func TestJointEnumeration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("per-vector interval searches")
+	}
+	ctx := context.Background()
+	for _, c := range oracleCases() {
+		if c.n > 5 {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			best := -1.0
+			var arg reschedule.Vector
+			var argI float64
+			vectors(c.n, func(r reschedule.Vector) {
+				m, err := uwt.New(c.scenario(t, scenario.Policy{Kind: scenario.Explicit, Explicit: r}), &uwt.Settings{Exact: true, Prune: -1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				// RelTol 1e-7 on I: UWT is flat at I*, so its error is of
+				// order 1e-14, far below the 1e-9 checked.
+				o, err := m.Optimize(ctx, &uwt.OptimizeSettings{RelTol: 1e-7})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if o.UWT > best {
+					best, arg, argI = o.UWT, append(reschedule.Vector(nil), r...), o.Interval
+				}
+			})
+			sv, err := New(c.scenario(t, scenario.Policy{}), &Settings{Full: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := sv.SingleInterval(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vec, err := s.Policy.Vector()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := relDiff(s.UWT, best); d > 1e-9 {
+				t.Errorf("level 2: %.12g (r = %v, I = %.6g), best per-vector optimum %.12g (r = %v, I = %.6g): rel. diff %.2g",
+					s.UWT, vec, s.Interval, best, arg, argI, d)
+			}
+			if u := exactUWT(t, c, vec, s.Interval); relDiff(u, s.UWT) > 1e-12 {
+				t.Errorf("g = %.15g, uwt at (r*, I*) = %.15g", s.UWT, u)
+			}
+			t.Logf("level 2: %.10g, r* = %v, I* = %.6g (%d solves); enumeration %.10g at %v, %.6g", s.UWT, vec, s.Interval, s.Evaluations, best, arg, argI)
+		})
+	}
+}
+
+// TestOneProcessor checks N = 1 against the closed form of
+// docs/model.md section 7: A(I) = λθ/(λ+θ)·(I + L − C)·e^{−λ(I+2L+R)} /
+// (1 − e^{−λ(I+L)}), whose maximiser solves
+// d/dI log A = 1/(I+L−C) − λ/(1 − e^{−λ(I+L)}) = 0 (found here by
+// bisection: the left side falls in I).
+func TestOneProcessor(t *testing.T) {
+	for _, c := range []struct {
+		mttf, mttr, l, cc, r float64
+	}{
+		// The model.md example's system and costs.
+		{3600, 600, 60.6, 60.6, 30},
+		{86400, 3600, 120, 40, 300},
+		{8 * 3600, 4 * 3600, 30, 10, 0},
+	} {
+		lambda, theta := 1/c.mttf, 1/c.mttr
+		closed := func(i float64) float64 {
+			return lambda * theta / (lambda + theta) * (i + c.l - c.cc) * math.Exp(-lambda*(i+2*c.l+c.r)) / -math.Expm1(-lambda*(i+c.l))
+		}
+		dlog := func(i float64) float64 { return 1/(i+c.l-c.cc) + lambda/math.Expm1(-lambda*(i+c.l)) }
+		lo, hi := 1e-3, 100*c.mttf
+		for range 200 {
+			mid := math.Sqrt(lo * hi)
+			if dlog(mid) > 0 {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		iStar := math.Sqrt(lo * hi)
+		sc, err := scenario.New(scenario.System{Processors: 1, MTTF: c.mttf, MTTR: c.mttr},
+			scenario.Application{WorkRate: []float64{1}, Latency: []float64{c.l}, Overhead: []float64{c.cc},
+				Recovery: scenario.RecoveryConstant(c.r, 1)}, scenario.Policy{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sv, err := New(sc, &Settings{IntervalTol: 1e-9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sv.SingleInterval(context.Background(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A is flat at I*: an interval error δ changes A by O(δ²), and
+		// the search stops at 1e-9 in log I; 1e-6 relative on I leaves
+		// room for the rounding of A near its maximum.
+		if d := relDiff(s.Interval, iStar); d > 1e-6 {
+			t.Errorf("MTTF %g: I* = %.10g, closed form %.10g (rel. diff %.2g)", c.mttf, s.Interval, iStar, d)
+		}
+		if d := relDiff(s.UWT, closed(iStar)); d > 1e-12 {
+			t.Errorf("MTTF %g: UWT = %.15g, closed form %.15g", c.mttf, s.UWT, closed(iStar))
+		}
+		ps, err := sv.PerState(context.Background(), s.Policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiff(ps.Policy.Interval(1, 0), iStar); d > 1e-5 {
+			t.Errorf("MTTF %g: per-state I(1, 0) = %.10g, closed form %.10g", c.mttf, ps.Policy.Interval(1, 0), iStar)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 
-
 	"github.com/ckpt-markov/markov/birthdeath"
 )
 
@@ -251,4 +250,3 @@ func candidates(n int, work []float64, set []int) ([]int, error) {
 	}
 	return acts, nil
 }
-

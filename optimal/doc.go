@@ -1,0 +1,99 @@
+// Package optimal computes the rescheduling policy and the checkpoint
+// intervals that maximise the useful work per unit time (UWT) of a
+// malleable application, as a semi-Markov decision process (SMDP) on the
+// states of package uwt's model (docs/optimal-policy.md).
+//
+// # Decision states and actions
+//
+// The application decides in two kinds of states:
+//
+//	U(a, s)  about to start an up segment on a processors, s functional
+//	         spares: the action is the interval I > 0;
+//	X(p, n)  not running, n functional, last checkpoint written on p: the
+//	         action is a ∈ {0, 1, …, n}, recover on a processors or wait
+//	         (a = 0).
+//
+// p is kept only when the recovery cost R(p, a) depends on it; otherwise
+// X(p, n) is X(n) and a policy is a rescheduling vector r(n) with one
+// interval per up state. With m = N − a, P_T and Q_T the spare chain's
+// matrices over a segment of length T (package birthdeath):
+//
+//	U(a, s), I:        T = I + L(a); → U(a, s') w.p. e^{−aλT} P_T[s, s'],
+//	                   → X(a, a − 1 + s') w.p. Q_T[s, s'];
+//	                   w = e^{−aλT} ω(a)(I + L(a) − C(a)), τ = (1 − e^{−aλT})/(aλ);
+//	X(p, n), a ≥ 1:    T = R(p, a) + L(a), s = n − a; → U(a, s') w.p.
+//	                   e^{−aλT} P_T[s, s'], → X(p, a − 1 + s') w.p. Q_T[s, s'];
+//	                   w = 0, τ = (1 − e^{−aλT})/(aλ);
+//	X(p, n), a = 0:    → X(p, n − 1) w.p. nλ/(nλ + (N − n)θ), else X(p, n + 1);
+//	                   w = 0, τ = 1/(nλ + (N − n)θ).
+//
+// # Optimality equations and policy iteration
+//
+// A stationary policy μ has the long-run reward rate g(μ) = Σπw/Σπτ
+// (renewal–reward). The optimal g* and a bias h satisfy the average-reward
+// SMDP optimality equations (Puterman 1994, ch. 11; Howard 1960; Jewell
+// 1963)
+//
+//	h(x) = max_u [ w(x, u) − g*·τ(x, u) + Σ_y P(y | x, u)·h(y) ].
+//
+// Policy iteration evaluates a policy by solving
+// h(x) = w(x) − g·τ(x) + Σ_y P(x, y)·h(y) with h(x₀) = 0 over every
+// decision state, transient ones included, then improves: in each X the
+// action with the largest bracket, in each U the interval that maximises
+// it (Brent's method on log I). An action changes only when it beats the
+// current one by more than Settings.TieTol relative, which prevents
+// cycling between ties. With the finitely many actions of X (a fixed
+// interval) the iteration ends at g*(I) in finitely many steps; with the
+// intervals it stops when g improves by less than Settings.RelTol.
+//
+// The evaluation eliminates the up states per configuration: for the
+// states U(a, ·), with S their transitions among themselves and F those to
+// the decision states X,
+//
+//	h_U = c − g·d + M·h_X,   (I − S)[c d M] = [w τ F],
+//
+// so that one dense system over the decision states X and g remains
+// (N + 1 unknowns, or N(N + 1) when the cost depends on p). The cost is
+// Σ_a k_a³ for the blocks of k_a up states plus (N + 1)³.
+//
+// # Window of functional counts
+//
+// As in uwt's fast path, only functional counts in the window where the
+// binomial law of the functional count has all but Settings.Tol of its
+// mass are built; transitions that leave it are dropped and their rows
+// renormalised, and Result.Dropped reports the stationary mass of the
+// dropped transitions. Settings.Full builds every count. Outside the
+// window, Policy.Vector extends the policy by the nearest count inside it.
+//
+// # The four levels
+//
+// Levels reports, each with its UWT, (1) hand-made policies at their own
+// best single interval (package uwt), (2) the optimal policy with one
+// interval for every configuration (SingleInterval: g*(I) maximised over
+// I), (3) one interval per configuration I(a) (PerConfiguration:
+// coordinate ascent on the exact UWT over the log I(a) of the
+// configurations with stationary mass, alternated with policy iteration
+// over X; a local optimum), and (4) the per-state optimum (PerState), an
+// upper bound on every policy of the model. Levels 2 ≤ 3 ≤ 4 by
+// construction and by test.
+//
+// # Oracles
+//
+// The tests check g*(I) against the largest UWT(I; r) of package uwt over
+// all Π(n+1) rescheduling vectors (N ≤ 6, to 1e-12), level 2 against the
+// best per-vector optimum (1e-9), N = 1 against the closed form of
+// docs/model.md section 7, the moldable bound of package availability,
+// and g against uwt's UWT of the final policy and against the
+// renewal–reward ratio of its stationary distribution.
+//
+// References:
+//
+//   - M. L. Puterman, Markov Decision Processes, Wiley, 1994, chapter 11
+//     (semi-Markov decision processes, average reward).
+//   - R. A. Howard, Dynamic Programming and Markov Processes, MIT Press,
+//     1960 (policy iteration).
+//   - W. S. Jewell, "Markov-renewal programming I and II", Operations
+//     Research 11(6), 1963.
+//   - R. P. Brent, Algorithms for Minimization without Derivatives,
+//     Prentice-Hall, 1973 (the interval search).
+package optimal

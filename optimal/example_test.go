@@ -1,0 +1,40 @@
+package optimal_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ckpt-markov/markov/optimal"
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// The example of docs/optimal-policy.md section 1: 5 processors, MTTF 2
+// days, MTTR 1 h, linear speed-up: the best vector waits for all 5.
+func ExampleSolver_FixedInterval() {
+	const n = 5
+	work, lat, ovh := make([]float64, n), make([]float64, n), make([]float64, n)
+	for a := 1; a <= n; a++ {
+		work[a-1], lat[a-1], ovh[a-1] = float64(a), 60, 30
+	}
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 2 * 86400, MTTR: 3600},
+		scenario.Application{WorkRate: work, Latency: lat, Overhead: ovh, Recovery: scenario.RecoveryConstant(60, n)},
+		scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sv, err := optimal.New(sc, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := sv.FixedInterval(context.Background(), 3600)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, _ := res.Policy.Vector()
+	fmt.Printf("r* = %v, g*(1 h) = %.4f\n", v, res.UWT)
+	// Output:
+	// r* = [0 0 0 0 5], g*(1 h) = 4.2258
+}
