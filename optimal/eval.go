@@ -109,64 +109,19 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy) (*values, error) {
 		}
 		v.blocks[b] = blk
 	}
+	// One linear equation per decision state X:
+	// h(x) − Σ_y coef_y·h(y) + g·gc = rh.
 	nx := sv.nX
-	a := mat.NewDense(nx, nx, nil)
-	rhs := mat.NewVecDense(nx, nil)
-	gcol := make([]float64, nx)
+	eqs := make([]equation, nx)
 	for pi := range sv.ps {
 		base := pi * sv.w
 		for n := sv.lo; n <= sv.hi; n++ {
 			x := base + n - sv.lo
-			a.Set(x, x, a.At(x, x)+1)
-			act := pol.action[x]
-			if act == 0 {
-				r := sv.waitRow(n)
-				gcol[x] = r.tau
-				for _, e := range r.fail {
-					y := base + int(e.i)
-					a.Set(x, y, a.At(x, y)-e.p)
-				}
-				continue
-			}
-			b := sv.aIdx[act]
-			r := sv.recRow(pi, b, n)
-			blk := v.blocks[b]
-			pb := sv.pa(b) * sv.w
-			gc, rh := r.tau, 0.0
-			row := a.RawRowView(x)
-			for _, e := range r.up {
-				rh += e.p * blk.c[e.i]
-				gc += e.p * blk.d[e.i]
-				mrow := blk.m.RawRowView(int(e.i))
-				for t, mv := range mrow {
-					row[pb+t] -= e.p * mv
-				}
-			}
-			for _, e := range r.fail {
-				row[base+int(e.i)] -= e.p
-			}
-			gcol[x] = gc
-			rhs.SetVec(x, rh)
+			eqs[x] = sv.equation(v, pol, pi, n)
 		}
 	}
-	for x := range nx {
-		a.Set(x, v.x0, gcol[x])
-	}
-	var lu mat.LU
-	lu.Factorize(a)
-	if c := lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
-		return nil, fmt.Errorf("optimal: the policy's evaluation system is singular (condition %.3g): the policy may have several recurrent classes", c)
-	}
-	var sol mat.VecDense
-	if err := lu.SolveVecTo(&sol, false, rhs); err != nil {
-		return nil, fmt.Errorf("optimal: policy evaluation: %w", err)
-	}
-	v.g = sol.AtVec(v.x0)
-	v.hX = make([]float64, nx)
-	for x := range nx {
-		if x != v.x0 {
-			v.hX[x] = sol.AtVec(x)
-		}
+	if err := sv.solveX(v, pol, eqs); err != nil {
+		return nil, err
 	}
 	for b := range sv.acts {
 		blk := v.blocks[b]
@@ -357,4 +312,212 @@ func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result)
 func blockOf(off []int, k int) int {
 	b, _ := slices.BinarySearch(off, k+1)
 	return b - 1
+}
+
+// equation is the linear equation of one decision state under the policy:
+// h(x) − Σ coef·h(to) + g·gc = rh.
+type equation struct {
+	to     []int
+	coef   []float64
+	gc, rh float64
+}
+
+func (sv *Solver) equation(v *values, pol *Policy, pi, n int) equation {
+	base := pi * sv.w
+	act := pol.action[base+n-sv.lo]
+	var e equation
+	if act == 0 {
+		r := sv.waitRow(n)
+		e.gc = r.tau
+		for _, t := range r.fail {
+			e.to, e.coef = append(e.to, base+int(t.i)), append(e.coef, t.p)
+		}
+		return e
+	}
+	b := sv.aIdx[act]
+	r := sv.recRow(pi, b, n)
+	blk := v.blocks[b]
+	pb := sv.pa(b) * sv.w
+	e.gc = r.tau
+	acc := make([]float64, sv.w) // coefficients on X(a, ·) through U(a, ·)
+	for _, t := range r.up {
+		e.rh += t.p * blk.c[t.i]
+		e.gc += t.p * blk.d[t.i]
+		for k, mv := range blk.m.RawRowView(int(t.i)) {
+			acc[k] += t.p * mv
+		}
+	}
+	if pb == base {
+		for _, t := range r.fail {
+			acc[t.i] += t.p
+		}
+	} else {
+		for _, t := range r.fail {
+			e.to, e.coef = append(e.to, base+int(t.i)), append(e.coef, t.p)
+		}
+	}
+	for k, c := range acc {
+		if c != 0 {
+			e.to, e.coef = append(e.to, pb+k), append(e.coef, c)
+		}
+	}
+	return e
+}
+
+// solveX solves the equations of the decision states X for h_X and g with
+// h(x₀) = 0. The blocks X(p, ·) of one checkpoint count p depend on the
+// blocks X(a, ·) of the counts a the policy recovers on from them: the
+// blocks reachable from x₀'s form a closed set, solved first together
+// with g; every other block is transient and solved afterwards, one
+// strongly connected set of blocks at a time, successors first (Tarjan's
+// order). Without a dependence on p there is one block.
+func (sv *Solver) solveX(v *values, pol *Policy, eqs []equation) error {
+	np := len(sv.ps)
+	succ := make([][]int, np)
+	for pi := range np {
+		seen := map[int]bool{}
+		for k := range sv.w {
+			if a := pol.action[pi*sv.w+k]; a > 0 {
+				if q := sv.pa(sv.aIdx[a]); q != pi && !seen[q] {
+					seen[q] = true
+					succ[pi] = append(succ[pi], q)
+				}
+			}
+		}
+	}
+	p0 := v.x0 / sv.w
+	closed := []int{p0}
+	in := make([]bool, np)
+	in[p0] = true
+	for k := 0; k < len(closed); k++ {
+		for _, q := range succ[closed[k]] {
+			if !in[q] {
+				in[q] = true
+				closed = append(closed, q)
+			}
+		}
+	}
+	v.hX = make([]float64, sv.nX)
+	if err := sv.solveBlocks(v, eqs, closed, true); err != nil {
+		return err
+	}
+	// Tarjan's strongly connected components over the other blocks.
+	index := make([]int, np)
+	low := make([]int, np)
+	onStack := make([]bool, np)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	counter := 0
+	var ferr error
+	var strong func(p int)
+	strong = func(p int) {
+		index[p], low[p] = counter, counter
+		counter++
+		stack = append(stack, p)
+		onStack[p] = true
+		for _, q := range succ[p] {
+			if in[q] {
+				continue
+			}
+			if index[q] < 0 {
+				strong(q)
+				low[p] = min(low[p], low[q])
+			} else if onStack[q] {
+				low[p] = min(low[p], index[q])
+			}
+		}
+		if low[p] == index[p] {
+			var comp []int
+			for {
+				q := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[q] = false
+				comp = append(comp, q)
+				if q == p {
+					break
+				}
+			}
+			if ferr == nil {
+				ferr = sv.solveBlocks(v, eqs, comp, false)
+			}
+		}
+	}
+	for p := range np {
+		if !in[p] && index[p] < 0 {
+			strong(p)
+		}
+	}
+	return ferr
+}
+
+// solveBlocks solves the equations of the blocks ps (p indices) with the
+// h of every other block known; withG makes g an unknown in place of
+// h(x₀), which must lie in the set.
+func (sv *Solver) solveBlocks(v *values, eqs []equation, ps []int, withG bool) error {
+	k := len(ps) * sv.w
+	local := map[int]int{} // p index → position of its block
+	for i, p := range ps {
+		local[p] = i * sv.w
+	}
+	idx := func(y int) int {
+		if o, ok := local[y/sv.w]; ok {
+			return o + y%sv.w
+		}
+		return -1
+	}
+	a := mat.NewDense(k, k, nil)
+	rhs := mat.NewVecDense(k, nil)
+	gcol := make([]float64, k)
+	for _, p := range ps {
+		for j := range sv.w {
+			x := p*sv.w + j
+			i := idx(x)
+			e := &eqs[x]
+			row := a.RawRowView(i)
+			row[i]++
+			r := e.rh
+			for t, y := range e.to {
+				if l := idx(y); l >= 0 {
+					row[l] -= e.coef[t]
+				} else {
+					r += e.coef[t] * v.hX[y]
+				}
+			}
+			if withG {
+				gcol[i] = e.gc
+			} else {
+				r -= v.g * e.gc
+			}
+			rhs.SetVec(i, r)
+		}
+	}
+	ref := -1
+	if withG {
+		ref = idx(v.x0)
+		for i := range k {
+			a.Set(i, ref, gcol[i])
+		}
+	}
+	var lu mat.LU
+	lu.Factorize(a)
+	if c := lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
+		return fmt.Errorf("optimal: the policy's evaluation system is singular (condition %.3g): the policy may have several recurrent classes", c)
+	}
+	var sol mat.VecDense
+	if err := lu.SolveVecTo(&sol, false, rhs); err != nil {
+		return fmt.Errorf("optimal: policy evaluation: %w", err)
+	}
+	for _, p := range ps {
+		for j := range sv.w {
+			x := p*sv.w + j
+			v.hX[x] = sol.AtVec(idx(x))
+		}
+	}
+	if withG {
+		v.g = sol.AtVec(ref)
+		v.hX[v.x0] = 0
+	}
+	return nil
 }
