@@ -340,3 +340,19 @@ func (sv *Solver) FromVector(r reschedule.Vector, interval float64) (*Policy, er
 		return r.At(n)
 	}, interval), nil
 }
+
+// SegmentInterval returns the interval of an up segment on a processors
+// with s functional spares at its start, for a simulator: the interval of
+// U(a, s), or of the nearest spare count inside the window when U(a, s)
+// is outside it. It returns 0 if a is not an allowed processor count.
+func (pol *Policy) SegmentInterval(a, s int) float64 {
+	sv := pol.sv
+	if a < 1 || a > sv.n || sv.aIdx[a] < 0 {
+		return 0
+	}
+	lo, hi := sv.spares(a)
+	if hi <= lo {
+		return 0
+	}
+	return pol.interval[sv.aIdx[a]][min(max(s, lo), hi-1)-lo]
+}

@@ -52,6 +52,13 @@ type Settings struct {
 	Workers int
 	// Rule chooses the processors to use. Default MostReliable{} (see Rule).
 	Rule Rule
+	// Intervals, when not nil, gives the checkpoint interval of each up
+	// segment from its processor count a and the functional spares s at
+	// its start (per-state intervals, as package optimal computes them);
+	// it must return a finite positive number of seconds. The interval
+	// argument of Run then only sets the default Horizon. Nil means the
+	// single interval of Run for every segment.
+	Intervals func(a, s int) float64
 }
 
 // Status says how a run ended.
@@ -142,7 +149,7 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 		if err != nil {
 			return nil, err
 		}
-		tls[k] = newTimeline(sc, interval, src, set.Rule, rand.New(rand.NewPCG(seed(set.Seed, k, 2), seed(set.Seed, k, 3))))
+		tls[k] = newTimeline(sc, interval, set.Intervals, src, set.Rule, rand.New(rand.NewPCG(seed(set.Seed, k, 2), seed(set.Seed, k, 3))))
 	}
 	base := make([]Totals, len(tls))
 	if set.Warmup > 0 {

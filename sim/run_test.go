@@ -323,3 +323,32 @@ func TestStatusZero(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalsHook: Settings.Intervals returning the run's interval for
+// every state gives the bit-identical run; one that depends on the spare
+// count gives a different one.
+func TestIntervalsHook(t *testing.T) {
+	sc := scriptedScenario(t, 4*3600, 3600, []int{0, 2, 2, 4}, []float64{1, 1.9, 2.7, 3.4},
+		[]float64{20, 30, 40, 50}, []float64{20, 25, 40, 35}, scenario.RecoveryConstant(60, 4))
+	set := Settings{Seed: 3, Replications: 4, RelTol: -1}
+	plain, err := Run(context.Background(), sc, 1200, &set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Intervals = func(a, s int) float64 { return 1200 }
+	hooked, err := Run(context.Background(), sc, 1200, &set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(plain, hooked) {
+		t.Errorf("constant hook: %+v\nwithout: %+v", hooked, plain)
+	}
+	set.Intervals = func(a, s int) float64 { return 1200 + 600*float64(s) }
+	other, err := Run(context.Background(), sc, 1200, &set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.Work == plain.Work {
+		t.Error("per-state intervals gave the same work as the single interval")
+	}
+}

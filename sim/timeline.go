@@ -79,10 +79,14 @@ const (
 // not depend on where the steps stop.
 type Timeline struct {
 	r        reschedule.Vector
-	segLen   []float64 // T_U(a) = I + L(a), by a−1
-	work     []float64 // ω(a)(I + L(a) − C(a))
-	useful   []float64 // I + L(a) − C(a)
-	latency  []float64 // L(a)
+	segLen   []float64              // T_U(a) = I + L(a), by a−1
+	work     []float64              // ω(a)(I + L(a) − C(a))
+	useful   []float64              // I + L(a) − C(a)
+	latency  []float64              // L(a)
+	workRate []float64              // ω(a)
+	overhead []float64              // C(a)
+	ivOf     func(a, s int) float64 // per-state intervals (Settings.Intervals), or nil
+	curUse   float64                // with ivOf: I + L(a) − C(a) of the current up segment
 	recovery scenario.Recovery
 	src      Source
 	rule     Rule
@@ -137,7 +141,7 @@ func NewTimeline(sc *scenario.Scenario, interval float64, src Source, rule Rule,
 	if rng == nil {
 		rng = rand.New(rand.NewPCG(1, 2))
 	}
-	return newTimeline(sc, interval, src, rule, rng), nil
+	return newTimeline(sc, interval, nil, src, rule, rng), nil
 }
 
 func checkInterval(interval float64) error {
@@ -148,7 +152,9 @@ func checkInterval(interval float64) error {
 }
 
 // newTimeline builds a timeline from validated inputs.
-func newTimeline(sc *scenario.Scenario, interval float64, src Source, rule Rule, rng *rand.Rand) *Timeline {
+// ivOf, when not nil, gives the interval of each up segment from its
+// processor count a and functional spares s at its start.
+func newTimeline(sc *scenario.Scenario, interval float64, ivOf func(a, s int) float64, src Source, rule Rule, rng *rand.Rand) *Timeline {
 	n := sc.N()
 	app := sc.Application
 	if rule == nil {
@@ -160,6 +166,9 @@ func newTimeline(sc *scenario.Scenario, interval float64, src Source, rule Rule,
 		work:     make([]float64, n),
 		useful:   make([]float64, n),
 		latency:  app.Latency,
+		workRate: app.WorkRate,
+		overhead: app.Overhead,
+		ivOf:     ivOf,
 		recovery: app.Recovery,
 		src:      src,
 		rule:     rule,
@@ -348,7 +357,7 @@ func (tl *Timeline) resume() {
 		tl.fresh = false
 		tl.p = a
 		tl.phase = phaseUp
-		tl.end = tl.now + tl.segLen[a-1]
+		tl.end = tl.now + tl.segment(a)
 		return
 	}
 	tl.phase = phaseRecovery
@@ -377,13 +386,29 @@ func (tl *Timeline) choose(a int) {
 func (tl *Timeline) complete() {
 	a := tl.a
 	if tl.phase == phaseUp {
-		tl.tot.Work += tl.work[a-1]
-		tl.tot.Useful += tl.useful[a-1]
+		if tl.ivOf != nil {
+			tl.tot.Work += tl.workRate[a-1] * tl.curUse
+			tl.tot.Useful += tl.curUse
+		} else {
+			tl.tot.Work += tl.work[a-1]
+			tl.tot.Useful += tl.useful[a-1]
+		}
 		tl.tot.Commits++
 	}
 	tl.p = a
 	tl.phase = phaseUp
-	tl.end = tl.now + tl.segLen[a-1]
+	tl.end = tl.now + tl.segment(a)
+}
+
+// segment returns the length I + L(a) of an up segment starting now on a
+// processors, with the per-state interval when there is one.
+func (tl *Timeline) segment(a int) float64 {
+	if tl.ivOf == nil {
+		return tl.segLen[a-1]
+	}
+	iv := tl.ivOf(a, tl.nUp-a)
+	tl.curUse = iv + tl.latency[a-1] - tl.overhead[a-1]
+	return iv + tl.latency[a-1]
 }
 
 // bitset is a set of processors, one bit each.
