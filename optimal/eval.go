@@ -13,16 +13,19 @@ import (
 )
 
 // block holds the up states U(a, ·) of one configuration at given
-// intervals: their rows and the elimination
+// intervals: their rows and the LU factors of I − S, S the transitions
+// among U(a, ·). With F the transitions to the decision states,
 //
-//	h_U = c − g·d + M·h_X(a, ·),   (I − S)·[c d M] = [w τ F],
+//	h_U = (I − S)⁻¹ (w − g·τ + F·h_X(a, ·)),
 //
-// with S the transitions among U(a, ·) and F those to the decision states.
+// and a decision that enters U(a, ·) with probabilities σ sees
+// σᵀh_U = ℓᵀ(w − g·τ + F·h_X) with (I − S)ᵀℓ = σ: one transposed solve
+// per decision instead of the full (I − S)⁻¹F.
 type block struct {
-	iv   []float64
-	rows []row
-	c, d []float64
-	m    *mat.Dense // k × w
+	iv     []float64
+	rows   []row
+	lu     mat.LU
+	w, tau []float64
 }
 
 // blockAt returns configuration b's block at the intervals iv, computing
@@ -36,34 +39,18 @@ func (sv *Solver) blockAt(b int, iv []float64) (*block, error) {
 		return nil, err
 	}
 	k := len(rows)
-	blk := &block{iv: slices.Clone(iv), rows: rows, c: make([]float64, k), d: make([]float64, k)}
-	if k == 0 {
-		sv.cache[b] = blk
-		return blk, nil
-	}
-	a := mat.NewDense(k, k, nil)
-	rhs := mat.NewDense(k, 2+sv.w, nil)
-	for i, r := range rows {
-		a.Set(i, i, 1)
-		for _, e := range r.up {
-			a.Set(i, int(e.i), a.At(i, int(e.i))-e.p)
+	blk := &block{iv: slices.Clone(iv), rows: rows, w: make([]float64, k), tau: make([]float64, k)}
+	if k > 0 {
+		a := mat.NewDense(k, k, nil)
+		for i, r := range rows {
+			a.Set(i, i, 1)
+			for _, e := range r.up {
+				a.Set(i, int(e.i), a.At(i, int(e.i))-e.p)
+			}
+			blk.w[i], blk.tau[i] = r.w, r.tau
 		}
-		rhs.Set(i, 0, r.w)
-		rhs.Set(i, 1, r.tau)
-		for _, e := range r.fail {
-			rhs.Set(i, 2+int(e.i), rhs.At(i, 2+int(e.i))+e.p)
-		}
+		blk.lu.Factorize(a)
 	}
-	var lu mat.LU
-	lu.Factorize(a)
-	var x mat.Dense
-	if err := lu.SolveTo(&x, false, rhs); err != nil {
-		return nil, fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
-	}
-	for i := range k {
-		blk.c[i], blk.d[i] = x.At(i, 0), x.At(i, 1)
-	}
-	blk.m = mat.DenseCopyOf(x.Slice(0, k, 2, 2+sv.w))
 	sv.cache[b] = blk
 	return blk, nil
 }
@@ -118,6 +105,9 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy) (*values, error) {
 		for n := sv.lo; n <= sv.hi; n++ {
 			x := base + n - sv.lo
 			eqs[x] = sv.equation(v, pol, pi, n)
+			if eqs[x].err != nil {
+				return nil, fmt.Errorf("optimal: up states of configuration %d: %w", pol.action[x], eqs[x].err)
+			}
 		}
 	}
 	if err := sv.solveX(v, pol, eqs); err != nil {
@@ -125,16 +115,24 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy) (*values, error) {
 	}
 	for b := range sv.acts {
 		blk := v.blocks[b]
-		pb := sv.pa(b) * sv.w
-		h := make([]float64, len(blk.rows))
-		for i := range h {
-			s := blk.c[i] - v.g*blk.d[i]
-			for t, mv := range blk.m.RawRowView(i) {
-				s += mv * v.hX[pb+t]
-			}
-			h[i] = s
+		k := len(blk.rows)
+		if k == 0 {
+			continue
 		}
-		v.hU[b] = h
+		pb := sv.pa(b) * sv.w
+		rhs := mat.NewVecDense(k, nil)
+		for i, r := range blk.rows {
+			s := blk.w[i] - v.g*blk.tau[i]
+			for _, t := range r.fail {
+				s += t.p * v.hX[pb+int(t.i)]
+			}
+			rhs.SetVec(i, s)
+		}
+		var h mat.VecDense
+		if err := blk.lu.SolveVecTo(&h, false, rhs); err != nil {
+			return nil, fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
+		}
+		v.hU[b] = h.RawVector().Data
 	}
 	return v, nil
 }
@@ -320,6 +318,7 @@ type equation struct {
 	to     []int
 	coef   []float64
 	gc, rh float64
+	err    error
 }
 
 func (sv *Solver) equation(v *values, pol *Policy, pi, n int) equation {
@@ -340,11 +339,25 @@ func (sv *Solver) equation(v *values, pol *Policy, pi, n int) equation {
 	pb := sv.pa(b) * sv.w
 	e.gc = r.tau
 	acc := make([]float64, sv.w) // coefficients on X(a, ·) through U(a, ·)
-	for _, t := range r.up {
-		e.rh += t.p * blk.c[t.i]
-		e.gc += t.p * blk.d[t.i]
-		for k, mv := range blk.m.RawRowView(int(t.i)) {
-			acc[k] += t.p * mv
+	if len(r.up) > 0 {
+		sigma := mat.NewVecDense(len(blk.rows), nil)
+		for _, t := range r.up {
+			sigma.SetVec(int(t.i), sigma.AtVec(int(t.i))+t.p)
+		}
+		var l mat.VecDense
+		if err := blk.lu.SolveVecTo(&l, true, sigma); err != nil {
+			e.err = err
+			return e
+		}
+		for i, li := range l.RawVector().Data {
+			if li == 0 {
+				continue
+			}
+			e.rh += li * blk.w[i]
+			e.gc += li * blk.tau[i]
+			for _, t := range blk.rows[i].fail {
+				acc[t.i] += li * t.p
+			}
 		}
 	}
 	if pb == base {
@@ -365,137 +378,128 @@ func (sv *Solver) equation(v *values, pol *Policy, pi, n int) equation {
 }
 
 // solveX solves the equations of the decision states X for h_X and g with
-// h(x₀) = 0. The blocks X(p, ·) of one checkpoint count p depend on the
-// blocks X(a, ·) of the counts a the policy recovers on from them: the
-// blocks reachable from x₀'s form a closed set, solved first together
-// with g; every other block is transient and solved afterwards, one
-// strongly connected set of blocks at a time, successors first (Tarjan's
-// order). Without a dependence on p there is one block.
+// h(x₀) = 0. The states reachable from x₀ form a closed set, solved first
+// together with g; every other state is transient and is solved
+// afterwards, one strongly connected set at a time, successors first
+// (Tarjan's order), with g and the h already found as knowns. When R
+// depends on p, the reachable states X(p, n) are a fraction of the N·W of
+// the window (n ≥ p − 1 only, and p among the counts the policy uses).
 func (sv *Solver) solveX(v *values, pol *Policy, eqs []equation) error {
-	np := len(sv.ps)
-	succ := make([][]int, np)
-	for pi := range np {
-		seen := map[int]bool{}
-		for k := range sv.w {
-			if a := pol.action[pi*sv.w+k]; a > 0 {
-				if q := sv.pa(sv.aIdx[a]); q != pi && !seen[q] {
-					seen[q] = true
-					succ[pi] = append(succ[pi], q)
-				}
-			}
-		}
-	}
-	p0 := v.x0 / sv.w
-	closed := []int{p0}
-	in := make([]bool, np)
-	in[p0] = true
+	nx := len(eqs)
+	in := make([]bool, nx)
+	closed := []int{v.x0}
+	in[v.x0] = true
 	for k := 0; k < len(closed); k++ {
-		for _, q := range succ[closed[k]] {
-			if !in[q] {
-				in[q] = true
-				closed = append(closed, q)
+		for _, y := range eqs[closed[k]].to {
+			if !in[y] {
+				in[y] = true
+				closed = append(closed, y)
 			}
 		}
 	}
-	v.hX = make([]float64, sv.nX)
-	if err := sv.solveBlocks(v, eqs, closed, true); err != nil {
+	v.hX = make([]float64, nx)
+	if err := sv.solveSet(v, eqs, closed, true); err != nil {
 		return err
 	}
-	// Tarjan's strongly connected components over the other blocks.
-	index := make([]int, np)
-	low := make([]int, np)
-	onStack := make([]bool, np)
+	// Tarjan's strongly connected components over the other states,
+	// iteratively (the graph can be deep).
+	index := make([]int, nx)
+	low := make([]int, nx)
+	onStack := make([]bool, nx)
 	for i := range index {
 		index[i] = -1
 	}
 	var stack []int
 	counter := 0
-	var ferr error
-	var strong func(p int)
-	strong = func(p int) {
-		index[p], low[p] = counter, counter
+	type frame struct{ x, next int }
+	for root := range nx {
+		if in[root] || index[root] >= 0 {
+			continue
+		}
+		call := []frame{{root, 0}}
+		index[root], low[root] = counter, counter
 		counter++
-		stack = append(stack, p)
-		onStack[p] = true
-		for _, q := range succ[p] {
-			if in[q] {
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			x := f.x
+			if f.next < len(eqs[x].to) {
+				y := eqs[x].to[f.next]
+				f.next++
+				if in[y] {
+					continue
+				}
+				if index[y] < 0 {
+					index[y], low[y] = counter, counter
+					counter++
+					stack = append(stack, y)
+					onStack[y] = true
+					call = append(call, frame{y, 0})
+				} else if onStack[y] {
+					low[x] = min(low[x], index[y])
+				}
 				continue
 			}
-			if index[q] < 0 {
-				strong(q)
-				low[p] = min(low[p], low[q])
-			} else if onStack[q] {
-				low[p] = min(low[p], index[q])
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].x
+				low[p] = min(low[p], low[x])
 			}
-		}
-		if low[p] == index[p] {
-			var comp []int
-			for {
-				q := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[q] = false
-				comp = append(comp, q)
-				if q == p {
-					break
+			if low[x] == index[x] {
+				var comp []int
+				for {
+					y := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[y] = false
+					comp = append(comp, y)
+					if y == x {
+						break
+					}
+				}
+				if err := sv.solveSet(v, eqs, comp, false); err != nil {
+					return err
 				}
 			}
-			if ferr == nil {
-				ferr = sv.solveBlocks(v, eqs, comp, false)
-			}
 		}
 	}
-	for p := range np {
-		if !in[p] && index[p] < 0 {
-			strong(p)
-		}
-	}
-	return ferr
+	return nil
 }
 
-// solveBlocks solves the equations of the blocks ps (p indices) with the
-// h of every other block known; withG makes g an unknown in place of
-// h(x₀), which must lie in the set.
-func (sv *Solver) solveBlocks(v *values, eqs []equation, ps []int, withG bool) error {
-	k := len(ps) * sv.w
-	local := map[int]int{} // p index → position of its block
-	for i, p := range ps {
-		local[p] = i * sv.w
-	}
-	idx := func(y int) int {
-		if o, ok := local[y/sv.w]; ok {
-			return o + y%sv.w
-		}
-		return -1
+// solveSet solves the equations of the states xs with the h of every
+// other state known; withG makes g an unknown in place of h(x₀), which
+// must be in xs.
+func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) error {
+	k := len(xs)
+	local := make(map[int]int, k)
+	for i, x := range xs {
+		local[x] = i
 	}
 	a := mat.NewDense(k, k, nil)
 	rhs := mat.NewVecDense(k, nil)
 	gcol := make([]float64, k)
-	for _, p := range ps {
-		for j := range sv.w {
-			x := p*sv.w + j
-			i := idx(x)
-			e := &eqs[x]
-			row := a.RawRowView(i)
-			row[i]++
-			r := e.rh
-			for t, y := range e.to {
-				if l := idx(y); l >= 0 {
-					row[l] -= e.coef[t]
-				} else {
-					r += e.coef[t] * v.hX[y]
-				}
-			}
-			if withG {
-				gcol[i] = e.gc
+	for i, x := range xs {
+		e := &eqs[x]
+		row := a.RawRowView(i)
+		row[i]++
+		r := e.rh
+		for t, y := range e.to {
+			if l, ok := local[y]; ok {
+				row[l] -= e.coef[t]
 			} else {
-				r -= v.g * e.gc
+				r += e.coef[t] * v.hX[y]
 			}
-			rhs.SetVec(i, r)
 		}
+		if withG {
+			gcol[i] = e.gc
+		} else {
+			r -= v.g * e.gc
+		}
+		rhs.SetVec(i, r)
 	}
 	ref := -1
 	if withG {
-		ref = idx(v.x0)
+		ref = local[v.x0]
 		for i := range k {
 			a.Set(i, ref, gcol[i])
 		}
@@ -509,11 +513,8 @@ func (sv *Solver) solveBlocks(v *values, eqs []equation, ps []int, withG bool) e
 	if err := lu.SolveVecTo(&sol, false, rhs); err != nil {
 		return fmt.Errorf("optimal: policy evaluation: %w", err)
 	}
-	for _, p := range ps {
-		for j := range sv.w {
-			x := p*sv.w + j
-			v.hX[x] = sol.AtVec(idx(x))
-		}
+	for i, x := range xs {
+		v.hX[x] = sol.AtVec(i)
 	}
 	if withG {
 		v.g = sol.AtVec(ref)
