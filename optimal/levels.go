@@ -395,7 +395,7 @@ func (sv *Solver) handMade(ctx context.Context, name string) (Named, error) {
 		if err != nil {
 			return Named{}, err
 		}
-		v, err := pol.Vector(sc.N(), sc.Application.WorkRate)
+		v, err := pol.Vector(scenario.PolicyInputs{N: sc.N(), WorkRate: sc.Application.WorkRate})
 		if err != nil {
 			return Named{}, err
 		}
