@@ -223,8 +223,9 @@ type Configuration struct {
 	// Intervals maps each processor count with stationary mass to I(a).
 	Intervals map[int]float64
 	// Local is true when the search ended at a coordinate-wise maximum:
-	// no single I(a) and no action in X improves g by more than RelTol.
-	// The maximum is local: g over the intervals need not be concave.
+	// in its last pass no action in X changed and no single I(a) improved
+	// g by more than RelTol. The maximum is local: g over the intervals
+	// need not be concave, and a joint change of several I(a) is not tried.
 	Local bool
 }
 
@@ -270,7 +271,6 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 			out.Status = IterationLimit
 			break
 		}
-		g0 := g
 		// Policy iteration over X at the current intervals.
 		v, _, it, err := sv.iterate(ctx, cur, false)
 		if err != nil {
@@ -278,6 +278,7 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		}
 		out.Iterations += it
 		g = v.g
+		g0 := g
 		r := Result{}
 		if err := sv.finish(ctx, cur, v, &r); err != nil {
 			return Configuration{}, err
@@ -313,7 +314,9 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 				g = gx
 			}
 		}
-		if g-g0 <= sv.set.RelTol*math.Abs(g) {
+		// A coordinate-wise maximum: no action in X changed at these
+		// intervals and no interval gained more than RelTol.
+		if it == 0 && g-g0 <= sv.set.RelTol*math.Abs(g) {
 			out.Status, out.Local = Converged, true
 			break
 		}
@@ -321,9 +324,6 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 	v, err := sv.evaluate(ctx, cur)
 	if err != nil {
 		return Configuration{}, err
-	}
-	if sv.wouldChangeX(v, cur) {
-		out.Local = false
 	}
 	if err := sv.finish(ctx, cur, v, &out.Result); err != nil {
 		return Configuration{}, err

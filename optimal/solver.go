@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/ckpt-markov/markov/birthdeath"
@@ -356,3 +357,6 @@ func (pol *Policy) SegmentInterval(a, s int) float64 {
 	}
 	return pol.interval[sv.aIdx[a]][min(max(s, lo), hi-1)-lo]
 }
+
+// Candidates returns the processor counts a run may use.
+func (sv *Solver) Candidates() []int { return slices.Clone(sv.acts) }

@@ -45,6 +45,9 @@ type scenarioOptions struct {
 
 	// processorsSet is whether --processors was given.
 	processorsSet bool
+	// optimal is whether the command accepts --policy optimal: the
+	// scenario then carries the greedy vector until the solver replaces it.
+	optimal bool
 }
 
 func (o *scenarioOptions) register(cmd *cobra.Command) {
@@ -54,7 +57,7 @@ func (o *scenarioOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.MTTF, "mttf", "", "override the per-processor mean time to failure (`DURATION`, e.g. 100d)")
 	f.StringVar(&o.MTTR, "mttr", "", "override the per-processor mean time to repair (`DURATION`, e.g. 1h)")
 	f.StringVar(&o.App, "app", "", "use the benchmark application `NAME`: "+strings.Join(bench.Names(), ", "))
-	f.StringVar(&o.Policy, "policy", "", "override the rescheduling `POLICY`: greedy, pb, moldable:A or vector:r1,...,rN")
+	f.StringVar(&o.Policy, "policy", "", "override the rescheduling `POLICY`: greedy, pb, moldable:A, vector:r1,...,rN, or optimal (optimize, uwt, policy: computed by package optimal)")
 }
 
 // scenarioInfo is the scenario a command used, with a description for
@@ -65,6 +68,9 @@ type scenarioInfo struct {
 	app string
 	// file is the scenario file, if any.
 	file string
+	// optimal is whether the policy is the optimal one (the scenario
+	// carries the greedy vector as a placeholder).
+	optimal bool
 }
 
 // describe returns a one-line description of the scenario.
@@ -75,7 +81,7 @@ func (s scenarioInfo) describe() string {
 	}
 	sys := s.sc.System
 	return fmt.Sprintf("%s on %d processors, MTTF %s, MTTR %s, policy %s",
-		app, sys.Processors, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), s.sc.Policy)
+		app, sys.Processors, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), s.policy())
 }
 
 // scenarioJSON is the scenario summary every --json output carries.
@@ -93,8 +99,16 @@ func (s scenarioInfo) json() scenarioJSON {
 		Processors:  s.sc.System.Processors,
 		MTTF:        jsonFloat(s.sc.System.MTTF),
 		MTTR:        jsonFloat(s.sc.System.MTTR),
-		Policy:      s.sc.Policy.String(),
+		Policy:      s.policy(),
 	}
+}
+
+// policy names the scenario's policy.
+func (s scenarioInfo) policy() string {
+	if s.optimal {
+		return scenario.Policy{Kind: scenario.Optimal}.String()
+	}
+	return s.sc.Policy.String()
 }
 
 // load reads the scenario file (or takes the built-in scenario) and applies
@@ -102,10 +116,11 @@ func (s scenarioInfo) json() scenarioJSON {
 func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 	o.processorsSet = cmd.Flags().Changed("processors")
 	var (
-		sys     scenario.System
-		app     scenario.Application
-		pol     scenario.Policy
-		appName = o.App
+		sys       scenario.System
+		app       scenario.Application
+		pol       scenario.Policy
+		appName   = o.App
+		isOptimal bool
 	)
 	if o.File != "" {
 		sc, err := scenario.Load(o.File, &scenario.ParseSettings{Applications: bench.Application})
@@ -176,7 +191,12 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 		case scenario.AvailabilityBased:
 			return scenarioInfo{}, flagError("policy", "%s needs a failure history; use it on a trace: markov evaluate --policies ab", o.Policy)
 		case scenario.Optimal:
-			return scenarioInfo{}, flagError("policy", "%s: the optimal policy is not available in this command", o.Policy)
+			if !o.optimal {
+				return scenarioInfo{}, flagError("policy", "%s: the optimal policy is not available in this command", o.Policy)
+			}
+			// The solver chooses the vector; greedy stands in until then.
+			isOptimal = true
+			p = scenario.Policy{Kind: scenario.Greedy}
 		}
 		pol = p
 	} else if pol.Kind == scenario.Explicit && len(pol.Explicit) != n {
@@ -196,7 +216,7 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 	if err != nil {
 		return scenarioInfo{}, err
 	}
-	return scenarioInfo{sc: sc, app: appName, file: o.File}, nil
+	return scenarioInfo{sc: sc, app: appName, file: o.File, optimal: isOptimal}, nil
 }
 
 // firstCounts restricts an application described for more processor counts

@@ -17,6 +17,7 @@ type optimizeOptions struct {
 	Scenario scenarioOptions
 	Model    modelOptions
 	Output   outputOptions
+	Optimal  optimalOptions
 	RelTol   float64
 	Band     float64
 	Scan     bool
@@ -64,12 +65,22 @@ half its best on both sides, then refines by golden-section search on log I
 to --rel-tol. It also reports the paper's I_model: the mean of the scanned
 intervals whose UWT is within 8 % of the best.
 
+With --policy optimal it computes the optimal rescheduling policy
+(docs/optimal-policy.md) and prints the levels of its section 4: the
+optimal vector r* with one interval I*, with one interval per processor
+count I(a), and with an interval per state (an upper bound), beside greedy
+and pb at their own best intervals. --candidates restricts the processor
+counts a run may use; --refine STEP solves on every STEP-th count first and
+then around the counts used, for large N.
+
 With no flags at all it runs the built-in scenario (QR on 128 processors of
 LANL system-1, greedy policy); see 'markov --help'.`,
 		Example: `  markov optimize
   markov optimize --scenario app.json --json
   markov optimize --app cg --processors 16 --exact
-  markov optimize --policy pb --mttf 30d --scan`,
+  markov optimize --policy pb --mttf 30d --scan
+  markov optimize --policy optimal
+  markov optimize --policy optimal --app qr --processors 512 --mttf 8h --mttr 4h --refine 32`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runOptimize(ctx, cmd, opts)
@@ -78,6 +89,7 @@ LANL system-1, greedy policy); see 'markov --help'.`,
 	opts.Scenario.register(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
+	opts.Optimal.register(cmd)
 	f := cmd.Flags()
 	f.Float64Var(&opts.RelTol, "rel-tol", 1e-4, "relative tolerance on I*")
 	f.Float64Var(&opts.Band, "band", 0.01, "fraction below the best UWT that defines the near-optimal band")
@@ -97,6 +109,12 @@ func optimizeSettings(relTol, band float64) (*uwt.OptimizeSettings, error) {
 }
 
 func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions) error {
+	if wantsOptimal(opts.Scenario.Policy) {
+		return runOptimizeOptimal(ctx, cmd, opts)
+	}
+	if err := opts.Optimal.unused(); err != nil {
+		return err
+	}
 	search, err := optimizeSettings(opts.RelTol, opts.Band)
 	if err != nil {
 		return err

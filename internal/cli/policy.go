@@ -17,6 +17,7 @@ type policyOptions struct {
 	env      *env
 	Scenario scenarioOptions
 	Output   outputOptions
+	Optimal  optimalOptions
 }
 
 // policyJSON is the --json output of markov policy.
@@ -46,6 +47,9 @@ Policies (--policy): greedy (r(n) = n), pb (performance based: the count
 a ≤ n with the largest work rate ω(a)), moldable:A (A processors, waiting
 below A), vector:r1,...,rN (explicit). The availability-based policy (ab)
 needs a failure history: it runs on traces, in markov evaluate --policies ab.
+optimal computes the best vector and its intervals (docs/optimal-policy.md)
+and writes, with --json, a "policy" string that --policy reads back and a
+"scenario_policy" object for a scenario file, with I* and I(a).
 A --policy that does not fit the scenario (a vector of the wrong length,
 moldable:A with A > N) is a command-line error (exit status 2).`,
 		Example: `  markov policy
@@ -58,10 +62,17 @@ moldable:A with A > N) is a command-line error (exit status 2).`,
 	}
 	opts.Scenario.register(cmd)
 	opts.Output.register(cmd)
+	opts.Optimal.register(cmd)
 	return cmd
 }
 
-func runPolicy(_ context.Context, cmd *cobra.Command, opts *policyOptions) error {
+func runPolicy(ctx context.Context, cmd *cobra.Command, opts *policyOptions) error {
+	if wantsOptimal(opts.Scenario.Policy) {
+		return runPolicyOptimal(ctx, cmd, opts)
+	}
+	if err := opts.Optimal.unused(); err != nil {
+		return err
+	}
 	info, err := opts.Scenario.load(cmd)
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ type uwtOptions struct {
 	Scenario scenarioOptions
 	Model    modelOptions
 	Output   outputOptions
+	Optimal  optimalOptions
 	Interval string
 }
 
@@ -61,6 +62,7 @@ state with dense matrices, for validation on small systems.`,
 	opts.Scenario.register(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
+	opts.Optimal.register(cmd)
 	cmd.Flags().StringVarP(&opts.Interval, "interval", "i", "", "checkpoint interval I (`DURATION`, required), e.g. 12h")
 	return cmd
 }
@@ -71,6 +73,12 @@ func runUWT(ctx context.Context, cmd *cobra.Command, opts *uwtOptions) error {
 	}
 	interval, err := positiveDuration("interval", opts.Interval)
 	if err != nil {
+		return err
+	}
+	if wantsOptimal(opts.Scenario.Policy) {
+		return runUWTOptimal(ctx, cmd, opts, interval)
+	}
+	if err := opts.Optimal.unused(); err != nil {
 		return err
 	}
 	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)

@@ -1,0 +1,418 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-markov/markov/optimal"
+	"github.com/ckpt-markov/markov/reschedule"
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// optimalOptions are the flags that --policy optimal adds to optimize, uwt
+// and policy: the restriction of the processor counts for large N.
+type optimalOptions struct {
+	Candidates string
+	Refine     int
+}
+
+func (o *optimalOptions) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.Candidates, "candidates", "", "with --policy optimal: the processor `COUNTS` a run may use, as 4-16,32,64 (default: all)")
+	f.IntVar(&o.Refine, "refine", 0, "with --policy optimal: solve on the counts STEP, 2·STEP, …, N first, then on the counts within `STEP` of those used (for large N)")
+}
+
+// unused returns an error if a flag of the optimal policy was given
+// without --policy optimal.
+func (o *optimalOptions) unused() error {
+	switch {
+	case o.Candidates != "":
+		return flagError("candidates", "only with --policy optimal")
+	case o.Refine != 0:
+		return flagError("refine", "only with --policy optimal")
+	}
+	return nil
+}
+
+// wantsOptimal reports whether the --policy flag names the optimal policy.
+func wantsOptimal(policy string) bool {
+	p, err := scenario.ParsePolicy(policy)
+	return err == nil && p.Kind == scenario.Optimal
+}
+
+// solver loads the scenario and builds the optimal-policy solver with the
+// restriction the flags ask for.
+func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Solver, error) {
+	so.optimal = true
+	info, err := so.load(cmd)
+	if err != nil {
+		return info, nil, err
+	}
+	if mo.Workers < 0 {
+		return info, nil, flagError("workers", "%d, want 0 or more", mo.Workers)
+	}
+	set := &optimal.Settings{Full: mo.Exact, Workers: mo.Workers}
+	n := info.sc.N()
+	switch {
+	case o.Candidates != "" && o.Refine != 0:
+		return info, nil, flagError("refine", "give --candidates or --refine, not both")
+	case o.Candidates != "":
+		c, err := parseCounts(o.Candidates, n)
+		if err != nil {
+			return info, nil, flagError("candidates", "%v", err)
+		}
+		set.Candidates = c
+	case o.Refine < 0 || o.Refine > n:
+		return info, nil, flagError("refine", "%d, want a step in 1..%d", o.Refine, n)
+	case o.Refine > 0:
+		c, err := optimal.Refine(ctx, info.sc, set, o.Refine)
+		if err != nil {
+			return info, nil, err
+		}
+		set.Candidates = c
+	}
+	sv, err := optimal.New(info.sc, set)
+	return info, sv, err
+}
+
+// optimalVector returns r*(1..N) and its compact form, or nil and a
+// sentence when the policy depends on the checkpoint count p.
+func optimalVector(pol *optimal.Policy) (reschedule.Vector, string) {
+	v, err := pol.Vector()
+	if err != nil {
+		return nil, "depends on the checkpoint count p (the recovery cost depends on it); no single vector"
+	}
+	return v, runs(v)
+}
+
+// secondsByCount writes a map from processor count to seconds with
+// string keys, as JSON objects need.
+func secondsByCount(m map[int]float64) map[string]jsonFloat {
+	out := make(map[string]jsonFloat, len(m))
+	for a, v := range m {
+		out[strconv.Itoa(a)] = jsonFloat(v)
+	}
+	return out
+}
+
+// intervalsText writes I(a) of the configurations with stationary mass,
+// heaviest first.
+func intervalsText(iv, mass map[int]float64) string {
+	as := slices.Collect(maps.Keys(iv))
+	slices.SortFunc(as, func(a, b int) int {
+		switch {
+		case mass[a] > mass[b]:
+			return -1
+		case mass[a] < mass[b]:
+			return 1
+		}
+		return a - b
+	})
+	parts := make([]string, len(as))
+	for k, a := range as {
+		parts[k] = fmt.Sprintf("%d: %s (mass %s)", a, short(iv[a]), massText(mass[a]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ---- markov optimize --policy optimal
+
+func runOptimizeOptimal(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions) error {
+	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
+	if err != nil {
+		return err
+	}
+	bar := opts.env.startProgress("solving the optimal policy", 0)
+	rep, err := sv.Levels(ctx, []string{"greedy", "pb"})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	return opts.env.render(opts.Output, optimalLevelsReport{info, sv, rep})
+}
+
+// optimalLevelsReport is the result of markov optimize --policy optimal:
+// the four levels of docs/optimal-policy.md section 4.
+type optimalLevelsReport struct {
+	info scenarioInfo
+	sv   *optimal.Solver
+	rep  optimal.Report
+}
+
+// optimalLevelsJSON is its --json form.
+type optimalLevelsJSON struct {
+	Scenario scenarioJSON `json:"scenario"`
+	// UWT and Interval are level 2: r* with one interval I*.
+	UWT      jsonFloat `json:"uwt"`
+	Interval jsonFloat `json:"interval"`
+	// Vector is r*(1..N); null when the policy depends on p.
+	Vector           []int                `json:"vector"`
+	Runs             string               `json:"runs"`
+	DependsOnOld     bool                 `json:"depends_on_old"`
+	PerConfiguration perConfigurationJSON `json:"per_configuration"`
+	Bound            jsonFloat            `json:"bound"`
+	Policies         map[string]jsonFloat `json:"policies"`
+	PolicyIntervals  map[string]jsonFloat `json:"policy_intervals"`
+	Window           [2]int               `json:"window"`
+	States           int                  `json:"states"`
+	Candidates       int                  `json:"candidates"`
+	Solves           int                  `json:"solves"`
+	Iterations       int                  `json:"iterations"`
+	Status           string               `json:"status"`
+	Residual         jsonFloat            `json:"residual"`
+	Dropped          jsonFloat            `json:"dropped"`
+	Mass             map[string]jsonFloat `json:"mass"`
+}
+
+type perConfigurationJSON struct {
+	UWT       jsonFloat            `json:"uwt"`
+	Intervals map[string]jsonFloat `json:"intervals"`
+	Local     bool                 `json:"local"`
+}
+
+func (r optimalLevelsReport) JSON() any {
+	rep := r.rep
+	v, rr := optimalVector(rep.Single.Policy)
+	pol := map[string]jsonFloat{}
+	piv := map[string]jsonFloat{}
+	for _, p := range rep.Policies {
+		pol[p.Name], piv[p.Name] = jsonFloat(p.UWT), jsonFloat(p.Interval)
+	}
+	lo, hi := r.sv.Window()
+	return optimalLevelsJSON{
+		Scenario:     r.info.json(),
+		UWT:          jsonFloat(rep.Single.UWT),
+		Interval:     jsonFloat(rep.Single.Interval),
+		Vector:       v,
+		Runs:         rr,
+		DependsOnOld: v == nil,
+		PerConfiguration: perConfigurationJSON{
+			UWT:       jsonFloat(rep.PerConfiguration.UWT),
+			Intervals: secondsByCount(rep.PerConfiguration.Intervals),
+			Local:     rep.PerConfiguration.Local,
+		},
+		Bound:           jsonFloat(rep.PerState.UWT),
+		Policies:        pol,
+		PolicyIntervals: piv,
+		Window:          [2]int{lo, hi},
+		States:          r.sv.States(),
+		Candidates:      len(r.sv.Candidates()),
+		Solves:          rep.Single.Evaluations,
+		Iterations:      rep.PerState.Iterations,
+		Status:          rep.PerState.Status.String(),
+		Residual:        jsonFloat(rep.PerState.Residual),
+		Dropped:         jsonFloat(rep.PerState.Dropped),
+		Mass:            secondsByCount(rep.Single.Mass),
+	}
+}
+
+func (r optimalLevelsReport) CSV() ([]string, [][]string) {
+	rep := r.rep
+	rows := [][]string{
+		{"2", "optimal, one interval", csvFloat(rep.Single.UWT), csvFloat(rep.Single.Interval)},
+		{"3", "optimal, one interval per configuration", csvFloat(rep.PerConfiguration.UWT), ""},
+		{"4", "optimal, per-state intervals (bound)", csvFloat(rep.PerState.UWT), ""},
+	}
+	for _, p := range rep.Policies {
+		rows = append(rows, []string{"1", p.Name, csvFloat(p.UWT), csvFloat(p.Interval)})
+	}
+	return []string{"level", "policy", "uwt", "interval"}, rows
+}
+
+func (r optimalLevelsReport) Text(w io.Writer) error {
+	rep := r.rep
+	lo, hi := r.sv.Window()
+	t := newTable(w)
+	t.row("Scenario", r.info.describe())
+	t.row("Decision states", fmt.Sprintf("%d (functional counts %d-%d, %d processor counts)", r.sv.States(), lo, hi, len(r.sv.Candidates())))
+	if err := t.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	g2, g4 := rep.Single.UWT, rep.PerState.UWT
+	gap := func(u, ref float64) string { return fmt.Sprintf("%+.2f %%", 100*(u-ref)/ref) }
+	t = newTable(w)
+	t.row("Level", "Policy", "UWT (work/s)", "Interval", "vs level 2", "vs level 4")
+	t.row("2", "optimal r*, one interval", num(g2), short(rep.Single.Interval), gap(g2, g2), gap(g2, g4))
+	t.row("3", "optimal, one interval per configuration", num(rep.PerConfiguration.UWT), "I(a) below", gap(rep.PerConfiguration.UWT, g2), gap(rep.PerConfiguration.UWT, g4))
+	t.row("4", "optimal, per-state intervals (bound)", num(g4), "per state", gap(g4, g2), gap(g4, g4))
+	for _, p := range rep.Policies {
+		t.row("1", p.Name+" at its best interval", num(p.UWT), short(p.Interval), gap(p.UWT, g2), gap(p.UWT, g4))
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	_, rr := optimalVector(rep.Single.Policy)
+	_, rr4 := optimalVector(rep.PerState.Policy)
+	t = newTable(w)
+	t.row("r*(n), level 2", rr)
+	if rr4 != rr {
+		t.row("r*(n), level 4", rr4)
+	}
+	local := "a coordinate-wise local optimum"
+	if !rep.PerConfiguration.Local {
+		local = "not shown to be a local optimum"
+	}
+	t.row("I(a), level 3", intervalsText(rep.PerConfiguration.Intervals, rep.PerConfiguration.Mass)+"; "+local)
+	t.row("Search", fmt.Sprintf("level 2: %d fixed-interval solves; level 4: %s after %d improvements", rep.Single.Evaluations, rep.PerState.Status, rep.PerState.Iterations))
+	t.row("Dropped mass", sci(rep.PerState.Dropped)+" per jump")
+	t.row("Residual", sci(rep.PerState.Residual)+" (stationary, 1-norm)")
+	return t.flush()
+}
+
+// ---- markov uwt --policy optimal
+
+func runUWTOptimal(ctx context.Context, cmd *cobra.Command, opts *uwtOptions, interval float64) error {
+	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
+	if err != nil {
+		return err
+	}
+	bar := opts.env.startProgress("solving the optimal policy", 0)
+	res, err := sv.FixedInterval(ctx, interval)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	return opts.env.render(opts.Output, optimalUWTReport{info, interval, res})
+}
+
+// optimalUWTReport is the result of markov uwt --policy optimal: g*(I).
+type optimalUWTReport struct {
+	info     scenarioInfo
+	interval float64
+	res      optimal.Result
+}
+
+type optimalUWTJSON struct {
+	Scenario     scenarioJSON `json:"scenario"`
+	Interval     jsonFloat    `json:"interval"`
+	UWT          jsonFloat    `json:"uwt"`
+	Vector       []int        `json:"vector"`
+	Runs         string       `json:"runs"`
+	DependsOnOld bool         `json:"depends_on_old"`
+	Iterations   int          `json:"iterations"`
+	Status       string       `json:"status"`
+	States       int          `json:"states"`
+	Recurrent    int          `json:"recurrent"`
+	Dropped      jsonFloat    `json:"dropped"`
+	Residual     jsonFloat    `json:"residual"`
+}
+
+func (r optimalUWTReport) JSON() any {
+	v, rr := optimalVector(r.res.Policy)
+	return optimalUWTJSON{
+		Scenario: r.info.json(), Interval: jsonFloat(r.interval), UWT: jsonFloat(r.res.UWT),
+		Vector: v, Runs: rr, DependsOnOld: v == nil, Iterations: r.res.Iterations, Status: r.res.Status.String(),
+		States: r.res.States, Recurrent: r.res.Recurrent, Dropped: jsonFloat(r.res.Dropped), Residual: jsonFloat(r.res.Residual),
+	}
+}
+
+func (r optimalUWTReport) CSV() ([]string, [][]string) {
+	_, rr := optimalVector(r.res.Policy)
+	return []string{"interval", "uwt", "runs", "iterations", "states", "dropped", "residual"},
+		[][]string{{csvFloat(r.interval), csvFloat(r.res.UWT), rr, strconv.Itoa(r.res.Iterations),
+			strconv.Itoa(r.res.States), csvFloat(r.res.Dropped), csvFloat(r.res.Residual)}}
+}
+
+func (r optimalUWTReport) Text(w io.Writer) error {
+	_, rr := optimalVector(r.res.Policy)
+	t := newTable(w)
+	t.row("Scenario", r.info.describe())
+	t.row("Interval I", dur(r.interval))
+	t.row("g*(I)", num(r.res.UWT)+" work/s (the best rescheduling policy at this interval)")
+	t.row("r*(n)", rr)
+	t.row("Policy iteration", fmt.Sprintf("%s after %d improvements", r.res.Status, r.res.Iterations))
+	t.row("States", fmt.Sprintf("%d decision states, %d recurrent", r.res.States, r.res.Recurrent))
+	t.row("Dropped mass", sci(r.res.Dropped)+" per jump")
+	t.row("Residual", sci(r.res.Residual)+" (stationary, 1-norm)")
+	return t.flush()
+}
+
+// ---- markov policy --policy optimal
+
+func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptions) error {
+	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &modelOptions{})
+	if err != nil {
+		return err
+	}
+	bar := opts.env.startProgress("solving the optimal policy", 0)
+	rep, err := sv.Levels(ctx, nil)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	v, err := rep.Single.Policy.Vector()
+	if err != nil {
+		return fmt.Errorf("the optimal policy depends on the checkpoint count p (the recovery cost depends on it): it has no vector to write; use markov optimize --policy optimal")
+	}
+	return opts.env.render(opts.Output, optimalPolicyReport{info, v, rep})
+}
+
+// optimalPolicyReport is the result of markov policy --policy optimal:
+// r* and I(a), in forms that read back.
+type optimalPolicyReport struct {
+	info scenarioInfo
+	v    reschedule.Vector
+	rep  optimal.Report
+}
+
+// optimalPolicyJSON extends policyJSON: Policy is "vector:r1,...,rN" (what
+// --policy reads) and ScenarioPolicy the "policy" object of a scenario file.
+type optimalPolicyJSON struct {
+	policyJSON
+	ScenarioPolicy struct {
+		Vector []int `json:"vector"`
+	} `json:"scenario_policy"`
+	Interval  jsonFloat            `json:"interval"`
+	Intervals map[string]jsonFloat `json:"intervals"`
+	UWT       jsonFloat            `json:"uwt"`
+}
+
+func (p optimalPolicyReport) JSON() any {
+	pol := scenario.Policy{Kind: scenario.Explicit, Explicit: p.v}
+	out := optimalPolicyJSON{
+		policyJSON: policyJSON{Scenario: p.info.json(), Processors: p.v.N(), Policy: pol.String(), Vector: p.v, Runs: runs(p.v)},
+		Interval:   jsonFloat(p.rep.Single.Interval),
+		Intervals:  secondsByCount(p.rep.PerConfiguration.Intervals),
+		UWT:        jsonFloat(p.rep.Single.UWT),
+	}
+	out.ScenarioPolicy.Vector = p.v
+	return out
+}
+
+func (p optimalPolicyReport) CSV() ([]string, [][]string) {
+	rows := make([][]string, p.v.N())
+	for n := 1; n <= p.v.N(); n++ {
+		iv := ""
+		if x, ok := p.rep.PerConfiguration.Intervals[p.v.At(n)]; ok {
+			iv = csvFloat(x)
+		}
+		rows[n-1] = []string{strconv.Itoa(n), strconv.Itoa(p.v.At(n)), iv}
+	}
+	return []string{"n", "r", "interval"}, rows
+}
+
+func (p optimalPolicyReport) Text(w io.Writer) error {
+	t := newTable(w)
+	t.row("Scenario", p.info.describe())
+	t.row("r(n)", runs(p.v))
+	t.row("I*", short(p.rep.Single.Interval)+" (one interval, UWT "+num(p.rep.Single.UWT)+" work/s)")
+	t.row("I(a)", intervalsText(p.rep.PerConfiguration.Intervals, p.rep.PerConfiguration.Mass))
+	return t.flush()
+}
+
+// massText writes a stationary probability, in per cent unless tiny.
+func massText(m float64) string {
+	if m < 1e-4 {
+		return sci(m)
+	}
+	return percent(m)
+}

@@ -1,0 +1,135 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// optimalOut holds the documented fields of markov optimize --policy
+// optimal --json (issue 11, deliverable 4).
+type optimalOut struct {
+	UWT              float64 `json:"uwt"`
+	Interval         float64 `json:"interval"`
+	Vector           []int   `json:"vector"`
+	PerConfiguration struct {
+		UWT       float64            `json:"uwt"`
+		Intervals map[string]float64 `json:"intervals"`
+	} `json:"per_configuration"`
+	Bound    float64            `json:"bound"`
+	Policies map[string]float64 `json:"policies"`
+}
+
+func vectorFlag(v []int) string {
+	s := make([]string, len(v))
+	for i, r := range v {
+		s[i] = strconv.Itoa(r)
+	}
+	return "vector:" + strings.Join(s, ",")
+}
+
+// TestOptimizeOptimal checks the level table of the optimal policy on the
+// four-processor scenario: the JSON fields the issue names, the order of
+// the levels, that no hand-made policy beats level 2, and that level 2
+// equals the existing optimize command's optimum for the vector r* (the
+// per-vector interval search, an independent computation) to 1e-6 (its
+// --rel-tol 1e-6 on I leaves O(1e-12) on UWT; the solver's search 1e-6 on
+// log I).
+func TestOptimizeOptimal(t *testing.T) {
+	four := writeFile(t, "four.json", fourScenario)
+	var o optimalOut
+	out := runJSON(t, &o, "optimize", "--scenario", four, "--policy", "optimal", "--exact")
+	requireKeys(t, out, "uwt", "interval", "vector", "per_configuration", "bound", "policies")
+	if len(o.Vector) != 4 || len(o.PerConfiguration.Intervals) == 0 {
+		t.Fatalf("vector %v, intervals %v", o.Vector, o.PerConfiguration.Intervals)
+	}
+	if !(o.UWT <= o.PerConfiguration.UWT*(1+1e-12) && o.PerConfiguration.UWT <= o.Bound*(1+1e-12)) {
+		t.Errorf("levels out of order: %v %v %v", o.UWT, o.PerConfiguration.UWT, o.Bound)
+	}
+	for _, name := range []string{"greedy", "pb"} {
+		u, ok := o.Policies[name]
+		if !ok || u > o.UWT*(1+1e-9) {
+			t.Errorf("policies[%s] = %v (present %v), level 2 %v", name, u, ok, o.UWT)
+		}
+	}
+	var ref struct {
+		UWT      float64 `json:"uwt"`
+		Interval float64 `json:"interval"`
+	}
+	runJSON(t, &ref, "optimize", "--scenario", four, "--policy", vectorFlag(o.Vector), "--exact", "--rel-tol", "1e-6")
+	if relErr(o.UWT, ref.UWT) > 1e-6 {
+		t.Errorf("level 2 %.12g, optimize of r* = %v: %.12g", o.UWT, o.Vector, ref.UWT)
+	}
+	text := mustRun(t, "optimize", "--scenario", four, "--policy", "optimal")
+	for _, want := range []string{"r*(n), level 2", "I(a), level 3", "greedy at its best interval"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text output lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestUWTOptimal checks markov uwt --policy optimal: g*(I) equals the UWT
+// of its vector from markov uwt (the existing model) to 1e-12.
+func TestUWTOptimal(t *testing.T) {
+	four := writeFile(t, "four.json", fourScenario)
+	var o struct {
+		UWT    float64 `json:"uwt"`
+		Vector []int   `json:"vector"`
+	}
+	out := runJSON(t, &o, "uwt", "--scenario", four, "--policy", "optimal", "--interval", "2h", "--exact")
+	requireKeys(t, out, "uwt", "vector")
+	var ref struct {
+		UWT float64 `json:"uwt"`
+	}
+	runJSON(t, &ref, "uwt", "--scenario", four, "--policy", vectorFlag(o.Vector), "--interval", "2h", "--exact")
+	if relErr(o.UWT, ref.UWT) > 1e-12 {
+		t.Errorf("g*(2h) = %.15g, uwt of %v: %.15g", o.UWT, o.Vector, ref.UWT)
+	}
+}
+
+// TestPolicyOptimalReadsBack checks that markov policy --policy optimal
+// --json writes forms that read back: its "policy" string through --policy
+// (the UWT at I* then equals level 2) and its "scenario_policy" object in a
+// scenario file.
+func TestPolicyOptimalReadsBack(t *testing.T) {
+	four := writeFile(t, "four.json", fourScenario)
+	var p struct {
+		Policy         string          `json:"policy"`
+		Vector         []int           `json:"vector"`
+		Interval       float64         `json:"interval"`
+		Intervals      map[string]any  `json:"intervals"`
+		UWT            float64         `json:"uwt"`
+		ScenarioPolicy json.RawMessage `json:"scenario_policy"`
+	}
+	runJSON(t, &p, "policy", "--scenario", four, "--policy", "optimal")
+	var u struct {
+		UWT float64 `json:"uwt"`
+	}
+	runJSON(t, &u, "uwt", "--scenario", four, "--policy", p.Policy, "--interval", fmt.Sprintf("%.17gs", p.Interval))
+	if relErr(u.UWT, p.UWT) > 1e-9 {
+		t.Errorf("--policy %s at I* = %v s: UWT %.12g, written %.12g", p.Policy, p.Interval, u.UWT, p.UWT)
+	}
+	file := strings.Replace(fourScenario, `"policy": "greedy"`, `"policy": `+string(p.ScenarioPolicy), 1)
+	var back policyOut
+	runJSON(t, &back, "policy", "--scenario", writeFile(t, "back.json", file))
+	if fmt.Sprint(back.Vector) != fmt.Sprint(p.Vector) {
+		t.Errorf("scenario file reads back %v, written %v", back.Vector, p.Vector)
+	}
+	if len(p.Intervals) == 0 {
+		t.Error("no I(a) written")
+	}
+}
+
+// TestOptimalFlagsAlone: the restriction flags need --policy optimal.
+func TestOptimalFlagsAlone(t *testing.T) {
+	for _, args := range [][]string{
+		{"uwt", "--interval", "1h", "--candidates", "1-4", "--processors", "4"},
+		{"optimize", "--refine", "2", "--processors", "4"},
+	} {
+		if _, _, code := run(t, args...); code != 2 {
+			t.Errorf("markov %s: exit %d, want 2 (usage)", strings.Join(args, " "), code)
+		}
+	}
+}
