@@ -40,7 +40,7 @@ func TestConsistencyWindow(t *testing.T) {
 		} else {
 			sc2 := *sc
 			sc2.Policy, sc2.Reschedule = scenario.Policy{Kind: scenario.Explicit, Explicit: vec}, vec
-			m, err := uwt.New(&sc2, nil)
+			m, err := uwt.New(context.Background(), &sc2, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ckpt-markov/markov/internal/scalar"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
@@ -130,9 +131,9 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	var xb float64
 	if l == r || k == 0 || k == len(scan)-1 {
 		xb = scan[k].x
-		xb, _, _ = maximize(gstar, xb, 0.35, lo, hi, sv.set.IntervalTol)
+		xb, _ = maximize(gstar, xb, 0.35, lo, hi, sv.set.IntervalTol)
 	} else {
-		xb, _ = brent(gstar, l, scan[k].x, scan[k].g, r, sv.set.IntervalTol)
+		xb, _, _ = scalar.Maximize(scalar.Plain(gstar), l, r, sv.set.IntervalTol, scan[k].x, scan[k].g, scan[k-1].g, scan[k+1].g)
 	}
 	if ferr != nil {
 		return Single{}, ferr
@@ -159,7 +160,7 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 			}
 			return v.g
 		}
-		x, _, _ := maximize(gpol, xb, 0.05, lo, hi, sv.set.IntervalTol)
+		x, _ := maximize(gpol, xb, 0.05, lo, hi, sv.set.IntervalTol)
 		if perr != nil {
 			return Single{}, perr
 		}
@@ -305,7 +306,7 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 				}
 				return v.g
 			}
-			x, gx, _ := maximize(f, math.Log(cur.interval[b][0]), 0.1, lo, hi, sv.set.IntervalTol)
+			x, gx := maximize(f, math.Log(cur.interval[b][0]), 0.1, lo, hi, sv.set.IntervalTol)
 			if perr != nil {
 				return Configuration{}, perr
 			}
@@ -401,7 +402,7 @@ func (sv *Solver) handMade(ctx context.Context, name string) (Named, error) {
 		}
 		sc.Policy, sc.Reschedule = pol, v
 	}
-	m, err := uwt.New(&sc, nil)
+	m, err := uwt.New(ctx, &sc, nil)
 	if err != nil {
 		return Named{}, err
 	}

@@ -161,7 +161,7 @@ func TestRecoveryMatrix(t *testing.T) {
 		}
 		best := -1.0
 		vectors(c.n, func(r reschedule.Vector) {
-			m, err := uwt.New(mk(scenario.Policy{Kind: scenario.Explicit, Explicit: r}), &uwt.Settings{Exact: true, Prune: -1})
+			m, err := uwt.New(context.Background(), mk(scenario.Policy{Kind: scenario.Explicit, Explicit: r}), &uwt.Settings{Exact: true, Prune: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +178,7 @@ func TestRecoveryMatrix(t *testing.T) {
 			t.Errorf("I = %g: g = %.15g, renewal–reward %.15g", interval, res.UWT, res.RenewalReward)
 		}
 		if v, err := res.Policy.Vector(); err == nil {
-			m, err := uwt.New(mk(scenario.Policy{Kind: scenario.Explicit, Explicit: v}), &uwt.Settings{Exact: true, Prune: -1})
+			m, err := uwt.New(context.Background(), mk(scenario.Policy{Kind: scenario.Explicit, Explicit: v}), &uwt.Settings{Exact: true, Prune: -1})
 			if err != nil {
 				t.Fatal(err)
 			}

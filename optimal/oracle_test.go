@@ -77,7 +77,7 @@ func vectors(n int, f func(reschedule.Vector)) {
 // exact path without pruning.
 func exactUWT(t testing.TB, c oracleCase, r reschedule.Vector, interval float64) float64 {
 	t.Helper()
-	m, err := uwt.New(c.scenario(t, scenario.Policy{Kind: scenario.Explicit, Explicit: r}), &uwt.Settings{Exact: true, Prune: -1})
+	m, err := uwt.New(context.Background(), c.scenario(t, scenario.Policy{Kind: scenario.Explicit, Explicit: r}), &uwt.Settings{Exact: true, Prune: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestJointEnumeration(t *testing.T) {
 			var arg reschedule.Vector
 			var argI float64
 			vectors(c.n, func(r reschedule.Vector) {
-				m, err := uwt.New(c.scenario(t, scenario.Policy{Kind: scenario.Explicit, Explicit: r}), &uwt.Settings{Exact: true, Prune: -1})
+				m, err := uwt.New(context.Background(), c.scenario(t, scenario.Policy{Kind: scenario.Explicit, Explicit: r}), &uwt.Settings{Exact: true, Prune: -1})
 				if err != nil {
 					t.Fatal(err)
 				}

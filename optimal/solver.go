@@ -6,11 +6,10 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 
-	"github.com/ckpt-markov/markov/birthdeath"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
 )
 
 // Settings configures a Solver. A nil *Settings means the defaults
@@ -19,7 +18,7 @@ type Settings struct {
 	// Full builds every functional count 0..N. The default is the window
 	// of functional counts outside which the stationary law of the
 	// functional count, Binomial(N, θ/(λ+θ)), has at most Tol of its mass
-	// on each side (package uwt's fast-path rule).
+	// on each side (package uwt's fast-path rule, uwt.Window).
 	Full bool
 	// Tol is the window's tail mass (default DefaultTol).
 	Tol float64
@@ -123,10 +122,9 @@ type Solver struct {
 	uOff          []int // offset of configuration b's up states after the X states
 	nU            int
 
-	mu     sync.Mutex
-	chains map[int]*birthdeath.Chain
-	rec    [][][]row // [p index][configuration index] rows by n
-	cache  []*block  // per configuration: rows and elimination at some intervals
+	chains *uwt.SpareChains // package uwt's row machinery
+	rec    [][][]row        // [p index][configuration index] rows by n
+	cache  []*block         // per configuration: rows and elimination at some intervals
 }
 
 // New builds the decision process of sc. The scenario's rescheduling
@@ -148,10 +146,11 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 		return nil, err
 	}
 	sv := &Solver{sc: sc, set: set, lambda: sc.System.Lambda(), theta: sc.System.Theta(), n: n,
-		byOld: sc.Application.Recovery.DependsOnOld(), acts: acts, chains: map[int]*birthdeath.Chain{}}
+		byOld: sc.Application.Recovery.DependsOnOld(), acts: acts}
+	sv.chains = uwt.NewSpareChains(sv.lambda, sv.theta)
 	sv.lo, sv.hi = 0, n
 	if !set.Full {
-		sv.lo, sv.hi = window(n, sv.lambda/(sv.lambda+sv.theta), set.Tol)
+		sv.lo, sv.hi = uwt.Window(n, sv.lambda, sv.theta, set.Tol)
 	}
 	sv.w = sv.hi - sv.lo + 1
 	sv.ps = []int{0}

@@ -5,13 +5,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/ckpt-markov/markov/birthdeath"
+	"github.com/ckpt-markov/markov/uwt"
 )
-
-// rowTol is the mass each spare-chain row may leave out of its column
-// window (as in package uwt's fast path): far below DefaultTol, so that
-// the window of functional counts dominates the dropped mass.
-const rowTol = 1e-16
 
 // ent is one transition of a decision state: to index i (a spare count
 // offset inside a configuration's block, or a functional count offset
@@ -31,33 +26,18 @@ type row struct {
 	tau, w   float64
 }
 
-// chainOf returns the spare chain with m other processors, built once.
-func (sv *Solver) chainOf(m int) (*birthdeath.Chain, error) {
-	sv.mu.Lock()
-	defer sv.mu.Unlock()
-	if c := sv.chains[m]; c != nil {
-		return c, nil
-	}
-	c, err := birthdeath.New(m, sv.lambda, sv.theta)
-	if err != nil {
-		return nil, err
-	}
-	sv.chains[m] = c
-	return c, nil
-}
-
 // rows computes the rows s0 ≤ s < s1 of a segment of length t on a
 // processors (P_t and Q_t of the spare chain with m = N − a, package
 // birthdeath), mapped onto the window. For an up segment, interval > 0 is
 // the checkpoint interval and w the committed work; for a recovery
 // interval = 0 and w = 0.
 func (sv *Solver) rows(a, s0, s1 int, t, interval float64) ([]row, error) {
-	c, err := sv.chainOf(sv.n - a)
+	c, err := sv.chains.Chain(sv.n - a)
 	if err != nil {
 		return nil, err
 	}
 	rho := float64(a) * sv.lambda
-	rb, err := c.Rows(s0, s1, t, rho, rowTol)
+	rb, err := c.Rows(s0, s1, t, rho, uwt.RowTol)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: spare chain m = %d, T = %g: %w", sv.n-a, t, err)
 	}
@@ -182,45 +162,6 @@ func (sv *Solver) waitRow(n int) row {
 	}
 	r.drop = max(1-kept, 0)
 	return r
-}
-
-// window returns the functional counts [lo, hi] outside which the
-// stationary law of the functional count, Binomial(n, 1 − q) with
-// q = λ/(λ+θ), has at most tol of its mass on each side, widened by a
-// margin of two processors per side (decision states are entered at
-// failure instants). It is the same rule as package uwt's fast path.
-func window(n int, q, tol float64) (lo, hi int) {
-	mode := min(max(int(math.Floor(float64(n+1)*q)), 0), n)
-	logq, logp := math.Log(q), math.Log1p(-q)
-	lgn, _ := math.Lgamma(float64(n + 1))
-	logPMF := func(k int) float64 {
-		a, _ := math.Lgamma(float64(k + 1))
-		b, _ := math.Lgamma(float64(n - k + 1))
-		return lgn - a - b + float64(k)*logq + float64(n-k)*logp
-	}
-	// tail(k, dir): the mass of the failed count beyond k is ≤ tol,
-	// bounded by a geometric series past the mode.
-	tail := func(k, dir int) bool {
-		next := k + dir
-		if next < 0 || next > n {
-			return true
-		}
-		l1 := logPMF(next)
-		ratio := 0.0
-		if next+dir >= 0 && next+dir <= n {
-			ratio = math.Exp(logPMF(next+dir) - l1)
-		}
-		return ratio < 1 && math.Exp(l1)/(1-ratio) <= tol
-	}
-	fHi, fLo := mode, mode
-	for !tail(fHi, +1) {
-		fHi++
-	}
-	for !tail(fLo, -1) {
-		fLo--
-	}
-	const margin = 2
-	return max(n-fHi-margin, 0), min(n-fLo+margin, n)
 }
 
 // candidates returns the processor counts the solver may use: those of

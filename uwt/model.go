@@ -99,7 +99,7 @@ type Model struct {
 	theta  float64
 	byOld  bool    // recovery cost depends on the old processor count
 	events *events // failure events; nil for single failures
-	rows   *spareChains
+	rows   *SpareChains
 	sk     *skeleton
 	warm   []float64 // last stationary distribution, for a warm start
 	mode   int       // most likely functional count
@@ -187,6 +187,15 @@ func (m *Model) window() (lo, hi int) {
 func (m *Model) widen(lo, hi int) (int, int) {
 	w := max(hi-lo, 4)
 	return max(lo-w, 0), min(hi+w, m.sc.N())
+}
+
+// Window returns the fast path's first window of functional counts
+// [lo, hi] for n processors failing at rate lambda and repaired at rate
+// theta: outside it the stationary law of the functional count,
+// Binomial(n, θ/(λ+θ)), has at most tol of its mass on each side, plus a
+// margin. Package optimal builds its decision states on it.
+func Window(n int, lambda, theta, tol float64) (lo, hi int) {
+	return binomialWindow(n, lambda/(lambda+theta), tol)
 }
 
 // binomialMode returns the mode of Binomial(n, q).

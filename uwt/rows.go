@@ -16,10 +16,10 @@ import (
 // functional counts, not the row tails, dominates the dropped mass.
 const rowTol = 1e-16
 
-// spareChains is the model's one cache of spare chains, by m: each chain
+// SpareChains is the model's one cache of spare chains, by m: each chain
 // holds its eigendecomposition, computed once per model and shared by
 // every segment and interval. It is safe for concurrent use.
-type spareChains struct {
+type SpareChains struct {
 	lambda, theta float64
 	// exact computes full dense rows with birthdeath's Auto method;
 	// otherwise only the requested rows, each on the columns that carry
@@ -34,12 +34,23 @@ type spareChains struct {
 	batch *batchChains
 }
 
-func newSpareChains(lambda, theta float64, exact bool) *spareChains {
-	return &spareChains{lambda: lambda, theta: theta, exact: exact, chains: map[int]*birthdeath.Chain{}}
+// NewSpareChains returns an empty cache of the spare chains of processors
+// failing at rate lambda and repaired at rate theta, for closed-form rows
+// (birthdeath.Chain.Rows with tolerance RowTol): the row machinery that
+// package optimal reuses for its decision states.
+func NewSpareChains(lambda, theta float64) *SpareChains { return newSpareChains(lambda, theta, false) }
+
+// RowTol is the mass each spare-chain row may leave out of its column
+// window on the fast path.
+const RowTol = rowTol
+
+func newSpareChains(lambda, theta float64, exact bool) *SpareChains {
+	return &SpareChains{lambda: lambda, theta: theta, exact: exact, chains: map[int]*birthdeath.Chain{}}
 }
 
-// chain returns the spare chain with m other processors.
-func (c *spareChains) chain(m int) (*birthdeath.Chain, error) {
+// Chain returns the spare chain with m other processors, built on first
+// use. Package optimal shares it for its decision rows.
+func (c *SpareChains) Chain(m int) (*birthdeath.Chain, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if ch, ok := c.chains[m]; ok {
@@ -54,11 +65,11 @@ func (c *spareChains) chain(m int) (*birthdeath.Chain, error) {
 }
 
 // fill computes the rows of g for its current length g.t.
-func (c *spareChains) fill(g *segment) error {
+func (c *SpareChains) fill(g *segment) error {
 	if c.batch != nil {
 		return c.batch.fill(g, c.exact)
 	}
-	ch, err := c.chain(g.m)
+	ch, err := c.Chain(g.m)
 	if err != nil {
 		return err
 	}
