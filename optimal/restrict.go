@@ -28,14 +28,15 @@ func Grid(n, step int) ([]int, error) {
 }
 
 // Refine returns the restricted candidate set of the coarse-to-fine
-// search for large N: it solves level 2 (SingleInterval) on the counts of
-// Grid(N, step), then returns every count within step − 1 of a count
-// that carries stationary mass there (the window of counts around the
-// coarse optimum). Solving on that set costs about as much as the coarse
-// solve; it finds the optimum of the full action set when the optimal
-// counts lie within step of the coarse ones, which the tests check at
-// sizes where both run. set configures both solves (its Candidates are
-// replaced).
+// search for large N. It solves level 2 (SingleInterval) on the counts of
+// Grid(N, step), then, halving the stride d each time down to 1, on the
+// counts a + k·d, k = −2..2, around every count a that carries stationary
+// mass in the previous solve, and returns the last candidate set: the
+// window of counts around the optimum. Each solve costs about as much as
+// one on a few dozen counts when the mass sits on few counts; it finds the
+// optimum of the full action set when the optimal counts stay within two
+// strides of the coarser ones, which the tests check at sizes where both
+// run. set configures every solve (its Candidates are replaced).
 func Refine(ctx context.Context, sc *scenario.Scenario, set *Settings, step int) ([]int, error) {
 	if sc == nil {
 		return nil, fmt.Errorf("optimal: nil scenario")
@@ -48,21 +49,30 @@ func Refine(ctx context.Context, sc *scenario.Scenario, set *Settings, step int)
 	if set != nil {
 		s = *set
 	}
-	s.Candidates = grid
-	sv, err := New(sc, &s)
-	if err != nil {
-		return nil, err
-	}
-	one, err := sv.SingleInterval(ctx, 0)
-	if err != nil {
-		return nil, err
-	}
-	var out []int
-	for a := range one.Mass {
-		for b := max(a-step+1, 1); b <= min(a+step-1, sc.N()); b++ {
-			out = append(out, b)
+	cand := grid
+	for d := step; ; d /= 2 {
+		if d == 1 {
+			return cand, nil
 		}
+		s.Candidates = cand
+		sv, err := New(sc, &s)
+		if err != nil {
+			return nil, err
+		}
+		one, err := sv.SingleInterval(ctx, 0)
+		if err != nil {
+			return nil, err
+		}
+		h := d / 2
+		var next []int
+		for a := range one.Mass {
+			for k := -2; k <= 2; k++ {
+				if b := a + k*h; b >= 1 && b <= sc.N() {
+					next = append(next, b)
+				}
+			}
+		}
+		slices.Sort(next)
+		cand = slices.Compact(next)
 	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
 }
