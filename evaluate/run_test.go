@@ -258,7 +258,6 @@ func TestRunSettingsErrors(t *testing.T) {
 		{"sweep", func(s *Settings) { s.Sweep.StartFraction = 2 }},
 		{"workers", func(s *Settings) { s.Workers = -1 }},
 		{"policy", func(s *Settings) { s.Policies = []scenario.Policy{{}, {Kind: 99}} }},
-		{"optimal policy without vector", func(s *Settings) { s.Policies = []scenario.Policy{{Kind: scenario.Optimal}} }},
 		{"application", func(s *Settings) { s.Applications = []string{"nope"} }},
 		{"application size", func(s *Settings) {
 			s.Resolve = func(name string, n int) (scenario.Application, error) { return testApps(name, n+1) }
@@ -493,4 +492,46 @@ func policies(t testing.TB, names ...string) []scenario.Policy {
 		out[i] = p
 	}
 	return out
+}
+
+// TestRunOptimal: the optimal policy without a vector is solved for each
+// segment from its estimated rates; its model UWT (level 2 of
+// docs/optimal-policy.md: the best vector with one interval) is at least
+// that of greedy and pb at their own best intervals on the same segment
+// (1e-6 allows for the interval searches' tolerances), and its replay runs.
+func TestRunOptimal(t *testing.T) {
+	s := testSettings(t)
+	s.Policies = policies(t, "greedy", "pb", "optimal")
+	s.Segments = 2
+	tab, err := Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string]Row{}
+	for _, r := range tab.Rows {
+		byKey[r.System+"/"+r.Application+"/"+r.Policy.String()] = r
+	}
+	checked := 0
+	for _, r := range tab.Rows {
+		if r.Policy.Kind != scenario.Optimal {
+			continue
+		}
+		checked += len(r.Results)
+		for _, name := range []string{"greedy", "pb"} {
+			other := byKey[r.System+"/"+r.Application+"/"+name]
+			for k, res := range r.Results {
+				o := other.Results[k]
+				if res.ModelUWT < o.ModelUWT*(1-1e-6) {
+					t.Errorf("%s/%s segment %d: optimal %.8g below %s %.8g", r.System, r.Application, k, res.ModelUWT, name, o.ModelUWT)
+				}
+				if res.Model.Work < 0 || !(res.Model.Efficiency > 0) {
+					t.Errorf("%s/%s segment %d: replay work %v, efficiency %v", r.System, r.Application, k, res.Model.Work, res.Model.Efficiency)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no segment evaluated with the optimal policy")
+	}
+	t.Logf("%d segments with the optimal policy", checked)
 }

@@ -148,8 +148,10 @@ type SegmentResult struct {
 type SegmentSettings struct {
 	// Policy is the rescheduling policy; the zero Policy is greedy. An
 	// availability-based policy is resolved for each segment from the
-	// failure instants of its history; an optimal one must come with its
-	// vector.
+	// failure instants of its history; an optimal one without its vector
+	// is solved for each segment from the estimated rates (package
+	// optimal, one interval for every configuration), unless it comes with
+	// its vector.
 	Policy scenario.Policy
 	// Rule chooses the nodes to use when r(n) < n. Default (nil)
 	// sim.MostReliable{}, counting the history's failures (see
@@ -235,7 +237,7 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 		return SegmentResult{}, err
 	}
 	mttf, mttr := 1/est.Failure.Value, 1/est.Repair.Value
-	sc, err := segmentScenario(c.policy, tr, app, mttf, mttr, est.From, seg.Start, rand.New(rand.NewPCG(seed, streamPolicy)))
+	sc, err := segmentScenario(ctx, c.policy, tr, app, mttf, mttr, est.From, seg.Start, rand.New(rand.NewPCG(seed, streamPolicy)))
 	if err != nil {
 		return SegmentResult{}, err
 	}

@@ -96,7 +96,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"curve", "--unit", "fortnight"}, 2, "--unit"},
 		{[]string{"evaluate", "--trace", "x.csv", "--policies", "vector:1,x"}, 2, "--policies"},
 		{[]string{"evaluate", "--trace", "x.csv", "--apps", "fft"}, 2, "--apps"},
-		{[]string{"evaluate", "--trace", "x.csv", "--policies", "optimal"}, 2, "--policies"},
+		{[]string{"curve", "--policy", "optimal"}, 2, "--policy"},
 		{[]string{"optimize", "--scenario", bad}, 1, "system.mttf"},
 	} {
 		_, errOut, code := run(t, tc.args...)

@@ -390,9 +390,6 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		return nil, flagError("policies", "%s", problem(err))
 	}
 	for _, p := range set.Policies {
-		if p.Kind == scenario.Optimal {
-			return nil, flagError("policies", "optimal: the optimal policy is not available in evaluate")
-		}
 		if p.Kind == scenario.Explicit && o.Processors > 0 && len(p.Explicit) != o.Processors {
 			return nil, flagError("policies", "%s has %d entries, want %d (--processors)", p, len(p.Explicit), o.Processors)
 		}
