@@ -73,7 +73,9 @@ per outage, times in seconds, with a "# nodes=N start=S end=E" header.
 Applications are the built-in benchmarks (qr, cg, md), up to 512 processors:
 each system runs on min(its nodes, 512) (or --processors); systems with more
 nodes use a random subset for each segment.
-Policies: greedy, pb, ab (availability based, from the history), moldable:A.
+Policies: greedy, pb, ab (availability based, from the history), moldable:A,
+optimal (the optimal vector with one interval, solved for each segment from
+the estimated rates; docs/optimal-policy.md).
 A fixed --seed reproduces the table exactly, whatever --workers; segments
 depend on the seed and the trace's content, not on its file name.
 
@@ -83,6 +85,7 @@ saying why; the other systems are still evaluated and printed, and the exit
 status is then 1.`,
 		Example: `  markov evaluate --lanl failures.csv --systems 18,19,20
   markov evaluate --lanl failures.csv --systems 20 --policies pb,ab --apps qr
+  markov evaluate --lanl failures.csv --systems 18,19,20 --policies optimal,greedy,pb --apps qr
   markov evaluate --trace mycluster.csv --segments 20 --json`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
@@ -94,7 +97,7 @@ status is then 1.`,
 	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated (required with --lanl)")
 	f.StringArrayVar(&opts.Generic, "trace", nil, "trace in the generic format (repeatable)")
 	f.StringVar(&opts.Apps, "apps", "qr,cg,md", "benchmark applications, comma separated")
-	f.StringVar(&opts.Policies, "policies", "greedy", "policies, comma separated: greedy, pb, ab, moldable:A, vector:r1,...,rN")
+	f.StringVar(&opts.Policies, "policies", "greedy", "policies, comma separated: greedy, pb, ab, moldable:A, vector:r1,...,rN, optimal")
 	f.IntVar(&opts.Processors, "processors", 0, "processors N the application runs on (0: min(nodes, 512))")
 	f.IntVar(&opts.Segments, "segments", evaluate.DefaultSegments, "random segments per system")
 	f.StringVar(&opts.MinDuration, "min-duration", "", "shortest segment (default 7d)")

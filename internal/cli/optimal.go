@@ -237,7 +237,7 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	g2, g4 := rep.Single.UWT, rep.PerState.UWT
-	gap := func(u, ref float64) string { return fmt.Sprintf("%+.2f %%", 100*(u-ref)/ref) }
+	gap := func(u, ref float64) string { return fmt.Sprintf("%+.3f %%", 100*(u-ref)/ref) }
 	t = newTable(w)
 	t.row("Level", "Policy", "UWT (work/s)", "Interval", "vs level 2", "vs level 4")
 	t.row("2", "optimal r*, one interval", num(g2), short(rep.Single.Interval), gap(g2, g2), gap(g2, g4))
