@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +15,8 @@ import (
 	"github.com/ckpt-markov/markov/optimal"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
+	"github.com/ckpt-markov/markov/uwt"
 )
 
 // optimalOptions are the flags that --policy optimal adds to optimize, uwt
@@ -415,4 +418,49 @@ func massText(m float64) string {
 		return sci(m)
 	}
 	return percent(m)
+}
+
+// ---- markov simulate --policy optimal
+
+func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateOptions, interval float64, set *sim.Settings) error {
+	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
+	if err != nil {
+		return err
+	}
+	bar := opts.env.startProgress("solving the optimal policy", 0)
+	var res optimal.Result
+	if interval > 0 {
+		res, err = sv.FixedInterval(ctx, interval)
+	} else {
+		res, err = sv.PerState(ctx, nil)
+	}
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	v, err := res.Policy.Vector()
+	if err != nil {
+		return fmt.Errorf("the optimal policy depends on the checkpoint count p; the simulator takes a vector: %w", err)
+	}
+	if interval == 0 {
+		// Per-state intervals; the stationary-weighted mean sets the
+		// simulator's default horizon and is printed.
+		set.Intervals = res.Policy.SegmentInterval
+		tot := 0.0
+		for a, iv := range res.MeanInterval {
+			interval += res.Mass[a] * iv
+			tot += res.Mass[a]
+		}
+		interval /= tot
+	}
+	sc := *info.sc
+	sc.Policy, sc.Reschedule = scenario.Policy{Kind: scenario.Optimal}.Resolved(v), v
+	bar = opts.env.startProgress("simulating", 0)
+	out, err := sim.Run(ctx, &sc, interval, set)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	model := uwt.Result{Interval: interval, UWT: res.UWT, Availability: math.NaN()}
+	return opts.env.render(opts.Output, simulateReport{info: info, interval: interval, seed: opts.Seed, model: model, res: out})
 }

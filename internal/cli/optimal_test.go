@@ -133,3 +133,24 @@ func TestOptimalFlagsAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateOptimal: markov simulate --policy optimal simulates the
+// per-state optimum (no --interval) and the fixed-interval optimum; the
+// solver's UWT lies in the simulator's 99 % interval (two fixed seeds: a
+// correct solver fails one by chance with probability about 2 %).
+func TestSimulateOptimal(t *testing.T) {
+	four := writeFile(t, "four.json", fourScenario)
+	for _, extra := range [][]string{nil, {"--interval", "2h"}} {
+		var o struct {
+			UWT       float64 `json:"uwt"`
+			HalfWidth float64 `json:"uwt_half_width"`
+			ModelUWT  float64 `json:"model_uwt"`
+			InCI      bool    `json:"model_in_ci"`
+		}
+		args := append([]string{"simulate", "--scenario", four, "--policy", "optimal", "--seed", "3", "--rel-tol", "0.005"}, extra...)
+		runJSON(t, &o, args...)
+		if !o.InCI || !(o.ModelUWT > 0) {
+			t.Errorf("%v: model %.6g, simulated %.6g ± %.3g", extra, o.ModelUWT, o.UWT, o.HalfWidth)
+		}
+	}
+}

@@ -18,6 +18,7 @@ type simulateOptions struct {
 	Scenario     scenarioOptions
 	Model        modelOptions
 	Output       outputOptions
+	Optimal      optimalOptions
 	Interval     string
 	Horizon      string
 	Replications int
@@ -65,7 +66,10 @@ interval beside it.
 The replications run for --horizon of simulated time each and are extended
 until the confidence interval's half-width is below --rel-tol of the mean
 (a negative --rel-tol runs one stage). Without --interval the model's I* is
-searched first and simulated. Results depend only on --seed, not on the
+searched first and simulated. With --policy optimal the optimal policy is
+simulated: at --interval, the best vector for that interval; without it,
+the per-state optimum with its interval for every (processor count, spare
+count), beside the UWT the solver computes for it. Results depend only on --seed, not on the
 number of CPUs.`,
 		Example: `  markov simulate --interval 17h
   markov simulate --app cg --processors 16 --seed 7 --replications 64 --json
@@ -78,6 +82,7 @@ number of CPUs.`,
 	opts.Scenario.register(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
+	opts.Optimal.register(cmd)
 	f := cmd.Flags()
 	f.StringVarP(&opts.Interval, "interval", "i", "", "checkpoint interval (`DURATION`); default: the model's I*")
 	f.StringVar(&opts.Horizon, "horizon", "", "simulated time per replication at the first stage (`DURATION`); default: long enough for many failures and segments")
@@ -91,6 +96,12 @@ number of CPUs.`,
 func runSimulate(ctx context.Context, cmd *cobra.Command, opts *simulateOptions) error {
 	interval, set, err := opts.settings()
 	if err != nil {
+		return err
+	}
+	if wantsOptimal(opts.Scenario.Policy) {
+		return runSimulateOptimal(ctx, cmd, opts, interval, set)
+	}
+	if err := opts.Optimal.unused(); err != nil {
 		return err
 	}
 	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
