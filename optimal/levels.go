@@ -40,12 +40,14 @@ func (sv *Solver) FixedInterval(ctx context.Context, interval float64) (Result, 
 	if err := sv.checkInterval(interval); err != nil {
 		return Result{}, err
 	}
-	return sv.fixed(ctx, sv.Greedy(interval), interval)
+	return sv.fixed(ctx, sv.Greedy(interval), interval, true)
 }
 
 // fixed runs policy iteration over X from the actions of start, with the
-// interval I everywhere.
-func (sv *Solver) fixed(ctx context.Context, start *Policy, interval float64) (Result, error) {
+// interval I everywhere; with stationary, it also computes the stationary
+// quantities of the result (otherwise only UWT, the policy and the
+// iteration count are set).
+func (sv *Solver) fixed(ctx context.Context, start *Policy, interval float64, stationary bool) (Result, error) {
 	pol := sv.clone(start)
 	for b := range pol.interval {
 		for k := range pol.interval[b] {
@@ -56,8 +58,10 @@ func (sv *Solver) fixed(ctx context.Context, start *Policy, interval float64) (R
 	if err != nil {
 		return Result{}, err
 	}
-	r := Result{Status: st, Iterations: it}
-	err = sv.finish(ctx, pol, v, &r)
+	r := Result{Status: st, Iterations: it, UWT: v.g, Policy: pol}
+	if stationary {
+		err = sv.finish(ctx, pol, v, &r)
+	}
 	return r, err
 }
 
@@ -92,7 +96,7 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 			return math.Inf(-1)
 		}
 		out.Evaluations++
-		r, err := sv.fixed(ctx, cur, math.Exp(x))
+		r, err := sv.fixed(ctx, cur, math.Exp(x), false)
 		if err != nil {
 			ferr = err
 			return math.Inf(-1)
@@ -138,7 +142,7 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	if ferr != nil {
 		return Single{}, ferr
 	}
-	best, err := sv.fixed(ctx, cur, math.Exp(xb))
+	best, err := sv.fixed(ctx, cur, math.Exp(xb), false)
 	if err != nil {
 		return Single{}, err
 	}
@@ -164,7 +168,7 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 		if perr != nil {
 			return Single{}, perr
 		}
-		r, err := sv.fixed(ctx, pol, math.Exp(x))
+		r, err := sv.fixed(ctx, pol, math.Exp(x), false)
 		if err != nil {
 			return Single{}, err
 		}
@@ -176,6 +180,14 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 			break
 		}
 		best, xb = r, x
+	}
+	// The stationary quantities of the final policy.
+	v, err := sv.evaluate(ctx, best.Policy)
+	if err != nil {
+		return Single{}, err
+	}
+	if err := sv.finish(ctx, best.Policy, v, &best); err != nil {
+		return Single{}, err
 	}
 	out.Result = best
 	out.Interval = math.Exp(xb)
