@@ -50,11 +50,26 @@
 // states U(a, ·), with S their transitions among themselves and F those to
 // the decision states X,
 //
-//	h_U = c − g·d + M·h_X,   (I − S)[c d M] = [w τ F],
+//	h_U = (I − S)⁻¹ (w − g·τ + F·h_X),
 //
-// so that one dense system over the decision states X and g remains
-// (N + 1 unknowns, or N(N + 1) when the cost depends on p). The cost is
-// Σ_a k_a³ for the blocks of k_a up states plus (N + 1)³.
+// and a decision X → U(a, ·) with entry probabilities σ needs only
+// σᵀ(I − S)⁻¹, one transposed solve with the LU factors of I − S. What
+// remains is one linear system over the decision states X and g. The
+// states reachable from the reference x₀ form a closed set solved first
+// with g; the others are transient and are solved after it, one strongly
+// connected set at a time (Tarjan's order). When R depends on p there are
+// N·W decision states X(p, n) but only those with p among the counts the
+// policy uses and n ≥ p − 1 are reachable. The cost is one LU of order
+// k_a per configuration (k_a ≤ W, the window's width) when its intervals
+// change, plus the closed set's LU.
+//
+// # Restriction for large N
+//
+// Settings.Candidates restricts the processor counts a run may use;
+// Refine builds such a set coarse to fine (level 2 on every step-th count,
+// then on the counts within two strides of those with stationary mass,
+// halving the stride down to one). BENCHMARKS.md gives the sizes where
+// the full action set fits in 2 s and the effect of the restriction.
 //
 // # Window of functional counts
 //

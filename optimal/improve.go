@@ -42,13 +42,17 @@ func (sv *Solver) improveX(v *values, pol *Policy) bool {
 			vc := sv.xValue(v, pi, n, cur)
 			scale := math.Abs(vc) + math.Abs(v.g)*sv.tauX(pi, n, cur)
 			best, vb := cur, vc
-			for _, a := range append([]int{0}, sv.acts...) {
+			try := func(a int) {
 				if a > n || a == cur {
-					continue
+					return
 				}
 				if va := sv.xValue(v, pi, n, a); va > vb {
 					best, vb = a, va
 				}
+			}
+			try(0)
+			for _, a := range sv.acts {
+				try(a)
 			}
 			if best != cur && vb > vc+sv.set.TieTol*scale {
 				pol.action[x] = best
