@@ -1,6 +1,6 @@
 // Command tracegen writes a synthetic failure trace in the generic format
-// of markov evaluate --trace: n nodes with exponential up and down times
-// (trace.Exponential), for example a harsh desktop grid:
+// of markov evaluate --trace: n identical nodes with exponential up and
+// repair times (package trace/synth), for example a harsh desktop grid:
 //
 //	go run ./cmd/tracegen -nodes 64 -mttf 8h -mttr 4h -duration 730d -seed 1 > harsh.csv
 package main
@@ -11,14 +11,17 @@ import (
 	"math/rand/v2"
 	"os"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/trace"
+	"github.com/ckpt-markov/markov/trace/synth"
 )
 
 func main() {
 	nodes := flag.Int("nodes", 64, "number of nodes")
 	mttf := flag.String("mttf", "8h", "mean up time of a node")
-	mttr := flag.String("mttr", "4h", "mean down time of a node")
+	mttr := flag.String("mttr", "4h", "mean repair time of a node")
 	dur := flag.String("duration", "730d", "length of the trace")
 	seed := flag.Uint64("seed", 1, "random seed")
 	flag.Parse()
@@ -37,9 +40,11 @@ func run(nodes int, mttf, mttr, dur string, seed uint64) error {
 		}
 		t[i] = v
 	}
-	tr, err := trace.Exponential(nodes, t[0], t[1], t[2], rand.New(rand.NewPCG(seed, 0)))
+	res, err := synth.Generate(synth.Config{Nodes: nodes, Duration: t[2],
+		Up: distuv.Exponential{Rate: 1 / t[0]}, Repair: distuv.Exponential{Rate: 1 / t[1]}},
+		rand.New(rand.NewPCG(seed, 0)))
 	if err != nil {
 		return err
 	}
-	return trace.WriteGeneric(os.Stdout, tr)
+	return trace.WriteGeneric(os.Stdout, res.Trace)
 }
