@@ -254,7 +254,8 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 			for _, i := range nodes {
 				sum += lambda[i]
 			}
-			// The policy's vector does not depend on the rates.
+			// The policy's vector is kept (an optimal one was solved from the
+			// rates pooled over all nodes).
 			used := *sc
 			used.System.MTTF = float64(a) / sum
 			if err := used.Validate(); err != nil {
