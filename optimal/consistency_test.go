@@ -2,6 +2,7 @@ package optimal
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -56,5 +57,40 @@ func TestConsistencyWindow(t *testing.T) {
 		if d := relDiff(res.UWT, res.RenewalReward); d > 1e-12 {
 			t.Errorf("N = %d: g = %.15g, renewal–reward %.15g", c.n, res.UWT, res.RenewalReward)
 		}
+	}
+}
+
+// TestErrors: bad input gets an error naming what is wrong, and failure
+// events (several processors at once, docs/model.md section 11), which the
+// decision process does not model, are refused rather than solved wrongly.
+func TestErrors(t *testing.T) {
+	sc := oracleCases()[0].scenario(t, scenario.Policy{})
+	ev := *sc
+	ev.System.FailureEvents = &scenario.FailureEvents{Sizes: []float64{0.5, 0.5}}
+	for _, c := range []struct {
+		name string
+		sc   *scenario.Scenario
+		set  *Settings
+	}{
+		{"nil scenario", nil, nil},
+		{"failure events", &ev, nil},
+		{"tie tolerance", sc, &Settings{TieTol: -1}},
+		{"interval bounds", sc, &Settings{MinInterval: 10, MaxInterval: 5}},
+		{"candidate out of range", sc, &Settings{Candidates: []int{0}}},
+		{"too many states", sc, &Settings{MaxStates: 3}},
+	} {
+		if _, err := New(c.sc, c.set); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+	}
+	sv, err := New(sc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sv.FixedInterval(context.Background(), math.NaN()); err == nil {
+		t.Error("NaN interval: no error")
+	}
+	if _, err := Refine(context.Background(), sc, nil, 0); err == nil {
+		t.Error("step 0: no error")
 	}
 }
