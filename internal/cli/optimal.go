@@ -128,11 +128,12 @@ func intervalsText(iv, mass map[int]float64) string {
 // ---- markov optimize --policy optimal
 
 func runOptimizeOptimal(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions) error {
+	bar := opts.env.startProgress("solving the optimal policy", 0)
 	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
 	if err != nil {
+		bar.finish()
 		return err
 	}
-	bar := opts.env.startProgress("solving the optimal policy", 0)
 	rep, err := sv.Levels(ctx, []string{"greedy", "pb"})
 	bar.finish()
 	if err != nil {
@@ -274,11 +275,12 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 // ---- markov uwt --policy optimal
 
 func runUWTOptimal(ctx context.Context, cmd *cobra.Command, opts *uwtOptions, interval float64) error {
+	bar := opts.env.startProgress("solving the optimal policy", 0)
 	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
 	if err != nil {
+		bar.finish()
 		return err
 	}
-	bar := opts.env.startProgress("solving the optimal policy", 0)
 	res, err := sv.FixedInterval(ctx, interval)
 	bar.finish()
 	if err != nil {
@@ -342,11 +344,12 @@ func (r optimalUWTReport) Text(w io.Writer) error {
 // ---- markov policy --policy optimal
 
 func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptions) error {
+	bar := opts.env.startProgress("solving the optimal policy", 0)
 	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &modelOptions{})
 	if err != nil {
+		bar.finish()
 		return err
 	}
-	bar := opts.env.startProgress("solving the optimal policy", 0)
 	rep, err := sv.Levels(ctx, nil)
 	bar.finish()
 	if err != nil {
@@ -423,11 +426,12 @@ func massText(m float64) string {
 // ---- markov simulate --policy optimal
 
 func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateOptions, interval float64, set *sim.Settings) error {
+	bar := opts.env.startProgress("solving the optimal policy", 0)
 	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
 	if err != nil {
+		bar.finish()
 		return err
 	}
-	bar := opts.env.startProgress("solving the optimal policy", 0)
 	var res optimal.Result
 	if interval > 0 {
 		res, err = sv.FixedInterval(ctx, interval)
