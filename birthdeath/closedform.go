@@ -3,6 +3,7 @@ package birthdeath
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -22,8 +23,11 @@ type Row struct {
 	// window: the exact sum of the trimmed tail entries plus a rigorous
 	// bound on the binomial tails never evaluated.
 	DroppedP float64
-	// DroppedQ is the mass of row S of Q_t(ρ) outside the window (the sum
-	// of the trimmed entries, all of which were computed).
+	// DroppedQ bounds the mass of row S of Q_t(ρ) that the row misses: the
+	// sum of the trimmed entries plus, when the row was solved on a window
+	// of columns (tol > 0), the deficit of that solve, (1 − e^{−ρT}) minus
+	// its sum (the windowed solve is a lower bound entrywise), less a
+	// summation rounding allowance of 4(w+1)ε(1 − e^{−ρT}).
 	DroppedQ float64
 }
 
@@ -42,8 +46,12 @@ type RowBlock struct {
 // each restricted to a contiguous column window outside which at most tol
 // of the mass of P (and, separately, at most tol of the mass of Q) lies.
 // tol = 0 keeps every entry that does not underflow. The cost per row is
-// O(w_a·w_b + m), where w_a, w_b ≤ O(√m) are the widths of the two binomial
-// pmfs; the tridiagonal factorisation of ρI − G_m is shared by the block.
+// O(w_a·w_b + w_q), where w_a, w_b ≤ O(√m) are the widths of the two
+// binomial pmfs and w_q that of the columns on which the row of Q is
+// solved (the range its mean sweeps plus ten standard deviations, every
+// column when tol = 0), not O(m); the tridiagonal factorisation of
+// ρI − G_m is shared by the block, and scratch space is reused across
+// calls.
 //
 // Accuracy: entries of P have relative error O(m·ε) (ε = 2⁻⁵³); entries of
 // Q have absolute error O(ε), i.e. relative error O(ε/(1 − e^{−ρt})) with
@@ -98,235 +106,344 @@ func (c *Chain) twoState(t float64) twoState {
 	}
 }
 
-// binomial writes the pmf of Binomial(n, p) (q = 1 − p given separately)
-// into buf[lo:hi] and returns lo, hi and an upper bound on the mass outside
-// [lo, hi). buf must have length at least n+1; entries outside [lo, hi) are
-// not touched. Starting from weight 1 at the mode, the weights are built
-// outward by the ratio recurrence w_{k+1}/w_k = (n−k)p/((k+1)q) (all
-// terms positive, no overflow since the mode is the largest) and normalised
-// by their sum. Each tail is cut once the geometric bound w_k·r/(1−r) on
-// the rest (the ratios r decrease away from the mode) is at most cut times
-// the kept mass; cut = 0 keeps all weights that do not underflow.
-func binomial(buf []float64, n int, p, q, cut float64) (lo, hi int, dropped float64) {
+// binomial returns the pmf of Binomial(n, p) (q = 1 − p given separately)
+// on [lo, lo+len(w)), written into dst (grown as needed), and an upper
+// bound on the mass outside that window. Starting from weight 1 at the
+// mode, the weights are built outward by the ratio recurrence
+// w_{k+1}/w_k = (n−k)p/((k+1)q) (all terms positive, no overflow since
+// the mode is the largest) and normalised by their sum. Each tail is cut
+// once the geometric bound w_k·r/(1−r) on the rest (the ratios r decrease
+// away from the mode) is at most cut times the kept mass; cut = 0 keeps
+// all weights that do not underflow. The cost is O(len(w)), not O(n).
+func (ws *workspace) binomial(dst []float64, n int, p, q, cut float64) (lo int, w []float64, dropped float64) {
 	switch {
 	case n == 0 || p == 0:
-		buf[0] = 1
-		return 0, 1, 0
+		w = grow(dst, 1)
+		w[0] = 1
+		return 0, w, 0
 	case q == 0:
-		buf[n] = 1
-		return n, n + 1, 0
+		w = grow(dst, 1)
+		w[0] = 1
+		return n, w, 0
 	}
 	mode := int(float64(n+1) * p)
 	if mode > n {
 		mode = n
 	}
-	buf[mode] = 1
 	sum := 1.0
 	var tailUp, tailDown float64
 
-	hi = mode + 1
+	up := ws.up[:0]
 	r := p / q
-	w := 1.0
+	x := 1.0
 	for k := mode; k < n; k++ {
 		rk := float64(n-k) / float64(k+1) * r // w_{k+1}/w_k
 		if cut > 0 && rk < 1 {
-			if b := w * rk / (1 - rk); b <= cut*sum {
+			if b := x * rk / (1 - rk); b <= cut*sum {
 				tailUp = b
 				break
 			}
 		}
-		w *= rk
-		if w == 0 {
+		x *= rk
+		if x == 0 {
 			break
 		}
-		buf[k+1] = w
-		sum += w
-		hi = k + 2
+		up = append(up, x)
+		sum += x
 	}
 
-	lo = mode
+	down := ws.down[:0]
 	r = q / p
-	w = 1
+	x = 1
 	for k := mode; k > 0; k-- {
 		rk := float64(k) / float64(n-k+1) * r // w_{k−1}/w_k
 		if cut > 0 && rk < 1 {
-			if b := w * rk / (1 - rk); b <= cut*sum {
+			if b := x * rk / (1 - rk); b <= cut*sum {
 				tailDown = b
 				break
 			}
 		}
-		w *= rk
-		if w == 0 {
+		x *= rk
+		if x == 0 {
 			break
 		}
-		buf[k-1] = w
-		sum += w
-		lo = k - 1
+		down = append(down, x)
+		sum += x
 	}
+	ws.up, ws.down = up, down
 
+	nd := len(down)
+	w = grow(dst, nd+1+len(up))
+	for i, v := range down {
+		w[nd-1-i] = v
+	}
+	w[nd] = 1
+	copy(w[nd+1:], up)
 	inv := 1 / sum
-	floats.Scale(inv, buf[lo:hi])
-	return lo, hi, (tailUp + tailDown) * inv
+	floats.Scale(inv, w)
+	return mode - nd, w, (tailUp + tailDown) * inv
 }
 
-// resolvent holds the LU factorisation A = ρI − G_m = LU (no pivoting) in
-// the subtraction-free form of Grassmann, Taksar & Heyman: with
-// σ_0 = ρ, σ_i = ρ + iλσ_{i−1}/d_{i−1} (the row sums of the reduced
-// matrix) and d_i = σ_i + (m−i)θ (the pivots), every quantity is a sum of
-// positive terms. Solving Aᵀx = v for v ≥ 0 is then subtraction-free as
-// well, hence accurate entrywise.
+// grow returns s resliced to length n, reallocated when its capacity is
+// short. The contents are not preserved.
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n, max(n, 2*cap(s)))
+	}
+	return s[:n]
+}
+
+// resolvent holds the LU factorisation A_W = LU (no pivoting) of the
+// principal submatrix of A = ρI − G_m on the columns W = [lo, hi), in the
+// subtraction-free form of Grassmann, Taksar & Heyman: with σ_lo =
+// ρ + lo·λ (the row sum of the first row, whose downward rate leaves W),
+// σ_i = ρ + iλσ_{i−1}/d_{i−1} (the row sums of the reduced matrix) and
+// d_i = σ_i + (m−i)θ (the pivots), every quantity is a sum of positive
+// terms. Solving A_Wᵀx = v for v ≥ 0 is then subtraction-free as well,
+// hence accurate entrywise. The vectors are indexed relative to lo.
+//
+// A_W is A with the chain killed when it leaves W, so A_W⁻¹ ≤ A⁻¹
+// restricted to W entrywise (both are non-negative): a row of Q computed
+// on W is a lower bound of the true row, and the mass it misses is the
+// row sum 1 − e^{−ρT} minus its sum.
 type resolvent struct {
-	invD []float64 // 1/d_i
-	up   []float64 // (m−i+1)θ/d_i, i ≥ 1; up[0] = 0 (forward sweep)
-	down []float64 // (i+1)λ/d_i, i < m; down[m] = 0 (backward sweep)
+	lo, hi int
+	invD   []float64 // 1/d_i
+	up     []float64 // (m−i+1)θ/d_i, i > lo; up[0] = 0 (forward sweep)
+	down   []float64 // (i+1)λ/d_i, i < hi−1; down[hi−1−lo] = 0 (backward sweep)
 }
 
-func (c *Chain) factor(r *resolvent, rho float64) {
-	m := c.m
-	sigma := rho
-	d := rho + float64(m)*c.theta
+// factor factorises A on the columns [lo, hi) into r.
+func (c *Chain) factor(r *resolvent, rho float64, lo, hi int) {
+	m, w := c.m, hi-lo
+	r.lo, r.hi = lo, hi
+	r.invD, r.up, r.down = grow(r.invD, w), grow(r.up, w), grow(r.down, w)
+	sigma := rho + float64(lo)*c.lambda
+	d := sigma + float64(m-lo)*c.theta
 	r.invD[0] = 1 / d
 	r.up[0] = 0
-	for i := 1; i <= m; i++ {
+	for k := 1; k < w; k++ {
+		i := lo + k
 		sigma = rho + float64(i)*c.lambda*sigma/d
 		d = sigma + float64(m-i)*c.theta
-		r.invD[i] = 1 / d
-		r.up[i] = float64(m-i+1) * c.theta / d
+		r.invD[k] = 1 / d
+		r.up[k] = float64(m-i+1) * c.theta / d
 	}
-	for i := 0; i < m; i++ {
-		r.down[i] = float64(i+1) * c.lambda * r.invD[i]
+	for k := 0; k < w-1; k++ {
+		r.down[k] = float64(lo+k+1) * c.lambda * r.invD[k]
 	}
-	r.down[m] = 0
+	r.down[w-1] = 0
 }
 
-// workspace holds the scratch vectors of one Rows call.
+// workspace holds the scratch vectors of Rows, indexed relative to the
+// windows they hold, so that a row costs in proportion to its windows and
+// not to m. Workspaces are pooled and reused across calls.
 type workspace struct {
-	a, b   []float64 // binomial pmfs
-	p, q   []float64 // full rows of P and Q
-	yp, ym []float64 // forward-sweep results
-	res    resolvent
+	up, down []float64 // binomial weights outward from the mode
+	a, b     []float64 // binomial pmfs
+	p        []float64 // row of P on [plo, phi)
+	q        []float64 // row of Q on the window of its solve
+	yp, ym   []float64 // forward-sweep results
+	res      resolvent
 }
 
-func newWorkspace(n int) *workspace {
-	buf := make([]float64, 9*n)
-	w := &workspace{}
-	for _, s := range []*[]float64{&w.a, &w.b, &w.p, &w.q, &w.yp, &w.ym, &w.res.invD, &w.res.up, &w.res.down} {
-		*s, buf = buf[:n:n], buf[n:]
+var workspaces = sync.Pool{New: func() any { return new(workspace) }}
+
+// qSpread is the number of standard deviations of the spare count by
+// which the window of a row of Q extends beyond the range its mean sweeps
+// during the segment: the tails of the binomial laws beyond it are below
+// e^{−qSpread²/2} ≈ 2e-22, and the computed mass check widens the window
+// in the rare case they are not.
+const qSpread = 10
+
+// qWindow returns the columns [lo, hi) on which row s of Q_t is computed:
+// the range the spare count's mean sweeps over [0, t] (from s towards the
+// mean of row s of P_t, the union with P's window [plo, phi)), widened by
+// qSpread standard deviations, a bound on those of the count over [0, t],
+// plus slack columns.
+func (c *Chain) qWindow(s, plo, phi int, ts twoState, slack int) (lo, hi int) {
+	m := c.m
+	// The variance at time u ≤ t is s·p₁₁q₁₁ + (m−s)·p₀₁q₀₁ at u; each
+	// product is at most 1/4 and, while p₁₁ ≥ 1/2 and p₀₁ ≤ 1/2 hold at
+	// t, largest at t (p₁₁ falls and p₀₁ rises monotonically with u).
+	v1, v0 := 0.25, 0.25
+	if ts.p11 >= 0.5 {
+		v1 = ts.p11 * ts.q11
 	}
-	return w
+	if ts.p01 <= 0.5 {
+		v0 = ts.p01 * ts.q01
+	}
+	sd := math.Sqrt(float64(s)*v1 + float64(m-s)*v0)
+	mean := float64(s)*ts.p11 + float64(m-s)*ts.p01
+	spread := int(math.Ceil(qSpread*sd)) + slack
+	lo = min(s, plo, int(math.Floor(mean))) - spread
+	hi = max(s+1, phi, int(math.Ceil(mean))+1) + spread
+	return max(lo, 0), min(hi, m+1)
 }
 
 // rows implements Rows for validated arguments.
 func (c *Chain) rows(s0, s1 int, t, rho, tol float64) *RowBlock {
+	ws := workspaces.Get().(*workspace)
+	defer workspaces.Put(ws)
 	m := c.m
-	n := m + 1
-	ws := newWorkspace(n)
 	ts := c.twoState(t)
 	surv := math.Exp(-rho * t)
 	needQ := rho > 0 && t > 0
-	if needQ {
-		c.factor(&ws.res, rho)
-	}
 	cut := 0.0
 	if tol > 0 {
 		cut = math.Min(tol, maxBinomialCut) / 4
 	}
+	ws.res.lo, ws.res.hi = 0, 0 // nothing factorised yet
 
 	blk := &RowBlock{T: t, Rho: rho, Survival: surv, Rows: make([]Row, s1-s0)}
 	var slab []float64
 	for s := s0; s < s1; s++ {
 		// Row s of P_t: Binomial(s, p11) * Binomial(m−s, p01).
-		alo, ahi, da := binomial(ws.a, s, ts.p11, ts.q11, cut)
-		blo, bhi, db := binomial(ws.b, m-s, ts.p01, ts.q01, cut)
-		plo, phi := alo+blo, ahi+bhi-1
-		pv := ws.p
-		clear(pv[plo:phi])
-		av, bv := ws.a[alo:ahi], ws.b[blo:bhi]
+		alo, av, da := ws.binomial(ws.a, s, ts.p11, ts.q11, cut)
+		blo, bv, db := ws.binomial(ws.b, m-s, ts.p01, ts.q01, cut)
+		ws.a, ws.b = av, bv
+		plo, phi := alo+blo, alo+blo+len(av)+len(bv)-1
+		pv := grow(ws.p, phi-plo)
+		ws.p = pv
+		clear(pv)
 		if len(av) > len(bv) {
 			av, bv = bv, av
 		}
 		for i, ai := range av {
-			floats.AddScaled(pv[plo+i:plo+i+len(bv)], ai, bv)
+			floats.AddScaled(pv[i:i+len(bv)], ai, bv)
 		}
 		dropBinom := da + db
 
-		loP, hiP := trim(pv, plo, phi, math.Max(tol-dropBinom, 0))
-		lo, hi := loP, hiP
-		qv := ws.q
+		l, h := trim(pv, math.Max(tol-dropBinom, 0))
+		lo, hi := plo+l, plo+h
+		var qv []float64
+		var qDropped float64
+		var qWin int
 		if needQ {
-			c.qRow(ws, s, plo, phi, rho, surv)
-			loQ, hiQ := trim(qv, 0, n, tol)
-			if loQ < hiQ {
-				lo, hi = min(lo, loQ), max(hi, hiQ)
+			qWin, qv, qDropped = c.qRow(ws, s, plo, phi, rho, t, ts, tol)
+			l, h := trim(qv, math.Max(tol-qDropped, 0))
+			if l < h {
+				lo, hi = min(lo, qWin+l), max(hi, qWin+h)
 			}
 		}
 
 		width := hi - lo
 		if cap(slab)-len(slab) < 2*width {
-			slab = make([]float64, 0, max(2*width, 8*n))
+			slab = make([]float64, 0, max(2*width, 8*(phi-plo+width)))
 		}
 		vals := slab[len(slab) : len(slab)+2*width]
 		slab = slab[:len(slab)+2*width]
 		row := Row{S: s, Lo: lo, Hi: hi, P: vals[:width:width], Q: vals[width : 2*width : 2*width]}
 		// P is zero outside [plo, phi).
 		for j := max(lo, plo); j < min(hi, phi); j++ {
-			row.P[j-lo] = pv[j]
+			row.P[j-lo] = pv[j-plo]
 		}
-		row.DroppedP = dropBinom + sumOutside(pv, plo, phi, lo, hi)
+		row.DroppedP = dropBinom + sumOutside(pv, lo-plo, hi-plo)
 		if needQ {
-			copy(row.Q, qv[lo:hi])
-			row.DroppedQ = sumOutside(qv, 0, n, lo, hi)
+			for j := max(lo, qWin); j < min(hi, qWin+len(qv)); j++ {
+				row.Q[j-lo] = qv[j-qWin]
+			}
+			row.DroppedQ = qDropped + sumOutside(qv, lo-qWin, hi-qWin)
 		}
 		blk.Rows[s-s0] = row
 	}
 	return blk
 }
 
-// qRow writes row s of Q_t(ρ) = ρ(ρI − G)⁻¹(I − e^{−ρt}P_t) into ws.q, given
-// row s of P_t in ws.p[plo:phi] (zero elsewhere in [0, m]). It solves
-// Aᵀx⁺ = e_s and Aᵀx⁻ = P_t[s,·]ᵀ with A = ρI − G in one fused pass (both
-// right-hand sides are non-negative, so both solves are subtraction-free)
-// and forms ρ(x⁺ − e^{−ρt}x⁻), the only subtraction, clamped at zero.
-func (c *Chain) qRow(ws *workspace, s, plo, phi int, rho, surv float64) {
-	m := c.m
+// qRow computes row s of Q_t(ρ) = ρ(ρI − G)⁻¹(I − e^{−ρt}P_t) on a window
+// of columns [lo, lo+len(q)), given row s of P_t in ws.p on [plo, phi),
+// and returns the window, the row on it, and a bound on the mass of the
+// true row that the computed one misses (outside the window, and the
+// deficit of the lower bound inside it) beyond summation rounding. It
+// solves A_Wᵀx⁺ = e_s and A_Wᵀx⁻ = P_t[s,W]ᵀ with A_W the killed
+// resolvent on W (see resolvent) in one fused pass (both right-hand sides
+// are non-negative, so both solves are subtraction-free) and forms
+// ρ(x⁺ − e^{−ρt}x⁻), the only subtraction, clamped at zero. Since P_t
+// killed on W is at most P_t, the result is at most the true row entrywise.
+// With tol = 0 the window is every column, and the row is exact.
+func (c *Chain) qRow(ws *workspace, s, plo, phi int, rho, t float64, ts twoState, tol float64) (lo int, q []float64, missed float64) {
+	surv, mass := math.Exp(-rho*t), -math.Expm1(-rho*t) // e^{−ρt}, 1 − e^{−ρt}
+	for slack := 8; ; slack *= 4 {
+		lo, hi := 0, c.m+1
+		if tol > 0 {
+			lo, hi = c.qWindow(s, plo, phi, ts, slack)
+		}
+		r := &ws.res
+		if lo < r.lo || hi > r.hi {
+			// Factorise a window covering this row and the rows after it
+			// (whose windows move up with s), so that one factorisation
+			// serves a block.
+			if r.hi > r.lo {
+				lo, hi = min(lo, r.lo), max(hi, r.hi)
+			}
+			c.factor(r, rho, lo, min(hi+(hi-lo), c.m+1))
+		}
+		q = c.qSolve(ws, s, plo, phi, lo, hi, rho, surv)
+		if tol == 0 || (lo == 0 && hi == c.m+1) {
+			return lo, q, 0
+		}
+		var sum float64
+		for _, v := range q {
+			sum += v
+		}
+		// The computed deficit, less the rounding of the sum (each entry
+		// carries an absolute error of a few ε of the row's mass).
+		missed = mass - sum - 4*float64(len(q)+1)*0x1p-52*mass
+		if missed <= tol/2 {
+			return lo, q, max(missed, 0)
+		}
+	}
+}
+
+// qSolve solves for row s of Q on the columns [lo, hi), inside the
+// factorised window ws.res, with the chain killed above hi (x_hi = 0).
+func (c *Chain) qSolve(ws *workspace, s, plo, phi, lo, hi int, rho, surv float64) []float64 {
 	r := &ws.res
-	pv, yp, ym := ws.p, ws.yp, ws.ym
+	w := hi - lo
+	pv := ws.p
+	yp, ym := grow(ws.yp, w), grow(ws.ym, w)
+	ws.yp, ws.ym = yp, ym
 	// Forward sweep with Uᵀ: y_i = (v_i + (m−i+1)θ y_{i−1})/d_i; both
-	// right-hand sides vanish below min(s, plo).
+	// right-hand sides vanish below min(s, plo). Below the window the
+	// factorisation's own first row is lower still: r.lo ≤ lo.
 	i0 := min(s, plo)
-	clear(yp[:i0])
-	clear(ym[:i0])
+	clear(yp[:i0-lo])
+	clear(ym[:i0-lo])
 	var a, b float64
-	for i := i0; i <= m; i++ {
-		a *= r.up[i]
-		b *= r.up[i]
+	for i := i0; i < hi; i++ {
+		k := i - r.lo
+		a *= r.up[k]
+		b *= r.up[k]
 		if i == s {
-			a += r.invD[i]
+			a += r.invD[k]
 		}
 		if i >= plo && i < phi {
-			b += pv[i] * r.invD[i]
+			b += pv[i-plo] * r.invD[k]
 		}
-		yp[i], ym[i] = a, b
+		yp[i-lo], ym[i-lo] = a, b
 	}
-	// Backward sweep with Lᵀ: x_i = y_i + (i+1)λ x_{i+1}/d_i.
-	qv := ws.q
+	// Backward sweep with Lᵀ: x_i = y_i + (i+1)λ x_{i+1}/d_i, x_hi = 0.
+	q := grow(ws.q, w)
+	ws.q = q
 	a, b = 0, 0
-	for i := m; i >= 0; i-- {
-		a = yp[i] + r.down[i]*a
-		b = ym[i] + r.down[i]*b
+	for i := hi - 1; i >= lo; i-- {
+		k := i - r.lo
+		a = yp[i-lo] + r.down[k]*a
+		b = ym[i-lo] + r.down[k]*b
 		v := rho * (a - surv*b)
 		if v < 0 {
 			v = 0
 		}
-		qv[i] = v
+		q[i-lo] = v
 	}
+	return q
 }
 
-// trim returns the window [lo, hi) ⊆ [lo0, hi0) left after removing from
-// each end of v[lo0:hi0] the entries whose cumulative sum stays within the
-// budget: half of it for the low end, the rest for the high end.
-func trim(v []float64, lo0, hi0 int, budget float64) (lo, hi int) {
-	lo, hi = lo0, hi0
+// trim returns the window [lo, hi) ⊆ [0, len(v)) left after removing from
+// each end of v the entries whose cumulative sum stays within the budget:
+// half of it for the low end, the rest for the high end.
+func trim(v []float64, budget float64) (lo, hi int) {
+	lo, hi = 0, len(v)
 	var cum float64
 	for lo < hi && cum+v[lo] <= budget/2 {
 		cum += v[lo]
@@ -339,13 +456,13 @@ func trim(v []float64, lo0, hi0 int, budget float64) (lo, hi int) {
 	return lo, hi
 }
 
-// sumOutside returns the sum of v[j] over j in [lo0, hi0) \ [lo, hi).
-func sumOutside(v []float64, lo0, hi0, lo, hi int) float64 {
+// sumOutside returns the sum of v[j] over j in [0, len(v)) \ [lo, hi).
+func sumOutside(v []float64, lo, hi int) float64 {
 	var s float64
-	for j := lo0; j < min(lo, hi0); j++ {
+	for j := 0; j < min(lo, len(v)); j++ {
 		s += v[j]
 	}
-	for j := max(hi, lo0); j < hi0; j++ {
+	for j := max(hi, 0); j < len(v); j++ {
 		s += v[j]
 	}
 	return s

@@ -251,3 +251,60 @@ func TestRowsErrors(t *testing.T) {
 		t.Errorf("empty block: %v, %v", rb, err)
 	}
 }
+
+// TestRowsNarrowQ checks the rows of Q solved on a window of columns (the
+// killed resolvent, see resolvent) against the same rows solved on every
+// column (tol = 0; that solve is held against VanLoan and uniformization
+// by the tests above), for large m where the window is a small part of
+// the row: entries to 1e-15 absolute, and the full row's mass outside the
+// window within the reported DroppedQ. The scenarios are the scale
+// issue's regimes (desktop grid MTTF 8 h, MTTR 4 h; MTTF 25 years, MTTR
+// 1 h) with few and with many used processors (ρ = aλ).
+func TestRowsNarrowQ(t *testing.T) {
+	const (
+		m   = 20000
+		tol = 1e-16 // package uwt's row tolerance
+	)
+	narrow := false
+	for _, rc := range []struct {
+		name          string
+		lambda, theta float64
+		a             int
+		rows          []int
+	}{
+		{"desktop a=16", 1 / (8 * hour), 1 / (4 * hour), 16, []int{0, 13300, 13333, 13400, m}},
+		{"25y a=m", 1 / (25 * 8766 * hour), 1 / hour, m, []int{m - 40, m - 2, m}},
+		{"25y a=16", 1 / (25 * 8766 * hour), 1 / hour, 16, []int{0, m - 3, m}},
+	} {
+		c, err := New(m, rc.lambda, rc.theta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rho := float64(rc.a) * rc.lambda
+		for _, tt := range []float64{60, hour, 10 * hour, 1000 * hour} {
+			for _, s := range rc.rows {
+				name := fmt.Sprintf("%s T=%gs", rc.name, tt)
+				full, err := c.Rows(s, s+1, tt, rho, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rb, err := c.Rows(s, s+1, tt, rho, tol)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkRowSums(t, name, rb)
+				p, q := make([]float64, m+1), make([]float64, m+1)
+				f := full.Rows[0]
+				copy(p[f.Lo:f.Hi], f.P)
+				copy(q[f.Lo:f.Hi], f.Q)
+				r := rb.Rows[0]
+				checkRowAgainst(t, name, r, p, q, 4*tol, 1e-15)
+				lo, hi := c.qWindow(s, r.Lo, r.Hi, c.twoState(tt), 8)
+				narrow = narrow || hi-lo < m/10
+			}
+		}
+	}
+	if !narrow {
+		t.Error("no solve window was narrow: the test does not exercise the windowed solve")
+	}
+}
