@@ -129,7 +129,9 @@ func (b *Builder[L]) Build(settings *BuildSettings) (*Chain[L], error) {
 // Chain is built in place inside cols and vals and the only new allocations
 // are the row pointers and the label index; otherwise the triplets are
 // copied. The caller must not use labels, cols or vals after the call,
-// whether or not it returns an error. rows is only read.
+// whether or not it returns an error, as long as the Chain is in use; once
+// the Chain is no longer used, their storage may be reused. rows is only
+// read.
 func FromCOO[L comparable](labels []L, rows, cols []int, vals []float64, settings *BuildSettings) (*Chain[L], error) {
 	return fromCOO(labels, rows, cols, vals, settings, true)
 }

@@ -100,8 +100,8 @@ func (m *Model) evaluate(ctx context.Context, interval float64) (Result, error) 
 		return Result{}, err
 	}
 	asm := m.assemble(interval)
-	kept := pruneRows(asm.rows, asm.cols, asm.vals, m.set.Prune)
-	reach, sub, unpruned := reachable(len(sk.states), sk.start, asm.rows, asm.cols, kept)
+	kept := asm.prune(m.set.Prune)
+	reach, sub, unpruned := reachable(sk.start, asm.ptr, asm.cols, kept)
 	chain, err := asm.chain(sk.states, reach, sub, kept)
 	if err != nil {
 		return Result{}, fmt.Errorf("uwt: %w", err)
@@ -122,28 +122,56 @@ func (m *Model) evaluate(ctx context.Context, interval float64) (Result, error) 
 }
 
 // assembly is the chain of one interval over the skeleton's states before
-// pruning: its transitions (in COO form, rows contiguous) and, per state,
-// the rewards of docs/model.md §6 and the mass of the transitions that
-// leave the window.
+// pruning: its transitions (in COO form, rows contiguous and in order,
+// ptr[i] the first transition of state i, each row's columns increasing
+// except around the start state) and, per state, the rewards of
+// docs/model.md §6 and the mass of the transitions that leave the window.
+// A Model keeps one assembly and reuses its buffers at every evaluation:
+// the chain built in place in cols and vals (markov.FromCOO) does not
+// outlive the evaluation.
 type assembly struct {
-	rows, cols                 []int
+	ptr, rows, cols            []int
 	vals                       []float64
+	kept                       []bool
 	tau, work, useful, outside []float64
 }
 
+// reset empties asm for ns states, keeping its buffers.
+func (asm *assembly) reset(ns int) {
+	asm.ptr = resize(asm.ptr, ns+1)
+	asm.rows, asm.cols, asm.vals = asm.rows[:0], asm.cols[:0], asm.vals[:0]
+	asm.tau, asm.work = resize(asm.tau, ns), resize(asm.work, ns)
+	asm.useful, asm.outside = resize(asm.useful, ns), resize(asm.outside, ns)
+}
+
+// resize returns s with length n and zero entries, reusing its storage.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
 // assemble builds the transitions and rewards of every state at the
-// interval, from the segments' rows (docs/model.md §5–6).
+// interval, from the segments' rows (docs/model.md §5–6), in m's reused
+// assembly.
 func (m *Model) assemble(interval float64) *assembly {
-	ns := len(m.sk.states)
-	asm := &assembly{tau: make([]float64, ns), work: make([]float64, ns),
-		useful: make([]float64, ns), outside: make([]float64, ns)}
+	if m.asm == nil {
+		m.asm = new(assembly)
+	}
+	asm := m.asm
+	asm.reset(len(m.sk.states))
 	for i, st := range m.sk.states {
+		asm.ptr[i] = len(asm.rows)
 		if st.Kind == Down {
 			m.assembleDown(asm, i, st)
 		} else {
 			m.assembleSegment(asm, i, st, interval)
 		}
 	}
+	asm.ptr[len(m.sk.states)] = len(asm.rows)
 	return asm
 }
 
@@ -196,14 +224,17 @@ func (m *Model) assembleSegment(asm *assembly, i int, st State, interval float64
 		asm.useful[i] = surv * seg
 		asm.work[i] = surv * seg * app.WorkRate[g.a-1]
 	}
+	// The up states precede the decision states in the skeleton, and
+	// both targets increase with s', so the row comes out sorted.
 	lo, p, q := g.row(s)
-	for c := range p {
-		s2 := lo + c
-		if v := surv * p[c]; v > 0 {
-			asm.add(i, g.upTo[s2], v)
+	for c, v := range p {
+		if v *= surv; v > 0 {
+			asm.add(i, g.upTo[lo+c], v)
 		}
-		if v := q[c]; v > 0 {
-			asm.add(i, g.failTo[s2], v)
+	}
+	for c, v := range q {
+		if v > 0 {
+			asm.add(i, g.failTo[lo+c], v)
 		}
 	}
 }
@@ -224,7 +255,8 @@ func (asm *assembly) chain(states []State, reach []int32, sub []int, kept []bool
 			keep++
 		}
 	}
-	asm.rows, asm.cols, asm.vals = nil, nil, nil // overwritten above
+	// The chain is built in place in cols and vals; asm keeps them for
+	// the next evaluation, when this chain is no longer used.
 	return markov.FromCOO(labels, rows[:keep], cols[:keep], vals[:keep], &markov.BuildSettings{Renormalise: true})
 }
 
@@ -279,15 +311,21 @@ func (asm *assembly) reward(chain *markov.Chain[State], sub []int, st markov.Res
 	return res, nil
 }
 
-// pruneRows marks the transitions to keep: transition i → j (j ≠ i) is
+// prune marks the transitions of asm to keep (in asm.kept, reused) by
+// pruneRows.
+func (asm *assembly) prune(prune float64) []bool {
+	asm.kept = pruneRows(resize(asm.kept, len(asm.rows)), asm.rows, asm.cols, asm.vals, prune)
+	return asm.kept
+}
+
+// pruneRows marks in kept the transitions to keep: transition i → j (j ≠ i) is
 // pruned when p_ij < prune·(1 − p_ii), a fraction prune of the
 // probability of leaving i. Pruning relative to the exit mass bounds the
 // relative change of the flow between states by prune, and never removes
 // the last exit of a state, which an absolute threshold can do (a state
 // whose exits are all tiny would become absorbing and change the
 // recurrent class). Rows are contiguous runs of equal rows[e].
-func pruneRows(rows, cols []int, vals []float64, prune float64) []bool {
-	kept := make([]bool, len(rows))
+func pruneRows(kept []bool, rows, cols []int, vals []float64, prune float64) []bool {
 	for b := 0; b < len(rows); {
 		e := b
 		exit := 0.0
@@ -304,27 +342,17 @@ func pruneRows(rows, cols []int, vals []float64, prune float64) []bool {
 	return kept
 }
 
-// reachable returns, for each of n states, its index among the states
-// reachable from start along the transitions with kept[e], or −1; those
-// states in increasing order; and the number of states reachable along
-// all transitions. That number comes from continuing the same search
-// along the pruned transitions (every state reachable at all is reachable
-// from the kept-reachable ones), not from a second search.
-func reachable(n, start int, rows, cols []int, kept []bool) ([]int32, []int, int) {
-	ptr := make([]int, n+1)
-	for _, r := range rows {
-		ptr[r+1]++
-	}
-	for i := range n {
-		ptr[i+1] += ptr[i]
-	}
-	adj := make([]int, ptr[n])
-	keptAdj := make([]bool, ptr[n])
-	fill := append([]int(nil), ptr[:n]...)
-	for e, r := range rows {
-		adj[fill[r]], keptAdj[fill[r]] = cols[e], kept[e]
-		fill[r]++
-	}
+// reachable returns, for each of the n = len(ptr) − 1 states, its index
+// among the states reachable from start along the transitions with
+// kept[e], or −1; those states in increasing order; and the number of
+// states reachable along all transitions. State i's transitions are
+// ptr[i] .. ptr[i+1]−1, to cols[e]. The number reachable along all
+// transitions comes from continuing the same search along the pruned
+// transitions (every state reachable at all is reachable from the
+// kept-reachable ones), not from a second search.
+func reachable(start int, ptr, cols []int, kept []bool) ([]int32, []int, int) {
+	n := len(ptr) - 1
+	adj, keptAdj := cols, kept
 	seen := make([]bool, n)
 	// search visits, from the stack, the states reachable along the
 	// transitions with keptAdj or, when all is set, along every transition.

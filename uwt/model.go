@@ -102,6 +102,7 @@ type Model struct {
 	rows   *SpareChains
 	sk     *skeleton
 	warm   []float64 // last stationary distribution, for a warm start
+	asm    *assembly // the buffers of the last evaluation's chain, reused
 	mode   int       // most likely functional count
 }
 
