@@ -70,8 +70,12 @@
 // # Exact path and fast path
 //
 // The exact path (Settings.Exact) builds every state of functional counts
-// 0..N from dense spare-chain matrices: O(N²) states and O(N³)
-// transitions. The default fast path uses that processor failures do not
+// 0..N from full spare-chain rows (every column, the closed form of
+// package birthdeath, computed for the rows the states need only, never
+// as dense matrices): O(N²) states and O(N³) transitions, estimated
+// before anything is built and refused beyond Settings.MaxTransitions
+// (with a recovery matrix R(p, a), N = 256 needs 2.6 GB; N = 400 is
+// refused by default). The default fast path uses that processor failures do not
 // depend on the application: at any time the number of failed processors
 // is Binomial(N, λ/(λ+θ)), so only a window of functional counts carries
 // probability. It builds the states whose functional counts lie in the

@@ -11,10 +11,10 @@ import (
 )
 
 // The fast path agrees with the exact full-state-space solve to 1e-9
-// relative in UWT (issue "Scale"), for N = 16, 32, 64 and 128 on several
-// rate regimes, at the optimal interval and a factor 4 either side.
+// relative in UWT (issues "Scale" and "Scale II"), for N = 16 … 256 on
+// five rate regimes, at the optimal interval and a factor 4 either side.
 func TestFastMatchesExact(t *testing.T) {
-	sizes := []int{16, 32, 64, 128}
+	sizes := []int{16, 32, 64, 128, 256}
 	if testing.Short() {
 		sizes = sizes[:3]
 	}
@@ -25,6 +25,7 @@ func TestFastMatchesExact(t *testing.T) {
 	}{
 		{"hpc greedy", 100 * 86400, 3600, func(int) scenario.Policy { return scenario.Policy{} }},
 		{"flaky greedy", 2 * 86400, 4 * 3600, func(int) scenario.Policy { return scenario.Policy{} }},
+		{"desktop greedy", 8 * 3600, 4 * 3600, func(int) scenario.Policy { return scenario.Policy{} }},
 		{"desktop moldable", 8 * 3600, 4 * 3600, func(n int) scenario.Policy {
 			return scenario.Policy{Kind: scenario.Moldable, Processors: n / 4}
 		}},

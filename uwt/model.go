@@ -14,7 +14,7 @@ import (
 // defaults documented on each field.
 type Settings struct {
 	// Exact builds the full state space (every functional count 0..N) with
-	// dense spare-chain matrices: the validation path. The default fast
+	// full spare-chain rows: the validation path. The default fast
 	// path builds only a window of functional counts around the likely ones
 	// and widens it until the probability mass it drops is below Tol.
 	Exact bool
@@ -36,6 +36,12 @@ type Settings struct {
 	// that cannot fit in memory fails early with an error. Zero means
 	// DefaultMaxStates.
 	MaxStates int
+	// MaxTransitions caps the transitions the model may need, estimated
+	// from above before anything is built (at most two per column of each
+	// state's spare-chain row that leads into the window; about 65 bytes
+	// each while an interval is evaluated). Zero means
+	// DefaultMaxTransitions. The exact path needs O(N³) of them.
+	MaxTransitions int
 }
 
 // Defaults of Settings.
@@ -53,6 +59,9 @@ const (
 	DefaultPrune = 1e-12
 	// DefaultMaxStates is the default cap on the states built.
 	DefaultMaxStates = 4_000_000
+	// DefaultMaxTransitions is the default cap on the transitions: about
+	// 6.5 GB at 65 bytes each.
+	DefaultMaxTransitions = 100_000_000
 )
 
 func (s *Settings) withDefaults() Settings {
@@ -74,6 +83,9 @@ func (s *Settings) withDefaults() Settings {
 	}
 	if d.MaxStates <= 0 {
 		d.MaxStates = DefaultMaxStates
+	}
+	if d.MaxTransitions <= 0 {
+		d.MaxTransitions = DefaultMaxTransitions
 	}
 	return d
 }

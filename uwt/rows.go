@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/ckpt-markov/markov/birthdeath"
 )
 
@@ -21,11 +19,12 @@ const rowTol = 1e-16
 // every segment and interval. It is safe for concurrent use.
 type SpareChains struct {
 	lambda, theta float64
-	// exact computes full dense rows with birthdeath's Auto method;
-	// otherwise only the requested rows, each on the columns that carry
-	// its mass, by birthdeath's closed form (binomial convolution for P_T,
-	// a tridiagonal resolvent solve for Q_T): O(√m) per entry kept rather
-	// than an O(m³) dense matrix per chain.
+	// exact computes every column of the requested rows (birthdeath's
+	// Rows with tol = 0: the closed form, the same numbers as the dense
+	// Transition, whose (m+1)² matrices it never holds); otherwise each
+	// row on the columns that carry its mass (binomial convolution for
+	// P_T, a tridiagonal resolvent solve on a window for Q_T): O(√m) per
+	// entry kept rather than an O(m³) dense matrix per chain.
 	exact  bool
 	mu     sync.Mutex
 	chains map[int]*birthdeath.Chain
@@ -73,26 +72,28 @@ func (c *SpareChains) fill(g *segment) error {
 	if err != nil {
 		return err
 	}
-	k := g.s1 - g.s0
-	g.lo, g.pt, g.qt = make([]int, k), make([][]float64, k), make([][]float64, k)
+	tol := rowTol
 	if c.exact {
-		var p, q mat.Dense
-		if err := ch.Transition(&p, &q, g.t, g.rho, nil); err != nil {
-			return err
-		}
-		for s := g.s0; s < g.s1; s++ {
-			g.pt[s-g.s0], g.qt[s-g.s0] = p.RawRowView(s), q.RawRowView(s)
-		}
-		return nil
+		tol = 0 // every column: the same closed form as the dense Transition
 	}
-	rb, err := ch.Rows(g.s0, g.s1, g.t, g.rho, rowTol)
+	rb, err := ch.Rows(g.s0, g.s1, g.t, g.rho, tol)
 	if err != nil {
 		return err
 	}
+	k := g.s1 - g.s0
+	g.lo, g.pt, g.qt = resize(g.lo, k), resizeRows(g.pt, k), resizeRows(g.qt, k)
 	for k, r := range rb.Rows {
 		g.lo[k], g.pt[k], g.qt[k] = r.Lo, r.P, r.Q
 	}
 	return nil
+}
+
+// resizeRows returns s with length n, reusing its storage.
+func resizeRows(s [][]float64, n int) [][]float64 {
+	if cap(s) < n {
+		return make([][]float64, n)
+	}
+	return s[:n]
 }
 
 // inlineCost is the number of spare-chain row entries below which fillAll

@@ -126,18 +126,60 @@ func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
 	return sk, nil
 }
 
-// checkSize estimates the number of states before building any, so that
-// a hopeless exact solve fails early.
+// bytesPerTransition is the memory a transition of the model takes while
+// one interval is evaluated, for the estimate of checkSize: its value in
+// the segment's rows (8 bytes for P or Q), the assembly (row, column,
+// value, kept: 25), the chain's generator and its ILU(0) factors
+// (12 + 8), and the restricted copy the solver may make (12). Measured
+// peaks are within a factor of two of it (see BENCHMARKS.md).
+const bytesPerTransition = 65
+
+// checkSize estimates the number of states and transitions before
+// building any, so that a model that cannot fit in memory fails early
+// with an error instead of running out of it. The transitions are bounded
+// above: every row of an up or recovery state has at most two transitions
+// per column of its spare chain that leads into the window.
 func (m *Model) checkSize(as []int, lo, hi int) error {
-	n, est := m.sc.N(), 0
-	for _, a := range as {
-		est += min(n-a, hi-a) - max(0, lo-a) + 1
+	n := m.sc.N()
+	states, trans := m.estimateSize(as, lo, hi)
+	path := "fast path"
+	if m.set.Exact {
+		path = "exact path (Settings.Exact, every functional count 0..N)"
 	}
-	est += (hi - lo + 1) * len(m.oldCounts(as))
-	if est > m.set.MaxStates {
-		return fmt.Errorf("uwt: the model needs about %d states, more than Settings.MaxStates = %d", est, m.set.MaxStates)
+	switch {
+	case states > m.set.MaxStates:
+		return fmt.Errorf("uwt: the %s for N = %d processors needs about %d states, more than Settings.MaxStates = %d",
+			path, n, states, m.set.MaxStates)
+	case trans > float64(m.set.MaxTransitions):
+		return fmt.Errorf("uwt: the %s for N = %d processors needs up to %.3g transitions (about %.3g GB), more than Settings.MaxTransitions = %d",
+			path, n, trans, trans*bytesPerTransition/1e9, m.set.MaxTransitions)
 	}
 	return nil
+}
+
+// estimateSize returns the number of states of the window [lo, hi] with
+// used counts as (the start state aside) and an upper bound on its
+// transitions.
+func (m *Model) estimateSize(as []int, lo, hi int) (states int, trans float64) {
+	n := m.sc.N()
+	// cols(a) is the number of spare counts s' whose states U(a, s') and
+	// decision states of a − 1 + s' functional lie in the window.
+	cols := func(a int) int { return max(min(n-a, hi-a+1)-max(0, lo-a)+1, 0) }
+	for _, a := range as {
+		k := max(min(n-a, hi-a)-max(0, lo-a)+1, 0)
+		states += k
+		trans += float64(k) * 2 * float64(cols(a))
+	}
+	olds := len(m.oldCounts(as))
+	states += (hi - lo + 1) * olds
+	for k := lo; k <= hi; k++ {
+		if a := m.rOf(k); a > 0 {
+			trans += float64(olds) * 2 * float64(cols(a))
+		} else {
+			trans += 2 * float64(olds)
+		}
+	}
+	return states, trans
 }
 
 func (sk *skeleton) add(s State) {

@@ -276,7 +276,7 @@ type modelOptions struct {
 
 func (o *modelOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.BoolVar(&o.Exact, "exact", false, "build the full state space with dense matrices (slow; for validation)")
+	f.BoolVar(&o.Exact, "exact", false, "build the full state space with full spare-chain rows (slow; for validation)")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines computing the model (0: one per CPU)")
 }
 
@@ -304,7 +304,7 @@ func (o *modelOptions) settings() (*uwt.Settings, error) {
 // path names the model's evaluation path for people.
 func (o *modelOptions) path() string {
 	if o.Exact {
-		return "exact (every state, dense matrices)"
+		return "exact (every state, full spare-chain rows)"
 	}
 	return "fast (window of likely functional counts)"
 }

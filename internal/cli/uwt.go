@@ -50,7 +50,7 @@ the size of the Markov chain solved.
 
 The default fast path builds only the states whose functional processor
 counts carry probability (the dropped mass is reported); --exact builds every
-state with dense matrices, for validation on small systems.`,
+state with full spare-chain rows, for validation on small systems.`,
 		Example: `  markov uwt --interval 12h
   markov uwt --scenario app.json --interval 90m --json
   markov uwt --app md --processors 16 --mttf 30d --interval 2h --exact`,

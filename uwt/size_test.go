@@ -1,0 +1,82 @@
+package uwt
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-markov/markov/internal/testmodel"
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// matrixApp returns the QR-like application with a recovery matrix
+// R(p, a) = 10 + p/10 + a/20 seconds: a recovery cost that depends on
+// the old count, so that the recovery states carry p.
+func matrixApp(n int) scenario.Application {
+	app := testmodel.QRLike(n)
+	m := make([][]float64, n)
+	for p := range n {
+		m[p] = make([]float64, n)
+		for a := range n {
+			m[p][a] = 10 + float64(p+1)/10 + float64(a+1)/20
+		}
+	}
+	app.Recovery = scenario.RecoveryMatrix(m)
+	return app
+}
+
+// The size estimate that guards New bounds the transitions the model
+// actually assembles (every transition inside the window, before
+// pruning), on both paths, for greedy, moldable and waiting policies and
+// a recovery matrix, at short and long intervals.
+func TestSizeEstimateBounds(t *testing.T) {
+	const n = 48
+	for _, tc := range []struct {
+		name string
+		sys  scenario.System
+		app  scenario.Application
+		pol  scenario.Policy
+	}{
+		{"desktop greedy", scenario.System{Processors: n, MTTF: 8 * 3600, MTTR: 4 * 3600}, testmodel.QRLike(n), scenario.Policy{}},
+		{"desktop moldable(12)", scenario.System{Processors: n, MTTF: 8 * 3600, MTTR: 4 * 3600}, testmodel.QRLike(n),
+			scenario.Policy{Kind: scenario.Moldable, Processors: 12}},
+		{"hpc greedy R(p,a)", scenario.System{Processors: n, MTTF: 20 * 86400, MTTR: 3600}, matrixApp(n), scenario.Policy{}},
+		{"flaky moldable(40) R(p,a)", scenario.System{Processors: n, MTTF: 86400, MTTR: 4 * 3600}, matrixApp(n),
+			scenario.Policy{Kind: scenario.Moldable, Processors: 40}},
+	} {
+		sc := mustScenario(t, tc.sys, tc.app, tc.pol)
+		for _, exact := range []bool{false, true} {
+			name := fmt.Sprintf("%s exact=%v", tc.name, exact)
+			m, err := New(context.Background(), sc, &Settings{Exact: exact})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, i := range []float64{60, 3600, 86400} {
+				if _, err := m.Evaluate(context.Background(), i); err != nil {
+					t.Fatal(err)
+				}
+				states, trans := m.estimateSize(m.usedCounts(m.sk.lo, m.sk.hi), m.sk.lo, m.sk.hi)
+				if got := len(m.asm.rows); float64(got) > trans {
+					t.Errorf("%s I=%g: %d transitions assembled, estimate %g", name, i, got, trans)
+				}
+				// The estimate counts the start state among the up
+				// states of r(N) when the window reaches N.
+				if got := len(m.sk.states); got != states {
+					t.Errorf("%s I=%g: %d states built, estimate %d", name, i, got, states)
+				}
+			}
+		}
+	}
+}
+
+// The exact path with a recovery matrix needs O(N³) transitions; beyond
+// the cap New refuses before building anything, naming the setting.
+func TestExactRefusedEarly(t *testing.T) {
+	const n = 400 // ≈ N³(2/3 + 1) ≈ 1.07e8 transitions > DefaultMaxTransitions
+	sc := mustScenario(t, scenario.System{Processors: n, MTTF: 8 * 3600, MTTR: 4 * 3600}, matrixApp(n), scenario.Policy{})
+	_, err := New(context.Background(), sc, &Settings{Exact: true})
+	if err == nil || !strings.Contains(err.Error(), "MaxTransitions") || !strings.Contains(err.Error(), "exact path") {
+		t.Fatalf("exact N = %d with R(p, a): error %v, want one naming MaxTransitions and the exact path", n, err)
+	}
+}
