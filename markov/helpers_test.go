@@ -152,3 +152,16 @@ func intLabels(n int) []int {
 	}
 	return l
 }
+
+// chainDense returns the transition matrix of c (as built: renormalised
+// rows, if asked) as a dense matrix.
+func chainDense(c *Chain[int]) *mat.Dense {
+	d := mat.NewDense(c.Len(), c.Len(), nil)
+	for i := range c.Len() {
+		to, p := c.Row(i)
+		for k, j := range to {
+			d.Set(i, j, p[k])
+		}
+	}
+	return d
+}

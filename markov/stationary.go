@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Defaults of Settings.
@@ -127,6 +128,52 @@ type Settings struct {
 	// the closed class; it is normalised there. The direct methods check it
 	// and ignore it.
 	Start []float64
+	// Preconditioner, if not nil, carries the ILU(0) factors of the
+	// Iterative method from one solve to the next (of the chains of a
+	// parameter search, say): when the closed class has the same states
+	// (by index) as in the solve that computed them, the factors are used
+	// again without being recomputed, as long as GMRES converges with them
+	// within twice the iterations it needed when they were fresh (plus
+	// 20); otherwise they are recomputed and the solve continues from
+	// where it stopped. Any nonsingular preconditioner leaves the result's
+	// tolerance unchanged (convergence is judged on the true residual);
+	// only the iterate at which GMRES stops differs, inside Tol. A
+	// Preconditioner is not safe for concurrent use.
+	Preconditioner *Preconditioner
+}
+
+// Preconditioner holds ILU(0) factors for reuse across stationary solves
+// (Settings.Preconditioner). The zero value holds none.
+type Preconditioner struct {
+	states []int // the class the factors were computed for
+	ilu    *ilu0
+	iters  int // GMRES iterations of the solve that computed them
+	// Reused and Factored count the solves that used the held factors and
+	// those that computed new ones.
+	Reused, Factored int
+}
+
+// solveIterative runs GMRES on a from x with pc's factors when they fit
+// the class states, else (or when they no longer converge in budget) with
+// fresh ones, which it stores in pc. pc may be nil.
+func solveIterative(a *csrMat, x []float64, states []int, s Settings, pc *Preconditioner) int {
+	iters := 0
+	if pc != nil && pc.ilu != nil && slices.Equal(pc.states, states) {
+		budget := min(s.MaxIter, 2*pc.iters+20)
+		iters = gmres(a, pc.ilu, x, s.Tol, budget, s.Restart)
+		if iters < budget {
+			pc.Reused++
+			return iters
+		}
+	}
+	ilu := newILU0(a)
+	more := gmres(a, ilu, x, s.Tol, s.MaxIter-iters, s.Restart)
+	if pc != nil {
+		pc.states = append(pc.states[:0], states...)
+		pc.ilu, pc.iters = ilu, more
+		pc.Factored++
+	}
+	return iters + more
 }
 
 // Result is the outcome of Stationary.
@@ -202,7 +249,7 @@ func (c *Chain[L]) Stationary(settings *Settings) (Result, error) {
 	default:
 		if err = c.startVector(x, s.Start, states); err == nil {
 			a := c.generatorTrans(states, local)
-			res.Iterations = gmres(a, newILU0(a), x, s.Tol, s.MaxIter, s.Restart)
+			res.Iterations = solveIterative(a, x, states, s, s.Preconditioner)
 		}
 	}
 	if err != nil {

@@ -687,3 +687,60 @@ func FuzzStationary(f *testing.F) {
 		}
 	})
 }
+
+// Factors reused from a nearby chain (Settings.Preconditioner) give the
+// solution of a fresh solve to the tolerance, checked against the
+// independent LU oracle; a chain on a different class gets new factors;
+// and factors of an unrelated chain of the same size, a poor
+// preconditioner, still give a converged answer (by refactoring when they
+// stall, or by converging anyway).
+func TestStationaryPreconditionerReuse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	tr := bandedChain(rng, 400, 40, 12)
+	var pc Preconditioner
+	set := &Settings{Method: Iterative, Tol: 1e-13, Preconditioner: &pc}
+	if _, err := tr.build(t, nil).Stationary(set); err != nil {
+		t.Fatal(err)
+	}
+	if pc.Factored != 1 || pc.Reused != 0 {
+		t.Fatalf("first solve: factored %d, reused %d; want 1, 0", pc.Factored, pc.Reused)
+	}
+	// A nearby chain: every probability perturbed by up to 1e-3 relative.
+	for k := range tr.vals {
+		tr.vals[k] *= 1 + 1e-3*rng.Float64()
+	}
+	c2 := tr.build(t, &BuildSettings{Renormalise: true})
+	got, err := c2.Stationary(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pc.Reused != 1 {
+		t.Errorf("nearby chain: reused %d times, want 1 (factored %d)", pc.Reused, pc.Factored)
+	}
+	want := luStationary(t, chainDense(c2))
+	// Residual 1e-13 and a 400-state walk of bandwidth 40: the oracle and
+	// the iterate agree to far better than 1e-8 relative.
+	if d := maxRelDiff(got.Pi, want); d > 1e-8 {
+		t.Errorf("reused factors: π differs from LU by %.3g relative", d)
+	}
+	// A different chain of another size: new factors.
+	other := bandedChain(rng, 300, 30, 12).build(t, nil)
+	if _, err := other.Stationary(set); err != nil {
+		t.Fatal(err)
+	}
+	if pc.Factored != 2 {
+		t.Errorf("different class: factored %d times, want 2", pc.Factored)
+	}
+	// An unrelated chain of the same size and class: the held factors are
+	// tried, and the answer still converges.
+	unrelatedT := randomChain(rng, 300, 6)
+	unrelated := unrelatedT.build(t, nil)
+	res, err := unrelated.Stationary(set)
+	if err != nil {
+		t.Fatalf("unrelated chain with stale factors: %v", err)
+	}
+	if d := maxRelDiff(res.Pi, luStationary(t, chainDense(unrelated))); d > 1e-8 {
+		t.Errorf("unrelated chain: π differs from LU by %.3g relative", d)
+	}
+	t.Logf("reused %d, factored %d", pc.Reused, pc.Factored)
+}

@@ -261,8 +261,9 @@ func (asm *assembly) chain(states []State, reach []int32, sub []int, kept []bool
 }
 
 // solve returns the stationary distribution of chain, warm-started from
-// the previous evaluation's (restricted to sub), and retried cold if the
-// warm start stalls the iteration.
+// the previous evaluation's (restricted to sub) and preconditioned with
+// the factors of an earlier interval while they serve, and retried cold
+// if the warm start stalls the iteration.
 func (m *Model) solve(chain *markov.Chain[State], sub []int, interval float64) (markov.Result, error) {
 	var start []float64
 	if m.warm != nil {
@@ -271,7 +272,9 @@ func (m *Model) solve(chain *markov.Chain[State], sub []int, interval float64) (
 			start[k] = m.warm[i]
 		}
 	}
-	st, err := chain.Stationary(&markov.Settings{Start: start})
+	// The ILU(0) factors of the last interval precondition this one while
+	// they keep GMRES fast (markov.Settings.Preconditioner).
+	st, err := chain.Stationary(&markov.Settings{Start: start, Preconditioner: &m.pc})
 	if err != nil && !errors.Is(err, markov.ErrNoConvergence) {
 		return st, fmt.Errorf("uwt: %w", err)
 	}

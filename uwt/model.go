@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 
+	"github.com/ckpt-markov/markov/markov"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -113,9 +114,10 @@ type Model struct {
 	events *events // failure events; nil for single failures
 	rows   *SpareChains
 	sk     *skeleton
-	warm   []float64 // last stationary distribution, for a warm start
-	asm    *assembly // the buffers of the last evaluation's chain, reused
-	mode   int       // most likely functional count
+	warm   []float64             // last stationary distribution, for a warm start
+	asm    *assembly             // the buffers of the last evaluation's chain, reused
+	pc     markov.Preconditioner // ILU(0) factors reused across intervals
+	mode   int                   // most likely functional count
 }
 
 // New builds the model of sc: the states and the recovery rows, which for
@@ -180,6 +182,7 @@ func (m *Model) build(ctx context.Context, lo, hi int) error {
 	}
 	m.sk = sk
 	m.warm = nil
+	m.pc = markov.Preconditioner{}
 	return nil
 }
 
