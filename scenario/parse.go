@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -260,6 +261,12 @@ func numberList(field string, raw json.RawMessage, n int) ([]float64, error) {
 	if isNull(raw) {
 		return nil, fieldErr(field, "missing")
 	}
+	// The common case, a well-formed list of numbers, is scanned directly
+	// (tens of ns per number rather than ≈ 2 µs item by item); anything
+	// else takes the item-by-item path below, whose errors name the entry.
+	if out, ok := scanNumbers(raw); ok {
+		return out, nil
+	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, fieldErr(field, "want a list of %d numbers, %v", n, jsonProblem(err))
@@ -373,4 +380,102 @@ func orRoot(s string) string {
 		return "(top level)"
 	}
 	return s
+}
+
+// scanNumbers reads a JSON list of numbers, [n₁, n₂, …], with optional
+// whitespace, in one pass; ok is false for anything else (null entries,
+// strings, nested values, malformed or out-of-range numbers), which the
+// caller then reads with encoding/json to report the entry at fault. Each
+// number must match the JSON grammar -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+// before strconv.ParseFloat converts it (which would accept more: "inf",
+// hexadecimal, underscores); the values are those encoding/json gives.
+func scanNumbers(raw []byte) (out []float64, ok bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	i = skipSpace(raw, i+1)
+	// A cheap upper bound on the count sizes the result once.
+	out = make([]float64, 0, bytes.Count(raw[i:], []byte{','})+1)
+	if i < len(raw) && raw[i] == ']' {
+		return endList(raw, i, out)
+	}
+	for {
+		j := jsonNumberEnd(raw, i)
+		if j == i {
+			return nil, false
+		}
+		x, err := strconv.ParseFloat(string(raw[i:j]), 64)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, x)
+		i = skipSpace(raw, j)
+		if i >= len(raw) {
+			return nil, false
+		}
+		switch raw[i] {
+		case ',':
+			i = skipSpace(raw, i+1)
+		case ']':
+			return endList(raw, i, out)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// endList returns out when the list closed at raw[i] ends the input.
+func endList(raw []byte, i int, out []float64) ([]float64, bool) {
+	if skipSpace(raw, i+1) != len(raw) {
+		return nil, false
+	}
+	return out, true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// jsonNumberEnd returns the end of the JSON number starting at b[i], or i
+// when none starts there.
+func jsonNumberEnd(b []byte, i int) int {
+	start := i
+	digits := func() int {
+		k := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i - k
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		digits()
+	default:
+		return start
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return start
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return start
+		}
+	}
+	return i
 }

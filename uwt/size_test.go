@@ -44,11 +44,23 @@ func TestSizeEstimateBounds(t *testing.T) {
 		{"hpc greedy R(p,a)", scenario.System{Processors: n, MTTF: 20 * 86400, MTTR: 3600}, matrixApp(n), scenario.Policy{}},
 		{"flaky moldable(40) R(p,a)", scenario.System{Processors: n, MTTF: 86400, MTTR: 4 * 3600}, matrixApp(n),
 			scenario.Policy{Kind: scenario.Moldable, Processors: 40}},
+		// A window far wider than the rows (Tol = 1e-200: ±30 standard
+		// deviations), where the fast path's Hoeffding bound on the row
+		// widths, not the window, bounds the transitions.
+		{"desktop moldable(16) wide", scenario.System{Processors: 1024, MTTF: 8 * 3600, MTTR: 4 * 3600}, testmodel.QRLike(1024),
+			scenario.Policy{Kind: scenario.Moldable, Processors: 16}},
 	} {
 		sc := mustScenario(t, tc.sys, tc.app, tc.pol)
 		for _, exact := range []bool{false, true} {
 			name := fmt.Sprintf("%s exact=%v", tc.name, exact)
-			m, err := New(context.Background(), sc, &Settings{Exact: exact})
+			set := &Settings{Exact: exact}
+			if strings.HasSuffix(tc.name, "wide") {
+				if exact {
+					continue
+				}
+				set.Tol = 1e-200
+			}
+			m, err := New(context.Background(), sc, set)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,6 +71,12 @@ func TestSizeEstimateBounds(t *testing.T) {
 				states, trans := m.estimateSize(m.usedCounts(m.sk.lo, m.sk.hi), m.sk.lo, m.sk.hi)
 				if got := len(m.asm.rows); float64(got) > trans {
 					t.Errorf("%s I=%g: %d transitions assembled, estimate %g", name, i, got, trans)
+				}
+				if set.Tol == 1e-200 {
+					if w := float64(m.sk.hi - m.sk.lo + 1); trans >= 2*float64(states)*w {
+						t.Errorf("%s: estimate %g not below the window's bound %g: the row bound is not exercised",
+							name, trans, 2*float64(states)*w)
+					}
 				}
 				// The estimate counts the start state among the up
 				// states of r(N) when the window reaches N.

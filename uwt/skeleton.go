@@ -141,7 +141,16 @@ const bytesPerTransition = 65
 // per column of its spare chain that leads into the window.
 func (m *Model) checkSize(as []int, lo, hi int) error {
 	n := m.sc.N()
-	states, trans := m.estimateSize(as, lo, hi)
+	// The states first, in closed form, so that the transitions are
+	// estimated state by state only for a model of bounded size.
+	states := (hi - lo + 1) * len(m.oldCounts(as))
+	for _, a := range as {
+		states += max(min(n-a, hi-a)-max(0, lo-a)+1, 0)
+	}
+	var trans float64
+	if states <= m.set.MaxStates {
+		states, trans = m.estimateSize(as, lo, hi)
+	}
 	path := "fast path"
 	if m.set.Exact {
 		path = "exact path (Settings.Exact, every functional count 0..N)"
@@ -159,22 +168,39 @@ func (m *Model) checkSize(as []int, lo, hi int) error {
 
 // estimateSize returns the number of states of the window [lo, hi] with
 // used counts as (the start state aside) and an upper bound on its
-// transitions.
+// transitions: two per column a state's row keeps. On the exact path a
+// row keeps every column that leads into the window. On the fast path it
+// also keeps at most the columns within h = √(m/2 · ln(4/rowTol)) of the
+// range its mean sweeps, from s towards the stationary mean mπ: the spare
+// count is a sum of m independent indicators, so by Hoeffding's
+// inequality each tail beyond h carries less than rowTol/4, and the row
+// is trimmed to all but rowTol of its mass.
 func (m *Model) estimateSize(as []int, lo, hi int) (states int, trans float64) {
 	n := m.sc.N()
-	// cols(a) is the number of spare counts s' whose states U(a, s') and
-	// decision states of a − 1 + s' functional lie in the window.
-	cols := func(a int) int { return max(min(n-a, hi-a+1)-max(0, lo-a)+1, 0) }
-	for _, a := range as {
-		k := max(min(n-a, hi-a)-max(0, lo-a)+1, 0)
-		states += k
-		trans += float64(k) * 2 * float64(cols(a))
+	pi := m.theta / (m.lambda + m.theta)
+	// cols(a, s) bounds the columns kept by row s of the spare chain of a:
+	// spare counts s' whose states U(a, s') or decision states of
+	// a − 1 + s' functional lie in the window.
+	cols := func(a, s int) float64 {
+		c := float64(max(min(n-a, hi-a+1)-max(0, lo-a)+1, 0))
+		if m.set.Exact {
+			return c
+		}
+		mm := float64(n - a)
+		h := math.Sqrt(mm / 2 * math.Log(4/rowTol))
+		return math.Min(c, math.Abs(float64(s)-mm*pi)+2*h+2)
 	}
 	olds := len(m.oldCounts(as))
+	for _, a := range as {
+		for s := max(0, lo-a); s <= min(n-a, hi-a); s++ {
+			states++
+			trans += 2 * cols(a, s)
+		}
+	}
 	states += (hi - lo + 1) * olds
 	for k := lo; k <= hi; k++ {
 		if a := m.rOf(k); a > 0 {
-			trans += float64(olds) * 2 * float64(cols(a))
+			trans += float64(olds) * 2 * cols(a, k-a)
 		} else {
 			trans += 2 * float64(olds)
 		}
