@@ -108,7 +108,9 @@
 //
 // Results depend slightly on the order of evaluations: each stationary
 // solve of a Model starts from the previous one's distribution (a warm
-// start), so an iterative solver stops at a different point inside its
+// start) and is preconditioned with the ILU(0) factors of an earlier
+// interval while they keep GMRES fast (markov.Settings.Preconditioner),
+// so an iterative solver stops at a different point inside its
 // tolerance, and a fast-path window once widened stays wide. The UWT of
 // the same interval evaluated after other intervals and by a fresh Model
 // differ by a few 1e-15 relative (measured over seven intervals from

@@ -18,7 +18,14 @@ import (
 // L(a), assembles the transitions and rewards, prunes, restricts to the
 // states reachable from the start, solves for π and computes the rewards;
 // Model.window and Model.widen give the fast path's window of functional
-// counts.
+// counts. The buffers of an evaluation persist in the Model and are
+// reused by the next: the assembly (its COO arrays hold the solved chain
+// in place), the segments' row slices, birthdeath's pooled workspaces,
+// and the solver's ILU(0) factors (Model.pc). A segment's row s covers
+// the columns lo[k] .. lo[k]+len(pt[k])−1 only (its window), which
+// depends on T: the chain's pattern is rebuilt at every interval, in
+// column order so that no sort is needed. Sizes are estimated and capped
+// before a skeleton is built (checkSize, estimateSize).
 
 // skeleton is the I-independent part of the model over a window [lo, hi]
 // of functional counts: the states, the segments their rows come from,
