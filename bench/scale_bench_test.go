@@ -161,6 +161,24 @@ func BenchmarkScaleCLIJSON(b *testing.B) {
 		}
 		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu_s")
 	})
+	// The same processor count in parametric forms (docs/scenario.md):
+	// QR-like costs, ω(a) = a/(1 + a/2000) written as Amdahl's law with
+	// rate 1 and serial fraction 1/2000 (not the same curve: a/(1 +
+	// (a − 1)/2000)), so only the parse is compared, not the search.
+	forms := []byte(fmt.Sprintf(`{"system": {"processors": %d, "mttf": "25y", "mttr": "1h"},
+		"application": {"work_rate": {"amdahl": {"rate": 1, "serial": 0.0005}},
+			"checkpoint_latency": {"constant": 99.19}, "recovery": {"constant": 17.21}},
+		"policy": "greedy"}`, n))
+	b.Run(fmt.Sprintf("parse-forms/N=%d", n), func(b *testing.B) {
+		b.ReportAllocs()
+		cpu0 := cpuTime()
+		for b.Loop() {
+			if _, err := scenario.Parse(bytes.NewReader(forms), nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu_s")
+	})
 	b.Run(fmt.Sprintf("optimize/N=%d", n), func(b *testing.B) {
 		if err := encode(); err != nil {
 			b.Fatal(err)

@@ -24,6 +24,8 @@ func FuzzParse(f *testing.F) {
 		file(sys3, `{"work_rate": [1, 2, 3], "checkpoint_latency": 9, "recovery": [[1, 2, 3], [1, 2, 3], [1, 2, 3]]}`, `"pb"`),
 		file(sys3, `"qr"`, `"greedy"`),
 		file(`{"processors": 3, "mttf": 1, "mttr": 1, "failure_events": {"sizes": [0.5, 0.25, 0.25]}}`, app3, `"greedy"`),
+		file(sys3, `{"work_rate": {"amdahl": {"rate": 1, "serial": 0.1}}, "checkpoint_latency": {"constant": "1m", "per_processor": 2}, "recovery": {"constant": 5, "per_old": 1, "per_new": 2}}`, `"pb"`),
+		file(sys3, `{"work_rate": {"power": {"coefficient": 1, "exponent": 0.5}}, "checkpoint_latency": 9, "recovery": {"constant": 5}}`, `"greedy"`),
 		file(sys3, app3, `"greedy"`) + ` x`,
 		`{"system": `,
 		`[]`,

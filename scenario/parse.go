@@ -146,7 +146,13 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 	if err := decodeStrict(raw, &j, "application"); err != nil {
 		return Application{}, err
 	}
-	work, err := numberList("application.work_rate", j.WorkRate, n)
+	var work []float64
+	var err error
+	if isObject(j.WorkRate) {
+		work, err = parseForm("application.work_rate", j.WorkRate, n)
+	} else {
+		work, err = numberList("application.work_rate", j.WorkRate, n)
+	}
 	if err != nil {
 		return Application{}, err
 	}
@@ -178,6 +184,9 @@ func perCount(field string, raw json.RawMessage, n int) ([]float64, error) {
 	if isNull(raw) {
 		return nil, fieldErr(field, "missing")
 	}
+	if isObject(raw) {
+		return parseForm(field, raw, n)
+	}
 	if raw[0] == '[' {
 		v, err := numberList(field, raw, n)
 		if err != nil {
@@ -200,6 +209,9 @@ func parseRecovery(raw json.RawMessage, n int) (Recovery, error) {
 	const field = "application.recovery"
 	if isNull(raw) {
 		return Recovery{}, fieldErr(field, "missing")
+	}
+	if isObject(raw) {
+		return parseRecoveryForm(raw, n)
 	}
 	trimmed := bytes.TrimLeft(raw[1:], " \t\r\n")
 	if raw[0] == '[' && len(trimmed) > 0 && trimmed[0] == '[' {

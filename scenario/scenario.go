@@ -94,6 +94,9 @@ type Recovery struct {
 	// rows is the row count of a matrix collapsed into byNew (0 otherwise),
 	// kept so that validation still sees the matrix's shape.
 	rows int
+	// linear holds R(p, a) = c + kp·p + ka·a (RecoveryLinear) when the
+	// cost depends on the old count; nil otherwise.
+	linear *linearRecovery
 }
 
 // RecoveryByNew returns a recovery cost R(p, a) = r[a-1] that depends on the
@@ -125,6 +128,9 @@ func RecoveryMatrix(m [][]float64) Recovery {
 
 // Cost returns R(p, a).
 func (r Recovery) Cost(p, a int) float64 {
+	if r.linear != nil {
+		return r.linear.cost(p, a)
+	}
 	if r.matrix != nil {
 		return r.matrix[p-1][a-1]
 	}
@@ -136,7 +142,7 @@ func (r Recovery) Cost(p, a int) float64 {
 
 // DependsOnOld reports whether R(p, a) depends on the old count p, in which
 // case the model must keep p in its recovery and down states.
-func (r Recovery) DependsOnOld() bool { return r.matrix != nil }
+func (r Recovery) DependsOnOld() bool { return r.matrix != nil || r.linear != nil }
 
 // Matrix returns R as an N×N matrix (a fresh copy) for n processors.
 func (r Recovery) Matrix(n int) [][]float64 {
@@ -152,6 +158,9 @@ func (r Recovery) Matrix(n int) [][]float64 {
 
 func (r Recovery) validate(n int) error {
 	const field = "application.recovery"
+	if r.linear != nil {
+		return r.linear.validate(n)
+	}
 	if r.matrix == nil {
 		if r.rows != 0 && r.rows != n {
 			return fieldErr(field, "matrix has %d rows, want %d (one per old processor count)", r.rows, n)

@@ -98,3 +98,22 @@ func TestExactRefusedEarly(t *testing.T) {
 		t.Fatalf("exact N = %d with R(p, a): error %v, want one naming MaxTransitions and the exact path", n, err)
 	}
 }
+
+// A linear recovery cost R(p, a) = c + kp·p + ka·a held as three
+// coefficients (scenario.RecoveryLinear) gives the model of the same cost
+// written out as an N×N matrix, on both paths.
+func TestLinearRecoveryMatchesMatrix(t *testing.T) {
+	const n = 24
+	lin := testmodel.QRLike(n)
+	lin.Recovery = scenario.RecoveryLinear(12, 0.4, 0.25, n)
+	mat := testmodel.QRLike(n)
+	mat.Recovery = scenario.RecoveryMatrix(lin.Recovery.Matrix(n))
+	sys := scenario.System{Processors: n, MTTF: 86400, MTTR: 4 * 3600}
+	for _, exact := range []bool{false, true} {
+		a := evaluate(t, mustScenario(t, sys, lin, scenario.Policy{}), &Settings{Exact: exact}, 1800)
+		b := evaluate(t, mustScenario(t, sys, mat, scenario.Policy{}), &Settings{Exact: exact}, 1800)
+		if a.UWT != b.UWT || a.States != b.States {
+			t.Errorf("exact=%v: linear UWT %v (%d states), matrix %v (%d states)", exact, a.UWT, a.States, b.UWT, b.States)
+		}
+	}
+}

@@ -1,0 +1,182 @@
+package scenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// Parametric forms of the per-count inputs, so that a scenario of a
+// million processors is a few lines rather than lists of a million
+// numbers (docs/scenario.md, "Parametric forms"). A per-count field
+// (work_rate, checkpoint_latency, checkpoint_overhead, and recovery by new
+// count) may be an object with exactly one of
+//
+//	{"constant": c, "per_processor": k}   c + k·a (k optional, default 0)
+//	{"amdahl": {"rate": r, "serial": f}}  r·a / (1 + f·(a − 1))  (Amdahl's law)
+//	{"power": {"coefficient": c, "exponent": e}}   c·a^e
+//
+// and recovery may be {"constant": c, "per_old": kp, "per_new": ka}:
+// R(p, a) = c + kp·p + ka·a. c may be a duration string where the field
+// takes durations.
+
+type formJSON struct {
+	Constant     json.RawMessage `json:"constant"`
+	PerProcessor *float64        `json:"per_processor"`
+	Amdahl       *struct {
+		Rate   *float64 `json:"rate"`
+		Serial *float64 `json:"serial"`
+	} `json:"amdahl"`
+	Power *struct {
+		Coefficient *float64 `json:"coefficient"`
+		Exponent    *float64 `json:"exponent"`
+	} `json:"power"`
+}
+
+// isObject reports whether a raw JSON value is an object.
+func isObject(raw json.RawMessage) bool {
+	for _, c := range raw {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{':
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// parseForm expands a parametric form for counts a = 1..n; the error names
+// the field.
+func parseForm(field string, raw json.RawMessage, n int) ([]float64, error) {
+	var j formJSON
+	if err := decodeStrict(raw, &j, field); err != nil {
+		return nil, err
+	}
+	forms := 0
+	for _, set := range []bool{len(j.Constant) > 0, j.Amdahl != nil, j.Power != nil} {
+		if set {
+			forms++
+		}
+	}
+	if forms != 1 {
+		return nil, fieldErr(field, "give exactly one of \"constant\" (with \"per_processor\"), \"amdahl\" or \"power\"")
+	}
+	if j.PerProcessor != nil && len(j.Constant) == 0 {
+		return nil, fieldErr(field+".per_processor", "goes with \"constant\"")
+	}
+	var f func(a float64) float64
+	switch {
+	case len(j.Constant) > 0:
+		c, err := parseSeconds(field+".constant", j.Constant)
+		if err != nil {
+			return nil, err
+		}
+		k := 0.0
+		if j.PerProcessor != nil {
+			k = *j.PerProcessor
+		}
+		f = func(a float64) float64 { return c + k*a }
+	case j.Amdahl != nil:
+		if j.Amdahl.Rate == nil || j.Amdahl.Serial == nil {
+			return nil, fieldErr(field+".amdahl", "needs \"rate\" and \"serial\"")
+		}
+		r, s := *j.Amdahl.Rate, *j.Amdahl.Serial
+		if !(s >= 0 && s <= 1) {
+			return nil, fieldErr(field+".amdahl.serial", "%v, want a fraction in [0, 1]", s)
+		}
+		f = func(a float64) float64 { return r * a / (1 + s*(a-1)) }
+	default:
+		if j.Power.Coefficient == nil || j.Power.Exponent == nil {
+			return nil, fieldErr(field+".power", "needs \"coefficient\" and \"exponent\"")
+		}
+		c, e := *j.Power.Coefficient, *j.Power.Exponent
+		f = func(a float64) float64 { return c * math.Pow(a, e) }
+	}
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = f(float64(i + 1))
+	}
+	return v, nil // validated with the application, naming the entry
+}
+
+type recoveryFormJSON struct {
+	Constant json.RawMessage `json:"constant"`
+	PerOld   *float64        `json:"per_old"`
+	PerNew   *float64        `json:"per_new"`
+}
+
+// parseRecoveryForm reads {"constant": c, "per_old": kp, "per_new": ka}.
+func parseRecoveryForm(raw json.RawMessage, n int) (Recovery, error) {
+	const field = "application.recovery"
+	var j recoveryFormJSON
+	if err := decodeStrict(raw, &j, field); err != nil {
+		return Recovery{}, err
+	}
+	if len(j.Constant) == 0 {
+		return Recovery{}, fieldErr(field+".constant", "missing (R(p, a) = constant + per_old·p + per_new·a)")
+	}
+	c, err := parseSeconds(field+".constant", j.Constant)
+	if err != nil {
+		return Recovery{}, err
+	}
+	var kp, ka float64
+	if j.PerOld != nil {
+		kp = *j.PerOld
+	}
+	if j.PerNew != nil {
+		ka = *j.PerNew
+	}
+	return RecoveryLinear(c, kp, ka, n), nil // validated with the application
+}
+
+// RecoveryLinear returns R(p, a) = c + perOld·p + perNew·a on n
+// processors. With perOld = 0 it is stored as a vector by new count;
+// otherwise as the three coefficients, not as an n×n matrix, so that a
+// recovery cost depending on the old count takes constant memory.
+func RecoveryLinear(c, perOld, perNew float64, n int) Recovery {
+	if perOld == 0 {
+		v := make([]float64, n)
+		for a := range v {
+			v[a] = c + perNew*float64(a+1)
+		}
+		return Recovery{byNew: v}
+	}
+	return Recovery{linear: &linearRecovery{c: c, perOld: perOld, perNew: perNew, n: n}}
+}
+
+// linearRecovery is R(p, a) = c + perOld·p + perNew·a for p, a in 1..n.
+type linearRecovery struct {
+	c, perOld, perNew float64
+	n                 int
+}
+
+func (l *linearRecovery) cost(p, a int) float64 {
+	return l.c + l.perOld*float64(p) + l.perNew*float64(a)
+}
+
+// validate checks the coefficients and, R being linear, its values at
+// the four corners of [1, n]², where its extremes lie.
+func (l *linearRecovery) validate(n int) error {
+	const field = "application.recovery"
+	if l.n != n {
+		return fieldErr(field, "defined for %d processors, want %d", l.n, n)
+	}
+	for _, x := range []float64{l.c, l.perOld, l.perNew} {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fieldErr(field, "coefficient %v, want finite", x)
+		}
+	}
+	for _, pa := range [][2]int{{1, 1}, {1, n}, {n, 1}, {n, n}} {
+		if v := l.cost(pa[0], pa[1]); !(v >= 0) || math.IsInf(v, 0) {
+			return fieldErr(field, "R(%d, %d) = %v, want a finite non-negative number of seconds", pa[0], pa[1], v)
+		}
+	}
+	return nil
+}
+
+// String describes the form, for error messages and reports.
+func (l *linearRecovery) String() string {
+	return fmt.Sprintf("R(p, a) = %g + %g·p + %g·a s", l.c, l.perOld, l.perNew)
+}
