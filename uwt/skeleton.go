@@ -158,19 +158,45 @@ func (m *Model) checkSize(as []int, lo, hi int) error {
 	if states <= m.set.MaxStates {
 		states, trans = m.estimateSize(as, lo, hi)
 	}
-	path := "fast path"
-	if m.set.Exact {
-		path = "exact path (Settings.Exact, every functional count 0..N)"
-	}
-	switch {
-	case states > m.set.MaxStates:
-		return fmt.Errorf("uwt: the %s for N = %d processors needs about %d states, more than Settings.MaxStates = %d",
-			path, n, states, m.set.MaxStates)
-	case trans > float64(m.set.MaxTransitions):
-		return fmt.Errorf("uwt: the %s for N = %d processors needs up to %.3g transitions (about %.3g GB), more than Settings.MaxTransitions = %d",
-			path, n, trans, trans*bytesPerTransition/1e9, m.set.MaxTransitions)
+	if states > m.set.MaxStates || trans > float64(m.set.MaxTransitions) {
+		return &SizeError{N: n, Exact: m.set.Exact, States: states, Transitions: trans,
+			MaxStates: m.set.MaxStates, MaxTransitions: m.set.MaxTransitions}
 	}
 	return nil
+}
+
+// SizeError is the error New (or a widening of the fast path's window)
+// returns when the model would exceed Settings.MaxStates or
+// Settings.MaxTransitions: it carries the estimates, so that a front end
+// can phrase the advice in its own terms.
+type SizeError struct {
+	// N is the number of processors; Exact tells which path was asked.
+	N     int
+	Exact bool
+	// States is the estimated number of states; Transitions an upper
+	// bound on the transitions (0 when the states alone were too many
+	// for the transitions to be estimated).
+	States      int
+	Transitions float64
+	// MaxStates and MaxTransitions are the caps in force.
+	MaxStates, MaxTransitions int
+}
+
+// Bytes estimates the memory the model would take while an interval is
+// evaluated.
+func (e *SizeError) Bytes() float64 { return e.Transitions * bytesPerTransition }
+
+func (e *SizeError) Error() string {
+	path := "fast path"
+	if e.Exact {
+		path = "exact path (Settings.Exact, every functional count 0..N)"
+	}
+	if e.States > e.MaxStates {
+		return fmt.Sprintf("uwt: the %s for N = %d processors needs about %d states, more than Settings.MaxStates = %d",
+			path, e.N, e.States, e.MaxStates)
+	}
+	return fmt.Sprintf("uwt: the %s for N = %d processors needs up to %.3g transitions (about %.3g GB), more than Settings.MaxTransitions = %d",
+		path, e.N, e.Transitions, e.Bytes()/1e9, e.MaxTransitions)
 }
 
 // estimateSize returns the number of states of the window [lo, hi] with

@@ -291,6 +291,19 @@ func loadModel(cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scena
 		return info, nil, err
 	}
 	m, err := uwt.New(cmd.Context(), info.sc, set)
+	var size *uwt.SizeError
+	if errors.As(err, &size) {
+		// The library's estimate, in the command's terms.
+		advice := "use fewer processors (--processors) or a less volatile system (--mttf, --mttr)"
+		if size.Exact {
+			advice = "drop --exact: the default fast path builds only the likely functional counts"
+		}
+		what := fmt.Sprintf("about %d states", size.States)
+		if size.Transitions > 0 {
+			what = fmt.Sprintf("about %d states and up to %.3g transitions (≈ %.3g GB)", size.States, size.Transitions, size.Bytes()/1e9)
+		}
+		return info, nil, fmt.Errorf("the model of %d processors is too large: it needs %s; %s", size.N, what, advice)
+	}
 	return info, m, err
 }
 

@@ -123,3 +123,13 @@ func TestUWTTableAndCSV(t *testing.T) {
 		t.Errorf("CSV uwt %q, JSON %v", records[1][1], j.UWT)
 	}
 }
+
+// An exact model too large for the machine is refused before it is
+// built, with the estimate and advice in the command's terms (issue
+// "Scale II": exact QR at N = 512 needs ≈ 2.2e8 transitions).
+func TestUWTExactTooLarge(t *testing.T) {
+	_, stderr, code := run(t, "uwt", "--app", "qr", "-n", "512", "--exact", "--interval", "1h")
+	if code != 1 || !strings.Contains(stderr, "drop --exact") || !strings.Contains(stderr, "GB") {
+		t.Errorf("exit %d, stderr %q: want 1 and a message with the memory estimate and \"drop --exact\"", code, stderr)
+	}
+}
