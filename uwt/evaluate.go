@@ -385,6 +385,20 @@ func reachable(start int, ptr, cols []int, kept []bool) ([]int32, []int, int) {
 			sub = append(sub, i)
 		}
 	}
-	extra := search(append([]int(nil), sub...), true)
+	// Continue from the targets of the pruned transitions out of the
+	// reachable states: a sequential scan that touches seen only for the
+	// pruned transitions, then a search along every transition.
+	var stack []int
+	extra := 0
+	for _, i := range sub {
+		for k := ptr[i]; k < ptr[i+1]; k++ {
+			if j := adj[k]; !keptAdj[k] && !seen[j] {
+				seen[j] = true
+				extra++
+				stack = append(stack, j)
+			}
+		}
+	}
+	extra += search(stack, true)
 	return idx, sub, len(sub) + extra
 }
