@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/james-bowman/sparse"
 	"gonum.org/v1/gonum/mat"
@@ -20,11 +21,14 @@ const DefaultRowTol = 1e-12
 // once built and safe for concurrent use.
 type Chain[L comparable] struct {
 	labels []L
-	index  map[L]int
-	indptr []int
-	ind    []int
-	data   []float64
-	renorm Renormalisation
+	// index maps labels to states; built by FromCOO, or on first use by
+	// Index when BuildSettings.UniqueLabels skipped it.
+	index     map[L]int
+	indexOnce sync.Once
+	indptr    []int
+	ind       []int
+	data      []float64
+	renorm    Renormalisation
 }
 
 // Renormalisation reports what BuildSettings.Renormalise did.
@@ -66,6 +70,13 @@ type BuildSettings struct {
 	// error. Zero or negative means no limit (a row must still have a
 	// positive sum).
 	MaxDeficit float64
+	// UniqueLabels declares that the labels are distinct, as the caller
+	// guarantees by construction: FromCOO then skips their check and
+	// builds the label index only when Chain.Index is first called (a
+	// map of every label, which for a chain solved once and dropped is
+	// most of the cost of building it). With duplicate labels, Index
+	// returns the last state of a label.
+	UniqueLabels bool
 }
 
 // Builder accumulates the transitions of a Chain one at a time. States are
@@ -161,12 +172,15 @@ func fromCOO[L comparable](labels []L, rows, cols []int, vals []float64, setting
 		return nil, fmt.Errorf("markov: triplet lengths differ: len(rows) = %d, len(cols) = %d, len(vals) = %d",
 			len(rows), len(cols), len(vals))
 	}
-	index := make(map[L]int, n)
-	for i, l := range labels {
-		if j, dup := index[l]; dup {
-			return nil, fmt.Errorf("markov: states %d and %d have the same label %v", j, i, l)
+	var index map[L]int
+	if !s.UniqueLabels {
+		index = make(map[L]int, n)
+		for i, l := range labels {
+			if j, dup := index[l]; dup {
+				return nil, fmt.Errorf("markov: states %d and %d have the same label %v", j, i, l)
+			}
+			index[l] = i
 		}
-		index[l] = i
 	}
 	sorted := true
 	for k, i := range rows {
@@ -347,6 +361,14 @@ func (c *Chain[L]) Label(i int) L { return c.labels[i] }
 
 // Index returns the index of the state labelled l and whether it exists.
 func (c *Chain[L]) Index(l L) (int, bool) {
+	c.indexOnce.Do(func() {
+		if c.index == nil {
+			c.index = make(map[L]int, len(c.labels))
+			for i, l := range c.labels {
+				c.index[l] = i
+			}
+		}
+	})
 	i, ok := c.index[l]
 	return i, ok
 }

@@ -306,3 +306,28 @@ func FuzzFromCOO(f *testing.F) {
 		}
 	})
 }
+
+// With BuildSettings.UniqueLabels the label index is built on first use
+// and gives the same answers as the checked build.
+func TestUniqueLabelsLazyIndex(t *testing.T) {
+	labels := []string{"a", "b", "c"}
+	build := func(unique bool) *Chain[string] {
+		c, err := FromCOO(append([]string(nil), labels...), []int{0, 1, 2}, []int{1, 2, 0}, []float64{1, 1, 1},
+			&BuildSettings{UniqueLabels: unique})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	checked, lazy := build(false), build(true)
+	for _, l := range append(labels, "z") {
+		i, ok := checked.Index(l)
+		j, ok2 := lazy.Index(l)
+		if i != j || ok != ok2 {
+			t.Errorf("Index(%q): checked %d %v, lazy %d %v", l, i, ok, j, ok2)
+		}
+	}
+	if _, err := FromCOO([]string{"a", "a"}, []int{0, 1}, []int{1, 0}, []float64{1, 1}, nil); err == nil {
+		t.Error("duplicate labels accepted without UniqueLabels")
+	}
+}

@@ -257,7 +257,7 @@ func (asm *assembly) chain(states []State, reach []int32, sub []int, kept []bool
 	}
 	// The chain is built in place in cols and vals; asm keeps them for
 	// the next evaluation, when this chain is no longer used.
-	return markov.FromCOO(labels, rows[:keep], cols[:keep], vals[:keep], &markov.BuildSettings{Renormalise: true})
+	return markov.FromCOO(labels, rows[:keep], cols[:keep], vals[:keep], &markov.BuildSettings{Renormalise: true, UniqueLabels: true})
 }
 
 // solve returns the stationary distribution of chain, warm-started from
