@@ -44,6 +44,8 @@ func TestSizeEstimateBounds(t *testing.T) {
 		{"hpc greedy R(p,a)", scenario.System{Processors: n, MTTF: 20 * 86400, MTTR: 3600}, matrixApp(n), scenario.Policy{}},
 		{"flaky moldable(40) R(p,a)", scenario.System{Processors: n, MTTF: 86400, MTTR: 4 * 3600}, matrixApp(n),
 			scenario.Policy{Kind: scenario.Moldable, Processors: 40}},
+		{"desktop greedy, failure events", scenario.System{Processors: n, MTTF: 8 * 3600, MTTR: 4 * 3600,
+			FailureEvents: &scenario.FailureEvents{Sizes: []float64{0.5, 0.3, 0.2}}}, testmodel.QRLike(n), scenario.Policy{}},
 		// A window far wider than the rows (Tol = 1e-200: ±30 standard
 		// deviations), where the fast path's Hoeffding bound on the row
 		// widths, not the window, bounds the transitions.

@@ -207,7 +207,8 @@ func (e *SizeError) Error() string {
 // range its mean sweeps, from s towards the stationary mean mπ: the spare
 // count is a sum of m independent indicators, so by Hoeffding's
 // inequality each tail beyond h carries less than rowTol/4, and the row
-// is trimmed to all but rowTol of its mass.
+// is trimmed to all but rowTol of its mass. With failure events (batch
+// failures, not independent) only the window bounds a row.
 func (m *Model) estimateSize(as []int, lo, hi int) (states int, trans float64) {
 	n := m.sc.N()
 	pi := m.theta / (m.lambda + m.theta)
@@ -216,24 +217,37 @@ func (m *Model) estimateSize(as []int, lo, hi int) (states int, trans float64) {
 	// a − 1 + s' functional lie in the window.
 	cols := func(a, s int) float64 {
 		c := float64(max(min(n-a, hi-a+1)-max(0, lo-a)+1, 0))
-		if m.set.Exact {
+		if m.set.Exact || m.events != nil {
+			// Failure events make the spare counts dependent: no
+			// Hoeffding bound, the window bounds the row.
 			return c
 		}
 		mm := float64(n - a)
 		h := math.Sqrt(mm / 2 * math.Log(4/rowTol))
 		return math.Min(c, math.Abs(float64(s)-mm*pi)+2*h+2)
 	}
+	// row(a, s) bounds the transitions of row s: P's columns and Q's;
+	// with failure events an interruption may leave any functional count
+	// of the window, so Q is bounded by the window.
+	row := func(a, s int) float64 {
+		if m.events != nil {
+			return cols(a, s) + float64(hi-lo+1)
+		}
+		return 2 * cols(a, s)
+	}
 	olds := len(m.oldCounts(as))
 	for _, a := range as {
 		for s := max(0, lo-a); s <= min(n-a, hi-a); s++ {
 			states++
-			trans += 2 * cols(a, s)
+			trans += row(a, s)
 		}
 	}
 	states += (hi - lo + 1) * olds
 	for k := lo; k <= hi; k++ {
 		if a := m.rOf(k); a > 0 {
-			trans += float64(olds) * 2 * cols(a, k-a)
+			trans += float64(olds) * row(a, k-a)
+		} else if m.events != nil {
+			trans += float64(olds) * float64(len(m.events.sizes)+1) // one per event size, one repair
 		} else {
 			trans += 2 * float64(olds)
 		}
