@@ -13,12 +13,21 @@ import (
 )
 
 // ParseSettings configures Parse. A nil *ParseSettings resolves no named
-// applications.
+// applications and reads at most DefaultMaxBytes.
 type ParseSettings struct {
 	// Applications resolves an application given by name ("application":
 	// "qr") for n processors. Nil means named applications are an error.
 	Applications func(name string, n int) (Application, error)
+	// MaxBytes bounds the size of the input; a larger one is an error
+	// before it is decoded. Zero means DefaultMaxBytes.
+	MaxBytes int64
 }
+
+// DefaultMaxBytes is the default bound on the size of a scenario file,
+// 64 MiB: room for a full N×N recovery matrix up to N ≈ 2000 at 16 bytes
+// a number, while a file that large still decodes in well under a second
+// and a few hundred MB.
+const DefaultMaxBytes = 64 << 20
 
 // Load reads and validates the scenario file at path.
 func Load(path string, s *ParseSettings) (*Scenario, error) {
@@ -56,20 +65,46 @@ type applicationJSON struct {
 }
 
 type policyJSON struct {
-	Moldable *int  `json:"moldable"`
-	Vector   []int `json:"vector"`
+	Moldable *int            `json:"moldable"`
+	Vector   json.RawMessage `json:"vector"`
 }
 
 // Parse reads a scenario in the JSON form of the package documentation and
 // validates it. Errors are *Error values naming the field at fault, or say
 // that the input is not JSON.
+//
+// Keys are matched exactly: a duplicate key, or one that differs from a
+// documented key only by case ("MTTF"), is an error naming it. A leading
+// UTF-8 byte order mark is skipped. Every list is read entry by entry and
+// rejected as soon as it is longer than N, so the size of what is built is
+// bounded by N ≤ MaxProcessors, not by the input.
 func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
-	data, err := io.ReadAll(r)
+	limit := int64(DefaultMaxBytes)
+	if s != nil && s.MaxBytes > 0 {
+		limit = s.MaxBytes
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fieldErr("(file)", "larger than the limit of %d bytes (scenario.ParseSettings.MaxBytes)", limit)
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if err := checkKeys(data, "", topKeys); err != nil {
 		return nil, err
 	}
 	var f fileJSON
 	if err := decodeStrict(data, &f, ""); err != nil {
+		return nil, err
+	}
+	if err := checkKeys(f.System, "system", systemKeys); err != nil {
+		return nil, err
+	}
+	if err := checkKeys(f.Application, "application", applicationKeys); err != nil {
+		return nil, err
+	}
+	if err := checkKeys(f.Policy, "policy", policyKeys); err != nil {
 		return nil, err
 	}
 	if len(f.System) == 0 {
@@ -93,7 +128,7 @@ func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 	if len(f.Policy) == 0 {
 		return nil, fieldErr("policy", "missing")
 	}
-	pol, err := parsePolicy(f.Policy)
+	pol, err := parsePolicy(f.Policy, sys.Processors)
 	if err != nil {
 		return nil, err
 	}
@@ -215,16 +250,14 @@ func parseRecovery(raw json.RawMessage, n int) (Recovery, error) {
 	}
 	trimmed := bytes.TrimLeft(raw[1:], " \t\r\n")
 	if raw[0] == '[' && len(trimmed) > 0 && trimmed[0] == '[' {
-		var rows []json.RawMessage
-		if err := json.Unmarshal(raw, &rows); err != nil {
-			return Recovery{}, fieldErr(field, "want a %d×%d list of lists of numbers: %v", n, n, jsonProblem(err))
-		}
-		m := make([][]float64, len(rows))
-		for p, row := range rows {
-			var err error
-			if m[p], err = numberList(fmt.Sprintf("%s[%d]", field, p), row, n); err != nil {
-				return Recovery{}, err
-			}
+		var m [][]float64
+		err := listEntries(field, raw, n, func(entry string, row json.RawMessage) error {
+			v, err := numberList(entry, row, n)
+			m = append(m, v)
+			return err
+		})
+		if err != nil {
+			return Recovery{}, err
 		}
 		r := Recovery{matrix: m}
 		if err := r.validate(n); err != nil {
@@ -239,7 +272,7 @@ func parseRecovery(raw json.RawMessage, n int) (Recovery, error) {
 	return Recovery{byNew: v}, nil
 }
 
-func parsePolicy(raw json.RawMessage) (Policy, error) {
+func parsePolicy(raw json.RawMessage, n int) (Policy, error) {
 	if raw[0] == '"' {
 		var name string
 		if err := json.Unmarshal(raw, &name); err != nil {
@@ -257,7 +290,22 @@ func parsePolicy(raw json.RawMessage) (Policy, error) {
 	case j.Moldable != nil:
 		return Policy{Kind: Moldable, Processors: *j.Moldable}, nil
 	case j.Vector != nil:
-		return Policy{Kind: Explicit, Explicit: j.Vector}, nil
+		if isNull(j.Vector) {
+			return Policy{}, fieldErr("policy.vector", "null, want a list of %d processor counts", n)
+		}
+		v := []int{}
+		err := listEntries("policy.vector", j.Vector, n, func(entry string, item json.RawMessage) error {
+			var r int
+			if err := json.Unmarshal(item, &r); err != nil || isNull(item) {
+				return fieldErr(entry, "want an integer, found %s", jsonKind(item))
+			}
+			v = append(v, r)
+			return nil
+		})
+		if err != nil {
+			return Policy{}, err
+		}
+		return Policy{Kind: Explicit, Explicit: v}, nil
 	}
 	return Policy{}, fieldErr("policy", "object needs a \"moldable\" or a \"vector\" field")
 }
@@ -268,32 +316,127 @@ func isNull(raw json.RawMessage) bool {
 }
 
 // numberList reads a JSON list of numbers; an error names the entry at
-// fault (nulls are rejected, not read as zero).
+// fault (nulls are rejected, not read as zero). It reads the list entry by
+// entry and fails at entry n+1, so a list far longer than n is never built.
 func numberList(field string, raw json.RawMessage, n int) ([]float64, error) {
 	if isNull(raw) {
 		return nil, fieldErr(field, "missing")
 	}
-	// The common case, a well-formed list of numbers, is scanned directly
-	// (tens of ns per number rather than ≈ 2 µs item by item); anything
-	// else takes the item-by-item path below, whose errors name the entry.
-	if out, ok := scanNumbers(raw); ok {
+	// The common case, a well-formed list of at most n numbers, is scanned
+	// directly (tens of ns per number rather than ≈ 2 µs item by item);
+	// anything else takes the item-by-item path below, whose errors name
+	// the entry and which stops after entry n+1.
+	if out, ok := scanNumbers(raw, n); ok {
 		return out, nil
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, fieldErr(field, "want a list of %d numbers, %v", n, jsonProblem(err))
-	}
-	out := make([]float64, len(items))
-	for i, item := range items {
-		entry := fmt.Sprintf("%s[%d]", field, i)
+	var out []float64
+	err := listEntries(field, raw, n, func(entry string, item json.RawMessage) error {
 		if isNull(item) {
-			return nil, fieldErr(entry, "null, want a number")
+			return fieldErr(entry, "null, want a number")
 		}
-		if err := json.Unmarshal(item, &out[i]); err != nil {
-			return nil, fieldErr(entry, "want a number, %v", jsonProblem(err))
+		var x float64
+		if err := json.Unmarshal(item, &x); err != nil {
+			return fieldErr(entry, "want a number, %v", jsonProblem(err))
 		}
+		out = append(out, x)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []float64{}
 	}
 	return out, nil
+}
+
+// listEntries calls fn for every entry of the JSON list raw, in order, and
+// fails as soon as the list has more than n entries, naming the limit.
+func listEntries(field string, raw json.RawMessage, n int, fn func(entry string, item json.RawMessage) error) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('[') {
+		return fieldErr(field, "want a list of %d numbers, found %s", n, jsonKind(raw))
+	}
+	for i := 0; dec.More(); i++ {
+		if i == n {
+			return fieldErr(field, "has more than %d entries, want %d (one per processor count)", n, n)
+		}
+		var item json.RawMessage
+		if err := dec.Decode(&item); err != nil {
+			return fieldErr(field, "want a list of %d numbers, %v", n, jsonProblem(err))
+		}
+		if err := fn(fmt.Sprintf("%s[%d]", field, i), item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonKind names the kind of a JSON value for an error message.
+func jsonKind(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '{':
+		return "a JSON object"
+	case '[':
+		return "a JSON array"
+	case '"':
+		return "a JSON string"
+	case 't', 'f':
+		return "a JSON bool"
+	case 'n':
+		return "null"
+	}
+	return "a JSON number"
+}
+
+// The documented keys of each object of the file format.
+var (
+	topKeys         = []string{"system", "application", "policy"}
+	systemKeys      = []string{"processors", "mttf", "mttr"}
+	applicationKeys = []string{"work_rate", "checkpoint_latency", "checkpoint_overhead", "recovery"}
+	policyKeys      = []string{"moldable", "vector"}
+)
+
+// checkKeys rejects, in the JSON object raw (anything else passes: the
+// decoder reports it), a key given twice or a key that differs from a
+// documented one only by case. encoding/json would keep the last of
+// duplicate keys and match keys without regard to case, so "MTTF" next to
+// "mttf" would silently win. Values are skipped, not decoded.
+func checkKeys(raw json.RawMessage, prefix string, documented []string) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	seen := make(map[string]bool)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // malformed: decodeStrict reports it
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return nil
+		}
+		if seen[key] {
+			return fieldErr(join(prefix, key), "given twice (a JSON object's keys must be unique)")
+		}
+		seen[key] = true
+		for _, d := range documented {
+			if key != d && strings.EqualFold(key, d) {
+				return fieldErr(join(prefix, key), "unknown field; keys are case-sensitive, did you mean %q?", d)
+			}
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil
+		}
+	}
+	return nil
 }
 
 // parseSeconds reads a JSON number of seconds or a duration string.
@@ -400,15 +543,16 @@ func orRoot(s string) string {
 // caller then reads with encoding/json to report the entry at fault. Each
 // number must match the JSON grammar -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
 // before strconv.ParseFloat converts it (which would accept more: "inf",
-// hexadecimal, underscores); the values are those encoding/json gives.
-func scanNumbers(raw []byte) (out []float64, ok bool) {
+// hexadecimal, underscores); the values are those encoding/json gives. It
+// gives up at entry n+1, so that a list far longer than N is never built.
+func scanNumbers(raw []byte, n int) (out []float64, ok bool) {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '[' {
 		return nil, false
 	}
 	i = skipSpace(raw, i+1)
 	// A cheap upper bound on the count sizes the result once.
-	out = make([]float64, 0, bytes.Count(raw[i:], []byte{','})+1)
+	out = make([]float64, 0, max(min(bytes.Count(raw[i:], []byte{','})+1, n), 0))
 	if i < len(raw) && raw[i] == ']' {
 		return endList(raw, i, out)
 	}
@@ -418,7 +562,7 @@ func scanNumbers(raw []byte) (out []float64, ok bool) {
 			return nil, false
 		}
 		x, err := strconv.ParseFloat(string(raw[i:j]), 64)
-		if err != nil {
+		if err != nil || len(out) >= n {
 			return nil, false
 		}
 		out = append(out, x)

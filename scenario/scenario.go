@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ckpt-markov/markov/reschedule"
 )
@@ -29,19 +30,53 @@ func (s System) Lambda() float64 { return 1 / s.MTTF }
 // Theta returns the repair rate θ = 1/MTTR of one processor.
 func (s System) Theta() float64 { return 1 / s.MTTR }
 
-// Validate checks N ≥ 1, finite positive MTTF and MTTR, and the failure
-// event sizes (see FailureEvents.Validate).
+// Limits of the inputs, so that every size is bounded before anything is
+// allocated and no product or ratio of inputs the models form overflows.
+const (
+	// MaxProcessors bounds N: 2²⁰ = 1,048,576 processors, beyond the
+	// largest system of the LANL release (a few thousand) by orders of
+	// magnitude, while a vector of N float64 stays at 8 MiB.
+	MaxProcessors = 1 << 20
+	// MinSeconds is the smallest MTTF or MTTR, one microsecond: the rates
+	// N/MTTF and N/MTTR then stay below 10¹², far from overflow, and no
+	// failure or repair process of real hardware is faster.
+	MinSeconds = 1e-6
+	// MaxSeconds bounds every time of a scenario (MTTF, MTTR, L, C, R) and
+	// the checkpoint interval: 10¹⁵ s, about 32 million years.
+	MaxSeconds = 1e15
+	// MaxWorkRate bounds ω(a), so that the work of a segment, ω(a) times
+	// at most a few MaxSeconds, and its sums over states stay finite.
+	MaxWorkRate = 1e200
+)
+
+// Validate checks 1 ≤ N ≤ MaxProcessors, MTTF and MTTR in [MinSeconds,
+// MaxSeconds], and the failure event sizes (see FailureEvents.Validate).
 func (s System) Validate() error {
 	if s.Processors < 1 {
 		return fieldErr("system.processors", "%d, want a positive integer", s.Processors)
 	}
-	if !positive(s.MTTF) {
-		return fieldErr("system.mttf", "%v, want a positive number of seconds", s.MTTF)
+	if s.Processors > MaxProcessors {
+		return fieldErr("system.processors", "%d, more than the limit of %d", s.Processors, MaxProcessors)
 	}
-	if !positive(s.MTTR) {
-		return fieldErr("system.mttr", "%v, want a positive number of seconds", s.MTTR)
+	if err := checkTime("system.mttf", s.MTTF); err != nil {
+		return err
+	}
+	if err := checkTime("system.mttr", s.MTTR); err != nil {
+		return err
 	}
 	return s.FailureEvents.Validate(s.Processors)
+}
+
+func checkTime(field string, x float64) error {
+	switch {
+	case !positive(x):
+		return fieldErr(field, "%v, want a positive number of seconds", x)
+	case x < MinSeconds:
+		return fieldErr(field, "%v s, below the limit of %v s (the rate 1/%s would be too large to model)", x, MinSeconds, field[strings.LastIndexByte(field, '.')+1:])
+	case x > MaxSeconds:
+		return fieldErr(field, "%v s, above the limit of %v s", x, MaxSeconds)
+	}
+	return nil
 }
 
 // Application describes a malleable application by processor count.
@@ -67,6 +102,9 @@ func (a Application) Validate(n int) error {
 	if err := checkVector("application.work_rate", a.WorkRate, n); err != nil {
 		return err
 	}
+	if i := slices.IndexFunc(a.WorkRate, func(w float64) bool { return w > MaxWorkRate }); i >= 0 {
+		return fieldErr(fmt.Sprintf("application.work_rate[%d]", i), "%v, above the limit of %v (the work of a segment would overflow)", a.WorkRate[i], MaxWorkRate)
+	}
 	if !slices.ContainsFunc(a.WorkRate, func(w float64) bool { return w > 0 }) {
 		return fieldErr("application.work_rate", "zero on every processor count")
 	}
@@ -77,6 +115,9 @@ func (a Application) Validate(n int) error {
 		return err
 	}
 	for i := range n {
+		if a.Latency[i] > MaxSeconds {
+			return fieldErr(fmt.Sprintf("application.checkpoint_latency[%d]", i), "%v s, above the limit of %v s", a.Latency[i], MaxSeconds)
+		}
 		if a.Overhead[i] > a.Latency[i] {
 			return fieldErr(fmt.Sprintf("application.checkpoint_overhead[%d]", i),
 				"C(%d) = %v exceeds the checkpoint latency L(%d) = %v", i+1, a.Overhead[i], i+1, a.Latency[i])
@@ -168,7 +209,10 @@ func (r Recovery) validate(n int) error {
 		if r.byNew == nil {
 			return nil
 		}
-		return checkVector(field, r.byNew, n)
+		if err := checkVector(field, r.byNew, n); err != nil {
+			return err
+		}
+		return checkMaxSeconds(field, r.byNew)
 	}
 	if len(r.matrix) != n {
 		return fieldErr(field, "matrix has %d rows, want %d (one per old processor count)", len(r.matrix), n)
@@ -177,6 +221,16 @@ func (r Recovery) validate(n int) error {
 		if err := checkVector(fmt.Sprintf("%s[%d]", field, p), row, n); err != nil {
 			return err
 		}
+		if err := checkMaxSeconds(fmt.Sprintf("%s[%d]", field, p), row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkMaxSeconds(field string, v []float64) error {
+	if i := slices.IndexFunc(v, func(x float64) bool { return x > MaxSeconds }); i >= 0 {
+		return fieldErr(fmt.Sprintf("%s[%d]", field, i), "%v s, above the limit of %v s", v[i], MaxSeconds)
 	}
 	return nil
 }
@@ -283,4 +337,43 @@ func checkVector(field string, v []float64, n int) error {
 		}
 	}
 	return nil
+}
+
+// FirstCounts returns the application restricted to the processor counts
+// 1..n, n ≤ a.N(): the first n entries of every vector and the leading
+// n×n block of a recovery matrix. It copies only what it keeps, so that
+// restricting an application of many counts to a few costs O(n²) at most,
+// never O(N²).
+func (a Application) FirstCounts(n int) (Application, error) {
+	if n < 1 || n > a.N() {
+		return Application{}, fieldErr("system.processors", "%d, but the application is described for processor counts 1..%d", n, a.N())
+	}
+	if len(a.Latency) < n || len(a.Overhead) < n {
+		return Application{}, a.Validate(a.N())
+	}
+	out := Application{
+		WorkRate: slices.Clone(a.WorkRate[:n]),
+		Latency:  slices.Clone(a.Latency[:n]),
+		Overhead: slices.Clone(a.Overhead[:n]),
+	}
+	switch r := a.Recovery; {
+	case r.matrix != nil:
+		if len(r.matrix) < n {
+			return Application{}, r.validate(a.N())
+		}
+		m := make([][]float64, n)
+		for p := range m {
+			if len(r.matrix[p]) < n {
+				return Application{}, r.validate(a.N())
+			}
+			m[p] = r.matrix[p][:n]
+		}
+		out.Recovery = RecoveryMatrix(m)
+	case r.byNew != nil:
+		if len(r.byNew) < n {
+			return Application{}, r.validate(a.N())
+		}
+		out.Recovery = RecoveryByNew(r.byNew[:n])
+	}
+	return out, nil
 }

@@ -225,17 +225,8 @@ func firstCounts(app scenario.Application, n int) (scenario.Application, error) 
 	if n > app.N() {
 		return scenario.Application{}, flagError("processors", "%d, but the application is described for %d processor counts only; give --app or a larger scenario", n, app.N())
 	}
-	full := app.Recovery.Matrix(app.N())
-	rec := make([][]float64, n)
-	for p := range rec {
-		rec[p] = full[p][:n]
-	}
-	return scenario.Application{
-		WorkRate: app.WorkRate[:n],
-		Latency:  app.Latency[:n],
-		Overhead: app.Overhead[:n],
-		Recovery: scenario.RecoveryMatrix(rec),
-	}, nil
+	// Restrict without expanding the recovery cost to the file's N×N.
+	return app.FirstCounts(n)
 }
 
 // problem returns the problem of a *scenario.Error, or the whole message.
