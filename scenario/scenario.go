@@ -41,9 +41,10 @@ const (
 	// N/MTTF and N/MTTR then stay below 10¹², far from overflow, and no
 	// failure or repair process of real hardware is faster.
 	MinSeconds = 1e-6
-	// MaxSeconds bounds every time of a scenario (MTTF, MTTR, L, C, R) and
-	// the checkpoint interval: 10¹⁵ s, about 32 million years.
-	MaxSeconds = 1e15
+	// MaxSeconds bounds every time of a scenario (MTTF, MTTR, L, C, R):
+	// 10²⁰ s, about 3·10¹² years, far beyond any
+	// horizon (tests take MTTF = 10¹⁸ s for the limit λ → 0).
+	MaxSeconds = 1e20
 	// MaxWorkRate bounds ω(a), so that the work of a segment, ω(a) times
 	// at most a few MaxSeconds, and its sums over states stay finite.
 	MaxWorkRate = 1e200

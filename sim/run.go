@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -37,7 +38,10 @@ type Settings struct {
 	// measures from the start.
 	Warmup float64
 	// MaxHorizon bounds the simulated time of each replication. Default
-	// 10⁴·Horizon; it must not be below Horizon.
+	// 10⁴·Horizon, but no more than the time in which a replication
+	// expects MaxSteps processor events and segment ends (and never below
+	// Horizon), so that the default run is bounded in time whatever the
+	// inputs; it must not be below Horizon.
 	MaxHorizon float64
 	// RelTol is the target relative half-width of the UWT confidence
 	// interval: the replications are extended until HalfWidth ≤
@@ -74,7 +78,21 @@ const (
 	HorizonLimit
 	// Fixed: no precision target was set; one stage was run.
 	Fixed
+	// NoCommits: no up segment committed in any replication, so the UWT
+	// estimate 0 ± 0 carries no information about its precision. Run
+	// stops with it once the replications have been interrupted
+	// NoCommitInterruptions times in all without a single commit, rather
+	// than extending them up to MaxHorizon: segments then essentially
+	// never complete (a probability of completion below about 3 in
+	// NoCommitInterruptions, at 95 % confidence).
+	NoCommits
 )
+
+// NoCommitInterruptions is the number of interruptions without any commit
+// after which Run gives up with status NoCommits. A run of p-probable
+// completions sees none in k attempts with probability (1−p)ᵏ ≤ 5 % for
+// p ≥ 3/k; 1000 attempts cost milliseconds.
+const NoCommitInterruptions = 1000
 
 // String returns the name of the status.
 func (s Status) String() string {
@@ -87,6 +105,8 @@ func (s Status) String() string {
 		return "horizon limit"
 	case Fixed:
 		return "fixed horizon"
+	case NoCommits:
+		return "no commits"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
@@ -169,10 +189,13 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 		res := summarize(tls, base, sc.N(), h, set.Confidence)
 		res.Warmup = warm
 		switch {
+		case res.Commits == 0 && (res.Failures >= NoCommitInterruptions || h >= set.MaxHorizon || set.RelTol < 0):
+			res.Status = NoCommits
+			return res, nil
 		case set.RelTol < 0:
 			res.Status = Fixed
 			return res, nil
-		case res.UWT.HalfWidth <= set.RelTol*res.UWT.Mean:
+		case res.Commits > 0 && res.UWT.HalfWidth <= set.RelTol*res.UWT.Mean:
 			res.Status = Converged
 			return res, nil
 		case h >= set.MaxHorizon:
@@ -181,6 +204,11 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 		}
 		// The half-width shrinks like 1/√h: aim 10 % past the target.
 		grow := 1.1 * math.Pow(res.UWT.HalfWidth/(set.RelTol*res.UWT.Mean), 2)
+		if res.Commits == 0 {
+			// Nothing to extrapolate from: grow until enough
+			// interruptions tell that segments never complete.
+			grow = float64(NoCommitInterruptions) / float64(max(res.Failures, 1))
+		}
 		h = min(h*min(max(grow, 1.25), 100), set.MaxHorizon)
 	}
 }
@@ -221,7 +249,7 @@ func settings(sc *scenario.Scenario, interval float64, s *Settings) (Settings, e
 	}
 	switch {
 	case set.MaxHorizon == 0:
-		set.MaxHorizon = 1e4 * set.Horizon
+		set.MaxHorizon = max(set.Horizon, min(1e4*set.Horizon, MaxSteps/stepRate(sc, interval)))
 	case set.MaxHorizon < set.Horizon:
 		return set, fmt.Errorf("sim: Settings.MaxHorizon = %v is below Settings.Horizon = %v", set.MaxHorizon, set.Horizon)
 	}
@@ -247,6 +275,23 @@ func settings(sc *scenario.Scenario, interval float64, s *Settings) (Settings, e
 		set.Rule = MostReliable{}
 	}
 	return set, nil
+}
+
+// MaxSteps is the number of events (processor failures and repairs,
+// segment ends) one replication is expected to simulate by the default
+// MaxHorizon: 4·10⁶, tens of milliseconds of CPU a replication, so that a
+// default run of 32 replications stays within seconds.
+const MaxSteps = 4e6
+
+// stepRate is an upper bound on the expected events per second of a
+// replication: processor events, at most 2Nλθ/(λ+θ) in steady state
+// (each of N processors fails and is repaired once per cycle of mean
+// 1/λ + 1/θ) plus Nλ for the start, and segment ends, at most one per
+// shortest segment I + min L.
+func stepRate(sc *scenario.Scenario, interval float64) float64 {
+	lam, th := sc.System.Lambda(), sc.System.Theta()
+	n := float64(sc.N())
+	return n*lam + 2*n*lam*th/(lam+th) + 1/(interval+slices.Min(sc.Application.Latency))
 }
 
 // defaultHorizon is the first-stage horizon: at least 1000 up segments and

@@ -220,5 +220,11 @@ func (r simulateReport) Text(w io.Writer) error {
 	t.row("Model availability", num(r.model.Availability))
 	t.row("Replications", fmt.Sprintf("%d × %s simulated (seed %d), %s", res.Replications, short(res.Horizon), r.seed, res.Status))
 	t.row("Events", fmt.Sprintf("%d interruptions, %d commits", res.Failures, res.Commits))
+	switch res.Status {
+	case sim.NoCommits:
+		t.row("Warning", fmt.Sprintf("no segment committed in %d interruptions: at this interval segments essentially never complete, and 0 ± 0 is no estimate", res.Failures))
+	case sim.HorizonLimit:
+		t.row("Warning", "the simulation time limit was reached before the interval's target precision (--rel-tol)")
+	}
 	return t.flush()
 }

@@ -1,0 +1,91 @@
+package sim
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// TestRunNoCommits checks that a run in which no segment commits is not
+// reported as converged (its 0 ± 0 says nothing about precision), and that
+// a run whose segments essentially never complete stops after
+// NoCommitInterruptions interruptions instead of extending to MaxHorizon.
+func TestRunNoCommits(t *testing.T) {
+	const n = 4
+	app := scenario.Application{WorkRate: linear(n), Latency: constant(n, 60), Overhead: constant(n, 60), Recovery: scenario.RecoveryConstant(30, n)}
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 1e5, MTTR: 1e3}, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		interval float64
+		set      Settings
+	}{
+		// A horizon of 1 s holds no segment of 1 h: nothing commits in
+		// one stage.
+		{"horizon below one segment", 3600, Settings{Horizon: 1, Seed: 1, RelTol: -1}},
+		// I = 50 MTTF: a segment on a ≥ 1 processors completes with
+		// probability below e^{−50}.
+		{"segments never complete", 50 * 1e5, Settings{Seed: 1}},
+		{"one stage", 50 * 1e5, Settings{Seed: 1, RelTol: -1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			res, err := Run(ctx, sc, tc.interval, &tc.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Commits != 0 {
+				t.Fatalf("%d commits, want 0", res.Commits)
+			}
+			if res.Status != NoCommits {
+				t.Errorf("status %v, want %v", res.Status, NoCommits)
+			}
+		})
+	}
+	// With a precision target, a first stage without commits is extended
+	// (before, 0 ± 0 met the target and was called converged).
+	res, err := Run(context.Background(), sc, 3600, &Settings{Horizon: 1, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status == Converged && res.Commits == 0 {
+		t.Errorf("converged with no commits: UWT %v ± %v", res.UWT.Mean, res.UWT.HalfWidth)
+	}
+}
+
+// TestRunBoundedTime checks that the default MaxHorizon bounds the events
+// a replication simulates: at I = 1 year on 4 processors failing every
+// ~100 days (simulate -n 4 --interval 1y) a segment completes with
+// probability about e^{−4·365/104} ≈ 10⁻⁶, the UWT's interval does not reach
+// 1 %, and before the bound the run went on to 10⁴ first-stage horizons
+// (10⁷ years a replication: it never returned). The run ends either
+// without commits or at the bound.
+func TestRunBoundedTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a few seconds of CPU")
+	}
+	const n = 4
+	app := scenario.Application{WorkRate: linear(n), Latency: constant(n, 90), Overhead: constant(n, 90), Recovery: scenario.RecoveryConstant(10, n)}
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 9.0e6, MTTR: 3.4e3}, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	interval := 365.25 * 86400.0
+	res, err := Run(ctx, sc, interval, &Settings{Seed: 1, Replications: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if limit := MaxSteps / stepRate(sc, interval); res.Horizon > limit*(1+1e-9) {
+		t.Errorf("horizon %v s, want ≤ %v s (MaxSteps events)", res.Horizon, limit)
+	}
+	if res.Status != HorizonLimit && res.Status != NoCommits {
+		t.Errorf("status %v", res.Status)
+	}
+}
