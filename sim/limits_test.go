@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,5 +88,19 @@ func TestRunBoundedTime(t *testing.T) {
 	}
 	if res.Status != HorizonLimit && res.Status != NoCommits {
 		t.Errorf("status %v", res.Status)
+	}
+}
+
+// TestReplicationsLimit checks that a replication count beyond
+// MaxReplications is refused before any timeline is allocated.
+func TestReplicationsLimit(t *testing.T) {
+	app := scenario.Application{WorkRate: linear(2), Latency: constant(2, 1), Overhead: constant(2, 1)}
+	sc, err := scenario.New(scenario.System{Processors: 2, MTTF: 1e5, MTTR: 1e3}, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), sc, 100, &Settings{Replications: 2_000_000_000})
+	if err == nil || !strings.Contains(err.Error(), "Replications") || !strings.Contains(err.Error(), "10000") {
+		t.Errorf("2e9 replications: error %v, want one naming Replications and the limit 10000", err)
 	}
 }

@@ -225,6 +225,8 @@ func settings(sc *scenario.Scenario, interval float64, s *Settings) (Settings, e
 		set.Replications = 32
 	case set.Replications < 2:
 		return set, fmt.Errorf("sim: Settings.Replications = %d, want ≥ 2", set.Replications)
+	case set.Replications > MaxReplications:
+		return set, fmt.Errorf("sim: Settings.Replications = %d, more than the limit of %d", set.Replications, MaxReplications)
 	}
 	bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) || x < 0 }
 	if bad(set.Horizon) {
@@ -276,6 +278,11 @@ func settings(sc *scenario.Scenario, interval float64, s *Settings) (Settings, e
 	}
 	return set, nil
 }
+
+// MaxReplications bounds Settings.Replications: 10⁴ replications give a
+// Student-t interval indistinguishable from the normal one, and each holds
+// a Timeline of O(N) memory.
+const MaxReplications = 10_000
 
 // MaxSteps is the number of events (processor failures and repairs,
 // segment ends) one replication is expected to simulate by the default

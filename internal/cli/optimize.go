@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -160,7 +161,7 @@ func (r optimizeReport) JSON() any {
 		ModelInterval: jsonFloat(opt.ModelInterval),
 		Evaluations:   opt.Evaluations,
 		LocalMaxima:   opt.LocalMaxima,
-		Status:        opt.Status.String(),
+		Status:        r.status(),
 		States:        opt.Result.States,
 		Recurrent:     opt.Result.Recurrent,
 		Dropped:       jsonFloat(opt.Result.Dropped),
@@ -174,13 +175,37 @@ func (r optimizeReport) CSV() ([]string, [][]string) {
 	return []string{"interval", "uwt", "availability", "band_low", "band_high", "model_interval", "evaluations", "status", "states"},
 		[][]string{{csvFloat(opt.Result.Interval), csvFloat(opt.Result.UWT), csvFloat(opt.Result.Availability),
 			csvFloat(opt.BandLow), csvFloat(opt.BandHigh), csvFloat(opt.ModelInterval),
-			strconv.Itoa(opt.Evaluations), opt.Status.String(), strconv.Itoa(opt.Result.States)}}
+			strconv.Itoa(opt.Evaluations), r.status(), strconv.Itoa(opt.Result.States)}}
 }
+
+// noWork reports whether UWT is 0 at every interval searched: then no
+// interval gives useful work, and the search's I* is an arbitrary point of
+// a flat curve.
+func (r optimizeReport) noWork() bool {
+	return r.opt.Result.UWT == 0 && !slices.ContainsFunc(r.opt.Scan, func(s uwt.Sample) bool { return s.UWT != 0 })
+}
+
+// status is the search's status, or noUsefulWork.
+func (r optimizeReport) status() string {
+	if r.noWork() {
+		return noUsefulWork
+	}
+	return r.opt.Status.String()
+}
+
+// noUsefulWork is the status printed when UWT is 0 at every interval.
+const noUsefulWork = "NoUsefulWork"
 
 func (r optimizeReport) Text(w io.Writer) error {
 	opt := r.opt
 	t := newTable(w)
 	t.row("Scenario", r.info.describe())
+	if r.noWork() {
+		t.row("Optimal interval I*", "none: UWT is 0 at every interval searched, no interval gives useful work")
+		t.row("Search", fmt.Sprintf("%s after %d evaluations", r.status(), opt.Evaluations))
+		writeChainRows(t, opt.Result, r.model.path())
+		return t.flush()
+	}
 	t.row("Optimal interval I*", dur(opt.Result.Interval))
 	t.row("UWT at I*", num(opt.Result.UWT)+" work/s")
 	t.row("Availability at I*", num(opt.Result.Availability))

@@ -144,8 +144,8 @@ func (o *simulateOptions) settings() (interval float64, set *sim.Settings, err e
 		}
 	}
 	switch {
-	case o.Replications < 2:
-		return 0, nil, flagError("replications", "%d, want at least 2", o.Replications)
+	case o.Replications < 2 || o.Replications > sim.MaxReplications:
+		return 0, nil, flagError("replications", "%d, want at least 2 and at most %d", o.Replications, sim.MaxReplications)
 	case !(o.Confidence > 0 && o.Confidence < 1):
 		return 0, nil, flagError("confidence", "%v, want a level in (0, 1)", o.Confidence)
 	case o.RelTol == 0:
