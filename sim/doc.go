@@ -88,6 +88,16 @@
 // at H (at most about one segment length over H, relative), far below the
 // interval width once H holds thousands of segments.
 //
+// The interval is honest only if the run holds enough of the rare episodes
+// that move a replication's UWT far from the mean (a failure while a spare
+// is in repair can leave a greedy application on fewer processors for
+// weeks): a Student-t interval over replications that mostly miss them is
+// too narrow and lies above the model. The default first horizon therefore
+// makes the replications expect MinInterruptions = 3·10⁵ interruptions
+// together (within 10⁶ segments a replication), and the default MaxHorizon
+// bounds a replication's expected events by MaxSteps. A run in which
+// nothing commits ends with status NoCommits, never Converged.
+//
 // # References
 //
 //   - J. S. Plank, M. G. Thomason, "Processor allocation and checkpoint

@@ -104,3 +104,25 @@ func TestReplicationsLimit(t *testing.T) {
 		t.Errorf("2e9 replications: error %v, want one naming Replications and the limit 10000", err)
 	}
 }
+
+// TestWarmupWaitingStart: with r(N) = 0 the application starts by waiting
+// for failures; the default warm-up must cover that wait (Σ 1/(kλ) over
+// the counts it waits through) and the first failure after it, ten times,
+// where it used to count neither.
+func TestWarmupWaitingStart(t *testing.T) {
+	const mttf, mttr = 1e5, 1e3
+	app := scenario.Application{WorkRate: linear(2), Latency: constant(2, 10), Overhead: constant(2, 10)}
+	sc, err := scenario.New(scenario.System{Processors: 2, MTTF: mttf, MTTR: mttr}, app, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), sc, 100, &Settings{Seed: 1, RelTol: -1, Replications: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Wait 1/(2λ) for the first failure, then 1/λ to a failure of the one
+	// used processor.
+	if want := 10 * (mttf/2 + mttf); res.Warmup < want {
+		t.Errorf("warm-up %v s, want ≥ %v s", res.Warmup, want)
+	}
+}
