@@ -24,6 +24,11 @@ const (
 	DefaultMinDuration = 7 * 86400  // one week
 	DefaultMaxDuration = 60 * 86400 // sixty days
 	DefaultMinHistory  = 30 * 86400 // thirty days
+	// MaxSegments bounds Settings.Segments: 10⁴ segments a system, 300
+	// times the paper's 30, is already hours of model solves and keeps the
+	// per-segment results of a table within megabytes; more would only
+	// narrow an interval already far below the spread between systems.
+	MaxSegments = 10_000
 	// maxDraws bounds the draws of one segment whose history is too
 	// short to estimate the rates.
 	maxDraws = 1000
@@ -352,8 +357,8 @@ func (s Settings) withDefaults() (Settings, error) {
 	if s.Segments == 0 {
 		s.Segments = DefaultSegments
 	}
-	if s.Segments < 1 {
-		return s, fmt.Errorf("evaluate: segments = %d, want ≥ 1", s.Segments)
+	if s.Segments < 1 || s.Segments > MaxSegments {
+		return s, fmt.Errorf("evaluate: segments = %d, want ≥ 1 and ≤ %d", s.Segments, MaxSegments)
 	}
 	if s.MinDuration == 0 {
 		s.MinDuration = DefaultMinDuration

@@ -252,6 +252,7 @@ func TestRunSettingsErrors(t *testing.T) {
 		{"negative processors", func(s *Settings) { s.Processors = -1 }},
 		{"subset", func(s *Settings) { s.Subset = 5 }},
 		{"segments", func(s *Settings) { s.Segments = -2 }},
+		{"too many segments", func(s *Settings) { s.Segments = MaxSegments + 1 }},
 		{"durations", func(s *Settings) { s.MinDuration, s.MaxDuration = 5*day, 2*day }},
 		{"history", func(s *Settings) { s.MinHistory = -1 }},
 		{"rates", func(s *Settings) { s.Rates = MixedRates }},

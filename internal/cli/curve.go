@@ -139,8 +139,8 @@ func (o *curveOptions) bounds() (from, to float64, err error) {
 	if !o.Optimum && (o.From == "" || o.To == "") {
 		return 0, 0, flagError("optimum", "false needs both --from and --to")
 	}
-	if o.Points < 2 {
-		return 0, 0, flagError("points", "%d, want at least 2", o.Points)
+	if o.Points < 2 || o.Points > maxPoints {
+		return 0, 0, flagError("points", "%d, want at least 2 and at most %d", o.Points, maxPoints)
 	}
 	if o.Plot != "" {
 		if err := checkPlotPath(o.Plot); err != nil {
@@ -237,3 +237,7 @@ func (r curveReport) Text(w io.Writer) error {
 	}
 	return nil
 }
+
+// maxPoints bounds --points: each point is a model solve, and 10⁴ of them
+// are hours for a large model and far more than a plot resolves.
+const maxPoints = 10_000

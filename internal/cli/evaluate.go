@@ -348,8 +348,8 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		Seed:       o.Seed,
 		Workers:    o.Workers,
 	}
-	if o.Segments < 1 {
-		return nil, flagError("segments", "%d, want at least 1", o.Segments)
+	if o.Segments < 1 || o.Segments > evaluate.MaxSegments {
+		return nil, flagError("segments", "%d, want at least 1 and at most %d", o.Segments, evaluate.MaxSegments)
 	}
 	if o.Processors < 0 {
 		return nil, flagError("processors", "%d, want 0 or more", o.Processors)

@@ -52,3 +52,38 @@ func TestProcessorsShrinkFile(t *testing.T) {
 		t.Errorf("output %q lacks the UWT", out)
 	}
 }
+
+// TestSizeFlagsBounded: size-like flags beyond their limits are usage
+// errors naming the flag and the limit, before anything is allocated (a
+// grid of 2·10⁹ points is 16 GB).
+func TestSizeFlagsBounded(t *testing.T) {
+	for _, tc := range []struct {
+		args        []string
+		flag, limit string
+	}{
+		{[]string{"curve", "--points", "2000000000", "--from", "1h", "--to", "2h"}, "--points", "10000"},
+		{[]string{"evaluate", "--segments", "2000000000"}, "--segments", "10000"},
+	} {
+		_, stderr, code := run(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.flag) || !strings.Contains(stderr, tc.limit) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %s and the limit %s", tc.args, code, stderr, tc.flag, tc.limit)
+		}
+	}
+}
+
+// TestDeepErrorsNamed: inputs whose products or reciprocals overflow inside
+// the model (an MTTF of 1e-320 s made the failure rate +Inf in package
+// birthdeath; a work rate of 1e306 made a segment's reward +Inf in
+// markov.RenewalReward) are rejected up front, naming the field.
+func TestDeepErrorsNamed(t *testing.T) {
+	_, stderr, code := run(t, "uwt", "--mttf", "1e-320s", "--interval", "1h")
+	if code == 0 || !strings.Contains(stderr, "mttf") || strings.Contains(stderr, "birthdeath") {
+		t.Errorf("--mttf 1e-320s: exit %d, stderr %q; want an error naming the MTTF", code, stderr)
+	}
+	path := writeFile(t, "w.json", `{"system": {"processors": 2, "mttf": "100d", "mttr": "1h"},
+		"application": {"work_rate": [1, 1e306], "checkpoint_latency": 60, "recovery": 30}, "policy": "greedy"}`)
+	_, stderr, code = run(t, "uwt", "--scenario", path, "--interval", "1h")
+	if code == 0 || !strings.Contains(stderr, "application.work_rate[1]") || strings.Contains(stderr, "RenewalReward") {
+		t.Errorf("work_rate 1e306: exit %d, stderr %q; want an error naming application.work_rate[1]", code, stderr)
+	}
+}
