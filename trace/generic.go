@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -26,7 +27,7 @@ func ReadGeneric(r io.Reader) (*Trace, error) {
 		return nil, err
 	}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	sc.Buffer(make([]byte, 0, 4096), MaxLineBytes)
 	var (
 		nodes      []Node
 		haveSystem bool
@@ -200,6 +201,9 @@ func parseTime(s string) (float64, error) {
 	}
 	if !finite(x) {
 		return 0, fmt.Errorf("%q is not finite", s)
+	}
+	if math.Abs(x) > MaxTime {
+		return 0, fmt.Errorf("%q is beyond the limit of ±%g s", s, float64(MaxTime))
 	}
 	return x, nil
 }

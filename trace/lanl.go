@@ -110,7 +110,7 @@ func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
 			return nil, fmt.Errorf("trace: LANLSettings.End %v is not a finite non-negative time", end)
 		}
 	}
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(newLineLimiter(r))
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err != nil {
@@ -182,6 +182,10 @@ func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
 // (a truncated or corrupt gzip stream, a failing reader) is reported at
 // line, the line after the last one read.
 func csvError(err error, line int) error {
+	var long *ParseError
+	if errors.As(err, &long) {
+		return long
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &ParseError{Line: pe.Line, Err: pe.Err}
