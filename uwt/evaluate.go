@@ -79,7 +79,7 @@ func (m *Model) Evaluate(ctx context.Context, interval float64) (Result, error) 
 		}
 		full := m.sk.lo == 0 && m.sk.hi == m.sc.N()
 		if m.set.Exact || full || res.Outside <= m.set.Tol {
-			return res, nil
+			return res, m.set.checkAccuracy(res)
 		}
 		lo, hi := m.widen(m.sk.lo, m.sk.hi)
 		if err := m.build(ctx, lo, hi); err != nil {
@@ -300,7 +300,9 @@ func (asm *assembly) reward(chain *markov.Chain[State], sub []int, st markov.Res
 			piS, tauS = append(piS, pi[i]), append(tauS, asm.tau[i])
 			workS, usefulS = append(workS, asm.work[i]), append(usefulS, asm.useful[i])
 			res.Outside += pi[i] * asm.outside[i]
-			res.Dropped += pi[i] * deficit[k]
+			// A row summing above 1 by rounding (a negative deficit) was
+			// renormalised down: nothing was dropped.
+			res.Dropped += pi[i] * max(deficit[k], 0)
 		}
 	}
 	res.Recurrent = len(piS)
