@@ -77,6 +77,10 @@ type Settings struct {
 	Optimize *uwt.OptimizeSettings
 	// Workers is the number of processor counts searched at once.
 	Workers int
+	// Progress, if not nil, is called after each processor count is
+	// searched with the number done and the total, from one goroutine at
+	// a time.
+	Progress func(done, total int)
 }
 
 // Search is the outcome of Best.
@@ -125,7 +129,11 @@ func Best(ctx context.Context, sys scenario.System, app scenario.Application, s 
 	points := make([]Point, len(counts))
 	errs := make([]error, len(counts))
 	next := make(chan int)
-	var wg sync.WaitGroup
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+	)
 	for range min(workers, len(counts)) {
 		wg.Add(1)
 		go func() {
@@ -135,14 +143,28 @@ func Best(ctx context.Context, sys scenario.System, app scenario.Application, s 
 				if errs[k] != nil {
 					errs[k] = fmt.Errorf("availability: a = %d: %w", counts[k], errs[k])
 				}
+				if set.Progress != nil {
+					mu.Lock()
+					done++
+					set.Progress(done, len(counts))
+					mu.Unlock()
+				}
 			}
 		}()
 	}
+feed:
 	for k := range counts {
-		next <- k
+		select {
+		case next <- k:
+		case <-ctx.Done():
+			break feed
+		}
 	}
 	close(next)
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Search{}, err
+	}
 	if err := errors.Join(errs...); err != nil {
 		return Search{}, err
 	}

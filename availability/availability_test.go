@@ -2,6 +2,7 @@ package availability
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -155,5 +156,31 @@ func TestBadInput(t *testing.T) {
 		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one mentioning %q", tc.name, tc.err, tc.want)
 		}
+	}
+}
+
+// TestBestProgress: Progress counts every processor count searched, one
+// call at a time, up to the total; a cancelled context stops the search
+// with its error.
+func TestBestProgress(t *testing.T) {
+	sys := scenario.System{Processors: 6, MTTF: 86400, MTTR: 7200}
+	app := linearApp(6, 60, 30)
+	var calls []int
+	_, err := Best(context.Background(), sys, app, &Settings{Workers: 3, Progress: func(done, total int) {
+		if total != 6 {
+			t.Errorf("total %d, want 6", total)
+		}
+		calls = append(calls, done)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 6 || calls[5] != 6 {
+		t.Errorf("progress calls %v, want 1..6", calls)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Best(ctx, sys, app, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
 }

@@ -58,7 +58,11 @@ whose useful work per second UWT = ω(a)·A is the largest.
 The scenario's rescheduling policy is not used: each count a is the moldable
 policy on a processors. --work gives the job's failure-free run time (on
 --work-on processors, default all N); the table then shows its expected run
-time on each count, T_a/A with T_a its failure-free time on a processors.`,
+time on each count, T_a/A with T_a its failure-free time on a processors.
+
+Each count is one interval search: on a large scenario, searching every
+count takes long (a progress bar shows it on a terminal, and Ctrl-C stops
+it); --counts limits the search to the counts given.`,
 		Example: `  markov availability --counts 1-128 --work 10d
   markov availability --app md --processors 64 --counts 8,16,32,64 --json`,
 		Args: cobra.NoArgs,
@@ -93,11 +97,20 @@ func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availability
 	if err != nil {
 		return err
 	}
-	bar := opts.env.startProgress("searching (a, I*)", 0)
+	total := len(counts)
+	if counts == nil {
+		for _, w := range info.sc.Application.WorkRate {
+			if w > 0 {
+				total++
+			}
+		}
+	}
+	bar := opts.env.startProgress("searching (a, I*) over processor counts", total)
 	r.res, err = availability.Best(ctx, info.sc.System, info.sc.Application, &availability.Settings{
 		Processors: counts,
 		Model:      set,
 		Workers:    set.Workers,
+		Progress:   func(int, int) { bar.add(1) },
 	})
 	bar.finish()
 	if err != nil {
