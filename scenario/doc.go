@@ -47,5 +47,18 @@
 // "application" may instead be a string naming a built-in application
 // (resolved through ParseSettings.Applications, e.g. the benchmark vectors
 // of package bench). Unknown fields are an error: they are usually typos.
-// Every error names the field and the problem.
+// Keys are case-sensitive, and a key given twice, or one that differs from
+// a documented key only by case ("MTTF"), is an error naming it (Go's JSON
+// decoder alone would keep the last duplicate and ignore case). A leading
+// UTF-8 byte order mark is skipped. Every error names the field and the
+// problem.
+//
+// # Limits
+//
+// Sizes are bounded before anything is allocated: the input to
+// ParseSettings.MaxBytes (DefaultMaxBytes, 64 MiB), N to MaxProcessors
+// (2²⁰), and every list to N entries, read entry by entry so that a longer
+// one is rejected without being built. Times (MTTF, MTTR in [MinSeconds,
+// MaxSeconds]; L, C, R up to MaxSeconds) and work rates (up to MaxWorkRate)
+// are bounded so that no rate, product or sum the models form overflows.
 package scenario
