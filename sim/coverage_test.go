@@ -46,7 +46,7 @@ func TestCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := uwt.New(sc, &uwt.Settings{Exact: true})
+	m, err := uwt.New(context.Background(), sc, &uwt.Settings{Exact: true})
 	if err != nil {
 		t.Fatal(err)
 	}
