@@ -87,3 +87,12 @@ func TestDeepErrorsNamed(t *testing.T) {
 		t.Errorf("work_rate 1e306: exit %d, stderr %q; want an error naming application.work_rate[1]", code, stderr)
 	}
 }
+
+// TestSimulateNothingCommitted: a one-stage run shorter than a segment
+// commits nothing; it must not be called converged (it was, with 0 ± 0).
+func TestSimulateNothingCommitted(t *testing.T) {
+	out := mustRun(t, "simulate", "-n", "4", "--interval", "6h", "--horizon", "1s", "--rel-tol", "-1")
+	if strings.Contains(out, "converged") || !strings.Contains(out, "no commits") {
+		t.Errorf("output\n%s\nwant status \"no commits\", not converged", out)
+	}
+}

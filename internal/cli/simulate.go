@@ -222,7 +222,11 @@ func (r simulateReport) Text(w io.Writer) error {
 	t.row("Events", fmt.Sprintf("%d interruptions, %d commits", res.Failures, res.Commits))
 	switch res.Status {
 	case sim.NoCommits:
-		t.row("Warning", fmt.Sprintf("no segment committed in %d interruptions: at this interval segments essentially never complete, and 0 ± 0 is no estimate", res.Failures))
+		if res.Failures >= sim.NoCommitInterruptions {
+			t.row("Warning", fmt.Sprintf("no segment committed in %d interruptions: at this interval segments essentially never complete, and 0 ± 0 is no estimate", res.Failures))
+		} else {
+			t.row("Warning", "no segment committed within the simulated time (is --horizon shorter than a segment?): 0 ± 0 is no estimate")
+		}
 	case sim.HorizonLimit:
 		t.row("Warning", "the simulation time limit was reached before the interval's target precision (--rel-tol)")
 	}
