@@ -263,8 +263,7 @@ func eventStats(fails []failure, upTime, span float64, set EventSettings, alpha 
 	for k := range parent {
 		parent[k] = k
 	}
-	var find func(int) int
-	find = func(k int) int {
+	find := func(k int) int {
 		for parent[k] != k {
 			parent[k] = parent[parent[k]]
 			k = parent[k]
