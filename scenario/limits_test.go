@@ -25,6 +25,8 @@ func TestParseStrictKeys(t *testing.T) {
 		{"duplicate application key", file(sys3, `{"work_rate": [1, 2, 3], "checkpoint_latency": 90, "recovery": 30, "recovery": 1}`, `"greedy"`), "application.recovery", "given twice"},
 		{"case variant application key", file(sys3, `{"Work_Rate": [1, 2, 3], "checkpoint_latency": 90, "recovery": 30}`, `"greedy"`), "application.Work_Rate", `did you mean "work_rate"`},
 		{"case variant policy key", file(sys3, app3, `{"Moldable": 2}`), "policy.Moldable", `did you mean "moldable"`},
+		{"case variant event key", file(`{"processors": 3, "mttf": 1e6, "mttr": 1e3, "failure_events": {"Sizes": [0.5]}}`, app3, `"greedy"`), "system.failure_events.Sizes", `did you mean "sizes"`},
+		{"duplicate event key", file(`{"processors": 3, "mttf": 1e6, "mttr": 1e3, "failure_events": {"sizes": [0.5], "sizes": [1]}}`, app3, `"greedy"`), "system.failure_events.sizes", "given twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := parse(tc.in)

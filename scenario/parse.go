@@ -150,10 +150,18 @@ func (j *systemJSON) system() (System, error) {
 	sys := System{Processors: *j.Processors, MTTF: mttf, MTTR: mttr}
 	if !isNull(j.FailureEvents) {
 		var fj failureEventsJSON
+		if err := checkKeys(j.FailureEvents, "system.failure_events", eventKeys); err != nil {
+			return System{}, err
+		}
 		if err := decodeStrict(j.FailureEvents, &fj, "system.failure_events"); err != nil {
 			return System{}, err
 		}
 		sizes, err := numberList("system.failure_events.sizes", fj.Sizes, *j.Processors)
+		var se *Error
+		if errors.As(err, &se) && se.Field == "system.failure_events.sizes" && strings.HasPrefix(se.Problem, "has more than") {
+			// Read entry by entry and stopped after N: say why N bounds it.
+			err = fieldErr(se.Field, "has more than %d entries, but an event cannot take down more than the %d processors", *j.Processors, *j.Processors)
+		}
 		if err != nil {
 			return System{}, err
 		}
@@ -353,6 +361,7 @@ func numberList(field string, raw json.RawMessage, n int) ([]float64, error) {
 // listEntries calls fn for every entry of the JSON list raw, in order, and
 // fails as soon as the list has more than n entries, naming the limit.
 func listEntries(field string, raw json.RawMessage, n int, fn func(entry string, item json.RawMessage) error) error {
+	n = max(n, 0) // a bad N is reported by validation; bound the list meanwhile
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('[') {
@@ -397,7 +406,8 @@ func jsonKind(raw json.RawMessage) string {
 // The documented keys of each object of the file format.
 var (
 	topKeys         = []string{"system", "application", "policy"}
-	systemKeys      = []string{"processors", "mttf", "mttr"}
+	systemKeys      = []string{"processors", "mttf", "mttr", "failure_events"}
+	eventKeys       = []string{"sizes"}
 	applicationKeys = []string{"work_rate", "checkpoint_latency", "checkpoint_overhead", "recovery"}
 	policyKeys      = []string{"moldable", "vector"}
 )
