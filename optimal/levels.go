@@ -273,10 +273,11 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 	if err != nil {
 		return Configuration{}, err
 	}
-	g := single.UWT
-	if vs.g > g {
-		cur, g = fromState, vs.g
+	// Start from the better of the two; g is set by the first iteration.
+	if vs.g > single.UWT {
+		cur = fromState
 	}
+	var g float64
 	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
 	var out Configuration
 	for pass := 0; ; pass++ {
