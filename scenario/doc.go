@@ -56,8 +56,8 @@
 // # Limits
 //
 // Sizes are bounded before anything is allocated: the input to
-// ParseSettings.MaxBytes (DefaultMaxBytes, 64 MiB), N to MaxProcessors
-// (2²⁰), and every list to N entries, read entry by entry so that a longer
+// ParseSettings.MaxBytes (DefaultMaxBytes, 256 MiB), N to MaxProcessors
+// (2²⁴), and every list to N entries, read entry by entry so that a longer
 // one is rejected without being built. Times (MTTF, MTTR in [MinSeconds,
 // MaxSeconds]; L, C, R up to MaxSeconds) and work rates (up to MaxWorkRate)
 // are bounded so that no rate, product or sum the models form overflows.

@@ -55,8 +55,8 @@ func TestParseSizeLimits(t *testing.T) {
 	if _, err := scenario.Parse(strings.NewReader(in), &scenario.ParseSettings{MaxBytes: int64(len(in))}); err != nil {
 		t.Errorf("input of exactly MaxBytes: %v", err)
 	}
-	_, err = parse(file(`{"processors": 2000000, "mttf": 1, "mttr": 1}`, app3, `"greedy"`))
-	wantErr(t, err, "system.processors", "more than the limit of 1048576")
+	_, err = parse(file(`{"processors": 20000000, "mttf": 1, "mttr": 1}`, app3, `"greedy"`))
+	wantErr(t, err, "system.processors", "more than the limit of 16777216")
 
 	// A list of 2 million entries where 3 are expected (a 4 MB input).
 	// Decoding the whole list before checking its length allocated 718 MB

@@ -24,10 +24,10 @@ type ParseSettings struct {
 }
 
 // DefaultMaxBytes is the default bound on the size of a scenario file,
-// 64 MiB: room for a full N×N recovery matrix up to N ≈ 2000 at 16 bytes
-// a number, while a file that large still decodes in well under a second
-// and a few hundred MB.
-const DefaultMaxBytes = 64 << 20
+// 256 MiB: room for a 4·10⁶-processor scenario written as four lists
+// (≈ 90 MB, bench.BenchmarkScaleCLIJSON) or a full N×N recovery matrix up
+// to N ≈ 4000, while bounding what a typo can make the reader hold.
+const DefaultMaxBytes = 256 << 20
 
 // Load reads and validates the scenario file at path.
 func Load(path string, s *ParseSettings) (*Scenario, error) {

@@ -33,10 +33,11 @@ func (s System) Theta() float64 { return 1 / s.MTTR }
 // Limits of the inputs, so that every size is bounded before anything is
 // allocated and no product or ratio of inputs the models form overflows.
 const (
-	// MaxProcessors bounds N: 2²⁰ = 1,048,576 processors, beyond the
-	// largest system of the LANL release (a few thousand) by orders of
-	// magnitude, while a vector of N float64 stays at 8 MiB.
-	MaxProcessors = 1 << 20
+	// MaxProcessors bounds N: 2²⁴ = 16,777,216 processors, four times the
+	// 4·10⁶ of the scale benchmarks (bench.BenchmarkScaleCLIJSON) and far
+	// beyond the largest system of the LANL release (a few thousand),
+	// while a vector of N float64 stays at 128 MiB.
+	MaxProcessors = 1 << 24
 	// MinSeconds is the smallest MTTF or MTTR, one microsecond: the rates
 	// N/MTTF and N/MTTR then stay below 10¹², far from overflow, and no
 	// failure or repair process of real hardware is faster.

@@ -1,6 +1,9 @@
 package uwt
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // MaxDropped is the largest dropped mass per jump (Result.Dropped) the
 // model answers for with the default settings: 10⁻⁶, a million times the
@@ -28,4 +31,11 @@ func (s Settings) checkAccuracy(res Result) error {
 		return &AccuracyError{Interval: res.Interval, Dropped: res.Dropped, Limit: limit}
 	}
 	return nil
+}
+
+// TransitionsWithin returns the Settings.MaxTransitions whose estimated
+// memory (at the model's bytes per transition, see SizeError.Bytes) is at
+// most bytes, so that callers can state the bound in bytes.
+func TransitionsWithin(bytes float64) int {
+	return int(min(bytes/bytesPerTransition, math.MaxInt32))
 }

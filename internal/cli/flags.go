@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -261,14 +262,16 @@ func positiveDuration(flag, value string) (float64, error) {
 
 // modelOptions are the flags that configure the Markov model.
 type modelOptions struct {
-	Exact   bool
-	Workers int
+	Exact     bool
+	Workers   int
+	MaxMemory float64
 }
 
 func (o *modelOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.BoolVar(&o.Exact, "exact", false, "build the full state space with full spare-chain rows (slow; for validation)")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines computing the model (0: one per CPU)")
+	f.Float64Var(&o.MaxMemory, "max-memory", 0, fmt.Sprintf("refuse a model estimated to need more than this many `GB` (0: %.3g)", float64(uwt.DefaultMaxTransitions)*(&uwt.SizeError{Transitions: 1}).Bytes()/1e9))
 }
 
 // loadModel reads the scenario of so and builds its model with mo's settings.
@@ -293,6 +296,9 @@ func loadModel(cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scena
 		if size.Transitions > 0 {
 			what = fmt.Sprintf("about %d states and up to %.3g transitions (≈ %.3g GB)", size.States, size.Transitions, size.Bytes()/1e9)
 		}
+		if size.States <= size.MaxStates {
+			advice += ", or raise the limit with --max-memory"
+		}
 		return info, nil, fmt.Errorf("the model of %d processors is too large: it needs %s; %s", size.N, what, advice)
 	}
 	return info, m, err
@@ -302,7 +308,14 @@ func (o *modelOptions) settings() (*uwt.Settings, error) {
 	if o.Workers < 0 {
 		return nil, flagError("workers", "%d, want 0 or more", o.Workers)
 	}
-	return &uwt.Settings{Exact: o.Exact, Workers: o.Workers}, nil
+	if math.IsNaN(o.MaxMemory) || o.MaxMemory < 0 || o.MaxMemory > 1e6 {
+		return nil, flagError("max-memory", "%v, want a number of GB in [0, 10⁶]", o.MaxMemory)
+	}
+	set := &uwt.Settings{Exact: o.Exact, Workers: o.Workers}
+	if o.MaxMemory > 0 {
+		set.MaxTransitions = max(uwt.TransitionsWithin(o.MaxMemory*1e9), 1)
+	}
+	return set, nil
 }
 
 // path names the model's evaluation path for people.

@@ -96,3 +96,24 @@ func TestSimulateNothingCommitted(t *testing.T) {
 		t.Errorf("output\n%s\nwant status \"no commits\", not converged", out)
 	}
 }
+
+// TestMaxMemoryFlag: the model's size estimate is refused beyond the
+// limit, and --max-memory is the explicit override named in the refusal:
+// --exact on 400 processors (≈ 7 GB estimated) is refused by default, and
+// on 60 processors (≈ 0.024 GB) it is refused under --max-memory 0.001
+// and built under the default.
+func TestMaxMemoryFlag(t *testing.T) {
+	_, stderr, code := run(t, "uwt", "--exact", "-n", "400", "--interval", "17h")
+	if code != 1 || !strings.Contains(stderr, "--exact") || !strings.Contains(stderr, "--max-memory") {
+		t.Errorf("exit %d, stderr %q; want exit 1 naming --exact and --max-memory", code, stderr)
+	}
+	_, stderr, code = run(t, "uwt", "--exact", "-n", "60", "--interval", "17h", "--max-memory", "0.001")
+	if code != 1 || !strings.Contains(stderr, "too large") {
+		t.Errorf("--max-memory 0.001: exit %d, stderr %q; want the model refused", code, stderr)
+	}
+	mustRun(t, "uwt", "--exact", "-n", "60", "--interval", "17h")
+	_, stderr, code = run(t, "uwt", "--max-memory", "-1", "--interval", "17h")
+	if code != 2 || !strings.Contains(stderr, "--max-memory") {
+		t.Errorf("--max-memory -1: exit %d, stderr %q; want a usage error", code, stderr)
+	}
+}
