@@ -27,6 +27,11 @@ func TestParseStrictKeys(t *testing.T) {
 		{"case variant policy key", file(sys3, app3, `{"Moldable": 2}`), "policy.Moldable", `did you mean "moldable"`},
 		{"case variant event key", file(`{"processors": 3, "mttf": 1e6, "mttr": 1e3, "failure_events": {"Sizes": [0.5]}}`, app3, `"greedy"`), "system.failure_events.Sizes", `did you mean "sizes"`},
 		{"duplicate event key", file(`{"processors": 3, "mttf": 1e6, "mttr": 1e3, "failure_events": {"sizes": [0.5], "sizes": [1]}}`, app3, `"greedy"`), "system.failure_events.sizes", "given twice"},
+		// Parametric forms (docs/scenario.md) are objects too, nested two deep.
+		{"case variant in a form", file(sys3, `{"work_rate": [1, 2, 3], "checkpoint_latency": {"constant": 60, "Constant": 70}, "recovery": 30}`, `"greedy"`), "application.checkpoint_latency.Constant", `did you mean "constant"`},
+		{"duplicate key in a form", file(sys3, `{"work_rate": {"constant": 1, "per_processor": 1, "per_processor": 2}, "checkpoint_latency": 60, "recovery": 30}`, `"greedy"`), "application.work_rate.per_processor", "given twice"},
+		{"case variant nested in a form", file(sys3, `{"work_rate": {"amdahl": {"rate": 1, "serial": 0.1, "Serial": 0.5}}, "checkpoint_latency": 60, "recovery": 30}`, `"greedy"`), "application.work_rate.amdahl.Serial", `did you mean "serial"`},
+		{"duplicate key in the recovery form", file(sys3, `{"work_rate": [1, 2, 3], "checkpoint_latency": 60, "recovery": {"constant": 30, "per_old": 1, "per_old": 2}}`, `"greedy"`), "application.recovery.per_old", "given twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := parse(tc.in)

@@ -91,20 +91,8 @@ func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 		return nil, fieldErr("(file)", "larger than the limit of %d bytes (scenario.ParseSettings.MaxBytes)", limit)
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	if err := checkKeys(data, "", topKeys); err != nil {
-		return nil, err
-	}
 	var f fileJSON
 	if err := decodeStrict(data, &f, ""); err != nil {
-		return nil, err
-	}
-	if err := checkKeys(f.System, "system", systemKeys); err != nil {
-		return nil, err
-	}
-	if err := checkKeys(f.Application, "application", applicationKeys); err != nil {
-		return nil, err
-	}
-	if err := checkKeys(f.Policy, "policy", policyKeys); err != nil {
 		return nil, err
 	}
 	if len(f.System) == 0 {
@@ -150,9 +138,6 @@ func (j *systemJSON) system() (System, error) {
 	sys := System{Processors: *j.Processors, MTTF: mttf, MTTR: mttr}
 	if !isNull(j.FailureEvents) {
 		var fj failureEventsJSON
-		if err := checkKeys(j.FailureEvents, "system.failure_events", eventKeys); err != nil {
-			return System{}, err
-		}
 		if err := decodeStrict(j.FailureEvents, &fj, "system.failure_events"); err != nil {
 			return System{}, err
 		}
@@ -403,21 +388,20 @@ func jsonKind(raw json.RawMessage) string {
 	return "a JSON number"
 }
 
-// The documented keys of each object of the file format.
-var (
-	topKeys         = []string{"system", "application", "policy"}
-	systemKeys      = []string{"processors", "mttf", "mttr", "failure_events"}
-	eventKeys       = []string{"sizes"}
-	applicationKeys = []string{"work_rate", "checkpoint_latency", "checkpoint_overhead", "recovery"}
-	policyKeys      = []string{"moldable", "vector"}
-)
-
 // checkKeys rejects, in the JSON object raw (anything else passes: the
-// decoder reports it), a key given twice or a key that differs from a
-// documented one only by case. encoding/json would keep the last of
+// decoder reports it), a key given twice or a key that differs from one of
+// t's JSON field names only by case, and does the same in every nested
+// object that t decodes into a struct. encoding/json would keep the last of
 // duplicate keys and match keys without regard to case, so "MTTF" next to
-// "mttf" would silently win. Values are skipped, not decoded.
-func checkKeys(raw json.RawMessage, prefix string, documented []string) error {
+// "mttf" would silently win. Values are skipped, not decoded; fields kept
+// as json.RawMessage are checked when they are decoded in turn.
+func checkKeys(raw json.RawMessage, prefix string, t reflect.Type) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil
@@ -436,18 +420,30 @@ func checkKeys(raw json.RawMessage, prefix string, documented []string) error {
 			return fieldErr(join(prefix, key), "given twice (a JSON object's keys must be unique)")
 		}
 		seen[key] = true
-		for _, d := range documented {
-			if key != d && strings.EqualFold(key, d) {
-				return fieldErr(join(prefix, key), "unknown field; keys are case-sensitive, did you mean %q?", d)
+		var field reflect.Type
+		for i := range t.NumField() {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+			switch {
+			case key == name:
+				field = t.Field(i).Type
+			case strings.EqualFold(key, name):
+				return fieldErr(join(prefix, key), "unknown field; keys are case-sensitive, did you mean %q?", name)
 			}
 		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
 			return nil
+		}
+		if field != nil && field != rawMessage {
+			if err := checkKeys(value, join(prefix, key), field); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+var rawMessage = reflect.TypeFor[json.RawMessage]()
 
 // parseSeconds reads a JSON number of seconds or a duration string.
 func parseSeconds(field string, raw json.RawMessage) (float64, error) {
@@ -476,6 +472,9 @@ func parseSeconds(field string, raw json.RawMessage) (float64, error) {
 // trailing data, and turns encoding/json errors into *Error values whose
 // field path is prefixed with prefix.
 func decodeStrict(data []byte, v any, prefix string) error {
+	if err := checkKeys(data, prefix, reflect.TypeOf(v)); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
