@@ -46,7 +46,13 @@
 // is left out, so the merged files are the same bytes whatever the
 // sharding and the worker counts.
 //
-// The optimal policy (docs/optimal-policy.md) is not implemented yet:
-// "optimal" is refused, in one place (parsePolicy), where it will be
-// recognised once it exists.
+// # The optimal policy
+//
+// A study names the optimal policy (docs/optimal-policy.md) as "optimal"
+// like any other. In a scenario task it is solved with package optimal on
+// the task's scenario: optimize reports level 2 (the best vector r* with
+// one interval I*, and g at I*), uwt reports g*(I) at each interval (the
+// best vector at that interval), and simulate simulates the vector r* of
+// I* (or of g*(I) at the study's interval) beside g. In a trace task
+// package evaluate solves it for each segment from the estimated rates.
 package sweep

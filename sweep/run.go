@@ -14,6 +14,7 @@ import (
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/evaluate"
+	"github.com/ckpt-markov/markov/optimal"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/trace"
@@ -254,20 +255,38 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 	if t.Compute == Evaluate {
 		return rec, r.evaluate(ctx, t, &rec)
 	}
-	sc, err := r.scenario(t)
+	sc, opt, err := r.scenario(t)
 	if err != nil {
 		return rec, err
 	}
 	rec.Processors = sc.System.Processors
 	rec.MTTF, rec.MTTR = fl(sc.System.MTTF), fl(sc.System.MTTR)
 	rec.Policy = sc.Policy.String()
+	interval := t.Interval
+	var g float64
+	if opt {
+		if sc, interval, g, err = r.optimal(ctx, t, sc); err != nil {
+			return rec, err
+		}
+		rec.Policy = scenario.Policy{Kind: scenario.Optimal}.String()
+	}
 	m, err := uwt.New(ctx, sc, &uwt.Settings{Workers: 1})
 	if err != nil {
 		return rec, err
 	}
-	interval := t.Interval
 	var res uwt.Result
 	switch {
+	case opt:
+		// The solver's g at its interval, with the availability of its
+		// vector there (uwt's UWT of that vector equals g: the
+		// consistency oracle of package optimal).
+		if res, err = m.Evaluate(ctx, interval); err != nil {
+			return rec, err
+		}
+		res.UWT = g
+		if t.Compute == Optimize {
+			rec.Status = uwt.Converged.String()
+		}
 	case t.Compute == Optimize || math.IsNaN(interval):
 		opt, err := m.Optimize(ctx, nil)
 		if err != nil {
@@ -303,8 +322,40 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 	return rec, nil
 }
 
+// optimal solves the optimal policy of a scenario task (package optimal,
+// one interval for every configuration) on sc, the task's scenario with a
+// greedy stand-in: at the task's interval, g*(I); for optimize or without
+// an interval, level 2 (r* at I*). It returns the scenario with the policy
+// resolved to r*, the interval and g.
+func (r *runner) optimal(ctx context.Context, t Task, sc *scenario.Scenario) (*scenario.Scenario, float64, float64, error) {
+	sv, err := optimal.New(sc, &optimal.Settings{Workers: 1})
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	interval := t.Interval
+	var res optimal.Result
+	if t.Compute == Optimize || math.IsNaN(interval) {
+		one, err := sv.SingleInterval(ctx, 0)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		interval, res = one.Interval, one.Result
+	} else if res, err = sv.FixedInterval(ctx, interval); err != nil {
+		return nil, 0, 0, err
+	}
+	v, err := res.Policy.Vector()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	out := *sc
+	out.Policy, out.Reschedule = scenario.Policy{Kind: scenario.Optimal}.Resolved(v), v
+	return &out, interval, res.UWT, nil
+}
+
 // scenario builds the task's scenario from the base and the task's point.
-func (r *runner) scenario(t Task) (*scenario.Scenario, error) {
+// For the optimal policy without a vector it reports opt and returns the
+// scenario with greedy standing in (the solver chooses the vector).
+func (r *runner) scenario(t Task) (sc *scenario.Scenario, opt bool, err error) {
 	a := r.study.Scenarios
 	var sys scenario.System
 	var app scenario.Application
@@ -317,7 +368,7 @@ func (r *runner) scenario(t Task) (*scenario.Scenario, error) {
 			var err error
 			if base, err = scenario.Load(path, &scenario.ParseSettings{Applications: bench.Application}); err != nil {
 				r.mu.Unlock()
-				return nil, err
+				return nil, false, err
 			}
 			r.bases[path] = base
 		}
@@ -336,15 +387,14 @@ func (r *runner) scenario(t Task) (*scenario.Scenario, error) {
 		sys.MTTR = t.MTTR
 	}
 	n := sys.Processors
-	var err error
 	switch {
 	case a.Application != "":
 		if app, err = bench.Application(a.Application, n); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	case app.N() != n:
 		if app, err = firstCounts(app, n); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	default:
 		app = cloneApp(app)
@@ -359,12 +409,16 @@ func (r *runner) scenario(t Task) (*scenario.Scenario, error) {
 	}
 	if t.Policy != "" {
 		if pol, err = parsePolicy(t.Policy, false); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	} else if pol.Kind == scenario.Explicit && len(pol.Explicit) != n {
-		return nil, fmt.Errorf("the base policy vector has %d entries for %d processors; give policies", len(pol.Explicit), n)
+		return nil, false, fmt.Errorf("the base policy vector has %d entries for %d processors; give policies", len(pol.Explicit), n)
 	}
-	return scenario.New(sys, app, pol)
+	if pol.Kind == scenario.Optimal && pol.Explicit == nil {
+		pol, opt = scenario.Policy{Kind: scenario.Greedy}, true
+	}
+	sc, err = scenario.New(sys, app, pol)
+	return sc, opt, err
 }
 
 // firstCounts restricts an application described for more processor

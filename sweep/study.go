@@ -103,7 +103,9 @@ type ScenarioAxes struct {
 	// Recovery sets R(p, a) to the value for every p and a.
 	Recovery []Duration `json:"recovery,omitempty"`
 	// Policies are rescheduling policies as the command line takes them:
-	// "greedy", "pb", "moldable:A", "vector:r1,...,rN".
+	// "greedy", "pb", "moldable:A", "vector:r1,...,rN", "optimal" (the
+	// optimal policy with one interval, docs/optimal-policy.md level 2:
+	// optimize reports r* at I*, uwt g*(I), simulate the vector r*).
 	Policies []string `json:"policies,omitempty"`
 	// Intervals are the checkpoint intervals of "uwt" (required) and
 	// "simulate" (default: I*).
@@ -255,7 +257,7 @@ func (s *Study) validate() error {
 		case Evaluate:
 			tr = true
 		case "optimal":
-			return fieldError(fmt.Sprintf("compute[%d]", i), "the optimal policy is not in this version; name it as a policy once it is")
+			return fieldError(fmt.Sprintf("compute[%d]", i), "the optimal policy is a policy, not a computation: name it in scenarios.policies or traces.policies")
 		default:
 			return fieldError(fmt.Sprintf("compute[%d]", i), "%q, want optimize, uwt, simulate or evaluate", c)
 		}
@@ -400,19 +402,16 @@ func (a *ScenarioAxes) validate(needIntervals bool) error {
 
 // parsePolicy reads a policy of a study in the forms of the command line
 // (scenario.ParsePolicy). It is the one place where a study's policy text
-// becomes a scenario.Policy, and the extension point of the optimal
-// policy: scenario.Optimal parses, but its vector comes from a solver this
-// version does not have, so it is refused here; once the solver exists,
-// resolve the policy with it here (Policy.Resolved) for scenario tasks and
-// let evaluate take it for trace tasks.
+// becomes a scenario.Policy. The optimal policy (scenario.Optimal) has no
+// vector here: a scenario task solves it (runner.optimal, package
+// optimal), a trace task leaves it to package evaluate, which solves it
+// per segment.
 func parsePolicy(s string, traces bool) (scenario.Policy, error) {
 	p, err := scenario.ParsePolicy(s)
 	if err != nil {
 		return p, err
 	}
 	switch {
-	case p.Kind == scenario.Optimal:
-		return p, errors.New(`"optimal": the optimal policy's solver is not in this version`)
 	case p.Kind == scenario.AvailabilityBased && !traces:
 		return p, fmt.Errorf("%q: the availability-based policy needs a failure history; use it in traces", s)
 	}

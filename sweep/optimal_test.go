@@ -1,0 +1,171 @@
+package sweep
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/evaluate"
+	"github.com/ckpt-markov/markov/reschedule"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/trace"
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+// allVectors calls f with every rescheduling vector r(1..n), r(n) ∈ 0..n,
+// that runs somewhere.
+func allVectors(n int, f func(reschedule.Vector)) {
+	v := make(reschedule.Vector, n)
+	var rec func(k int)
+	rec = func(k int) {
+		if k == n {
+			if v.Validate() == nil {
+				f(v)
+			}
+			return
+		}
+		for r := 0; r <= k+1; r++ {
+			v[k] = r
+			rec(k + 1)
+		}
+	}
+	rec(0)
+}
+
+// TestOptimalScenarioTasks: a study names "optimal" like any policy. Its
+// uwt task at I = 1 h must be the largest UWT(I; r) of package uwt over
+// all Π(n+1) vectors (the enumeration oracle of docs/optimal-policy.md
+// section 5; 1e-10 relative: the solver and uwt build the same window at
+// N = 4, where the binomial tails exceed the window's 1e-12, so they
+// differ by rounding only); its optimize task (level 2) at least that and
+// at least greedy's optimum of the same study; its simulate task at 1 h runs the
+// solved vector beside g*(1 h).
+func TestOptimalScenarioTasks(t *testing.T) {
+	st := parse(t, `{"name": "x", "seed": 3, "compute": ["optimize", "uwt", "simulate"], "scenarios": {"application": "md",
+		"processors": [4], "mttf": ["2d"], "mttr": ["6h"], "checkpoint_latency": [300], "recovery": [120],
+		"policies": ["optimal", "greedy"], "intervals": ["1h"]}, "simulation": {"replications": 8}}`)
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), st, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Merge(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := map[string]Record{}
+	for _, r := range tab.Records {
+		rec[r.Compute+"/"+r.Policy] = r
+		if strings.HasPrefix(r.ID, r.Compute+" ") && strings.Contains(r.ID, "policy=optimal") && r.Policy != "optimal" {
+			t.Errorf("task %s: policy column %q, want optimal", r.ID, r.Policy)
+		}
+	}
+	app, err := bench.Application("md", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range app.Latency {
+		app.Latency[i], app.Overhead[i] = 300, 300
+	}
+	app.Recovery = scenario.RecoveryConstant(120, 4)
+	best, count := math.Inf(-1), 0
+	allVectors(4, func(r reschedule.Vector) {
+		count++
+		sc, err := scenario.New(scenario.System{Processors: 4, MTTF: 2 * 86400, MTTR: 6 * 3600}, app, scenario.Policy{Kind: scenario.Explicit, Explicit: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := uwt.New(context.Background(), sc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := m.Evaluate(context.Background(), 3600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best = max(best, res.UWT)
+	})
+	u, ok := rec["uwt/optimal"]
+	if !ok || u.UWT == nil {
+		t.Fatalf("no uwt record of the optimal policy: %+v", tab.Records)
+	}
+	if d := math.Abs(*u.UWT-best) / best; d > 1e-10 {
+		t.Errorf("uwt task of optimal at 1h: %.15g, enumeration over %d vectors: %.15g (rel. diff %.2g)", *u.UWT, count, best, d)
+	}
+	o, g := rec["optimize/optimal"], rec["optimize/greedy"]
+	if o.UWT == nil || g.UWT == nil || o.Interval == nil {
+		t.Fatalf("optimize records: %+v, %+v", o, g)
+	}
+	// Level 2 maximises over I too; 1e-9 allows for the interval searches.
+	if *o.UWT < best*(1-1e-9) || *o.UWT < *g.UWT*(1-1e-9) {
+		t.Errorf("optimize task of optimal: %.12g, below g*(1h) = %.12g or greedy's optimum %.12g", *o.UWT, best, *g.UWT)
+	}
+	s := rec["simulate/optimal"]
+	if s.SimUWT == nil || s.UWT == nil || *s.UWT != *u.UWT || *s.Interval != 3600 {
+		t.Errorf("simulate task of optimal: %+v; want the uwt task's interval and UWT beside a simulation", s)
+	}
+}
+
+// TestOptimalTraceTask: a trace task with "optimal" gives evaluate.Run's
+// row for that policy, to the bit (same seed, segments and solver), on a
+// small synthetic exponential trace (8 nodes, MTTF 5 days, MTTR 4 h,
+// 200 days: made up, long enough for evaluate's 30-day history and
+// 7-to-60-day segments).
+func TestOptimalTraceTask(t *testing.T) {
+	const nodes, horizon = 8, 200 * 86400.0
+	rng := rand.New(rand.NewPCG(11, 12))
+	var b strings.Builder
+	fmt.Fprintf(&b, "# nodes=%d start=0 end=%g\nnode,down_start,down_end\n", nodes, horizon)
+	for i := range nodes {
+		for x := rng.ExpFloat64() * 5 * 86400; x < horizon; {
+			r := x + rng.ExpFloat64()*4*3600
+			fmt.Fprintf(&b, "%d,%.0f,%.0f\n", i, x, min(r, horizon))
+			x = r + rng.ExpFloat64()*5*86400
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "exp.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Parse(strings.NewReader(`{"name": "s", "seed": 9, "compute": ["evaluate"], "traces": {"generic": ["exp.csv"], "applications": ["qr"], "policies": ["optimal"], "segments": 2}}`), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if _, err := Run(context.Background(), st, out, nil); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Merge(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.ReadGeneric(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := evaluate.Run(context.Background(), &evaluate.Settings{
+		Systems: []evaluate.System{{Name: "exp.csv", Trace: tr}}, Applications: []string{"qr"},
+		Policies: []scenario.Policy{{Kind: scenario.Optimal}}, Segments: 2, Seed: 9,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, r := ref.Rows[0], tab.Records[0]
+	if row.Status != evaluate.Evaluated {
+		t.Fatalf("evaluate did not evaluate the trace: %v %s", row.Status, row.Reason)
+	}
+	if r.Policy != "optimal" || r.Efficiency == nil || *r.Efficiency != row.Efficiency.Mean || *r.UWT != row.ModelUWT.Mean {
+		t.Errorf("record %+v, evaluate's row: policy %s, efficiency %v, model UWT %v", r, row.Policy, row.Efficiency.Mean, row.ModelUWT.Mean)
+	}
+}
