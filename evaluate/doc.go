@@ -72,6 +72,33 @@
 // (4^(1/15))^(2/15) ≈ 1.0124, so the best interval is located to about
 // 1.2 %.
 //
+// # The optimal policy
+//
+// A policy of kind scenario.Optimal without a vector is solved for each
+// segment from the estimated rates (package optimal,
+// docs/optimal-policy.md): level 2 (the best vector r* with one interval
+// I*), then level 3 started from it (one interval per processor count,
+// I(a), by coordinate ascent; starting from level 4, as the specification
+// suggests, would cost a per-state policy iteration per segment). The
+// segment runs level 3's vector, and the result differs from the other
+// policies' in three places:
+//
+//   - Model is the replay with I(a): each up segment on a processors gets
+//     the interval I(a) (sim.NewTimelineIntervals; ReplaySettings.Intervals
+//     for Simulate), and Model.Interval is the stationary-weighted mean of
+//     the I(a) (the Row's Interval averages it);
+//   - ModelUWT is level 3's UWT;
+//   - W_best is the most work of a single interval (the sweep, I* of the
+//     vector, I_model, Young's and Daly's), which the I(a) replay does not
+//     enter: its efficiency W(I(a))/W_best is measured against the best
+//     single interval in hindsight and exceeds 1 when the per-configuration
+//     intervals beat every single one.
+//
+// With Rates = UsedNodes the policy is solved first from the pooled
+// rates; when its r(N) leaves spares, the rate of the r(N) nodes the rule
+// prefers is estimated and the policy is solved again with it (its vector
+// may then use another r(N); the rate is not iterated further).
+//
 // # Rates of the used nodes
 //
 // The model's processors are exchangeable: one λ for all N. On a trace

@@ -20,32 +20,75 @@ func checkPolicy(p scenario.Policy) error {
 	return fmt.Errorf("evaluate: policy kind %d is not a known policy", int(p.Kind))
 }
 
+// perConfiguration is the optimal policy's level 3 (docs/optimal-policy.md
+// section 4): one interval per processor count, I(a), to replay; mean is
+// their stationary-weighted mean and uwt the model's UWT of the policy.
+type perConfiguration struct {
+	intervals func(a, s int) float64
+	mean, uwt float64
+}
+
+// solveOptimal solves the optimal policy (package optimal) on the system
+// of sc: level 2 (the best vector with one interval), then level 3 from
+// it (one interval per configuration, by coordinate ascent started at I*;
+// starting from level 4 as the specification suggests would cost a
+// per-state policy iteration per segment). It returns sc with level 3's
+// vector and its intervals.
+func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy) (*scenario.Scenario, *perConfiguration, error) {
+	sv, err := optimal.New(sc, &optimal.Settings{Workers: 1})
+	if err != nil {
+		return nil, nil, err
+	}
+	one, err := sv.SingleInterval(ctx, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	conf, err := sv.PerConfiguration(ctx, one, one.Result)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := conf.Policy.Vector()
+	if err != nil {
+		return nil, nil, fmt.Errorf("evaluate: policy optimal: %w", err)
+	}
+	out, err := scenario.New(sc.System, sc.Application, p.Resolved(v))
+	if err != nil {
+		return nil, nil, err
+	}
+	pc := &perConfiguration{uwt: conf.UWT}
+	tot := 0.0
+	for a, iv := range conf.Intervals {
+		pc.mean += conf.Mass[a] * iv
+		tot += conf.Mass[a]
+	}
+	pc.mean /= tot
+	pol := conf.Policy
+	pc.intervals = func(a, s int) float64 {
+		if iv := pol.SegmentInterval(a, s); iv > 0 {
+			return iv
+		}
+		// A count without up states in the solver's window (its vector
+		// never runs one).
+		return pc.mean
+	}
+	return out, pc, nil
+}
+
 // segmentScenario builds the scenario of policy p on the sub-trace tr for a
 // segment starting at t0: N = tr.NumNodes() processors with the estimated
 // MTTF and MTTR. An availability-based policy is resolved from the failure
 // instants of each node in the history [from, t0), with random picks from
-// rng; an optimal policy without its vector is solved (package optimal,
-// level 2: the best vector with one interval) from the estimated rates.
-func segmentScenario(ctx context.Context, p scenario.Policy, tr *trace.Trace, app scenario.Application, mttf, mttr, from, t0 float64, rng *rand.Rand) (*scenario.Scenario, error) {
+// rng; an optimal policy without its vector is solved (solveOptimal) from
+// the estimated rates, and its intervals I(a) are returned for the replay
+// (nil for every other policy).
+func segmentScenario(ctx context.Context, p scenario.Policy, tr *trace.Trace, app scenario.Application, mttf, mttr, from, t0 float64, rng *rand.Rand) (*scenario.Scenario, *perConfiguration, error) {
 	sys := scenario.System{Processors: tr.NumNodes(), MTTF: mttf, MTTR: mttr}
 	if p.Kind == scenario.Optimal && p.Explicit == nil {
 		base, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		sv, err := optimal.New(base, &optimal.Settings{Workers: 1})
-		if err != nil {
-			return nil, err
-		}
-		one, err := sv.SingleInterval(ctx, 0)
-		if err != nil {
-			return nil, err
-		}
-		v, err := one.Policy.Vector()
-		if err != nil {
-			return nil, fmt.Errorf("evaluate: policy optimal: %w", err)
-		}
-		return scenario.New(sys, app, p.Resolved(v))
+		return solveOptimal(ctx, base, p)
 	}
 	in := scenario.PolicyInputs{N: tr.NumNodes(), WorkRate: app.WorkRate}
 	if p.Kind == scenario.AvailabilityBased && p.Explicit == nil {
@@ -57,7 +100,8 @@ func segmentScenario(ctx context.Context, p scenario.Policy, tr *trace.Trace, ap
 	}
 	v, err := p.Vector(in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return scenario.New(sys, app, p.Resolved(v))
+	sc, err := scenario.New(sys, app, p.Resolved(v))
+	return sc, nil, err
 }

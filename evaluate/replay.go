@@ -48,6 +48,14 @@ type ReplaySettings struct {
 	// to [Start − Lookback, Start); zero means the whole trace before
 	// Start.
 	Lookback float64
+	// Intervals, when not nil, gives the checkpoint interval of each up
+	// segment from its processor count a and the functional spares s at
+	// its start (the per-configuration intervals I(a) of the optimal
+	// policy, docs/optimal-policy.md section 4, or per-state ones), as
+	// sim.Settings.Intervals; it must return a finite positive number of
+	// seconds for every count the vector uses. Simulate's interval is then
+	// only reported in Replay.Interval.
+	Intervals func(a, s int) float64
 }
 
 // Replay is the outcome of replaying one segment of a trace with one
@@ -91,6 +99,12 @@ func Simulate(tr *trace.Trace, sc *scenario.Scenario, interval float64, seg Segm
 	rp, err := newReplayer(tr, seg, set)
 	if err != nil {
 		return Replay{}, err
+	}
+	if set.Intervals != nil {
+		if !(interval > 0) || math.IsInf(interval, 0) {
+			return Replay{}, fmt.Errorf("evaluate: interval = %v, want a finite positive number of seconds", interval)
+		}
+		return rp.runIntervals(sc, interval, set.Intervals)
 	}
 	return rp.run(sc, interval)
 }
@@ -143,6 +157,22 @@ func newReplayer(tr *trace.Trace, seg Segment, s ReplaySettings) (*replayer, err
 func (rp *replayer) run(sc *scenario.Scenario, interval float64) (Replay, error) {
 	rng := rand.New(rand.NewPCG(rp.seed, streamRule))
 	tl, err := sim.NewTimeline(sc, interval, rp.src, rp.rule, rng)
+	if err != nil {
+		return Replay{}, err
+	}
+	if err := tl.Run(rp.duration); err != nil {
+		return Replay{}, err
+	}
+	return Replay{Interval: interval, Initial: rp.initial, Totals: tl.Totals()}, nil
+}
+
+// runIntervals replays the segment on scenario sc with the interval
+// intervals(a, s) for each up segment; interval is reported as the
+// replay's Interval (for the optimal policy, the stationary-weighted mean
+// of its I(a)).
+func (rp *replayer) runIntervals(sc *scenario.Scenario, interval float64, intervals func(a, s int) float64) (Replay, error) {
+	rng := rand.New(rand.NewPCG(rp.seed, streamRule))
+	tl, err := sim.NewTimelineIntervals(sc, intervals, rp.src, rp.rule, rng)
 	if err != nil {
 		return Replay{}, err
 	}

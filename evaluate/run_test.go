@@ -496,8 +496,9 @@ func policies(t testing.TB, names ...string) []scenario.Policy {
 }
 
 // TestRunOptimal: the optimal policy without a vector is solved for each
-// segment from its estimated rates; its model UWT (level 2 of
-// docs/optimal-policy.md: the best vector with one interval) is at least
+// segment from its estimated rates; its model UWT (level 3 of
+// docs/optimal-policy.md, one interval per configuration, at least level
+// 2, the best vector with one interval) is at least
 // that of greedy and pb at their own best intervals on the same segment
 // (1e-6 allows for the interval searches' tolerances), and its replay runs.
 func TestRunOptimal(t *testing.T) {

@@ -124,15 +124,19 @@ type SegmentResult struct {
 	// Bayes rate of the r(N) nodes the rule prefers). MTTR = 1/θ̂ always.
 	Rates      Rates
 	MTTF, MTTR float64
-	// ModelUWT is the UWT the model predicts at its interval I*, and
-	// ModelStatus tells whether its search converged.
+	// ModelUWT is the UWT the model predicts at its interval I* (for the
+	// optimal policy, with its intervals I(a)), and ModelStatus tells
+	// whether its search converged.
 	ModelUWT    float64
 	ModelStatus uwt.Status
 	// Model is the replay with the model's interval I* (the maximiser of
 	// UWT), Paper with the paper's I_model (the mean of the scanned
 	// intervals within 8 % of the best UWT), and Best with the interval
 	// of the most work among all intervals replayed (the sweep, these
-	// two, Young's and Daly's).
+	// two, Young's and Daly's). For the optimal policy, Model is the
+	// replay with one interval per configuration I(a) (its Interval is
+	// their stationary-weighted mean) and Best the best single interval
+	// (I* included), so that Model.Efficiency may exceed 1.
 	Model, Paper, Best Outcome
 	// Young and Daly are the replays with Young's sqrt(2δM) and Daly's
 	// higher-order interval for the job MTBF M = 1/(r(N)·λ̂) and the
@@ -237,7 +241,7 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 		return SegmentResult{}, err
 	}
 	mttf, mttr := 1/est.Failure.Value, 1/est.Repair.Value
-	sc, err := segmentScenario(ctx, c.policy, tr, app, mttf, mttr, est.From, seg.Start, rand.New(rand.NewPCG(seed, streamPolicy)))
+	sc, pc, err := segmentScenario(ctx, c.policy, tr, app, mttf, mttr, est.From, seg.Start, rand.New(rand.NewPCG(seed, streamPolicy)))
 	if err != nil {
 		return SegmentResult{}, err
 	}
@@ -254,14 +258,20 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 			for _, i := range nodes {
 				sum += lambda[i]
 			}
-			// The policy's vector is kept (an optimal one was solved from the
-			// rates pooled over all nodes).
+			// The policy's vector is kept; an optimal one, solved from the
+			// rates pooled over all nodes, is solved again with the rate of
+			// the nodes its vector uses.
 			used := *sc
 			used.System.MTTF = float64(a) / sum
 			if err := used.Validate(); err != nil {
 				return SegmentResult{}, fmt.Errorf("evaluate: the failure rate of the %d used nodes: %w", a, err)
 			}
 			sc, mttf, rates = &used, used.System.MTTF, UsedNodes
+			if pc != nil {
+				if sc, pc, err = solveOptimal(ctx, sc, c.policy); err != nil {
+					return SegmentResult{}, err
+				}
+			}
 		}
 	}
 	m, err := uwt.New(ctx, sc, &uwt.Settings{Workers: 1})
@@ -318,6 +328,19 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 		if r.Work > best.Work {
 			best = r
 		}
+	}
+	if pc != nil {
+		// The optimal policy: Model is the replay with its intervals I(a)
+		// (level 3), measured against the best single interval in
+		// hindsight (best, which it does not enter: its efficiency may
+		// exceed 1).
+		if err := ctx.Err(); err != nil {
+			return SegmentResult{}, err
+		}
+		if res.Model.Replay, err = rp.runIntervals(sc, pc.mean, pc.intervals); err != nil {
+			return SegmentResult{}, err
+		}
+		res.ModelUWT = pc.uwt
 	}
 	res.Best = Outcome{Replay: best, Efficiency: 1}
 	for _, o := range outcomes {

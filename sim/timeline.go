@@ -123,13 +123,19 @@ type Timeline struct {
 // restore is taken to be written on the starting count. NewTimeline and
 // Run panic if the rule breaks its contract.
 func NewTimeline(sc *scenario.Scenario, interval float64, src Source, rule Rule, rng *rand.Rand) (*Timeline, error) {
+	if err := checkInterval(interval); err != nil {
+		return nil, err
+	}
+	return newTimelineChecked(sc, interval, nil, src, rule, rng)
+}
+
+// newTimelineChecked checks the scenario and the source, then builds the
+// timeline.
+func newTimelineChecked(sc *scenario.Scenario, interval float64, ivOf func(a, s int) float64, src Source, rule Rule, rng *rand.Rand) (*Timeline, error) {
 	if sc == nil {
 		return nil, errors.New("sim: scenario is nil")
 	}
 	if err := sc.Validate(); err != nil {
-		return nil, err
-	}
-	if err := checkInterval(interval); err != nil {
 		return nil, err
 	}
 	if src == nil {
@@ -141,7 +147,23 @@ func NewTimeline(sc *scenario.Scenario, interval float64, src Source, rule Rule,
 	if rng == nil {
 		rng = rand.New(rand.NewPCG(1, 2))
 	}
-	return newTimeline(sc, interval, nil, src, rule, rng), nil
+	return newTimeline(sc, interval, ivOf, src, rule, rng), nil
+}
+
+// NewTimelineIntervals is NewTimeline with an interval per up segment:
+// intervals(a, s) gives the checkpoint interval of an up segment on a
+// processors with s functional spares at its start (per-configuration or
+// per-state intervals, as package optimal computes them), as
+// Settings.Intervals does for Run. intervals must return a finite positive
+// number of seconds for every a the scenario's vector uses; the timeline
+// panics otherwise.
+func NewTimelineIntervals(sc *scenario.Scenario, intervals func(a, s int) float64, src Source, rule Rule, rng *rand.Rand) (*Timeline, error) {
+	if intervals == nil {
+		return nil, errors.New("sim: intervals is nil")
+	}
+	// The single interval only fills the per-count tables, unused with
+	// intervals.
+	return newTimelineChecked(sc, 1, intervals, src, rule, rng)
 }
 
 func checkInterval(interval float64) error {
@@ -407,6 +429,9 @@ func (tl *Timeline) segment(a int) float64 {
 		return tl.segLen[a-1]
 	}
 	iv := tl.ivOf(a, tl.nUp-a)
+	if !(iv > 0) || math.IsInf(iv, 0) {
+		panic(fmt.Sprintf("sim: the interval of an up segment on %d processors with %d spares is %v, want a finite positive number of seconds", a, tl.nUp-a, iv))
+	}
 	tl.curUse = iv + tl.latency[a-1] - tl.overhead[a-1]
 	return iv + tl.latency[a-1]
 }

@@ -366,3 +366,41 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// TestNewTimelineIntervals: a constant interval function gives the run of
+// NewTimeline with that interval, to the bit; one that depends on the
+// processor count gives another; a nil function is an error.
+func TestNewTimelineIntervals(t *testing.T) {
+	sc := scriptedScenario(t, 4*3600, 3600, []int{0, 2, 2, 4}, []float64{1, 1.9, 2.7, 3.4},
+		[]float64{20, 30, 40, 50}, []float64{20, 25, 40, 35}, scenario.RecoveryConstant(60, 4))
+	run := func(iv func(a, s int) float64) Totals {
+		src, err := NewExponential(4, 4*3600, 3600, rand.New(rand.NewPCG(5, 6)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tl *Timeline
+		if iv == nil {
+			tl, err = NewTimeline(sc, 1200, src, nil, nil)
+		} else {
+			tl, err = NewTimelineIntervals(sc, iv, src, nil, nil)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tl.Run(1e6); err != nil {
+			t.Fatal(err)
+		}
+		return tl.Totals()
+	}
+	plain := run(nil)
+	if got := run(func(a, s int) float64 { return 1200 }); got != plain {
+		t.Errorf("constant intervals: %+v\nsingle interval: %+v", got, plain)
+	}
+	if got := run(func(a, s int) float64 { return 300 * float64(a) }); got.Work == plain.Work {
+		t.Error("intervals by processor count gave the single interval's work")
+	}
+	src, _ := NewExponential(4, 4*3600, 3600, rand.New(rand.NewPCG(5, 6)))
+	if _, err := NewTimelineIntervals(sc, nil, src, nil, nil); err == nil {
+		t.Error("nil intervals: no error")
+	}
+}
