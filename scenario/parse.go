@@ -43,6 +43,8 @@ type fileJSON struct {
 	System      json.RawMessage `json:"system"`
 	Application json.RawMessage `json:"application"`
 	Policy      json.RawMessage `json:"policy"`
+	// Reconfigure is "never" (the default) or "at-checkpoint".
+	Reconfigure json.RawMessage `json:"reconfigure"`
 }
 
 type systemJSON struct {
@@ -120,7 +122,22 @@ func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	return New(sys, app, pol)
+	var rc Reconfigure
+	if !isNull(f.Reconfigure) {
+		var name string
+		if err := json.Unmarshal(f.Reconfigure, &name); err != nil {
+			return nil, fieldErr("reconfigure", "want \"never\" or \"at-checkpoint\"")
+		}
+		if rc, err = ParseReconfigure(name); err != nil {
+			return nil, err
+		}
+	}
+	sc, err := New(sys, app, pol)
+	if err != nil {
+		return nil, err
+	}
+	sc.Reconfigure = rc
+	return sc, nil
 }
 
 func (j *systemJSON) system() (System, error) {

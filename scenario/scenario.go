@@ -247,6 +247,9 @@ type Scenario struct {
 	// Policy.Vector of the scenario's N and work rates. Validate rejects a
 	// scenario whose two fields disagree; New sets both.
 	Reschedule reschedule.Vector
+	// Reconfigure says whether the application changes its processor
+	// count at checkpoints; the zero value Never is the paper's model.
+	Reconfigure Reconfigure
 }
 
 // N returns the number of processors.
@@ -266,6 +269,9 @@ func (s *Scenario) Validate() error {
 	}
 	if err := s.Reschedule.Validate(); err != nil {
 		return fieldErr("policy", "%v", err)
+	}
+	if err := s.Reconfigure.Validate(); err != nil {
+		return err
 	}
 	for i, r := range s.Reschedule {
 		if r > 0 && s.Application.WorkRate[r-1] == 0 {

@@ -88,6 +88,7 @@ type Timeline struct {
 	ivOf     func(a, s int) float64 // per-state intervals (Settings.Intervals), or nil
 	curUse   float64                // with ivOf: I + L(a) − C(a) of the current up segment
 	recovery scenario.Recovery
+	reconf   scenario.Reconfigure
 	src      Source
 	rule     Rule
 	rng      *rand.Rand
@@ -192,6 +193,7 @@ func newTimeline(sc *scenario.Scenario, interval float64, ivOf func(a, s int) fl
 		overhead: app.Overhead,
 		ivOf:     ivOf,
 		recovery: app.Recovery,
+		reconf:   sc.Reconfigure,
 		src:      src,
 		rule:     rule,
 		rng:      rng,
@@ -404,7 +406,8 @@ func (tl *Timeline) choose(a int) {
 
 // complete ends the current segment without failure. An up segment
 // commits; a recovery has written its checkpoint. Either way the next up
-// segment starts on the same processors.
+// segment starts on the same processors, unless the scenario reconfigures
+// at checkpoints and r(n) ∉ {0, a}: then a recovery onto r(n) starts.
 func (tl *Timeline) complete() {
 	a := tl.a
 	if tl.phase == phaseUp {
@@ -418,6 +421,15 @@ func (tl *Timeline) complete() {
 		tl.tot.Commits++
 	}
 	tl.p = a
+	if b := tl.reconf.Target(tl.r, a, tl.nUp); b != a {
+		// Reconfigure at the checkpoint just written on a: a recovery
+		// onto b = r(n) (scenario.AtCheckpoint).
+		clear(tl.used)
+		tl.choose(b)
+		tl.phase = phaseRecovery
+		tl.end = tl.now + tl.recovery.Cost(a, b) + tl.latency[b-1]
+		return
+	}
 	tl.phase = phaseUp
 	tl.end = tl.now + tl.segment(a)
 }

@@ -109,7 +109,14 @@ func (h *hand) out(st handState) (arcs []handArc, tau, work float64) {
 	pt, qt := h.spare(a, tt)
 	surv := math.Exp(-float64(a) * h.lam * tt)
 	for s2 := 0; s2 <= h.n-a; s2++ {
-		arcs = append(arcs, handArc{handState{kind: 'U', a: a, s: s2}, surv * pt.At(s, s2)})
+		// At the checkpoint, with reconfiguration at checkpoints
+		// (docs/optimal-policy.md section 1): r(a + s') ∉ {0, a} recovers
+		// onto r(a + s') from the checkpoint written on a.
+		next := handState{kind: 'U', a: a, s: s2}
+		if r2 := h.r(a + s2); h.sc.Reconfigure == scenario.AtCheckpoint && r2 != 0 && r2 != a {
+			next = handState{kind: 'R', p: a, n: a + s2}
+		}
+		arcs = append(arcs, handArc{next, surv * pt.At(s, s2)})
 		arcs = append(arcs, handArc{h.afterFail(p, a-1+s2), qt.At(s, s2)})
 	}
 	tau = (1 - surv) / (float64(a) * h.lam)
@@ -171,8 +178,8 @@ func handChain(t *testing.T, sc *scenario.Scenario, interval float64) float64 {
 
 // TestRowOracle compares UWT with the hand-built chain of docs/model.md
 // for N = 2 and 3: greedy, moldable, waiting vectors (r(n) = 0 for some n,
-// including r(N) = 0, where the chain starts down) and a recovery cost
-// that depends on the old count. The tolerance 1e-12 covers the default
+// including r(N) = 0, where the chain starts down), a recovery cost
+// that depends on the old count, and reconfiguration at checkpoints. The tolerance 1e-12 covers the default
 // pruning (relative change below 3.3e-13, DefaultPrune) and the rounding
 // of two different dense solves.
 func TestRowOracle(t *testing.T) {
@@ -196,28 +203,47 @@ func TestRowOracle(t *testing.T) {
 		return scenario.Application{WorkRate: w, Latency: l, Overhead: c, Recovery: rec}
 	}
 	for _, tc := range []struct {
-		name  string
-		n     int
-		pol   scenario.Policy
-		byOld bool
+		name   string
+		n      int
+		pol    scenario.Policy
+		byOld  bool
+		reconf scenario.Reconfigure
 	}{
-		{"N=2 greedy", 2, scenario.Policy{Kind: scenario.Greedy}, false},
-		{"N=2 moldable(2)", 2, scenario.Policy{Kind: scenario.Moldable, Processors: 2}, false},
-		{"N=2 wait at N", 2, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 0}}, false},
-		{"N=3 greedy", 3, scenario.Policy{Kind: scenario.Greedy}, false},
-		{"N=3 greedy R(p,a)", 3, scenario.Policy{Kind: scenario.Greedy}, true},
-		{"N=3 moldable(2)", 3, scenario.Policy{Kind: scenario.Moldable, Processors: 2}, false},
-		{"N=3 moldable(3) R(p,a)", 3, scenario.Policy{Kind: scenario.Moldable, Processors: 3}, true},
-		{"N=3 wait at 2", 3, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 0, 3}}, true},
-		{"N=3 wait at N", 3, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 2, 0}}, true},
+		{"N=2 greedy", 2, scenario.Policy{Kind: scenario.Greedy}, false, scenario.Never},
+		{"N=2 moldable(2)", 2, scenario.Policy{Kind: scenario.Moldable, Processors: 2}, false, scenario.Never},
+		{"N=2 wait at N", 2, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 0}}, false, scenario.Never},
+		{"N=3 greedy", 3, scenario.Policy{Kind: scenario.Greedy}, false, scenario.Never},
+		{"N=3 greedy R(p,a)", 3, scenario.Policy{Kind: scenario.Greedy}, true, scenario.Never},
+		{"N=3 moldable(2)", 3, scenario.Policy{Kind: scenario.Moldable, Processors: 2}, false, scenario.Never},
+		{"N=3 moldable(3) R(p,a)", 3, scenario.Policy{Kind: scenario.Moldable, Processors: 3}, true, scenario.Never},
+		{"N=3 wait at 2", 3, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 0, 3}}, true, scenario.Never},
+		{"N=3 wait at N", 3, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 2, 0}}, true, scenario.Never},
+		// Reconfiguration at checkpoints: greedy grows after every repair;
+		// {1, 1, 3} jumps from 1 to 3 but stays on 1 at n = 2; {1, 2, 1}
+		// shrinks from 2 to 1 when the third processor is back; {1, 0, 2}
+		// keeps running on 1 at n = 2 (r(n') = 0 never stops a run).
+		{"N=2 greedy reconfigure", 2, scenario.Policy{Kind: scenario.Greedy}, false, scenario.AtCheckpoint},
+		{"N=3 greedy reconfigure R(p,a)", 3, scenario.Policy{Kind: scenario.Greedy}, true, scenario.AtCheckpoint},
+		{"N=3 {1,1,3} reconfigure", 3, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 1, 3}}, false, scenario.AtCheckpoint},
+		{"N=3 {1,2,1} reconfigure R(p,a)", 3, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 2, 1}}, true, scenario.AtCheckpoint},
+		{"N=3 {1,0,2} reconfigure", 3, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 0, 2}}, false, scenario.AtCheckpoint},
 	} {
 		sys := scenario.System{Processors: tc.n, MTTF: 5000, MTTR: 1500}
 		sc := mustScenario(t, sys, app(tc.n, tc.byOld), tc.pol)
+		sc.Reconfigure = tc.reconf
 		if sc.Application.Recovery.DependsOnOld() != tc.byOld {
 			t.Fatalf("%s: recovery depends on old = %v", tc.name, !tc.byOld)
 		}
 		for _, interval := range []float64{300, 2000, 20000} {
 			want := handChain(t, sc, interval)
+			if tc.reconf != scenario.Never {
+				// The option must change the chain, or the case tests nothing.
+				paper := *sc
+				paper.Reconfigure = scenario.Never
+				if u := handChain(t, &paper, interval); math.Abs(u-want) < 1e-6*want {
+					t.Errorf("%s, I = %v: the hand-built chain gives %.10g with and without reconfiguration", tc.name, interval, want)
+				}
+			}
 			for _, set := range []*Settings{{Exact: true}, nil, {Exact: true, Prune: -1}, {Prune: -1}} {
 				got := evaluate(t, sc, set, interval).UWT
 				if d := math.Abs(got-want) / want; d > 1e-12 {

@@ -299,6 +299,18 @@ func (sk *skeleton) decision(m *Model, p, k int) State {
 	return State{Kind: Recovery, P: p, N: k}
 }
 
+// entry returns the state entered at a checkpoint (a committed up segment
+// or the end of a recovery) on a processors with s functional spares:
+// U(a, s), or, when the application reconfigures at checkpoints
+// (scenario.AtCheckpoint) and r(a + s) ∉ {0, a}, the recovery R(a, a + s)
+// onto r(a + s) from the checkpoint just written on a.
+func (sk *skeleton) entry(m *Model, a, s int) State {
+	if m.sc.Reconfigure.Target(m.sc.Reschedule, a, a+s) != a {
+		return sk.decision(m, a, a+s)
+	}
+	return State{Kind: Up, A: a, S: s}
+}
+
 // target returns the index of state s, or −1 when it is outside the window.
 func (sk *skeleton) target(s State) int32 {
 	if i, ok := sk.index[s]; ok {
@@ -381,7 +393,7 @@ func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 	g := &segment{a: a, p: p, m: mm, up: up, rho: float64(a) * m.lambda,
 		s0: mm + 1, s1: 0, upTo: make([]int32, mm+1), failTo: make([]int32, mm+1)}
 	for s := 0; s <= mm; s++ {
-		g.upTo[s] = sk.target(State{Kind: Up, A: a, S: s})
+		g.upTo[s] = sk.target(sk.entry(m, a, s))
 		g.failTo[s] = sk.target(sk.decision(m, p, a-1+s))
 	}
 	if m.events != nil {
