@@ -2,8 +2,8 @@ package uwt
 
 import (
 	"context"
-	"math"
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
