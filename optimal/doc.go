@@ -27,6 +27,22 @@
 //	X(p, n), a = 0:    → X(p, n − 1) w.p. nλ/(nλ + (N − n)θ), else X(p, n + 1);
 //	                   w = 0, τ = 1/(nλ + (N − n)θ).
 //
+// # Reconfiguration at checkpoints
+//
+// With scenario.AtCheckpoint (docs/optimal-policy.md section 1) every up
+// state U(a, s) has, besides its interval, the actions "reconfigure onto
+// a' ≠ a, a' ≤ a + s" (a' among the allowed counts), with the transitions
+// and rewards of X(a, a + s) under a' (Policy.Reconfigure). An up state
+// that reconfigures joins the decision states of the evaluation (its
+// rows of I − S become the identity and the transitions into it part of
+// F); policy iteration improves that choice with the actions of X. The
+// policy of a vector r (FromVector, Greedy) reconfigures in U(a, s) onto
+// r(a + s) when r(a + s) ∉ {0, a}, as package uwt does. The decision
+// process may also keep running on a where r(a + s) ≠ a, which no vector
+// can say: then g* exceeds every vector's UWT (by 1.1 % in
+// TestReconfigureBeyondVectors, with dear recoveries) and Policy.Vector
+// returns an error.
+//
 // # Optimality equations and policy iteration
 //
 // A stationary policy μ has the long-run reward rate g(μ) = Σπw/Σπτ
@@ -95,7 +111,8 @@
 // # Oracles
 //
 // The tests check g*(I) against the largest UWT(I; r) of package uwt over
-// all Π(n+1) rescheduling vectors (N ≤ 6, to 1e-12), level 2 against the
+// all Π(n+1) rescheduling vectors (N ≤ 6, to 1e-12; with reconfiguration
+// at checkpoints too, N ≤ 5, against uwt with the option), level 2 against the
 // best per-vector optimum (1e-9), N = 1 against the closed form of
 // docs/model.md section 7, the moldable bound of package availability,
 // and g against uwt's UWT of the final policy and against the

@@ -21,17 +21,23 @@ import (
 // and a decision that enters U(a, ·) with probabilities σ sees
 // σᵀh_U = ℓᵀ(w − g·τ + F·h_X) with (I − S)ᵀℓ = σ: one transposed solve
 // per decision instead of the full (I − S)⁻¹F.
+//
+// With reconfiguration at checkpoints, the up states that reconfigure
+// (mask[i] ≠ 0) are decision states like X (see evaluate): their rows of
+// I − S are the identity, and the transitions into them are part of F.
 type block struct {
 	iv     []float64
+	mask   []int
 	rows   []row
 	lu     mat.LU
 	w, tau []float64
 }
 
-// blockAt returns configuration b's block at the intervals iv, computing
-// it unless the cached one has the same intervals.
-func (sv *Solver) blockAt(b int, iv []float64) (*block, error) {
-	if c := sv.cache[b]; c != nil && slices.Equal(c.iv, iv) {
+// blockAt returns configuration b's block at the intervals iv and the
+// reconfiguration mask (nil: none), computing it unless the cached one
+// has the same intervals and mask.
+func (sv *Solver) blockAt(b int, iv []float64, mask []int) (*block, error) {
+	if c := sv.cache[b]; c != nil && slices.Equal(c.iv, iv) && slices.Equal(c.mask, mask) {
 		return c, nil
 	}
 	rows, err := sv.upRows(b, iv)
@@ -39,13 +45,18 @@ func (sv *Solver) blockAt(b int, iv []float64) (*block, error) {
 		return nil, err
 	}
 	k := len(rows)
-	blk := &block{iv: slices.Clone(iv), rows: rows, w: make([]float64, k), tau: make([]float64, k)}
+	blk := &block{iv: slices.Clone(iv), mask: slices.Clone(mask), rows: rows, w: make([]float64, k), tau: make([]float64, k)}
 	if k > 0 {
 		a := mat.NewDense(k, k, nil)
 		for i, r := range rows {
 			a.Set(i, i, 1)
+			if blk.reconfigures(i) {
+				continue
+			}
 			for _, e := range r.up {
-				a.Set(i, int(e.i), a.At(i, int(e.i))-e.p)
+				if !blk.reconfigures(int(e.i)) {
+					a.Set(i, int(e.i), a.At(i, int(e.i))-e.p)
+				}
 			}
 			blk.w[i], blk.tau[i] = r.w, r.tau
 		}
@@ -53,6 +64,18 @@ func (sv *Solver) blockAt(b int, iv []float64) (*block, error) {
 	}
 	sv.cache[b] = blk
 	return blk, nil
+}
+
+// reconfigures reports whether up state i of the block reconfigures.
+func (blk *block) reconfigures(i int) bool { return blk.mask != nil && blk.mask[i] != 0 }
+
+// maskOf returns the reconfiguration mask of configuration b (nil without
+// reconfiguration at checkpoints).
+func (pol *Policy) maskOf(b int) []int {
+	if pol.reconf == nil {
+		return nil
+	}
+	return pol.reconf[b]
 }
 
 // values are g and the bias h of a policy, with h(x₀) = 0.
@@ -83,30 +106,54 @@ func (sv *Solver) reference() int {
 
 // evaluate solves h(x) = w(x) − g·τ(x) + Σ_y P(x, y)·h(y), h(x₀) = 0, for
 // every decision state: the up states are eliminated per configuration,
-// which leaves one dense system over the decision states X and g.
+// which leaves one dense system over the decision states X and g. With
+// reconfiguration at checkpoints, an up state U(a, s) whose action is to
+// reconfigure onto a' has the transitions of X(a, a + s) under a' and
+// joins the decision states, at index nX + uOff[b] + k (its index among
+// all states).
 func (sv *Solver) evaluate(ctx context.Context, pol *Policy) (*values, error) {
 	v := &values{blocks: make([]*block, len(sv.acts)), hU: make([][]float64, len(sv.acts)), x0: sv.reference()}
 	for b := range sv.acts {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		blk, err := sv.blockAt(b, pol.interval[b])
+		blk, err := sv.blockAt(b, pol.interval[b], pol.maskOf(b))
 		if err != nil {
 			return nil, err
 		}
 		v.blocks[b] = blk
 	}
-	// One linear equation per decision state X:
+	// One linear equation per decision state:
 	// h(x) − Σ_y coef_y·h(y) + g·gc = rh.
 	nx := sv.nX
+	if pol.reconf != nil {
+		nx += sv.nU
+	}
 	eqs := make([]equation, nx)
 	for pi := range sv.ps {
 		base := pi * sv.w
 		for n := sv.lo; n <= sv.hi; n++ {
 			x := base + n - sv.lo
-			eqs[x] = sv.equation(v, pol, pi, n)
+			eqs[x] = sv.equation(v, pi, n, pol.action[x])
 			if eqs[x].err != nil {
 				return nil, fmt.Errorf("optimal: up states of configuration %d: %w", pol.action[x], eqs[x].err)
+			}
+		}
+	}
+	for b, a := range sv.acts {
+		if pol.reconf == nil {
+			break
+		}
+		s0, _ := sv.spares(a)
+		for k, c := range pol.reconf[b] {
+			x := sv.nX + sv.uOff[b] + k
+			if c == 0 {
+				eqs[x].inactive = true
+				continue
+			}
+			eqs[x] = sv.equation(v, sv.pa(b), a+s0+k, c)
+			if eqs[x].err != nil {
+				return nil, fmt.Errorf("optimal: up states of configuration %d: %w", c, eqs[x].err)
 			}
 		}
 	}
@@ -120,11 +167,20 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy) (*values, error) {
 			continue
 		}
 		pb := sv.pa(b) * sv.w
+		ub := sv.nX + sv.uOff[b]
 		rhs := mat.NewVecDense(k, nil)
 		for i, r := range blk.rows {
+			if blk.reconfigures(i) {
+				continue
+			}
 			s := blk.w[i] - v.g*blk.tau[i]
 			for _, t := range r.fail {
 				s += t.p * v.hX[pb+int(t.i)]
+			}
+			for _, t := range r.up {
+				if blk.reconfigures(int(t.i)) {
+					s += t.p * v.hX[ub+int(t.i)]
+				}
 			}
 			rhs.SetVec(i, s)
 		}
@@ -132,7 +188,13 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy) (*values, error) {
 		if err := blk.lu.SolveVecTo(&h, false, rhs); err != nil {
 			return nil, fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
 		}
-		v.hU[b] = h.RawVector().Data
+		hu := h.RawVector().Data
+		for i := range hu {
+			if blk.reconfigures(i) {
+				hu[i] = v.hX[ub+i]
+			}
+		}
+		v.hU[b] = hu
 	}
 	return v, nil
 }
@@ -221,8 +283,15 @@ func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result)
 			add(x, sv.recRow(pi, b, n), sv.nX+sv.uOff[b], pi*sv.w)
 		}
 	}
-	for b := range sv.acts {
+	for b, a := range sv.acts {
+		s0, _ := sv.spares(a)
 		for k := range v.blocks[b].rows {
+			if c := pol.maskOf(b); c != nil && c[k] != 0 {
+				// Reconfigure onto c[k]: X(a, a + s) under that action.
+				b2 := sv.aIdx[c[k]]
+				add(sv.nX+sv.uOff[b]+k, sv.recRow(sv.pa(b), b2, a+s0+k), sv.nX+sv.uOff[b2], sv.pa(b)*sv.w)
+				continue
+			}
 			add(sv.nX+sv.uOff[b]+k, &v.blocks[b].rows[k], sv.nX+sv.uOff[b], sv.pa(b)*sv.w)
 		}
 	}
@@ -284,6 +353,9 @@ func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result)
 		r.Dropped += p * drop[i]
 		if i >= sv.nX {
 			b := blockOf(sv.uOff, i-sv.nX)
+			if c := pol.maskOf(b); c != nil && c[i-sv.nX-sv.uOff[b]] != 0 {
+				continue // a reconfiguration: a recovery, not an up segment
+			}
 			a := sv.acts[b]
 			r.Mass[a] += p
 			wsum[a] += p * pol.interval[b][i-sv.nX-sv.uOff[b]]
@@ -314,16 +386,21 @@ func blockOf(off []int, k int) int {
 
 // equation is the linear equation of one decision state under the policy:
 // h(x) − Σ coef·h(to) + g·gc = rh.
+// inactive marks an up state that starts its segment: not a decision
+// state, no equation.
 type equation struct {
-	to     []int
-	coef   []float64
-	gc, rh float64
-	err    error
+	to       []int
+	coef     []float64
+	gc, rh   float64
+	err      error
+	inactive bool
 }
 
-func (sv *Solver) equation(v *values, pol *Policy, pi, n int) equation {
+// equation returns the equation of X(ps[pi], n) under action act (also
+// that of an up state that reconfigures onto act, with pi the index of its
+// own count).
+func (sv *Solver) equation(v *values, pi, n, act int) equation {
 	base := pi * sv.w
-	act := pol.action[base+n-sv.lo]
 	var e equation
 	if act == 0 {
 		r := sv.waitRow(n)
@@ -339,9 +416,17 @@ func (sv *Solver) equation(v *values, pol *Policy, pi, n int) equation {
 	pb := sv.pa(b) * sv.w
 	e.gc = r.tau
 	acc := make([]float64, sv.w) // coefficients on X(a, ·) through U(a, ·)
+	var accU []float64           // on the reconfiguring U(a, ·)
+	if blk.mask != nil {
+		accU = make([]float64, len(blk.rows))
+	}
 	if len(r.up) > 0 {
 		sigma := mat.NewVecDense(len(blk.rows), nil)
 		for _, t := range r.up {
+			if blk.reconfigures(int(t.i)) {
+				accU[t.i] += t.p
+				continue
+			}
 			sigma.SetVec(int(t.i), sigma.AtVec(int(t.i))+t.p)
 		}
 		var l mat.VecDense
@@ -350,7 +435,7 @@ func (sv *Solver) equation(v *values, pol *Policy, pi, n int) equation {
 			return e
 		}
 		for i, li := range l.RawVector().Data {
-			if li == 0 {
+			if li == 0 || blk.reconfigures(i) {
 				continue
 			}
 			e.rh += li * blk.w[i]
@@ -358,6 +443,19 @@ func (sv *Solver) equation(v *values, pol *Policy, pi, n int) equation {
 			for _, t := range blk.rows[i].fail {
 				acc[t.i] += li * t.p
 			}
+			if accU != nil {
+				for _, t := range blk.rows[i].up {
+					if blk.reconfigures(int(t.i)) {
+						accU[t.i] += li * t.p
+					}
+				}
+			}
+		}
+	}
+	ub := sv.nX + sv.uOff[b]
+	for k, c := range accU {
+		if c != 0 {
+			e.to, e.coef = append(e.to, ub+k), append(e.coef, c)
 		}
 	}
 	if pb == base {
@@ -413,7 +511,7 @@ func (sv *Solver) solveX(v *values, pol *Policy, eqs []equation) error {
 	counter := 0
 	type frame struct{ x, next int }
 	for root := range nx {
-		if in[root] || index[root] >= 0 {
+		if in[root] || index[root] >= 0 || eqs[root].inactive {
 			continue
 		}
 		call := []frame{{root, 0}}

@@ -104,6 +104,9 @@ func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy) (bool, e
 				errs[b] = ctx.Err()
 				return
 			}
+			if m := pol.maskOf(b); m != nil && m[k] != 0 {
+				continue // reconfigures: its interval is not used
+			}
 			var ferr error
 			f := func(x float64) float64 {
 				u, err := sv.uValue(v, b, k, math.Exp(x))
@@ -152,9 +155,72 @@ func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy) (bool, e
 	return false, nil
 }
 
+// improveR, with reconfiguration at checkpoints, takes in every up state
+// U(a, s) the better of starting the segment (at its current interval)
+// and reconfiguring onto each allowed a' ≠ a, a' ≤ a + s (the bracket of
+// X(a, a + s) under a'), keeping the current action unless another beats
+// it by more than TieTol·(|bracket| + |g|τ). It reports whether an action
+// changed.
+func (sv *Solver) improveR(v *values, pol *Policy) (bool, error) {
+	if pol.reconf == nil {
+		return false, nil
+	}
+	changed := false
+	for b, a := range sv.acts {
+		s0, _ := sv.spares(a)
+		pi := sv.pa(b)
+		for k, cur := range pol.reconf[b] {
+			n := a + s0 + k
+			run, err := sv.uValue(v, b, k, pol.interval[b][k])
+			if err != nil {
+				return false, err
+			}
+			value := func(c int) float64 {
+				if c == 0 {
+					return run
+				}
+				return sv.xValue(v, pi, n, c)
+			}
+			vc := value(cur)
+			tau := sv.upTau(b, pol.interval[b][k])
+			if cur != 0 {
+				tau = sv.tauX(pi, n, cur)
+			}
+			scale := math.Abs(vc) + math.Abs(v.g)*tau
+			best, vb := cur, vc
+			try := func(c int) {
+				if c == cur || c == a || c > n {
+					return
+				}
+				if vx := value(c); vx > vb {
+					best, vb = c, vx
+				}
+			}
+			try(0)
+			for _, c := range sv.acts {
+				try(c)
+			}
+			if best != cur && vb > vc+sv.set.TieTol*scale {
+				pol.reconf[b][k] = best
+				changed = true
+			}
+		}
+	}
+	return changed, nil
+}
+
+// upTau is the expected sojourn of an up segment of configuration b at
+// interval I.
+func (sv *Solver) upTau(b int, interval float64) float64 {
+	a := sv.acts[b]
+	rho := float64(a) * sv.lambda
+	return -math.Expm1(-rho*(interval+sv.sc.Application.Latency[a-1])) / rho
+}
+
 // iterate runs policy iteration from pol (which it modifies): improvement
-// of the actions in X, and of the intervals too when perState. It returns
-// the values of the final policy.
+// of the actions in X and, with reconfiguration at checkpoints, of the
+// choice in U between running and reconfiguring, and of the intervals too
+// when perState. It returns the values of the final policy.
 func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*values, Status, int, error) {
 	var prev float64
 	for it := 0; ; it++ {
@@ -176,14 +242,23 @@ func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*val
 				return nil, NotSolved, it, err
 			}
 		}
-		if !cx && !cu {
+		cr, err := sv.improveR(v, pol)
+		if err != nil {
+			return nil, NotSolved, it, err
+		}
+		if !cx && !cu && !cr {
 			return v, Converged, it, nil
 		}
 	}
 }
 
-// wouldChangeX reports whether improvement would change an action in X.
+// wouldChangeX reports whether improvement would change an action in X
+// (or, with reconfiguration at checkpoints, a choice in U).
 func (sv *Solver) wouldChangeX(v *values, pol *Policy) bool {
 	c := sv.clone(pol)
-	return sv.improveX(v, c)
+	if sv.improveX(v, c) {
+		return true
+	}
+	cr, err := sv.improveR(v, c)
+	return err == nil && cr
 }

@@ -121,6 +121,7 @@ type Solver struct {
 	nX            int   // decision states X
 	uOff          []int // offset of configuration b's up states after the X states
 	nU            int
+	reconf        bool // scenario.AtCheckpoint: up states may reconfigure
 
 	chains *uwt.SpareChains // package uwt's row machinery
 	rec    [][][]row        // [p index][configuration index] rows by n
@@ -149,7 +150,7 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 		return nil, err
 	}
 	sv := &Solver{sc: sc, set: set, lambda: sc.System.Lambda(), theta: sc.System.Theta(), n: n,
-		byOld: sc.Application.Recovery.DependsOnOld(), acts: acts}
+		byOld: sc.Application.Recovery.DependsOnOld(), acts: acts, reconf: sc.Reconfigure == scenario.AtCheckpoint}
 	sv.chains = uwt.NewSpareChains(sv.lambda, sv.theta)
 	sv.lo, sv.hi = 0, n
 	if !set.Full {
@@ -212,6 +213,26 @@ type Policy struct {
 	sv       *Solver
 	action   []int       // per X state (p index·w + n − lo): a, or 0 to wait
 	interval [][]float64 // per configuration index, per spare count from spares(a)
+	// reconf, with reconfiguration at checkpoints only (nil otherwise):
+	// per configuration index and spare count as interval, 0 to start
+	// the up segment, or the count a' ≠ a to reconfigure onto.
+	reconf [][]int
+}
+
+// Reconfigure returns the action of U(a, s) besides its interval: 0 to
+// start the up segment, or the processor count a' it reconfigures onto
+// (only with reconfiguration at checkpoints, scenario.AtCheckpoint; else
+// always 0). It returns 0 if U(a, s) is not a state of the process.
+func (pol *Policy) Reconfigure(a, s int) int {
+	sv := pol.sv
+	if pol.reconf == nil || a < 1 || a > sv.n || sv.aIdx[a] < 0 {
+		return 0
+	}
+	lo, hi := sv.spares(a)
+	if s < lo || s >= hi {
+		return 0
+	}
+	return pol.reconf[sv.aIdx[a]][s-lo]
 }
 
 // Action returns the action in X(p, n): the processor count to recover
@@ -262,7 +283,11 @@ func (pol *Policy) DependsOnOld() bool {
 // Vector returns the rescheduling vector r(1..N) of the policy. Outside
 // the window, r(n) is the action of the nearest count inside it, capped
 // at n (those counts carry less than Settings.Tol of the mass). It
-// returns an error if the policy depends on p or never runs.
+// returns an error if the policy depends on p or never runs, and, with
+// reconfiguration at checkpoints, if an up state U(a, s) of a count a that
+// some X(·, n) recovers on does not do what the vector says
+// (scenario.Reconfigure.Target: reconfigure onto r(a + s) ∉ {0, a}, else
+// start the segment); the up states of other counts are never reached.
 func (pol *Policy) Vector() (reschedule.Vector, error) {
 	sv := pol.sv
 	if pol.DependsOnOld() {
@@ -276,13 +301,55 @@ func (pol *Policy) Vector() (reschedule.Vector, error) {
 	if err := v.Validate(); err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
 	}
+	used := make([]bool, sv.n+1)
+	for _, a := range pol.action {
+		used[a] = true
+	}
+	for b, a := range sv.acts {
+		if pol.reconf == nil {
+			break
+		}
+		if !used[a] {
+			// No recovery runs on a, so no up state U(a, ·) is reached
+			// (a reconfiguration onto a is a recovery on a too).
+			continue
+		}
+		lo, _ := sv.spares(a)
+		for k, c := range pol.reconf[b] {
+			if want := sv.vectorReconf(v, a, lo+k); c != want {
+				do := func(x int) string {
+					if x == 0 {
+						return "runs on"
+					}
+					return fmt.Sprintf("reconfigures onto %d", x)
+				}
+				return nil, fmt.Errorf("optimal: with reconfiguration at checkpoints the policy %s in U(%d, %d) where its vector (r(%d) = %d) %s: it is not a vector", do(c), a, lo+k, a+lo+k, v.At(a+lo+k), do(want))
+			}
+		}
+	}
 	return v, nil
+}
+
+// vectorReconf is the action of U(a, s) under vector v with
+// reconfiguration at checkpoints: 0 to start the segment, or the count to
+// reconfigure onto.
+func (sv *Solver) vectorReconf(v []int, a, s int) int {
+	if b := scenario.AtCheckpoint.Target(v, a, a+s); b != a {
+		return b
+	}
+	return 0
 }
 
 func (sv *Solver) clone(pol *Policy) *Policy {
 	c := &Policy{sv: sv, action: append([]int(nil), pol.action...), interval: make([][]float64, len(pol.interval))}
 	for b := range pol.interval {
 		c.interval[b] = append([]float64(nil), pol.interval[b]...)
+	}
+	if pol.reconf != nil {
+		c.reconf = make([][]int, len(pol.reconf))
+		for b := range pol.reconf {
+			c.reconf[b] = append([]int(nil), pol.reconf[b]...)
+		}
 	}
 	return c
 }
@@ -301,6 +368,23 @@ func (sv *Solver) uniform(act func(n int) int, interval float64) *Policy {
 		pol.interval[b] = make([]float64, max(hi-lo, 0))
 		for k := range pol.interval[b] {
 			pol.interval[b][k] = interval
+		}
+	}
+	if sv.reconf {
+		// The vector's reconfigurations (the actions of X(·, n) as r(n)).
+		v := make([]int, sv.n)
+		for n := sv.lo; n <= sv.hi; n++ {
+			if n > 0 {
+				v[n-1] = act(n)
+			}
+		}
+		pol.reconf = make([][]int, len(sv.acts))
+		for b, a := range sv.acts {
+			lo, _ := sv.spares(a)
+			pol.reconf[b] = make([]int, len(pol.interval[b]))
+			for k := range pol.reconf[b] {
+				pol.reconf[b][k] = sv.vectorReconf(v, a, lo+k)
+			}
 		}
 	}
 	return pol
