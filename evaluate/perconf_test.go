@@ -8,6 +8,7 @@ import (
 
 	"github.com/ckpt-markov/markov/optimal"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
 )
 
 // TestSimulateIntervalsMatchesModel replays a long synthetic trace of
@@ -171,4 +172,96 @@ func TestEvaluateSegmentOptimal(t *testing.T) {
 		t.Errorf("efficiency %v, want W(I(a))/W_best = %v", res.Model.Efficiency, e)
 	}
 	t.Logf("I(a) = %v, mean %.1f; efficiency %.4f; best single %.1f", conf.Intervals, res.Model.Interval, res.Model.Efficiency, res.Best.Interval)
+}
+
+// TestSimulateReconfigureMatchesModel: the trace replay of a scenario
+// that reconfigures at checkpoints agrees with package uwt's exact model
+// with the option within the sampling error (as TestSimulateMatchesModel
+// for the paper's model), and checks its own power: the model without
+// the option lies outside twice the interval.
+func TestSimulateReconfigureMatchesModel(t *testing.T) {
+	const (
+		n, mttf, mttr = 4, 5000.0, 1000.0
+		interval      = 400.0
+		k, length     = 20, 5e6 // segments and their length, seconds
+	)
+	// The application of TestSimulateMatchesModel.
+	app := scenario.Application{
+		WorkRate: []float64{1, 1.8, 2.5, 3.1},
+		Latency:  []float64{20, 25, 30, 35}, Overhead: []float64{15, 20, 25, 30},
+		Recovery: scenario.RecoveryConstant(10, n),
+	}
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: mttf, MTTR: mttr}, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paper := exactUWT(t, sc, interval)
+	sc.Reconfigure = scenario.AtCheckpoint
+	want := exactUWT(t, sc, interval)
+	tr := exponentialTrace(t, n, mttf, mttr, k*length, rand.New(rand.NewPCG(3, 5)))
+	var sum, sum2 float64
+	for j := range k {
+		r, err := Simulate(tr, sc, interval, Segment{Start: float64(j) * length, Duration: length}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := r.Work / length
+		sum += u
+		sum2 += u * u
+	}
+	mean := sum / k
+	sd := math.Sqrt((sum2 - k*mean*mean) / (k - 1))
+	// t quantile 0.9995 with 19 degrees of freedom, and the bias of the
+	// lost last segment, as in TestSimulateMatchesModel.
+	half := 3.883*sd/math.Sqrt(k) + 1e-4*want
+	if math.Abs(mean-want) > half {
+		t.Errorf("replayed UWT %.5f ± %.5f, model with reconfiguration %.5f", mean, half, want)
+	}
+	if math.Abs(paper-want) < 2*half {
+		t.Errorf("the paper's model %.5f is within %.5f of the model with reconfiguration %.5f: no power", paper, 2*half, want)
+	}
+	t.Logf("replayed %.5f ± %.5f, model %.5f (without the option %.5f)", mean, half, want, paper)
+}
+
+// TestEvaluateSegmentReconfigure: SegmentSettings.Reconfigure reaches the
+// model and the replay: the segment's ModelUWT is uwt's optimum with the
+// option (fresh Model, same fast path: equal to rounding, 1e-12), and the
+// replay with I* equals Simulate of the scenario with the option.
+func TestEvaluateSegmentReconfigure(t *testing.T) {
+	const n, mttf, mttr = 4, 5000.0, 1000.0
+	app := scenario.Application{
+		WorkRate: []float64{1, 1.8, 2.5, 3.1},
+		Latency:  []float64{20, 25, 30, 35}, Overhead: []float64{15, 20, 25, 30},
+		Recovery: scenario.RecoveryConstant(10, n),
+	}
+	tr := exponentialTrace(t, n, mttf, mttr, 4e6, rand.New(rand.NewPCG(9, 10)))
+	seg := Segment{Start: 2e6, Duration: 1e6}
+	ctx := context.Background()
+	res, err := EvaluateSegment(ctx, tr, app, seg, &SegmentSettings{Rates: AllNodes, Reconfigure: scenario.AtCheckpoint})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: res.MTTF, MTTR: res.MTTR}, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Reconfigure = scenario.AtCheckpoint
+	m, err := uwt.New(ctx, sc, &uwt.Settings{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, err := m.Optimize(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(res.ModelUWT-opt.UWT) > 1e-12*opt.UWT {
+		t.Errorf("ModelUWT %.15g, uwt with the option %.15g", res.ModelUWT, opt.UWT)
+	}
+	r, err := Simulate(tr, sc, res.Model.Interval, seg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Work != res.Model.Work {
+		t.Errorf("Model replay work %v, Simulate with the option %v", res.Model.Work, r.Work)
+	}
 }

@@ -55,6 +55,7 @@ func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy)
 	if err != nil {
 		return nil, nil, err
 	}
+	out.Reconfigure = sc.Reconfigure
 	pc := &perConfiguration{uwt: conf.UWT}
 	tot := 0.0
 	for a, iv := range conf.Intervals {
@@ -81,13 +82,14 @@ func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy)
 // rng; an optimal policy without its vector is solved (solveOptimal) from
 // the estimated rates, and its intervals I(a) are returned for the replay
 // (nil for every other policy).
-func segmentScenario(ctx context.Context, p scenario.Policy, tr *trace.Trace, app scenario.Application, mttf, mttr, from, t0 float64, rng *rand.Rand) (*scenario.Scenario, *perConfiguration, error) {
+func segmentScenario(ctx context.Context, p scenario.Policy, rc scenario.Reconfigure, tr *trace.Trace, app scenario.Application, mttf, mttr, from, t0 float64, rng *rand.Rand) (*scenario.Scenario, *perConfiguration, error) {
 	sys := scenario.System{Processors: tr.NumNodes(), MTTF: mttf, MTTR: mttr}
 	if p.Kind == scenario.Optimal && p.Explicit == nil {
 		base, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
 		if err != nil {
 			return nil, nil, err
 		}
+		base.Reconfigure = rc
 		return solveOptimal(ctx, base, p)
 	}
 	in := scenario.PolicyInputs{N: tr.NumNodes(), WorkRate: app.WorkRate}
@@ -103,5 +105,9 @@ func segmentScenario(ctx context.Context, p scenario.Policy, tr *trace.Trace, ap
 		return nil, nil, err
 	}
 	sc, err := scenario.New(sys, app, p.Resolved(v))
-	return sc, nil, err
+	if err != nil {
+		return nil, nil, err
+	}
+	sc.Reconfigure = rc
+	return sc, nil, nil
 }

@@ -118,6 +118,9 @@ type Settings struct {
 	Rates Rates
 	// Sweep configures the search for the best interval of a segment.
 	Sweep Sweep
+	// Reconfigure is the model's option of reconfiguring at checkpoints
+	// (see SegmentSettings.Reconfigure). Default scenario.Never.
+	Reconfigure scenario.Reconfigure
 	// Seed seeds every random draw. The table depends on it but not on
 	// Workers.
 	Seed uint64
@@ -312,7 +315,7 @@ func (s Settings) processors(sys System) int {
 
 // segmentSettings are the settings of the segments of policy pol.
 func (s Settings) segmentSettings(pol scenario.Policy) SegmentSettings {
-	return SegmentSettings{Policy: pol, Rule: s.Rule, Rates: s.Rates, Estimate: s.Estimate, Sweep: s.Sweep}
+	return SegmentSettings{Policy: pol, Rule: s.Rule, Rates: s.Rates, Estimate: s.Estimate, Sweep: s.Sweep, Reconfigure: s.Reconfigure}
 }
 
 // shortError is the reason a system cannot be evaluated: its trace is too

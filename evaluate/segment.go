@@ -173,6 +173,11 @@ type SegmentSettings struct {
 	Estimate trace.EstimateSettings
 	// Sweep configures the search for the best interval.
 	Sweep Sweep
+	// Reconfigure is the model's option of reconfiguring at checkpoints
+	// (scenario.Reconfigure; docs/optimal-policy.md section 1): the model,
+	// the optimal policy's solver and the replay all use it. Default
+	// scenario.Never, the paper's model.
+	Reconfigure scenario.Reconfigure
 }
 
 // EvaluateSegment evaluates the model on segment seg of trace tr for
@@ -204,6 +209,7 @@ func EvaluateSegment(ctx context.Context, tr *trace.Trace, app scenario.Applicat
 // config is the validated form of the settings shared by EvaluateSegment
 // and Run.
 type config struct {
+	reconf   scenario.Reconfigure
 	policy   scenario.Policy
 	rule     sim.Rule
 	rates    Rates
@@ -225,7 +231,10 @@ func newConfig(s SegmentSettings) (config, error) {
 	if lb := s.Estimate.Lookback; !(lb >= 0) || math.IsInf(lb, 0) {
 		return config{}, fmt.Errorf("evaluate: lookback = %v, want a finite number of seconds ≥ 0", lb)
 	}
-	return config{policy: s.Policy, rule: s.Rule, rates: s.Rates, estimate: s.Estimate, sweep: sw}, nil
+	if err := s.Reconfigure.Validate(); err != nil {
+		return config{}, fmt.Errorf("evaluate: %w", err)
+	}
+	return config{policy: s.Policy, rule: s.Rule, rates: s.Rates, estimate: s.Estimate, sweep: sw, reconf: s.Reconfigure}, nil
 }
 
 // segment evaluates one segment; see EvaluateSegment.
@@ -241,7 +250,7 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 		return SegmentResult{}, err
 	}
 	mttf, mttr := 1/est.Failure.Value, 1/est.Repair.Value
-	sc, pc, err := segmentScenario(ctx, c.policy, tr, app, mttf, mttr, est.From, seg.Start, rand.New(rand.NewPCG(seed, streamPolicy)))
+	sc, pc, err := segmentScenario(ctx, c.policy, c.reconf, tr, app, mttf, mttr, est.From, seg.Start, rand.New(rand.NewPCG(seed, streamPolicy)))
 	if err != nil {
 		return SegmentResult{}, err
 	}

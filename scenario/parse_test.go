@@ -387,3 +387,41 @@ func TestParseHugeProcessorCount(t *testing.T) {
 		t.Errorf("error %v, want a *scenario.Error", err)
 	}
 }
+
+// TestParseReconfigure: "reconfigure" reads "never" and "at-checkpoint",
+// defaults to never, and names the field when wrong.
+func TestParseReconfigure(t *testing.T) {
+	const base = `{"system": {"processors": 2, "mttf": 100, "mttr": 10}, "application": {"work_rate": [1, 2], "checkpoint_latency": 5, "recovery": 3}, "policy": "greedy"`
+	for _, c := range []struct {
+		extra string
+		want  scenario.Reconfigure
+		field string
+	}{
+		{``, scenario.Never, ""},
+		{`, "reconfigure": null`, scenario.Never, ""},
+		{`, "reconfigure": "never"`, scenario.Never, ""},
+		{`, "reconfigure": "at-checkpoint"`, scenario.AtCheckpoint, ""},
+		{`, "reconfigure": "always"`, scenario.Never, "reconfigure"},
+		{`, "reconfigure": 1`, scenario.Never, "reconfigure"},
+	} {
+		sc, err := scenario.Parse(strings.NewReader(base+c.extra+`}`), nil)
+		if c.field != "" {
+			var se *scenario.Error
+			if !errors.As(err, &se) || se.Field != c.field {
+				t.Errorf("%s: error %v, want one naming %s", c.extra, err, c.field)
+			}
+			continue
+		}
+		if err != nil || sc.Reconfigure != c.want {
+			t.Errorf("%s: %v, %v; want %v", c.extra, sc, err, c.want)
+		}
+	}
+	sc, err := scenario.Parse(strings.NewReader(base+`}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Reconfigure = 7
+	if err := sc.Validate(); err == nil {
+		t.Error("Reconfigure(7) validates")
+	}
+}

@@ -41,6 +41,13 @@
 // r(n₀) = 0 it waits and then starts an up segment, there being nothing to
 // restore.
 //
+// With scenario.AtCheckpoint (Scenario.Reconfigure) the application also
+// changes its processor count at checkpoints: when a commit, or the end of
+// a recovery, leaves n functional with r(n) ∉ {0, a}, a recovery onto r(n)
+// from the checkpoint just written on a starts (R(a, r(n)) + L(r(n))
+// seconds) instead of the next up segment (docs/optimal-policy.md
+// section 1).
+//
 // Which r(n) of the n functional processors are used is decided by a Rule:
 // MostReliable (fewest failures so far; the default, here and in the trace
 // replays of package evaluate), Random (uniform, from the run's seeded

@@ -32,6 +32,15 @@
 //	UWT(I) = Σ πᵢ wᵢ / Σ πᵢ τᵢ,    τ_U = (1 − e^{−aλT})/(aλ),
 //	w_U = e^{−aλT} ω(a)(I + L(a) − C(a)),    τ_D = 1/(nλ + (N − n)θ).
 //
+// # Reconfiguration at checkpoints
+//
+// With scenario.AtCheckpoint (docs/optimal-policy.md section 1) a
+// checkpoint on a processors (the end of a committed up segment, or of a
+// recovery) that leaves n' = a + s' functional with r(n') ∉ {0, a} leads
+// to the recovery R(a, n') onto r(n') instead of U(a, s'): the column s'
+// of P_T points there (skeleton.entry). Nothing else changes; without the
+// option every state and row is the paper's.
+//
 // # Failure events
 //
 // With scenario.System.FailureEvents (docs/model.md, section 11) events

@@ -35,6 +35,7 @@ type evaluateOptions struct {
 	Seed         uint64
 	Rule         string
 	Rates        string
+	Reconfigure  string
 	SweepFrom    string
 	SweepTo      string
 	SweepPoints  int
@@ -108,6 +109,7 @@ status is then 1.`,
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the random segments and node choices")
 	f.StringVar(&opts.Rule, "rule", "most-reliable", "nodes used when r(n) < n: most-reliable, random or lowest-index")
 	f.StringVar(&opts.Rates, "rates", "used", "failure rate given to the model: used (of the nodes the rule prefers) or all (pooled)")
+	f.StringVar(&opts.Reconfigure, "reconfigure", "never", "when a running application changes its processor count: never (the paper's model) or at-checkpoint (model, optimal policy and replay)")
 	f.StringVar(&opts.SweepFrom, "sweep-from", "I*/8", "first interval of the sweep: a `DURATION`, or I*/K for a fraction of the model's interval")
 	f.StringVar(&opts.SweepTo, "sweep-to", "", "last interval of the sweep's doubling scan (`DURATION`; default: the segment's length)")
 	f.IntVar(&opts.SweepPoints, "sweep-points", 16, "intervals of each of the sweep's two refinements (at least 3)")
@@ -367,6 +369,9 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		return nil, flagError("workers", "%d, want 0 or more", o.Workers)
 	}
 	var err error
+	if set.Reconfigure, err = scenario.ParseReconfigure(o.Reconfigure); err != nil {
+		return nil, flagError("reconfigure", "%q, want never or at-checkpoint", o.Reconfigure)
+	}
 	if o.MinDuration != "" {
 		if set.MinDuration, err = positiveDuration("min-duration", o.MinDuration); err != nil {
 			return nil, err

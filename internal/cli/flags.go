@@ -43,6 +43,9 @@ type scenarioOptions struct {
 	MTTR       string
 	App        string
 	Policy     string
+	// Reconfigure is "never" or "at-checkpoint" (empty: the file's, or
+	// never).
+	Reconfigure string
 
 	// processorsSet is whether --processors was given.
 	processorsSet bool
@@ -59,6 +62,7 @@ func (o *scenarioOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.MTTR, "mttr", "", "override the per-processor mean time to repair (`DURATION`, e.g. 1h)")
 	f.StringVar(&o.App, "app", "", "use the benchmark application `NAME`: "+strings.Join(bench.Names(), ", "))
 	f.StringVar(&o.Policy, "policy", "", "override the rescheduling `POLICY`: greedy, pb, moldable:A, vector:r1,...,rN, or optimal (optimize, uwt, policy: computed by package optimal)")
+	f.StringVar(&o.Reconfigure, "reconfigure", "", "override when a running application changes its processor count: never (the paper's model) or at-checkpoint (onto r(n) at every checkpoint; docs/optimal-policy.md section 1)")
 }
 
 // scenarioInfo is the scenario a command used, with a description for
@@ -81,8 +85,12 @@ func (s scenarioInfo) describe() string {
 		app = s.app
 	}
 	sys := s.sc.System
-	return fmt.Sprintf("%s on %d processors, MTTF %s, MTTR %s, policy %s",
+	out := fmt.Sprintf("%s on %d processors, MTTF %s, MTTR %s, policy %s",
 		app, sys.Processors, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), s.policy())
+	if s.sc.Reconfigure != scenario.Never {
+		out += ", reconfigure " + s.sc.Reconfigure.String()
+	}
+	return out
 }
 
 // scenarioJSON is the scenario summary every --json output carries.
@@ -92,6 +100,8 @@ type scenarioJSON struct {
 	MTTF        jsonFloat `json:"mttf"`
 	MTTR        jsonFloat `json:"mttr"`
 	Policy      string    `json:"policy"`
+	// Reconfigure is "at-checkpoint", or absent for the paper's model.
+	Reconfigure string `json:"reconfigure,omitempty"`
 }
 
 func (s scenarioInfo) json() scenarioJSON {
@@ -101,7 +111,16 @@ func (s scenarioInfo) json() scenarioJSON {
 		MTTF:        jsonFloat(s.sc.System.MTTF),
 		MTTR:        jsonFloat(s.sc.System.MTTR),
 		Policy:      s.policy(),
+		Reconfigure: reconfigureJSON(s.sc.Reconfigure),
 	}
+}
+
+// reconfigureJSON names the option for JSON, empty for the paper's model.
+func reconfigureJSON(r scenario.Reconfigure) string {
+	if r == scenario.Never {
+		return ""
+	}
+	return r.String()
 }
 
 // policy names the scenario's policy.
@@ -122,13 +141,14 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 		pol       scenario.Policy
 		appName   = o.App
 		isOptimal bool
+		rc        scenario.Reconfigure
 	)
 	if o.File != "" {
 		sc, err := scenario.Load(o.File, &scenario.ParseSettings{Applications: bench.Application})
 		if err != nil {
 			return scenarioInfo{}, err
 		}
-		sys, app, pol = sc.System, sc.Application, sc.Policy
+		sys, app, pol, rc = sc.System, sc.Application, sc.Policy, sc.Reconfigure
 	} else {
 		sys.Processors = defaultProcessors
 		var err error
@@ -207,6 +227,13 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 		pol.Explicit = pol.Explicit[:n]
 	}
 
+	if o.Reconfigure != "" {
+		r, err := scenario.ParseReconfigure(o.Reconfigure)
+		if err != nil {
+			return scenarioInfo{}, flagError("reconfigure", "%q, want never or at-checkpoint", o.Reconfigure)
+		}
+		rc = r
+	}
 	sc, err := scenario.New(sys, app, pol)
 	var se *scenario.Error
 	if err != nil && o.Policy != "" && errors.As(err, &se) && strings.HasPrefix(se.Field, "policy") {
@@ -217,6 +244,7 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 	if err != nil {
 		return scenarioInfo{}, err
 	}
+	sc.Reconfigure = rc
 	return scenarioInfo{sc: sc, app: appName, file: o.File, optimal: isOptimal}, nil
 }
 

@@ -86,10 +86,15 @@ func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *sce
 }
 
 // optimalVector returns r*(1..N) and its compact form, or nil and a
-// sentence when the policy depends on the checkpoint count p.
+// sentence when the policy depends on the checkpoint count p, or, with
+// reconfiguration at checkpoints, runs on where its vector would
+// reconfigure (or the reverse).
 func optimalVector(pol *optimal.Policy) (reschedule.Vector, string) {
 	v, err := pol.Vector()
 	if err != nil {
+		if !pol.DependsOnOld() {
+			return nil, "no single vector: with reconfiguration at checkpoints its choice to reconfigure depends on the running count, not only on r(n)"
+		}
 		return nil, "depends on the checkpoint count p (the recovery cost depends on it); no single vector"
 	}
 	return v, runs(v)
@@ -196,7 +201,7 @@ func (r optimalLevelsReport) JSON() any {
 		Interval:     jsonFloat(rep.Single.Interval),
 		Vector:       v,
 		Runs:         rr,
-		DependsOnOld: v == nil,
+		DependsOnOld: rep.Single.Policy.DependsOnOld(),
 		PerConfiguration: perConfigurationJSON{
 			UWT:       jsonFloat(rep.PerConfiguration.UWT),
 			Intervals: secondsByCount(rep.PerConfiguration.Intervals),
@@ -315,7 +320,7 @@ func (r optimalUWTReport) JSON() any {
 	v, rr := optimalVector(r.res.Policy)
 	return optimalUWTJSON{
 		Scenario: r.info.json(), Interval: jsonFloat(r.interval), UWT: jsonFloat(r.res.UWT),
-		Vector: v, Runs: rr, DependsOnOld: v == nil, Iterations: r.res.Iterations, Status: r.res.Status.String(),
+		Vector: v, Runs: rr, DependsOnOld: r.res.Policy.DependsOnOld(), Iterations: r.res.Iterations, Status: r.res.Status.String(),
 		States: r.res.States, Recurrent: r.res.Recurrent, Dropped: jsonFloat(r.res.Dropped), Residual: jsonFloat(r.res.Residual),
 	}
 }
@@ -357,7 +362,7 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	}
 	v, err := rep.Single.Policy.Vector()
 	if err != nil {
-		return fmt.Errorf("the optimal policy depends on the checkpoint count p (the recovery cost depends on it): it has no vector to write; use markov optimize --policy optimal")
+		return fmt.Errorf("the optimal policy has no vector to write (%v); use markov optimize --policy optimal", err)
 	}
 	return opts.env.render(opts.Output, optimalPolicyReport{info, v, rep})
 }
@@ -444,7 +449,7 @@ func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateO
 	}
 	v, err := res.Policy.Vector()
 	if err != nil {
-		return fmt.Errorf("the optimal policy depends on the checkpoint count p; the simulator takes a vector: %w", err)
+		return fmt.Errorf("the simulator takes a vector: %w", err)
 	}
 	if interval == 0 {
 		// Per-state intervals; the stationary-weighted mean sets the
