@@ -169,3 +169,48 @@ func TestOptimalTraceTask(t *testing.T) {
 		t.Errorf("record %+v, evaluate's row: policy %s, efficiency %v, model UWT %v", r, row.Policy, row.Efficiency.Mean, row.ModelUWT.Mean)
 	}
 }
+
+// TestScenarioFileReconfigure: a base scenario file's "reconfigure":
+// "at-checkpoint" reaches the task's model: the uwt task equals package
+// uwt's UWT of that file (equal to rounding: the same computation), and
+// differs from the paper's model.
+func TestScenarioFileReconfigure(t *testing.T) {
+	dir := t.TempDir()
+	body := `{"system": {"processors": 4, "mttf": "6h", "mttr": "30m"}, "application": {"work_rate": [1, 2, 3, 4], "checkpoint_latency": 60, "recovery": 30}, "policy": "greedy", "reconfigure": "at-checkpoint"}`
+	if err := os.WriteFile(filepath.Join(dir, "base.json"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Parse(strings.NewReader(`{"name": "r", "compute": ["uwt"], "scenarios": {"base": "base.json", "intervals": ["1h"]}}`), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if _, err := Run(context.Background(), st, out, nil); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Merge(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Load(filepath.Join(dir, "base.json"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uwtOf := func(sc *scenario.Scenario) float64 {
+		m, err := uwt.New(context.Background(), sc, &uwt.Settings{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := m.Evaluate(context.Background(), 3600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.UWT
+	}
+	want := uwtOf(sc)
+	paper := *sc
+	paper.Reconfigure = scenario.Never
+	if got := *tab.Records[0].UWT; math.Abs(got-want) > 1e-12*want || math.Abs(got-uwtOf(&paper)) < 1e-6*want {
+		t.Errorf("uwt task %.15g, uwt with the option %.15g, without %.15g", got, want, uwtOf(&paper))
+	}
+}

@@ -360,6 +360,7 @@ func (r *runner) scenario(t Task) (sc *scenario.Scenario, opt bool, err error) {
 	var sys scenario.System
 	var app scenario.Application
 	var pol scenario.Policy
+	var rc scenario.Reconfigure
 	if file := cmp.Or(t.Scenario, a.Base); file != "" {
 		r.mu.Lock()
 		path := r.path(file)
@@ -373,7 +374,7 @@ func (r *runner) scenario(t Task) (sc *scenario.Scenario, opt bool, err error) {
 			r.bases[path] = base
 		}
 		r.mu.Unlock()
-		sys, app, pol = base.System, base.Application, base.Policy
+		sys, app, pol, rc = base.System, base.Application, base.Policy, base.Reconfigure
 	} else {
 		pol = scenario.Policy{Kind: scenario.Greedy}
 	}
@@ -417,8 +418,11 @@ func (r *runner) scenario(t Task) (sc *scenario.Scenario, opt bool, err error) {
 	if pol.Kind == scenario.Optimal && pol.Explicit == nil {
 		pol, opt = scenario.Policy{Kind: scenario.Greedy}, true
 	}
-	sc, err = scenario.New(sys, app, pol)
-	return sc, opt, err
+	if sc, err = scenario.New(sys, app, pol); err != nil {
+		return nil, false, err
+	}
+	sc.Reconfigure = rc
+	return sc, opt, nil
 }
 
 // firstCounts restricts an application described for more processor
