@@ -84,7 +84,7 @@
 // policies' in three places:
 //
 //   - Model is the replay with I(a): each up segment on a processors gets
-//     the interval I(a) (sim.NewTimelineIntervals; ReplaySettings.Intervals
+//     the interval I(a) (sim.NewTimelineDecisions; ReplaySettings.Intervals
 //     for Simulate), and Model.Interval is the stationary-weighted mean of
 //     the I(a) (the Row's Interval averages it);
 //   - ModelUWT is level 3's UWT;
@@ -93,6 +93,11 @@
 //     enter: its efficiency W(I(a))/W_best is measured against the best
 //     single interval in hindsight and exceeds 1 when the per-configuration
 //     intervals beat every single one.
+//
+// With Settings.Reconfigure = scenario.AtCheckpoint the model, the solver
+// and every replay reconfigure at checkpoints; the optimal policy's up
+// states then make their own choices (sim.Decisions.Reconfigure), which
+// its vector need not express, in every replay of its segments.
 //
 // With Rates = UsedNodes the policy is solved first from the pooled
 // rates; when its r(N) leaves spares, the rate of the r(N) nodes the rule

@@ -25,6 +25,9 @@ func checkPolicy(p scenario.Policy) error {
 // their stationary-weighted mean and uwt the model's UWT of the policy.
 type perConfiguration struct {
 	intervals func(a, s int) float64
+	// reconf, with reconfiguration at checkpoints, is the policy's choice
+	// in each up state (sim.Decisions.Reconfigure).
+	reconf    func(a, s int) int
 	mean, uwt float64
 }
 
@@ -47,7 +50,7 @@ func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy)
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := conf.Policy.Vector()
+	v, err := conf.Policy.Recovery()
 	if err != nil {
 		return nil, nil, fmt.Errorf("evaluate: policy optimal: %w", err)
 	}
@@ -57,6 +60,10 @@ func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy)
 	}
 	out.Reconfigure = sc.Reconfigure
 	pc := &perConfiguration{uwt: conf.UWT}
+	if sc.Reconfigure == scenario.AtCheckpoint {
+		// The up states' own choices, which the vector need not express.
+		pc.reconf = conf.Policy.SegmentReconfigure
+	}
 	tot := 0.0
 	for a, iv := range conf.Intervals {
 		pc.mean += conf.Mass[a] * iv

@@ -117,6 +117,9 @@ type replayer struct {
 	seed     uint64
 	duration float64
 	initial  int
+	// reconf, when not nil, decides the reconfigurations at checkpoints
+	// (the optimal policy's, sim.Decisions.Reconfigure).
+	reconf func(a, s int) int
 }
 
 // newReplayer converts segment seg of tr into a list of events relative
@@ -156,7 +159,7 @@ func newReplayer(tr *trace.Trace, seg Segment, s ReplaySettings) (*replayer, err
 // intervals see the same random choices as far as their runs agree.
 func (rp *replayer) run(sc *scenario.Scenario, interval float64) (Replay, error) {
 	rng := rand.New(rand.NewPCG(rp.seed, streamRule))
-	tl, err := sim.NewTimeline(sc, interval, rp.src, rp.rule, rng)
+	tl, err := sim.NewTimelineDecisions(sc, interval, sim.Decisions{Reconfigure: rp.reconf}, rp.src, rp.rule, rng)
 	if err != nil {
 		return Replay{}, err
 	}
@@ -172,7 +175,7 @@ func (rp *replayer) run(sc *scenario.Scenario, interval float64) (Replay, error)
 // of its I(a)).
 func (rp *replayer) runIntervals(sc *scenario.Scenario, interval float64, intervals func(a, s int) float64) (Replay, error) {
 	rng := rand.New(rand.NewPCG(rp.seed, streamRule))
-	tl, err := sim.NewTimelineIntervals(sc, intervals, rp.src, rp.rule, rng)
+	tl, err := sim.NewTimelineDecisions(sc, interval, sim.Decisions{Intervals: intervals, Reconfigure: rp.reconf}, rp.src, rp.rule, rng)
 	if err != nil {
 		return Replay{}, err
 	}

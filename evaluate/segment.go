@@ -295,6 +295,9 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 	if err != nil {
 		return SegmentResult{}, err
 	}
+	if pc != nil {
+		rp.reconf = pc.reconf
+	}
 	replay := func(interval float64) (Replay, error) {
 		if err := ctx.Err(); err != nil {
 			return Replay{}, err

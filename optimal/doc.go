@@ -41,7 +41,12 @@
 // process may also keep running on a where r(a + s) ≠ a, which no vector
 // can say: then g* exceeds every vector's UWT (by 1.1 % in
 // TestReconfigureBeyondVectors, with dear recoveries) and Policy.Vector
-// returns an error.
+// returns an error; Policy.Recovery (the actions after an interruption)
+// and Policy.SegmentReconfigure (sim.Decisions.Reconfigure) then describe
+// the policy to a simulator. The decision system then also holds the
+// reconfiguring up states, so a solve costs more (level 2 of QR on 32
+// processors, MTTF 8 h, MTTR 4 h: about 6 s of CPU with the option
+// against well under one without, on the shared machine).
 //
 // # Optimality equations and policy iteration
 //

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/uwt"
 )
 
@@ -135,4 +136,56 @@ func TestReconfigureBeyondVectors(t *testing.T) {
 		t.Errorf("g* = %.12g beats every vector (best %.12g) but the policy says it is one", res.UWT, best)
 	}
 	t.Logf("g* = %.12g, best vector %.12g (+%.3g %%)", res.UWT, best, 100*(res.UWT-best)/best)
+}
+
+// TestSimulationBeyondVectors: the Monte Carlo simulator (package sim),
+// run with the policy of TestReconfigureBeyondVectors (its actions after
+// an interruption as a vector, Policy.Recovery, and its own choice in
+// every up state, Policy.SegmentReconfigure), agrees with g* within its
+// 99 % interval. The test checks its own power: the best vector's UWT
+// must lie outside the interval, so a simulator or solver that fell back
+// to the vector's reconfigurations would be caught. Seed 7, not chosen.
+func TestSimulationBeyondVectors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("Monte Carlo")
+	}
+	c := oracleCase{"dear recovery", 4, 12 * 3600, 2 * 3600, []float64{1, 2, 2.2, 2.3}}
+	sc := c.scenario(t, scenario.Policy{})
+	sc.Application.Recovery = scenario.RecoveryConstant(1000, c.n)
+	sc.Reconfigure = scenario.AtCheckpoint
+	sv, err := New(sc, &Settings{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const interval = 3600
+	ctx := context.Background()
+	res, err := sv.FixedInterval(ctx, interval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vec, err := res.Policy.Recovery()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := *sc
+	run.Policy, run.Reschedule = scenario.Policy{Kind: scenario.Explicit, Explicit: vec}, vec
+	out, err := sim.Run(ctx, &run, interval, &sim.Settings{Seed: 7, RelTol: 0.002, Reconfigure: res.Policy.SegmentReconfigure})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := uwt.New(ctx, &run, &uwt.Settings{Exact: true, Prune: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asVector, err := m.Evaluate(ctx, interval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.UWT.Contains(res.UWT) {
+		t.Errorf("g* = %.6g outside the simulator's 99 %% interval %.6g ± %.3g", res.UWT, out.UWT.Mean, out.UWT.HalfWidth)
+	}
+	if out.UWT.Contains(asVector.UWT) {
+		t.Errorf("the simulator cannot tell g* = %.6g from the vector %v with its own reconfigurations (%.6g): interval %.6g ± %.3g", res.UWT, vec, asVector.UWT, out.UWT.Mean, out.UWT.HalfWidth)
+	}
+	t.Logf("g* %.6g, simulator %.6g ± %.3g, vector %v alone %.6g", res.UWT, out.UWT.Mean, out.UWT.HalfWidth, vec, asVector.UWT)
 }

@@ -290,16 +290,9 @@ func (pol *Policy) DependsOnOld() bool {
 // start the segment); the up states of other counts are never reached.
 func (pol *Policy) Vector() (reschedule.Vector, error) {
 	sv := pol.sv
-	if pol.DependsOnOld() {
-		return nil, errors.New("optimal: the policy depends on the checkpoint count p: it is not a vector")
-	}
-	v := make(reschedule.Vector, sv.n)
-	for n := 1; n <= sv.n; n++ {
-		k := min(max(n, sv.lo), sv.hi)
-		v[n-1] = min(pol.action[k-sv.lo], n)
-	}
-	if err := v.Validate(); err != nil {
-		return nil, fmt.Errorf("optimal: %w", err)
+	v, err := pol.Recovery()
+	if err != nil {
+		return nil, err
 	}
 	used := make([]bool, sv.n+1)
 	for _, a := range pol.action {
@@ -328,6 +321,48 @@ func (pol *Policy) Vector() (reschedule.Vector, error) {
 		}
 	}
 	return v, nil
+}
+
+// Recovery returns the actions in the decision states X as a vector
+// r(1..N), as Vector does, but without checking the up states'
+// reconfigurations at checkpoints: with Reconfigure (SegmentReconfigure
+// for a simulator) it describes every policy whose actions do not depend
+// on p. It returns an error if the policy depends on p or never runs.
+func (pol *Policy) Recovery() (reschedule.Vector, error) {
+	sv := pol.sv
+	if pol.DependsOnOld() {
+		return nil, errors.New("optimal: the policy depends on the checkpoint count p: it is not a vector")
+	}
+	v := make(reschedule.Vector, sv.n)
+	for n := 1; n <= sv.n; n++ {
+		k := min(max(n, sv.lo), sv.hi)
+		v[n-1] = min(pol.action[k-sv.lo], n)
+	}
+	if err := v.Validate(); err != nil {
+		return nil, fmt.Errorf("optimal: %w", err)
+	}
+	return v, nil
+}
+
+// SegmentReconfigure returns the action of an up state on a processors
+// with s functional spares at a checkpoint, for a simulator
+// (sim.Decisions.Reconfigure): 0 to run on, or the count to reconfigure
+// onto; for U(a, s) outside the window, the action of the nearest spare
+// count inside it when that count fits (at most a + s), else 0. It returns
+// 0 without reconfiguration at checkpoints.
+func (pol *Policy) SegmentReconfigure(a, s int) int {
+	sv := pol.sv
+	if pol.reconf == nil || a < 1 || a > sv.n || sv.aIdx[a] < 0 {
+		return 0
+	}
+	lo, hi := sv.spares(a)
+	if hi <= lo {
+		return 0
+	}
+	if c := pol.reconf[sv.aIdx[a]][min(max(s, lo), hi-1)-lo]; c <= a+s {
+		return c
+	}
+	return 0
 }
 
 // vectorReconf is the action of U(a, s) under vector v with

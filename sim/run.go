@@ -70,6 +70,10 @@ type Settings struct {
 	// argument of Run then only sets the default Horizon. Nil means the
 	// single interval of Run for every segment.
 	Intervals func(a, s int) float64
+	// Reconfigure, when not nil, decides at each checkpoint whether to
+	// reconfigure (Decisions.Reconfigure); it needs a scenario with
+	// scenario.AtCheckpoint. Nil means the vector's rule.
+	Reconfigure func(a, s int) int
 }
 
 // Status says how a run ended.
@@ -170,13 +174,16 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 	if err != nil {
 		return nil, err
 	}
+	if set.Reconfigure != nil && sc.Reconfigure != scenario.AtCheckpoint {
+		return nil, errors.New("sim: Settings.Reconfigure needs a scenario that reconfigures at checkpoints")
+	}
 	tls := make([]*Timeline, set.Replications)
 	for k := range tls {
 		src, err := newSource(sc, rand.New(rand.NewPCG(seed(set.Seed, k, 0), seed(set.Seed, k, 1))))
 		if err != nil {
 			return nil, err
 		}
-		tls[k] = newTimeline(sc, interval, set.Intervals, src, set.Rule, rand.New(rand.NewPCG(seed(set.Seed, k, 2), seed(set.Seed, k, 3))))
+		tls[k] = newTimeline(sc, interval, Decisions{Intervals: set.Intervals, Reconfigure: set.Reconfigure}, src, set.Rule, rand.New(rand.NewPCG(seed(set.Seed, k, 2), seed(set.Seed, k, 3))))
 	}
 	base := make([]Totals, len(tls))
 	if set.Warmup > 0 {

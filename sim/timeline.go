@@ -89,6 +89,7 @@ type Timeline struct {
 	curUse   float64                // with ivOf: I + L(a) − C(a) of the current up segment
 	recovery scenario.Recovery
 	reconf   scenario.Reconfigure
+	reOf     func(a, s int) int // reconfigurations at checkpoints (Decisions), or nil
 	src      Source
 	rule     Rule
 	rng      *rand.Rand
@@ -127,12 +128,12 @@ func NewTimeline(sc *scenario.Scenario, interval float64, src Source, rule Rule,
 	if err := checkInterval(interval); err != nil {
 		return nil, err
 	}
-	return newTimelineChecked(sc, interval, nil, src, rule, rng)
+	return newTimelineChecked(sc, interval, Decisions{}, src, rule, rng)
 }
 
 // newTimelineChecked checks the scenario and the source, then builds the
 // timeline.
-func newTimelineChecked(sc *scenario.Scenario, interval float64, ivOf func(a, s int) float64, src Source, rule Rule, rng *rand.Rand) (*Timeline, error) {
+func newTimelineChecked(sc *scenario.Scenario, interval float64, d Decisions, src Source, rule Rule, rng *rand.Rand) (*Timeline, error) {
 	if sc == nil {
 		return nil, errors.New("sim: scenario is nil")
 	}
@@ -148,23 +149,43 @@ func newTimelineChecked(sc *scenario.Scenario, interval float64, ivOf func(a, s 
 	if rng == nil {
 		rng = rand.New(rand.NewPCG(1, 2))
 	}
-	return newTimeline(sc, interval, ivOf, src, rule, rng), nil
+	return newTimeline(sc, interval, d, src, rule, rng), nil
 }
 
-// NewTimelineIntervals is NewTimeline with an interval per up segment:
-// intervals(a, s) gives the checkpoint interval of an up segment on a
-// processors with s functional spares at its start (per-configuration or
-// per-state intervals, as package optimal computes them), as
-// Settings.Intervals does for Run. intervals must return a finite positive
-// number of seconds for every a the scenario's vector uses; the timeline
-// panics otherwise.
-func NewTimelineIntervals(sc *scenario.Scenario, intervals func(a, s int) float64, src Source, rule Rule, rng *rand.Rand) (*Timeline, error) {
-	if intervals == nil {
-		return nil, errors.New("sim: intervals is nil")
+// Decisions are the choices of a policy that one rescheduling vector and
+// one interval cannot express (the per-state policies of package
+// optimal). A nil field keeps the single interval's or the vector's
+// choice.
+type Decisions struct {
+	// Intervals gives the checkpoint interval of an up segment on a
+	// processors with s functional spares at its start; it must return a
+	// finite positive number of seconds for every a the vector uses (the
+	// timeline panics otherwise).
+	Intervals func(a, s int) float64
+	// Reconfigure, with scenario.AtCheckpoint only, decides at each
+	// checkpoint on a processors with s functional spares: 0 to run on, or
+	// the processor count a' ≠ a, 1 ≤ a' ≤ a + s, to reconfigure onto
+	// (instead of the vector's rule r(a + s); the timeline panics on
+	// another value).
+	Reconfigure func(a, s int) int
+}
+
+// NewTimelineDecisions is NewTimeline with the decisions d in place of
+// the single interval (used when d.Intervals is nil) and of the vector's
+// reconfigurations at checkpoints.
+func NewTimelineDecisions(sc *scenario.Scenario, interval float64, d Decisions, src Source, rule Rule, rng *rand.Rand) (*Timeline, error) {
+	if d.Intervals == nil {
+		if err := checkInterval(interval); err != nil {
+			return nil, err
+		}
+	} else {
+		// The single interval only fills the per-count tables, unused.
+		interval = 1
 	}
-	// The single interval only fills the per-count tables, unused with
-	// intervals.
-	return newTimelineChecked(sc, 1, intervals, src, rule, rng)
+	if d.Reconfigure != nil && sc != nil && sc.Reconfigure != scenario.AtCheckpoint {
+		return nil, errors.New("sim: reconfiguration decisions need a scenario that reconfigures at checkpoints")
+	}
+	return newTimelineChecked(sc, interval, d, src, rule, rng)
 }
 
 func checkInterval(interval float64) error {
@@ -174,10 +195,9 @@ func checkInterval(interval float64) error {
 	return nil
 }
 
-// newTimeline builds a timeline from validated inputs.
-// ivOf, when not nil, gives the interval of each up segment from its
-// processor count a and functional spares s at its start.
-func newTimeline(sc *scenario.Scenario, interval float64, ivOf func(a, s int) float64, src Source, rule Rule, rng *rand.Rand) *Timeline {
+// newTimeline builds a timeline from validated inputs, with the decisions
+// d (Decisions).
+func newTimeline(sc *scenario.Scenario, interval float64, d Decisions, src Source, rule Rule, rng *rand.Rand) *Timeline {
 	n := sc.N()
 	app := sc.Application
 	if rule == nil {
@@ -191,7 +211,8 @@ func newTimeline(sc *scenario.Scenario, interval float64, ivOf func(a, s int) fl
 		latency:  app.Latency,
 		workRate: app.WorkRate,
 		overhead: app.Overhead,
-		ivOf:     ivOf,
+		ivOf:     d.Intervals,
+		reOf:     d.Reconfigure,
 		recovery: app.Recovery,
 		reconf:   sc.Reconfigure,
 		src:      src,
@@ -421,7 +442,7 @@ func (tl *Timeline) complete() {
 		tl.tot.Commits++
 	}
 	tl.p = a
-	if b := tl.reconf.Target(tl.r, a, tl.nUp); b != a {
+	if b := tl.target(a); b != a {
 		// Reconfigure at the checkpoint just written on a: a recovery
 		// onto b = r(n) (scenario.AtCheckpoint).
 		clear(tl.used)
@@ -432,6 +453,22 @@ func (tl *Timeline) complete() {
 	}
 	tl.phase = phaseUp
 	tl.end = tl.now + tl.segment(a)
+}
+
+// target returns the processor count to run on after a checkpoint on a:
+// a, or the count to reconfigure onto.
+func (tl *Timeline) target(a int) int {
+	if tl.reOf == nil || tl.reconf != scenario.AtCheckpoint {
+		return tl.reconf.Target(tl.r, a, tl.nUp)
+	}
+	b := tl.reOf(a, tl.nUp-a)
+	switch {
+	case b == 0:
+		return a
+	case b < 1 || b > tl.nUp || b == a:
+		panic(fmt.Sprintf("sim: reconfiguration from %d processors with %d functional onto %d", a, tl.nUp, b))
+	}
+	return b
 }
 
 // segment returns the length I + L(a) of an up segment starting now on a

@@ -367,22 +367,24 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// TestNewTimelineIntervals: a constant interval function gives the run of
-// NewTimeline with that interval, to the bit; one that depends on the
-// processor count gives another; a nil function is an error.
-func TestNewTimelineIntervals(t *testing.T) {
+// TestNewTimelineDecisions: a constant interval function gives the run of
+// NewTimeline with that interval, to the bit, and so does a reconfiguration
+// function that makes the vector's choices (with scenario.AtCheckpoint);
+// one that depends on the processor count, or never reconfigures, gives
+// another; reconfiguration decisions without the option are an error.
+func TestNewTimelineDecisions(t *testing.T) {
 	sc := scriptedScenario(t, 4*3600, 3600, []int{0, 2, 2, 4}, []float64{1, 1.9, 2.7, 3.4},
 		[]float64{20, 30, 40, 50}, []float64{20, 25, 40, 35}, scenario.RecoveryConstant(60, 4))
-	run := func(iv func(a, s int) float64) Totals {
+	run := func(d *Decisions) Totals {
 		src, err := NewExponential(4, 4*3600, 3600, rand.New(rand.NewPCG(5, 6)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var tl *Timeline
-		if iv == nil {
+		if d == nil {
 			tl, err = NewTimeline(sc, 1200, src, nil, nil)
 		} else {
-			tl, err = NewTimelineIntervals(sc, iv, src, nil, nil)
+			tl, err = NewTimelineDecisions(sc, 1200, *d, src, nil, nil)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -393,14 +395,29 @@ func TestNewTimelineIntervals(t *testing.T) {
 		return tl.Totals()
 	}
 	plain := run(nil)
-	if got := run(func(a, s int) float64 { return 1200 }); got != plain {
+	if got := run(&Decisions{Intervals: func(a, s int) float64 { return 1200 }}); got != plain {
 		t.Errorf("constant intervals: %+v\nsingle interval: %+v", got, plain)
 	}
-	if got := run(func(a, s int) float64 { return 300 * float64(a) }); got.Work == plain.Work {
+	if got := run(&Decisions{Intervals: func(a, s int) float64 { return 300 * float64(a) }}); got.Work == plain.Work {
 		t.Error("intervals by processor count gave the single interval's work")
 	}
 	src, _ := NewExponential(4, 4*3600, 3600, rand.New(rand.NewPCG(5, 6)))
-	if _, err := NewTimelineIntervals(sc, nil, src, nil, nil); err == nil {
-		t.Error("nil intervals: no error")
+	if _, err := NewTimelineDecisions(sc, 1200, Decisions{Reconfigure: func(a, s int) int { return 0 }}, src, nil, nil); err == nil {
+		t.Error("reconfiguration decisions without the option: no error")
+	}
+	r := []int{0, 2, 2, 4} // the scenario's vector
+	sc.Reconfigure = scenario.AtCheckpoint
+	vec := run(nil)
+	asVector := func(a, s int) int {
+		if b := r[a+s-1]; b != 0 && b != a {
+			return b
+		}
+		return 0
+	}
+	if got := run(&Decisions{Reconfigure: asVector}); got != vec {
+		t.Errorf("the vector's reconfigurations as decisions: %+v\nthe vector: %+v", got, vec)
+	}
+	if got := run(&Decisions{Reconfigure: func(a, s int) int { return 0 }}); got != plain || got == vec {
+		t.Errorf("never reconfiguring: %+v\nthe paper's model: %+v\nthe vector's: %+v", got, plain, vec)
 	}
 }

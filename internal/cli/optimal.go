@@ -447,9 +447,14 @@ func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateO
 	if err != nil {
 		return err
 	}
-	v, err := res.Policy.Vector()
+	// The actions after an interruption as a vector, and, with
+	// reconfiguration at checkpoints, the up states' own choices.
+	v, err := res.Policy.Recovery()
 	if err != nil {
 		return fmt.Errorf("the simulator takes a vector: %w", err)
+	}
+	if info.sc.Reconfigure == scenario.AtCheckpoint {
+		set.Reconfigure = res.Policy.SegmentReconfigure
 	}
 	if interval == 0 {
 		// Per-state intervals; the stationary-weighted mean sets the
