@@ -72,6 +72,33 @@ func TestOptimizeOneProcessor(t *testing.T) {
 		if !(opt.BandLow < opt.Interval && opt.Interval < opt.BandHigh) {
 			t.Errorf("band [%v, %v] does not contain I* = %v", opt.BandLow, opt.BandHigh, opt.Interval)
 		}
+		// Each edge meets bandEdge's contract against the closed form's own
+		// crossing (found by bisection on it): within 1e-3 relative in I,
+		// or within 1e-3 of the band's depth in UWT (plus 1e-9 of UWT for
+		// the model's solve against the closed form).
+		depth := 0.01 * opt.UWT
+		for k, e := range []float64{opt.BandLow, opt.BandHigh} {
+			in, out := math.Log(opt.Interval), math.Log(e)+2e-2*float64(2*k-1)
+			for range 200 {
+				mid := 0.5 * (in + out)
+				if closed(math.Exp(mid)) >= 0.99*opt.UWT {
+					in = mid
+				} else {
+					out = mid
+				}
+			}
+			cross := math.Exp(in)
+			if dx, du := math.Abs(math.Log(e/cross)), math.Abs(closed(e)-0.99*opt.UWT); dx > 1e-3 && du > 1e-3*depth+1e-9*opt.UWT {
+				t.Errorf("%+v: band edge %v, closed-form crossing %v (log ratio %g, UWT off by %g of the depth)", tc, e, cross, dx, du/depth)
+			}
+		}
+		// The peak and both edges from the scan's evaluations and a few
+		// more: Brent's method and regula falsi took 28 to 31 after the
+		// scan here, the parabolic search and the cubic crossing 9 to 11
+		// (measured); 16 leaves room without admitting the old count.
+		if extra := opt.Evaluations - len(opt.Scan); extra > 16 {
+			t.Errorf("%+v: %d evaluations after a scan of %d", tc, extra, len(opt.Scan))
+		}
 	}
 }
 

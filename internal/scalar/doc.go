@@ -4,8 +4,9 @@
 // the Illinois variant of regula falsi for a level crossing, and Brent's
 // root finder, with wrappers that search in u = ln x over x > 0.
 //
-// Package uwt maximises UWT(I) with Maximize and locates the near-optimal
-// band with LevelCrossing; package intervals minimises expected waste with
+// Package uwt maximises UWT(I) with Maximize when the best point of its
+// scan is an end of the scan (it has its own search, reusing every
+// evaluation, otherwise), package optimal its level-2 UWT; package intervals minimises expected waste with
 // LogMinimize and solves first-order conditions with LogRoot.
 //
 // All searches work on a Func, which may fail (a model evaluation can be
