@@ -2,6 +2,7 @@ package uwt
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -270,7 +271,10 @@ func peak(scan []Sample) (k, maxima int) {
 func (sr *search) peak(lo, hi, tol float64) (float64, float64, error) {
 	const cgold = 0.3819660112501051 // (3 − √5)/2
 	widths := []float64{math.Inf(1), math.Inf(1)}
-	for {
+	// Each step evaluates a new point inside the bracket, and golden
+	// sections shrink it geometrically: the cap only guards against a
+	// UWT that is not a number.
+	for range maxSearchSteps {
 		var pts []sample
 		for _, p := range sr.points() {
 			if p.x >= lo && p.x <= hi {
@@ -327,7 +331,17 @@ func (sr *search) peak(lo, hi, tol float64) (float64, float64, error) {
 			return 0, 0, err
 		}
 	}
+	return 0, 0, errSearch
 }
+
+// maxSearchSteps bounds the steps of the peak and band-edge searches:
+// from the scan's factor-4 bracket, bisection alone reaches 1e-4 in
+// about 14 steps.
+const maxSearchSteps = 200
+
+// errSearch reports a search that did not close its bracket in
+// maxSearchSteps evaluations (UWT not a number).
+var errSearch = errors.New("uwt: the interval search did not converge (UWT not a number?)")
 
 // bandEdge returns the edge of the near-optimal band on side step (−1
 // below I*, +1 above): the crossing of UWT = target on log I between I* =
@@ -363,7 +377,7 @@ func (sr *search) bandEdge(scan []Sample, k, step int, xBest, uBest, target floa
 	hTol := bandTol * (uBest - target)
 	s := float64(step)
 	hPrev, fails := math.Inf(1), 0
-	for {
+	for range maxSearchSteps {
 		// The bracket [in, out] (in order of distance from I*): out the
 		// nearest evaluation on this side below the target, in the
 		// farthest at or above it that is nearer than out.
@@ -413,6 +427,7 @@ func (sr *search) bandEdge(scan []Sample, k, step int, xBest, uBest, target floa
 		}
 		hPrev = min(hPrev, h)
 	}
+	return 0, errSearch
 }
 
 // sample is one evaluation of the search on log I.
