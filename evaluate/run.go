@@ -121,6 +121,10 @@ type Settings struct {
 	// Reconfigure is the model's option of reconfiguring at checkpoints
 	// (see SegmentSettings.Reconfigure). Default scenario.Never.
 	Reconfigure scenario.Reconfigure
+	// Events configures the verdicts on the model's assumptions from each
+	// segment's history and the model with failure events
+	// (Events.Model, off by default: it costs one more model per segment).
+	Events Events
 	// Seed seeds every random draw. The table depends on it but not on
 	// Workers.
 	Seed uint64
@@ -202,6 +206,22 @@ type Row struct {
 	// the work per second replayed with I* and with the best interval
 	// (committed work / segment duration).
 	ModelUWT, UWT, BestUWT Stat
+	// EventsEfficiency and EventsInterval are the efficiency and the
+	// interval of the model with failure events (Settings.Events.Model;
+	// zero otherwise); EventsSegments counts the segments whose history
+	// showed grouped failures, where that model differs from the
+	// single-failure one.
+	EventsEfficiency, EventsInterval Stat
+	EventsSegments                   int
+	// Rejected counts the segments whose history contradicts exponential
+	// up times (Exponential) or single-node failure events
+	// (SingleFailures): trace.EstimateEvents's verdicts.
+	Rejected struct{ Exponential, SingleFailures int }
+	// Assumptions is what the whole trace of the system (all its nodes,
+	// up to its end) says about the model's assumptions, with the
+	// settings of Settings.Events: Assumptions.Summary() is the one-line
+	// verdict. It is set on the rows of every system, evaluated or not.
+	Assumptions *trace.EventEstimate `json:",omitempty"`
 	// Results holds the evaluation of every segment, in segment order.
 	Results []SegmentResult
 }
@@ -247,16 +267,22 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 	var jobs []job
 	table := &Table{}
 	for _, sys := range set.Systems {
+		_, end := sys.Trace.Window()
+		assume, err := trace.EstimateEvents(sys.Trace, end, set.Events.settings(sys.Trace, set.Estimate.Lookback))
+		if err != nil {
+			return nil, fmt.Errorf("evaluate: system %q: %w", sys.Name, err)
+		}
 		procs := set.processors(sys)
 		draws, err := set.draw(sys, procs)
 		var short *shortError
 		if errors.As(err, &short) {
 			table.Rows = append(table.Rows, Row{
-				System:     sys.Name,
-				Status:     NotEvaluated,
-				Reason:     short.Error(),
-				Nodes:      sys.Trace.NumNodes(),
-				Processors: procs,
+				System:      sys.Name,
+				Status:      NotEvaluated,
+				Reason:      short.Error(),
+				Nodes:       sys.Trace.NumNodes(),
+				Processors:  procs,
+				Assumptions: &assume,
 			})
 			continue
 		}
@@ -286,6 +312,7 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 					Processors:  procs,
 					Segments:    set.Segments,
 					Results:     make([]SegmentResult, set.Segments),
+					Assumptions: &assume,
 				})
 				for k, d := range draws {
 					jobs = append(jobs, job{row: row, seg: k, cfg: c, app: app, draw: d})
@@ -315,7 +342,7 @@ func (s Settings) processors(sys System) int {
 
 // segmentSettings are the settings of the segments of policy pol.
 func (s Settings) segmentSettings(pol scenario.Policy) SegmentSettings {
-	return SegmentSettings{Policy: pol, Rule: s.Rule, Rates: s.Rates, Estimate: s.Estimate, Sweep: s.Sweep, Reconfigure: s.Reconfigure}
+	return SegmentSettings{Policy: pol, Rule: s.Rule, Rates: s.Rates, Estimate: s.Estimate, Sweep: s.Sweep, Reconfigure: s.Reconfigure, Events: s.Events}
 }
 
 // shortError is the reason a system cannot be evaluated: its trace is too
@@ -618,6 +645,29 @@ func (r *Row) summarise() {
 	r.ModelUWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.ModelUWT, true })
 	r.UWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Work / s.Duration, true })
 	r.BestUWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Best.Work / s.Duration, true })
+	r.EventsEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) {
+		if s.Events == nil {
+			return 0, false
+		}
+		return s.Events.Efficiency, true
+	})
+	r.EventsInterval = stat(r.Results, func(s *SegmentResult) (float64, bool) {
+		if s.Events == nil {
+			return 0, false
+		}
+		return s.Events.Interval, true
+	})
+	for _, res := range r.Results {
+		if res.EventSizes != nil {
+			r.EventsSegments++
+		}
+		if res.Assumptions.Exponential == trace.Contradicted {
+			r.Rejected.Exponential++
+		}
+		if res.Assumptions.SingleFailures == trace.Contradicted {
+			r.Rejected.SingleFailures++
+		}
+	}
 }
 
 // stat summarises f over the results where it applies; the zero Stat when

@@ -145,6 +145,24 @@ type SegmentResult struct {
 	Young, Daly *Outcome
 	// Sweep holds the intervals of the sweep and their work, by interval.
 	Sweep []Point
+
+	// Assumptions is what the history before the start says about the
+	// model's assumptions, exponential up times and single-node failure
+	// events (trace.EstimateEvents with SegmentSettings.Events; its
+	// Summary is the one-line verdict).
+	Assumptions trace.EventEstimate
+	// Events is the replay with the interval of the model with failure
+	// events (SegmentSettings.Events.Model; nil otherwise), EventsUWT the
+	// UWT that model predicts at its interval and EventsStatus whether
+	// its search converged. EventSizes is the size law the model used,
+	// EventSizes[k-1] being the fraction of the history's events that
+	// took down k nodes; nil when the history shows no grouped failures
+	// (Assumptions.SingleFailures is not Contradicted), and the model with
+	// events is then the single-failure model: Events replays I* again.
+	Events       *Outcome
+	EventsUWT    float64
+	EventsStatus uwt.Status
+	EventSizes   []float64 `json:",omitempty"`
 }
 
 // SegmentSettings configures EvaluateSegment. A nil *SegmentSettings
@@ -178,6 +196,9 @@ type SegmentSettings struct {
 	// the optimal policy's solver and the replay all use it. Default
 	// scenario.Never, the paper's model.
 	Reconfigure scenario.Reconfigure
+	// Events configures the verdicts on the model's assumptions and the
+	// model with failure events.
+	Events Events
 }
 
 // EvaluateSegment evaluates the model on segment seg of trace tr for
@@ -215,6 +236,7 @@ type config struct {
 	rates    Rates
 	estimate trace.EstimateSettings
 	sweep    Sweep
+	events   Events
 }
 
 func newConfig(s SegmentSettings) (config, error) {
@@ -234,7 +256,13 @@ func newConfig(s SegmentSettings) (config, error) {
 	if err := s.Reconfigure.Validate(); err != nil {
 		return config{}, fmt.Errorf("evaluate: %w", err)
 	}
-	return config{policy: s.Policy, rule: s.Rule, rates: s.Rates, estimate: s.Estimate, sweep: sw, reconf: s.Reconfigure}, nil
+	if err := s.Events.validate(); err != nil {
+		return config{}, err
+	}
+	if s.Events.Tol == 0 {
+		s.Events.Tol = DefaultEventsTol
+	}
+	return config{policy: s.Policy, rule: s.Rule, rates: s.Rates, estimate: s.Estimate, sweep: sw, reconf: s.Reconfigure, events: s.Events}, nil
 }
 
 // segment evaluates one segment; see EvaluateSegment.
@@ -291,6 +319,29 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 	if err != nil {
 		return SegmentResult{}, err
 	}
+	assume, err := trace.EstimateEvents(tr, seg.Start, c.events.settings(tr, c.estimate.Lookback))
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	// The model with failure events: the same scenario with the size law
+	// of the history's events, or the single-failure model when it shows
+	// none.
+	evOpt, sizes := opt, []float64(nil)
+	if c.events.Model {
+		if sizes = eventSizes(&assume); sizes != nil {
+			esc, err := withEvents(sc, sizes)
+			if err != nil {
+				return SegmentResult{}, err
+			}
+			em, err := uwt.New(ctx, esc, &uwt.Settings{Workers: 1, Tol: c.events.Tol})
+			if err != nil {
+				return SegmentResult{}, err
+			}
+			if evOpt, err = em.Optimize(ctx, nil); err != nil {
+				return SegmentResult{}, err
+			}
+		}
+	}
 	rp, err := newReplayer(tr, seg, ReplaySettings{Rule: c.rule, Seed: seed, Lookback: c.estimate.Lookback})
 	if err != nil {
 		return SegmentResult{}, err
@@ -314,6 +365,7 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 		MTTR:        mttr,
 		ModelUWT:    opt.UWT,
 		ModelStatus: opt.Status,
+		Assumptions: assume,
 	}
 	best, sweep, err := c.sweep.run(seg.Duration, opt.Interval, replay)
 	if err != nil {
@@ -322,6 +374,11 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 	res.Sweep = sweep
 	outcomes := []*Outcome{&res.Model, &res.Paper}
 	chosen := []float64{opt.Interval, opt.ModelInterval}
+	if c.events.Model {
+		res.Events, res.EventsUWT, res.EventsStatus, res.EventSizes = new(Outcome), evOpt.UWT, evOpt.Status, sizes
+		outcomes = append(outcomes, res.Events)
+		chosen = append(chosen, evOpt.Interval)
+	}
 	if p, _, err := intervals.ForScenario(sc); err == nil && p.Checkpoint > 0 {
 		// ForScenario fails only for r(N) = 0; both functions fail only for
 		// M ≤ 0 or δ ≤ 0, excluded here.

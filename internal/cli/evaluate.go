@@ -42,6 +42,8 @@ type evaluateOptions struct {
 	Workers      int
 	Output       outputOptions
 	ShowSegments bool
+	Events       bool
+	EventTol     string
 }
 
 func newEvaluateCmd(e *env) *cobra.Command {
@@ -83,6 +85,20 @@ docs/optimal-policy.md).
 A fixed --seed reproduces the table exactly, whatever --workers; segments
 depend on the seed and the trace's content, not on its file name.
 
+--events adds the model with failure events (docs/model.md, section 11): in
+each segment whose history shows grouped failures (failures with the same
+"Same Event" label or event column, or equal start times beyond chance;
+--event-tolerance widens "equal"), the model is solved again with the size
+law of the history's events, at the same failure rate per node, and its
+interval is replayed too (column "Events"). Where the history shows no
+grouped failures it is the model itself. It costs one more solve per such
+segment (seconds at 128 nodes).
+
+Below the table, a system whose whole trace contradicts exponential up times
+or single-node failure events gets one line saying so (the verdict of
+"markov trace stats"), with the number of segment histories that contradict
+them.
+
 A system whose trace is too short for 30 days of history and a
 --max-duration segment, or whose history holds too few failures, gets a row
 saying why; the other systems are still evaluated and printed, and the exit
@@ -90,7 +106,8 @@ status is then 1.`,
 		Example: `  markov evaluate --lanl failures.csv --systems 18,19,20
   markov evaluate --lanl failures.csv --systems 20 --policies pb,ab --apps qr
   markov evaluate --lanl failures.csv --systems 18,19,20 --policies optimal,greedy,pb --apps qr
-  markov evaluate --trace mycluster.csv --segments 20 --json`,
+  markov evaluate --trace mycluster.csv --segments 20 --json
+  markov evaluate --lanl failures.csv --systems 18,19,20 --apps qr --events`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runEvaluate(ctx, opts)
@@ -115,6 +132,8 @@ status is then 1.`,
 	f.IntVar(&opts.SweepPoints, "sweep-points", 16, "intervals of each of the sweep's two refinements (at least 3)")
 	f.IntVar(&opts.Workers, "workers", 0, "segments evaluated at once (0: one per CPU)")
 	f.BoolVar(&opts.ShowSegments, "segments-detail", false, "with --json, include every segment's result")
+	f.BoolVar(&opts.Events, "events", false, "also replay the interval of the model with failure events estimated from each segment's history")
+	f.StringVar(&opts.EventTol, "event-tolerance", "0", "failures of different nodes starting at most this far apart are one event")
 	opts.Output.register(cmd)
 	return cmd
 }
@@ -167,24 +186,35 @@ type evaluateJSON struct {
 // could not be evaluated has status "not evaluated", a reason, and no
 // application or policy.
 type evaluateRowJSON struct {
-	System          string        `json:"system"`
-	Status          string        `json:"status"`
-	Reason          string        `json:"reason,omitempty"`
-	Scenario        scenarioJSON  `json:"scenario"`
-	Rates           string        `json:"rates,omitempty"`
-	Nodes           int           `json:"nodes"`
-	Segments        int           `json:"segments"`
-	Used            statJSON      `json:"used"`
-	Efficiency      statJSON      `json:"efficiency"`
-	PaperEfficiency statJSON      `json:"paper_efficiency"`
-	YoungEfficiency statJSON      `json:"young_efficiency"`
-	DalyEfficiency  statJSON      `json:"daly_efficiency"`
-	Interval        statJSON      `json:"interval"`
-	BestInterval    statJSON      `json:"best_interval"`
-	ModelUWT        statJSON      `json:"model_uwt"`
-	UWT             statJSON      `json:"uwt"`
-	BestUWT         statJSON      `json:"best_uwt"`
-	Results         []segmentJSON `json:"results,omitempty"`
+	System          string       `json:"system"`
+	Status          string       `json:"status"`
+	Reason          string       `json:"reason,omitempty"`
+	Scenario        scenarioJSON `json:"scenario"`
+	Rates           string       `json:"rates,omitempty"`
+	Nodes           int          `json:"nodes"`
+	Segments        int          `json:"segments"`
+	Used            statJSON     `json:"used"`
+	Efficiency      statJSON     `json:"efficiency"`
+	PaperEfficiency statJSON     `json:"paper_efficiency"`
+	YoungEfficiency statJSON     `json:"young_efficiency"`
+	DalyEfficiency  statJSON     `json:"daly_efficiency"`
+	Interval        statJSON     `json:"interval"`
+	BestInterval    statJSON     `json:"best_interval"`
+	ModelUWT        statJSON     `json:"model_uwt"`
+	UWT             statJSON     `json:"uwt"`
+	BestUWT         statJSON     `json:"best_uwt"`
+	// ModelEvents and ModelEventsInterval are the efficiency and interval
+	// of the model with failure events (--events); EventsSegments counts
+	// the segments whose history showed grouped failures.
+	ModelEvents         *statJSON `json:"model_events,omitempty"`
+	ModelEventsInterval *statJSON `json:"model_events_interval,omitempty"`
+	EventsSegments      int       `json:"events_segments"`
+	// ExponentialRejected and GroupedFailures count the segments whose
+	// history contradicts exponential up times or single-node failures.
+	ExponentialRejected int           `json:"exponential_rejected"`
+	GroupedFailures     int           `json:"grouped_failures"`
+	Verdict             string        `json:"verdict,omitempty"`
+	Results             []segmentJSON `json:"results,omitempty"`
 }
 
 // statJSON summarises a quantity over the segments of a row.
@@ -212,6 +242,9 @@ type segmentJSON struct {
 	Best        outcomeJSON      `json:"best"`
 	Young       *outcomeJSON     `json:"young,omitempty"`
 	Daly        *outcomeJSON     `json:"daly,omitempty"`
+	ModelEvents *outcomeJSON     `json:"model_events,omitempty"`
+	EventSizes  []jsonFloat      `json:"event_sizes,omitempty"`
+	Verdict     string           `json:"verdict"`
 	Sweep       []sweepPointJSON `json:"sweep"`
 }
 
@@ -245,6 +278,7 @@ func (r evaluateReport) JSON() any {
 			j.Rows = append(j.Rows, evaluateRowJSON{
 				System: row.System, Status: row.Status.String(), Reason: row.Reason,
 				Scenario: scenarioJSON{Processors: row.Processors}, Nodes: row.Nodes,
+				Verdict: verdict(row),
 			})
 			continue
 		}
@@ -254,18 +288,26 @@ func (r evaluateReport) JSON() any {
 			Rates:  row.Rates.String(),
 			Scenario: scenarioJSON{Application: row.Application, Processors: row.Processors,
 				MTTF: jsonFloat(row.MTTF), MTTR: jsonFloat(row.MTTR), Policy: row.Policy.String()},
-			Nodes:           row.Nodes,
-			Segments:        row.Segments,
-			Used:            stat(row.Used),
-			Efficiency:      stat(row.Efficiency),
-			PaperEfficiency: stat(row.PaperEfficiency),
-			YoungEfficiency: stat(row.YoungEfficiency),
-			DalyEfficiency:  stat(row.DalyEfficiency),
-			Interval:        stat(row.Interval),
-			BestInterval:    stat(row.BestInterval),
-			ModelUWT:        stat(row.ModelUWT),
-			UWT:             stat(row.UWT),
-			BestUWT:         stat(row.BestUWT),
+			Nodes:               row.Nodes,
+			Segments:            row.Segments,
+			Used:                stat(row.Used),
+			Efficiency:          stat(row.Efficiency),
+			PaperEfficiency:     stat(row.PaperEfficiency),
+			YoungEfficiency:     stat(row.YoungEfficiency),
+			DalyEfficiency:      stat(row.DalyEfficiency),
+			Interval:            stat(row.Interval),
+			BestInterval:        stat(row.BestInterval),
+			ModelUWT:            stat(row.ModelUWT),
+			UWT:                 stat(row.UWT),
+			BestUWT:             stat(row.BestUWT),
+			EventsSegments:      row.EventsSegments,
+			ExponentialRejected: row.Rejected.Exponential,
+			GroupedFailures:     row.Rejected.SingleFailures,
+			Verdict:             verdict(row),
+		}
+		if len(row.Results) > 0 && row.Results[0].Events != nil {
+			e, i := stat(row.EventsEfficiency), stat(row.EventsInterval)
+			rj.ModelEvents, rj.ModelEventsInterval = &e, &i
 		}
 		if r.segments {
 			for _, res := range row.Results {
@@ -283,6 +325,14 @@ func (r evaluateReport) JSON() any {
 					d := outcome(*res.Daly)
 					sj.Daly = &d
 				}
+				if res.Events != nil {
+					ev := outcome(*res.Events)
+					sj.ModelEvents = &ev
+				}
+				for _, p := range res.EventSizes {
+					sj.EventSizes = append(sj.EventSizes, jsonFloat(p))
+				}
+				sj.Verdict = res.Assumptions.Summary()
 				for _, p := range res.Sweep {
 					sj.Sweep = append(sj.Sweep, sweepPointJSON{jsonFloat(p.Interval), jsonFloat(p.Work)})
 				}
@@ -297,40 +347,91 @@ func (r evaluateReport) JSON() any {
 func (r evaluateReport) CSV() ([]string, [][]string) {
 	header := []string{"system", "application", "policy", "processors", "segments", "rates", "mttf", "mttr",
 		"efficiency", "efficiency_std", "efficiency_min", "young_efficiency", "daly_efficiency",
-		"interval", "best_interval", "uwt", "best_uwt", "status"}
+		"interval", "best_interval", "uwt", "best_uwt", "status",
+		"model_events", "model_events_min", "young_efficiency_min", "daly_efficiency_min", "events_segments"}
 	var rows [][]string
 	for _, r := range r.tab.Rows {
 		if r.Status != evaluate.Evaluated {
 			row := make([]string, len(header))
 			row[0], row[3], row[4] = r.System, strconv.Itoa(r.Processors), "0"
-			row[len(row)-1] = r.Status.String() + ": " + r.Reason
+			row[17] = r.Status.String() + ": " + r.Reason
 			rows = append(rows, row)
 			continue
+		}
+		ev, evMin := "", ""
+		if r.EventsEfficiency != (evaluate.Stat{}) {
+			ev, evMin = csvFloat(r.EventsEfficiency.Mean), csvFloat(r.EventsEfficiency.Min)
 		}
 		rows = append(rows, []string{r.System, r.Application, r.Policy.String(), strconv.Itoa(r.Processors), strconv.Itoa(r.Segments),
 			r.Rates.String(), csvFloat(r.MTTF), csvFloat(r.MTTR), csvFloat(r.Efficiency.Mean), csvFloat(r.Efficiency.Std), csvFloat(r.Efficiency.Min),
 			csvFloat(r.YoungEfficiency.Mean), csvFloat(r.DalyEfficiency.Mean), csvFloat(r.Interval.Mean), csvFloat(r.BestInterval.Mean),
-			csvFloat(r.UWT.Mean), csvFloat(r.BestUWT.Mean), r.Status.String()})
+			csvFloat(r.UWT.Mean), csvFloat(r.BestUWT.Mean), r.Status.String(),
+			ev, evMin, csvFloat(r.YoungEfficiency.Min), csvFloat(r.DalyEfficiency.Min), strconv.Itoa(r.EventsSegments)})
 	}
 	return header, rows
 }
 
+// verdict is the one-line verdict on the model's assumptions of a row's
+// system (trace.EventEstimate.Summary of its whole trace).
+func verdict(r evaluate.Row) string {
+	if r.Assumptions == nil {
+		return ""
+	}
+	return r.Assumptions.Summary()
+}
+
+// withEvents reports whether some row replayed the model with events.
+func (r evaluateReport) withEvents() bool {
+	for _, row := range r.tab.Rows {
+		if len(row.Results) > 0 && row.Results[0].Events != nil {
+			return true
+		}
+	}
+	return false
+}
+
 func (r evaluateReport) Text(w io.Writer) error {
+	pct := func(s evaluate.Stat) string { return fmt.Sprintf("%.1f%% (%.1f%%)", 100*s.Mean, 100*s.Min) }
+	events := r.withEvents()
 	t := newTable(w)
-	t.row("System", "App", "Policy", "N", "Rates", "MTTF", "MTTR", "Efficiency (min)", "Young", "Daly", "Mean I*", "Mean best I", "Work/s I*", "Work/s best")
+	head := []string{"System", "App", "Policy", "N", "Rates", "MTTF", "MTTR", "Efficiency (min)"}
+	if events {
+		head = append(head, "Events (min)")
+	}
+	t.row(append(head, "Young (min)", "Daly (min)", "Mean I*", "Mean best I", "Work/s I*", "Work/s best")...)
 	var notes []string
 	segments := 0
+	seen := map[string]bool{}
 	for _, r := range r.tab.Rows {
 		if r.Status != evaluate.Evaluated {
-			t.row(r.System, "-", "-", strconv.Itoa(r.Processors), "-", "-", "-", r.Status.String(), "-", "-", "-", "-", "-", "-")
+			cells := []string{r.System, "-", "-", strconv.Itoa(r.Processors), "-", "-", "-", r.Status.String()}
+			if events {
+				cells = append(cells, "-")
+			}
+			t.row(append(cells, "-", "-", "-", "-", "-", "-")...)
 			notes = append(notes, fmt.Sprintf("system %s %s: %s", r.System, r.Status, r.Reason))
-			continue
+		} else {
+			segments = r.Segments
+			cells := []string{r.System, r.Application, r.Policy.String(), strconv.Itoa(r.Processors), r.Rates.String(), short(r.MTTF), short(r.MTTR),
+				pct(r.Efficiency)}
+			if events {
+				cells = append(cells, pct(r.EventsEfficiency))
+			}
+			t.row(append(cells, pct(r.YoungEfficiency), pct(r.DalyEfficiency),
+				short(r.Interval.Mean), short(r.BestInterval.Mean), fmt.Sprintf("%.4g", r.UWT.Mean), fmt.Sprintf("%.4g", r.BestUWT.Mean))...)
 		}
-		segments = r.Segments
-		t.row(r.System, r.Application, r.Policy.String(), strconv.Itoa(r.Processors), r.Rates.String(), short(r.MTTF), short(r.MTTR),
-			fmt.Sprintf("%.1f%% (%.1f%%)", 100*r.Efficiency.Mean, 100*r.Efficiency.Min),
-			fmt.Sprintf("%.1f%%", 100*r.YoungEfficiency.Mean), fmt.Sprintf("%.1f%%", 100*r.DalyEfficiency.Mean),
-			short(r.Interval.Mean), short(r.BestInterval.Mean), fmt.Sprintf("%.4g", r.UWT.Mean), fmt.Sprintf("%.4g", r.BestUWT.Mean))
+		// The verdict of a system whose trace contradicts the model's
+		// assumptions, once per system.
+		if a := r.Assumptions; a != nil && !seen[r.System] &&
+			(a.Exponential == trace.Contradicted || a.SingleFailures == trace.Contradicted) {
+			seen[r.System] = true
+			n := fmt.Sprintf("system %s: %s", r.System, a.Summary())
+			if r.Status == evaluate.Evaluated {
+				n += fmt.Sprintf(" (segment histories: %d of %d reject exponential up times, %d show grouped failures)",
+					r.Rejected.Exponential, r.Segments, r.Rejected.SingleFailures)
+			}
+			notes = append(notes, n)
+		}
 	}
 	if err := t.flush(); err != nil {
 		return err
@@ -344,6 +445,9 @@ func (r evaluateReport) Text(w io.Writer) error {
 			}
 		}
 		fmt.Fprintln(w, "Rates: the model's failure rate is that of the nodes the rule uses (used) or pooled over all nodes (all).")
+		if events {
+			fmt.Fprintln(w, "Events: the model with the failure events of each segment's history (the model itself where it shows no grouped failures).")
+		}
 	}
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
@@ -389,6 +493,10 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		return nil, flagError("rates", "%v", err)
 	}
 	if set.Sweep, err = o.sweep(); err != nil {
+		return nil, err
+	}
+	set.Events.Model = o.Events
+	if set.Events.Tolerance, err = nonNegativeDuration("event-tolerance", o.EventTol); err != nil {
 		return nil, err
 	}
 	set.Applications = splitList(o.Apps)

@@ -6,14 +6,19 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
+
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-markov/markov/trace"
+	"github.com/ckpt-markov/markov/trace/synth"
 )
 
 // traceStatsOptions are the flags of markov trace stats.
@@ -35,8 +40,110 @@ func newTraceCmd(e *env) *cobra.Command {
 		Short: "Look at failure traces",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newTraceStatsCmd(e))
+	cmd.AddCommand(newTraceStatsCmd(e), newTraceSynthCmd(e))
 	return cmd
+}
+
+// traceSynthOptions are the flags of markov trace synth.
+type traceSynthOptions struct {
+	env             *env
+	Nodes           int
+	Duration        string
+	MTTF            string
+	MTTR            string
+	GroupedFailures float64
+	Sizes           string
+	RateCV          float64
+	Seed            uint64
+	Out             string
+}
+
+func newTraceSynthCmd(e *env) *cobra.Command {
+	opts := &traceSynthOptions{env: e}
+	cmd := &cobra.Command{
+		Use:   "synth",
+		Short: "Write a synthetic failure trace with grouped failures",
+		Long: `Generate a synthetic failure trace (package trace/synth) and write it in the
+generic format, with the event column when some failures are grouped.
+
+Each node's up times are exponential, its repair times exponential of mean
+--mttr. A fraction --grouped-failures of the node failures belong to grouped
+events, whose sizes are uniform on --sizes LO-HI nodes; --mttf is the mean
+up time between two failures of one node, counting the failures that other
+nodes' grouped events cause (synth.ForFailures). --rate-cv spreads the
+nodes' failure rates (Gamma multipliers of that coefficient of variation).`,
+		Example: `  markov trace synth --nodes 128 --duration 180d --mttf 8h --mttr 1h --grouped-failures 0.5 --seed 1 -o t.csv
+  markov evaluate --trace t.csv --events`,
+		Args: cobra.NoArgs,
+		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
+			return runTraceSynth(opts)
+		}),
+	}
+	f := cmd.Flags()
+	f.IntVar(&opts.Nodes, "nodes", 128, "number of nodes")
+	f.StringVar(&opts.Duration, "duration", "180d", "length of the trace")
+	f.StringVar(&opts.MTTF, "mttf", "1d", "mean up time between failures of a node, all causes")
+	f.StringVar(&opts.MTTR, "mttr", "1h", "mean repair time")
+	f.Float64Var(&opts.GroupedFailures, "grouped-failures", 0, "fraction of the failures that belong to grouped events, in [0, 1]")
+	f.StringVar(&opts.Sizes, "sizes", "4-16", "nodes per grouped event: LO-HI, uniform (2 ≤ LO ≤ HI ≤ nodes)")
+	f.Float64Var(&opts.RateCV, "rate-cv", 0, "coefficient of variation of the nodes' failure rates")
+	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the trace")
+	f.StringVarP(&opts.Out, "output", "o", "-", "file to write (- for standard output)")
+	return cmd
+}
+
+func runTraceSynth(o *traceSynthOptions) error {
+	if o.Nodes < 1 || o.Nodes > trace.MaxNodes {
+		return flagError("nodes", "%d, want 1 … %d", o.Nodes, trace.MaxNodes)
+	}
+	dur, err := positiveDuration("duration", o.Duration)
+	if err != nil {
+		return err
+	}
+	mttf, err := positiveDuration("mttf", o.MTTF)
+	if err != nil {
+		return err
+	}
+	mttr, err := positiveDuration("mttr", o.MTTR)
+	if err != nil {
+		return err
+	}
+	lo, hi, ok := strings.Cut(o.Sizes, "-")
+	a, errA := strconv.Atoi(strings.TrimSpace(lo))
+	b, errB := strconv.Atoi(strings.TrimSpace(hi))
+	if !ok || errA != nil || errB != nil || a < 2 || b < a || b > o.Nodes {
+		return flagError("sizes", "%q, want LO-HI with 2 ≤ LO ≤ HI ≤ --nodes %d", o.Sizes, o.Nodes)
+	}
+	if math.IsNaN(o.GroupedFailures) || o.GroupedFailures < 0 || o.GroupedFailures > 1 {
+		return flagError("grouped-failures", "%v, want a fraction in [0, 1]", o.GroupedFailures)
+	}
+	if math.IsNaN(o.RateCV) || o.RateCV < 0 || o.RateCV > synth.MaxRateCV {
+		return flagError("rate-cv", "%v, want 0 … %v", o.RateCV, synth.MaxRateCV)
+	}
+	sizes := synth.Uniform(a, b)
+	grouped, up, err := synth.ForFailures(o.GroupedFailures, mttf, sizes)
+	if err != nil {
+		return err
+	}
+	c := synth.Config{Nodes: o.Nodes, Duration: dur, Up: distuv.Exponential{Rate: 1 / up}, Repair: distuv.Exponential{Rate: 1 / mttr},
+		RateCV: o.RateCV, Grouped: grouped, Sizes: sizes}
+	res, err := synth.Generate(c, rand.New(rand.NewPCG(o.Seed, 0)))
+	if err != nil {
+		return err
+	}
+	w := o.env.out
+	if o.Out != "-" {
+		f, err := os.Create(o.Out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := trace.WriteGeneric(f, res.Trace); err != nil {
+			return err
+		}
+		return f.Close()
+	}
+	return trace.WriteGeneric(w, res.Trace)
 }
 
 func newTraceStatsCmd(e *env) *cobra.Command {

@@ -358,3 +358,41 @@ func (h *pending) pop() pendingEvent {
 	*h = q
 	return top
 }
+
+// ForFailures returns the Config.Grouped and the mean of Config.Up that
+// give a trace where a fraction groupedFailures of the node failures
+// belong to grouped events of the size weights sizes and each node fails
+// every mttf seconds of up time on average, counting the failures other
+// nodes' grouped events cause. With S the size of a grouped event
+// (E[S] from the weights) an event is grouped with probability
+// g = f/(f + (1 − f)·E[S]), f = groupedFailures, and takes down
+// E[K] = 1 − g + g·E[S] nodes on average; a node starting events at rate
+// 1/U per second of up time fails at rate E[K]/U (each failure of a
+// grouped event lands on a node that is up), so U = mttf·E[K]. The
+// identity is exact while every grouped event finds enough nodes up.
+func ForFailures(groupedFailures, mttf float64, sizes []float64) (grouped, upMean float64, err error) {
+	if !(groupedFailures >= 0 && groupedFailures <= 1) {
+		return 0, 0, fmt.Errorf("synth: grouped failures = %v, want a fraction in [0, 1]", groupedFailures)
+	}
+	if !(mttf > 0) || math.IsInf(mttf, 0) {
+		return 0, 0, fmt.Errorf("synth: MTTF = %v, want a finite positive number of seconds", mttf)
+	}
+	if groupedFailures == 0 {
+		return 0, mttf, nil
+	}
+	var total, mean float64
+	for k, x := range sizes {
+		if !(x >= 0) || math.IsInf(x, 0) || (k < 2 && x != 0) {
+			return 0, 0, fmt.Errorf("synth: sizes[%d] = %v, want a finite weight ≥ 0 (0 for sizes 0 and 1)", k, x)
+		}
+		total += x
+		mean += float64(k) * x
+	}
+	if !(total > 0) || math.IsInf(total, 0) {
+		return 0, 0, errors.New("synth: sizes has no positive weight, want one for some size ≥ 2")
+	}
+	mean /= total
+	f := groupedFailures
+	grouped = f / (f + (1-f)*mean)
+	return grouped, mttf * (1 - grouped + grouped*mean), nil
+}
