@@ -147,6 +147,37 @@
 // interval, the UWT the model predicts and the UWT replayed (work /
 // duration) with I* and with the best interval, and the segment count.
 //
+// # Failure events and the model's assumptions
+//
+// The model assumes exponential up times and failures of one node at a
+// time. For every segment, trace.EstimateEvents checks both on the same
+// history (Settings.Events sets its coincidence tolerance and the clock
+// tick of the log, by default the trace's own trace.Trace.ClockTick); the
+// result's Assumptions holds the estimate and its verdicts, a Row counts
+// the segments whose history contradicts each assumption (Rejected), and
+// carries the estimate of the whole trace of its system (Assumptions,
+// whose Summary is the one-line verdict that markov trace stats prints).
+//
+// With Settings.Events.Model, each segment is also evaluated with the
+// model with failure events (docs/model.md, section 11): when its history
+// shows grouped failures (SingleFailures Contradicted: failures sharing an
+// Event label, as the LANL "Same Event" column records, or more equal
+// start times than chance gives), the scenario gets the size law of the
+// history's events, P(K = k) = the fraction of the events that took down
+// k nodes, at the same failure rate per node as the single-failure model
+// (so the rates of the used nodes carry over, and the two models differ by
+// the grouping only). The model (uwt, fast path with window bound
+// Events.Tol, DefaultEventsTol) gives its maximiser, which is replayed as
+// a fifth interval; W_best takes it into account. A history without
+// grouped failures leaves the model as it is: the same I*, replayed again.
+// Young's and Daly's intervals keep the failure MTBF M = 1/(a·λ̂): they
+// count every node failure as an interruption, as the single-failure
+// model does.
+//
+// The events model costs one more solve per segment with grouped
+// failures, a few seconds of CPU at 128 nodes (see DefaultEventsTol), so
+// it is off by default.
+//
 // # Choices where the paper is silent
 //
 //   - Segments. The paper draws "a random start time and random duration"

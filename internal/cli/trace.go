@@ -85,7 +85,7 @@ nodes' failure rates (Gamma multipliers of that coefficient of variation).`,
 	f.StringVar(&opts.MTTF, "mttf", "1d", "mean up time between failures of a node, all causes")
 	f.StringVar(&opts.MTTR, "mttr", "1h", "mean repair time")
 	f.Float64Var(&opts.GroupedFailures, "grouped-failures", 0, "fraction of the failures that belong to grouped events, in [0, 1]")
-	f.StringVar(&opts.Sizes, "sizes", "4-16", "nodes per grouped event: LO-HI, uniform (2 ≤ LO ≤ HI ≤ nodes)")
+	f.StringVar(&opts.Sizes, "sizes", "4-16", "nodes per grouped event: LO-HI, uniform (2 ≤ LO ≤ HI ≤ nodes; with --grouped-failures > 0)")
 	f.Float64Var(&opts.RateCV, "rate-cv", 0, "coefficient of variation of the nodes' failure rates")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the trace")
 	f.StringVarP(&opts.Out, "output", "o", "-", "file to write (- for standard output)")
@@ -108,19 +108,22 @@ func runTraceSynth(o *traceSynthOptions) error {
 	if err != nil {
 		return err
 	}
-	lo, hi, ok := strings.Cut(o.Sizes, "-")
-	a, errA := strconv.Atoi(strings.TrimSpace(lo))
-	b, errB := strconv.Atoi(strings.TrimSpace(hi))
-	if !ok || errA != nil || errB != nil || a < 2 || b < a || b > o.Nodes {
-		return flagError("sizes", "%q, want LO-HI with 2 ≤ LO ≤ HI ≤ --nodes %d", o.Sizes, o.Nodes)
-	}
 	if math.IsNaN(o.GroupedFailures) || o.GroupedFailures < 0 || o.GroupedFailures > 1 {
 		return flagError("grouped-failures", "%v, want a fraction in [0, 1]", o.GroupedFailures)
 	}
 	if math.IsNaN(o.RateCV) || o.RateCV < 0 || o.RateCV > synth.MaxRateCV {
 		return flagError("rate-cv", "%v, want 0 … %v", o.RateCV, synth.MaxRateCV)
 	}
-	sizes := synth.Uniform(a, b)
+	var sizes []float64
+	if o.GroupedFailures > 0 {
+		lo, hi, ok := strings.Cut(o.Sizes, "-")
+		a, errA := strconv.Atoi(strings.TrimSpace(lo))
+		b, errB := strconv.Atoi(strings.TrimSpace(hi))
+		if !ok || errA != nil || errB != nil || a < 2 || b < a || b > o.Nodes {
+			return flagError("sizes", "%q, want LO-HI with 2 ≤ LO ≤ HI ≤ --nodes %d", o.Sizes, o.Nodes)
+		}
+		sizes = synth.Uniform(a, b)
+	}
 	grouped, up, err := synth.ForFailures(o.GroupedFailures, mttf, sizes)
 	if err != nil {
 		return err
