@@ -218,7 +218,8 @@ type Row struct {
 	// (SingleFailures): trace.EstimateEvents's verdicts.
 	Rejected struct{ Exponential, SingleFailures int }
 	// Assumptions is what the whole trace of the system (all its nodes,
-	// up to its end) says about the model's assumptions, with the
+	// up to its end; its last Settings.Estimate.Lookback seconds when
+	// that is set) says about the model's assumptions, with the
 	// settings of Settings.Events: Assumptions.Summary() is the one-line
 	// verdict. It is set on the rows of every system, evaluated or not.
 	Assumptions *trace.EventEstimate `json:",omitempty"`
