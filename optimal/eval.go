@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ckpt-markov/markov/markov"
@@ -110,8 +111,10 @@ func (sv *Solver) reference() int {
 // reconfiguration at checkpoints, an up state U(a, s) whose action is to
 // reconfigure onto a' has the transitions of X(a, a + s) under a' and
 // joins the decision states, at index nX + uOff[b] + k (its index among
-// all states).
-func (sv *Solver) evaluate(ctx context.Context, pol *Policy) (*values, error) {
+// all states). A policy with several recurrent classes has no single g:
+// with repair evaluate makes it unichain in place (unichain), without it
+// returns an error.
+func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*values, error) {
 	v := &values{blocks: make([]*block, len(sv.acts)), hU: make([][]float64, len(sv.acts)), x0: sv.reference()}
 	for b := range sv.acts {
 		if err := ctx.Err(); err != nil {
@@ -155,6 +158,14 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy) (*values, error) {
 			if eqs[x].err != nil {
 				return nil, fmt.Errorf("optimal: up states of configuration %d: %w", c, eqs[x].err)
 			}
+		}
+	}
+	if classes := closedClasses(eqs); len(classes) > 1 {
+		if !repair {
+			return nil, fmt.Errorf("optimal: the policy has %d recurrent classes (a gain each): its evaluation needs a unichain policy", len(classes))
+		}
+		if err := sv.unichain(v, pol, eqs, classes); err != nil {
+			return nil, err
 		}
 	}
 	if err := sv.solveX(v, pol, eqs); err != nil {
@@ -595,11 +606,17 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 		}
 		rhs.SetVec(i, r)
 	}
-	ref := -1
+	// The g column holds sojourn times in seconds beside probabilities of
+	// order one; it is scaled to unit max-norm (column equilibration) so
+	// that the condition number judges the system, not the unit of time.
+	ref, gscale := -1, 1.0
 	if withG {
 		ref = local[v.x0]
+		if m := floats.Norm(gcol, math.Inf(1)); m > 0 {
+			gscale = m
+		}
 		for i := range k {
-			a.Set(i, ref, gcol[i])
+			a.Set(i, ref, gcol[i]/gscale)
 		}
 	}
 	var lu mat.LU
@@ -615,7 +632,7 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 		v.hX[x] = sol.AtVec(i)
 	}
 	if withG {
-		v.g = sol.AtVec(ref)
+		v.g = sol.AtVec(ref) / gscale
 		v.hX[v.x0] = 0
 	}
 	return nil

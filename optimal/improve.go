@@ -224,7 +224,7 @@ func (sv *Solver) upTau(b int, interval float64) float64 {
 func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*values, Status, int, error) {
 	var prev float64
 	for it := 0; ; it++ {
-		v, err := sv.evaluate(ctx, pol)
+		v, err := sv.evaluate(ctx, pol, true)
 		if err != nil {
 			return nil, NotSolved, it, err
 		}

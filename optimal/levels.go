@@ -24,7 +24,7 @@ func (sv *Solver) Evaluate(ctx context.Context, pol *Policy) (Result, error) {
 	if pol == nil || pol.sv != sv {
 		return Result{}, fmt.Errorf("optimal: the policy is not one of this solver")
 	}
-	v, err := sv.evaluate(ctx, pol)
+	v, err := sv.evaluate(ctx, pol, false)
 	if err != nil {
 		return Result{}, err
 	}
@@ -157,7 +157,7 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 					p.interval[b][k] = math.Exp(x)
 				}
 			}
-			v, err := sv.evaluate(ctx, p)
+			v, err := sv.evaluate(ctx, p, true)
 			if err != nil {
 				perr = err
 				return math.Inf(-1)
@@ -182,7 +182,7 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 		best, xb = r, x
 	}
 	// The stationary quantities of the final policy.
-	v, err := sv.evaluate(ctx, best.Policy)
+	v, err := sv.evaluate(ctx, best.Policy, true)
 	if err != nil {
 		return Single{}, err
 	}
@@ -269,7 +269,7 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		setConf(fromState, b, iv)
 	}
 	cur := sv.clone(single.Policy)
-	vs, err := sv.evaluate(ctx, fromState)
+	vs, err := sv.evaluate(ctx, fromState, true)
 	if err != nil {
 		return Configuration{}, err
 	}
@@ -312,7 +312,7 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 			f := func(x float64) float64 {
 				p := sv.clone(cur)
 				setConf(p, b, math.Exp(x))
-				v, err := sv.evaluate(ctx, p)
+				v, err := sv.evaluate(ctx, p, true)
 				if err != nil {
 					perr = err
 					return math.Inf(-1)
@@ -335,7 +335,7 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 			break
 		}
 	}
-	v, err := sv.evaluate(ctx, cur)
+	v, err := sv.evaluate(ctx, cur, true)
 	if err != nil {
 		return Configuration{}, err
 	}

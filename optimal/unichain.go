@@ -1,0 +1,186 @@
+package optimal
+
+import (
+	"fmt"
+	"slices"
+)
+
+// closedClasses returns the closed communicating classes (the recurrent
+// classes) of the decision states under the policy whose equations are
+// eqs, in Tarjan's order: strongly connected sets of active states with no
+// transition leaving them.
+func closedClasses(eqs []equation) [][]int {
+	nx := len(eqs)
+	index := make([]int, nx)
+	low := make([]int, nx)
+	onStack := make([]bool, nx)
+	comp := make([]int, nx)
+	for i := range index {
+		index[i], comp[i] = -1, -1
+	}
+	var stack []int
+	var comps [][]int
+	counter := 0
+	type frame struct{ x, next int }
+	for root := range nx {
+		if index[root] >= 0 || eqs[root].inactive {
+			continue
+		}
+		call := []frame{{root, 0}}
+		index[root], low[root] = counter, counter
+		counter++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			x := f.x
+			if f.next < len(eqs[x].to) {
+				y := eqs[x].to[f.next]
+				f.next++
+				if index[y] < 0 {
+					index[y], low[y] = counter, counter
+					counter++
+					stack = append(stack, y)
+					onStack[y] = true
+					call = append(call, frame{y, 0})
+				} else if onStack[y] {
+					low[x] = min(low[x], index[y])
+				}
+				continue
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].x
+				low[p] = min(low[p], low[x])
+			}
+			if low[x] == index[x] {
+				var c []int
+				for {
+					y := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[y] = false
+					comp[y] = len(comps)
+					c = append(c, y)
+					if y == x {
+						break
+					}
+				}
+				comps = append(comps, c)
+			}
+		}
+	}
+	var closed [][]int
+	for ci, c := range comps {
+		leaves := false
+		for _, x := range c {
+			for _, y := range eqs[x].to {
+				if comp[y] != ci {
+					leaves = true
+					break
+				}
+			}
+			if leaves {
+				break
+			}
+		}
+		if !leaves {
+			slices.Sort(c)
+			closed = append(closed, c)
+		}
+	}
+	return closed
+}
+
+// unichain makes a policy with several recurrent classes unichain, as
+// policy iteration for communicating models does (Puterman 1994, section
+// 9.5): it solves each class for its own gain, keeps the class C* with
+// the largest, and in every decision state X that cannot reach C* under
+// the policy takes an action that leads into the states that can (the
+// actions C* uses first, then the other counts, then waiting), until
+// every state reaches C*. Every recurrent class of a policy produced by an
+// improvement step has a gain at least that of the policy it improves
+// (sum the improvement inequality over the class's stationary law), so
+// the repaired policy, whose gain is C*'s, does not lose gain. The states
+// outside C* become transient; v.x0 is moved into C*. eqs is updated.
+func (sv *Solver) unichain(v *values, pol *Policy, eqs []equation, classes [][]int) error {
+	nx := len(eqs)
+	best, bestG := -1, 0.0
+	for ci, c := range classes {
+		v.x0 = c[0]
+		v.hX = make([]float64, nx)
+		if err := sv.solveSet(v, eqs, c, true); err != nil {
+			return fmt.Errorf("optimal: recurrent class %d of %d: %w", ci+1, len(classes), err)
+		}
+		if best < 0 || v.g > bestG {
+			best, bestG = ci, v.g
+		}
+	}
+	v.x0 = classes[best][0]
+	reach := make([]bool, nx)
+	var order []int // the actions C* uses, in order of first use
+	for _, x := range classes[best] {
+		reach[x] = true
+		if x < sv.nX && !slices.Contains(order, pol.action[x]) {
+			order = append(order, pol.action[x])
+		}
+	}
+	for _, a := range sv.acts {
+		if !slices.Contains(order, a) {
+			order = append(order, a)
+		}
+	}
+	if !slices.Contains(order, 0) {
+		order = append(order, 0)
+	}
+	for {
+		// Backward closure: the states whose transitions reach C*.
+		for changed := true; changed; {
+			changed = false
+			for x := range nx {
+				if reach[x] || eqs[x].inactive {
+					continue
+				}
+				for _, y := range eqs[x].to {
+					if reach[y] {
+						reach[x], changed = true, true
+						break
+					}
+				}
+			}
+		}
+		progress, left := false, 0
+		for x := range sv.nX {
+			if reach[x] {
+				continue
+			}
+			left++
+			pi, n := x/sv.w, x%sv.w+sv.lo
+			for _, act := range order {
+				if act > n || act == pol.action[x] {
+					continue
+				}
+				e := sv.equation(v, pi, n, act)
+				if e.err != nil {
+					return fmt.Errorf("optimal: up states of configuration %d: %w", act, e.err)
+				}
+				if slices.ContainsFunc(e.to, func(y int) bool { return reach[y] }) {
+					pol.action[x], eqs[x], reach[x] = act, e, true
+					progress = true
+					break
+				}
+			}
+		}
+		if left == 0 {
+			break
+		}
+		if !progress {
+			return fmt.Errorf("optimal: %d decision states cannot reach the recurrent class with the largest gain", left)
+		}
+	}
+	for x := sv.nX; x < nx; x++ {
+		if !reach[x] && !eqs[x].inactive {
+			return fmt.Errorf("optimal: a reconfiguring up state cannot reach the recurrent class with the largest gain")
+		}
+	}
+	return nil
+}
