@@ -63,7 +63,17 @@
 // action with the largest bracket, in each U the interval that maximises
 // it (Brent's method on log I). An action changes only when it beats the
 // current one by more than Settings.TieTol relative, which prevents
-// cycling between ties. With the finitely many actions of X (a fixed
+// cycling between ties. When R depends on p, an improvement can make a
+// transient X(p, ·) recover on p again (R(p, p) the cheapest), which
+// closes a second recurrent class: the policy is then multichain and has
+// no single g. As policy iteration for communicating models does
+// (Puterman 1994, section 9.5), the evaluation then solves each class
+// for its own gain, keeps the best class C* and makes every state that
+// cannot reach C* take an action that leads there (the policy becomes
+// unichain; each class of an improved policy gains at least what the
+// policy it improves did, so no gain is lost). Solver.Evaluate, which
+// takes a policy unchanged, refuses a multichain policy instead.
+// With the finitely many actions of X (a fixed
 // interval) the iteration ends at g*(I) in finitely many steps; with the
 // intervals it stops when g improves by less than Settings.RelTol.
 //
