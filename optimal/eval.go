@@ -510,69 +510,12 @@ func (sv *Solver) solveX(v *values, pol *Policy, eqs []equation) error {
 	if err := sv.solveSet(v, eqs, closed, true); err != nil {
 		return err
 	}
-	// Tarjan's strongly connected components over the other states,
-	// iteratively (the graph can be deep).
-	index := make([]int, nx)
-	low := make([]int, nx)
-	onStack := make([]bool, nx)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
-	counter := 0
-	type frame struct{ x, next int }
-	for root := range nx {
-		if in[root] || index[root] >= 0 || eqs[root].inactive {
-			continue
-		}
-		call := []frame{{root, 0}}
-		index[root], low[root] = counter, counter
-		counter++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			x := f.x
-			if f.next < len(eqs[x].to) {
-				y := eqs[x].to[f.next]
-				f.next++
-				if in[y] {
-					continue
-				}
-				if index[y] < 0 {
-					index[y], low[y] = counter, counter
-					counter++
-					stack = append(stack, y)
-					onStack[y] = true
-					call = append(call, frame{y, 0})
-				} else if onStack[y] {
-					low[x] = min(low[x], index[y])
-				}
-				continue
-			}
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				p := call[len(call)-1].x
-				low[p] = min(low[p], low[x])
-			}
-			if low[x] == index[x] {
-				var comp []int
-				for {
-					y := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[y] = false
-					comp = append(comp, y)
-					if y == x {
-						break
-					}
-				}
-				if err := sv.solveSet(v, eqs, comp, false); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
+	// The other states, one strongly connected set at a time, successors
+	// first, with g and the h already found as knowns.
+	skip := func(x int) bool { return in[x] }
+	return components(eqs, skip, func(comp []int) error {
+		return sv.solveSet(v, eqs, comp, false)
+	})
 }
 
 // solveSet solves the equations of the states xs with the h of every

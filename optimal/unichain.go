@@ -5,25 +5,25 @@ import (
 	"slices"
 )
 
-// closedClasses returns the closed communicating classes (the recurrent
-// classes) of the decision states under the policy whose equations are
-// eqs, in Tarjan's order: strongly connected sets of active states with no
-// transition leaving them.
-func closedClasses(eqs []equation) [][]int {
+// components calls emit with each strongly connected set of the active
+// decision states that skip does not exclude, in Tarjan's order: a set
+// comes after every set it leads to. skip (nil: none) excludes states as
+// roots and as successors. The search is iterative (the graph can be
+// deep); it stops at the first error of emit.
+func components(eqs []equation, skip func(int) bool, emit func([]int) error) error {
 	nx := len(eqs)
 	index := make([]int, nx)
 	low := make([]int, nx)
 	onStack := make([]bool, nx)
-	comp := make([]int, nx)
 	for i := range index {
-		index[i], comp[i] = -1, -1
+		index[i] = -1
 	}
+	skipped := func(x int) bool { return skip != nil && skip(x) }
 	var stack []int
-	var comps [][]int
 	counter := 0
 	type frame struct{ x, next int }
 	for root := range nx {
-		if index[root] >= 0 || eqs[root].inactive {
+		if index[root] >= 0 || eqs[root].inactive || skipped(root) {
 			continue
 		}
 		call := []frame{{root, 0}}
@@ -37,6 +37,9 @@ func closedClasses(eqs []equation) [][]int {
 			if f.next < len(eqs[x].to) {
 				y := eqs[x].to[f.next]
 				f.next++
+				if skipped(y) {
+					continue
+				}
 				if index[y] < 0 {
 					index[y], low[y] = counter, counter
 					counter++
@@ -54,21 +57,42 @@ func closedClasses(eqs []equation) [][]int {
 				low[p] = min(low[p], low[x])
 			}
 			if low[x] == index[x] {
-				var c []int
+				var comp []int
 				for {
 					y := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
 					onStack[y] = false
-					comp[y] = len(comps)
-					c = append(c, y)
+					comp = append(comp, y)
 					if y == x {
 						break
 					}
 				}
-				comps = append(comps, c)
+				if err := emit(comp); err != nil {
+					return err
+				}
 			}
 		}
 	}
+	return nil
+}
+
+// closedClasses returns the closed communicating classes (the recurrent
+// classes) of the decision states under the policy whose equations are
+// eqs, in Tarjan's order: strongly connected sets of active states with no
+// transition leaving them.
+func closedClasses(eqs []equation) [][]int {
+	comp := make([]int, len(eqs))
+	for i := range comp {
+		comp[i] = -1 // inactive states belong to no class
+	}
+	var comps [][]int
+	_ = components(eqs, nil, func(c []int) error {
+		for _, y := range c {
+			comp[y] = len(comps)
+		}
+		comps = append(comps, c)
+		return nil
+	})
 	var closed [][]int
 	for ci, c := range comps {
 		leaves := false
