@@ -113,10 +113,28 @@ func TestCurveAndInspect(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, i := range grid {
-		r := evaluate(t, sc, nil, i)
-		if d := math.Abs(curve[k].UWT-r.UWT) / r.UWT; d > 1e-13 {
+		if r := evaluate(t, sc, nil, i); math.Abs(curve[k].UWT-r.UWT)/r.UWT > 1e-13 {
 			t.Errorf("I=%v: Curve %v, Evaluate %v", i, curve[k].UWT, r.UWT)
 		}
+	}
+	// The renewal–reward sum by hand over Inspect, with the rewards of
+	// docs/model.md §6 per segment (the exact path's chain) and per up
+	// phase (the fast path's, doc.go "Up phases").
+	for _, set := range []*Settings{{Exact: true}, nil} {
+		for _, i := range grid {
+			checkInspect(t, sys, app, evaluate(t, sc, set, i), i)
+		}
+	}
+	if _, err := m.Curve(context.Background(), []float64{100, -1}); err == nil {
+		t.Error("Curve accepted a negative interval")
+	}
+}
+
+// checkInspect recomputes UWT = Σπw/Σπτ from r.Inspect for the greedy
+// scenario of TestCurveAndInspect (L = 100 s, C = 50 s, R = 40 s).
+func checkInspect(t *testing.T, sys scenario.System, app scenario.Application, r Result, i float64) {
+	t.Helper()
+	{
 		w := r.Inspect()
 		if len(w) != r.Recurrent {
 			t.Errorf("I=%v: Inspect has %d states, Recurrent %d", i, len(w), r.Recurrent)
@@ -128,6 +146,11 @@ func TestCurveAndInspect(t *testing.T) {
 			switch x.State.Kind {
 			case Up:
 				rho, tt := float64(x.State.A)*lam, i+100
+				if r.Phases { // a whole up phase: 1/(1 − e^{−ρT}) segments
+					work += x.Prob / math.Expm1(rho*tt) * app.WorkRate[x.State.A-1] * (i + 100 - 50)
+					time += x.Prob / rho
+					break
+				}
 				work += x.Prob * math.Exp(-rho*tt) * app.WorkRate[x.State.A-1] * (i + 100 - 50)
 				time += x.Prob * -math.Expm1(-rho*tt) / rho
 			case Recovery:
@@ -139,11 +162,8 @@ func TestCurveAndInspect(t *testing.T) {
 			}
 		}
 		if math.Abs(sum-1) > 1e-14 || math.Abs(work/time-r.UWT) > 1e-13*r.UWT {
-			t.Errorf("I=%v: Σπ = %v, Σπw/Σπτ = %v vs UWT %v", i, sum, work/time, r.UWT)
+			t.Errorf("I=%v phases=%v: Σπ = %v, Σπw/Σπτ = %v vs UWT %v", i, r.Phases, sum, work/time, r.UWT)
 		}
-	}
-	if _, err := m.Curve(context.Background(), []float64{100, -1}); err == nil {
-		t.Error("Curve accepted a negative interval")
 	}
 }
 

@@ -42,6 +42,12 @@ type Result struct {
 	Residual float64
 	// Solver is the stationary method used.
 	Solver markov.Method
+	// Phases tells that the chain's up states stand for whole up phases
+	// (the fast path without failure events or reconfiguration, doc.go
+	// "Up phases"): a state U(a, s) is then entered once per phase, with
+	// s spares, and its probability in Inspect is per phase, not per
+	// segment.
+	Phases bool
 
 	sk *skeleton
 	pi []float64 // over the skeleton's states
@@ -92,13 +98,32 @@ func (m *Model) Evaluate(ctx context.Context, interval float64) (Result, error) 
 // rows, assembly, pruning and restriction to the reachable states, the
 // stationary solve, and the rewards.
 func (m *Model) evaluate(ctx context.Context, interval float64) (Result, error) {
-	sk := m.sk
-	for _, g := range sk.up {
-		g.t = m.upLength(g.a, interval)
-	}
-	if err := m.fillAll(ctx, sk.up); err != nil {
+	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
+	if m.phase {
+		if m.solved == nil {
+			res, err := m.solveAt(interval)
+			if err != nil {
+				return Result{}, err
+			}
+			m.solved = newPhaseSolution(res, m.asm.tau)
+		}
+		return m.solved.at(m, interval)
+	}
+	for _, g := range m.sk.up {
+		g.t = m.upLength(g.a, interval)
+	}
+	if err := m.fillAll(ctx, m.sk.up); err != nil {
+		return Result{}, err
+	}
+	return m.solveAt(interval)
+}
+
+// solveAt assembles, prunes, restricts and solves the chain of the
+// current skeleton, whose rows are filled, with the rewards at interval.
+func (m *Model) solveAt(interval float64) (Result, error) {
+	sk := m.sk
 	asm := m.assemble(interval)
 	kept := asm.prune(m.set.Prune)
 	reach, sub, unpruned := reachable(sk.start, asm.ptr, asm.cols, kept)
@@ -170,6 +195,12 @@ func (m *Model) assemble(interval float64) *assembly {
 		} else {
 			m.assembleSegment(asm, i, st, interval)
 		}
+		if len(asm.rows) == asm.ptr[i] {
+			// Every transition leaves the window (an up phase's row in a
+			// window too narrow): a self-loop holds the state, and the
+			// mass outside makes the window widen.
+			asm.rows, asm.cols, asm.vals = append(asm.rows, i), append(asm.cols, i), append(asm.vals, 1)
+		}
 	}
 	asm.ptr[len(m.sk.states)] = len(asm.rows)
 	return asm
@@ -219,10 +250,8 @@ func (m *Model) assembleSegment(asm *assembly, i int, st State, interval float64
 	surv := math.Exp(-g.rho * g.t)
 	asm.tau[i] = sojourn(g.rho, g.t)
 	if st.Kind == Up {
-		app := m.sc.Application
-		seg := interval + app.Latency[g.a-1] - app.Overhead[g.a-1]
-		asm.useful[i] = surv * seg
-		asm.work[i] = surv * seg * app.WorkRate[g.a-1]
+		asm.useful[i] = m.upUseful(g.a, g.t, interval)
+		asm.work[i] = asm.useful[i] * m.sc.Application.WorkRate[g.a-1]
 	}
 	// The up states precede the decision states in the skeleton, and
 	// both targets increase with s', so the row comes out sorted.
@@ -237,6 +266,66 @@ func (m *Model) assembleSegment(asm *assembly, i int, st State, interval float64
 			asm.add(i, g.failTo[lo+c], v)
 		}
 	}
+}
+
+// upUseful returns the expected useful computing time of an up state on
+// a processors at the interval: per segment of length t = I + L(a),
+// e^{−ρt}(I + L(a) − C(a)) (docs/model.md §6); per up phase (t = ∞, see
+// doc.go) that times the expected number of segments 1/(1 − e^{−ρT}),
+// (I + L(a) − C(a))/(e^{ρT} − 1) with T = I + L(a).
+func (m *Model) upUseful(a int, t, interval float64) float64 {
+	app := m.sc.Application
+	seg := interval + app.Latency[a-1] - app.Overhead[a-1]
+	rho := float64(a) * m.lambda
+	if math.IsInf(t, 1) {
+		return seg / math.Expm1(rho*m.upLength(a, interval))
+	}
+	return math.Exp(-rho*t) * seg
+}
+
+// phaseSolution is the solved chain of a window of up phases, which does
+// not depend on I: only the rewards of the up states do, so that each
+// interval costs one pass over the recurrent states.
+type phaseSolution struct {
+	res       Result    // the solve, with the rewards of its first interval
+	rec       []int     // the recurrent states (π > 0), skeleton indices
+	pi, tau   []float64 // their probabilities and sojourns
+	work, use []float64 // scratch for the rewards
+}
+
+func newPhaseSolution(res Result, tau []float64) *phaseSolution {
+	ps := &phaseSolution{res: res}
+	for i, p := range res.pi {
+		if p > 0 {
+			ps.rec = append(ps.rec, i)
+			ps.pi, ps.tau = append(ps.pi, p), append(ps.tau, tau[i])
+		}
+	}
+	ps.work, ps.use = make([]float64, len(ps.rec)), make([]float64, len(ps.rec))
+	return ps
+}
+
+// at returns the result at interval: the solve's, with UWT and the
+// availability from the rewards at interval.
+func (ps *phaseSolution) at(m *Model, interval float64) (Result, error) {
+	res := ps.res
+	res.Interval = interval
+	res.Phases = true
+	for k, i := range ps.rec {
+		ps.work[k], ps.use[k] = 0, 0
+		if st := m.sk.states[i]; st.Kind == Up {
+			ps.use[k] = m.upUseful(st.A, math.Inf(1), interval)
+			ps.work[k] = ps.use[k] * m.sc.Application.WorkRate[st.A-1]
+		}
+	}
+	var err error
+	if res.UWT, err = markov.RenewalReward(ps.pi, ps.work, ps.tau); err != nil {
+		return Result{}, fmt.Errorf("uwt: %w", err)
+	}
+	if res.Availability, err = markov.RenewalReward(ps.pi, ps.use, ps.tau); err != nil {
+		return Result{}, fmt.Errorf("uwt: %w", err)
+	}
+	return res, nil
 }
 
 // chain builds the Markov chain of the states sub reachable along the

@@ -118,6 +118,11 @@ type Model struct {
 	asm    *assembly             // the buffers of the last evaluation's chain, reused
 	pc     markov.Preconditioner // ILU(0) factors reused across intervals
 	mode   int                   // most likely functional count
+	// phase: an up state stands for a whole up phase (doc.go, "Up
+	// phases"), so that the chain does not depend on I and is solved once
+	// per window; solved holds that solution.
+	phase  bool
+	solved *phaseSolution
 }
 
 // New builds the model of sc: the states and the recovery rows, which for
@@ -143,6 +148,7 @@ func New(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error
 		byOld:  sc.Application.Recovery.DependsOnOld(),
 		events: newEvents(sc.System),
 	}
+	m.phase = !set.Exact && m.events == nil && sc.Reconfigure != scenario.AtCheckpoint
 	m.rows = newSpareChains(m.lambda, m.theta, set.Exact)
 	m.mode = sc.N() - binomialMode(sc.N(), m.lambda/(m.lambda+m.theta))
 	lo, hi := m.window()
@@ -177,10 +183,21 @@ func (m *Model) build(ctx context.Context, lo, hi int) error {
 	if err != nil {
 		return err
 	}
+	if m.phase {
+		for _, g := range sk.up {
+			g.t = math.Inf(1) // the whole up phase: rows of the resolvent
+		}
+	}
 	if err := m.fillAll(ctx, sk.fixed); err != nil {
 		return err
 	}
+	if m.phase {
+		if err := m.fillAll(ctx, sk.up); err != nil {
+			return err
+		}
+	}
 	m.sk = sk
+	m.solved = nil
 	m.warm = nil
 	m.pc = markov.Preconditioner{}
 	return nil

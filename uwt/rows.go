@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/ckpt-markov/markov/birthdeath"
@@ -76,7 +77,12 @@ func (c *SpareChains) fill(g *segment) error {
 	if c.exact {
 		tol = 0 // every column: the same closed form as the dense Transition
 	}
-	rb, err := ch.Rows(g.s0, g.s1, g.t, g.rho, tol)
+	var rb *birthdeath.RowBlock
+	if math.IsInf(g.t, 1) {
+		rb, err = ch.Resolvent(g.s0, g.s1, g.rho, tol) // an up phase (doc.go)
+	} else {
+		rb, err = ch.Rows(g.s0, g.s1, g.t, g.rho, tol)
+	}
 	if err != nil {
 		return err
 	}
