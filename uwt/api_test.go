@@ -145,17 +145,23 @@ func checkInspect(t *testing.T, sys scenario.System, app scenario.Application, r
 			sum += x.Prob
 			switch x.State.Kind {
 			case Up:
-				rho, tt := float64(x.State.A)*lam, i+100
-				if r.Phases { // a whole up phase: 1/(1 − e^{−ρT}) segments
-					work += x.Prob / math.Expm1(rho*tt) * app.WorkRate[x.State.A-1] * (i + 100 - 50)
-					time += x.Prob / rho
-					break
+				if r.Phases {
+					t.Errorf("I=%v: up state %v in a chain of up phases", i, x.State)
 				}
+				rho, tt := float64(x.State.A)*lam, i+100
 				work += x.Prob * math.Exp(-rho*tt) * app.WorkRate[x.State.A-1] * (i + 100 - 50)
 				time += x.Prob * -math.Expm1(-rho*tt) / rho
 			case Recovery:
 				a := x.State.N // greedy: r(n) = n
 				rho, tt := float64(a)*lam, 40.0+100
+				if r.Phases {
+					// The recovery, then on success an up phase of
+					// 1/(e^{ρT} − 1) committed segments, to a failure
+					// after an Exp(ρ) time.
+					work += x.Prob * math.Exp(-rho*tt) / math.Expm1(rho*(i+100)) * app.WorkRate[a-1] * (i + 100 - 50)
+					time += x.Prob / rho
+					break
+				}
 				time += x.Prob * -math.Expm1(-rho*tt) / rho
 			case Down:
 				time += x.Prob / (float64(x.State.N)*lam + float64(3-x.State.N)*sys.Theta())

@@ -42,12 +42,17 @@ type Result struct {
 	Residual float64
 	// Solver is the stationary method used.
 	Solver markov.Method
-	// Phases tells that the chain's up states stand for whole up phases
-	// (the fast path without failure events or reconfiguration, doc.go
-	// "Up phases"): a state U(a, s) is then entered once per phase, with
-	// s spares, and its probability in Inspect is per phase, not per
-	// segment.
+	// Phases tells that the chain has no up states (the fast path
+	// without failure events or reconfiguration, doc.go "Up phases"): a
+	// recovery state R(p, n) then stands for the recovery and the up
+	// phase after it, until the next failure.
 	Phases bool
+	// OneClass tells that every functional count of the window recovers
+	// on the same processor count (doc.go, "One recovery class"): the
+	// probabilities then come in closed form, no chain is built
+	// (Transitions is 0) and nothing is solved (Residual is 0, Solver
+	// Auto).
+	OneClass bool
 
 	sk *skeleton
 	pi []float64 // over the skeleton's states
@@ -107,7 +112,7 @@ func (m *Model) evaluate(ctx context.Context, interval float64) (Result, error) 
 			if err != nil {
 				return Result{}, err
 			}
-			m.solved = newPhaseSolution(res, m.asm.tau)
+			m.solved = newPhaseSolution(res, m.sk, m.asm.tau)
 		}
 		return m.solved.at(m, interval)
 	}
@@ -248,10 +253,16 @@ func (m *Model) assembleSegment(asm *assembly, i int, st State, interval float64
 		return
 	}
 	surv := math.Exp(-g.rho * g.t)
+	if g.phase {
+		m.assemblePhase(asm, i, g, s, surv, interval)
+		return
+	}
 	asm.tau[i] = sojourn(g.rho, g.t)
-	if st.Kind == Up {
-		asm.useful[i] = m.upUseful(g.a, g.t, interval)
-		asm.work[i] = asm.useful[i] * m.sc.Application.WorkRate[g.a-1]
+	switch {
+	case st.Kind == Up:
+		app := m.sc.Application
+		asm.useful[i] = surv * (interval + app.Latency[g.a-1] - app.Overhead[g.a-1])
+		asm.work[i] = asm.useful[i] * app.WorkRate[g.a-1]
 	}
 	// The up states precede the decision states in the skeleton, and
 	// both targets increase with s', so the row comes out sorted.
@@ -268,19 +279,38 @@ func (m *Model) assembleSegment(asm *assembly, i int, st State, interval float64
 	}
 }
 
-// upUseful returns the expected useful computing time of an up state on
-// a processors at the interval: per segment of length t = I + L(a),
-// e^{−ρt}(I + L(a) − C(a)) (docs/model.md §6); per up phase (t = ∞, see
-// doc.go) that times the expected number of segments 1/(1 − e^{−ρT}),
-// (I + L(a) − C(a))/(e^{ρT} − 1) with T = I + L(a).
-func (m *Model) upUseful(a int, t, interval float64) float64 {
+// assemblePhase adds the row of a recovery state that stands for the
+// recovery and the up phase after it, to the next failure: an Exp(ρ)
+// time (doc.go, "Up phases"), with the targets of the failures in the
+// recovery and in the up phase in increasing order.
+func (m *Model) assemblePhase(asm *assembly, i int, g *segment, s int, surv, interval float64) {
+	asm.tau[i] = 1 / g.rho
+	asm.useful[i] = surv * m.phaseUseful(g.a, interval)
+	asm.work[i] = asm.useful[i] * m.sc.Application.WorkRate[g.a-1]
+	lo, up, rec := g.row(s)
+	parts := [2][]float64{rec, up}
+	to := [2][]int32{g.failTo, g.failUp}
+	if g.p > g.a { // the decision states of the larger count come later
+		parts[0], parts[1], to[0], to[1] = up, rec, g.failUp, g.failTo
+	}
+	for k, part := range parts {
+		for c, v := range part {
+			if v > 0 {
+				asm.add(i, to[k][lo+c], v)
+			}
+		}
+	}
+}
+
+// phaseUseful returns the expected useful computing time of an up phase
+// on a processors at the interval (doc.go, "Up phases"): the useful time
+// of a segment, I + L(a) − C(a), times the expected number of segments
+// committed before a failure, e^{−ρT}/(1 − e^{−ρT}) = 1/(e^{ρT} − 1) with
+// T = I + L(a) and ρ = aλ.
+func (m *Model) phaseUseful(a int, interval float64) float64 {
 	app := m.sc.Application
 	seg := interval + app.Latency[a-1] - app.Overhead[a-1]
-	rho := float64(a) * m.lambda
-	if math.IsInf(t, 1) {
-		return seg / math.Expm1(rho*m.upLength(a, interval))
-	}
-	return math.Exp(-rho*t) * seg
+	return seg / math.Expm1(float64(a)*m.lambda*m.upLength(a, interval))
 }
 
 // phaseSolution is the solved chain of a window of up phases, which does
@@ -290,15 +320,21 @@ type phaseSolution struct {
 	res       Result    // the solve, with the rewards of its first interval
 	rec       []int     // the recurrent states (π > 0), skeleton indices
 	pi, tau   []float64 // their probabilities and sojourns
+	surv      []float64 // their recovery's survival e^{−ρ(R + L)}, 0 if down
 	work, use []float64 // scratch for the rewards
 }
 
-func newPhaseSolution(res Result, tau []float64) *phaseSolution {
+func newPhaseSolution(res Result, sk *skeleton, tau []float64) *phaseSolution {
 	ps := &phaseSolution{res: res}
 	for i, p := range res.pi {
 		if p > 0 {
 			ps.rec = append(ps.rec, i)
 			ps.pi, ps.tau = append(ps.pi, p), append(ps.tau, tau[i])
+			surv := 0.0
+			if g := sk.segOf[i]; g != nil {
+				surv = math.Exp(-g.rho * g.t)
+			}
+			ps.surv = append(ps.surv, surv)
 		}
 	}
 	ps.work, ps.use = make([]float64, len(ps.rec)), make([]float64, len(ps.rec))
@@ -313,9 +349,9 @@ func (ps *phaseSolution) at(m *Model, interval float64) (Result, error) {
 	res.Phases = true
 	for k, i := range ps.rec {
 		ps.work[k], ps.use[k] = 0, 0
-		if st := m.sk.states[i]; st.Kind == Up {
-			ps.use[k] = m.upUseful(st.A, math.Inf(1), interval)
-			ps.work[k] = ps.use[k] * m.sc.Application.WorkRate[st.A-1]
+		if g := m.sk.segOf[i]; g != nil {
+			ps.use[k] = ps.surv[k] * m.phaseUseful(g.a, interval)
+			ps.work[k] = ps.use[k] * m.sc.Application.WorkRate[g.a-1]
 		}
 	}
 	var err error
@@ -369,6 +405,15 @@ func (m *Model) solve(chain *markov.Chain[State], sub []int, interval float64) (
 	}
 	if err != nil && st.Pi != nil && start != nil {
 		st, err = chain.Stationary(nil)
+	}
+	if err != nil && st.Method == markov.Iterative {
+		// GMRES can stall on a window whose probabilities span hundreds
+		// of orders of magnitude (Settings.Tol = 1e-200); the state
+		// reduction in band storage has no such trouble, and refuses
+		// with an error a band too large for memory.
+		if bst, berr := chain.Stationary(&markov.Settings{Method: markov.Banded}); berr == nil {
+			st, err = bst, nil
+		}
 	}
 	if err != nil {
 		return st, fmt.Errorf("uwt: stationary solve at I = %g: %w", interval, err)

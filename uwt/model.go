@@ -9,6 +9,7 @@ import (
 
 	"github.com/ckpt-markov/markov/markov"
 	"github.com/ckpt-markov/markov/scenario"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Settings configures a Model. A nil *Settings means the fast path with the
@@ -183,21 +184,17 @@ func (m *Model) build(ctx context.Context, lo, hi int) error {
 	if err != nil {
 		return err
 	}
-	if m.phase {
-		for _, g := range sk.up {
-			g.t = math.Inf(1) // the whole up phase: rows of the resolvent
-		}
+	m.solved = nil
+	if a, ok := m.oneClass(lo, hi); ok {
+		// No chain to build or solve (doc.go, "One recovery class").
+		m.sk = sk
+		m.solved = m.oneClassSolution(a)
+		return nil
 	}
 	if err := m.fillAll(ctx, sk.fixed); err != nil {
 		return err
 	}
-	if m.phase {
-		if err := m.fillAll(ctx, sk.up); err != nil {
-			return err
-		}
-	}
 	m.sk = sk
-	m.solved = nil
 	m.warm = nil
 	m.pc = markov.Preconditioner{}
 	return nil
@@ -276,4 +273,77 @@ func binomialWindow(n int, q, tol float64) (lo, hi int) {
 	}
 	const margin = 2
 	return max(n-fHi-margin, 0), min(n-fLo+margin, n)
+}
+
+// lumpOneClass enables the closed form of a window with one recovery
+// class; tests turn it off to solve the same chain instead.
+var lumpOneClass = true
+
+// oneClass reports whether the chain of up phases over the window [lo, hi]
+// has one recovery class: every functional count in it recovers on the
+// same a = r(k) > 0 (doc.go, "One recovery class"), which it returns.
+func (m *Model) oneClass(lo, hi int) (int, bool) {
+	if !m.phase || !lumpOneClass {
+		return 0, false
+	}
+	a := m.rOf(lo)
+	for k := lo + 1; k <= hi && a > 0; k++ {
+		if m.rOf(k) != a {
+			return 0, false
+		}
+	}
+	return a, a > 0
+}
+
+// oneClassSolution returns the solution of a window with one recovery
+// class a: by PASTA the functional count just before a failure of the
+// used processors (a Poisson process of rate aλ, whatever the other
+// processors do) has the time-stationary law Binomial(N, θ/(λ+θ)), so
+// the decision state after it, R(p, k) with p = a, has the probability of
+// k + 1 under that law, normalised over the window; the mass outside is
+// what the window drops. Every state has the same rewards, so no chain is
+// built or solved.
+func (m *Model) oneClassSolution(a int) *phaseSolution {
+	sk, n := m.sk, m.sc.N()
+	up := distuv.Binomial{N: float64(n), P: m.theta / (m.lambda + m.theta)}
+	down := distuv.Binomial{N: float64(n), P: m.lambda / (m.lambda + m.theta)}
+	// The law of the count just before a failure outside [lo+1, hi+1],
+	// each tail from its own side (no cancellation near 1).
+	outside := up.CDF(float64(sk.lo))
+	if sk.hi+2 <= n {
+		outside += down.CDF(float64(n - sk.hi - 2))
+	}
+	res := Result{Built: len(sk.states), Dropped: outside, Outside: outside, OneClass: true}
+	p := 0
+	if m.byOld {
+		p = a
+	}
+	var mass float64
+	pi := make([]float64, len(sk.states))
+	for k := sk.lo; k <= sk.hi; k++ {
+		i := sk.index[sk.decision(m, p, k)]
+		pi[i] = up.Prob(float64(k + 1))
+		mass += pi[i]
+	}
+	for i := range pi {
+		switch {
+		case mass > 0:
+			pi[i] /= mass
+		case sk.segOf[i] != nil:
+			// A window without mass (one count, where no failure can
+			// leave it): any law serves, the rewards are all the same,
+			// and Outside makes the window widen.
+			pi[i] = 1
+		}
+	}
+	res.pi, res.sk = pi, sk
+	tau := make([]float64, len(sk.states))
+	for i := range tau {
+		if g := sk.segOf[i]; g != nil {
+			tau[i] = 1 / g.rho
+		}
+	}
+	ps := newPhaseSolution(res, sk, tau)
+	ps.res.States, ps.res.Recurrent = len(ps.rec), len(ps.rec)
+	return ps
 }

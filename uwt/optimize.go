@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/ckpt-markov/markov/internal/scalar"
@@ -114,6 +116,11 @@ type Optimum struct {
 	Evaluations int
 	// Status tells whether the maximiser was bracketed.
 	Status Status
+	// NoUsefulWork tells that UWT is negligible at every interval
+	// evaluated: at most (Dropped + Settings.Tol)·max ω(a), within the
+	// model's accuracy of zero (doc.go, "Accuracy"). No interval then
+	// gives useful work, and I* is an arbitrary point of a flat curve.
+	NoUsefulWork bool
 }
 
 // Optimize finds the interval I* that maximises UWT(I).
@@ -175,7 +182,20 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 	}
 	opt.ModelInterval = modelInterval(scan, (1-set.ModelFraction)*uBest)
 	opt.Evaluations, opt.Status = sr.evaluations, status
+	opt.NoUsefulWork = m.negligible(slices.Collect(maps.Values(sr.seen)))
 	return opt, nil
+}
+
+// negligible reports whether the UWT of every result is at most
+// (Dropped + Settings.Tol)·max ω(a): within the model's accuracy of zero.
+func (m *Model) negligible(rs []Result) bool {
+	omega := slices.Max(m.sc.Application.WorkRate)
+	for _, r := range rs {
+		if r.UWT > (r.Dropped+m.set.Tol)*omega {
+			return false
+		}
+	}
+	return true
 }
 
 // search evaluates UWT for Optimize, keeping every evaluation so that no

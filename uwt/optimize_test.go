@@ -165,3 +165,28 @@ func TestOptimizeYoungLimit(t *testing.T) {
 		}
 	}
 }
+
+// NoUsefulWork holds when UWT is within the model's accuracy of zero at
+// every interval evaluated (MTTF 1 s per processor: a segment of 128
+// processors survives with probability below e^{−128}, UWT about 1e-86
+// or underflowing to 0), and not for the paper's QR scenario at its
+// usual rates.
+func TestOptimizeNoUsefulWork(t *testing.T) {
+	for _, tc := range []struct {
+		mttf float64
+		want bool
+	}{{1, true}, {100 * 86400, false}} {
+		sc := mustScenario(t, scenario.System{Processors: 128, MTTF: tc.mttf, MTTR: 3600}, testmodel.QRLike(128), scenario.Policy{})
+		m, err := New(context.Background(), sc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt, err := m.Optimize(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opt.NoUsefulWork != tc.want {
+			t.Errorf("MTTF %g s: NoUsefulWork %v with UWT %g at I* = %g s", tc.mttf, opt.NoUsefulWork, opt.UWT, opt.Interval)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 
 	"github.com/ckpt-markov/markov/birthdeath"
@@ -77,12 +76,10 @@ func (c *SpareChains) fill(g *segment) error {
 	if c.exact {
 		tol = 0 // every column: the same closed form as the dense Transition
 	}
-	var rb *birthdeath.RowBlock
-	if math.IsInf(g.t, 1) {
-		rb, err = ch.Resolvent(g.s0, g.s1, g.rho, tol) // an up phase (doc.go)
-	} else {
-		rb, err = ch.Rows(g.s0, g.s1, g.t, g.rho, tol)
+	if g.phase {
+		return c.fillPhase(g, ch, tol)
 	}
+	rb, err := ch.Rows(g.s0, g.s1, g.t, g.rho, tol)
 	if err != nil {
 		return err
 	}
@@ -160,4 +157,41 @@ func (m *Model) fillAll(ctx context.Context, segs []*segment) error {
 		return cerr
 	}
 	return errors.Join(errs...)
+}
+
+// fillPhase computes the rows of a recovery and the up phase after it
+// (doc.go, "Up phases"): the resolvent's, which is where the next failure
+// leaves the spare count; split, when g.failUp is set, into Q_T of the
+// recovery and the rest, Q_∞ − Q_T = e^{−ρT}·P_T·Q_∞ (the failures in the
+// up phase), on the union of their windows, clamped at zero.
+func (c *SpareChains) fillPhase(g *segment, ch *birthdeath.Chain, tol float64) error {
+	res, err := ch.Resolvent(g.s0, g.s1, g.rho, tol)
+	if err != nil {
+		return err
+	}
+	k := g.s1 - g.s0
+	g.lo, g.pt, g.qt = resize(g.lo, k), resizeRows(g.pt, k), resizeRows(g.qt, k)
+	if g.failUp == nil {
+		for k, r := range res.Rows {
+			g.lo[k], g.pt[k], g.qt[k] = r.Lo, nil, r.Q
+		}
+		return nil
+	}
+	rec, err := ch.Rows(g.s0, g.s1, g.t, g.rho, tol)
+	if err != nil {
+		return err
+	}
+	for k, r := range res.Rows {
+		q := rec.Rows[k]
+		lo, hi := min(r.Lo, q.Lo), max(r.Hi, q.Hi)
+		vals := make([]float64, 2*(hi-lo))
+		qt, up := vals[:hi-lo], vals[hi-lo:]
+		copy(qt[q.Lo-lo:], q.Q)
+		copy(up[r.Lo-lo:], r.Q)
+		for j := range up {
+			up[j] = max(up[j]-qt[j], 0)
+		}
+		g.lo[k], g.pt[k], g.qt[k] = lo, up, qt
+	}
+	return nil
 }

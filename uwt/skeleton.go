@@ -55,10 +55,18 @@ type skeleton struct {
 // the recovery states R(p, a + s) (T = R(p, a) + L(a)); the row of such a
 // state is row s.
 type segment struct {
-	a, p, m int     // used count; checkpoint count a failure carries; N − a
-	up      bool    // up states (T depends on I) or recovery states
-	t, rho  float64 // segment length T and the used processors' failure rate aλ
-	s0, s1  int     // the rows the states need
+	a, p, m int  // used count; checkpoint count a failure carries; N − a
+	up      bool // up states (T depends on I) or recovery states
+	// phase: the recovery and the up phase after it (doc.go, "Up
+	// phases"). Row s of qt is then that of the resolvent ρ(ρI − G_m)⁻¹,
+	// the spare count at the next failure, wherever it comes; when that
+	// failure's checkpoint count depends on where (recovery costs R(p, a)
+	// with p ≠ a), qt holds Q_T of the recovery (failures to failTo) and
+	// pt the rest (failures in the up phase, to failUp).
+	phase  bool
+	failUp []int32
+	t, rho float64 // segment length T and the used processors' failure rate aλ
+	s0, s1 int     // the rows the states need
 	// upTo[s'] and failTo[s'] are the states reached at spare count s'
 	// without and with a failure (−1 when outside the window).
 	upTo, failTo []int32
@@ -152,9 +160,14 @@ func (m *Model) checkSize(as []int, lo, hi int) error {
 	// estimated state by state only for a model of bounded size.
 	states := (hi - lo + 1) * len(m.oldCounts(as))
 	for _, a := range as {
-		states += max(min(n-a, hi-a)-max(0, lo-a)+1, 0)
+		if !m.phase {
+			states += max(min(n-a, hi-a)-max(0, lo-a)+1, 0)
+		}
 	}
 	var trans float64
+	if _, ok := m.oneClass(lo, hi); ok {
+		return nil // the decision states only, and no rows (doc.go)
+	}
 	if states <= m.set.MaxStates {
 		states, trans = m.estimateSize(as, lo, hi)
 	}
@@ -237,6 +250,9 @@ func (m *Model) estimateSize(as []int, lo, hi int) (states int, trans float64) {
 	}
 	olds := len(m.oldCounts(as))
 	for _, a := range as {
+		if m.phase {
+			break // no up states
+		}
 		for s := max(0, lo-a); s <= min(n-a, hi-a); s++ {
 			states++
 			trans += row(a, s)
@@ -269,6 +285,16 @@ func (sk *skeleton) add(s State) {
 // window its mass would all leave it, so it is then left out.
 func (sk *skeleton) enumerate(m *Model, as []int) {
 	n := sk.n
+	if m.phase {
+		// Up phases: a recovery state stands for the recovery and the up
+		// phase after it (doc.go), so there are no up states.
+		for _, p := range m.oldCounts(as) {
+			for k := sk.lo; k <= sk.hi; k++ {
+				sk.add(sk.decision(m, p, k))
+			}
+		}
+		return
+	}
 	if a := m.rOf(n); sk.hi == n && a > 0 {
 		sk.add(State{Kind: Up, A: a, S: n - a})
 	}
@@ -327,6 +353,9 @@ func (sk *skeleton) target(s State) int32 {
 func (sk *skeleton) startState(m *Model, as []int) (int, error) {
 	n := sk.n
 	switch {
+	case m.phase:
+		// No up state: start from the decision state nearest the mode
+		// (the recurrent class is the same).
 	case sk.hi == n && m.rOf(n) > 0:
 		return sk.index[State{Kind: Up, A: m.rOf(n), S: n - m.rOf(n)}], nil
 	case sk.hi == n:
@@ -400,6 +429,13 @@ func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 		g.failN = make([]int32, sk.n)
 		for k := range sk.n {
 			g.failN[k] = sk.target(sk.decision(m, p, k))
+		}
+	}
+	g.phase = m.phase
+	if m.phase && m.byOld && p != a {
+		g.failUp = make([]int32, mm+1)
+		for s := 0; s <= mm; s++ {
+			g.failUp[s] = sk.target(sk.decision(m, a, a-1+s))
 		}
 	}
 	if !up {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -178,12 +177,10 @@ func (r optimizeReport) CSV() ([]string, [][]string) {
 			strconv.Itoa(opt.Evaluations), r.status(), strconv.Itoa(opt.Result.States)}}
 }
 
-// noWork reports whether UWT is 0 at every interval searched: then no
-// interval gives useful work, and the search's I* is an arbitrary point of
-// a flat curve.
-func (r optimizeReport) noWork() bool {
-	return r.opt.Result.UWT == 0 && !slices.ContainsFunc(r.opt.Scan, func(s uwt.Sample) bool { return s.UWT != 0 })
-}
+// noWork reports whether UWT is negligible at every interval searched
+// (uwt.Optimum.NoUsefulWork): then no interval gives useful work, and the
+// search's I* is an arbitrary point of a flat curve.
+func (r optimizeReport) noWork() bool { return r.opt.NoUsefulWork }
 
 // status is the search's status, or noUsefulWork.
 func (r optimizeReport) status() string {
