@@ -6,7 +6,9 @@
 //	Q_T(ρ) = ∫₀ᵀ ρ e^{−ρt} exp(G_m t) dt,   ρ = aλ,
 //
 // densely by three interchangeable methods (Chain.Transition) and row by
-// row, windowed, for large m (Chain.Rows, the model's fast path).
+// row, windowed, for large m (Chain.Rows, the model's fast path), and rows of
+// the resolvent ρ(ρI − G)⁻¹ = lim Q_t, the spare count at an Exp(ρ) time
+// (Chain.Resolvent, the fast path's chain of up phases).
 //
 // # The chain
 //

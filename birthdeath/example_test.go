@@ -58,3 +58,34 @@ func ExampleChain_Rows() {
 	// row 660: ΣP = 1.000000000000, ΣQ = 0.864664716763, 1 − e^{−2} = 0.864664716763
 	// dropped within tol: true
 }
+
+// The spare count when one of a = 16 used processors first fails, for
+// the pool of ExampleChain_Rows started from s = 660 spares: a row of the
+// resolvent ρ(ρI − G)⁻¹. Its mean has the closed form
+// mπ + (s − mπ)·ρ/(ρ + λ + θ) (the mean of each processor's state relaxes
+// at rate λ + θ towards π = θ/(λ + θ), seen at an Exp(ρ) time):
+// 672 − 12·16/19.
+func ExampleChain_Resolvent() {
+	const hour = 3600.0
+	lambda, theta := 1/(8*hour), 1/(4*hour)
+	c, err := birthdeath.New(1008, lambda, theta)
+	if err != nil {
+		log.Fatal(err)
+	}
+	rho := 16 * lambda
+	rb, err := c.Resolvent(660, 661, rho, 1e-15)
+	if err != nil {
+		log.Fatal(err)
+	}
+	r := rb.Rows[0]
+	var sum, mean float64
+	for k, q := range r.Q {
+		sum += q
+		mean += float64(r.Lo+k) * q
+	}
+	fmt.Printf("row %d: ΣQ = %.12f, dropped within tol: %v\n", r.S, sum, r.DroppedQ <= 1e-15)
+	fmt.Printf("mean %.9f, closed form %.9f\n", mean, 672-12*rho/(rho+lambda+theta))
+	// Output:
+	// row 660: ΣQ = 1.000000000000, dropped within tol: true
+	// mean 661.894736842, closed form 661.894736842
+}

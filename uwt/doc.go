@@ -74,7 +74,10 @@
 //
 // Only the up states' rows depend on I: the state skeleton, the recovery
 // and down rows, and the spare chains' eigendecompositions are computed
-// once per Model and reused for every interval.
+// once per Model and reused for every interval. (This per-segment chain
+// is the exact path's, and the fast path's with failure events or
+// reconfiguration; otherwise the fast path solves the chain of up phases
+// below, which does not depend on I at all.)
 //
 // # Exact path and fast path
 //
@@ -93,6 +96,56 @@
 // needs, solves, and measures the stationary mass of the transitions that
 // leave the window, Σ πᵢ dᵢ; while it exceeds Tol the window is widened.
 // Result reports that dropped mass and the stationary residual.
+//
+// # Up phases
+//
+// Without failure events and without reconfiguration, the fast path
+// solves an equivalent, smaller chain. The used processors fail at rate
+// ρ = aλ whatever the application does, so the time from the start of a
+// recovery on a processors to the next failure of one of them is Exp(ρ),
+// across the recovery and every committed segment after it; meanwhile
+// the spare count moves as the birth–death chain G_m alone. The spare
+// count at that failure, started from s, is therefore row s of the
+// resolvent
+//
+//	Q_∞ = ∫₀^∞ ρ e^{−ρt} exp(G_m t) dt = ρ(ρI − G_m)⁻¹
+//
+// (birthdeath.Chain.Resolvent; it is Q_T + e^{−ρT}P_T·Q_∞ for the recovery
+// of length T, the paper's rows composed), and the chain keeps the
+// decision states only: R(p, n) stands for the recovery on a = r(n)
+// processors and the up phase after it, to the next failure, with
+//
+//	τ_R = 1/ρ,    w_R = e^{−ρ(R(p,a) + L(a))} ω(a) (I + L(a) − C(a)) / (e^{ρT} − 1),
+//
+// T = I + L(a): the recovery survives with probability e^{−ρ(R+L)}, and
+// the up phase then commits a geometric number of segments, of mean
+// e^{−ρT}/(1 − e^{−ρT}). A failure in the recovery carries the old
+// checkpoint p, one in the up phase the new one a; when the recovery cost
+// depends on p the row is split accordingly (Q_T to R(p, ·), the rest to
+// R(a, ·)). Down states are as before. Neither the transitions nor the
+// sojourns depend on I, only the rewards: the chain is assembled and
+// solved once per window, and each further interval costs one pass over
+// the recurrent states (Result.Phases). The states drop from O(w²) up
+// states to the w decision states of a window w wide, and the rows of a
+// greedy policy, whose ρ is large, are a few columns wide. Its oracles:
+// the exact path's chain of segments (TestFastMatchesExact, 1e-9), the
+// chain built by hand from dense exponentials (TestRowOracle, 1e-12), and
+// the renewal–reward sum over Inspect (TestCurveAndInspect).
+//
+// # One recovery class
+//
+// When every functional count of the window recovers on the same a =
+// r(n) > 0 (a moldable policy on a pool much larger than its count, say),
+// no chain is needed: the failures of the used processors are then a
+// Poisson process of rate aλ, independent of the other processors'
+// history, so by PASTA (Wolff 1982) the functional count just before a
+// failure has the time-stationary law Binomial(N, θ/(λ+θ)), and the
+// decision state after it the law of that count less one. Every state has
+// the same rewards, so UWT = w_R/τ_R, the closed form; the probabilities
+// (Inspect) and the mass outside the window (Outside) come from the
+// binomial law, and Result.OneClass is set, with no transitions and no
+// solve. TestOneClassMatchesChain holds it against the solved chain of up
+// phases (every probability) and the exact path.
 //
 // # Accuracy
 //
@@ -115,7 +168,9 @@
 // Settings.Prune) is applied on both paths; it bounds the per-step loss,
 // not the state space (see DefaultPrune for the experiment).
 //
-// Results depend slightly on the order of evaluations: each stationary
+// Results of the per-segment chain depend slightly on the order of
+// evaluations (the chain of up phases is solved once per window, so
+// only a widening of its window can make them differ): each stationary
 // solve of a Model starts from the previous one's distribution (a warm
 // start) and is preconditioned with the ILU(0) factors of an earlier
 // interval while they keep GMRES fast (markov.Settings.Preconditioner),
@@ -155,6 +210,8 @@
 //   - "Determination of Checkpointing Intervals for Malleable
 //     Applications" (the malleable extension of Plank & Thomason).
 //   - S. M. Ross, Stochastic Processes, 2nd ed., Wiley, 1996 (renewal–reward).
+//   - R. W. Wolff, "Poisson arrivals see time averages", Operations
+//     Research 30(2), 1982 (PASTA).
 //   - C. F. Van Loan, "Computing integrals involving the matrix
 //     exponential", IEEE TAC 23(3), 1978.
 package uwt

@@ -17,6 +17,9 @@ import (
 // Each evaluation (evaluate.go) fills the up segments' rows for T = I +
 // L(a), assembles the transitions and rewards, prunes, restricts to the
 // states reachable from the start, solves for π and computes the rewards;
+// the chain of up phases (doc.go) has no up segments, its recovery
+// segments hold rows of the resolvent, and it is solved once per window
+// (Model.solved), each interval recomputing the rewards only;
 // Model.window and Model.widen give the fast path's window of functional
 // counts. The buffers of an evaluation persist in the Model and are
 // reused by the next: the assembly (its COO arrays hold the solved chain

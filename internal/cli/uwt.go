@@ -116,7 +116,7 @@ func (r uwtReport) JSON() any {
 		Transitions:  res.Transitions,
 		Dropped:      jsonFloat(res.Dropped),
 		Residual:     jsonFloat(res.Residual),
-		Solver:       res.Solver.String(),
+		Solver:       solverName(res),
 	}
 }
 
@@ -144,6 +144,18 @@ func writeChainRows(t *table, res uwt.Result, path string) {
 	t.row("Transitions", strconv.Itoa(res.Transitions))
 	t.row("Dropped mass", sci(res.Dropped)+" per jump")
 	t.row("Residual", sci(res.Residual)+" (stationary, 1-norm)")
-	t.row("Solver", res.Solver.String())
+	t.row("Solver", solverName(res))
+	if res.Phases {
+		path += ", chain of up phases"
+	}
 	t.row("Path", path)
+}
+
+// solverName names how the stationary law was found: a markov.Method, or
+// ClosedForm for a window of one recovery class (uwt.Result.OneClass).
+func solverName(res uwt.Result) string {
+	if res.OneClass {
+		return "ClosedForm"
+	}
+	return res.Solver.String()
 }
