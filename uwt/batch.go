@@ -158,7 +158,7 @@ func (m *Model) assembleBatchSegment(asm *assembly, i int, st State, s int, inte
 	lo, p, q := g.row(s)
 	for c, v := range p {
 		if v > 0 {
-			asm.add(i, g.upTo[lo+c], v)
+			asm.add(i, g.upTo.at(lo+c), v)
 		}
 	}
 	for c, v := range q {

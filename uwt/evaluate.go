@@ -269,12 +269,12 @@ func (m *Model) assembleSegment(asm *assembly, i int, st State, interval float64
 	lo, p, q := g.row(s)
 	for c, v := range p {
 		if v *= surv; v > 0 {
-			asm.add(i, g.upTo[lo+c], v)
+			asm.add(i, g.upTo.at(lo+c), v)
 		}
 	}
 	for c, v := range q {
 		if v > 0 {
-			asm.add(i, g.failTo[lo+c], v)
+			asm.add(i, g.failTo.at(lo+c), v)
 		}
 	}
 }
@@ -289,14 +289,14 @@ func (m *Model) assemblePhase(asm *assembly, i int, g *segment, s int, surv, int
 	asm.work[i] = asm.useful[i] * m.sc.Application.WorkRate[g.a-1]
 	lo, up, rec := g.row(s)
 	parts := [2][]float64{rec, up}
-	to := [2][]int32{g.failTo, g.failUp}
+	to := [2]targets{g.failTo, g.failUp}
 	if g.p > g.a { // the decision states of the larger count come later
 		parts[0], parts[1], to[0], to[1] = up, rec, g.failUp, g.failTo
 	}
 	for k, part := range parts {
 		for c, v := range part {
 			if v > 0 {
-				asm.add(i, to[k][lo+c], v)
+				asm.add(i, to[k].at(lo+c), v)
 			}
 		}
 	}

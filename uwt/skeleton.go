@@ -67,12 +67,12 @@ type segment struct {
 	// with p ≠ a), qt holds Q_T of the recovery (failures to failTo) and
 	// pt the rest (failures in the up phase, to failUp).
 	phase  bool
-	failUp []int32
+	failUp targets
 	t, rho float64 // segment length T and the used processors' failure rate aλ
 	s0, s1 int     // the rows the states need
 	// upTo[s'] and failTo[s'] are the states reached at spare count s'
 	// without and with a failure (−1 when outside the window).
-	upTo, failTo []int32
+	upTo, failTo targets
 	// With failure events only (nil otherwise): failN[n'] is the state
 	// reached when an interruption leaves n' functional; row s0+k of Q_T
 	// starts at the functional count qlo[k]; P_T holds the survival, whose
@@ -422,23 +422,20 @@ func (sk *skeleton) assignSegments(m *Model) {
 // evaluation.
 func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 	mm := sk.n - a
-	g := &segment{a: a, p: p, m: mm, up: up, rho: float64(a) * m.lambda,
-		s0: mm + 1, s1: 0, upTo: make([]int32, mm+1), failTo: make([]int32, mm+1)}
-	for s := 0; s <= mm; s++ {
-		g.upTo[s] = sk.target(sk.entry(m, a, s))
-		g.failTo[s] = sk.target(sk.decision(m, p, a-1+s))
+	g := &segment{a: a, p: p, m: mm, up: up, rho: float64(a) * m.lambda, s0: mm + 1, s1: 0}
+	// Only the spare counts whose states lie in the window have targets:
+	// a + s (a checkpoint) or a − 1 + s (a failure) in [lo, hi].
+	lo, hi := max(0, sk.lo-a), min(mm, sk.hi-a+1)
+	g.upTo = sk.targets(lo, hi, func(s int) State { return sk.entry(m, a, s) })
+	g.failTo = sk.targets(lo, hi, func(s int) State { return sk.decision(m, p, a-1+s) })
+	g.phase = m.phase
+	if m.phase && m.byOld && p != a {
+		g.failUp = sk.targets(lo, hi, func(s int) State { return sk.decision(m, a, a-1+s) })
 	}
 	if m.events != nil {
 		g.failN = make([]int32, sk.n)
 		for k := range sk.n {
 			g.failN[k] = sk.target(sk.decision(m, p, k))
-		}
-	}
-	g.phase = m.phase
-	if m.phase && m.byOld && p != a {
-		g.failUp = make([]int32, mm+1)
-		for s := 0; s <= mm; s++ {
-			g.failUp[s] = sk.target(sk.decision(m, a, a-1+s))
 		}
 	}
 	if !up {
@@ -450,6 +447,31 @@ func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 		g.t = app.Recovery.Cost(pOld, a) + app.Latency[a-1]
 	}
 	return g
+}
+
+// targets maps the spare counts s of a segment's columns to the states
+// they lead to: to[s − off], and −1 (outside the window) beyond it.
+type targets struct {
+	off int
+	to  []int32
+}
+
+// at returns the state that spare count s leads to, or −1.
+func (t targets) at(s int) int32 {
+	if k := s - t.off; k >= 0 && k < len(t.to) {
+		return t.to[k]
+	}
+	return -1
+}
+
+// targets returns the targets of the spare counts [lo, hi] (empty when
+// hi < lo), the state of s being state(s).
+func (sk *skeleton) targets(lo, hi int, state func(s int) State) targets {
+	t := targets{off: lo, to: make([]int32, max(hi-lo+1, 0))}
+	for k := range t.to {
+		t.to[k] = sk.target(state(lo + k))
+	}
+	return t
 }
 
 // upLength returns T_U(a) = I + L(a).

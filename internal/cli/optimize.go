@@ -190,7 +190,8 @@ func (r optimizeReport) status() string {
 	return r.opt.Status.String()
 }
 
-// noUsefulWork is the status printed when UWT is 0 at every interval.
+// noUsefulWork is the status printed when UWT is negligible at every
+// interval (uwt.Optimum.NoUsefulWork).
 const noUsefulWork = "NoUsefulWork"
 
 func (r optimizeReport) Text(w io.Writer) error {
@@ -198,7 +199,7 @@ func (r optimizeReport) Text(w io.Writer) error {
 	t := newTable(w)
 	t.row("Scenario", r.info.describe())
 	if r.noWork() {
-		t.row("Optimal interval I*", "none: UWT is 0 at every interval searched, no interval gives useful work")
+		t.row("Optimal interval I*", "none: UWT is negligible (within the model's accuracy of zero) at every interval searched, no interval gives useful work")
 		t.row("Search", fmt.Sprintf("%s after %d evaluations", r.status(), opt.Evaluations))
 		writeChainRows(t, opt.Result, r.model.path())
 		return t.flush()
