@@ -66,7 +66,6 @@ func parseForm(field string, raw json.RawMessage, n int) ([]float64, error) {
 	if j.PerProcessor != nil && len(j.Constant) == 0 {
 		return nil, fieldErr(field+".per_processor", "goes with \"constant\"")
 	}
-	var f func(a float64) float64
 	switch {
 	case len(j.Constant) > 0:
 		c, err := parseSeconds(field+".constant", j.Constant)
@@ -77,7 +76,7 @@ func parseForm(field string, raw json.RawMessage, n int) ([]float64, error) {
 		if j.PerProcessor != nil {
 			k = *j.PerProcessor
 		}
-		f = func(a float64) float64 { return c + k*a }
+		return expandLinear(c, k, n), nil // validated with the application, naming the entry
 	case j.Amdahl != nil:
 		if j.Amdahl.Rate == nil || j.Amdahl.Serial == nil {
 			return nil, fieldErr(field+".amdahl", "needs \"rate\" and \"serial\"")
@@ -86,19 +85,72 @@ func parseForm(field string, raw json.RawMessage, n int) ([]float64, error) {
 		if !(s >= 0 && s <= 1) {
 			return nil, fieldErr(field+".amdahl.serial", "%v, want a fraction in [0, 1]", s)
 		}
-		f = func(a float64) float64 { return r * a / (1 + s*(a-1)) }
-	default:
-		if j.Power.Coefficient == nil || j.Power.Exponent == nil {
-			return nil, fieldErr(field+".power", "needs \"coefficient\" and \"exponent\"")
-		}
-		c, e := *j.Power.Coefficient, *j.Power.Exponent
-		f = func(a float64) float64 { return c * math.Pow(a, e) }
+		return expandAmdahl(r, s, n), nil
 	}
+	if j.Power.Coefficient == nil || j.Power.Exponent == nil {
+		return nil, fieldErr(field+".power", "needs \"coefficient\" and \"exponent\"")
+	}
+	return expandPower(*j.Power.Coefficient, *j.Power.Exponent, n), nil
+}
+
+// The expansions below compute, for a = 1..n, exactly the documented
+// formula with every operation rounded as written: the explicit float64
+// conversions forbid fusing a multiply and an add into one FMA (which the
+// Go specification would otherwise allow), so that the values do not
+// depend on the target (TestFormsExpansion recomputes them entry by
+// entry).
+
+// expandLinear returns c + k·a for a = 1..n.
+func expandLinear(c, k float64, n int) []float64 {
 	v := make([]float64, n)
-	for i := range v {
-		v[i] = f(float64(i + 1))
+	if k == 0 {
+		// k·a = k·1 = ±0 (the sign of k) for every a ≥ 1: one value.
+		x := c + float64(k*1)
+		for a := range v {
+			v[a] = x
+		}
+		return v
 	}
-	return v, nil // validated with the application, naming the entry
+	for a := range v {
+		v[a] = c + float64(k*float64(a+1))
+	}
+	return v
+}
+
+// expandAmdahl returns r·a / (1 + f·(a − 1)) for a = 1..n.
+func expandAmdahl(r, f float64, n int) []float64 {
+	v := make([]float64, n)
+	for a := range v {
+		x := float64(a + 1)
+		v[a] = float64(r*x) / (1 + float64(f*(x-1)))
+	}
+	return v
+}
+
+// expandPower returns c·a^e for a = 1..n. math.Pow returns 1 for e = 0, a
+// for e = 1 and Sqrt(a) for e = 0.5 (its documented special cases, taken
+// before any other computation), so those three skip the call.
+func expandPower(c, e float64, n int) []float64 {
+	v := make([]float64, n)
+	switch e {
+	case 0:
+		for a := range v {
+			v[a] = c * 1
+		}
+	case 1:
+		for a := range v {
+			v[a] = c * float64(a+1)
+		}
+	case 0.5:
+		for a := range v {
+			v[a] = c * math.Sqrt(float64(a+1))
+		}
+	default:
+		for a := range v {
+			v[a] = c * math.Pow(float64(a+1), e)
+		}
+	}
+	return v
 }
 
 type recoveryFormJSON struct {
@@ -137,11 +189,7 @@ func parseRecoveryForm(raw json.RawMessage, n int) (Recovery, error) {
 // recovery cost depending on the old count takes constant memory.
 func RecoveryLinear(c, perOld, perNew float64, n int) Recovery {
 	if perOld == 0 {
-		v := make([]float64, n)
-		for a := range v {
-			v[a] = c + perNew*float64(a+1)
-		}
-		return Recovery{byNew: v}
+		return Recovery{byNew: expandLinear(c, perNew, n)}
 	}
 	return Recovery{linear: &linearRecovery{c: c, perOld: perOld, perNew: perNew, n: n}}
 }

@@ -85,7 +85,7 @@ func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 	if s != nil && s.MaxBytes > 0 {
 		limit = s.MaxBytes
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	data, err := readAll(r, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +93,41 @@ func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 		return nil, fieldErr("(file)", "larger than the limit of %d bytes (scenario.ParseSettings.MaxBytes)", limit)
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if sc, ok := fastParse(data, s); ok {
+		return sc, nil
+	}
+	return parseReference(data, s)
+}
+
+// readAll reads at most limit+1 bytes of r, into a buffer of the right
+// size at once when r tells its length (a file, a bytes or strings
+// reader).
+func readAll(r io.Reader, limit int64) ([]byte, error) {
+	var size int64 = -1
+	switch x := r.(type) {
+	case interface{ Len() int }:
+		size = int64(x.Len())
+	case *os.File:
+		if st, err := x.Stat(); err == nil && st.Mode().IsRegular() {
+			if off, err := x.Seek(0, io.SeekCurrent); err == nil {
+				size = st.Size() - off
+			}
+		}
+	}
+	if size < 0 || size > limit {
+		return io.ReadAll(io.LimitReader(r, limit+1))
+	}
+	// One byte more than announced, so that a reader that grew since is
+	// still read to its end (and bounded by the limit).
+	buf := bytes.NewBuffer(make([]byte, 0, size+1))
+	_, err := buf.ReadFrom(io.LimitReader(r, limit+1))
+	return buf.Bytes(), err
+}
+
+// parseReference is the reference reading of a scenario, with
+// encoding/json: Parse's errors are its errors, and fastParse accepts only
+// what it accepts, giving the same scenario.
+func parseReference(data []byte, s *ParseSettings) (*Scenario, error) {
 	var f fileJSON
 	if err := decodeStrict(data, &f, ""); err != nil {
 		return nil, err
@@ -100,11 +135,7 @@ func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 	if len(f.System) == 0 {
 		return nil, fieldErr("system", "missing")
 	}
-	var sj systemJSON
-	if err := decodeStrict(f.System, &sj, "system"); err != nil {
-		return nil, err
-	}
-	sys, err := sj.system()
+	sys, err := parseSystem(f.System)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +146,9 @@ func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
+	// parseApplication validated an application given in the file; a
+	// named one is validated by newScenario.
+	appChecked := f.Application[0] != '"'
 	if len(f.Policy) == 0 {
 		return nil, fieldErr("policy", "missing")
 	}
@@ -124,20 +158,34 @@ func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 	}
 	var rc Reconfigure
 	if !isNull(f.Reconfigure) {
-		var name string
-		if err := json.Unmarshal(f.Reconfigure, &name); err != nil {
-			return nil, fieldErr("reconfigure", "want \"never\" or \"at-checkpoint\"")
-		}
-		if rc, err = ParseReconfigure(name); err != nil {
+		if rc, err = parseReconfigure(f.Reconfigure); err != nil {
 			return nil, err
 		}
 	}
-	sc, err := New(sys, app, pol)
+	sc, err := newScenario(sys, app, pol, appChecked)
 	if err != nil {
 		return nil, err
 	}
 	sc.Reconfigure = rc
 	return sc, nil
+}
+
+// parseSystem reads and validates the system object.
+func parseSystem(raw json.RawMessage) (System, error) {
+	var sj systemJSON
+	if err := decodeStrict(raw, &sj, "system"); err != nil {
+		return System{}, err
+	}
+	return sj.system()
+}
+
+// parseReconfigure reads the reconfigure field, given and not null.
+func parseReconfigure(raw json.RawMessage) (Reconfigure, error) {
+	var name string
+	if err := json.Unmarshal(raw, &name); err != nil {
+		return 0, fieldErr("reconfigure", "want \"never\" or \"at-checkpoint\"")
+	}
+	return ParseReconfigure(name)
 }
 
 func (j *systemJSON) system() (System, error) {

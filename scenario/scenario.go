@@ -101,6 +101,11 @@ func (a Application) N() int { return len(a.WorkRate) }
 // Validate checks that every vector has n entries, all finite and
 // non-negative, with C(a) ≤ L(a) and some positive work rate.
 func (a Application) Validate(n int) error {
+	if a.inRange(n) {
+		return a.Recovery.validate(n)
+	}
+	// Some check fails: find the first in the documented order, with the
+	// entry it names.
 	if err := checkVector("application.work_rate", a.WorkRate, n); err != nil {
 		return err
 	}
@@ -126,6 +131,41 @@ func (a Application) Validate(n int) error {
 		}
 	}
 	return a.Recovery.validate(n)
+}
+
+// inRange reports whether the vectors pass every check of Validate but
+// the recovery's, in one pass over each: n entries, 0 ≤ ω(a) ≤
+// MaxWorkRate with some ω(a) > 0, and 0 ≤ C(a) ≤ L(a) ≤ MaxSeconds (a
+// comparison is false for NaN, and ±Inf is outside both ranges).
+func (a Application) inRange(n int) bool {
+	if len(a.WorkRate) != n || len(a.Latency) != n || len(a.Overhead) != n {
+		return false
+	}
+	positive := false
+	for _, w := range a.WorkRate {
+		if !(w >= 0 && w <= MaxWorkRate) {
+			return false
+		}
+		positive = positive || w > 0
+	}
+	if !positive {
+		return false
+	}
+	lat, over := a.Latency, a.Overhead[:len(a.Latency)]
+	if n > 0 && &lat[0] == &over[0] { // C = L, the default
+		for _, l := range lat {
+			if !(l >= 0 && l <= MaxSeconds) {
+				return false
+			}
+		}
+		return true
+	}
+	for i, l := range lat {
+		if !(over[i] >= 0 && over[i] <= l && l <= MaxSeconds) {
+			return false
+		}
+	}
+	return true
 }
 
 // Recovery is the recovery cost R(p, a). The zero value is a zero cost.
@@ -163,6 +203,12 @@ func RecoveryMatrix(m [][]float64) Recovery {
 	for i := range m {
 		c[i] = slices.Clone(m[i])
 	}
+	return recoveryMatrixOwned(c)
+}
+
+// recoveryMatrixOwned is RecoveryMatrix on rows the caller gives up (no
+// copy).
+func recoveryMatrixOwned(c [][]float64) Recovery {
 	if len(c) > 0 && slices.IndexFunc(c, func(row []float64) bool { return !slices.Equal(row, c[0]) }) < 0 {
 		return Recovery{byNew: c[0], rows: len(c)}
 	}
@@ -211,6 +257,9 @@ func (r Recovery) validate(n int) error {
 		if r.byNew == nil {
 			return nil
 		}
+		if len(r.byNew) == n && inSeconds(r.byNew) {
+			return nil
+		}
 		if err := checkVector(field, r.byNew, n); err != nil {
 			return err
 		}
@@ -220,6 +269,9 @@ func (r Recovery) validate(n int) error {
 		return fieldErr(field, "matrix has %d rows, want %d (one per old processor count)", len(r.matrix), n)
 	}
 	for p, row := range r.matrix {
+		if len(row) == n && inSeconds(row) {
+			continue
+		}
 		if err := checkVector(fmt.Sprintf("%s[%d]", field, p), row, n); err != nil {
 			return err
 		}
@@ -230,9 +282,22 @@ func (r Recovery) validate(n int) error {
 	return nil
 }
 
+// inSeconds reports whether every entry of v is in [0, MaxSeconds] (NaN
+// is not).
+func inSeconds(v []float64) bool {
+	for _, x := range v {
+		if !(x >= 0 && x <= MaxSeconds) {
+			return false
+		}
+	}
+	return true
+}
+
 func checkMaxSeconds(field string, v []float64) error {
-	if i := slices.IndexFunc(v, func(x float64) bool { return x > MaxSeconds }); i >= 0 {
-		return fieldErr(fmt.Sprintf("%s[%d]", field, i), "%v s, above the limit of %v s", v[i], MaxSeconds)
+	for i, x := range v {
+		if x > MaxSeconds {
+			return fieldErr(fmt.Sprintf("%s[%d]", field, i), "%v s, above the limit of %v s", v[i], MaxSeconds)
+		}
 	}
 	return nil
 }
@@ -264,6 +329,26 @@ func (s *Scenario) Validate() error {
 	if err := s.Application.Validate(n); err != nil {
 		return err
 	}
+	if err := s.checkReschedule(); err != nil {
+		return err
+	}
+	want, err := s.Policy.Vector(PolicyInputs{N: n, WorkRate: s.Application.WorkRate})
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(want, s.Reschedule) {
+		return fieldErr("policy", "the rescheduling vector disagrees with the policy %s (r(%d) = %d, the policy gives %d)",
+			s.Policy, firstDiff(want, s.Reschedule)+1, s.Reschedule[firstDiff(want, s.Reschedule)], want[firstDiff(want, s.Reschedule)])
+	}
+	return nil
+}
+
+// checkReschedule is the part of Validate after the system and the
+// application: the rescheduling vector's length and entries, the
+// reconfiguration, and work rates where the vector runs. It does not
+// compare the vector with the policy's.
+func (s *Scenario) checkReschedule() error {
+	n := s.System.Processors
 	if len(s.Reschedule) != n {
 		return fieldErr("policy", "rescheduling vector has %d entries, want %d", len(s.Reschedule), n)
 	}
@@ -277,14 +362,6 @@ func (s *Scenario) Validate() error {
 		if r > 0 && s.Application.WorkRate[r-1] == 0 {
 			return fieldErr("policy", "r(%d) = %d but the work rate ω(%d) is zero", i+1, r, r)
 		}
-	}
-	want, err := s.Policy.Vector(PolicyInputs{N: n, WorkRate: s.Application.WorkRate})
-	if err != nil {
-		return err
-	}
-	if !slices.Equal(want, s.Reschedule) {
-		return fieldErr("policy", "the rescheduling vector disagrees with the policy %s (r(%d) = %d, the policy gives %d)",
-			s.Policy, firstDiff(want, s.Reschedule)+1, s.Reschedule[firstDiff(want, s.Reschedule)], want[firstDiff(want, s.Reschedule)])
 	}
 	return nil
 }
@@ -305,15 +382,31 @@ func firstDiff(a, b reschedule.Vector) int {
 // availability-based or optimal policy must be resolved first (see
 // Policy.Vector and Policy.Resolved).
 func New(sys System, app Application, pol Policy) (*Scenario, error) {
+	return newScenario(sys, app, pol, false)
+}
+
+// newScenario is New; appChecked says that app.Validate(sys.Processors)
+// has already passed (Parse validates the application as it reads it), so
+// that each vector is validated once. The checks and their order are
+// New's: the system, the policy's vector, the application, the rest of
+// Validate. The vector is the policy's by construction, so Validate's
+// comparison of the two is not repeated.
+func newScenario(sys System, app Application, pol Policy, appChecked bool) (*Scenario, error) {
 	if err := sys.Validate(); err != nil {
 		return nil, err
 	}
-	v, err := pol.Vector(PolicyInputs{N: sys.Processors, WorkRate: app.WorkRate})
+	n := sys.Processors
+	v, err := pol.Vector(PolicyInputs{N: n, WorkRate: app.WorkRate})
 	if err != nil {
 		return nil, err
 	}
+	if !appChecked {
+		if err := app.Validate(n); err != nil {
+			return nil, err
+		}
+	}
 	s := &Scenario{System: sys, Application: app, Policy: pol, Reschedule: v}
-	if err := s.Validate(); err != nil {
+	if err := s.checkReschedule(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -340,7 +433,7 @@ func checkVector(field string, v []float64, n int) error {
 		return fieldErr(field, "has %d entries, want %d (one per processor count)", len(v), n)
 	}
 	for i, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+		if !(x >= 0 && x <= math.MaxFloat64) { // NaN, ±Inf or negative
 			return fieldErr(fmt.Sprintf("%s[%d]", field, i), "%v, want a finite number ≥ 0", x)
 		}
 	}
