@@ -11,8 +11,10 @@ import (
 )
 
 // FuzzParse checks that Parse never panics, that a scenario it returns
-// passes Validate with a rescheduling vector of N entries, and that every
-// error either names a field (*scenario.Error) or says the input is not JSON.
+// passes Validate with a rescheduling vector of N entries, that every
+// error either names a field (*scenario.Error) or says the input is not
+// JSON, and that Parse's one-pass reader accepts only what its reference
+// (encoding/json) accepts, giving the same scenario bit for bit.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		file(sys3, app3, `"greedy"`),
@@ -27,6 +29,8 @@ func FuzzParse(f *testing.F) {
 		file(sys3, `{"work_rate": {"amdahl": {"rate": 1, "serial": 0.1}}, "checkpoint_latency": {"constant": "1m", "per_processor": 2}, "recovery": {"constant": 5, "per_old": 1, "per_new": 2}}`, `"pb"`),
 		file(sys3, `{"work_rate": {"power": {"coefficient": 1, "exponent": 0.5}}, "checkpoint_latency": 9, "recovery": {"constant": 5}}`, `"greedy"`),
 		file(sys3, app3, `"greedy"`) + ` x`,
+		`{"application": {"work_rate": [1, 2, 3], "checkpoint_latency": [9, 9, 9], "checkpoint_overhead": [1, -0, 3e0], "recovery": [[1, 2, 3], [4, 5, 6], [7, 8, 9]]}, "policy": {"vector": [1, 2, 2]}, "system": ` + sys3 + `}`,
+		file(sys3, `{"work_rate": [1, 2, 3], "checkpoint_l\u0061tency": 90, "recovery": 30}`, `"greedy"`),
 		`{"system": `,
 		`[]`,
 		`null`,
@@ -34,11 +38,27 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	if b, err := os.ReadFile(filepath.Join("testdata", "lanl-system1.json")); err == nil {
-		f.Add(string(b))
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
+	for _, path := range files {
+		if b, err := os.ReadFile(path); err == nil {
+			f.Add(string(b))
+		}
 	}
 	f.Fuzz(func(t *testing.T, in string) {
+		data := []byte(strings.TrimPrefix(in, "\ufeff"))
+		ref, refErr := scenario.ParseReference(data, nil)
+		if fast, ok := scenario.FastParse(data, nil); ok {
+			if refErr != nil {
+				t.Fatalf("fast path accepted what the reference rejects: %v", refErr)
+			}
+			if d := scenario.SameScenario(fast, ref); d != "" {
+				t.Fatalf("fast path and reference differ: %s", d)
+			}
+		}
 		s, err := scenario.Parse(strings.NewReader(in), nil)
+		if (err == nil) != (refErr == nil) || err != nil && err.Error() != refErr.Error() {
+			t.Fatalf("Parse: %v; reference: %v", err, refErr)
+		}
 		if err != nil {
 			if s != nil {
 				t.Fatalf("scenario returned with error %v", err)
