@@ -2,7 +2,9 @@ package scenario
 
 import (
 	"bytes"
+	"math"
 	"strconv"
+	"unsafe"
 )
 
 // The fast path of Parse. encoding/json scans a document once to check
@@ -72,6 +74,14 @@ func fastParse(data []byte, s *ParseSettings) (*Scenario, bool) {
 			if pol, polDone = walkPolicy(r, sys.Processors); !polDone {
 				return nil, false
 			}
+		case k == kApplication && r.peek() == '{':
+			// N is not known yet: find the object's end, to walk it
+			// once N is known. Its lists are not checked here (a
+			// search for the closing bracket, with none of '"', '['
+			// and '{' before it); the walk checks them.
+			if !r.valueLazy() {
+				return nil, false
+			}
 		case !r.value(0):
 			return nil, false
 		}
@@ -101,7 +111,7 @@ func fastParse(data []byte, s *ParseSettings) (*Scenario, bool) {
 	case span[kApplication][0] == '{':
 		sub := &scanner{b: span[kApplication]}
 		var ok bool
-		if app, ok = walkApplication(sub, n); !ok {
+		if app, ok = walkApplication(sub, n); !ok || sub.i != len(sub.b) {
 			return nil, false
 		}
 		var err error
@@ -189,8 +199,10 @@ func walkPolicy(r *scanner, n int) (Policy, bool) {
 type appSpans struct {
 	span [4][]byte
 	list [4][]float64
-	// isList[k] says that field k was a list read into list[k].
+	// isList[k] says that field k was a list read into list[k], with
+	// bounds[k].
 	isList [4]bool
+	bounds [4]bounds
 	// matrix is the recovery given as a list of lists.
 	matrix [][]float64
 }
@@ -230,11 +242,11 @@ func walkApplication(r *scanner, n int) (appSpans, bool) {
 			}
 			a.matrix = m
 		case r.peek() == '[':
-			v, ok := r.numbers(n)
+			v, b, ok := r.numbers(n)
 			if !ok {
 				return a, false
 			}
-			a.list[k], a.isList[k] = v, true
+			a.list[k], a.bounds[k], a.isList[k] = v, b, true
 		default:
 			if !r.value(0) {
 				return a, false
@@ -247,53 +259,81 @@ func walkApplication(r *scanner, n int) (appSpans, bool) {
 }
 
 // application builds the application as parseApplication does from the
-// same fields, and validates it.
+// same fields, and validates it. Vectors whose bounds were tracked as
+// they were read or expanded are not read again: Application.Validate
+// runs only when some bound is unknown or out of range (and then reports
+// the entry at fault).
 func (a *appSpans) application(n int) (Application, error) {
 	var (
 		app Application
 		err error
+		b   [4]bounds
 	)
 	switch {
 	case a.isList[kWork]:
-		app.WorkRate = a.list[kWork]
+		app.WorkRate, b[kWork] = a.list[kWork], a.bounds[kWork]
 	case isObject(a.span[kWork]):
-		app.WorkRate, err = parseForm("application.work_rate", a.span[kWork], n)
+		app.WorkRate, b[kWork], err = parseForm("application.work_rate", a.span[kWork], n)
 	default:
 		app.WorkRate, err = numberList("application.work_rate", a.span[kWork], n)
 	}
 	if err != nil {
 		return app, err
 	}
-	perCountOrList := func(k int, field string) ([]float64, error) {
+	perCountOrList := func(k int, field string) ([]float64, bounds, error) {
 		if a.isList[k] {
-			return a.list[k], nil
+			return a.list[k], a.bounds[k], nil
 		}
 		return perCount(field, a.span[k], n)
 	}
-	if app.Latency, err = perCountOrList(kLatency, "application.checkpoint_latency"); err != nil {
+	if app.Latency, b[kLatency], err = perCountOrList(kLatency, "application.checkpoint_latency"); err != nil {
 		return app, err
 	}
 	app.Overhead = app.Latency
+	overOK := true // C = L
 	if len(a.span[kOverhead]) > 0 {
-		if app.Overhead, err = perCountOrList(kOverhead, "application.checkpoint_overhead"); err != nil {
+		if app.Overhead, b[kOverhead], err = perCountOrList(kOverhead, "application.checkpoint_overhead"); err != nil {
 			return app, err
 		}
+		overOK = false
 	}
+	recOK := false
 	switch {
 	case a.matrix != nil:
 		r := Recovery{matrix: a.matrix}
 		if err := r.validate(n); err != nil {
 			return app, err
 		}
-		app.Recovery = recoveryMatrixOwned(a.matrix)
+		app.Recovery, recOK = recoveryMatrixOwned(a.matrix), true
 	case a.isList[kRecovery]:
-		app.Recovery = Recovery{byNew: a.list[kRecovery]}
+		app.Recovery, b[kRecovery] = Recovery{byNew: a.list[kRecovery]}, a.bounds[kRecovery]
 	default:
-		if app.Recovery, err = parseRecovery(a.span[kRecovery], n); err != nil {
+		if app.Recovery, b[kRecovery], err = parseRecovery(a.span[kRecovery], n); err != nil {
 			return app, err
 		}
 	}
-	return app, app.Validate(n)
+	if r := app.Recovery; r.byNew != nil && r.rows == 0 && len(r.byNew) == n {
+		recOK = b[kRecovery].within(0, MaxSeconds)
+	} else if r.linear != nil {
+		recOK = r.linear.validate(n) == nil
+	}
+	if len(app.WorkRate) != n || len(app.Latency) != n || len(app.Overhead) != n ||
+		!b[kWork].within(0, MaxWorkRate) || !(b[kWork].hi > 0) || !b[kLatency].within(0, MaxSeconds) || !recOK {
+		return app, app.Validate(n)
+	}
+	if !overOK && b[kOverhead].within(0, MaxSeconds) {
+		overOK = true
+		for i, c := range app.Overhead {
+			if !(c <= app.Latency[i]) {
+				overOK = false
+				break
+			}
+		}
+	}
+	if !overOK {
+		return app, app.Validate(n)
+	}
+	return app, nil
 }
 
 // scanner reads JSON from b at i. Its methods return false on anything
@@ -303,6 +343,14 @@ type scanner struct {
 	b []byte
 	i int
 }
+
+// str returns b as a string without copying it, so that numbers are
+// converted from substrings: string(b[i:j]) would allocate for each of
+// them, since strconv keeps its argument in the error it returns. b is
+// Parse's own copy of the input and is never written after it was read,
+// and the string does not outlive the parse (values are converted, and an
+// error, which could hold a substring, is dropped).
+func (r *scanner) str() string { return unsafe.String(unsafe.SliceData(r.b), len(r.b)) }
 
 func (r *scanner) space() { r.i = skipSpace(r.b, r.i) }
 
@@ -458,6 +506,56 @@ func (r *scanner) value(depth int) bool {
 	return true
 }
 
+// valueLazy consumes one object, as value does, except that a list of
+// anything but strings, lists and objects is consumed up to its closing
+// bracket without looking at what it holds. What it passes must be
+// checked again with value or walkApplication.
+func (r *scanner) valueLazy() bool {
+	if !r.byte('{') {
+		return false
+	}
+	r.space()
+	for first := true; !r.byte('}'); first = false {
+		if !first && (!r.byte(',') || !r.spaceThen()) {
+			return false
+		}
+		if !r.string() {
+			return false
+		}
+		r.space()
+		if !r.byte(':') {
+			return false
+		}
+		r.space()
+		if r.peek() == '[' {
+			if end := flatListEnd(r.b[r.i:]); end > 0 {
+				r.i += end
+				r.space()
+				continue
+			}
+		}
+		if !r.value(1) {
+			return false
+		}
+		r.space()
+	}
+	return true
+}
+
+// flatListEnd returns the length of the list b starts with if it holds no
+// '"', '[' or '{' (so that its first ']' closes it), or 0.
+func flatListEnd(b []byte) int {
+	j := bytes.IndexByte(b[1:], ']')
+	if j < 0 {
+		return 0
+	}
+	in := b[1 : 1+j]
+	if bytes.IndexByte(in, '"') >= 0 || bytes.IndexByte(in, '[') >= 0 || bytes.IndexByte(in, '{') >= 0 {
+		return 0
+	}
+	return j + 2
+}
+
 func (r *scanner) literal(s string) bool {
 	if len(r.b)-r.i >= len(s) && string(r.b[r.i:r.i+len(s)]) == s {
 		r.i += len(s)
@@ -468,42 +566,40 @@ func (r *scanner) literal(s string) bool {
 
 // numbers reads a list of at most n numbers where it stands, as
 // scanNumbers does (the same grammar check and strconv.ParseFloat, so the
-// same values as encoding/json).
-func (r *scanner) numbers(n int) ([]float64, bool) {
+// same values as encoding/json), and returns the list's bounds.
+func (r *scanner) numbers(n int) ([]float64, bounds, bool) {
 	if !r.byte('[') {
-		return nil, false
+		return nil, bounds{}, false
 	}
-	b := r.b
+	b, s := r.b, r.str()
 	i := skipSpace(b, r.i)
 	// At most one number per two bytes of what remains: sizes the list
 	// once for N entries without trusting N alone.
 	out := make([]float64, 0, max(min(n, (len(b)-i)/2+1), 0))
+	lo, hi := math.Inf(1), math.Inf(-1)
 	if i < len(b) && b[i] == ']' {
 		r.i = i + 1
-		return out, true
+		return out, bounds{lo, hi, true}, true
 	}
 	for {
-		j := jsonNumberEnd(b, i)
-		if j == i || len(out) >= n {
-			return nil, false
-		}
-		x, err := strconv.ParseFloat(string(b[i:j]), 64)
-		if err != nil {
-			return nil, false
+		x, j, ok := number(b, s, i)
+		if !ok || len(out) >= n {
+			return nil, bounds{}, false
 		}
 		out = append(out, x)
+		lo, hi = min(lo, x), max(hi, x)
 		i = skipSpace(b, j)
 		if i >= len(b) {
-			return nil, false
+			return nil, bounds{}, false
 		}
 		switch b[i] {
 		case ',':
 			i = skipSpace(b, i+1)
 		case ']':
 			r.i = i + 1
-			return out, true
+			return out, bounds{lo, hi, true}, true
 		default:
-			return nil, false
+			return nil, bounds{}, false
 		}
 	}
 }
@@ -515,7 +611,7 @@ func (r *scanner) integer() (int, bool) {
 	if j == r.i {
 		return 0, false
 	}
-	x, err := strconv.ParseInt(string(r.b[r.i:j]), 10, 0)
+	x, err := strconv.ParseInt(r.str()[r.i:j], 10, 0)
 	if err != nil {
 		return 0, false
 	}
@@ -561,7 +657,7 @@ func (r *scanner) matrix(n int) ([][]float64, bool) {
 		if len(m) >= n {
 			return nil, false
 		}
-		row, ok := r.numbers(n)
+		row, _, ok := r.numbers(n)
 		if !ok {
 			return nil, false
 		}
@@ -569,4 +665,106 @@ func (r *scanner) matrix(n int) ([][]float64, bool) {
 		r.space()
 	}
 	return m, m != nil
+}
+
+// pow10 holds the powers of ten that are exact in float64.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// number reads the JSON number at b[i] and returns its value and end, as
+// jsonNumberEnd and strconv.ParseFloat together would: ok is false where
+// either fails. The digits are read once, for the grammar and the value
+// together; a number of at most 2⁵³ in its digits (leading zeros aside)
+// times a power of ten up to 10²² either way is converted by one float
+// multiplication or division of two exact operands, hence correctly
+// rounded (Clinger's fast path, which strconv takes for these numbers
+// too), and anything else by strconv.ParseFloat. Either way the result is
+// the correctly rounded value, the one encoding/json gives.
+func number(b []byte, s string, i int) (float64, int, bool) {
+	start := i
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
+	}
+	var (
+		mant   uint64
+		digits int  // significant digits in mant
+		many   bool // more than 19 significant digits
+		exp10  int
+	)
+	digit := func(c byte) {
+		if mant == 0 && c == '0' {
+			return
+		}
+		if digits == 19 {
+			many = true
+			return
+		}
+		mant = mant*10 + uint64(c-'0')
+		digits++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			digit(b[i])
+			if many {
+				exp10++ // a dropped integer digit
+			}
+			i++
+		}
+	default:
+		return 0, start, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		k := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			digit(b[i])
+			if !many {
+				exp10--
+			}
+			i++
+		}
+		if i == k {
+			return 0, start, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			eneg = b[i] == '-'
+			i++
+		}
+		k, e := i, 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			if e < 100_000 {
+				e = e*10 + int(b[i]-'0')
+			}
+			i++
+		}
+		if i == k {
+			return 0, start, false
+		}
+		if eneg {
+			e = -e
+		}
+		exp10 += e
+	}
+	if !many && mant <= 1<<53 && exp10 >= -22 && exp10 <= 22 {
+		f := float64(mant)
+		if exp10 < 0 {
+			f /= pow10[-exp10]
+		} else {
+			f *= pow10[exp10]
+		}
+		if neg {
+			f = -f
+		}
+		return f, i, true
+	}
+	x, err := strconv.ParseFloat(s[start:i], 64)
+	return x, i, err == nil
 }

@@ -49,10 +49,10 @@ func isObject(raw json.RawMessage) bool {
 
 // parseForm expands a parametric form for counts a = 1..n; the error names
 // the field.
-func parseForm(field string, raw json.RawMessage, n int) ([]float64, error) {
+func parseForm(field string, raw json.RawMessage, n int) ([]float64, bounds, error) {
 	var j formJSON
 	if err := decodeStrict(raw, &j, field); err != nil {
-		return nil, err
+		return nil, bounds{}, err
 	}
 	forms := 0
 	for _, set := range []bool{len(j.Constant) > 0, j.Amdahl != nil, j.Power != nil} {
@@ -61,37 +61,56 @@ func parseForm(field string, raw json.RawMessage, n int) ([]float64, error) {
 		}
 	}
 	if forms != 1 {
-		return nil, fieldErr(field, "give exactly one of \"constant\" (with \"per_processor\"), \"amdahl\" or \"power\"")
+		return nil, bounds{}, fieldErr(field, "give exactly one of \"constant\" (with \"per_processor\"), \"amdahl\" or \"power\"")
 	}
 	if j.PerProcessor != nil && len(j.Constant) == 0 {
-		return nil, fieldErr(field+".per_processor", "goes with \"constant\"")
+		return nil, bounds{}, fieldErr(field+".per_processor", "goes with \"constant\"")
 	}
 	switch {
 	case len(j.Constant) > 0:
 		c, err := parseSeconds(field+".constant", j.Constant)
 		if err != nil {
-			return nil, err
+			return nil, bounds{}, err
 		}
 		k := 0.0
 		if j.PerProcessor != nil {
 			k = *j.PerProcessor
 		}
-		return expandLinear(c, k, n), nil // validated with the application, naming the entry
+		v, b := expandLinear(c, k, n)
+		return v, b, nil // validated with the application, naming the entry
 	case j.Amdahl != nil:
 		if j.Amdahl.Rate == nil || j.Amdahl.Serial == nil {
-			return nil, fieldErr(field+".amdahl", "needs \"rate\" and \"serial\"")
+			return nil, bounds{}, fieldErr(field+".amdahl", "needs \"rate\" and \"serial\"")
 		}
 		r, s := *j.Amdahl.Rate, *j.Amdahl.Serial
 		if !(s >= 0 && s <= 1) {
-			return nil, fieldErr(field+".amdahl.serial", "%v, want a fraction in [0, 1]", s)
+			return nil, bounds{}, fieldErr(field+".amdahl.serial", "%v, want a fraction in [0, 1]", s)
 		}
-		return expandAmdahl(r, s, n), nil
+		v, b := expandAmdahl(r, s, n)
+		return v, b, nil
 	}
 	if j.Power.Coefficient == nil || j.Power.Exponent == nil {
-		return nil, fieldErr(field+".power", "needs \"coefficient\" and \"exponent\"")
+		return nil, bounds{}, fieldErr(field+".power", "needs \"coefficient\" and \"exponent\"")
 	}
-	return expandPower(*j.Power.Coefficient, *j.Power.Exponent, n), nil
+	v, b := expandPower(*j.Power.Coefficient, *j.Power.Exponent, n)
+	return v, b, nil
 }
+
+// bounds are the least and the greatest entry of a vector, tracked as it
+// is built so that validation need not read it again (NaN when an entry
+// is NaN: the builtin min and max propagate it, and every comparison with
+// it is false); known is false when they were not tracked.
+type bounds struct {
+	lo, hi float64
+	known  bool
+}
+
+// within reports whether the bounds are known and every entry is in [lo,
+// hi] (NaN is not).
+func (b bounds) within(lo, hi float64) bool { return b.known && b.lo >= lo && b.hi <= hi }
+
+// scalarBounds are the bounds of a vector whose entries all equal x.
+func scalarBounds(x float64) bounds { return bounds{x, x, true} }
 
 // The expansions below compute, for a = 1..n, exactly the documented
 // formula with every operation rounded as written: the explicit float64
@@ -101,7 +120,7 @@ func parseForm(field string, raw json.RawMessage, n int) ([]float64, error) {
 // entry).
 
 // expandLinear returns c + k·a for a = 1..n.
-func expandLinear(c, k float64, n int) []float64 {
+func expandLinear(c, k float64, n int) ([]float64, bounds) {
 	v := make([]float64, n)
 	if k == 0 {
 		// k·a = k·1 = ±0 (the sign of k) for every a ≥ 1: one value.
@@ -109,48 +128,64 @@ func expandLinear(c, k float64, n int) []float64 {
 		for a := range v {
 			v[a] = x
 		}
-		return v
+		return v, scalarBounds(x)
 	}
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for a := range v {
-		v[a] = c + float64(k*float64(a+1))
+		x := c + float64(k*float64(a+1))
+		v[a] = x
+		lo, hi = min(lo, x), max(hi, x)
 	}
-	return v
+	return v, bounds{lo, hi, true}
 }
 
 // expandAmdahl returns r·a / (1 + f·(a − 1)) for a = 1..n.
-func expandAmdahl(r, f float64, n int) []float64 {
+func expandAmdahl(r, f float64, n int) ([]float64, bounds) {
 	v := make([]float64, n)
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for a := range v {
 		x := float64(a + 1)
-		v[a] = float64(r*x) / (1 + float64(f*(x-1)))
+		y := float64(r*x) / (1 + float64(f*(x-1)))
+		v[a] = y
+		lo, hi = min(lo, y), max(hi, y)
 	}
-	return v
+	return v, bounds{lo, hi, true}
 }
 
 // expandPower returns c·a^e for a = 1..n. math.Pow returns 1 for e = 0, a
 // for e = 1 and Sqrt(a) for e = 0.5 (its documented special cases, taken
 // before any other computation), so those three skip the call.
-func expandPower(c, e float64, n int) []float64 {
+func expandPower(c, e float64, n int) ([]float64, bounds) {
 	v := make([]float64, n)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var y float64
 	switch e {
 	case 0:
+		y = c * 1
 		for a := range v {
-			v[a] = c * 1
+			v[a] = y
 		}
+		return v, scalarBounds(y)
 	case 1:
 		for a := range v {
-			v[a] = c * float64(a+1)
+			y = c * float64(a+1)
+			v[a] = y
+			lo, hi = min(lo, y), max(hi, y)
 		}
 	case 0.5:
 		for a := range v {
-			v[a] = c * math.Sqrt(float64(a+1))
+			y = c * math.Sqrt(float64(a+1))
+			v[a] = y
+			lo, hi = min(lo, y), max(hi, y)
 		}
 	default:
 		for a := range v {
-			v[a] = c * math.Pow(float64(a+1), e)
+			y = c * math.Pow(float64(a+1), e)
+			v[a] = y
+			lo, hi = min(lo, y), max(hi, y)
 		}
 	}
-	return v
+	return v, bounds{lo, hi, true}
 }
 
 type recoveryFormJSON struct {
@@ -160,18 +195,18 @@ type recoveryFormJSON struct {
 }
 
 // parseRecoveryForm reads {"constant": c, "per_old": kp, "per_new": ka}.
-func parseRecoveryForm(raw json.RawMessage, n int) (Recovery, error) {
+func parseRecoveryForm(raw json.RawMessage, n int) (Recovery, bounds, error) {
 	const field = "application.recovery"
 	var j recoveryFormJSON
 	if err := decodeStrict(raw, &j, field); err != nil {
-		return Recovery{}, err
+		return Recovery{}, bounds{}, err
 	}
 	if len(j.Constant) == 0 {
-		return Recovery{}, fieldErr(field+".constant", "missing (R(p, a) = constant + per_old·p + per_new·a)")
+		return Recovery{}, bounds{}, fieldErr(field+".constant", "missing (R(p, a) = constant + per_old·p + per_new·a)")
 	}
 	c, err := parseSeconds(field+".constant", j.Constant)
 	if err != nil {
-		return Recovery{}, err
+		return Recovery{}, bounds{}, err
 	}
 	var kp, ka float64
 	if j.PerOld != nil {
@@ -180,7 +215,11 @@ func parseRecoveryForm(raw json.RawMessage, n int) (Recovery, error) {
 	if j.PerNew != nil {
 		ka = *j.PerNew
 	}
-	return RecoveryLinear(c, kp, ka, n), nil // validated with the application
+	if kp == 0 {
+		v, b := expandLinear(c, ka, n)
+		return Recovery{byNew: v}, b, nil // validated with the application
+	}
+	return RecoveryLinear(c, kp, ka, n), bounds{}, nil
 }
 
 // RecoveryLinear returns R(p, a) = c + perOld·p + perNew·a on n
@@ -189,7 +228,8 @@ func parseRecoveryForm(raw json.RawMessage, n int) (Recovery, error) {
 // recovery cost depending on the old count takes constant memory.
 func RecoveryLinear(c, perOld, perNew float64, n int) Recovery {
 	if perOld == 0 {
-		return Recovery{byNew: expandLinear(c, perNew, n)}
+		v, _ := expandLinear(c, perNew, n)
+		return Recovery{byNew: v}
 	}
 	return Recovery{linear: &linearRecovery{c: c, perOld: perOld, perNew: perNew, n: n}}
 }

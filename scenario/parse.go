@@ -117,11 +117,24 @@ func readAll(r io.Reader, limit int64) ([]byte, error) {
 	if size < 0 || size > limit {
 		return io.ReadAll(io.LimitReader(r, limit+1))
 	}
-	// One byte more than announced, so that a reader that grew since is
-	// still read to its end (and bounded by the limit).
-	buf := bytes.NewBuffer(make([]byte, 0, size+1))
-	_, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	return buf.Bytes(), err
+	// One byte more than announced, so that the end shows without
+	// growing the buffer; a reader that grew since is still read to its
+	// end, bounded by the limit.
+	buf := make([]byte, 0, size+1)
+	lr := io.LimitReader(r, limit+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // parseReference is the reference reading of a scenario, with
@@ -242,7 +255,7 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 	var work []float64
 	var err error
 	if isObject(j.WorkRate) {
-		work, err = parseForm("application.work_rate", j.WorkRate, n)
+		work, _, err = parseForm("application.work_rate", j.WorkRate, n)
 	} else {
 		work, err = numberList("application.work_rate", j.WorkRate, n)
 	}
@@ -254,17 +267,17 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 	if err := checkVector("application.work_rate", work, n); err != nil {
 		return Application{}, err
 	}
-	lat, err := perCount("application.checkpoint_latency", j.Latency, n)
+	lat, _, err := perCount("application.checkpoint_latency", j.Latency, n)
 	if err != nil {
 		return Application{}, err
 	}
 	over := lat
 	if len(j.Overhead) > 0 {
-		if over, err = perCount("application.checkpoint_overhead", j.Overhead, n); err != nil {
+		if over, _, err = perCount("application.checkpoint_overhead", j.Overhead, n); err != nil {
 			return Application{}, err
 		}
 	}
-	rec, err := parseRecovery(j.Recovery, n)
+	rec, _, err := parseRecovery(j.Recovery, n)
 	if err != nil {
 		return Application{}, err
 	}
@@ -272,10 +285,11 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 	return app, app.Validate(n)
 }
 
-// perCount reads a number (or duration string) for every count, or a list of n.
-func perCount(field string, raw json.RawMessage, n int) ([]float64, error) {
+// perCount reads a number (or duration string) for every count, or a list
+// of n, or a form; the bounds are known for a number or a form.
+func perCount(field string, raw json.RawMessage, n int) ([]float64, bounds, error) {
 	if isNull(raw) {
-		return nil, fieldErr(field, "missing")
+		return nil, bounds{}, fieldErr(field, "missing")
 	}
 	if isObject(raw) {
 		return parseForm(field, raw, n)
@@ -283,25 +297,27 @@ func perCount(field string, raw json.RawMessage, n int) ([]float64, error) {
 	if raw[0] == '[' {
 		v, err := numberList(field, raw, n)
 		if err != nil {
-			return nil, err
+			return nil, bounds{}, err
 		}
-		return v, checkVector(field, v, n)
+		return v, bounds{}, checkVector(field, v, n)
 	}
 	x, err := parseSeconds(field, raw)
 	if err != nil {
-		return nil, err
+		return nil, bounds{}, err
 	}
 	v := make([]float64, n)
 	for i := range v {
 		v[i] = x
 	}
-	return v, nil
+	return v, scalarBounds(x), nil
 }
 
-func parseRecovery(raw json.RawMessage, n int) (Recovery, error) {
+// parseRecovery reads the recovery field; the bounds are known for a cost
+// by new count given as a number or a form.
+func parseRecovery(raw json.RawMessage, n int) (Recovery, bounds, error) {
 	const field = "application.recovery"
 	if isNull(raw) {
-		return Recovery{}, fieldErr(field, "missing")
+		return Recovery{}, bounds{}, fieldErr(field, "missing")
 	}
 	if isObject(raw) {
 		return parseRecoveryForm(raw, n)
@@ -315,19 +331,19 @@ func parseRecovery(raw json.RawMessage, n int) (Recovery, error) {
 			return err
 		})
 		if err != nil {
-			return Recovery{}, err
+			return Recovery{}, bounds{}, err
 		}
 		r := Recovery{matrix: m}
 		if err := r.validate(n); err != nil {
-			return Recovery{}, err
+			return Recovery{}, bounds{}, err
 		}
-		return RecoveryMatrix(m), nil
+		return RecoveryMatrix(m), bounds{}, nil
 	}
-	v, err := perCount(field, raw, n)
+	v, b, err := perCount(field, raw, n)
 	if err != nil {
-		return Recovery{}, err
+		return Recovery{}, bounds{}, err
 	}
-	return Recovery{byNew: v}, nil
+	return Recovery{byNew: v}, b, nil
 }
 
 func parsePolicy(raw json.RawMessage, n int) (Policy, error) {

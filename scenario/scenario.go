@@ -349,6 +349,21 @@ func (s *Scenario) Validate() error {
 // compare the vector with the policy's.
 func (s *Scenario) checkReschedule() error {
 	n := s.System.Processors
+	// One pass for the common case, every check passing; otherwise the
+	// checks below, in order, name the first failure.
+	if v, w := s.Reschedule, s.Application.WorkRate; len(v) == n && len(w) == n {
+		ok, usable := true, false
+		for i, r := range v {
+			if r < 0 || r > i+1 || r > 0 && w[r-1] == 0 {
+				ok = false
+				break
+			}
+			usable = usable || r > 0
+		}
+		if ok && usable {
+			return s.Reconfigure.Validate()
+		}
+	}
 	if len(s.Reschedule) != n {
 		return fieldErr("policy", "rescheduling vector has %d entries, want %d", len(s.Reschedule), n)
 	}
