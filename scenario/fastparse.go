@@ -101,11 +101,11 @@ func fastParse(data []byte, s *ParseSettings) (*Scenario, bool) {
 	}
 	n := sys.Processors
 	var application Application
-	appChecked := true
+	appChecked, workPositive := true, false
 	switch {
 	case appDone:
 		var err error
-		if application, err = app.application(n); err != nil {
+		if application, workPositive, err = app.application(n); err != nil {
 			return nil, false
 		}
 	case span[kApplication][0] == '{':
@@ -115,7 +115,7 @@ func fastParse(data []byte, s *ParseSettings) (*Scenario, bool) {
 			return nil, false
 		}
 		var err error
-		if application, err = app.application(n); err != nil {
+		if application, workPositive, err = app.application(n); err != nil {
 			return nil, false
 		}
 	default: // a named application, or a value parseApplication rejects
@@ -145,7 +145,7 @@ func fastParse(data []byte, s *ParseSettings) (*Scenario, bool) {
 			return nil, false
 		}
 	}
-	sc, err := newScenario(sys, application, pol, appChecked)
+	sc, err := newScenario(sys, application, pol, appChecked, workPositive)
 	if err != nil {
 		return nil, false
 	}
@@ -262,13 +262,10 @@ func walkApplication(r *scanner, n int) (appSpans, bool) {
 // same fields, and validates it. Vectors whose bounds were tracked as
 // they were read or expanded are not read again: Application.Validate
 // runs only when some bound is unknown or out of range (and then reports
-// the entry at fault).
-func (a *appSpans) application(n int) (Application, error) {
-	var (
-		app Application
-		err error
-		b   [4]bounds
-	)
+// the entry at fault). workPositive reports that every ω(a) > 0, as
+// seen while reading them.
+func (a *appSpans) application(n int) (app Application, workPositive bool, err error) {
+	var b [4]bounds
 	switch {
 	case a.isList[kWork]:
 		app.WorkRate, b[kWork] = a.list[kWork], a.bounds[kWork]
@@ -278,7 +275,7 @@ func (a *appSpans) application(n int) (Application, error) {
 		app.WorkRate, err = numberList("application.work_rate", a.span[kWork], n)
 	}
 	if err != nil {
-		return app, err
+		return app, false, err
 	}
 	perCountOrList := func(k int, field string) ([]float64, bounds, error) {
 		if a.isList[k] {
@@ -287,13 +284,13 @@ func (a *appSpans) application(n int) (Application, error) {
 		return perCount(field, a.span[k], n)
 	}
 	if app.Latency, b[kLatency], err = perCountOrList(kLatency, "application.checkpoint_latency"); err != nil {
-		return app, err
+		return app, false, err
 	}
 	app.Overhead = app.Latency
 	overOK := true // C = L
 	if len(a.span[kOverhead]) > 0 {
 		if app.Overhead, b[kOverhead], err = perCountOrList(kOverhead, "application.checkpoint_overhead"); err != nil {
-			return app, err
+			return app, false, err
 		}
 		overOK = false
 	}
@@ -302,14 +299,14 @@ func (a *appSpans) application(n int) (Application, error) {
 	case a.matrix != nil:
 		r := Recovery{matrix: a.matrix}
 		if err := r.validate(n); err != nil {
-			return app, err
+			return app, false, err
 		}
 		app.Recovery, recOK = recoveryMatrixOwned(a.matrix), true
 	case a.isList[kRecovery]:
 		app.Recovery, b[kRecovery] = Recovery{byNew: a.list[kRecovery]}, a.bounds[kRecovery]
 	default:
 		if app.Recovery, b[kRecovery], err = parseRecovery(a.span[kRecovery], n); err != nil {
-			return app, err
+			return app, false, err
 		}
 	}
 	if r := app.Recovery; r.byNew != nil && r.rows == 0 && len(r.byNew) == n {
@@ -319,7 +316,7 @@ func (a *appSpans) application(n int) (Application, error) {
 	}
 	if len(app.WorkRate) != n || len(app.Latency) != n || len(app.Overhead) != n ||
 		!b[kWork].within(0, MaxWorkRate) || !(b[kWork].hi > 0) || !b[kLatency].within(0, MaxSeconds) || !recOK {
-		return app, app.Validate(n)
+		return app, false, app.Validate(n)
 	}
 	if !overOK && b[kOverhead].within(0, MaxSeconds) {
 		overOK = true
@@ -331,9 +328,9 @@ func (a *appSpans) application(n int) (Application, error) {
 		}
 	}
 	if !overOK {
-		return app, app.Validate(n)
+		return app, false, app.Validate(n)
 	}
-	return app, nil
+	return app, b[kWork].lo > 0, nil
 }
 
 // scanner reads JSON from b at i. Its methods return false on anything
@@ -587,7 +584,7 @@ func (r *scanner) numbers(n int) ([]float64, bounds, bool) {
 			return nil, bounds{}, false
 		}
 		out = append(out, x)
-		lo, hi = min(lo, x), max(hi, x)
+		lo, hi = track(lo, hi, x)
 		i = skipSpace(b, j)
 		if i >= len(b) {
 			return nil, bounds{}, false

@@ -97,9 +97,8 @@ func parseForm(field string, raw json.RawMessage, n int) ([]float64, bounds, err
 }
 
 // bounds are the least and the greatest entry of a vector, tracked as it
-// is built so that validation need not read it again (NaN when an entry
-// is NaN: the builtin min and max propagate it, and every comparison with
-// it is false); known is false when they were not tracked.
+// is built so that validation need not read it again (lo is NaN when an
+// entry is NaN, see track); known is false when they were not tracked.
 type bounds struct {
 	lo, hi float64
 	known  bool
@@ -108,6 +107,23 @@ type bounds struct {
 // within reports whether the bounds are known and every entry is in [lo,
 // hi] (NaN is not).
 func (b bounds) within(lo, hi float64) bool { return b.known && b.lo >= lo && b.hi <= hi }
+
+// track returns the bounds lo, hi extended by y; a NaN y makes lo NaN
+// for good (every later comparison with it is false). Comparisons rather
+// than the builtin min and max, whose handling of NaN and signed zeros
+// costs more in the expansion loops.
+func track(lo, hi, y float64) (float64, float64) {
+	if y < lo {
+		lo = y
+	}
+	if y > hi {
+		hi = y
+	}
+	if y != y {
+		lo = y
+	}
+	return lo, hi
+}
 
 // scalarBounds are the bounds of a vector whose entries all equal x.
 func scalarBounds(x float64) bounds { return bounds{x, x, true} }
@@ -134,7 +150,7 @@ func expandLinear(c, k float64, n int) ([]float64, bounds) {
 	for a := range v {
 		x := c + float64(k*float64(a+1))
 		v[a] = x
-		lo, hi = min(lo, x), max(hi, x)
+		lo, hi = track(lo, hi, x)
 	}
 	return v, bounds{lo, hi, true}
 }
@@ -147,7 +163,7 @@ func expandAmdahl(r, f float64, n int) ([]float64, bounds) {
 		x := float64(a + 1)
 		y := float64(r*x) / (1 + float64(f*(x-1)))
 		v[a] = y
-		lo, hi = min(lo, y), max(hi, y)
+		lo, hi = track(lo, hi, y)
 	}
 	return v, bounds{lo, hi, true}
 }
@@ -170,19 +186,19 @@ func expandPower(c, e float64, n int) ([]float64, bounds) {
 		for a := range v {
 			y = c * float64(a+1)
 			v[a] = y
-			lo, hi = min(lo, y), max(hi, y)
+			lo, hi = track(lo, hi, y)
 		}
 	case 0.5:
 		for a := range v {
 			y = c * math.Sqrt(float64(a+1))
 			v[a] = y
-			lo, hi = min(lo, y), max(hi, y)
+			lo, hi = track(lo, hi, y)
 		}
 	default:
 		for a := range v {
 			y = c * math.Pow(float64(a+1), e)
 			v[a] = y
-			lo, hi = min(lo, y), max(hi, y)
+			lo, hi = track(lo, hi, y)
 		}
 	}
 	return v, bounds{lo, hi, true}
@@ -215,22 +231,16 @@ func parseRecoveryForm(raw json.RawMessage, n int) (Recovery, bounds, error) {
 	if j.PerNew != nil {
 		ka = *j.PerNew
 	}
-	if kp == 0 {
-		v, b := expandLinear(c, ka, n)
-		return Recovery{byNew: v}, b, nil // validated with the application
-	}
-	return RecoveryLinear(c, kp, ka, n), bounds{}, nil
+	return RecoveryLinear(c, kp, ka, n), bounds{}, nil // validated with the application
 }
 
 // RecoveryLinear returns R(p, a) = c + perOld·p + perNew·a on n
-// processors. With perOld = 0 it is stored as a vector by new count;
-// otherwise as the three coefficients, not as an n×n matrix, so that a
-// recovery cost depending on the old count takes constant memory.
+// processors, stored as its three coefficients, not as an n×n matrix nor
+// a vector of n, so that it takes constant memory. With perOld = 0 it
+// depends on the new count only (DependsOnOld is false), and R(p, a) is
+// c + perNew·a rounded as expandLinear rounds it (the vector a list of
+// the same numbers gives).
 func RecoveryLinear(c, perOld, perNew float64, n int) Recovery {
-	if perOld == 0 {
-		v, _ := expandLinear(c, perNew, n)
-		return Recovery{byNew: v}
-	}
 	return Recovery{linear: &linearRecovery{c: c, perOld: perOld, perNew: perNew, n: n}}
 }
 
@@ -241,13 +251,30 @@ type linearRecovery struct {
 }
 
 func (l *linearRecovery) cost(p, a int) float64 {
+	if l.perOld == 0 {
+		return l.c + float64(l.perNew*float64(a)) // as expandLinear
+	}
 	return l.c + l.perOld*float64(p) + l.perNew*float64(a)
 }
 
 // validate checks the coefficients and, R being linear, its values at
-// the four corners of [1, n]², where its extremes lie.
+// the four corners of [1, n]², where its extremes lie: each rounded
+// operation is monotone in its operand, so the computed R is monotone in
+// p and in a too. A cost by new count (perOld = 0) that fails is checked
+// as the vector it stands for, so that the error names the first entry
+// at fault, as for a list.
 func (l *linearRecovery) validate(n int) error {
 	const field = "application.recovery"
+	if l.perOld == 0 {
+		if l.n == n && n >= 1 {
+			lo, hi := l.cost(1, 1), l.cost(1, n)
+			if lo >= 0 && lo <= MaxSeconds && hi >= 0 && hi <= MaxSeconds {
+				return nil
+			}
+		}
+		v, _ := expandLinear(l.c, l.perNew, max(l.n, 0))
+		return Recovery{byNew: v}.validate(n)
+	}
 	if l.n != n {
 		return fieldErr(field, "defined for %d processors, want %d", l.n, n)
 	}

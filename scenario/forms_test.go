@@ -84,3 +84,70 @@ func TestParseFormsMillion(t *testing.T) {
 		t.Errorf("ω(N) = %v", w)
 	}
 }
+
+// TestRecoveryLinearCompact checks that a recovery cost written as one
+// number or a form is kept as coefficients (constant memory) yet reads as
+// the vector a list of the same numbers gives: the same costs bit for bit,
+// the same DependsOnOld, the same errors naming the entry at fault, and
+// restriction to fewer counts (FirstCounts) keeps it (it fell to a zero
+// cost before).
+func TestRecoveryLinearCompact(t *testing.T) {
+	const n = 6
+	sys := fmt.Sprintf(`{"processors": %d, "mttf": "100d", "mttr": "1h"}`, n)
+	app := func(rec string) string {
+		return `{"work_rate": [1, 2, 3, 4, 5, 6], "checkpoint_latency": 90, "recovery": ` + rec + `}`
+	}
+	for _, tc := range []struct{ compact, list string }{
+		{`30`, `[30, 30, 30, 30, 30, 30]`},
+		{`"1m"`, `[60, 60, 60, 60, 60, 60]`},
+		{`-0`, `[-0, -0, -0, -0, -0, -0]`},
+		{`{"constant": 5, "per_new": 0.1}`, `[5.1, 5.2, 5.3, 5.4, 5.5, 5.6]`},
+		{`{"constant": 5, "per_new": -1}`, `[4, 3, 2, 1, 0, -1]`},
+		{`-5`, `[-5, -5, -5, -5, -5, -5]`},
+		{`1e300`, `[1e300, 1e300, 1e300, 1e300, 1e300, 1e300]`},
+	} {
+		a, errA := parse(file(sys, app(tc.compact), `"greedy"`))
+		b, errB := parse(file(sys, app(tc.list), `"greedy"`))
+		if fmt.Sprint(errA) != fmt.Sprint(errB) {
+			t.Errorf("%s: error %v, as a list %v", tc.compact, errA, errB)
+			continue
+		}
+		if errA != nil {
+			continue
+		}
+		if a.Application.Recovery.DependsOnOld() {
+			t.Errorf("%s: depends on the old count", tc.compact)
+		}
+		for p := 1; p <= n; p++ {
+			for q := 1; q <= n; q++ {
+				// Rounded as the sum c + k·a (5 + 0.1·3 is not 5.3 exactly),
+				// so compare within a few ulps against the list, and bit for
+				// bit against the formula.
+				x, y := a.Application.Recovery.Cost(p, q), b.Application.Recovery.Cost(p, q)
+				if math.Abs(x-y) > 4e-16*math.Abs(y) || math.Signbit(x) != math.Signbit(y) {
+					t.Errorf("%s: R(%d, %d) = %v, as a list %v", tc.compact, p, q, x, y)
+				}
+			}
+		}
+		first, err := a.Application.FirstCounts(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := first.Validate(3); err != nil {
+			t.Errorf("%s: FirstCounts(3) fails Validate(3): %v", tc.compact, err)
+		}
+		if x, y := first.Recovery.Cost(2, 3), a.Application.Recovery.Cost(2, 3); x != y {
+			t.Errorf("%s: FirstCounts(3) has R(2, 3) = %v, want %v", tc.compact, x, y)
+		}
+	}
+	lin := scenario.Application{WorkRate: []float64{1, 2, 3}, Latency: []float64{9, 9, 9}, Overhead: []float64{9, 9, 9},
+		Recovery: scenario.RecoveryLinear(10, 0.5, 1, 3)}
+	first, err := lin.FirstCounts(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// R(2, 1) = 10 + 0.5·2 + 1·1 = 12.
+	if got := first.Recovery.Cost(2, 1); got != 12 || !first.Recovery.DependsOnOld() {
+		t.Errorf("FirstCounts(2) of R = 10 + 0.5p + a: R(2, 1) = %v, depends on old %v; want 12, true", got, first.Recovery.DependsOnOld())
+	}
+}

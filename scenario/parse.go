@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"reflect"
 	"strconv"
@@ -175,7 +176,7 @@ func parseReference(data []byte, s *ParseSettings) (*Scenario, error) {
 			return nil, err
 		}
 	}
-	sc, err := newScenario(sys, app, pol, appChecked)
+	sc, err := newScenario(sys, app, pol, appChecked, false)
 	if err != nil {
 		return nil, err
 	}
@@ -338,6 +339,15 @@ func parseRecovery(raw json.RawMessage, n int) (Recovery, bounds, error) {
 			return Recovery{}, bounds{}, err
 		}
 		return RecoveryMatrix(m), bounds{}, nil
+	}
+	if raw[0] != '[' {
+		// One cost for every count: kept as a number, not n copies of
+		// it. R(p, a) = x + (-0)·a is x exactly, -0 included.
+		x, err := parseSeconds(field, raw)
+		if err != nil {
+			return Recovery{}, bounds{}, err
+		}
+		return RecoveryLinear(x, 0, math.Copysign(0, -1), n), bounds{}, nil
 	}
 	v, b, err := perCount(field, raw, n)
 	if err != nil {

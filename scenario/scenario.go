@@ -177,8 +177,8 @@ type Recovery struct {
 	// rows is the row count of a matrix collapsed into byNew (0 otherwise),
 	// kept so that validation still sees the matrix's shape.
 	rows int
-	// linear holds R(p, a) = c + kp·p + ka·a (RecoveryLinear) when the
-	// cost depends on the old count; nil otherwise.
+	// linear holds R(p, a) = c + kp·p + ka·a (RecoveryLinear), kp = 0
+	// included; nil otherwise.
 	linear *linearRecovery
 }
 
@@ -231,7 +231,9 @@ func (r Recovery) Cost(p, a int) float64 {
 
 // DependsOnOld reports whether R(p, a) depends on the old count p, in which
 // case the model must keep p in its recovery and down states.
-func (r Recovery) DependsOnOld() bool { return r.matrix != nil || r.linear != nil }
+func (r Recovery) DependsOnOld() bool {
+	return r.matrix != nil || r.linear != nil && r.linear.perOld != 0
+}
 
 // Matrix returns R as an N×N matrix (a fresh copy) for n processors.
 func (r Recovery) Matrix(n int) [][]float64 {
@@ -397,7 +399,7 @@ func firstDiff(a, b reschedule.Vector) int {
 // availability-based or optimal policy must be resolved first (see
 // Policy.Vector and Policy.Resolved).
 func New(sys System, app Application, pol Policy) (*Scenario, error) {
-	return newScenario(sys, app, pol, false)
+	return newScenario(sys, app, pol, false, false)
 }
 
 // newScenario is New; appChecked says that app.Validate(sys.Processors)
@@ -405,8 +407,10 @@ func New(sys System, app Application, pol Policy) (*Scenario, error) {
 // that each vector is validated once. The checks and their order are
 // New's: the system, the policy's vector, the application, the rest of
 // Validate. The vector is the policy's by construction, so Validate's
-// comparison of the two is not repeated.
-func newScenario(sys System, app Application, pol Policy, appChecked bool) (*Scenario, error) {
+// comparison of the two is not repeated. workPositive says that the
+// caller saw ω(a) > 0 for every a (as it read them): the greedy vector,
+// r(n) = n, then passes the vector's checks without reading it again.
+func newScenario(sys System, app Application, pol Policy, appChecked, workPositive bool) (*Scenario, error) {
 	if err := sys.Validate(); err != nil {
 		return nil, err
 	}
@@ -421,6 +425,9 @@ func newScenario(sys System, app Application, pol Policy, appChecked bool) (*Sce
 		}
 	}
 	s := &Scenario{System: sys, Application: app, Policy: pol, Reschedule: v}
+	if pol.Kind == Greedy && appChecked && workPositive {
+		return s, s.Reconfigure.Validate()
+	}
 	if err := s.checkReschedule(); err != nil {
 		return nil, err
 	}
@@ -490,6 +497,13 @@ func (a Application) FirstCounts(n int) (Application, error) {
 			return Application{}, r.validate(a.N())
 		}
 		out.Recovery = RecoveryByNew(r.byNew[:n])
+	case r.linear != nil:
+		if r.linear.n < n {
+			return Application{}, r.validate(a.N())
+		}
+		l := *r.linear
+		l.n = n
+		out.Recovery = Recovery{linear: &l}
 	}
 	return out, nil
 }
