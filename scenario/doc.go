@@ -61,4 +61,21 @@
 // one is rejected without being built. Times (MTTF, MTTR in [MinSeconds,
 // MaxSeconds]; L, C, R up to MaxSeconds) and work rates (up to MaxWorkRate)
 // are bounded so that no rate, product or sum the models form overflows.
+//
+// # Reading
+//
+// Parse reads a well-formed file in one pass (fastparse.go): the keys are
+// checked as they are read, number lists converted where they stand (a
+// number's grammar and value in one scan of its digits: Clinger's exact
+// path for up to 2⁵³ times 10^±22, strconv.ParseFloat otherwise, so the
+// values are the correctly rounded ones encoding/json gives), each
+// vector's least and greatest entries tracked as it is read or expanded
+// so that it is validated without a second reading, and a recovery cost
+// by new count written as a number or a form kept as its coefficients
+// (RecoveryLinear). On anything else, errors included, Parse reads the
+// file again with encoding/json and the strict key check (the reference
+// path), and its errors are that path's; the fast path accepts only what
+// the reference accepts, with the same scenario bit for bit (FuzzParse).
+// New and Scenario.Validate check everything, for scenarios built by
+// hand.
 package scenario
