@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sync"
 	"testing"
 
@@ -22,9 +21,6 @@ type scaleRow struct {
 	n          int
 	mttf, mttr float64
 	policy     func(n int) scenario.Policy
-	// huge rows (a million processors in a volatile regime) run only when
-	// MARKOV_BENCH_HUGE is set, and never with -short.
-	huge bool
 }
 
 func greedy(int) scenario.Policy { return scenario.Policy{} }
@@ -54,14 +50,15 @@ func powerOfTwo(n int) scenario.Policy {
 const desktopMTTF, desktopMTTR = 8 * 3600.0, 4 * 3600.0
 
 var scaleRows = []scaleRow{
-	{"desktop/greedy/N=1024", 1024, desktopMTTF, desktopMTTR, greedy, false},
-	{"desktop/greedy/N=4096", 4096, desktopMTTF, desktopMTTR, greedy, false},
-	{"desktop/moldable16/N=16384", 16384, desktopMTTF, desktopMTTR, moldable(16), false},
-	{"desktop/moldable16/N=65536", 65536, desktopMTTF, desktopMTTR, moldable(16), false},
-	{"desktop/moldable16/N=1000000", 1_000_000, desktopMTTF, desktopMTTR, moldable(16), true},
-	{"MTTF=100d/greedy/N=1000000", 1_000_000, 100 * day, 3600, greedy, true},
-	{"MTTF=25y/moldableHalf/N=1000000", 1_000_000, 25 * year, 3600, moldableHalf, false},
-	{"MTTF=25y/powerOfTwo/N=1000000", 1_000_000, 25 * year, 3600, powerOfTwo, false},
+	{"desktop/greedy/N=1024", 1024, desktopMTTF, desktopMTTR, greedy},
+	{"desktop/greedy/N=4096", 4096, desktopMTTF, desktopMTTR, greedy},
+	{"desktop/moldable16/N=16384", 16384, desktopMTTF, desktopMTTR, moldable(16)},
+	{"desktop/moldable16/N=65536", 65536, desktopMTTF, desktopMTTR, moldable(16)},
+	{"desktop/moldable16/N=1000000", 1_000_000, desktopMTTF, desktopMTTR, moldable(16)},
+	{"desktop/greedy/N=1000000", 1_000_000, desktopMTTF, desktopMTTR, greedy},
+	{"MTTF=100d/greedy/N=1000000", 1_000_000, 100 * day, 3600, greedy},
+	{"MTTF=25y/moldableHalf/N=1000000", 1_000_000, 25 * year, 3600, moldableHalf},
+	{"MTTF=25y/powerOfTwo/N=1000000", 1_000_000, 25 * year, 3600, powerOfTwo},
 }
 
 func (r scaleRow) scenario(b *testing.B) *scenario.Scenario {
@@ -74,11 +71,8 @@ func (r scaleRow) scenario(b *testing.B) *scenario.Scenario {
 }
 
 func (r scaleRow) skip(b *testing.B) {
-	switch {
-	case r.n >= 1_000_000 && testing.Short():
+	if r.n >= 1_000_000 && testing.Short() {
 		b.Skip("a million processors: not with -short")
-	case r.huge && os.Getenv("MARKOV_BENCH_HUGE") == "":
-		b.Skip("set MARKOV_BENCH_HUGE=1 to run the volatile million-processor rows")
 	}
 }
 

@@ -171,7 +171,7 @@ func (c *SpareChains) fillPhase(g *segment, ch *birthdeath.Chain, tol float64) e
 	}
 	k := g.s1 - g.s0
 	g.lo, g.pt, g.qt = resize(g.lo, k), resizeRows(g.pt, k), resizeRows(g.qt, k)
-	if g.failUp.to == nil {
+	if g.failUp.sk == nil {
 		for k, r := range res.Rows {
 			g.lo[k], g.pt[k], g.qt[k] = r.Lo, nil, r.Q
 		}

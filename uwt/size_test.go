@@ -123,3 +123,47 @@ func TestLinearRecoveryMatchesMatrix(t *testing.T) {
 		}
 	}
 }
+
+// skeleton.target finds the decision states by arithmetic on their block;
+// it must agree with the index of every state built, on both paths and
+// with and without the old count p in the states.
+func TestTargetArithmetic(t *testing.T) {
+	const n = 40
+	sys := scenario.System{Processors: n, MTTF: 86400, MTTR: 4 * 3600}
+	for _, app := range []scenario.Application{testmodel.QRLike(n), matrixApp(n)} {
+		for _, pol := range []scenario.Policy{{}, {Kind: scenario.Moldable, Processors: 30}, {Kind: scenario.Explicit, Explicit: waitVector(n)}} {
+			sc := mustScenario(t, sys, app, pol)
+			for _, exact := range []bool{false, true} {
+				m, err := New(context.Background(), sc, &Settings{Exact: exact})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checked := 0
+				for st, i := range m.sk.index {
+					if got := m.sk.target(st); got != int32(i) {
+						t.Errorf("%v exact=%v: target(%v) = %d, index %d", pol, exact, st, got, i)
+					}
+					if st.Kind != Up {
+						checked++
+					}
+				}
+				if checked == 0 {
+					t.Errorf("%v exact=%v: no decision state", pol, exact)
+				}
+				if got := m.sk.target(State{Kind: Recovery, N: m.sk.hi + 1}); got != -1 {
+					t.Errorf("%v exact=%v: a state beyond the window has target %d", pol, exact, got)
+				}
+			}
+		}
+	}
+}
+
+// waitVector is greedy except that it waits at two thirds of n.
+func waitVector(n int) []int {
+	v := make([]int, n)
+	for k := range v {
+		v[k] = k + 1
+	}
+	v[2*n/3-1] = 0
+	return v
+}

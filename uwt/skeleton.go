@@ -37,7 +37,11 @@ type skeleton struct {
 	n, lo, hi int
 	states    []State
 	index     map[State]int
-	start     int // where reachability starts (see startState)
+	// The decision states are states[decBase:], by position of p (oldPos[p],
+	// nil when p is not kept) and then functional count lo..hi.
+	decBase int
+	oldPos  []int32
+	start   int // where reachability starts (see startState)
 
 	// up has one segment per used count a (the states U(a, ·)); their rows
 	// are recomputed for every interval. fixed has one segment per (p, a)
@@ -288,25 +292,32 @@ func (sk *skeleton) add(s State) {
 // window its mass would all leave it, so it is then left out.
 func (sk *skeleton) enumerate(m *Model, as []int) {
 	n := sk.n
-	if m.phase {
-		// Up phases: a recovery state stands for the recovery and the up
-		// phase after it (doc.go), so there are no up states.
-		for _, p := range m.oldCounts(as) {
-			for k := sk.lo; k <= sk.hi; k++ {
-				sk.add(sk.decision(m, p, k))
+	// Up phases: a recovery state stands for the recovery and the up
+	// phase after it (doc.go), so there are no up states.
+	if !m.phase {
+		if a := m.rOf(n); sk.hi == n && a > 0 {
+			sk.add(State{Kind: Up, A: a, S: n - a})
+		}
+		for _, a := range as {
+			for s := max(0, sk.lo-a); s <= min(n-a, sk.hi-a); s++ {
+				sk.add(State{Kind: Up, A: a, S: s})
 			}
 		}
-		return
 	}
-	if a := m.rOf(n); sk.hi == n && a > 0 {
-		sk.add(State{Kind: Up, A: a, S: n - a})
-	}
-	for _, a := range as {
-		for s := max(0, sk.lo-a); s <= min(n-a, sk.hi-a); s++ {
-			sk.add(State{Kind: Up, A: a, S: s})
+	// The decision states come last, in one block ordered by p and then
+	// k, so that target finds them by arithmetic.
+	sk.decBase = len(sk.states)
+	olds := m.oldCounts(as)
+	if m.byOld {
+		sk.oldPos = make([]int32, n+1)
+		for i := range sk.oldPos {
+			sk.oldPos[i] = -1
+		}
+		for i, p := range olds {
+			sk.oldPos[p] = int32(i)
 		}
 	}
-	for _, p := range m.oldCounts(as) {
+	for _, p := range olds {
 		for k := sk.lo; k <= sk.hi; k++ {
 			sk.add(sk.decision(m, p, k))
 		}
@@ -342,10 +353,31 @@ func (sk *skeleton) entry(m *Model, a, s int) State {
 
 // target returns the index of state s, or −1 when it is outside the window.
 func (sk *skeleton) target(s State) int32 {
+	if s.Kind != Up {
+		return sk.decisionIndex(s.P, s.N)
+	}
 	if i, ok := sk.index[s]; ok {
 		return int32(i)
 	}
 	return -1
+}
+
+// decisionIndex returns the index of the decision state with old count p
+// (ignored unless the states keep it) and functional count k, or −1 when
+// it is outside the window: the block of decision states (enumerate) is
+// ordered by the position of p, then by k.
+func (sk *skeleton) decisionIndex(p, k int) int32 {
+	if k < sk.lo || k > sk.hi {
+		return -1
+	}
+	pos := int32(0)
+	if sk.oldPos != nil {
+		if p < 0 || p >= len(sk.oldPos) || sk.oldPos[p] < 0 {
+			return -1
+		}
+		pos = sk.oldPos[p]
+	}
+	return int32(sk.decBase) + pos*int32(sk.hi-sk.lo+1) + int32(k-sk.lo)
 }
 
 // startState returns where reachability starts: the start state of
@@ -425,12 +457,16 @@ func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 	g := &segment{a: a, p: p, m: mm, up: up, rho: float64(a) * m.lambda, s0: mm + 1, s1: 0}
 	// Only the spare counts whose states lie in the window have targets:
 	// a + s (a checkpoint) or a − 1 + s (a failure) in [lo, hi].
-	lo, hi := max(0, sk.lo-a), min(mm, sk.hi-a+1)
-	g.upTo = sk.targets(lo, hi, func(s int) State { return sk.entry(m, a, s) })
-	g.failTo = sk.targets(lo, hi, func(s int) State { return sk.decision(m, p, a-1+s) })
+	// A failure leads to a decision state, found by arithmetic; the
+	// chain of up phases has no checkpoint transitions.
+	if !m.phase {
+		lo, hi := max(0, sk.lo-a), min(mm, sk.hi-a)
+		g.upTo = sk.targets(lo, hi, func(s int) State { return sk.entry(m, a, s) })
+	}
+	g.failTo = targets{sk: sk, p: p, shift: a - 1}
 	g.phase = m.phase
 	if m.phase && m.byOld && p != a {
-		g.failUp = sk.targets(lo, hi, func(s int) State { return sk.decision(m, a, a-1+s) })
+		g.failUp = targets{sk: sk, p: a, shift: a - 1}
 	}
 	if m.events != nil {
 		g.failN = make([]int32, sk.n)
@@ -450,14 +486,22 @@ func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 }
 
 // targets maps the spare counts s of a segment's columns to the states
-// they lead to: to[s − off], and −1 (outside the window) beyond it.
+// they lead to: either listed, to[s − off] (−1, outside the window,
+// beyond them), or, when sk is set, the decision state of old count p and
+// functional count shift + s.
 type targets struct {
 	off int
 	to  []int32
+
+	sk       *skeleton
+	p, shift int
 }
 
 // at returns the state that spare count s leads to, or −1.
 func (t targets) at(s int) int32 {
+	if t.sk != nil {
+		return t.sk.decisionIndex(t.p, t.shift+s)
+	}
 	if k := s - t.off; k >= 0 && k < len(t.to) {
 		return t.to[k]
 	}
