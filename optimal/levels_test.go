@@ -2,10 +2,12 @@ package optimal
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/ckpt-markov/markov/availability"
+	"github.com/ckpt-markov/markov/internal/lambertw"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
@@ -191,5 +193,58 @@ func TestRecoveryMatrix(t *testing.T) {
 			}
 		}
 		t.Logf("I = %g: g* = %.12g (depends on p: %v), best vector %.12g", interval, res.UWT, res.Policy.DependsOnOld(), best)
+	}
+}
+
+// TestPerStateIntervalsClosedForm: without reconfiguration the intervals
+// change neither the time of the next failure of the used processors (an
+// Exp(aλ) time from the start of the up phase) nor the spare count then,
+// so the best interval in U(a, s) maximises the work committed before that
+// failure, a problem that by memorylessness is the same at every segment
+// start: u = I + L(a) maximises (u − C(a))/(e^{ρu} − 1), ρ = aλ, whose
+// root is u* = C + (1 + W₀(−e^{−1−ρC}))/ρ (the Lambert-W optimum of the
+// exponential case), whatever s, g and r. So level 4's intervals are
+// I(a) = u* − L(a) in every state, and level 3 equals level 4 (to the
+// searches' RelTol = 1e-10 on g; measured: at most 7e-14). The solver's
+// intervals stop when g gains less than RelTol relative, near a maximum
+// where g is quadratic in log I: up to √1e-10 = 1e-5 relative in I
+// (measured: at most 2.5e-6 over these cases); the bound allows 1e-4.
+func TestPerStateIntervalsClosedForm(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range oracleCases() {
+		t.Run(c.name, func(t *testing.T) {
+			sc := c.scenario(t, scenario.Policy{})
+			sv, err := New(sc, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := sv.Levels(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := relDiff(rep.PerConfiguration.UWT, rep.PerState.UWT); d > 1e-10 {
+				t.Errorf("level 3 %.15g, level 4 %.15g (rel %.2g)", rep.PerConfiguration.UWT, rep.PerState.UWT, d)
+			}
+			lambda := sc.System.Lambda()
+			checked := 0
+			for a, iv := range rep.PerState.MeanInterval {
+				if rep.PerState.Mass[a] < 1e-6 {
+					continue // intervals of negligible configurations are not searched to tolerance
+				}
+				l, ovh := sc.Application.Latency[a-1], sc.Application.Overhead[a-1]
+				rho := float64(a) * lambda
+				want := ovh + (1+lambertw.W0(-math.Exp(-1-rho*ovh)))/rho - l
+				if d := relDiff(iv, want); d > 1e-4 {
+					t.Errorf("a = %d: level 4 mean interval %.6g s, closed form %.6g s (rel %.2g)", a, iv, want, d)
+				}
+				if d := relDiff(rep.PerConfiguration.Intervals[a], want); d > 1e-4 {
+					t.Errorf("a = %d: level 3 interval %.6g s, closed form %.6g s (rel %.2g)", a, rep.PerConfiguration.Intervals[a], want, d)
+				}
+				checked++
+			}
+			if checked == 0 {
+				t.Fatal("no configuration with mass: nothing compared")
+			}
+		})
 	}
 }
