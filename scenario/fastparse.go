@@ -39,7 +39,6 @@ func fastParse(data []byte, s *ParseSettings) (*Scenario, bool) {
 	)
 	var (
 		span    [4][]byte
-		seen    [4]bool
 		sys     System
 		sysDone bool
 		app     appSpans
@@ -48,31 +47,18 @@ func fastParse(data []byte, s *ParseSettings) (*Scenario, bool) {
 		polDone bool
 	)
 	r.space()
-	if !r.byte('{') {
-		return nil, false
-	}
-	r.space()
-	for first := true; !r.byte('}'); first = false {
-		if !first && (!r.byte(',') || !r.spaceThen()) {
-			return nil, false
-		}
-		k := r.key("system", "application", "policy", "reconfigure")
-		if k < 0 || seen[k] {
-			return nil, false
-		}
-		seen[k] = true
-		r.space()
+	ok := r.members([]string{"system", "application", "policy", "reconfigure"}, func(k int) bool {
 		start := r.i
 		switch {
 		case k == kApplication && sysDone && r.peek() == '{':
 			// The usual order: N is known, so lists are read where they
 			// stand, each bounded by N.
 			if app, appDone = walkApplication(r, sys.Processors); !appDone {
-				return nil, false
+				return false
 			}
 		case k == kPolicy && sysDone && r.peek() == '{':
 			if pol, polDone = walkPolicy(r, sys.Processors); !polDone {
-				return nil, false
+				return false
 			}
 		case k == kApplication && r.peek() == '{':
 			// N is not known yet: find the object's end, to walk it
@@ -80,20 +66,23 @@ func fastParse(data []byte, s *ParseSettings) (*Scenario, bool) {
 			// search for the closing bracket, with none of '"', '['
 			// and '{' before it); the walk checks them.
 			if !r.valueLazy() {
-				return nil, false
+				return false
 			}
 		case !r.value(0):
-			return nil, false
+			return false
 		}
 		span[k] = data[start:r.i]
 		if k == kSystem {
 			var err error
 			if sys, err = parseSystem(span[k]); err != nil {
-				return nil, false
+				return false
 			}
 			sysDone = true
 		}
-		r.space()
+		return true
+	})
+	if !ok {
+		return nil, false
 	}
 	r.space()
 	if r.i != len(data) || !sysDone || len(span[kApplication]) == 0 || len(span[kPolicy]) == 0 {
@@ -157,40 +146,22 @@ func fastParse(data []byte, s *ParseSettings) (*Scenario, bool) {
 // …]} with at most n entries, as parsePolicy does.
 func walkPolicy(r *scanner, n int) (Policy, bool) {
 	var (
-		pol  Policy
-		seen [2]bool
+		pol     Policy
+		members int
 	)
-	if !r.byte('{') {
-		return pol, false
-	}
-	r.space()
-	for first := true; !r.byte('}'); first = false {
-		if !first && (!r.byte(',') || !r.spaceThen()) {
-			return pol, false
-		}
-		k := r.key("moldable", "vector")
-		if k < 0 || seen[k] {
-			return pol, false
-		}
-		seen[k] = true
-		r.space()
+	ok := r.members([]string{"moldable", "vector"}, func(k int) bool {
+		members++
 		if k == 0 {
 			a, ok := r.integer()
-			if !ok {
-				return pol, false
-			}
 			pol = Policy{Kind: Moldable, Processors: a}
-		} else {
-			v, ok := r.integers(n)
-			if !ok {
-				return pol, false
-			}
-			pol = Policy{Kind: Explicit, Explicit: v}
+			return ok
 		}
-		r.space()
-	}
+		v, ok := r.integers(n)
+		pol = Policy{Kind: Explicit, Explicit: v}
+		return ok
+	})
 	// Exactly one of the two (parsePolicy rejects both and neither).
-	return pol, seen[0] != seen[1]
+	return pol, ok && members == 1
 }
 
 // appSpans is an application object as walkApplication read it: each
@@ -218,44 +189,30 @@ const (
 // by n.
 func walkApplication(r *scanner, n int) (appSpans, bool) {
 	var a appSpans
-	var seen [4]bool
-	if !r.byte('{') {
-		return a, false
-	}
-	r.space()
-	for first := true; !r.byte('}'); first = false {
-		if !first && (!r.byte(',') || !r.spaceThen()) {
-			return a, false
-		}
-		k := r.key("work_rate", "checkpoint_latency", "checkpoint_overhead", "recovery")
-		if k < 0 || seen[k] {
-			return a, false
-		}
-		seen[k] = true
-		r.space()
+	ok := r.members([]string{"work_rate", "checkpoint_latency", "checkpoint_overhead", "recovery"}, func(k int) bool {
 		start := r.i
 		switch {
 		case r.peek() == '[' && r.peekAfterBracket() == '[' && k == kRecovery:
 			m, ok := r.matrix(n)
 			if !ok {
-				return a, false
+				return false
 			}
 			a.matrix = m
 		case r.peek() == '[':
 			v, b, ok := r.numbers(n)
 			if !ok {
-				return a, false
+				return false
 			}
 			a.list[k], a.bounds[k], a.isList[k] = v, b, true
 		default:
 			if !r.value(0) {
-				return a, false
+				return false
 			}
 		}
 		a.span[k] = r.b[start:r.i]
-		r.space()
-	}
-	return a, true
+		return true
+	})
+	return a, ok
 }
 
 // application builds the application as parseApplication does from the
@@ -381,6 +338,34 @@ func (r *scanner) byte(c byte) bool {
 		return true
 	}
 	return false
+}
+
+// members walks the object at r: each member's key must be one of keys
+// (none twice), and member reads its value, r standing at it; whitespace
+// around the values is skipped. It reports whether the object was well
+// formed and every member call succeeded.
+func (r *scanner) members(keys []string, member func(k int) bool) bool {
+	if !r.byte('{') {
+		return false
+	}
+	r.space()
+	var seen uint64 // keys are few: len(keys) ≤ 64
+	for first := true; !r.byte('}'); first = false {
+		if !first && (!r.byte(',') || !r.spaceThen()) {
+			return false
+		}
+		k := r.key(keys...)
+		if k < 0 || seen&(1<<k) != 0 {
+			return false
+		}
+		seen |= 1 << k
+		r.space()
+		if !member(k) {
+			return false
+		}
+		r.space()
+	}
+	return true
 }
 
 // key reads an object key and the colon after it, and returns the index
