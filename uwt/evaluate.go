@@ -53,6 +53,18 @@ type Result struct {
 	// (Transitions is 0) and nothing is solved (Residual is 0, Solver
 	// Auto).
 	OneClass bool
+	// OldCountBin is the number of consecutive used counts that share one
+	// old count when Settings.OldCountBin binned them (doc.go, "Old-count
+	// bins"), 0 when the old counts are exact (the setting is 0 or 1, or
+	// the recovery cost does not depend on p).
+	OldCountBin int
+	// BinError is the a-posteriori estimate of the binning's error in UWT
+	// (work per second, as UWT): |UWT − UWT'|, UWT' the same model's with
+	// bins of BinCompared used counts (twice OldCountBin, or half when
+	// OldCountBin already puts every used count in one bin). 0 without
+	// bins. Model.Optimize computes it at I* only.
+	BinError    float64
+	BinCompared int
 
 	sk *skeleton
 	pi []float64 // over the skeleton's states
@@ -79,7 +91,54 @@ type Weighted struct {
 // Evaluate computes UWT(I) for the checkpoint interval I > 0 (seconds).
 // With the fast path, it widens the window of functional counts until the
 // dropped mass is below Settings.Tol.
+//
+// With old-count bins (Settings.OldCountBin) it also evaluates the model
+// of bins twice as wide (built on first use and kept) at the same
+// interval, for Result.BinError.
 func (m *Model) Evaluate(ctx context.Context, interval float64) (Result, error) {
+	res, err := m.evaluateWindowed(ctx, interval)
+	if err != nil {
+		return res, err
+	}
+	if err := m.binError(ctx, &res); err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// binError sets res.OldCountBin and, with old-count bins, res.BinError
+// and res.BinCompared from the comparison model (doc.go, "Old-count
+// bins"): bins of twice m.bin used counts, or of half when m.bin already
+// puts the window's used counts in one bin (so that the comparison model
+// differs). The comparison model is built once, on first use.
+func (m *Model) binError(ctx context.Context, res *Result) error {
+	if m.bin <= 1 {
+		return nil
+	}
+	if m.coarse == nil {
+		other := 2 * m.bin
+		if len(m.sk.olds) <= 1 {
+			other = max(m.bin/2, 1)
+		}
+		set := m.given
+		set.OldCountBin = other
+		c, err := New(ctx, m.sc, &set)
+		if err != nil {
+			return fmt.Errorf("uwt: the model of old-count bins of %d, which estimates the binning error: %w", other, err)
+		}
+		m.coarse = c
+	}
+	cr, err := m.coarse.evaluateWindowed(ctx, res.Interval)
+	if err != nil {
+		return fmt.Errorf("uwt: the model of old-count bins of %d, which estimates the binning error: %w", m.coarse.bin, err)
+	}
+	res.OldCountBin, res.BinCompared = m.bin, m.coarse.bin
+	res.BinError = math.Abs(res.UWT - cr.UWT)
+	return nil
+}
+
+// evaluateWindowed is Evaluate without the binning error estimate.
+func (m *Model) evaluateWindowed(ctx context.Context, interval float64) (Result, error) {
 	if math.IsNaN(interval) || math.IsInf(interval, 0) || interval <= 0 {
 		return Result{}, fmt.Errorf("uwt: interval = %v, want a positive number of seconds", interval)
 	}

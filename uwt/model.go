@@ -44,6 +44,15 @@ type Settings struct {
 	// each while an interval is evaluated). Zero means
 	// DefaultMaxTransitions. The exact path needs O(N³) of them.
 	MaxTransitions int
+	// OldCountBin, when above 1, makes the fast path keep the old count p
+	// of the recovery and down states R(p, n), D(p, n) only up to bins of
+	// that many consecutive used counts, each with the recovery cost of
+	// its middle count (doc.go, "Old-count bins"): an approximation with
+	// an a-posteriori estimate of its error (Result.BinError), for
+	// recovery costs that depend on p beyond the exact frontier. 0 or 1
+	// keeps p exactly (the default); a recovery cost that does not depend
+	// on p ignores it. It cannot be combined with Exact.
+	OldCountBin int
 }
 
 // Defaults of Settings.
@@ -98,6 +107,10 @@ func (s Settings) validate() error {
 		return fmt.Errorf("uwt: Settings.Tol = %v, want in (0, 1)", s.Tol)
 	case math.IsNaN(s.Prune) || s.Prune >= 1:
 		return fmt.Errorf("uwt: Settings.Prune = %v, want below 1", s.Prune)
+	case s.OldCountBin < 0:
+		return fmt.Errorf("uwt: Settings.OldCountBin = %d, want 0 or more", s.OldCountBin)
+	case s.Exact && s.OldCountBin > 1:
+		return fmt.Errorf("uwt: Settings.Exact and Settings.OldCountBin = %d both set: the exact path keeps every old count (it is the validation path)", s.OldCountBin)
 	}
 	return nil
 }
@@ -109,9 +122,17 @@ func (s Settings) validate() error {
 type Model struct {
 	sc     *scenario.Scenario
 	set    Settings
+	given  Settings // the settings as given (zero for nil), for the comparison model
 	lambda float64
 	theta  float64
-	byOld  bool    // recovery cost depends on the old processor count
+	byOld  bool // recovery cost depends on the old processor count
+	// bin is the number of consecutive used counts that share one old
+	// count (Settings.OldCountBin; 1 keeps p exactly, and always when
+	// byOld is false); coarse is the model with bins twice as wide (or
+	// half, see binErrorModel) that estimates the error, built on first
+	// use.
+	bin    int
+	coarse *Model
 	events *events // failure events; nil for single failures
 	rows   *SpareChains
 	sk     *skeleton
@@ -137,6 +158,10 @@ func New(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
+	var given Settings
+	if s != nil {
+		given = *s
+	}
 	set := s.withDefaults()
 	if err := set.validate(); err != nil {
 		return nil, err
@@ -144,10 +169,15 @@ func New(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error
 	m := &Model{
 		sc:     sc,
 		set:    set,
+		given:  given,
 		lambda: sc.System.Lambda(),
 		theta:  sc.System.Theta(),
 		byOld:  sc.Application.Recovery.DependsOnOld(),
 		events: newEvents(sc.System),
+		bin:    1,
+	}
+	if m.byOld && set.OldCountBin > 1 {
+		m.bin = set.OldCountBin
 	}
 	m.phase = !set.Exact && m.events == nil && sc.Reconfigure != scenario.AtCheckpoint
 	m.rows = newSpareChains(m.lambda, m.theta, set.Exact)

@@ -173,6 +173,10 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 		return Optimum{}, err
 	}
 	opt := Optimum{Result: sr.seen[iBest], Scan: scan, LocalMaxima: maxima}
+	// The binning error at I* only (doc.go, "Old-count bins").
+	if err := m.binError(ctx, &opt.Result); err != nil {
+		return Optimum{}, err
+	}
 	target := (1 - set.Band) * uBest
 	if opt.BandLow, err = sr.bandEdge(scan, k, -1, xBest, uBest, target); err != nil {
 		return Optimum{}, err
@@ -214,7 +218,7 @@ func (sr *search) uwt(i float64) (float64, error) {
 		return r.UWT, nil
 	}
 	sr.evaluations++
-	r, err := sr.m.Evaluate(sr.ctx, i)
+	r, err := sr.m.evaluateWindowed(sr.ctx, i)
 	if err != nil {
 		return 0, err
 	}

@@ -41,7 +41,12 @@ type skeleton struct {
 	// nil when p is not kept) and then functional count lo..hi.
 	decBase int
 	oldPos  []int32
-	start   int // where reachability starts (see startState)
+	// olds are the old counts the states keep, by position: the used
+	// counts, or with old-count bins (Settings.OldCountBin) the bins'
+	// representatives; oldPos maps every used count to its bin's position.
+	olds  []int
+	bins  [][]int // the used counts of each bin, by position
+	start int // where reachability starts (see startState)
 
 	// up has one segment per used count a (the states U(a, ·)); their rows
 	// are recomputed for every interval. fixed has one segment per (p, a)
@@ -123,13 +128,67 @@ func (m *Model) usedCounts(lo, hi int) []int {
 	return as
 }
 
-// oldCounts returns the values p of the recovery and down states: the
-// used counts when the recovery cost depends on p, else the placeholder 0.
-func (m *Model) oldCounts(as []int) []int {
-	if m.byOld {
-		return as
+// oldBins returns the values p of the recovery and down states, in bins:
+// each used count alone when the recovery cost depends on p, else the
+// placeholder 0. With old-count bins (m.bin > 1) the used counts of the
+// window [lo, hi] are grouped into runs of m.bin consecutive ones (doc.go,
+// "Old-count bins"); the start's r(N), when no count of the window uses
+// it and it is the largest, keeps a bin of its own, so that a count the
+// window never reaches does not move the bins' costs.
+func (m *Model) oldBins(as []int, lo, hi int) [][]int {
+	if !m.byOld {
+		return [][]int{{0}}
 	}
-	return []int{0}
+	bins := make([][]int, 0, len(as))
+	if m.bin <= 1 {
+		for j := range as {
+			bins = append(bins, as[j:j+1])
+		}
+		return bins
+	}
+	win, extra := as, []int(nil)
+	if last := as[len(as)-1]; last == m.rOf(m.sc.N()) && !m.windowUses(last, lo, hi) {
+		win, extra = as[:len(as)-1], as[len(as)-1:]
+	}
+	for j := 0; j < len(win); j += m.bin {
+		bins = append(bins, win[j:min(j+m.bin, len(win))])
+	}
+	if extra != nil {
+		bins = append(bins, extra)
+	}
+	return bins
+}
+
+// windowUses reports whether r(k) = a for some k in [lo, hi].
+func (m *Model) windowUses(a, lo, hi int) bool {
+	for k := lo; k <= hi; k++ {
+		if m.rOf(k) == a {
+			return true
+		}
+	}
+	return false
+}
+
+// oldCounts returns the old counts the states keep, one per bin of
+// oldBins: the bin's middle count (its representative).
+func (m *Model) oldCounts(as []int, lo, hi int) []int {
+	bins := m.oldBins(as, lo, hi)
+	reps := make([]int, len(bins))
+	for j, b := range bins {
+		reps[j] = b[len(b)/2]
+	}
+	return reps
+}
+
+// rep returns the old count the states keep for the checkpoint count p:
+// p itself, or with old-count bins the representative of p's bin (p
+// itself when p is no used count of the window, which then has no
+// decision state).
+func (sk *skeleton) rep(p int) int {
+	if sk.oldPos == nil || p < 0 || p >= len(sk.oldPos) || sk.oldPos[p] < 0 {
+		return p
+	}
+	return sk.olds[sk.oldPos[p]]
 }
 
 func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
@@ -165,7 +224,7 @@ func (m *Model) checkSize(as []int, lo, hi int) error {
 	n := m.sc.N()
 	// The states first, in closed form, so that the transitions are
 	// estimated state by state only for a model of bounded size.
-	states := (hi - lo + 1) * len(m.oldCounts(as))
+	states := (hi - lo + 1) * len(m.oldBins(as, lo, hi))
 	for _, a := range as {
 		if !m.phase {
 			states += max(min(n-a, hi-a)-max(0, lo-a)+1, 0)
@@ -255,7 +314,7 @@ func (m *Model) estimateSize(as []int, lo, hi int) (states int, trans float64) {
 		}
 		return 2 * cols(a, s)
 	}
-	olds := len(m.oldCounts(as))
+	olds := len(m.oldBins(as, lo, hi))
 	for _, a := range as {
 		if m.phase {
 			break // no up states
@@ -307,16 +366,20 @@ func (sk *skeleton) enumerate(m *Model, as []int) {
 	// The decision states come last, in one block ordered by p and then
 	// k, so that target finds them by arithmetic.
 	sk.decBase = len(sk.states)
-	olds := m.oldCounts(as)
+	bins := m.oldBins(as, sk.lo, sk.hi)
+	olds := m.oldCounts(as, sk.lo, sk.hi)
 	if m.byOld {
 		sk.oldPos = make([]int32, n+1)
 		for i := range sk.oldPos {
 			sk.oldPos[i] = -1
 		}
-		for i, p := range olds {
-			sk.oldPos[p] = int32(i)
+		for j, b := range bins {
+			for _, a := range b {
+				sk.oldPos[a] = int32(j)
+			}
 		}
 	}
+	sk.olds, sk.bins = olds, bins
 	for _, p := range olds {
 		for k := sk.lo; k <= sk.hi; k++ {
 			sk.add(sk.decision(m, p, k))
@@ -328,10 +391,13 @@ func (sk *skeleton) enumerate(m *Model, as []int) {
 // functional after a failure, with the last checkpoint written on p
 // (p = 0 when the recovery cost does not depend on it): R(p, k), which
 // recovers on r(k) processors, or D(p, k) when r(k) = 0. It is where the
-// rescheduling vector acts.
+// rescheduling vector acts. With old-count bins p becomes its bin's
+// representative.
 func (sk *skeleton) decision(m *Model, p, k int) State {
 	if !m.byOld {
 		p = 0
+	} else {
+		p = sk.rep(p)
 	}
 	if m.rOf(k) == 0 {
 		return State{Kind: Down, P: p, N: k}
@@ -398,7 +464,7 @@ func (sk *skeleton) startState(m *Model, as []int) (int, error) {
 		if m.byOld {
 			p = as[len(as)-1]
 		}
-		return sk.index[State{Kind: Down, P: p, N: n}], nil
+		return sk.index[sk.decision(m, p, n)], nil
 	}
 	dist := func(i int) int { return abs(sk.states[i].Functional() - m.mode) }
 	best := -1
@@ -465,7 +531,7 @@ func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 	}
 	g.failTo = targets{sk: sk, p: p, shift: a - 1}
 	g.phase = m.phase
-	if m.phase && m.byOld && p != a {
+	if m.phase && m.byOld && sk.rep(p) != sk.rep(a) {
 		g.failUp = targets{sk: sk, p: a, shift: a - 1}
 	}
 	if m.events != nil {
@@ -480,9 +546,26 @@ func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 			pOld = a // any p: the cost does not depend on it
 		}
 		app := m.sc.Application
-		g.t = app.Recovery.Cost(pOld, a) + app.Latency[a-1]
+		g.t = sk.recoveryCost(m, pOld, a) + app.Latency[a-1]
 	}
 	return g
+}
+
+// recoveryCost returns R(p, a), or with old-count bins the mean of R(q, a)
+// over the used counts q of p's bin (doc.go, "Old-count bins": the middle
+// count's cost would bias every bin of an even number of counts by half a
+// count, which the comparison with wider bins cannot see).
+func (sk *skeleton) recoveryCost(m *Model, p, a int) float64 {
+	rec := m.sc.Application.Recovery
+	if m.bin <= 1 || !m.byOld || p < 0 || p >= len(sk.oldPos) || sk.oldPos[p] < 0 {
+		return rec.Cost(p, a)
+	}
+	b := sk.bins[sk.oldPos[p]]
+	var sum float64
+	for _, q := range b {
+		sum += rec.Cost(q, a)
+	}
+	return sum / float64(len(b))
 }
 
 // targets maps the spare counts s of a segment's columns to the states
