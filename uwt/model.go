@@ -131,15 +131,16 @@ type Model struct {
 	// byOld is false); coarse is the model with bins twice as wide (or
 	// half, see binErrorModel) that estimates the error, built on first
 	// use.
-	bin    int
-	coarse *Model
-	events *events // failure events; nil for single failures
-	rows   *SpareChains
-	sk     *skeleton
-	warm   []float64             // last stationary distribution, for a warm start
-	asm    *assembly             // the buffers of the last evaluation's chain, reused
-	pc     markov.Preconditioner // ILU(0) factors reused across intervals
-	mode   int                   // most likely functional count
+	bin      int
+	binShift int // the first bin's width when not bin (the shifted comparison model), 0 otherwise
+	compare  [2]*Model
+	events   *events // failure events; nil for single failures
+	rows     *SpareChains
+	sk       *skeleton
+	warm     []float64             // last stationary distribution, for a warm start
+	asm      *assembly             // the buffers of the last evaluation's chain, reused
+	pc       markov.Preconditioner // ILU(0) factors reused across intervals
+	mode     int                   // most likely functional count
 	// phase: an up state stands for a whole up phase (doc.go, "Up
 	// phases"), so that the chain does not depend on I and is solved once
 	// per window; solved holds that solution.
@@ -152,6 +153,12 @@ type Model struct {
 // It returns an error if the scenario does not validate, the settings are
 // out of range or ctx is done.
 func New(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error) {
+	return newModel(ctx, sc, s, 0)
+}
+
+// newModel is New with the first old-count bin shift counts wide (the
+// shifted comparison model of Result.BinError; 0: as wide as the others).
+func newModel(ctx context.Context, sc *scenario.Scenario, s *Settings, shift int) (*Model, error) {
 	if sc == nil {
 		return nil, errors.New("uwt: nil scenario")
 	}
@@ -177,7 +184,7 @@ func New(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error
 		bin:    1,
 	}
 	if m.byOld && set.OldCountBin > 1 {
-		m.bin = set.OldCountBin
+		m.bin, m.binShift = set.OldCountBin, shift
 	}
 	m.phase = !set.Exact && m.events == nil && sc.Reconfigure != scenario.AtCheckpoint
 	m.rows = newSpareChains(m.lambda, m.theta, set.Exact)

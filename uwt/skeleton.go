@@ -46,7 +46,7 @@ type skeleton struct {
 	// representatives; oldPos maps every used count to its bin's position.
 	olds  []int
 	bins  [][]int // the used counts of each bin, by position
-	start int // where reachability starts (see startState)
+	start int     // where reachability starts (see startState)
 
 	// up has one segment per used count a (the states U(a, ·)); their rows
 	// are recomputed for every interval. fixed has one segment per (p, a)
@@ -150,8 +150,16 @@ func (m *Model) oldBins(as []int, lo, hi int) [][]int {
 	if last := as[len(as)-1]; last == m.rOf(m.sc.N()) && !m.windowUses(last, lo, hi) {
 		win, extra = as[:len(as)-1], as[len(as)-1:]
 	}
-	for j := 0; j < len(win); j += m.bin {
-		bins = append(bins, win[j:min(j+m.bin, len(win))])
+	// With a shift (the comparison model of Result.BinError) the first
+	// bin holds binShift counts, so that the boundaries fall between the
+	// unshifted ones.
+	for j := 0; j < len(win); {
+		w := m.bin
+		if j == 0 && m.binShift > 0 {
+			w = m.binShift
+		}
+		bins = append(bins, win[j:min(j+w, len(win))])
+		j += w
 	}
 	if extra != nil {
 		bins = append(bins, extra)

@@ -290,14 +290,17 @@ func positiveDuration(flag, value string) (float64, error) {
 
 // modelOptions are the flags that configure the Markov model.
 type modelOptions struct {
-	Exact     bool
-	Workers   int
-	MaxMemory float64
+	Exact       bool
+	OldCountBin int
+	Workers     int
+	MaxMemory   float64
 }
 
 func (o *modelOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.BoolVar(&o.Exact, "exact", false, "build the full state space with full spare-chain rows (slow; for validation)")
+	f.IntVar(&o.OldCountBin, "old-count-bin", 0, "keep the checkpoint's processor count of recovery costs R(p, a) only in bins of `K` used counts (approximate, with an error estimate; 0 or 1: exact)")
+	cmd.MarkFlagsMutuallyExclusive("exact", "old-count-bin")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines computing the model (0: one per CPU)")
 	f.Float64Var(&o.MaxMemory, "max-memory", 0, fmt.Sprintf("refuse a model estimated to need more than this many `GB` (0: %.3g)", float64(uwt.DefaultMaxTransitions)*(&uwt.SizeError{Transitions: 1}).Bytes()/1e9))
 }
@@ -339,7 +342,13 @@ func (o *modelOptions) settings() (*uwt.Settings, error) {
 	if math.IsNaN(o.MaxMemory) || o.MaxMemory < 0 || o.MaxMemory > 1e6 {
 		return nil, flagError("max-memory", "%v, want a number of GB in [0, 10⁶]", o.MaxMemory)
 	}
-	set := &uwt.Settings{Exact: o.Exact, Workers: o.Workers}
+	if o.OldCountBin < 0 {
+		return nil, flagError("old-count-bin", "%d, want 0 or more", o.OldCountBin)
+	}
+	if o.Exact && o.OldCountBin > 1 {
+		return nil, flagError("old-count-bin", "cannot be used with --exact (the exact path keeps every old count)")
+	}
+	set := &uwt.Settings{Exact: o.Exact, Workers: o.Workers, OldCountBin: o.OldCountBin}
 	if o.MaxMemory > 0 {
 		set.MaxTransitions = max(uwt.TransitionsWithin(o.MaxMemory*1e9), 1)
 	}

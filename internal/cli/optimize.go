@@ -42,6 +42,8 @@ type optimizeJSON struct {
 	Dropped       jsonFloat    `json:"dropped"`
 	Residual      jsonFloat    `json:"residual"`
 	Scan          []sampleJSON `json:"scan"`
+	OldCountBin   int          `json:"old_count_bin"`
+	BinError      jsonFloat    `json:"bin_error"`
 }
 
 // sampleJSON is UWT at one interval.
@@ -166,6 +168,8 @@ func (r optimizeReport) JSON() any {
 		Dropped:       jsonFloat(opt.Result.Dropped),
 		Residual:      jsonFloat(opt.Result.Residual),
 		Scan:          scan,
+		OldCountBin:   opt.Result.OldCountBin,
+		BinError:      jsonFloat(opt.Result.BinError),
 	}
 }
 

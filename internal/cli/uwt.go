@@ -36,6 +36,8 @@ type uwtJSON struct {
 	Dropped      jsonFloat    `json:"dropped"`
 	Residual     jsonFloat    `json:"residual"`
 	Solver       string       `json:"solver"`
+	OldCountBin  int          `json:"old_count_bin"`
+	BinError     jsonFloat    `json:"bin_error"`
 }
 
 func newUWTCmd(e *env) *cobra.Command {
@@ -117,6 +119,8 @@ func (r uwtReport) JSON() any {
 		Dropped:      jsonFloat(res.Dropped),
 		Residual:     jsonFloat(res.Residual),
 		Solver:       solverName(res),
+		OldCountBin:  res.OldCountBin,
+		BinError:     jsonFloat(res.BinError),
 	}
 }
 
@@ -149,6 +153,10 @@ func writeChainRows(t *table, res uwt.Result, path string) {
 		path += ", chain of up phases"
 	}
 	t.row("Path", path)
+	if res.OldCountBin > 1 {
+		t.row("Approximation", fmt.Sprintf("old counts in bins of %d; UWT differs by ≈%s (%s relative) from bins of %d",
+			res.OldCountBin, sci(res.BinError), sci(res.BinError/res.UWT), res.BinCompared))
+	}
 }
 
 // solverName names how the stationary law was found: a markov.Method, or
