@@ -147,6 +147,39 @@
 // solve. TestOneClassMatchesChain holds it against the solved chain of up
 // phases (every probability) and the exact path.
 //
+// # Old-count bins
+//
+// When the recovery cost depends on the old count p, the decision states
+// are |used counts| × |window| ≈ w², the remaining exact frontier (desktop
+// grid, greedy: 184k states at N = 4096, 730k and a refusal at 16384).
+// Settings.OldCountBin = k > 1 (fast path only; an error with Exact)
+// keeps p only up to bins of k consecutive used counts of the window
+// (the start's r(N), when the window does not use it, alone): every p is
+// labelled by its bin's middle count, and the bin's recovery costs
+// R̄(a) = mean of R(q, a) over its counts q. (The middle count's own cost
+// biases every bin of an even width by half a count, the same for bins of
+// 2k, which the estimate below then cannot see: it underestimated up to
+// 10⁵-fold.) The states drop about k-fold.
+//
+// The error is estimated a posteriori (Result.BinError, in UWT's units):
+// the largest |UWT_k − UWT'| over the two models whose bins merge those of
+// k in pairs (bins of 2k from the first count, and from the k-th), or,
+// when the window holds fewer than 4 bins, over two models of bins of
+// k/2. Each comparison model has about half the states (twice, in the
+// fallback), so the estimate costs about as much as the binned model
+// itself; Evaluate computes it at every interval, Optimize at I* only.
+// It is absolute (relative to UWT it is BinError/UWT, which the CLI
+// prints). Measured against the unbinned fast path (TestOldCountBinEstimate:
+// N = 32 … 256, MTTF 8 h / 100 d / 2 d, greedy and moldable(N/4),
+// R(p, a) = 17 + kp·p + 0.01·a with kp = 1 and 0.01, bins of 2, 4, 8, three
+// intervals), the true error was at most 1.10 times the estimate and
+// usually far below it; relative errors stayed below 4e-4 with kp = 1.
+// The estimate is an empirical one, not a bound: the error comes from
+// the convexity of the recovery's survival in R and the tilt of the law
+// of p inside a bin, neither smooth in k when bins are as wide as the
+// law of p, which is why both pairings are compared. BENCHMARKS.md
+// ("Scale II: old-count bins") has the large-N figures.
+//
 // # Accuracy
 //
 // The dropped mass bounds the error of UWT relative to the stationary
