@@ -46,8 +46,9 @@ type Settings struct {
 	MaxTransitions int
 	// OldCountBin, when above 1, makes the fast path keep the old count p
 	// of the recovery and down states R(p, n), D(p, n) only up to bins of
-	// that many consecutive used counts, each with the recovery cost of
-	// its middle count (doc.go, "Old-count bins"): an approximation with
+	// that many consecutive used counts, each labelled by its middle count
+	// and with the mean recovery cost of its counts (doc.go, "Old-count
+	// bins"): an approximation with
 	// an a-posteriori estimate of its error (Result.BinError), for
 	// recovery costs that depend on p beyond the exact frontier. 0 or 1
 	// keeps p exactly (the default); a recovery cost that does not depend
@@ -128,9 +129,8 @@ type Model struct {
 	byOld  bool // recovery cost depends on the old processor count
 	// bin is the number of consecutive used counts that share one old
 	// count (Settings.OldCountBin; 1 keeps p exactly, and always when
-	// byOld is false); coarse is the model with bins twice as wide (or
-	// half, see binErrorModel) that estimates the error, built on first
-	// use.
+	// byOld is false); compare holds the two models of other bins that
+	// estimate the error (Model.binError), built on first use.
 	bin      int
 	binShift int // the first bin's width when not bin (the shifted comparison model), 0 otherwise
 	compare  [2]*Model

@@ -192,8 +192,15 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 
 // negligible reports whether the UWT of every result is at most
 // (Dropped + Settings.Tol)·max ω(a): within the model's accuracy of zero.
+// The maximum is over the counts the window's states run on (UWT is at
+// most the largest of their work rates), not over all N.
 func (m *Model) negligible(rs []Result) bool {
-	omega := slices.Max(m.sc.Application.WorkRate)
+	omega := 0.0
+	for _, segs := range [2][]*segment{m.sk.up, m.sk.fixed} {
+		for _, g := range segs {
+			omega = max(omega, m.sc.Application.WorkRate[g.a-1])
+		}
+	}
 	for _, r := range rs {
 		if r.UWT > (r.Dropped+m.set.Tol)*omega {
 			return false
