@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ckpt-markov/markov/internal/scalar"
+	"github.com/ckpt-markov/markov/intervals"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
@@ -240,6 +241,10 @@ type Configuration struct {
 	// g by more than RelTol. The maximum is local: g over the intervals
 	// need not be concave, and a joint change of several I(a) is not tried.
 	Local bool
+	// Global is true when the intervals are the closed-form optimum
+	// (without reconfiguration, docs/optimal-policy.md): the result is
+	// then the global maximum of level 3, which equals level 4.
+	Global bool
 }
 
 // PerConfiguration maximises the exact UWT over one interval per
@@ -267,6 +272,9 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 			}
 		}
 		setConf(fromState, b, iv)
+	}
+	if sv.sc.Reconfigure != scenario.AtCheckpoint && closedLevel3 {
+		return sv.perConfigurationClosed(ctx, perState.Policy)
 	}
 	cur := sv.clone(single.Policy)
 	vs, err := sv.evaluate(ctx, fromState, true)
@@ -347,6 +355,63 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		out.Intervals[a] = cur.interval[sv.aIdx[a]][0]
 	}
 	return out, nil
+}
+
+// closedLevel3 enables perConfigurationClosed; tests turn it off to
+// compare it with the coordinate ascent.
+var closedLevel3 = true
+
+// perConfigurationClosed is PerConfiguration without reconfiguration
+// (docs/optimal-policy.md, the note after section 4): the intervals then
+// change neither the stationary law of the decision states nor their
+// sojourns, only each up phase's work, so for any actions the best I(a)
+// maximises that work alone, in closed form (closedFormInterval), and
+// policy iteration over X at those intervals gives the joint optimum,
+// which is also level 4's (Global).
+func (sv *Solver) perConfigurationClosed(ctx context.Context, start *Policy) (Configuration, error) {
+	cur := sv.clone(start)
+	for b, a := range sv.acts {
+		iv := sv.closedFormInterval(a)
+		for k := range cur.interval[b] {
+			cur.interval[b][k] = iv
+		}
+	}
+	v, _, it, err := sv.iterate(ctx, cur, false)
+	if err != nil {
+		return Configuration{}, err
+	}
+	out := Configuration{}
+	if err := sv.finish(ctx, cur, v, &out.Result); err != nil {
+		return Configuration{}, err
+	}
+	out.Iterations, out.Status, out.Global = it, Converged, true
+	out.Intervals = map[int]float64{}
+	for a := range out.Mass {
+		out.Intervals[a] = cur.interval[sv.aIdx[a]][0]
+	}
+	return out, nil
+}
+
+// closedFormInterval returns the interval that maximises the work an up
+// phase on a processors commits before its first failure, without
+// reconfiguration: u = I + L(a) maximises (u − C(a))/(e^{ρu} − 1), ρ = aλ,
+// at u* = C + (1 + W₀(−e^{−1−ρC}))/ρ, Daly's exact optimum for the MTBF
+// 1/ρ and the overhead C (intervals.DalyOptimum) plus C; I = u* − L(a),
+// within [MinInterval, MaxInterval] (the work is unimodal in u, so the
+// bound is the constrained maximum). With C = 0 the work falls with u:
+// the shortest interval.
+func (sv *Solver) closedFormInterval(a int) float64 {
+	app := sv.sc.Application
+	l, c := app.Latency[a-1], app.Overhead[a-1]
+	u := 0.0
+	if c > 0 {
+		rho := float64(a) * sv.lambda
+		tau, err := intervals.DalyOptimum(1/rho, c)
+		if err == nil {
+			u = tau + c
+		}
+	}
+	return min(max(u-l, sv.set.MinInterval), sv.set.MaxInterval)
 }
 
 // Named is a hand-made policy at its own best single interval, by the

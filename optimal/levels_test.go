@@ -248,3 +248,37 @@ func TestPerStateIntervalsClosedForm(t *testing.T) {
 		})
 	}
 }
+
+// TestClosedLevel3MatchesSearch: without reconfiguration level 3 takes
+// I(a) in closed form (perConfigurationClosed); the coordinate ascent on
+// log I(a) that serves with reconfiguration must find the same g to its
+// RelTol (1e-10) and never a better one.
+func TestClosedLevel3MatchesSearch(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range oracleCases() {
+		t.Run(c.name, func(t *testing.T) {
+			sv, err := New(c.scenario(t, scenario.Policy{}), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			closed, err := sv.Levels(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			closedLevel3 = false
+			searched, err := sv.Levels(ctx, nil)
+			closedLevel3 = true
+			if err != nil {
+				t.Fatal(err)
+			}
+			gc, gs := closed.PerConfiguration.UWT, searched.PerConfiguration.UWT
+			if !closed.PerConfiguration.Global || searched.PerConfiguration.Global || !searched.PerConfiguration.Local {
+				t.Errorf("Global: closed form %v, search %v (Local %v)", closed.PerConfiguration.Global,
+					searched.PerConfiguration.Global, searched.PerConfiguration.Local)
+			}
+			if gs > gc*(1+1e-12) || gc-gs > 1e-10*gc {
+				t.Errorf("level 3: closed form %.15g, coordinate ascent %.15g", gc, gs)
+			}
+		})
+	}
+}

@@ -184,6 +184,7 @@ type perConfigurationJSON struct {
 	UWT       jsonFloat            `json:"uwt"`
 	Intervals map[string]jsonFloat `json:"intervals"`
 	Local     bool                 `json:"local"`
+	Global    bool                 `json:"global"`
 }
 
 func (r optimalLevelsReport) JSON() any {
@@ -206,6 +207,7 @@ func (r optimalLevelsReport) JSON() any {
 			UWT:       jsonFloat(rep.PerConfiguration.UWT),
 			Intervals: secondsByCount(rep.PerConfiguration.Intervals),
 			Local:     rep.PerConfiguration.Local,
+			Global:    rep.PerConfiguration.Global,
 		},
 		Bound:           jsonFloat(rep.PerState.UWT),
 		Policies:        pol,
@@ -267,7 +269,10 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 		t.row("r*(n), level 4", rr4)
 	}
 	local := "a coordinate-wise local optimum"
-	if !rep.PerConfiguration.Local {
+	switch {
+	case rep.PerConfiguration.Global:
+		local = "the global optimum (intervals in closed form: without reconfiguration levels 3 and 4 coincide)"
+	case !rep.PerConfiguration.Local:
 		local = "not shown to be a local optimum"
 	}
 	t.row("I(a), level 3", intervalsText(rep.PerConfiguration.Intervals, rep.PerConfiguration.Mass)+"; "+local)
