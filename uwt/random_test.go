@@ -44,7 +44,7 @@ func TestRandomScenariosFastMatchesExact(t *testing.T) {
 			lat[a-1] = 30 + 300*rng.Float64()
 			ovh[a-1] = lat[a-1] * rng.Float64()
 		}
-		rec := scenario.RecoveryByNew(nil)
+		var rec scenario.Recovery
 		if rng.IntN(2) == 0 {
 			r := make([]float64, n)
 			for a := range r {
