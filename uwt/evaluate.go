@@ -63,7 +63,8 @@ type Result struct {
 	// bins of BinCompared used counts (twice OldCountBin, or half when
 	// OldCountBin already puts every used count in one bin). 0 without
 	// bins. Model.Optimize computes it at I* only.
-	BinError    float64
+	BinError float64
+	// BinCompared is the bin width of the models BinError compares with.
 	BinCompared int
 
 	sk *skeleton
@@ -92,8 +93,8 @@ type Weighted struct {
 // With the fast path, it widens the window of functional counts until the
 // dropped mass is below Settings.Tol.
 //
-// With old-count bins (Settings.OldCountBin) it also evaluates the model
-// of bins twice as wide (built on first use and kept) at the same
+// With old-count bins (Settings.OldCountBin) it also evaluates the two
+// models of other bins (built on first use and kept) at the same
 // interval, for Result.BinError.
 func (m *Model) Evaluate(ctx context.Context, interval float64) (Result, error) {
 	res, err := m.evaluateWindowed(ctx, interval)
@@ -327,14 +328,13 @@ func (m *Model) assembleSegment(asm *assembly, i int, st State, interval float64
 		m.assembleBatchSegment(asm, i, st, s, interval)
 		return
 	}
-	surv := math.Exp(-g.rho * g.t)
 	if g.phase {
-		m.assemblePhase(asm, i, g, s, surv, interval)
+		m.assemblePhase(asm, i, g, s)
 		return
 	}
+	surv := math.Exp(-g.rho * g.t)
 	asm.tau[i] = sojourn(g.rho, g.t)
-	switch {
-	case st.Kind == Up:
+	if st.Kind == Up {
 		app := m.sc.Application
 		asm.useful[i] = surv * (interval + app.Latency[g.a-1] - app.Overhead[g.a-1])
 		asm.work[i] = asm.useful[i] * app.WorkRate[g.a-1]
@@ -357,11 +357,10 @@ func (m *Model) assembleSegment(asm *assembly, i int, st State, interval float64
 // assemblePhase adds the row of a recovery state that stands for the
 // recovery and the up phase after it, to the next failure: an Exp(ρ)
 // time (doc.go, "Up phases"), with the targets of the failures in the
-// recovery and in the up phase in increasing order.
-func (m *Model) assemblePhase(asm *assembly, i int, g *segment, s int, surv, interval float64) {
+// recovery and in the up phase in increasing order. Its rewards depend
+// on I and are the solution's (phaseSolution.at), not the assembly's.
+func (m *Model) assemblePhase(asm *assembly, i int, g *segment, s int) {
 	asm.tau[i] = 1 / g.rho
-	asm.useful[i] = surv * m.phaseUseful(g.a, interval)
-	asm.work[i] = asm.useful[i] * m.sc.Application.WorkRate[g.a-1]
 	lo, up, rec := g.row(s)
 	parts := [2][]float64{rec, up}
 	to := [2]targets{g.failTo, g.failUp}
@@ -392,7 +391,7 @@ func (m *Model) phaseUseful(a int, interval float64) float64 {
 // not depend on I: only the rewards of the up states do, so that each
 // interval costs one pass over the recurrent states.
 type phaseSolution struct {
-	res       Result    // the solve, with the rewards of its first interval
+	res       Result    // the solve (its UWT and availability are set by at)
 	rec       []int     // the recurrent states (π > 0), skeleton indices
 	pi, tau   []float64 // their probabilities and sojourns
 	surv      []float64 // their recovery's survival e^{−ρ(R + L)}, 0 if down
