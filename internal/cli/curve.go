@@ -22,7 +22,7 @@ type curveOptions struct {
 	From, To string
 	Points   int
 	Optimum  bool
-	Plot     string
+	Plot     plotOptions
 	Unit     string
 }
 
@@ -69,12 +69,12 @@ sides of I*.`,
 	opts.Scenario.register(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
+	opts.Plot.register(cmd, "the curve")
 	f := cmd.Flags()
 	f.StringVar(&opts.From, "from", "", "smallest interval (`DURATION`); default: the start of I*'s scan")
 	f.StringVar(&opts.To, "to", "", "largest interval (`DURATION`); default: the end of I*'s scan")
 	f.IntVar(&opts.Points, "points", 25, "number of intervals, spaced evenly in log I")
 	f.BoolVar(&opts.Optimum, "optimum", true, "search I* and mark it")
-	f.StringVar(&opts.Plot, "plot", "", "write a plot to `FILE` (.svg, .png or .pdf)")
 	f.StringVar(&opts.Unit, "unit", "auto", "interval `UNIT` of the plot and table: auto, s, m, h, d, w or y (as in durations)")
 	return cmd
 }
@@ -88,7 +88,7 @@ func runCurve(ctx context.Context, cmd *cobra.Command, opts *curveOptions) error
 	if err != nil {
 		return err
 	}
-	r := curveReport{info: info, model: opts.Model, plot: opts.Plot}
+	r := curveReport{info: info, model: opts.Model, plot: opts.Plot.Path}
 	if opts.Optimum {
 		bar := opts.env.startProgress("searching I*", 0)
 		opt, err := m.Optimize(ctx, nil)
@@ -115,12 +115,12 @@ func runCurve(ctx context.Context, cmd *cobra.Command, opts *curveOptions) error
 	if r.unit, err = pickUnit(opts.Unit, to); err != nil {
 		return err
 	}
-	if opts.Plot != "" {
-		if err := r.curvePlot().save(opts.Plot); err != nil {
+	if opts.Plot.Path != "" {
+		if err := opts.Plot.save(r.curvePlot().figure()); err != nil {
 			return err
 		}
 	}
-	return opts.env.render(opts.Output, r)
+	return opts.env.renderPlotted(opts.Output, opts.Plot, r)
 }
 
 // bounds checks the flags and returns --from and --to in seconds (0 when
@@ -142,10 +142,8 @@ func (o *curveOptions) bounds() (from, to float64, err error) {
 	if o.Points < 2 || o.Points > maxPoints {
 		return 0, 0, flagError("points", "%d, want at least 2 and at most %d", o.Points, maxPoints)
 	}
-	if o.Plot != "" {
-		if err := checkPlotPath(o.Plot); err != nil {
-			return 0, 0, err
-		}
+	if err := o.Plot.check(); err != nil {
+		return 0, 0, err
 	}
 	if _, err := pickUnit(o.Unit, 0); err != nil {
 		return 0, 0, err
@@ -229,13 +227,7 @@ func (r curveReport) Text(w io.Writer) error {
 	for _, p := range r.points {
 		t.row(short(p.Interval), num(p.Interval/r.unit.seconds), num(p.UWT), num(p.Availability))
 	}
-	if err := t.flush(); err != nil {
-		return err
-	}
-	if r.plot != "" {
-		fmt.Fprintf(w, "\nPlot written to %s\n", r.plot)
-	}
-	return nil
+	return t.flush()
 }
 
 // maxPoints bounds --points: each point is a model solve, and 10⁴ of them

@@ -94,10 +94,13 @@ func TestCurvePlotAndFormats(t *testing.T) {
 	dir := t.TempDir()
 
 	svg := filepath.Join(dir, "uwt.svg")
-	table := mustRun(t, "curve", "--scenario", path, "--from", "5m", "--to", "20h", "--points", "6", "--plot", svg)
+	if out := mustRun(t, "curve", "--scenario", path, "--from", "5m", "--to", "20h", "--points", "6", "--plot", svg); out != "Plot written to "+svg+"\n" {
+		t.Errorf("--plot without --table printed %q, want only the plot line", out)
+	}
+	table := mustRun(t, "curve", "--scenario", path, "--from", "5m", "--to", "20h", "--points", "6", "--plot", svg, "--table")
 	for _, want := range []string{"I*", "UWT (work/s)", "I (hours)", "Plot written to " + svg} {
 		if !strings.Contains(table, want) {
-			t.Errorf("table lacks %q:\n%s", want, table)
+			t.Errorf("--table output lacks %q:\n%s", want, table)
 		}
 	}
 	f, err := os.Open(svg)
@@ -151,7 +154,7 @@ func TestCurvePlotAndFormats(t *testing.T) {
 	}
 	defer pf.Close()
 	cfg, format, err := image.DecodeConfig(pf)
-	if err != nil || format != "png" || cfg.Width < 100 || cfg.Height < 100 {
+	if err != nil || format != "png" || cfg.Width != 680 || cfg.Height != 416 {
 		t.Errorf("PNG: format %q, %dx%d, err %v", format, cfg.Width, cfg.Height, err)
 	}
 
@@ -167,7 +170,18 @@ func TestCurvePlotAndFormats(t *testing.T) {
 		t.Errorf("first interval %q, want 300", records[1][0])
 	}
 
-	if _, errOut, code := run(t, "curve", "--scenario", path, "--plot", filepath.Join(dir, "uwt.gif")); code != 2 || !strings.Contains(errOut, "--plot") {
-		t.Errorf("--plot uwt.gif: exit %d, %q", code, errOut)
+	for _, bad := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--plot", filepath.Join(dir, "uwt.gif")}, "--plot"},
+		{[]string{"--plot", png, "--plot-size", "12x12"}, "--plot-size"},
+		{[]string{"--plot", png, "--plot-size", "wide"}, "--plot-size"},
+		{[]string{"--table"}, "--table"},
+	} {
+		_, errOut, code := run(t, append([]string{"curve", "--scenario", path}, bad.args...)...)
+		if code != 2 || !strings.Contains(errOut, bad.flag) {
+			t.Errorf("%v: exit %d, %q; want 2 naming %s", bad.args, code, errOut, bad.flag)
+		}
 	}
 }

@@ -2,13 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"image/color"
-	"path/filepath"
-	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-markov/markov/internal/chart"
 )
 
 // timeUnit is a unit for the interval axis of a plot.
@@ -45,18 +42,63 @@ func pickUnit(flag string, largest float64) (timeUnit, error) {
 	return u, nil
 }
 
-// plotFormats are the file extensions --plot accepts.
-var plotFormats = []string{".svg", ".png", ".pdf"}
+// plotOptions are the flags of a command that can draw its answer.
+type plotOptions struct {
+	// Path is the figure's file (--plot), empty for none.
+	Path string
+	// Size is --plot-size as typed.
+	Size string
+	// Table prints the table too when a figure is written.
+	Table bool
+}
 
-// checkPlotPath checks that the plot file has a supported extension.
-func checkPlotPath(path string) error {
-	ext := strings.ToLower(filepath.Ext(path))
-	for _, f := range plotFormats {
-		if ext == f {
-			return nil
+func (o *plotOptions) register(cmd *cobra.Command, what string) {
+	f := cmd.Flags()
+	f.StringVar(&o.Path, "plot", "", "draw "+what+" into `FILE` (.svg, .png or .pdf) instead of printing the table")
+	f.StringVar(&o.Size, "plot-size", "680x416", "size of the --plot figure in pixels, `WxH` (96 per inch in SVG and PDF)")
+	f.BoolVar(&o.Table, "table", false, "with --plot, print the table too")
+}
+
+// check checks the flags before any computation.
+func (o *plotOptions) check() error {
+	if o.Path == "" {
+		if o.Table {
+			return flagError("table", "needs --plot (without --plot the table is printed anyway)")
 		}
+		return nil
 	}
-	return flagError("plot", "%q: want a file name ending in %s", path, strings.Join(plotFormats, ", "))
+	if err := chart.CheckPath(o.Path); err != nil {
+		return flagError("plot", "%v", err)
+	}
+	if _, err := chart.ParseSize(o.Size); err != nil {
+		return flagError("plot-size", "%v", err)
+	}
+	return nil
+}
+
+// save writes fig to --plot at --plot-size (both checked by check).
+func (o *plotOptions) save(fig chart.Figure) error {
+	size, err := chart.ParseSize(o.Size)
+	if err != nil {
+		return flagError("plot-size", "%v", err)
+	}
+	return fig.Save(o.Path, size)
+}
+
+// renderPlotted writes r as render does, except that in the text form a
+// written figure replaces the table unless --table asks for both.
+func (e *env) renderPlotted(o outputOptions, p plotOptions, r report) error {
+	if p.Path == "" || o.JSON || o.CSV {
+		return e.render(o, r)
+	}
+	if p.Table {
+		if err := e.render(o, r); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.out)
+	}
+	_, err := fmt.Fprintf(e.out, "Plot written to %s\n", p.Path)
+	return err
 }
 
 // curvePlot is what a UWT(I) plot shows.
@@ -70,57 +112,20 @@ type curvePlot struct {
 	unit                timeUnit
 }
 
-// save draws the curve on a log interval axis and writes it to path, in the
-// format of its extension.
-func (c curvePlot) save(path string) error {
-	p := plot.New()
-	p.Title.Text = c.title
-	p.X.Label.Text = "checkpoint interval I (" + c.unit.name + ", log scale)"
-	p.Y.Label.Text = "UWT (work/s)"
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Y.Min = 0
-	p.Add(plotter.NewGrid())
-
-	xys := make(plotter.XYs, len(c.intervals))
-	for k := range xys {
-		xys[k] = plotter.XY{X: c.intervals[k] / c.unit.seconds, Y: c.uwt[k]}
+// figure is the curve on a log interval axis, I* marked.
+func (c curvePlot) figure() chart.Figure {
+	line := chart.Line{Name: "UWT(I)", Points: true, Y: c.uwt}
+	for _, i := range c.intervals {
+		line.X = append(line.X, i/c.unit.seconds)
 	}
-	line, points, err := plotter.NewLinePoints(xys)
-	if err != nil {
-		return fmt.Errorf("plot: %v", err)
+	panel := chart.Panel{
+		X:     chart.Axis{Label: "checkpoint interval I (" + c.unit.name + ", log scale)", Log: true},
+		Y:     chart.Axis{Label: "UWT (work/s)", Zero: true},
+		Lines: []chart.Line{line},
 	}
-	line.Color = color.RGBA{B: 180, A: 255}
-	points.Color = line.Color
-	points.Radius = vg.Points(1.5)
-	p.Add(line, points)
-	p.Legend.Add("UWT(I)", line, points)
-
 	if c.hasOptimum {
-		x := c.optimum / c.unit.seconds
-		drop, err := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: c.optimumUWT}})
-		if err != nil {
-			return fmt.Errorf("plot: %v", err)
-		}
-		drop.Color = color.RGBA{R: 200, A: 255}
-		drop.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		star, err := plotter.NewScatter(plotter.XYs{{X: x, Y: c.optimumUWT}})
-		if err != nil {
-			return fmt.Errorf("plot: %v", err)
-		}
-		star.Color = drop.Color
-		star.Radius = vg.Points(3)
-		p.Add(drop, star)
-		p.Legend.Add(fmt.Sprintf("I* = %s, UWT = %s", short(c.optimum), num(c.optimumUWT)), drop, star)
+		panel.Marks = []chart.Mark{{X: c.optimum / c.unit.seconds, Y: c.optimumUWT,
+			Label: fmt.Sprintf("I* = %s, UWT = %s", short(c.optimum), num(c.optimumUWT))}}
 	}
-	// Bottom left of the data area: UWT falls towards zero only at the
-	// ends of long ranges, so the corner is usually clear.
-	p.Legend.Top = false
-	p.Legend.Left = true
-	p.Legend.XOffs = vg.Points(12)
-	p.Legend.YOffs = vg.Points(8)
-	if err := p.Save(18*vg.Centimeter, 11*vg.Centimeter, path); err != nil {
-		return fmt.Errorf("plot: %v", err)
-	}
-	return nil
+	return chart.Figure{Title: c.title, Panels: []chart.Panel{panel}}
 }

@@ -1,0 +1,206 @@
+package chart
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
+func TestParseSize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Size
+		ok   bool
+	}{
+		{"1200x800", Size{1200, 800}, true},
+		{"680X416", Size{680, 416}, true},
+		{" 300 x 200 ", Size{300, 200}, true},
+		{"1200", Size{}, false},
+		{"100x800", Size{}, false},  // below minSide
+		{"9000x800", Size{}, false}, // above maxSide
+		{"axb", Size{}, false},
+		{"-300x200", Size{}, false},
+		{strings.Repeat("9", 100) + "x1", Size{}, false},
+	} {
+		got, err := ParseSize(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("ParseSize(%q) = %v, %v; want %v, ok %v", tc.in, got, err, tc.want, tc.ok)
+		}
+		if err != nil && len(err.Error()) > 120 {
+			t.Errorf("ParseSize(%q): error of %d bytes quotes too much", tc.in[:10], len(err.Error()))
+		}
+	}
+}
+
+func TestLabel(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"},
+		{1, "1"},
+		{0.25, "0.25"},
+		{1.0 / 6, "0.167"},
+		{100, "100"},
+		{25, "25"},
+		{123456, "123000"},
+		{1234567, "1.23e+06"},
+		{0.0004, "0.0004"},
+		{-2.5, "-2.5"},
+		{1e-5, "1e-05"},
+	} {
+		if got := Label(tc.v); got != tc.want {
+			t.Errorf("Label(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+// labels returns the labelled ticks' labels.
+func labels(ticks []plot.Tick) []string {
+	var out []string
+	for _, t := range ticks {
+		if t.Label != "" {
+			out = append(out, t.Label)
+		}
+	}
+	return out
+}
+
+func TestLogTicks(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		min, max float64
+		want     string
+	}{
+		// curve's default: 10 minutes to 8 hours, in hours.
+		{"under three decades", 10.0 / 60, 8, "0.2 0.5 1 2 5"},
+		{"wide", 1, 1e6, "1 10 100 1000 10000 100000 1e+06"},
+		// A factor of 1.5: no 1-2-5 value twice inside, so the linear
+		// ticks of the range.
+		{"narrow", 2, 3, strings.Join(labels(linearTicks{}.Ticks(2, 3)), " ")},
+	} {
+		got := strings.Join(labels(logTicks{}.Ticks(tc.min, tc.max)), " ")
+		if got != tc.want {
+			t.Errorf("%s: log ticks of [%v, %v] labelled %q, want %q", tc.name, tc.min, tc.max, got, tc.want)
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	measure := func(s string) vg.Length { return vg.Length(len(s)) }
+	lines, fits := wrap("UWT(I): qr on 128 processors\nMTTF 104.6d", 12, measure)
+	want := []string{"UWT(I): qr", "on 128", "processors", "MTTF 104.6d"}
+	if !fits || strings.Join(lines, "|") != strings.Join(want, "|") {
+		t.Errorf("wrap = %q, %v; want %q, true", lines, fits, want)
+	}
+	if _, fits := wrap("a-very-long-word", 5, measure); fits {
+		t.Error("a word wider than the width fits")
+	}
+}
+
+// TestTitleFits checks that a title wider than the figure is wrapped so
+// that every line fits the width given.
+func TestTitleFits(t *testing.T) {
+	p := plot.New()
+	title := "UWT(I): qr on 128 processors, MTTF 104.6d, MTTR 56.03m, policy vector:1,2,3,4,5,6,7,8,9,10,11,12"
+	width := vg.Length(300)
+	setTitle(p, title, width)
+	lines := strings.Split(p.Title.Text, "\n")
+	if len(lines) < 2 {
+		t.Fatalf("title not wrapped: %q", p.Title.Text)
+	}
+	for _, l := range lines {
+		if w := p.Title.TextStyle.Width(l); w > width {
+			t.Errorf("line %q is %v wide, more than %v", l, w, width)
+		}
+	}
+	if got := strings.Join(strings.Fields(p.Title.Text), " "); got != title {
+		t.Errorf("wrapping changed the words: %q", got)
+	}
+}
+
+func sample() Figure {
+	return Figure{
+		Title: "A test figure whose title is long enough to need two lines at the smallest size allowed here",
+		Panels: []Panel{
+			{
+				X: Axis{Label: "interval (hours)", Log: true}, Y: Axis{Label: "UWT", Zero: true},
+				Lines: []Line{{Name: "UWT(I)", X: []float64{0.2, 1, 8}, Y: []float64{9, 10.6, 9.1}, Points: true}},
+				Marks: []Mark{{X: 1, Y: 10.6, Label: "I*"}},
+			},
+			{
+				X: Axis{Label: "policy"}, Y: Axis{Label: "efficiency"},
+				Bars: &Bars{Groups: []string{"18", "19"}, Series: []BarSeries{{"model", []float64{0.99, 0.98}}, {"Young", []float64{0.97, 0.99}}}},
+			},
+		},
+	}
+}
+
+func TestSaveFormats(t *testing.T) {
+	dir := t.TempDir()
+	size := Size{W: 640, H: 480}
+
+	pngPath := filepath.Join(dir, "f.png")
+	if err := sample().Save(pngPath, size); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(pngPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != size.W || b.Dy() != size.H {
+		t.Errorf("PNG is %dx%d pixels, want %dx%d", b.Dx(), b.Dy(), size.W, size.H)
+	}
+
+	svgPath := filepath.Join(dir, "f.svg")
+	if err := sample().Save(svgPath, size); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(svgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"@font-face", "font-family:'Liberation Serif',serif;", `width="480pt"`} {
+		if !bytes.Contains(svg, []byte(want)) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if bytes.Contains(svg, []byte("font-family:Liberation Serif;")) {
+		t.Error("SVG names Liberation Serif without a fallback")
+	}
+
+	pdfPath := filepath.Join(dir, "f.pdf")
+	if err := sample().Save(pdfPath, size); err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := os.ReadFile(pdfPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(pdf, []byte("%PDF")) || !bytes.Contains(pdf, []byte("FontFile")) {
+		t.Error("PDF without an embedded font")
+	}
+
+	if err := sample().Save(filepath.Join(dir, "f.gif"), size); err == nil {
+		t.Error("a .gif path was accepted")
+	}
+	bad := sample()
+	bad.Panels[0].Lines[0].X[0] = -1 // on a log axis
+	if err := bad.Save(filepath.Join(dir, "bad.svg"), size); err == nil {
+		t.Error("a negative value on a log axis was accepted")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad.svg")); !os.IsNotExist(err) {
+		t.Error("a failed figure left a file")
+	}
+}
