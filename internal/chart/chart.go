@@ -37,7 +37,22 @@ type Panel struct {
 	// Bars, when not nil, draws grouped bars with the groups on the X axis
 	// (X.Log is then ignored).
 	Bars *Bars
+	// Legend is the corner of the legend: choose the one the data leave
+	// empty.
+	Legend Corner
 }
+
+// Corner is a left corner of a panel's data area. There are no right
+// corners: gonum/plot right-aligns a legend's text from the widths of its
+// own font, so a renderer's substitute font would run it into the legend's
+// symbols.
+type Corner int
+
+// The corners; the zero value is BottomLeft.
+const (
+	BottomLeft Corner = iota
+	TopLeft
+)
 
 // Axis is one axis of a panel.
 type Axis struct {
@@ -85,8 +100,14 @@ type BarSeries struct {
 // Size is a figure's size in pixels (96 per inch in SVG and PDF).
 type Size struct{ W, H int }
 
-// DefaultSize is 18 × 11 cm at 96 pixels per inch.
+// DefaultSize is 18 × 11 cm at 96 pixels per inch, for one panel.
 var DefaultSize = Size{W: 680, H: 416}
+
+// DefaultSizeFor is DefaultSize with 260 more pixels of height for every
+// panel after the first.
+func DefaultSizeFor(panels int) Size {
+	return Size{W: DefaultSize.W, H: DefaultSize.H + 260*max(0, panels-1)}
+}
 
 // Size limits: a figure smaller than this cannot hold its axes; one larger
 // than 8192 pixels a side (a 256 MB RGBA image) is a typo.
@@ -309,8 +330,11 @@ func (panel Panel) plot() (*plot.Plot, error) {
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = panel.X.Label, panel.Y.Label
 	p.Add(plotter.NewGrid())
-	p.Legend.Top, p.Legend.Left = false, true
+	p.Legend.Top, p.Legend.Left = panel.Legend == TopLeft, true
 	p.Legend.XOffs, p.Legend.YOffs = vg.Points(10), vg.Points(6)
+	if p.Legend.Top {
+		p.Legend.YOffs = -vg.Points(6)
+	}
 	if panel.Bars != nil {
 		if err := panel.Bars.add(p); err != nil {
 			return nil, err
@@ -451,6 +475,5 @@ func (b *Bars) add(p *plot.Plot) error {
 		p.Legend.Add(s.Name, bars)
 	}
 	p.NominalX(b.Groups...)
-	p.Legend.Top, p.Legend.Left = true, false
 	return nil
 }

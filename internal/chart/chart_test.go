@@ -92,6 +92,24 @@ func TestLogTicks(t *testing.T) {
 	}
 }
 
+func TestLinearTicks(t *testing.T) {
+	for _, tc := range []struct {
+		min, max float64
+		want     string
+	}{
+		{1, 16, "2 4 6 8 10 12 14 16"},
+		{0, 10.7, "0 2 4 6 8 10"},
+		{0, 50, "0 10 20 30 40 50"},
+		{0.94, 0.99, "0.94 0.95 0.96 0.97 0.98 0.99"},
+		{-3, 3, "-3 -2 -1 0 1 2 3"},
+	} {
+		got := strings.Join(labels(linearTicks{}.Ticks(tc.min, tc.max)), " ")
+		if got != tc.want {
+			t.Errorf("linear ticks of [%v, %v] labelled %q, want %q", tc.min, tc.max, got, tc.want)
+		}
+	}
+}
+
 func TestWrap(t *testing.T) {
 	measure := func(s string) vg.Length { return vg.Length(len(s)) }
 	lines, fits := wrap("UWT(I): qr on 128 processors\nMTTF 104.6d", 12, measure)

@@ -24,16 +24,35 @@ func Label(v float64) string {
 	return strconv.FormatFloat(r, 'g', -1, 64)
 }
 
-// linearTicks are gonum's default ticks with Label's format.
+// linearTicks label a linear axis at the multiples of the largest step of
+// 1, 2 or 5 times a power of ten that gives at least four labels (so 1-16
+// is labelled 2, 4, …, 16, not gonum's 3, 9, 15), with unlabelled minor
+// ticks halfway, in Label's format.
 type linearTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (linearTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(min, max)
-	for k := range ticks {
-		if ticks[k].Label != "" {
-			ticks[k].Label = Label(ticks[k].Value)
+	if !(max > min) || math.IsInf(max-min, 0) {
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	step := 0.0
+	for e := int(math.Floor(math.Log10(max-min))) + 1; step == 0; e-- {
+		for _, m := range []float64{5, 2, 1} {
+			s := m * math.Pow10(e)
+			if math.Floor(max/s)-math.Ceil(min/s) >= 3 {
+				step = s
+				break
+			}
 		}
+	}
+	var ticks []plot.Tick
+	for k := math.Ceil(min / step * 2); k <= math.Floor(max/step*2); k++ {
+		v := k * step / 2
+		t := plot.Tick{Value: v}
+		if math.Mod(k, 2) == 0 {
+			t.Label = Label(v)
+		}
+		ticks = append(ticks, t)
 	}
 	return ticks
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-markov/markov/availability"
+	"github.com/ckpt-markov/markov/internal/chart"
 )
 
 // availabilityOptions are the flags of markov availability.
@@ -20,6 +22,7 @@ type availabilityOptions struct {
 	Counts   string
 	Work     string
 	WorkOn   int
+	Plot     plotOptions
 }
 
 // availabilityJSON is the --json output of markov availability.
@@ -73,6 +76,7 @@ it); --counts limits the search to the counts given.`,
 	opts.Scenario.register(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
+	opts.Plot.register(cmd, "I*(a) and UWT(a) against the processor count a")
 	f := cmd.Flags()
 	f.StringVar(&opts.Counts, "counts", "", "processor counts to try, as `LIST` like 1-16,32,64 (default: every count with a positive work rate)")
 	f.StringVar(&opts.Work, "work", "", "failure-free run time of a job (`DURATION`), to show its expected run time")
@@ -83,6 +87,9 @@ it); --counts limits the search to the counts given.`,
 func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availabilityOptions) error {
 	if cmd.Flags().Changed("policy") {
 		return flagError("policy", "not used here: availability tries the moldable policy on each count a (choose them with --counts)")
+	}
+	if err := opts.Plot.check(); err != nil {
+		return err
 	}
 	info, err := opts.Scenario.load(cmd)
 	if err != nil {
@@ -116,7 +123,51 @@ func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availability
 	if err != nil {
 		return err
 	}
-	return opts.env.render(opts.Output, r)
+	if opts.Plot.Path != "" {
+		if err := opts.Plot.save(r.figure()); err != nil {
+			return err
+		}
+	}
+	return opts.env.renderPlotted(opts.Output, opts.Plot, r)
+}
+
+// figure draws I*(a) and UWT(a) against a, the best count marked.
+func (r availabilityReport) figure() chart.Figure {
+	var a, interval, uwt []float64
+	largest := 0.0
+	for _, p := range r.res.Points {
+		largest = math.Max(largest, p.Interval)
+	}
+	unit, _ := pickUnit("auto", largest)
+	for _, p := range r.res.Points {
+		a = append(a, float64(p.Processors))
+		interval = append(interval, p.Interval/unit.seconds)
+		uwt = append(uwt, p.UWT)
+	}
+	// A log count axis once the counts span two decades (1-128 and up).
+	logA := len(a) > 0 && a[len(a)-1] >= 100*a[0]
+	b := r.res.Best
+	sys := r.info.sc.System
+	return chart.Figure{
+		Title: fmt.Sprintf("Moldable jobs: %d processors, MTTF %s, MTTR %s", sys.Processors, short(sys.MTTF), short(sys.MTTR)),
+		Panels: []chart.Panel{
+			{
+				X:      chart.Axis{Label: "processors a", Log: logA},
+				Y:      chart.Axis{Label: "I*(a) (" + unit.name + ")", Zero: true},
+				Lines:  []chart.Line{{Name: "best interval I*(a)", X: a, Y: interval, Points: true}},
+				Legend: chart.BottomLeft,
+				Marks:  []chart.Mark{{X: float64(b.Processors), Y: b.Interval / unit.seconds}},
+			},
+			{
+				X:      chart.Axis{Label: "processors a", Log: logA},
+				Y:      chart.Axis{Label: "UWT (work/s)", Zero: true},
+				Lines:  []chart.Line{{Name: "UWT at I*(a)", X: a, Y: uwt, Points: true}},
+				Legend: chart.TopLeft,
+				Marks: []chart.Mark{{X: float64(b.Processors), Y: b.UWT,
+					Label: fmt.Sprintf("best: a = %d, I* = %s, UWT = %s", b.Processors, short(b.Interval), num(b.UWT))}},
+			},
+		},
+	}
 }
 
 // job checks --counts, --work and --work-on against the scenario, sets

@@ -1,8 +1,14 @@
 package cli_test
 
 import (
+	"fmt"
+	stdpng "image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-markov/markov/internal/chart"
 )
 
 // availabilityOut holds the documented fields of markov availability --json.
@@ -94,5 +100,42 @@ func TestAvailabilityCounts(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, bad.flag) {
 			t.Errorf("%s %s: exit %d, %q", bad.flag, bad.value, code, errOut)
 		}
+	}
+}
+
+// TestAvailabilityPlot draws I*(a) and UWT(a): the figure replaces the
+// table, has two panels' default height, and carries the best count's
+// label; a bad --plot-size exits 2 naming it.
+func TestAvailabilityPlot(t *testing.T) {
+	dir := t.TempDir()
+	png := filepath.Join(dir, "a.png")
+	args := []string{"availability", "-n", "8", "--mttf", "5d", "--mttr", "4h", "--counts", "1,2,4,8"}
+	if out := mustRun(t, append(args, "--plot", png)...); out != "Plot written to "+png+"\n" {
+		t.Errorf("--plot printed %q", out)
+	}
+	f, err := os.Open(png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := stdpng.DecodeConfig(f)
+	if want := chart.DefaultSizeFor(2); err != nil || cfg.Width != want.W || cfg.Height != want.H {
+		t.Errorf("PNG %dx%d (%v), want %dx%d", cfg.Width, cfg.Height, err, want.W, want.H)
+	}
+	var best availabilityOut
+	runJSON(t, &best, append(args, "--json")...)
+	svg := filepath.Join(dir, "a.svg")
+	mustRun(t, append(args, "--plot", svg, "--plot-size", "900x700")...)
+	data, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"UWT (work/s)", "processors a", fmt.Sprintf("best: a = %d,", best.Best.Processors), `width="675pt"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if _, errOut, code := run(t, append(args, "--plot", svg, "--plot-size", "0x0")...); code != 2 || !strings.Contains(errOut, "--plot-size") {
+		t.Errorf("--plot-size 0x0: exit %d, %q", code, errOut)
 	}
 }

@@ -55,7 +55,7 @@ type plotOptions struct {
 func (o *plotOptions) register(cmd *cobra.Command, what string) {
 	f := cmd.Flags()
 	f.StringVar(&o.Path, "plot", "", "draw "+what+" into `FILE` (.svg, .png or .pdf) instead of printing the table")
-	f.StringVar(&o.Size, "plot-size", "680x416", "size of the --plot figure in pixels, `WxH` (96 per inch in SVG and PDF)")
+	f.StringVar(&o.Size, "plot-size", "", "size of the --plot figure in pixels, `WxH` (96 per inch in SVG and PDF; default 680x416, 260 pixels higher per extra panel)")
 	f.BoolVar(&o.Table, "table", false, "with --plot, print the table too")
 }
 
@@ -65,22 +65,30 @@ func (o *plotOptions) check() error {
 		if o.Table {
 			return flagError("table", "needs --plot (without --plot the table is printed anyway)")
 		}
+		if o.Size != "" {
+			return flagError("plot-size", "needs --plot")
+		}
 		return nil
 	}
 	if err := chart.CheckPath(o.Path); err != nil {
 		return flagError("plot", "%v", err)
 	}
-	if _, err := chart.ParseSize(o.Size); err != nil {
-		return flagError("plot-size", "%v", err)
+	if o.Size != "" {
+		if _, err := chart.ParseSize(o.Size); err != nil {
+			return flagError("plot-size", "%v", err)
+		}
 	}
 	return nil
 }
 
 // save writes fig to --plot at --plot-size (both checked by check).
 func (o *plotOptions) save(fig chart.Figure) error {
-	size, err := chart.ParseSize(o.Size)
-	if err != nil {
-		return flagError("plot-size", "%v", err)
+	size := chart.DefaultSizeFor(len(fig.Panels))
+	if o.Size != "" {
+		var err error
+		if size, err = chart.ParseSize(o.Size); err != nil {
+			return flagError("plot-size", "%v", err)
+		}
 	}
 	return fig.Save(o.Path, size)
 }
