@@ -115,21 +115,52 @@ func printError(w io.Writer, err error) {
 	fmt.Fprintln(w)
 }
 
-// version returns the module version the binary was built from ("(devel)"
-// for a build from a checkout) with its VCS revision when known.
+// version returns the module version the binary was built from, with its
+// VCS revision and state when known (versionOf).
 func version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "(unknown)"
+		return "(unknown: built without module information)"
 	}
+	return versionOf(info)
+}
+
+// versionOf formats a build's version: the module version ("(devel)" for a
+// build from a checkout), then the VCS revision unless the version already
+// carries it (a pseudo-version such as v0.0.0-20261125-abcdef123456 does),
+// its commit time, and "modified" for a build from a changed tree.
+func versionOf(info *debug.BuildInfo) string {
 	v := info.Main.Version
 	if v == "" {
 		v = "(devel)"
 	}
+	var rev, when string
+	modified := false
 	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
 		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	var extra []string
+	if rev != "" && !strings.Contains(v, rev) {
+		extra = append(extra, rev)
+	}
+	if when != "" {
+		extra = append(extra, when)
+	}
+	if modified && !strings.Contains(v, "dirty") {
+		extra = append(extra, "modified")
+	}
+	if len(extra) > 0 {
+		v += " (" + strings.Join(extra, ", ") + ")"
 	}
 	return v
 }

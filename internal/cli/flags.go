@@ -80,13 +80,9 @@ type scenarioInfo struct {
 
 // describe returns a one-line description of the scenario.
 func (s scenarioInfo) describe() string {
-	app := "application of " + filepath.Base(s.file)
-	if s.app != "" {
-		app = s.app
-	}
 	sys := s.sc.System
 	out := fmt.Sprintf("%s on %d processors, MTTF %s, MTTR %s, policy %s",
-		app, sys.Processors, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), s.policy())
+		s.application(), sys.Processors, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), s.shortPolicy())
 	if s.sc.Reconfigure != scenario.Never {
 		out += ", reconfigure " + s.sc.Reconfigure.String()
 	}
@@ -95,7 +91,7 @@ func (s scenarioInfo) describe() string {
 
 // scenarioJSON is the scenario summary every --json output carries.
 type scenarioJSON struct {
-	Application string    `json:"application,omitempty"`
+	Application string    `json:"application"`
 	Processors  int       `json:"processors"`
 	MTTF        jsonFloat `json:"mttf"`
 	MTTR        jsonFloat `json:"mttr"`
@@ -106,7 +102,7 @@ type scenarioJSON struct {
 
 func (s scenarioInfo) json() scenarioJSON {
 	return scenarioJSON{
-		Application: s.app,
+		Application: s.application(),
 		Processors:  s.sc.System.Processors,
 		MTTF:        jsonFloat(s.sc.System.MTTF),
 		MTTR:        jsonFloat(s.sc.System.MTTR),
@@ -121,6 +117,38 @@ func reconfigureJSON(r scenario.Reconfigure) string {
 		return ""
 	}
 	return r.String()
+}
+
+// application names the application: the benchmark's name, or the
+// scenario file's name.
+func (s scenarioInfo) application() string {
+	if s.app != "" {
+		return s.app
+	}
+	return filepath.Base(s.file)
+}
+
+// maxPolicyText is the longest policy describe prints in full; a longer
+// vector is shown as its runs (runs), cut to this length.
+const maxPolicyText = 48
+
+// shortPolicy is the policy for a one-line description: a long vector as
+// its runs ("vector 1-200: n, 201-512: 200"), cut with its length, where
+// the JSON keeps the whole vector.
+func (s scenarioInfo) shortPolicy() string {
+	p := s.policy()
+	if len(p) <= maxPolicyText || s.sc.Policy.Kind != scenario.Explicit {
+		return p
+	}
+	r := "vector " + runs(s.sc.Reschedule)
+	if len(r) > maxPolicyText {
+		cut := strings.LastIndex(r[:maxPolicyText], ", ")
+		if cut < 0 {
+			cut = maxPolicyText
+		}
+		r = fmt.Sprintf("%s, … (%d entries)", r[:cut], len(s.sc.Policy.Explicit))
+	}
+	return r
 }
 
 // policy names the scenario's policy.

@@ -106,3 +106,50 @@ func TestPolicy(t *testing.T) {
 		})
 	}
 }
+
+// TestScenarioLine checks the one-line description of a scenario file: the
+// file names the application (in text and in JSON), and a long vector
+// policy is shown as its runs, cut, while JSON keeps it whole.
+func TestScenarioLine(t *testing.T) {
+	path := writeFile(t, "cluster.json", fourScenario)
+	out := mustRun(t, "uwt", "--scenario", path, "--interval", "1h")
+	if !strings.Contains(out, "cluster.json on 4 processors") || strings.Contains(out, "application of") {
+		t.Errorf("scenario line of a file:\n%s", out)
+	}
+	var got struct {
+		Scenario struct {
+			Application string `json:"application"`
+			Policy      string `json:"policy"`
+		} `json:"scenario"`
+	}
+	runJSON(t, &got, "uwt", "--scenario", path, "--interval", "1h")
+	if got.Scenario.Application != "cluster.json" {
+		t.Errorf("JSON application %q, want cluster.json", got.Scenario.Application)
+	}
+
+	const n = 256
+	v := make([]string, n)
+	for k := range v {
+		v[k] = strconv.Itoa(min(k+1, 200))
+	}
+	vector := "vector:" + strings.Join(v, ",")
+	out = mustRun(t, "uwt", "-n", strconv.Itoa(n), "--app", "qr", "--policy", vector, "--interval", "1h")
+	line := strings.SplitN(out, "\n", 2)[0]
+	if !strings.Contains(line, "policy vector 1-200: n, 201-256: 200") || len(line) > 160 {
+		t.Errorf("scenario line with a %d-entry vector: %q", n, line)
+	}
+	runJSON(t, &got, "uwt", "-n", strconv.Itoa(n), "--app", "qr", "--policy", vector, "--interval", "1h")
+	if got.Scenario.Policy != vector {
+		t.Errorf("JSON policy is not the whole vector: %.60q…", got.Scenario.Policy)
+	}
+
+	// A vector whose runs are long too is cut, with its length.
+	for k := range v {
+		v[k] = strconv.Itoa(k/2 + 1)
+	}
+	out = mustRun(t, "uwt", "-n", strconv.Itoa(n), "--app", "qr", "--policy", "vector:"+strings.Join(v, ","), "--interval", "1h")
+	line = strings.SplitN(out, "\n", 2)[0]
+	if !strings.Contains(line, "… (256 entries)") || len(line) > 160 {
+		t.Errorf("scenario line with a vector of many runs: %q", line)
+	}
+}
