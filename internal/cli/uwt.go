@@ -145,9 +145,19 @@ func (r uwtReport) Text(w io.Writer) error {
 // writeChainRows writes the size and accuracy of a solved chain.
 func writeChainRows(t *table, res uwt.Result, path string) {
 	t.row("States", fmt.Sprintf("%d reachable, %d recurrent (%d built, %d pruned)", res.States, res.Recurrent, res.Built, res.Pruned))
-	t.row("Transitions", strconv.Itoa(res.Transitions))
+	if res.OneClass {
+		// No chain was built: the law at failures is binomial (uwt doc.go,
+		// "One recovery class").
+		t.row("Transitions", "none: one recovery class, solved in closed form")
+	} else {
+		t.row("Transitions", strconv.Itoa(res.Transitions))
+	}
 	t.row("Dropped mass", sci(res.Dropped)+" per jump")
-	t.row("Residual", sci(res.Residual)+" (stationary, 1-norm)")
+	if res.OneClass {
+		t.row("Residual", "none (closed form)")
+	} else {
+		t.row("Residual", sci(res.Residual)+" (stationary, 1-norm)")
+	}
 	t.row("Solver", solverName(res))
 	if res.Phases {
 		path += ", chain of up phases"

@@ -136,3 +136,24 @@ func TestUWTExactTooLarge(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want 1 and a message with the memory estimate and \"drop --exact\"", code, stderr)
 	}
 }
+
+// TestOneClassRows checks that a model solved in closed form (a moldable
+// policy on a large pool: one recovery class) does not print a chain's
+// "Transitions 0" and residual as if a chain had been solved.
+func TestOneClassRows(t *testing.T) {
+	path := writeFile(t, "big.json", `{"system": {"processors": 100000, "mttf": "25y", "mttr": "1h"},
+  "application": {"work_rate": {"amdahl": {"rate": 1, "serial": 0.0005}}, "checkpoint_latency": 60, "recovery": 17},
+  "policy": {"moldable": 50000}}`)
+	out := mustRun(t, "uwt", "--scenario", path, "--interval", "10m")
+	if !strings.Contains(out, "ClosedForm") {
+		t.Fatalf("a moldable policy on a large pool is not solved in closed form:\n%s", out)
+	}
+	for _, bad := range []string{"Transitions   0\n", "(stationary, 1-norm)"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("closed-form output contains %q:\n%s", bad, out)
+		}
+	}
+	if !strings.Contains(out, "solved in closed form") {
+		t.Errorf("closed-form output does not say so:\n%s", out)
+	}
+}
