@@ -7,12 +7,18 @@
 // subcommands are
 //
 //	markov uwt           UWT(I) at one checkpoint interval       (package uwt)
-//	markov optimize      the interval I* that maximises UWT      (package uwt)
-//	markov curve         UWT over a range of intervals, plotted  (package uwt, gonum/plot)
+//	markov optimize      the interval I* that maximises UWT, and
+//	                     with --policy optimal the best policy   (packages uwt, optimal)
+//	markov curve         UWT over a range of intervals, plotted  (package uwt, internal/chart)
 //	markov availability  moldable: best processor count and I*   (package availability)
 //	markov simulate      Monte Carlo of the same process         (package sim)
-//	markov policy        the rescheduling vector r(1..N)         (package scenario)
+//	markov policy        the rescheduling vector r(1..N)         (packages scenario, optimal)
 //	markov intervals     closed-form intervals beside the model  (package intervals)
+//	markov evaluate      the model's interval replayed on traces (package evaluate)
+//	markov trace         failure traces: stats, synth            (packages trace, trace/synth)
+//	markov sweep         studies: run, slurm, merge              (package sweep)
+//
+// (TestDocListsCommands keeps this list complete.)
 //
 // Every subcommand reads the scenario of --scenario FILE (the JSON form of
 // package scenario), or the built-in scenario when the flag is absent, and
