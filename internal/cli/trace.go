@@ -199,7 +199,10 @@ type traceStatsOut struct {
 	Tolerance  float64            `json:"tolerance"`
 	Resolution float64            `json:"resolution"`
 	Systems    []traceSystemStats `json:"systems"`
-	lanl       bool               // times are Unix seconds: print dates
+	// NoNodeData lists the systems asked for whose rows give no node
+	// data (LANL system 17): nothing to estimate.
+	NoNodeData []string `json:"no_node_data,omitempty"`
+	lanl       bool     // times are Unix seconds: print dates
 }
 
 type traceSystemStats struct {
@@ -317,8 +320,9 @@ func runTraceStats(_ context.Context, o *traceStatsOptions) error {
 		tr   *trace.Trace
 	}
 	var systems []named
+	var noNodeData []string
 	if o.LANL != "" {
-		read, err := readLANL(o.LANL, o.Systems)
+		read, err := readLANL(o.LANL, o.Systems, &noNodeData)
 		if err != nil {
 			return err
 		}
@@ -339,7 +343,7 @@ func runTraceStats(_ context.Context, o *traceStatsOptions) error {
 		systems = append(systems, named{filepath.Base(path), tr})
 	}
 
-	out := traceStatsOut{Level: o.Level, Tolerance: set.Tolerance, Resolution: set.Resolution, lanl: o.LANL != ""}
+	out := traceStatsOut{Level: o.Level, Tolerance: set.Tolerance, Resolution: set.Resolution, lanl: o.LANL != "", NoNodeData: noNodeData}
 	for _, s := range systems {
 		_, end := s.tr.Window()
 		set := *set
@@ -405,6 +409,11 @@ func (out *traceStatsOut) CSV() ([]string, [][]string) {
 			csvFloat(float64(s.GroupedFailures)), csvFloat(float64(s.MeanSize.Value)),
 			csvFloat(float64(s.UpTime.WeibullShape.Value)), csvFloat(float64(s.UpTime.WeibullShape.Low)), csvFloat(float64(s.UpTime.WeibullShape.High)),
 			csvFloat(float64(s.UpTime.PValue)), s.Exponential, s.SingleFailures})
+	}
+	for _, id := range out.NoNodeData {
+		row := make([]string, len(header))
+		row[0], row[1], row[len(row)-2], row[len(row)-1] = id, "0", noNodeDataText, noNodeDataText
+		rows = append(rows, row)
 	}
 	return header, rows
 }
@@ -477,8 +486,18 @@ func writeTraceStats(w io.Writer, out *traceStatsOut) error {
 		}
 		fmt.Fprintln(w, s.Summary)
 	}
+	for k, id := range out.NoNodeData {
+		if k > 0 || len(out.Systems) > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "system %s: %s (its rows give times and causes only: no node count, node numbers or dates); nothing to estimate\n", id, noNodeDataText)
+	}
 	return nil
 }
+
+// noNodeDataText is what trace stats says of a LANL system without node
+// data.
+const noNodeDataText = "no node data"
 
 // perDay formats a rate per second as events per day.
 func perDay(r float64) string { return num(r*86400) + "/d" }
