@@ -102,7 +102,9 @@ them.
 A system whose trace is too short for 30 days of history and a
 --max-duration segment, or whose history holds too few failures, gets a row
 saying why; the other systems are still evaluated and printed, and the exit
-status is then 1.`,
+status is then 1. Where no interval commits any work in any segment, the
+row says "no useful work" instead of an efficiency. A LANL system whose
+rows give no node data (system 17 of the full release) is refused.`,
 		Example: `  markov evaluate --lanl failures.csv --systems 18,19,20
   markov evaluate --lanl failures.csv --systems 20 --policies pb,ab --apps qr
   markov evaluate --lanl failures.csv --systems 18,19,20 --policies optimal,greedy,pb --apps qr
@@ -115,7 +117,7 @@ status is then 1.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV file")
-	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated (required with --lanl)")
+	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated, each once (required with --lanl)")
 	f.StringArrayVar(&opts.Generic, "trace", nil, "trace in the generic format (repeatable)")
 	f.StringVar(&opts.Apps, "apps", "qr,cg,md", "benchmark applications, comma separated")
 	f.StringVar(&opts.Policies, "policies", "greedy", "policies, comma separated: greedy, pb, ab, moldable:A, vector:r1,...,rN, optimal")

@@ -166,13 +166,17 @@ and a maximum likelihood fit of the up times, exponential against Weibull,
 with the Weibull shape's confidence interval and a likelihood-ratio test.
 
 A last line per system says whether the history contradicts exponential up
-times or single-node failure events (at 1 − --level).
+times or single-node failure events: a test rejecting at 1 − --level and a
+material effect (a Weibull shape outside [0.9, 1.1]; more than 1 % of the
+failures in grouped events). A LANL system whose rows give no node data
+(system 17 of the full release) is listed as "no node data".
 
 Traces: --lanl FILE with --systems (the LANL failure-data CSV, or its gzip),
 or --trace FILE (repeatable) in the generic format. Equal times in a log that
 rounds them can be chance: --resolution is the log's clock tick, used to tell
 chance from grouping. LANL times are minutes (default 1m); for --trace the
-default is the coarsest of 1h, 1m and 1s dividing every failure time, else 0.`,
+default is the coarsest of 1h, 1m, 1s and 0.1 s … 1 µs dividing every
+failure time, else 0.`,
 		Example: `  markov trace stats --lanl failures.csv --systems 20
   markov trace stats --lanl failures.csv.gz --systems 18,19,20 --json
   markov trace stats --trace cluster.csv --tolerance 5m`,
@@ -183,10 +187,10 @@ default is the coarsest of 1h, 1m and 1s dividing every failure time, else 0.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV file (plain or gzip)")
-	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated (required with --lanl)")
+	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated, each once (required with --lanl)")
 	f.StringArrayVar(&opts.Generic, "trace", nil, "trace in the generic format, plain or gzip (repeatable)")
 	f.StringVar(&opts.Tolerance, "tolerance", "0", "failures starting at most this far apart are one event")
-	f.StringVar(&opts.Resolution, "resolution", "", "clock tick of the log (default 1m with --lanl; with --trace, 1h, 1m or 1s when every failure time is a multiple, else 0)")
+	f.StringVar(&opts.Resolution, "resolution", "", "clock tick of the log (default 1m with --lanl; with --trace, 1h, 1m, 1s or 0.1s … 1µs when every failure time is a multiple, else 0)")
 	f.StringVar(&opts.Lookback, "lookback", "", "use only this much history before the end of the trace (default all)")
 	f.Float64Var(&opts.Level, "level", 0.95, "confidence level of the intervals; the tests reject at 1 − level")
 	opts.Output.register(cmd)
