@@ -222,7 +222,12 @@
 //     intervals into account, so efficiencies never exceed 1: when the
 //     model's interval beats every swept interval, it is the best found.
 //   - No work at all. When no interval commits any work in a segment
-//     (W_best = 0), every interval is as good as the best: efficiency 1.
+//     (W_best = 0: failures far more frequent than a checkpoint can
+//     complete), efficiency means nothing: it is NaN
+//     (SegmentResult.NoWork), such segments are left out of a row's
+//     efficiency statistics and counted in Row.NoWork, and a row with no
+//     useful work in any segment has NaN efficiencies. (Counting 0/0 as
+//     1 reported 100 % efficiency on a trace with an MTTF of 1 s.)
 //   - Rule. MostReliable by default: deterministic, so that the work as a
 //     function of I carries no noise from random choices, and what a
 //     scheduler that keeps failure counts would do. Random restarts its

@@ -197,8 +197,14 @@ type Row struct {
 	MTTF, MTTR float64
 	// Efficiency is the model efficiency of I*, PaperEfficiency that of
 	// the paper's I_model, YoungEfficiency and DalyEfficiency those of
-	// Young's and Daly's intervals (over the segments where they apply).
+	// Young's and Daly's intervals (over the segments where they apply),
+	// over the segments with useful work; NaN when no segment has any
+	// (NoWork = Segments).
 	Efficiency, PaperEfficiency, YoungEfficiency, DalyEfficiency Stat
+	// NoWork counts the segments where no interval committed any work
+	// (SegmentResult.NoWork): their efficiencies mean nothing and are
+	// left out of the efficiency statistics.
+	NoWork int
 	// Interval is I* and BestInterval the interval of the most work, in
 	// seconds.
 	Interval, BestInterval Stat
@@ -627,31 +633,23 @@ func (r *Row) summarise() {
 		}
 	}
 	r.Used = stat(r.Results, func(s *SegmentResult) (float64, bool) { return float64(s.Used), true })
-	r.Efficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Efficiency, true })
-	r.PaperEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Paper.Efficiency, true })
-	r.YoungEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) {
-		if s.Young == nil {
+	// Efficiencies over the segments with useful work only.
+	eff := func(o *Outcome) (float64, bool) {
+		if o == nil || math.IsNaN(o.Efficiency) {
 			return 0, false
 		}
-		return s.Young.Efficiency, true
-	})
-	r.DalyEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) {
-		if s.Daly == nil {
-			return 0, false
-		}
-		return s.Daly.Efficiency, true
-	})
+		return o.Efficiency, true
+	}
+	r.Efficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return eff(&s.Model) })
+	r.PaperEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return eff(&s.Paper) })
+	r.YoungEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return eff(s.Young) })
+	r.DalyEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return eff(s.Daly) })
 	r.Interval = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Interval, true })
 	r.BestInterval = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Best.Interval, true })
 	r.ModelUWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.ModelUWT, true })
 	r.UWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Work / s.Duration, true })
 	r.BestUWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Best.Work / s.Duration, true })
-	r.EventsEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) {
-		if s.Events == nil {
-			return 0, false
-		}
-		return s.Events.Efficiency, true
-	})
+	r.EventsEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return eff(s.Events) })
 	r.EventsInterval = stat(r.Results, func(s *SegmentResult) (float64, bool) {
 		if s.Events == nil {
 			return 0, false
@@ -659,6 +657,9 @@ func (r *Row) summarise() {
 		return s.Events.Interval, true
 	})
 	for _, res := range r.Results {
+		if res.NoWork() {
+			r.NoWork++
+		}
 		if res.EventSizes != nil {
 			r.EventsSegments++
 		}
@@ -667,6 +668,25 @@ func (r *Row) summarise() {
 		}
 		if res.Assumptions.SingleFailures == trace.Contradicted {
 			r.Rejected.SingleFailures++
+		}
+	}
+	if r.NoWork == len(r.Results) {
+		// No useful work anywhere: every efficiency that applies is
+		// undefined (NaN), not 100 %.
+		nan := math.NaN()
+		none := Stat{nan, nan, nan, nan}
+		r.Efficiency, r.PaperEfficiency = none, none
+		for _, e := range []struct {
+			st *Stat
+			of func(*SegmentResult) *Outcome
+		}{
+			{&r.YoungEfficiency, func(s *SegmentResult) *Outcome { return s.Young }},
+			{&r.DalyEfficiency, func(s *SegmentResult) *Outcome { return s.Daly }},
+			{&r.EventsEfficiency, func(s *SegmentResult) *Outcome { return s.Events }},
+		} {
+			if slices.ContainsFunc(r.Results, func(s SegmentResult) bool { return e.of(&s) != nil }) {
+				*e.st = none
+			}
 		}
 	}
 }

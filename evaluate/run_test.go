@@ -537,3 +537,40 @@ func TestRunOptimal(t *testing.T) {
 	}
 	t.Logf("%d segments with the optimal policy", checked)
 }
+
+// TestRunNoUsefulWork: on nodes whose mean up time (1 s) is far below
+// any checkpoint (the applications' cost is over 30 s), no interval
+// commits any work: the row says so (NoWork, efficiencies NaN), not
+// 100 % efficiency from 0 work over 0 work. Oracle: the replayed work,
+// 0 with every interval (BestUWT).
+func TestRunNoUsefulWork(t *testing.T) {
+	s := testSettings(t)
+	s.Systems = []System{{Name: "fast", Trace: exponentialTrace(t, 6, 1, 3600, 60*day, rand.New(rand.NewPCG(3, 3)))}}
+	s.Applications, s.Policies, s.Segments = []string{"lin"}, policies(t, "greedy"), 3
+	tab, err := Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tab.Rows[0]
+	if r.Status != Evaluated || r.BestUWT.Max != 0 {
+		t.Fatalf("status %v, best UWT %+v; want evaluated with no work", r.Status, r.BestUWT)
+	}
+	if r.NoWork != 3 || !math.IsNaN(r.Efficiency.Mean) || !math.IsNaN(r.PaperEfficiency.Min) {
+		t.Errorf("NoWork %d, efficiency %+v, paper %+v; want 3 and NaN", r.NoWork, r.Efficiency, r.PaperEfficiency)
+	}
+	for _, res := range r.Results {
+		if !res.NoWork() || !math.IsNaN(res.Model.Efficiency) {
+			t.Errorf("segment at %v: NoWork %v, efficiency %v", res.Start, res.NoWork(), res.Model.Efficiency)
+		}
+	}
+	// The usual traces keep their efficiencies.
+	tab, err = Run(context.Background(), testSettings(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range tab.Rows {
+		if r.NoWork != 0 || !(r.Efficiency.Min > 0 && r.Efficiency.Max <= 1) {
+			t.Errorf("%s %s %s: NoWork %d, efficiency %+v", r.System, r.Application, r.Policy, r.NoWork, r.Efficiency)
+		}
+	}
+}

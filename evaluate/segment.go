@@ -101,7 +101,8 @@ type Point struct {
 }
 
 // Outcome is the replay of a segment with one interval and its
-// efficiency, Work / Best.Work (1 when no interval commits any work).
+// efficiency, Work / Best.Work: NaN when no interval commits any work
+// (Best.Work = 0), where efficiency means nothing (SegmentResult.NoWork).
 type Outcome struct {
 	Replay
 	Efficiency float64
@@ -411,21 +412,26 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 		}
 		res.ModelUWT = pc.uwt
 	}
-	res.Best = Outcome{Replay: best, Efficiency: 1}
+	res.Best = Outcome{Replay: best, Efficiency: efficiency(best.Work, best.Work)}
 	for _, o := range outcomes {
 		o.Efficiency = efficiency(o.Work, best.Work)
 	}
 	return res, nil
 }
 
-// efficiency returns work/best, or 1 when best is zero (no interval
-// commits anything, so every interval is as good as the best).
+// efficiency returns work/best, or NaN when best is zero: no interval
+// commits any work, and a ratio of no work to no work is no success.
 func efficiency(work, best float64) float64 {
 	if best == 0 {
-		return 1
+		return math.NaN()
 	}
 	return work / best
 }
+
+// NoWork reports whether no interval the segment was replayed with
+// committed any work (the best work is 0: failures too frequent for any
+// checkpoint to complete); its efficiencies are then NaN.
+func (s *SegmentResult) NoWork() bool { return s.Best.Work == 0 }
 
 // run sweeps the interval on a segment of length duration for a model
 // interval istar: the doubling scan start·2^k for every k with

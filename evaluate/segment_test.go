@@ -120,11 +120,11 @@ func checkOutcomes(t *testing.T, res *SegmentResult) {
 		if o.Work > best {
 			t.Errorf("interval %v: work %v beats the best %v", o.Interval, o.Work, best)
 		}
-		want := 1.0
-		if best > 0 {
-			want = o.Work / best
-		}
-		if o.Efficiency != want || o.Efficiency > 1 || o.Efficiency < 0 {
+		if best == 0 { // no useful work: no efficiency
+			if !math.IsNaN(o.Efficiency) || !res.NoWork() {
+				t.Errorf("interval %v: no work, efficiency %v and NoWork %v; want NaN and true", o.Interval, o.Efficiency, res.NoWork())
+			}
+		} else if want := o.Work / best; o.Efficiency != want || o.Efficiency > 1 || o.Efficiency < 0 {
 			t.Errorf("interval %v: efficiency %v, want %v", o.Interval, o.Efficiency, want)
 		}
 		found = found || (o.Interval == res.Best.Interval && o.Work == best)
@@ -132,8 +132,8 @@ func checkOutcomes(t *testing.T, res *SegmentResult) {
 	if !found {
 		t.Errorf("best interval %v was never replayed", res.Best.Interval)
 	}
-	if res.Best.Efficiency != 1 {
-		t.Errorf("best efficiency %v, want 1", res.Best.Efficiency)
+	if res.Best.Efficiency != 1 && !(best == 0 && math.IsNaN(res.Best.Efficiency)) {
+		t.Errorf("best efficiency %v, want 1 (NaN without work)", res.Best.Efficiency)
 	}
 	if math.Abs(res.Best.Up+res.Best.Recovery+res.Best.Down-res.Duration) > 1e-9*res.Duration {
 		t.Errorf("time in states %v + %v + %v, want the duration %v", res.Best.Up, res.Best.Recovery, res.Best.Down, res.Duration)

@@ -538,6 +538,9 @@ func (r *runner) trace(t Task) (*trace.Trace, error) {
 	}
 	for _, s := range all {
 		if s.System == t.systemID {
+			if s.NoNodeData { // no trace (trace.LANLSystem)
+				return nil, fmt.Errorf("system %d of %s has no node data", t.systemID, path)
+			}
 			return s.Trace, nil
 		}
 	}

@@ -35,6 +35,20 @@ type EventSettings struct {
 	Level float64
 }
 
+// A verdict needs both significance and a material effect: a test that
+// rejects at 1 − Level on a history of tens of thousands of failures also
+// rejects effects too small to matter to the model. These are the smallest
+// effects that make a verdict Contradicted (see the package documentation
+// for their justification).
+const (
+	// MaterialShape: the Weibull shape of the up times must lie outside
+	// [1 − MaterialShape, 1 + MaterialShape] = [0.9, 1.1].
+	MaterialShape = 0.1
+	// MaterialGroupedShare: more than this fraction of the failures (1 %)
+	// must belong to grouped events.
+	MaterialGroupedShare = 0.01
+)
+
 // Verdict is the outcome of checking one assumption of the model against a
 // trace. Its zero value means not tested.
 type Verdict int
@@ -109,8 +123,10 @@ type EventStats struct {
 	// Tolerance after the first failure of their time cluster (so join
 	// it). Under independent failures at a constant rate r each failure
 	// after the first does so with probability at most
-	// p0 = 1 − exp(−r·(Tolerance + Resolution)), r = Failures / (To − From)
-	// (its gap to the previous failure is at least that short):
+	// p0 = 1 − exp(−r·(Tolerance + w)), r = Failures / (To − From) and w
+	// the larger of Resolution and the spacing of float64 values at the
+	// latest failure time (times closer than that are stored equal) (its
+	// gap to the previous failure is at least that short):
 	// ExpectedCoincidences is (Failures − 1)·p0 and CoincidenceP the
 	// binomial probability of at least Coincidences, a conservative test.
 	Coincidences         int
@@ -154,13 +170,15 @@ type EventEstimate struct {
 
 	// Exponential checks the model's exponential up times: Contradicted
 	// when the likelihood-ratio test rejects k = 1 at 1 − Level (the
-	// shape interval then excludes 1), Untested with fewer than two
-	// complete up periods.
+	// shape interval then excludes 1) and the shape lies outside
+	// [1 − MaterialShape, 1 + MaterialShape]; Untested with fewer than
+	// two complete up periods.
 	Exponential Verdict
 	// SingleFailures checks that each failure event takes down one node:
 	// Contradicted when the history holds a grouped event with an Event
 	// label, or more coincidences than chance allows (CoincidenceP below
-	// 1 − Level); Untested without any failure.
+	// 1 − Level), and more than MaterialGroupedShare of the failures
+	// belong to grouped events; Untested without any failure.
 	SingleFailures Verdict
 }
 
@@ -222,7 +240,7 @@ func EstimateEvents(tr *Trace, t0 float64, s *EventSettings) (EventEstimate, err
 	switch st := &e.Events; {
 	case st.Failures == 0:
 		e.SingleFailures = Untested
-	case st.Labelled > 0 || st.CoincidenceP < alpha:
+	case (st.Labelled > 0 || st.CoincidenceP < alpha) && st.GroupedFailures > MaterialGroupedShare:
 		e.SingleFailures = Contradicted
 	default:
 		e.SingleFailures = Holds
@@ -355,7 +373,11 @@ func eventStats(fails []failure, upTime, span float64, set EventSettings, alpha 
 	st.CoincidenceP = 1
 	if gaps := st.Failures - 1; gaps > 0 && span > 0 {
 		r := float64(st.Failures) / span
-		p0 := -math.Expm1(-r * (set.Tolerance + set.Resolution))
+		// Times closer than the float64 spacing at the latest failure
+		// are stored equal: the finest resolution any trace has.
+		last := math.Max(math.Abs(fails[0].t), math.Abs(fails[len(fails)-1].t))
+		w := math.Max(set.Resolution, math.Nextafter(last, math.Inf(1))-last)
+		p0 := -math.Expm1(-r * (set.Tolerance + w))
 		st.ExpectedCoincidences = float64(gaps) * p0
 		switch {
 		case st.Coincidences == 0:
@@ -520,7 +542,7 @@ func fitUpTimes(ups []upPeriod, alpha float64) (UpTimeFit, Verdict) {
 	if g(maxShape) > 0 {
 		f.ShapeHigh = bisectLog(g, f.Shape, maxShape)
 	}
-	if f.P < alpha {
+	if f.P < alpha && math.Abs(f.Shape-1) > MaterialShape {
 		return f, Contradicted
 	}
 	return f, Holds
@@ -528,17 +550,24 @@ func fitUpTimes(ups []upPeriod, alpha float64) (UpTimeFit, Verdict) {
 
 // Summary is a one-line statement of what the history says about the
 // model's two assumptions, exponential up times and one node per failure
-// event, for a user to read next to a result computed under them.
+// event, for a user to read next to a result computed under them. It
+// states the p-values and the material thresholds.
 func (e *EventEstimate) Summary() string {
 	var b strings.Builder
 	u := &e.UpTime
+	lo, hi := 1-MaterialShape, 1+MaterialShape
 	switch e.Exponential {
 	case Untested:
 		fmt.Fprintf(&b, "exponential up times: not tested (%d complete up periods)", u.Complete)
 	case Holds:
-		fmt.Fprintf(&b, "exponential up times: plausible (Weibull shape %.3g [%.3g, %.3g], LR p %s)", u.Shape, u.ShapeLow, u.ShapeHigh, pValue(u.P))
+		fmt.Fprintf(&b, "exponential up times: plausible (Weibull shape %.3g [%.3g, %.3g], LR p %s", u.Shape, u.ShapeLow, u.ShapeHigh, pValue(u.P))
+		if u.P < 1-e.Level {
+			fmt.Fprintf(&b, "; within %.3g–%.3g, too close to 1 to matter", lo, hi)
+		}
+		b.WriteString(")")
 	case Contradicted:
-		fmt.Fprintf(&b, "exponential up times: REJECTED (Weibull shape %.3g [%.3g, %.3g], LR p %s)", u.Shape, u.ShapeLow, u.ShapeHigh, pValue(u.P))
+		fmt.Fprintf(&b, "exponential up times: REJECTED (Weibull shape %.3g [%.3g, %.3g] outside %.3g–%.3g, LR p %s)",
+			u.Shape, u.ShapeLow, u.ShapeHigh, lo, hi, pValue(u.P))
 	}
 	st := &e.Events
 	b.WriteString("; ")
@@ -546,11 +575,16 @@ func (e *EventEstimate) Summary() string {
 	case Untested:
 		b.WriteString("grouped failures: not tested (no failure)")
 	case Holds:
-		fmt.Fprintf(&b, "grouped failures: none beyond chance (%d of %d events, %d coincidences, %.3g expected)",
-			st.Grouped.Count, st.Events, st.Coincidences, st.ExpectedCoincidences)
+		if st.Labelled > 0 || st.CoincidenceP < 1-e.Level {
+			fmt.Fprintf(&b, "grouped failures: too few to matter (%.2g%% of failures, at most %.3g%%; %d of %d events, %d coincidences, %.3g expected by chance, p %s)",
+				100*st.GroupedFailures, 100*MaterialGroupedShare, st.Grouped.Count, st.Events, st.Coincidences, st.ExpectedCoincidences, pValue(st.CoincidenceP))
+		} else {
+			fmt.Fprintf(&b, "grouped failures: none beyond chance (%d of %d events, %d coincidences, %.3g expected, p %s)",
+				st.Grouped.Count, st.Events, st.Coincidences, st.ExpectedCoincidences, pValue(st.CoincidenceP))
+		}
 	case Contradicted:
-		fmt.Fprintf(&b, "grouped failures: PRESENT (%.1f%% of %d events take 2–%d nodes, %.1f%% of failures)",
-			100*st.Grouped.Value, st.Events, st.Sizes[len(st.Sizes)-1].Size, 100*st.GroupedFailures)
+		fmt.Fprintf(&b, "grouped failures: PRESENT (%.1f%% of %d events take 2–%d nodes, %.1f%% of failures, above %.3g%%)",
+			100*st.Grouped.Value, st.Events, st.Sizes[len(st.Sizes)-1].Size, 100*st.GroupedFailures, 100*MaterialGroupedShare)
 	}
 	if e.Exponential == Contradicted || e.SingleFailures == Contradicted {
 		b.WriteString(": the model's assumptions do not hold for this history")
@@ -566,26 +600,40 @@ func pValue(p float64) string {
 	return fmt.Sprintf("= %.2g", p)
 }
 
-// ClockTick returns the coarsest of one hour, one minute and one second
-// that divides the start time of every failure of t, or 0 when none does
-// (or t has no failure): the resolution of a log that rounds its times,
-// for EventSettings.Resolution.
+// ClockTick returns the coarsest of one hour, one minute, one second and
+// 10⁻¹ … 10⁻⁶ s of which the start time of every failure of t is a
+// multiple (for a decimal tick 10⁻ᵈ: the float64 nearest to one, as a
+// time written with d decimals reads), or 0 when none is (or t has no
+// failure): the resolution of a log that rounds its times, for
+// EventSettings.Resolution.
 func (t *Trace) ClockTick() float64 {
 	times := t.FailureTimes()
 	if len(times) == 0 {
 		return 0
 	}
 	for _, tick := range []float64{3600, 60, 1} {
-		ok := true
-		for _, x := range times {
-			if math.Mod(x, tick) != 0 {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if all(times, func(x float64) bool { return math.Mod(x, tick) == 0 }) {
 			return tick
 		}
 	}
+	scale := 1.0
+	for d := 1; d <= 6; d++ {
+		scale *= 10
+		// n/scale is the float64 nearest to the decimal n·10⁻ᵈ (IEEE
+		// division rounds correctly and scale is exact), so x is one
+		// exactly when it equals it.
+		if all(times, func(x float64) bool { return math.Round(x*scale)/scale == x }) {
+			return 1 / scale
+		}
+	}
 	return 0
+}
+
+func all(xs []float64, ok func(float64) bool) bool {
+	for _, x := range xs {
+		if !ok(x) {
+			return false
+		}
+	}
+	return true
 }

@@ -288,7 +288,11 @@ func TestClockTick(t *testing.T) {
 		{[]float64{7200, 10800}, 3600},
 		{[]float64{7200, 10860}, 60},
 		{[]float64{7200, 10861}, 1},
-		{[]float64{7200, 10861.5}, 0},
+		{[]float64{7200, 10861.5}, 0.1},
+		{[]float64{7200.001, 10861.25}, 0.001}, // times to the millisecond
+		{[]float64{7200.123456, 10861}, 1e-6},
+		{[]float64{7200, 10861.0000001}, 0},
+		{[]float64{7200, math.Pi}, 0},
 		{nil, 0},
 	} {
 		var down []Interval

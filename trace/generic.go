@@ -27,7 +27,9 @@ func ReadGeneric(r io.Reader) (*Trace, error) {
 		return nil, err
 	}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), MaxLineBytes)
+	// A line of MaxLineBytes bytes and its newline fit, as in the LANL
+	// reader's lineLimiter.
+	sc.Buffer(make([]byte, 0, 4096), MaxLineBytes+1)
 	var (
 		nodes      []Node
 		haveSystem bool
@@ -56,10 +58,7 @@ func ReadGeneric(r io.Reader) (*Trace, error) {
 				if err != nil {
 					return nil, err
 				}
-				n, err := atoi(v["nodes"], 1)
-				if err == nil && n > MaxNodes {
-					err = fmt.Errorf("%d nodes is above the limit %d", n, MaxNodes)
-				}
+				n, err := atoiNodes(v["nodes"])
 				if err != nil {
 					return nil, &ParseError{Line: line, Column: "nodes", Err: err}
 				}
@@ -136,6 +135,9 @@ func ReadGeneric(r io.Reader) (*Trace, error) {
 		nodes[i].Down = append(nodes[i].Down, Interval{Start: a, End: b, Event: label})
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = errLineTooLong
+		}
 		return nil, &ParseError{Line: line + 1, Err: err}
 	}
 	if !haveSystem {

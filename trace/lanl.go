@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -21,12 +22,31 @@ type LANLSettings struct {
 	// Prob Started or Prob Fixed time in the whole input, all systems
 	// together: the log stops there.
 	End float64
+
+	// Systems, when not empty, are the systems to read. Rows of the
+	// other systems are checked for their System column only (their
+	// times, when they parse, still count towards the default End), so
+	// that a row of a system nobody asked for does not stop the file. A
+	// system of the list absent from the input is absent from the result.
+	// Empty means every system.
+	Systems []int
 }
+
+// ErrNoNodeData is returned (wrapped) by ReadLANL for a system whose rows
+// give no node data (see LANLSystem.NoNodeData).
+var ErrNoNodeData = errors.New("trace: no node data")
 
 // LANLSystem is one system read from a LANL failure log.
 type LANLSystem struct {
 	System int    // system id (column System)
-	Trace  *Trace // one node per processor slot 0..nodes−1, indexed by nodenumz
+	Trace  *Trace // one node per processor slot 0..nodes−1, indexed by nodenumz; nil with NoNodeData
+
+	// NoNodeData reports a system whose rows leave the nodes column (and
+	// with it nodenumz, node prod and node decom) empty: system 17 of the
+	// full release gives only its rows' times, down time and cause. Such
+	// a system has no trace (Trace is nil): which node was down, and
+	// how many nodes could have been, is unknown.
+	NoNodeData bool
 
 	Records   int             // rows of this system in the input
 	SameEvent int             // of those, rows with Same Event = Yes
@@ -54,13 +74,20 @@ type SkippedRecord struct {
 // any system is an error, and the default observation end is the latest time
 // of any system (see LANLSettings). ReadLANLSystems gives the same traces
 // with the record counts and the list of skipped rows.
+//
+// Rows of other systems are checked for their System column only
+// (LANLSettings.Systems); a system without node data is an error wrapping
+// ErrNoNodeData.
 func ReadLANL(r io.Reader, system int) (*Trace, error) {
-	all, err := ReadLANLSystems(r, nil)
+	all, err := ReadLANLSystems(r, &LANLSettings{Systems: []int{system}})
 	if err != nil {
 		return nil, err
 	}
 	for _, s := range all {
 		if s.System == system {
+			if s.NoNodeData {
+				return nil, fmt.Errorf("%w for LANL system %d: its rows leave the nodes column empty", ErrNoNodeData, system)
+			}
 			return s.Trace, nil
 		}
 	}
@@ -104,10 +131,17 @@ func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
 		return nil, err
 	}
 	end := 0.0
+	var want map[int]bool // nil: every system
 	if s != nil {
 		end = s.End
 		if !finite(end) || end < 0 {
 			return nil, fmt.Errorf("trace: LANLSettings.End %v is not a finite non-negative time", end)
+		}
+		if len(s.Systems) > 0 {
+			want = make(map[int]bool, len(s.Systems))
+			for _, id := range s.Systems {
+				want[id] = true
+			}
 		}
 	}
 	cr := csv.NewReader(newLineLimiter(r))
@@ -138,6 +172,23 @@ func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
 			return nil, csvError(err, line+1)
 		}
 		line, _ = cr.FieldPos(0)
+		if want != nil {
+			id, err := atoi(lanlField(rec, idx, colSystem), 0)
+			if err != nil {
+				return nil, &ParseError{Line: line, Column: name(colSystem), Err: err}
+			}
+			if !want[id] {
+				// Not asked for: its times, when they parse, still
+				// tell where the log ends.
+				if t, err := parseStamp(lanlField(rec, idx, colStarted)); err == nil {
+					latest = max(latest, t)
+				}
+				if t, err := parseStamp(lanlField(rec, idx, colFixed)); err == nil {
+					latest = max(latest, t)
+				}
+				continue
+			}
+		}
 		row, col, err := parseLANLRow(rec, idx, line)
 		if err != nil {
 			return nil, &ParseError{Line: line, Column: name(col), Err: err}
@@ -146,7 +197,7 @@ func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
 			nodesOf[row.system] = row
 		} else if first.nodes != row.nodes {
 			return nil, &ParseError{Line: line, Column: name(colNodes),
-				Err: fmt.Errorf("system %d has %d nodes here but %d on line %d", row.system, row.nodes, first.nodes, first.line)}
+				Err: fmt.Errorf("system %d has %s here but %s on line %d", row.system, nodeCount(row.nodes), nodeCount(first.nodes), first.line)}
 		}
 		latest = max(latest, row.started)
 		if !row.open {
@@ -220,24 +271,43 @@ func lanlHeader(header []string) ([]int, error) {
 	return idx, nil
 }
 
-// parseLANLRow parses one record; on error it returns the faulty column.
-func parseLANLRow(rec []string, idx []int, line int) (lanlRow, int, error) {
-	field := func(col int) string {
-		if idx[col] < 0 {
-			return ""
-		}
-		return strings.TrimSpace(rec[idx[col]])
+// lanlField is the trimmed field of column col ("" for an absent optional
+// column).
+func lanlField(rec []string, idx []int, col int) string {
+	if idx[col] < 0 {
+		return ""
 	}
+	return strings.TrimSpace(rec[idx[col]])
+}
+
+// nodeCount describes a row's node count: "no node data" for 0.
+func nodeCount(n int) string {
+	if n == 0 {
+		return "no node data"
+	}
+	return fmt.Sprintf("%d nodes", n)
+}
+
+// parseLANLRow parses one record; on error it returns the faulty column.
+// A row whose nodes column is empty has no node data (nodes 0): its
+// nodenumz, node prod and node decom must be empty too.
+func parseLANLRow(rec []string, idx []int, line int) (lanlRow, int, error) {
+	field := func(col int) string { return lanlField(rec, idx, col) }
 	row := lanlRow{line: line}
 	var err error
 	if row.system, err = atoi(field(colSystem), 0); err != nil {
 		return row, colSystem, err
 	}
-	if row.nodes, err = atoi(field(colNodes), 1); err != nil {
-		return row, colNodes, err
+	if field(colNodes) == "" {
+		for _, col := range []int{colNode, colProd, colDecom} {
+			if v := field(col); v != "" {
+				return row, col, fmt.Errorf("%s with the nodes column empty (a row without node data)", quoteShort(v))
+			}
+		}
+		return parseLANLTimes(row, field)
 	}
-	if row.nodes > MaxNodes {
-		return row, colNodes, fmt.Errorf("%d nodes is above the limit %d", row.nodes, MaxNodes)
+	if row.nodes, err = atoiNodes(field(colNodes)); err != nil {
+		return row, colNodes, err
 	}
 	if row.node, err = atoi(field(colNode), 0); err != nil {
 		return row, colNode, err
@@ -257,6 +327,13 @@ func parseLANLRow(rec []string, idx []int, line int) (lanlRow, int, error) {
 			return row, colDecom, fmt.Errorf("node leaves production (%s) before it enters (%s)", d, field(colProd))
 		}
 	}
+	return parseLANLTimes(row, field)
+}
+
+// parseLANLTimes parses the columns every row has: Prob Started, Prob
+// Fixed and Same Event.
+func parseLANLTimes(row lanlRow, field func(int) string) (lanlRow, int, error) {
+	var err error
 	if row.started, err = parseStamp(field(colStarted)); err != nil {
 		return row, colStarted, err
 	}
@@ -298,6 +375,15 @@ type nodeWindow struct {
 func buildLANLSystem(id int, rows []lanlRow, end float64) (LANLSystem, error) {
 	sys := LANLSystem{System: id, Records: len(rows)}
 	n := rows[0].nodes
+	if n == 0 {
+		for k := range rows {
+			if rows[k].same {
+				sys.SameEvent++
+			}
+		}
+		sys.NoNodeData = true
+		return sys, nil
+	}
 	first := rows[0].started
 	for _, row := range rows {
 		first = min(first, row.started)
@@ -557,10 +643,17 @@ func digitsLen(s string, lo, hi int) bool {
 	return len(s) >= lo && len(s) <= hi && isDigits(s)
 }
 
+// maxAtoi is the largest value atoi reads: 9 digits, so that no sum or
+// product of a few of them overflows an int.
+const maxAtoi = 999_999_999
+
 // atoi parses a decimal integer of at most 9 digits, at least lo.
 func atoi(s string, lo int) (int, error) {
+	if isDigits(s) && len(s) > 9 {
+		return 0, fmt.Errorf("%s is above the limit %d", quoteShort(s), maxAtoi)
+	}
 	if !digitsLen(s, 1, 9) {
-		return 0, fmt.Errorf("%q is not a non-negative integer", s)
+		return 0, fmt.Errorf("%s is not a non-negative integer", quoteShort(s))
 	}
 	v := 0
 	for i := 0; i < len(s); i++ {
@@ -570,4 +663,26 @@ func atoi(s string, lo int) (int, error) {
 		return 0, fmt.Errorf("%d is below %d", v, lo)
 	}
 	return v, nil
+}
+
+// atoiNodes parses a node count: 1 … MaxNodes.
+func atoiNodes(s string) (int, error) {
+	n, err := atoi(s, 1)
+	if err == nil && n > MaxNodes || err != nil && isDigits(s) && len(s) > 9 {
+		return 0, fmt.Errorf("%s nodes is above the limit %d", quoteShort(s), MaxNodes)
+	}
+	return n, err
+}
+
+// maxQuote is the longest prefix of a bad value an error quotes.
+const maxQuote = 32
+
+// quoteShort quotes s, or its first maxQuote bytes followed by "…" (and
+// its length) when it is longer: an error line stays short whatever the
+// input.
+func quoteShort(s string) string {
+	if len(s) <= maxQuote {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:maxQuote]), len(s))
 }

@@ -19,6 +19,9 @@ const (
 	MaxTime = 1e11
 )
 
+// errLineTooLong is what both readers say about a line over MaxLineBytes.
+var errLineTooLong = fmt.Errorf("line longer than the limit of %d bytes", MaxLineBytes)
+
 // lineLimiter passes its reader's bytes through and fails with a
 // *ParseError once a line exceeds MaxLineBytes.
 type lineLimiter struct {
@@ -38,7 +41,7 @@ func (l *lineLimiter) Read(p []byte) (int, error) {
 			continue
 		}
 		if l.n++; l.n > MaxLineBytes {
-			return i, &ParseError{Line: l.line, Err: fmt.Errorf("line longer than the limit of %d bytes", MaxLineBytes)}
+			return i, &ParseError{Line: l.line, Err: errLineTooLong}
 		}
 	}
 	return k, err

@@ -102,7 +102,9 @@ them.
 A system whose trace is too short for 30 days of history and a
 --max-duration segment, or whose history holds too few failures, gets a row
 saying why; the other systems are still evaluated and printed, and the exit
-status is then 1.`,
+status is then 1. Where no interval commits any work in any segment, the
+row says "no useful work" instead of an efficiency. A LANL system whose
+rows give no node data (system 17 of the full release) is refused.`,
 		Example: `  markov evaluate --lanl failures.csv --systems 18,19,20
   markov evaluate --lanl failures.csv --systems 20 --policies pb,ab --apps qr
   markov evaluate --lanl failures.csv --systems 18,19,20 --policies optimal,greedy,pb --apps qr
@@ -115,7 +117,7 @@ status is then 1.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV file")
-	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated (required with --lanl)")
+	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated, each once (required with --lanl)")
 	f.StringArrayVar(&opts.Generic, "trace", nil, "trace in the generic format (repeatable)")
 	f.StringVar(&opts.Apps, "apps", "qr,cg,md", "benchmark applications, comma separated")
 	f.StringVar(&opts.Policies, "policies", "greedy", "policies, comma separated: greedy, pb, ab, moldable:A, vector:r1,...,rN, optimal")
@@ -209,6 +211,10 @@ type evaluateRowJSON struct {
 	ModelEvents         *statJSON `json:"model_events,omitempty"`
 	ModelEventsInterval *statJSON `json:"model_events_interval,omitempty"`
 	EventsSegments      int       `json:"events_segments"`
+	// NoWorkSegments counts the segments where no interval committed any
+	// work: their efficiencies are undefined and left out (all null, and
+	// status "no useful work", when every segment is one).
+	NoWorkSegments int `json:"no_work_segments,omitempty"`
 	// ExponentialRejected and GroupedFailures count the segments whose
 	// history contradicts exponential up times or single-node failures.
 	ExponentialRejected int           `json:"exponential_rejected"`
@@ -284,7 +290,7 @@ func (r evaluateReport) JSON() any {
 		}
 		rj := evaluateRowJSON{
 			System: row.System,
-			Status: row.Status.String(),
+			Status: rowStatus(row),
 			Rates:  row.Rates.String(),
 			Scenario: scenarioJSON{Application: row.Application, Processors: row.Processors,
 				MTTF: jsonFloat(row.MTTF), MTTR: jsonFloat(row.MTTR), Policy: row.Policy.String()},
@@ -301,6 +307,7 @@ func (r evaluateReport) JSON() any {
 			UWT:                 stat(row.UWT),
 			BestUWT:             stat(row.BestUWT),
 			EventsSegments:      row.EventsSegments,
+			NoWorkSegments:      row.NoWork,
 			ExponentialRejected: row.Rejected.Exponential,
 			GroupedFailures:     row.Rejected.SingleFailures,
 			Verdict:             verdict(row),
@@ -365,10 +372,23 @@ func (r evaluateReport) CSV() ([]string, [][]string) {
 		rows = append(rows, []string{r.System, r.Application, r.Policy.String(), strconv.Itoa(r.Processors), strconv.Itoa(r.Segments),
 			r.Rates.String(), csvFloat(r.MTTF), csvFloat(r.MTTR), csvFloat(r.Efficiency.Mean), csvFloat(r.Efficiency.Std), csvFloat(r.Efficiency.Min),
 			csvFloat(r.YoungEfficiency.Mean), csvFloat(r.DalyEfficiency.Mean), csvFloat(r.Interval.Mean), csvFloat(r.BestInterval.Mean),
-			csvFloat(r.UWT.Mean), csvFloat(r.BestUWT.Mean), r.Status.String(),
+			csvFloat(r.UWT.Mean), csvFloat(r.BestUWT.Mean), rowStatus(r),
 			ev, evMin, csvFloat(r.YoungEfficiency.Min), csvFloat(r.DalyEfficiency.Min), strconv.Itoa(r.EventsSegments)})
 	}
 	return header, rows
+}
+
+// rowNoWork is what evaluate says of a row where no interval
+// committed any work in any segment, instead of an efficiency.
+const rowNoWork = "no useful work"
+
+// rowStatus is the status of a row for the output: its Status, or "no
+// useful work" for an evaluated row without any.
+func rowStatus(r evaluate.Row) string {
+	if r.Status == evaluate.Evaluated && r.NoWork == r.Segments {
+		return rowNoWork
+	}
+	return r.Status.String()
 }
 
 // verdict is the one-line verdict on the model's assumptions of a row's
@@ -412,12 +432,21 @@ func (r evaluateReport) Text(w io.Writer) error {
 			notes = append(notes, fmt.Sprintf("system %s %s: %s", r.System, r.Status, r.Reason))
 		} else {
 			segments = r.Segments
-			cells := []string{r.System, r.Application, r.Policy.String(), strconv.Itoa(r.Processors), r.Rates.String(), short(r.MTTF), short(r.MTTR),
-				pct(r.Efficiency)}
-			if events {
-				cells = append(cells, pct(r.EventsEfficiency))
+			eff, young, daly, ev := pct(r.Efficiency), pct(r.YoungEfficiency), pct(r.DalyEfficiency), pct(r.EventsEfficiency)
+			switch {
+			case r.NoWork == r.Segments:
+				eff, young, daly, ev = rowNoWork, "-", "-", "-"
+				notes = append(notes, fmt.Sprintf("system %s, %s, %s: no useful work: no interval commits any work in any segment (MTTF %s), so there is no efficiency",
+					r.System, r.Application, r.Policy, short(r.MTTF)))
+			case r.NoWork > 0:
+				notes = append(notes, fmt.Sprintf("system %s, %s, %s: no useful work in %d of %d segments, left out of the efficiencies",
+					r.System, r.Application, r.Policy, r.NoWork, r.Segments))
 			}
-			t.row(append(cells, pct(r.YoungEfficiency), pct(r.DalyEfficiency),
+			cells := []string{r.System, r.Application, r.Policy.String(), strconv.Itoa(r.Processors), r.Rates.String(), short(r.MTTF), short(r.MTTR), eff}
+			if events {
+				cells = append(cells, ev)
+			}
+			t.row(append(cells, young, daly,
 				short(r.Interval.Mean), short(r.BestInterval.Mean), fmt.Sprintf("%.4g", r.UWT.Mean), fmt.Sprintf("%.4g", r.BestUWT.Mean))...)
 		}
 		// The verdict of a system whose trace contradicts the model's
@@ -528,7 +557,7 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		return nil, flagError("systems", "goes with --lanl FILE")
 	}
 	if o.LANL != "" {
-		systems, err := readLANL(o.LANL, o.Systems)
+		systems, err := readLANL(o.LANL, o.Systems, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -583,42 +612,63 @@ func (o *evaluateOptions) sweep() (evaluate.Sweep, error) {
 	return sw, nil
 }
 
-// readLANL reads the named systems from a LANL failure-data file.
-func readLANL(path, ids string) ([]evaluate.System, error) {
+// readLANL reads the named systems from a LANL failure-data file; rows of
+// other systems are not read (trace.LANLSettings.Systems). A system whose
+// rows give no node data (system 17 of the full release) is refused by
+// name, unless noNodeData is given: its id is then appended there, in
+// the order of ids, and it has no entry in the result.
+func readLANL(path, ids string, noNodeData *[]string) ([]evaluate.System, error) {
 	want := map[int]bool{}
 	var order []int
 	for _, s := range splitList(ids) {
 		id, err := strconv.Atoi(s)
-		if err != nil {
-			return nil, flagError("systems", "%q is not a system id", s)
+		if err != nil || id < 0 {
+			return nil, flagError("systems", "%q is not a system id", clipValue(s))
 		}
-		if !want[id] {
-			want[id] = true
-			order = append(order, id)
+		if want[id] {
+			return nil, flagError("systems", "system %d given twice", id)
 		}
+		want[id] = true
+		order = append(order, id)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	all, err := trace.ReadLANLSystems(f, nil)
+	all, err := trace.ReadLANLSystems(f, &trace.LANLSettings{Systems: order})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	byID := map[int]*trace.Trace{}
+	byID := map[int]trace.LANLSystem{}
 	for _, s := range all {
-		byID[s.System] = s.Trace
+		byID[s.System] = s
 	}
 	var out []evaluate.System
 	for _, id := range order {
-		tr, ok := byID[id]
-		if !ok {
+		s, ok := byID[id]
+		switch {
+		case !ok:
 			return nil, flagError("systems", "system %d is not in %s", id, filepath.Base(path))
+		case s.NoNodeData && noNodeData == nil:
+			return nil, flagError("systems", "system %d of %s has no node data (its %d rows leave the nodes column empty): nothing to replay",
+				id, filepath.Base(path), s.Records)
+		case s.NoNodeData:
+			*noNodeData = append(*noNodeData, strconv.Itoa(id))
+		default:
+			out = append(out, evaluate.System{Name: strconv.Itoa(id), Trace: s.Trace})
 		}
-		out = append(out, evaluate.System{Name: strconv.Itoa(id), Trace: tr})
 	}
 	return out, nil
+}
+
+// clipValue is a flag value cut to a short prefix for an error message.
+func clipValue(s string) string {
+	const n = 32
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 func splitList(s string) []string {

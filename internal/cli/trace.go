@@ -166,13 +166,17 @@ and a maximum likelihood fit of the up times, exponential against Weibull,
 with the Weibull shape's confidence interval and a likelihood-ratio test.
 
 A last line per system says whether the history contradicts exponential up
-times or single-node failure events (at 1 − --level).
+times or single-node failure events: a test rejecting at 1 − --level and a
+material effect (a Weibull shape outside [0.9, 1.1]; more than 1 % of the
+failures in grouped events). A LANL system whose rows give no node data
+(system 17 of the full release) is listed as "no node data".
 
 Traces: --lanl FILE with --systems (the LANL failure-data CSV, or its gzip),
 or --trace FILE (repeatable) in the generic format. Equal times in a log that
 rounds them can be chance: --resolution is the log's clock tick, used to tell
 chance from grouping. LANL times are minutes (default 1m); for --trace the
-default is the coarsest of 1h, 1m and 1s dividing every failure time, else 0.`,
+default is the coarsest of 1h, 1m, 1s and 0.1 s … 1 µs dividing every
+failure time, else 0.`,
 		Example: `  markov trace stats --lanl failures.csv --systems 20
   markov trace stats --lanl failures.csv.gz --systems 18,19,20 --json
   markov trace stats --trace cluster.csv --tolerance 5m`,
@@ -183,10 +187,10 @@ default is the coarsest of 1h, 1m and 1s dividing every failure time, else 0.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV file (plain or gzip)")
-	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated (required with --lanl)")
+	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated, each once (required with --lanl)")
 	f.StringArrayVar(&opts.Generic, "trace", nil, "trace in the generic format, plain or gzip (repeatable)")
 	f.StringVar(&opts.Tolerance, "tolerance", "0", "failures starting at most this far apart are one event")
-	f.StringVar(&opts.Resolution, "resolution", "", "clock tick of the log (default 1m with --lanl; with --trace, 1h, 1m or 1s when every failure time is a multiple, else 0)")
+	f.StringVar(&opts.Resolution, "resolution", "", "clock tick of the log (default 1m with --lanl; with --trace, 1h, 1m, 1s or 0.1s … 1µs when every failure time is a multiple, else 0)")
 	f.StringVar(&opts.Lookback, "lookback", "", "use only this much history before the end of the trace (default all)")
 	f.Float64Var(&opts.Level, "level", 0.95, "confidence level of the intervals; the tests reject at 1 − level")
 	opts.Output.register(cmd)
@@ -199,7 +203,10 @@ type traceStatsOut struct {
 	Tolerance  float64            `json:"tolerance"`
 	Resolution float64            `json:"resolution"`
 	Systems    []traceSystemStats `json:"systems"`
-	lanl       bool               // times are Unix seconds: print dates
+	// NoNodeData lists the systems asked for whose rows give no node
+	// data (LANL system 17): nothing to estimate.
+	NoNodeData []string `json:"no_node_data,omitempty"`
+	lanl       bool     // times are Unix seconds: print dates
 }
 
 type traceSystemStats struct {
@@ -317,8 +324,9 @@ func runTraceStats(_ context.Context, o *traceStatsOptions) error {
 		tr   *trace.Trace
 	}
 	var systems []named
+	var noNodeData []string
 	if o.LANL != "" {
-		read, err := readLANL(o.LANL, o.Systems)
+		read, err := readLANL(o.LANL, o.Systems, &noNodeData)
 		if err != nil {
 			return err
 		}
@@ -339,7 +347,7 @@ func runTraceStats(_ context.Context, o *traceStatsOptions) error {
 		systems = append(systems, named{filepath.Base(path), tr})
 	}
 
-	out := traceStatsOut{Level: o.Level, Tolerance: set.Tolerance, Resolution: set.Resolution, lanl: o.LANL != ""}
+	out := traceStatsOut{Level: o.Level, Tolerance: set.Tolerance, Resolution: set.Resolution, lanl: o.LANL != "", NoNodeData: noNodeData}
 	for _, s := range systems {
 		_, end := s.tr.Window()
 		set := *set
@@ -405,6 +413,11 @@ func (out *traceStatsOut) CSV() ([]string, [][]string) {
 			csvFloat(float64(s.GroupedFailures)), csvFloat(float64(s.MeanSize.Value)),
 			csvFloat(float64(s.UpTime.WeibullShape.Value)), csvFloat(float64(s.UpTime.WeibullShape.Low)), csvFloat(float64(s.UpTime.WeibullShape.High)),
 			csvFloat(float64(s.UpTime.PValue)), s.Exponential, s.SingleFailures})
+	}
+	for _, id := range out.NoNodeData {
+		row := make([]string, len(header))
+		row[0], row[1], row[len(row)-2], row[len(row)-1] = id, "0", noNodeDataText, noNodeDataText
+		rows = append(rows, row)
 	}
 	return header, rows
 }
@@ -477,8 +490,18 @@ func writeTraceStats(w io.Writer, out *traceStatsOut) error {
 		}
 		fmt.Fprintln(w, s.Summary)
 	}
+	for k, id := range out.NoNodeData {
+		if k > 0 || len(out.Systems) > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "system %s: %s (its rows give times and causes only: no node count, node numbers or dates); nothing to estimate\n", id, noNodeDataText)
+	}
 	return nil
 }
+
+// noNodeDataText is what trace stats says of a LANL system without node
+// data.
+const noNodeDataText = "no node data"
 
 // perDay formats a rate per second as events per day.
 func perDay(r float64) string { return num(r*86400) + "/d" }
