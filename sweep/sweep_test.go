@@ -256,7 +256,7 @@ func TestResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	var inc *IncompleteError
-	if _, err := Merge(dir); !errors.As(err, &inc) || len(inc.Missing) != sum.Tasks-sum.Done || len(inc.Duplicated) != 0 {
+	if _, err := Merge(dir); !errors.As(err, &inc) || len(inc.Missing) != sum.Tasks-sum.Done || len(inc.Conflicting) != 0 {
 		t.Fatalf("merge of an interrupted study: %v, want %d missing tasks", err, sum.Tasks-sum.Done)
 	}
 	// What a shard killed while writing leaves: a part of a temporary file.
@@ -284,46 +284,37 @@ func TestResume(t *testing.T) {
 	}
 }
 
-// TestMergeChecks removes a result and duplicates another: merge names
-// both, and refuses a directory of another study.
+// TestMergeChecks removes a result and copies another into a second
+// file: merge names the missing task, takes the identical second copy as
+// one, and a rerun completes the study with the table of the first run;
+// a directory of another study with results is refused.
 func TestMergeChecks(t *testing.T) {
 	st := loadStudy(t, "small-study.json")
 	dir := t.TempDir()
 	if _, err := Run(context.Background(), st, dir, nil); err != nil {
 		t.Fatal(err)
 	}
+	csv0, js0 := merged(t, dir)
 	path := filepath.Join(dir, ResultFile(0, 1))
-	data, err := os.ReadFile(path)
-	if err != nil {
+	keep, _ := without(t, path, 5)
+	if err := os.WriteFile(path, keep, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	lines = lines[:len(lines)-1] // the empty piece after the last newline
-	// Find tasks 5 and 7 (the file is in completion order).
-	var keep [][]byte
-	var seven []byte
-	for _, l := range lines {
-		switch {
-		case bytes.Contains(l, []byte(`"task":5,`)):
-			continue
-		case bytes.Contains(l, []byte(`"task":7,`)):
-			seven = l
-		}
-		keep = append(keep, l)
-	}
-	if err := os.WriteFile(path, bytes.Join(keep, nil), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, seven := without(t, path, 7)
 	if err := os.WriteFile(filepath.Join(dir, ResultFile(1, 2)), seven, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var inc *IncompleteError
-	_, err = Merge(dir)
-	if !errors.As(err, &inc) || !slices.Equal(inc.Missing, []int{5}) || !slices.Equal(inc.Duplicated, []int{7}) {
-		t.Fatalf("merge: %v, want task 5 missing and 7 duplicated", err)
+	_, err := Merge(dir)
+	if !errors.As(err, &inc) || !slices.Equal(inc.Missing, []int{5}) || len(inc.Conflicting) != 0 {
+		t.Fatalf("merge: %v, want task 5 missing and nothing else", err)
 	}
-	if _, err := Run(context.Background(), st, dir, nil); err == nil || !strings.Contains(err.Error(), "more than one") {
-		t.Errorf("run over a duplicated result: %v", err)
+	sum, err := Run(context.Background(), st, dir, nil)
+	if err != nil || sum.Done != 1 {
+		t.Fatalf("rerun: %+v, %v, want task 5 run", sum, err)
+	}
+	if csv, js := merged(t, dir); !bytes.Equal(csv, csv0) || !bytes.Equal(js, js0) {
+		t.Error("the rerun's merged table differs from the first run's")
 	}
 	other := loadStudy(t, "slow-study.json")
 	if _, err := Run(context.Background(), other, dir, nil); err == nil || !strings.Contains(err.Error(), "another study") {

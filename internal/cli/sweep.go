@@ -220,15 +220,37 @@ func newSweepMergeCmd(e *env) *cobra.Command {
 }
 
 func runSweepMerge(dir string, opts *sweepMergeOptions) error {
-	t, err := sweep.WriteMerged(dir)
+	m, err := sweep.WriteMerged(dir)
 	var inc *sweep.IncompleteError
 	if errors.As(err, &inc) {
-		return fmt.Errorf("%w; rerun the shards that hold them (markov sweep run ... --shard K/N)", err)
+		return fmt.Errorf("%w; rerun the shards (markov sweep run STUDY --shard K/N --out %s): a rerun runs the missing tasks and tidies its shard's file", err, dir)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.env.out, "%d tasks merged into %s and %s\n", len(t.Records),
+	fmt.Fprintf(opts.env.out, "%d tasks merged into %s and %s\n", m.Tasks,
 		filepath.Join(dir, sweep.MergedCSV), filepath.Join(dir, sweep.MergedJSON))
+	if m.Duplicates > 0 {
+		fmt.Fprintf(opts.env.out, "%d second copies of a result left out (two runs of one task)\n", m.Duplicates)
+	}
+	if len(m.Failed) > 0 {
+		return fmt.Errorf("%d of %d tasks failed (their error is in the merged files' error column): %s; fix the cause and rerun their shards, which try them again",
+			len(m.Failed), m.Tasks, taskList(m.Failed))
+	}
 	return nil
+}
+
+// taskList formats task numbers, the first 20 of them.
+func taskList(ts []int) string {
+	var b strings.Builder
+	for i, t := range ts[:min(len(ts), 20)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, t)
+	}
+	if len(ts) > 20 {
+		fmt.Fprintf(&b, " and %d more", len(ts)-20)
+	}
+	return b.String()
 }
