@@ -157,7 +157,13 @@ type SlurmSettings struct {
 	Time      string `json:"time,omitempty"`
 	Mem       string `json:"mem,omitempty"`
 	Account   string `json:"account,omitempty"`
+	// CPUs is the CPUs per array task (sbatch --cpus-per-task, the
+	// command line's --cpus); 0 leaves it to Slurm.
+	CPUs int `json:"cpus,omitempty"`
 }
+
+// MaxCPUs bounds SlurmSettings.CPUs.
+const MaxCPUs = 4096
 
 // Duration is a number of seconds read as a JSON number or a string such
 // as "90m" or "100d" (scenario.ParseDuration).
@@ -516,6 +522,9 @@ func (s *SlurmSettings) Validate() error {
 		}) >= 0 {
 			return fieldError("slurm."+f.field, "%q, want at most 128 letters, digits or -_.:,+=@", f.v)
 		}
+	}
+	if s.CPUs < 0 || s.CPUs > MaxCPUs {
+		return fieldError("slurm.cpus", "%d, want 1 … %d (0: Slurm's default)", s.CPUs, MaxCPUs)
 	}
 	return nil
 }

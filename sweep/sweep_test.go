@@ -68,6 +68,14 @@ func TestParseErrors(t *testing.T) {
 		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [4], "mttf": ["10d"], "mttr": ["1h"], "policies": ["ab"]}}`, "scenarios.policies[0]"},
 		{`{` + ok + `, "simulation": {"replications": 1}}`, "simulation.replications"},
 		{`{` + ok + `, "slurm": {"partition": "a;rm -rf /"}}`, "slurm.partition"},
+		{`{` + ok + `, "slurm": {"cpus": -2}}`, "slurm.cpus"},
+		// An empty file said "EOF" (issue 23).
+		{``, "the file is empty"},
+		{" \n", "the file is empty"},
+		// A horizon over the limit names the limit (issue 23).
+		{`{` + ok + `, "simulation": {"horizon": "1000000000y"}}`, "at most 3.15576e+10 s"},
+		// 1000³ = 10⁹ tasks: the real count, not "1000001" (issue 23).
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [1], "mttf": [` + seq(1, 1000) + `], "mttr": [` + seq(1, 1000) + `], "checkpoint_latency": [` + seq(1, 1000) + `]}}`, "1000000000 tasks, more than the limit of 1000000"},
 		// 101 × 100 × 100 = 1,010,000 tasks, over MaxTasks.
 		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [` + seq(1, 101) + `], "mttf": [` + seq(1, 100) + `], "mttr": [` + seq(1, 100) + `]}}`, "tasks"},
 	} {
@@ -379,6 +387,44 @@ func TestScenarioTasks(t *testing.T) {
 	}
 	if r := tab.Records[0]; r.Processors != 6 || *r.Latency != 120 || *r.Recovery != 45 || r.Policy != "moldable:4" {
 		t.Errorf("record of the point: %+v", r)
+	}
+}
+
+// TestSlurmCPUs reads the CPUs Slurm granted from the environment.
+func TestSlurmCPUs(t *testing.T) {
+	for _, tc := range []struct {
+		perTask, perNode string
+		want             int
+	}{
+		{"", "", 0}, {"4", "", 4}, {"4", "16", 4}, {"", "8", 8}, {"", "4(x2),2", 4}, {"", "6,2", 6},
+		{"0", "3", 3}, {"x", "", 0}, {"", "-1", 0},
+	} {
+		env := map[string]string{"SLURM_CPUS_PER_TASK": tc.perTask, "SLURM_JOB_CPUS_PER_NODE": tc.perNode}
+		if got := SlurmCPUs(func(k string) string { return env[k] }); got != tc.want {
+			t.Errorf("SLURM_CPUS_PER_TASK=%q SLURM_JOB_CPUS_PER_NODE=%q: %d CPUs, want %d", tc.perTask, tc.perNode, got, tc.want)
+		}
+	}
+}
+
+// TestShardOptimalCost: with the optimal policy's solve in the cost, the
+// optimal tasks of a study are spread over the shards. Before, a greedy
+// and an optimal task of one N cost the same and the longest-first rule
+// put both optimal tasks of this study on shard 1 (issue 23: 131 s and
+// 196 s against 1 s).
+func TestShardOptimalCost(t *testing.T) {
+	st := parse(t, `{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr",
+		"processors": [64, 128], "mttf": ["10d"], "mttr": ["1h"], "policies": ["greedy", "optimal"]}}`)
+	tasks := st.Expand()
+	for k := range 2 {
+		n := 0
+		for _, task := range Shard(tasks, k, 2) {
+			if task.Policy == "optimal" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("shard %d holds %d optimal tasks, want 1", k, n)
+		}
 	}
 }
 

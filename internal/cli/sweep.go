@@ -72,6 +72,11 @@ func runSweepRun(ctx context.Context, path string, opts *sweepRunOptions) error 
 		return flagError("workers", "%d, want 0 or more", opts.Workers)
 	}
 	set := &sweep.Settings{Workers: opts.Workers}
+	if set.Workers == 0 {
+		// In a Slurm allocation, the CPUs it granted (0 outside: one
+		// worker per CPU).
+		set.Workers = sweep.SlurmCPUs(os.Getenv)
+	}
 	if opts.Shard != "" {
 		k, n, err := sweep.ParseShard(opts.Shard, os.Getenv)
 		if err != nil {
@@ -84,7 +89,7 @@ func runSweepRun(ctx context.Context, path string, opts *sweepRunOptions) error 
 		return err
 	}
 	var bar *progress
-	if opts.Shard == "" {
+	if opts.env.tty {
 		bar = opts.env.startProgress("running tasks", 0)
 		set.Progress = func(done, total int) {
 			if done == 1 {
@@ -93,11 +98,24 @@ func runSweepRun(ctx context.Context, path string, opts *sweepRunOptions) error 
 			}
 			bar.add(1)
 		}
+	} else {
+		// A batch log: a line a task, so that it shows the shard's pace
+		// before the shard ends.
+		set.Progress = func(done, total int) {
+			fmt.Fprintf(opts.env.errOut, "sweep: %d of %d tasks done\n", done, total)
+		}
 	}
 	sum, err := sweep.Run(ctx, st, opts.Out, set)
 	bar.finish()
 	if err == nil || sum.Done > 0 {
-		fmt.Fprintf(opts.env.out, "%s: %d tasks, %d already done, %d run now\n", sum.File, sum.Tasks, sum.Skipped, sum.Done)
+		fmt.Fprintf(opts.env.out, "%s: %d tasks, %d already done, %d run now", sum.File, sum.Tasks, sum.Skipped, sum.Done)
+		if sum.Others > 0 {
+			fmt.Fprintf(opts.env.out, ", %d done meanwhile by another run of the shard", sum.Others)
+		}
+		fmt.Fprintln(opts.env.out)
+	}
+	if err == nil && sum.Failed > 0 {
+		err = fmt.Errorf("%d of the %d tasks run failed; their rows hold the error (markov sweep merge lists them) and a rerun tries them again", sum.Failed, sum.Done)
 	}
 	return err
 }
@@ -136,7 +154,7 @@ it resumes where it stopped.`,
 	f.StringVar(&opts.Out, "out", "", "output `DIR` (required)")
 	f.BoolVar(&opts.Submit, "submit", false, "submit the script with sbatch")
 	f.StringVar(&opts.Markov, "markov", "", "the markov program on the compute nodes (default: this one)")
-	f.IntVar(&opts.CPUs, "cpus", 0, "CPUs per array task (sbatch --cpus-per-task; 0: Slurm's default)")
+	f.IntVar(&opts.CPUs, "cpus", 0, "CPUs per array task (sbatch --cpus-per-task; 0: the study's slurm.cpus, else Slurm's default); each task runs that many workers")
 	f.StringVar(&opts.Partition, "partition", "", "Slurm partition")
 	f.StringVar(&opts.Time, "time", "", "time limit per task, as sbatch takes it (e.g. 2:00:00)")
 	f.StringVar(&opts.Mem, "mem", "", "memory per task, as sbatch takes it (e.g. 4G)")
@@ -154,6 +172,9 @@ func runSweepSlurm(ctx context.Context, cmd *cobra.Command, path string, opts *s
 	st, err := sweep.Load(path)
 	if err != nil {
 		return err
+	}
+	if opts.CPUs < 0 || opts.CPUs > sweep.MaxCPUs {
+		return flagError("cpus", "%d, want 1 … %d (0: the study's, else Slurm's default)", opts.CPUs, sweep.MaxCPUs)
 	}
 	job := sweep.Job{Name: st.Name, Tasks: opts.Tasks, CPUs: opts.CPUs, Markov: opts.Markov}
 	if st.Slurm != nil {
