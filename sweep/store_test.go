@@ -342,3 +342,36 @@ func TestMergeNoResults(t *testing.T) {
 		t.Errorf("merge of an empty directory: %v", err)
 	}
 }
+
+// TestStatusSpelling: the status column has one spelling, lowercase words
+// (issue 21: sim's "fixed horizon" beside uwt's "Converged" in one
+// column).
+func TestStatusSpelling(t *testing.T) {
+	for in, want := range map[string]string{"Converged": "converged", "NotTerminated": "not terminated", "AtMax": "at max",
+		"fixed horizon": "fixed horizon", "not evaluated: too short": "not evaluated: too short", "": ""} {
+		if got := statusWords(in); got != want {
+			t.Errorf("statusWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+	st := loadStudy(t, "small-study.json")
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), st, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Merge(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range tab.Records {
+		seen[r.Status] = true
+	}
+	for s := range seen {
+		if s != strings.ToLower(s) || s == "" {
+			t.Errorf("status %q in the merged table", s)
+		}
+	}
+	if !seen["converged"] || !seen["fixed horizon"] {
+		t.Errorf("statuses %v, want optimize's converged and simulate's fixed horizon", seen)
+	}
+}
