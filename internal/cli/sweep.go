@@ -50,8 +50,11 @@ func newSweepRunCmd(e *env) *cobra.Command {
 		Short: "Run a study's tasks, or one shard of them, skipping those done in --out",
 		Long: `Run the tasks of the study (all of them, or shard K of N with --shard K/N,
 K = 0 … N−1; --shard auto takes K from SLURM_ARRAY_TASK_ID) and write their
-results to DIR/results-K-of-N.jsonl, atomically, as they finish. Tasks whose
-result is already in DIR are skipped, so running a shard again resumes it.`,
+results to DIR/results-K-of-N.jsonl as they finish (appended and synced
+under a lock: two runs of one shard lose and duplicate nothing). Tasks whose
+result is already in DIR are skipped, so running a shard again resumes it;
+a task that fails writes its error in its row and is tried again by a rerun.
+Off a terminal, a line per task goes to stderr.`,
 		Args: cobra.ExactArgs(1),
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runSweepRun(ctx, cmd.Flags().Arg(0), opts)
@@ -60,7 +63,7 @@ result is already in DIR are skipped, so running a shard again resumes it.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Shard, "shard", "", "run shard `K/N` only (0 ≤ K < N), or auto, auto/N in a Slurm job array")
 	f.StringVar(&opts.Out, "out", "", "output `DIR` (required)")
-	f.IntVar(&opts.Workers, "workers", 0, "tasks run at once (0: one per CPU)")
+	f.IntVar(&opts.Workers, "workers", 0, "tasks run at once (0: the CPUs Slurm granted, else one per CPU)")
 	return cmd
 }
 
