@@ -100,18 +100,6 @@ func (s *Study) count() int {
 	return int(total.Int64())
 }
 
-// orBase returns v, or one NaN (the base's value) when v is empty.
-func orBase(v []Duration) []float64 {
-	if len(v) == 0 {
-		return []float64{math.NaN()}
-	}
-	out := make([]float64, len(v))
-	for i, d := range v {
-		out[i] = float64(d)
-	}
-	return out
-}
-
 // at returns v[i] as seconds, or NaN (the base's value) when v is empty.
 func at(v []Duration, i int) float64 {
 	if len(v) == 0 {
