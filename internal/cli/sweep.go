@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -103,9 +104,15 @@ func runSweepRun(ctx context.Context, path string, opts *sweepRunOptions) error 
 		}
 	} else {
 		// A batch log: a line a task, so that it shows the shard's pace
-		// before the shard ends.
+		// before the shard ends; at most ten a second (and the last) when
+		// tasks take milliseconds, or a study of 10⁶ tasks would write
+		// 10⁶ lines.
+		var last time.Time
 		set.Progress = func(done, total int) {
-			fmt.Fprintf(opts.env.errOut, "sweep: %d of %d tasks done\n", done, total)
+			if done == total || time.Since(last) >= progressLineEvery {
+				fmt.Fprintf(opts.env.errOut, "sweep: %d of %d tasks done\n", done, total)
+				last = time.Now()
+			}
 		}
 	}
 	sum, err := sweep.Run(ctx, st, opts.Out, set)
@@ -122,6 +129,10 @@ func runSweepRun(ctx context.Context, path string, opts *sweepRunOptions) error 
 	}
 	return err
 }
+
+// progressLineEvery is the least time between two progress lines of sweep
+// run off a terminal.
+const progressLineEvery = 100 * time.Millisecond
 
 // sweepSlurmOptions are the flags of markov sweep slurm.
 type sweepSlurmOptions struct {
