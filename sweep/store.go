@@ -22,7 +22,7 @@ const (
 )
 
 // entry locates the line kept for a task: its first finished line, or
-// else its first failed one.
+// else its last failed one.
 type entry struct {
 	off   int64
 	len   int32 // with the newline
@@ -150,9 +150,9 @@ func decodeLine(st *Study, b []byte) (line, error) {
 	return l, nil
 }
 
-// add records line l found at e: a result supersedes a failure, a second
-// copy is counted in extra, and a second result that differs from the
-// first is a conflict.
+// add records line l found at e: a result supersedes a failure and a
+// later failure an earlier one, a second copy of a result is counted in
+// extra, and a second result that differs from the first is a conflict.
 func (ix *index) add(l line, e entry) error {
 	e.state = finished
 	if l.Record.Error != "" {
@@ -163,7 +163,9 @@ func (ix *index) add(l line, e entry) error {
 	case old.state == absent:
 		*old = e
 		return nil
-	case e.state == finished && old.state == failed:
+	case old.state == failed:
+		// A result supersedes a failure, and a later failure (a rerun's)
+		// an earlier one.
 		ix.extra[old.file]++
 		*old = e
 		return nil
@@ -346,7 +348,7 @@ func (w *shardWriter) flush() error {
 	var buf bytes.Buffer
 	w.mu.Lock()
 	for _, p := range w.pending {
-		if s := w.states[p.task]; s == finished || s == p.state {
+		if w.states[p.task] == finished {
 			continue // another process got there first
 		}
 		buf.Write(p.data)

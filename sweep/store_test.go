@@ -291,13 +291,26 @@ func TestFailedTaskRow(t *testing.T) {
 	if r := tab.Records[1]; r.Status != Failed || !strings.Contains(r.Error, "described for 4") {
 		t.Errorf("failed row: status %q, error %q", r.Status, r.Error)
 	}
-	// The rerun tries the failed task again (and it fails again).
+	// The rerun tries the failed task again; it fails again, now with
+	// another error (the base changed), which the merged row shows.
+	if err := os.WriteFile(base, []byte(`{"system": {"processors": 5, "mttf": "20d", "mttr": "1h"},
+		"application": {"work_rate": [1, 1.9, 2.7, 3.4, 4], "checkpoint_latency": 60, "recovery": 30}, "policy": "greedy"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	again, err := Run(context.Background(), st, out, nil)
 	if err != nil || again.Skipped != 2 || again.Done != 1 || again.Failed != 1 {
 		t.Errorf("rerun: %+v, %v, want 2 skipped and the failed task tried again", again, err)
 	}
-	if counts := lineCounts(t, st, out); !slices.Equal(counts, []int{1, 1, 1}) {
-		t.Errorf("lines per task %v, want one each (the rerun's failure replaces the first)", counts)
+	if tab, err = Merge(out); err != nil || !strings.Contains(tab.Records[1].Error, "described for 5") {
+		t.Errorf("merge after the rerun: %v, want the rerun's error: %+v", err, tab)
+	}
+	// The next rerun tidies the first failure away before appending its
+	// own.
+	if _, err := Run(context.Background(), st, out, nil); err != nil {
+		t.Fatal(err)
+	}
+	if counts := lineCounts(t, st, out); !slices.Equal(counts, []int{1, 2, 1}) {
+		t.Errorf("lines per task %v, want 1, 2, 1 (the last failure and the new one)", counts)
 	}
 }
 
