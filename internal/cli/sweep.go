@@ -25,7 +25,8 @@ with applications, policies and segment counts) and what to compute at each
 point (optimize, uwt, simulate, evaluate). "sweep run" expands it into
 numbered tasks and runs them, or one shard of them; "sweep slurm" writes
 (and submits) a Slurm job array with one shard per array task; "sweep merge"
-checks that every task is done exactly once and writes the merged table.
+checks that every task has one result (an identical second copy counts
+once) and writes the merged table.
 Each task has its own seed, so the merged table is the same byte for byte
 however the study was sharded. See the README for the study format.`,
 		Example: `  markov sweep run study.json --out results
@@ -246,7 +247,7 @@ func newSweepMergeCmd(e *env) *cobra.Command {
 	opts := &sweepMergeOptions{env: e}
 	return &cobra.Command{
 		Use:   "merge DIR",
-		Short: "Check that every task is done exactly once and write DIR/merged.csv and DIR/merged.json",
+		Short: "Check that every task has a result and write DIR/merged.csv and DIR/merged.json (exit 1 naming failed tasks)",
 		Args:  cobra.ExactArgs(1),
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runSweepMerge(cmd.Flags().Arg(0), opts)
