@@ -307,27 +307,34 @@ func openDir(dir string) (*Study, *index, error) {
 }
 
 // each calls fn with the kept record of every task, in task order,
-// reading one line at a time.
+// reading one line at a time. It keeps at most maxOpen result files open
+// (a study may have 10⁵ shards).
 func (ix *index) each(fn func(*Record) error) error {
-	files := make([]*os.File, len(ix.files))
+	const maxOpen = 64
+	open := map[int32]*os.File{}
 	defer func() {
-		for _, f := range files {
-			if f != nil {
-				f.Close()
-			}
+		for _, f := range open {
+			f.Close()
 		}
 	}()
-	for i, name := range ix.files {
-		f, err := os.Open(filepath.Join(ix.dir, name))
-		if err != nil {
-			return err
-		}
-		files[i] = f
-	}
 	buf := make([]byte, 0, 4096)
 	for _, e := range ix.entries {
+		f, ok := open[e.file]
+		if !ok {
+			if len(open) == maxOpen {
+				for k, g := range open {
+					g.Close()
+					delete(open, k)
+				}
+			}
+			var err error
+			if f, err = os.Open(filepath.Join(ix.dir, ix.files[e.file])); err != nil {
+				return err
+			}
+			open[e.file] = f
+		}
 		buf = slices.Grow(buf[:0], int(e.len))[:e.len]
-		if _, err := files[e.file].ReadAt(buf, e.off); err != nil {
+		if _, err := f.ReadAt(buf, e.off); err != nil {
 			return err
 		}
 		var l line

@@ -388,3 +388,24 @@ func TestStatusSpelling(t *testing.T) {
 		t.Errorf("statuses %v, want optimize's converged and simulate's fixed horizon", seen)
 	}
 }
+
+// TestMergeManyShards merges a study run in more shards than each keeps
+// files open (64): every record in task order, the single run's table.
+func TestMergeManyShards(t *testing.T) {
+	st := parse(t, `{"name": "m", "seed": 5, "compute": ["uwt"], "scenarios": {"application": "qr",
+		"processors": [2, 3, 4, 5], "mttf": ["5d", "10d", "20d", "40d"], "mttr": ["1h"], "intervals": ["1h", "2h", "3h", "4h", "5h"]}}`)
+	csv0, js0 := reference(t, st)
+	dir := t.TempDir()
+	const shards = 70
+	for k := range shards {
+		if _, err := Run(context.Background(), st, dir, &Settings{Shard: k, Shards: shards, Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "results-*.jsonl")); len(files) != shards {
+		t.Fatalf("%d result files, want %d", len(files), shards)
+	}
+	if csv, js := merged(t, dir); !bytes.Equal(csv, csv0) || !bytes.Equal(js, js0) {
+		t.Error("merged table of 70 shards differs from a single run's")
+	}
+}
