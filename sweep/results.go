@@ -338,7 +338,9 @@ func (ix *index) each(fn func(*Record) error) error {
 			return err
 		}
 		var l line
-		if err := json.Unmarshal(buf, &l); err != nil {
+		dec := json.NewDecoder(bytes.NewReader(buf))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&l); err != nil {
 			return fmt.Errorf("sweep: %s at byte %d: %w", ix.files[e.file], e.off, err)
 		}
 		if err := fn(&l.Record); err != nil {
@@ -472,20 +474,30 @@ func WriteMerged(dir string) (*Merged, error) {
 		return nil, err
 	}
 	m := &Merged{Study: st.Name, Tasks: len(ix.entries), Duplicates: ix.duplicates}
+	// One pass over the records writes both files: the JSON file is
+	// written (and renamed) inside the CSV file's writing.
 	err = writeAtomicFunc(filepath.Join(dir, MergedCSV), func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		if err := cw.Write(csvHeader()); err != nil {
 			return err
 		}
 		row := make([]string, len(csvColumns))
-		err := ix.each(func(r *Record) error {
-			if r.Error != "" {
-				m.Failed = append(m.Failed, r.Task)
-			}
-			for i, c := range csvColumns {
-				row[i] = c.cell(r)
-			}
-			return cw.Write(row)
+		both := func(fn func(*Record) error) error {
+			return ix.each(func(r *Record) error {
+				if r.Error != "" {
+					m.Failed = append(m.Failed, r.Task)
+				}
+				for i, c := range csvColumns {
+					row[i] = c.cell(r)
+				}
+				if err := cw.Write(row); err != nil {
+					return err
+				}
+				return fn(r)
+			})
+		}
+		err := writeAtomicFunc(filepath.Join(dir, MergedJSON), func(jw io.Writer) error {
+			return writeTableJSON(jw, st.Name, both)
 		})
 		if err != nil {
 			return err
@@ -496,9 +508,7 @@ func WriteMerged(dir string) (*Merged, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m, writeAtomicFunc(filepath.Join(dir, MergedJSON), func(w io.Writer) error {
-		return writeTableJSON(w, st.Name, ix.each)
-	})
+	return m, nil
 }
 
 // writeTableJSON writes a Table as WriteJSON does, taking the records

@@ -116,11 +116,14 @@ func (ix *index) scanFile(st *Study, fi int, path string, r *bufio.Reader) error
 		if err != nil {
 			return fmt.Errorf("sweep: %s:%d: %w", path, k, err)
 		}
-		l, err := decodeLine(st, b)
-		if err != nil {
+		var h lineHead
+		if err := json.Unmarshal(b, &h); err != nil {
 			return fmt.Errorf("sweep: %s:%d: %w", path, k, err)
 		}
-		if err := ix.add(l, entry{off: off, len: int32(len(b)), file: int32(fi)}); err != nil {
+		if err := h.check(st); err != nil {
+			return fmt.Errorf("sweep: %s:%d: %w", path, k, err)
+		}
+		if err := ix.add(&h, b, entry{off: off, len: int32(len(b)), file: int32(fi)}); err != nil {
 			return fmt.Errorf("sweep: %s:%d: %w", path, k, err)
 		}
 		off += int64(len(b))
@@ -129,7 +132,37 @@ func (ix *index) scanFile(st *Study, fi int, path string, r *bufio.Reader) error
 	return nil
 }
 
-// decodeLine reads a result line and checks that it is a task of st.
+// lineHead is what the index reads of a result line: the fields that
+// place it. The whole line is decoded strictly (unknown fields are
+// errors) by decodeLine, when merge reads it.
+type lineHead struct {
+	Study  string `json:"study"`
+	Task   int    `json:"task"`
+	ID     string `json:"id"`
+	Record struct {
+		Task  int    `json:"task"`
+		ID    string `json:"id"`
+		Error string `json:"error"`
+	} `json:"record"`
+}
+
+// check checks that the line is a task of st.
+func (h *lineHead) check(st *Study) error {
+	n := st.count()
+	switch {
+	case h.Study != st.hash:
+		return errors.New("a result of another study")
+	case h.Task < 0 || h.Task >= n:
+		return fmt.Errorf("task %d, the study has tasks 0 … %d", h.Task, n-1)
+	}
+	if id := st.Task(h.Task).ID; h.ID != id || h.Record.Task != h.Task || h.Record.ID != h.ID {
+		return fmt.Errorf("task %d is %q, the study's is %q", h.Task, h.ID, id)
+	}
+	return nil
+}
+
+// decodeLine reads a result line strictly and checks that it is a task
+// of st.
 func decodeLine(st *Study, b []byte) (line, error) {
 	var l line
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -137,28 +170,21 @@ func decodeLine(st *Study, b []byte) (line, error) {
 	if err := dec.Decode(&l); err != nil {
 		return l, err
 	}
-	n := st.count()
-	switch {
-	case l.Study != st.hash:
-		return l, errors.New("a result of another study")
-	case l.Task < 0 || l.Task >= n:
-		return l, fmt.Errorf("task %d, the study has tasks 0 … %d", l.Task, n-1)
-	}
-	if id := st.Task(l.Task).ID; l.ID != id || l.Record.Task != l.Task || l.Record.ID != l.ID {
-		return l, fmt.Errorf("task %d is %q, the study's is %q", l.Task, l.ID, id)
-	}
-	return l, nil
+	h := lineHead{Study: l.Study, Task: l.Task, ID: l.ID}
+	h.Record.Task, h.Record.ID = l.Record.Task, l.Record.ID
+	return l, h.check(st)
 }
 
-// add records line l found at e: a result supersedes a failure and a
-// later failure an earlier one, a second copy of a result is counted in
-// extra, and a second result that differs from the first is a conflict.
-func (ix *index) add(l line, e entry) error {
+// add records the line b (head h) found at e: a result supersedes a
+// failure and a later failure an earlier one, a second copy of a result
+// is counted in extra, and a second result that differs from the first is
+// a conflict.
+func (ix *index) add(h *lineHead, b []byte, e entry) error {
 	e.state = finished
-	if l.Record.Error != "" {
+	if h.Record.Error != "" {
 		e.state = failed
 	}
-	old := &ix.entries[l.Task]
+	old := &ix.entries[h.Task]
 	switch {
 	case old.state == absent:
 		*old = e
@@ -176,12 +202,16 @@ func (ix *index) add(l line, e entry) error {
 		if err != nil {
 			return err
 		}
-		a, _ := json.Marshal(first)
-		b, _ := json.Marshal(l.Record)
-		if bytes.Equal(a, b) {
+		var l line
+		if err := json.Unmarshal(b, &l); err != nil {
+			return err
+		}
+		x, _ := json.Marshal(first)
+		y, _ := json.Marshal(l.Record)
+		if bytes.Equal(x, y) {
 			ix.duplicates++
 		} else {
-			ix.conflicts = append(ix.conflicts, l.Task)
+			ix.conflicts = append(ix.conflicts, h.Task)
 		}
 	}
 	return nil

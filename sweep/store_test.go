@@ -409,3 +409,24 @@ func TestMergeManyShards(t *testing.T) {
 		t.Error("merged table of 70 shards differs from a single run's")
 	}
 }
+
+// TestMergeStrictLines: a result line with a field the toolkit does not
+// write is refused by merge, naming the file.
+func TestMergeStrictLines(t *testing.T) {
+	st := parse(t, `{"name": "s", "compute": ["uwt"], "scenarios": {"application": "qr", "processors": [2], "mttf": ["5d"], "mttr": ["1h"], "intervals": ["1h"]}}`)
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), st, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, ResultFile(0, 1))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bytes.Replace(data, []byte(`"record":{`), []byte(`"record":{"sim_uwt_x":1,`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Merge(dir); err == nil || !strings.Contains(err.Error(), "unknown field") || !strings.Contains(err.Error(), ResultFile(0, 1)) {
+		t.Errorf("merge of a line with an unknown field: %v", err)
+	}
+}
