@@ -101,9 +101,14 @@
 // weeks): a Student-t interval over replications that mostly miss them is
 // too narrow and lies above the model. The default first horizon therefore
 // makes the replications expect MinInterruptions = 3·10⁵ interruptions
-// together (within 10⁶ segments a replication), and the default MaxHorizon
-// bounds a replication's expected events by MaxSteps. A run in which
-// nothing commits ends with status NoCommits, never Converged.
+// together (within 10⁶ segments a replication); both the first horizon
+// and the default MaxHorizon are bounded by the time in which a
+// replication expects MaxSteps events, so that an absurd interval (10³⁰⁰ s)
+// ends in seconds, and a given Horizon by MaxHorizonSeconds (a thousand
+// years). The replications look at the context every few thousand
+// events, so a cancelled run stops within milliseconds whatever the
+// horizon. A run in which nothing commits ends with status NoCommits,
+// never Converged.
 //
 // # References
 //

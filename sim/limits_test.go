@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -88,6 +89,73 @@ func TestRunBoundedTime(t *testing.T) {
 	}
 	if res.Status != HorizonLimit && res.Status != NoCommits {
 		t.Errorf("status %v", res.Status)
+	}
+}
+
+// TestRunHugeInterval is issue 23's hang: simulate -n 4 --interval 1e300
+// asked for a first stage of 1000 segments, 10³⁰³ s of failures and
+// repairs, and never returned. The default horizon is now bounded by the
+// time of MaxSteps events (and MaxHorizonSeconds), and the run ends without
+// commits.
+func TestRunHugeInterval(t *testing.T) {
+	const n = 4
+	app := scenario.Application{WorkRate: linear(n), Latency: constant(n, 90), Overhead: constant(n, 90), Recovery: scenario.RecoveryConstant(10, n)}
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 9.0e6, MTTR: 3.4e3}, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, interval := range []float64{1e14, 1e100, 1e300} {
+		set, err := settings(sc, interval, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if limit := min(MaxSteps/stepRate(sc, interval), MaxHorizonSeconds); set.Horizon > limit || set.MaxHorizon > max(MaxSteps/stepRate(sc, interval), set.Horizon) {
+			t.Errorf("I = %g: horizon %g s, max %g s, want ≤ %g s", interval, set.Horizon, set.MaxHorizon, limit)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := Run(ctx, sc, 1e300, &Settings{Seed: 1, Replications: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != NoCommits {
+		t.Errorf("status %v, want %v", res.Status, NoCommits)
+	}
+}
+
+// TestRunCancelWithinStage checks that cancellation stops a run within a
+// stage: a first stage of a thousand years on 64 processors failing every
+// 100 s holds about 10¹² events, which the former 64 steps a stage
+// split into pieces of hours of CPU between two looks at the context (the
+// run ignored SIGINT). The test fails by its own timeout if the run does
+// not stop.
+func TestRunCancelWithinStage(t *testing.T) {
+	const n = 64
+	app := scenario.Application{WorkRate: linear(n), Latency: constant(n, 1), Overhead: constant(n, 1), Recovery: scenario.RecoveryConstant(1, n)}
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 100, MTTR: 10}, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, sc, 10, &Settings{Seed: 1, Replications: 2, Horizon: MaxHorizonSeconds, Warmup: -1, RelTol: -1, Workers: 1})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("error %v, want context.DeadlineExceeded", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the run did not stop a minute after its context was cancelled")
+	}
+	// A horizon over the limit is refused, naming it.
+	_, err = Run(context.Background(), sc, 10, &Settings{Horizon: 1e9 * 365 * 86400})
+	if err == nil || !strings.Contains(err.Error(), "3.15576e+10") {
+		t.Errorf("horizon 1e9 years: error %v, want one naming the limit 3.15576e+10 s", err)
 	}
 }
 

@@ -33,7 +33,8 @@ type Settings struct {
 	// a = r(n) > 0, a the largest of those counts and K =
 	// MinInterruptions: the replications together expect at least K
 	// interruptions (see MinInterruptions), unless that takes more than
-	// 10⁶ segments a replication.
+	// 10⁶ segments a replication, and never longer than the time in which
+	// a replication expects MaxSteps events. At most MaxHorizonSeconds.
 	Horizon float64
 	// Warmup is simulated time run by each replication before anything is
 	// counted, so that the estimate is of the long-run (steady-state) UWT
@@ -246,6 +247,9 @@ func settings(sc *scenario.Scenario, interval float64, s *Settings) (Settings, e
 	if bad(set.Horizon) {
 		return set, fmt.Errorf("sim: Settings.Horizon = %v, want a finite number of seconds ≥ 0", set.Horizon)
 	}
+	if set.Horizon > MaxHorizonSeconds {
+		return set, fmt.Errorf("sim: Settings.Horizon = %v s, above the limit of %v s (MaxHorizonSeconds, a thousand years)", set.Horizon, MaxHorizonSeconds)
+	}
 	if math.IsNaN(set.Warmup) || math.IsInf(set.Warmup, 0) {
 		return set, fmt.Errorf("sim: Settings.Warmup = %v, want a finite number of seconds", set.Warmup)
 	}
@@ -301,6 +305,10 @@ func settings(sc *scenario.Scenario, interval float64, s *Settings) (Settings, e
 // interruptions and 199 of 200 with 3·10⁵ (TestCoverage checks it).
 const MinInterruptions = 3e5
 
+// MaxHorizonSeconds bounds Settings.Horizon: a thousand years of 365.25
+// days, the bound of every duration of a study (package sweep).
+const MaxHorizonSeconds = 1000 * 365.25 * 86400
+
 // MaxReplications bounds Settings.Replications: 10⁴ replications give a
 // Student-t interval indistinguishable from the normal one, and each holds
 // a Timeline of O(N) memory.
@@ -326,7 +334,10 @@ func stepRate(sc *scenario.Scenario, interval float64) float64 {
 // defaultHorizon is the first-stage horizon of Settings.Horizon: at least
 // 1000 up segments, and 100 relaxation times 1/(λ+θ) of a processor and
 // MinInterruptions expected interruptions over the replications, the
-// latter two capped at 10⁶ segments.
+// latter two capped at 10⁶ segments; but no longer than the time in which
+// a replication expects MaxSteps events (an interval of 10³⁰⁰ s would
+// otherwise ask for 10³⁰³ s of failures and repairs) nor than
+// MaxHorizonSeconds.
 func defaultHorizon(sc *scenario.Scenario, interval float64, replications int) float64 {
 	t, amax := 0.0, 0
 	for _, a := range sc.Reschedule {
@@ -338,7 +349,8 @@ func defaultHorizon(sc *scenario.Scenario, interval float64, replications int) f
 	lam := sc.System.Lambda()
 	relax := 1 / (lam + sc.System.Theta())
 	interruptions := MinInterruptions / (float64(replications) * float64(amax) * lam)
-	return max(1000*t, min(max(100*relax, interruptions), 1e6*t))
+	h := max(1000*t, min(max(100*relax, interruptions), 1e6*t))
+	return min(h, MaxSteps/stepRate(sc, interval), MaxHorizonSeconds)
 }
 
 // firstFailure is the expected time from the start to the first failure
@@ -368,11 +380,14 @@ func seed(s uint64, k, j int) uint64 {
 	return z ^ z>>31
 }
 
+// stepBudget is the number of events and segment ends a timeline handles
+// between two looks at the context: about a millisecond of CPU.
+const stepBudget = 1 << 14
+
 // advanceAll runs every timeline to time h with a pool of workers. Each
-// timeline advances in steps so that cancellation is noticed; the steps do
-// not change its trajectory.
+// timeline advances stepBudget events at a time so that cancellation is
+// noticed whatever the horizon; the pauses do not change its trajectory.
 func advanceAll(ctx context.Context, tls []*Timeline, h float64, workers int) error {
-	const steps = 64
 	var (
 		next    atomic.Int64
 		wg      sync.WaitGroup
@@ -387,18 +402,13 @@ func advanceAll(ctx context.Context, tls []*Timeline, h float64, workers int) er
 				if k >= len(tls) {
 					return
 				}
-				tl := tls[k]
-				from := tl.now
-				for i := 1; i <= steps; i++ {
+				for done := false; !done; {
 					if err := ctx.Err(); err != nil {
 						fail(err)
 						return
 					}
-					until := h
-					if i < steps {
-						until = from + (h-from)*float64(i)/steps
-					}
-					if err := tl.Run(until); err != nil {
+					var err error
+					if done, err = tls[k].run(h, stepBudget); err != nil {
 						fail(err)
 						return
 					}

@@ -261,40 +261,58 @@ func (tl *Timeline) Totals() Totals {
 // processor or a repair of a functional one); the timeline then stays
 // stopped.
 func (tl *Timeline) Run(until float64) error {
+	_, err := tl.run(until, -1)
+	return err
+}
+
+// run is Run that stops early, at an event or a segment end before until,
+// once it has handled budget of them (budget < 0: no limit), and reports
+// whether it got to until. Where it stops does not change the trajectory:
+// the next call goes on from there.
+func (tl *Timeline) run(until float64, budget int) (bool, error) {
 	if tl.err != nil {
-		return tl.err
+		return false, tl.err
 	}
 	if !(until >= tl.now) || math.IsInf(until, 0) {
-		return fmt.Errorf("sim: until = %v, want finite and ≥ the current time %v", until, tl.now)
+		return false, fmt.Errorf("sim: until = %v, want finite and ≥ the current time %v", until, tl.now)
 	}
-	for {
+	if budget < 0 {
+		budget = math.MaxInt
+	}
+	for ; ; budget-- {
+		if budget <= 0 {
+			return false, nil
+		}
 		if tl.phase == phaseDown {
 			t := tl.next.Time
 			if t >= until {
 				tl.now = until
-				return nil
+				return true, nil
 			}
 			tl.advance(t)
 			if err := tl.applyInstant(); err != nil {
-				return err
+				return false, err
 			}
 			tl.resume()
 			continue
 		}
 		interrupted := false
-		for tl.next.Time < tl.end {
+		for ; tl.next.Time < tl.end; budget-- {
+			if budget <= 0 {
+				return false, nil
+			}
 			if tl.next.Time >= until {
 				tl.now = until
-				return nil
+				return true, nil
 			}
 			tl.advance(tl.next.Time)
 			hit, err := tl.apply()
 			if err != nil {
-				return err
+				return false, err
 			}
 			if hit {
 				if err := tl.applyInstant(); err != nil {
-					return err
+					return false, err
 				}
 				interrupted = true
 				break
@@ -306,7 +324,7 @@ func (tl *Timeline) Run(until float64) error {
 		}
 		if tl.end > until {
 			tl.now = until
-			return nil
+			return true, nil
 		}
 		tl.advance(tl.end)
 		tl.complete()

@@ -198,6 +198,27 @@ func TestTimelineStepInvariance(t *testing.T) {
 			t.Errorf("%d steps: %+v, one step %+v", steps, got, one)
 		}
 	}
+	// Pauses after a budget of events (how Run's workers look at the
+	// context) do not change the trajectory either.
+	for _, budget := range []int{1, 7, 1000} {
+		src, err := NewExponential(4, 4*3600, 3600, rand.New(rand.NewPCG(7, 8)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl, err := NewTimeline(sc, 1200, src, Random{}, rand.New(rand.NewPCG(9, 10)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pauses := 0
+		for done := false; !done; pauses++ {
+			if done, err = tl.run(1e7, budget); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := tl.Totals(); got != one || pauses < 2 {
+			t.Errorf("budget %d (%d pauses): %+v, one step %+v", budget, pauses, got, one)
+		}
+	}
 	// The phases partition the time.
 	if sum := one.Up + one.Recovery + one.Down; math.Abs(sum-one.Time) > 1e-9*one.Time {
 		t.Errorf("up+recovery+down = %v, time %v", sum, one.Time)

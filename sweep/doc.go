@@ -25,26 +25,38 @@
 // # Shards
 //
 // Shard assigns the tasks to N shards by the longest-processing-time rule
-// on a rough cost estimate (Task.Cost), whose largest shard is within
-// 4/3 − 1/(3N) of the optimum (Graham 1969, "Bounds on multiprocessing
-// timing anomalies"). The estimate affects only the balance.
+// on a rough cost estimate (Task.Cost, which counts the optimal policy's
+// solve), whose largest shard is within 4/3 − 1/(3N) of the optimum
+// (Graham 1969, "Bounds on multiprocessing timing anomalies"). The
+// estimate affects only the balance. Study.Task computes a task from its
+// number, so that a run or a merge of a million tasks never holds them
+// all (it keeps a few dozen bytes a task).
 //
 // # Result files, resume, merge
 //
-// Run writes the results of shard K of N to DIR/results-K-of-N.jsonl, one
-// JSON object per task, rewritten atomically (a temporary file renamed
-// over it) as tasks complete, so that a killed shard leaves a complete
-// file of the tasks it finished. Before running, it reads every result
-// file of DIR and skips the tasks found there: running a shard again
-// resumes it. DIR/study.json keeps the study; a directory never mixes two
-// studies.
+// Run appends the results of shard K of N to DIR/results-K-of-N.jsonl, one
+// JSON object per task, synced, at most once per FlushEvery, holding the
+// file's lock (flock(2) on DIR/.results-K-of-N.jsonl.lock) while it reads
+// what others appended and appends what they have not: two processes
+// running one shard at once never lose nor duplicate a result. Before
+// running, it reads every result file of DIR and skips the tasks that have
+// a result there: running a shard again resumes it. The rerun of a shard
+// also tidies its file: a last line cut short (a writer killed while
+// writing), second copies of a result and failures a result supersedes
+// are dropped. DIR/study.json keeps the study; a directory never mixes
+// two studies, but one in which no task finished (a run that failed at
+// once) takes a new study, its old files set aside.
 //
-// Merge checks that each task is present exactly once (IncompleteError
-// lists the missing and the duplicated ones) and returns the records in
-// task order; WriteMerged writes them as CSV and indented JSON. Numbers
-// are written in Go's shortest round-trip form and the wall time of a task
-// is left out, so the merged files are the same bytes whatever the
-// sharding and the worker counts.
+// A task that fails does not stop the shard: its row holds the error
+// (Record.Error, status "failed") and a rerun tries it again.
+//
+// Merge checks that each task has a row (IncompleteError lists the missing
+// ones, and those with two different results with the files a rerun
+// would tidy); an identical second copy counts once. It returns the
+// records in task order; WriteMerged writes them as CSV and indented
+// JSON, streaming them. Numbers are written in Go's shortest round-trip
+// form and the wall time of a task is left out, so the merged files are
+// the same bytes whatever the sharding and the worker counts.
 //
 // # The optimal policy
 //

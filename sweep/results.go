@@ -3,7 +3,9 @@ package sweep
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,6 +81,9 @@ type Record struct {
 	BestUWT         *float64 `json:"best_uwt,omitempty"`
 
 	Status string `json:"status,omitempty"`
+	// Error is why the task failed (Status "failed"); a rerun of its
+	// shard tries it again.
+	Error string `json:"error,omitempty"`
 }
 
 // fl returns a pointer to x, or nil when x is not finite.
@@ -109,27 +114,28 @@ type line struct {
 	Record  Record  `json:"record"`
 }
 
-func encodeLines(ls []line) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	for _, l := range ls {
-		if err := enc.Encode(l); err != nil {
-			return nil, err
-		}
-	}
-	return buf.Bytes(), nil
-}
-
 // writeAtomic writes data to path through a temporary file in the same
 // directory, synced and renamed over path, so that readers see the old
 // file or the new one, never a part.
 func writeAtomic(path string, data []byte) error {
+	return writeAtomicFunc(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeAtomicFunc is writeAtomic of what write writes.
+func writeAtomicFunc(path string, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	bw := bufio.NewWriter(f)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -149,7 +155,10 @@ func writeAtomic(path string, data []byte) error {
 }
 
 // claim keeps a copy of the study in dir, or checks that dir's copy is the
-// same study.
+// same study. A directory of another study in which no task finished (a
+// run that failed at once, say on a missing trace) takes the new study:
+// the old result files, failures only, are renamed aside
+// ("replaced-HASH-results-…").
 func claim(st *Study, dir string) error {
 	path := filepath.Join(dir, StudyFile)
 	old, err := os.ReadFile(path)
@@ -158,82 +167,56 @@ func claim(st *Study, dir string) error {
 		return writeAtomic(path, st.raw)
 	case err != nil:
 		return err
-	case !bytes.Equal(old, st.raw):
-		return fmt.Errorf("sweep: %s holds another study (%s differs); use a new directory", dir, StudyFile)
+	case bytes.Equal(old, st.raw):
+		return nil
 	}
-	return nil
-}
-
-type fileLine struct {
-	file string
-	line
-}
-
-// readResults reads every result file of dir; each task must appear at
-// most once and match the study.
-func readResults(st *Study, dir string) (map[int]fileLine, error) {
-	got, dups, err := scan(st, dir)
-	if err != nil {
-		return nil, err
-	}
-	if len(dups) > 0 {
-		return nil, fmt.Errorf("sweep: %s: tasks %s are in more than one result", dir, list(dups))
-	}
-	return got, nil
-}
-
-// scan reads the result files of dir, returning the lines by task and the
-// tasks seen more than once.
-func scan(st *Study, dir string) (map[int]fileLine, []int, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "results-*.jsonl"))
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	slices.Sort(files)
-	tasks := st.Expand()
-	got := map[int]fileLine{}
-	var dups []int
-	for _, path := range files {
-		f, err := os.Open(path)
+	n := 0
+	for _, f := range files {
+		k, err := finishedLines(f)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 0, 4096), maxLine)
-		for k := 1; sc.Scan(); k++ {
-			var l line
-			dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&l); err != nil {
-				f.Close()
-				return nil, nil, fmt.Errorf("sweep: %s:%d: %w", path, k, err)
-			}
-			switch {
-			case l.Study != st.hash:
-				err = errors.New("a result of another study")
-			case l.Task < 0 || l.Task >= len(tasks):
-				err = fmt.Errorf("task %d, the study has tasks 0 … %d", l.Task, len(tasks)-1)
-			case l.ID != tasks[l.Task].ID || l.Record.Task != l.Task || l.Record.ID != l.ID:
-				err = fmt.Errorf("task %d is %q, the study's is %q", l.Task, l.ID, tasks[l.Task].ID)
-			}
-			if err != nil {
-				f.Close()
-				return nil, nil, fmt.Errorf("sweep: %s:%d: %w", path, k, err)
-			}
-			if _, ok := got[l.Task]; ok {
-				dups = append(dups, l.Task)
-				continue
-			}
-			got[l.Task] = fileLine{filepath.Base(path), l}
-		}
-		err = sc.Err()
-		f.Close()
-		if err != nil {
-			return nil, nil, fmt.Errorf("sweep: %s: %w", path, err)
+		n += k
+	}
+	if n > 0 {
+		return fmt.Errorf("sweep: %s holds %d results of another study (%s differs); use a new directory", dir, n, StudyFile)
+	}
+	sum := sha256.Sum256(old)
+	for _, f := range files {
+		aside := filepath.Join(dir, "replaced-"+hex.EncodeToString(sum[:6])+"-"+filepath.Base(f))
+		if err := os.Rename(f, aside); err != nil {
+			return err
 		}
 	}
-	slices.Sort(dups)
-	return got, slices.Compact(dups), nil
+	return writeAtomic(path, st.raw)
+}
+
+// finishedLines counts the lines of a result file that hold a result.
+func finishedLines(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, maxLine)
+	n := 0
+	for {
+		b, err := readLine(r)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("sweep: %s: %w", path, err)
+		}
+		var h header
+		if json.Unmarshal(b, &h) == nil && h.state() == finished {
+			n++
+		}
+	}
 }
 
 // list formats task numbers, the first 20 of them.
@@ -249,10 +232,13 @@ func list(ts []int) string {
 	return out
 }
 
-// IncompleteError is Merge's error when tasks are missing or duplicated.
+// IncompleteError is Merge's error when tasks are missing or have two
+// different results. Files are the result files a rerun of their shard
+// would tidy (second copies, a line cut short).
 type IncompleteError struct {
-	Dir                 string
-	Missing, Duplicated []int
+	Dir                  string
+	Missing, Conflicting []int
+	Files                []string
 }
 
 func (e *IncompleteError) Error() string {
@@ -260,8 +246,9 @@ func (e *IncompleteError) Error() string {
 	if len(e.Missing) > 0 {
 		parts = append(parts, fmt.Sprintf("%d tasks missing: %s", len(e.Missing), list(e.Missing)))
 	}
-	if len(e.Duplicated) > 0 {
-		parts = append(parts, fmt.Sprintf("%d tasks in more than one result: %s", len(e.Duplicated), list(e.Duplicated)))
+	if len(e.Conflicting) > 0 {
+		parts = append(parts, fmt.Sprintf("%d tasks with two different results: %s (a rerun of the shard of %s keeps the first)",
+			len(e.Conflicting), list(e.Conflicting), strings.Join(e.Files, ", ")))
 	}
 	return "sweep: " + e.Dir + ": " + strings.Join(parts, "; ")
 }
@@ -273,34 +260,112 @@ type Table struct {
 	Records []Record `json:"records"`
 }
 
-// Merge reads the study copy and every result file of dir and returns the
-// merged table. It fails with an *IncompleteError when a task is missing
-// or present more than once. The table depends only on the results, not
-// on how many shards produced them.
-func Merge(dir string) (*Table, error) {
-	st, err := Load(filepath.Join(dir, StudyFile))
-	if err != nil {
-		return nil, err
+// Merged is what WriteMerged wrote: Tasks records, of which Failed are
+// failures (their error in the row), and how many second copies of a
+// result it left out.
+type Merged struct {
+	Study      string
+	Tasks      int
+	Failed     []int
+	Duplicates int
+}
+
+// openDir loads dir's study copy and indexes its result files; it fails
+// with an *IncompleteError when a task is missing or has two different
+// results.
+func openDir(dir string) (*Study, *index, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, nil, fmt.Errorf("sweep: %s: no such directory", dir)
 	}
-	got, dups, err := scan(st, dir)
-	if err != nil {
-		return nil, err
+	path := filepath.Join(dir, StudyFile)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, nil, fmt.Errorf("sweep: %s holds no results: it lacks %s, the copy of the study that sweep run writes before its first task", dir, StudyFile)
 	}
-	n := st.count()
-	var missing []int
-	for i := range n {
-		if _, ok := got[i]; !ok {
-			missing = append(missing, i)
+	st, err := Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := scanDir(st, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	inc := &IncompleteError{Dir: dir, Conflicting: ix.conflicts}
+	for i, e := range ix.entries {
+		if e.state == absent {
+			inc.Missing = append(inc.Missing, i)
 		}
 	}
-	if len(missing) > 0 || len(dups) > 0 {
-		return nil, &IncompleteError{Dir: dir, Missing: missing, Duplicated: dups}
+	for fi, f := range ix.files {
+		if ix.extra[fi] > 0 || ix.partial[fi] {
+			inc.Files = append(inc.Files, f)
+		}
 	}
-	t := &Table{Study: st.Name, Records: make([]Record, n)}
-	for i := range n {
-		t.Records[i] = got[i].Record
+	if len(inc.Missing) > 0 || len(inc.Conflicting) > 0 {
+		return nil, nil, inc
 	}
-	return t, nil
+	return st, ix, nil
+}
+
+// each calls fn with the kept record of every task, in task order,
+// reading one line at a time. It keeps at most maxOpen result files open
+// (a study may have 10⁵ shards).
+func (ix *index) each(fn func(*Record) error) error {
+	const maxOpen = 64
+	open := map[int32]*os.File{}
+	defer func() {
+		for _, f := range open {
+			f.Close()
+		}
+	}()
+	buf := make([]byte, 0, 4096)
+	for _, e := range ix.entries {
+		f, ok := open[e.file]
+		if !ok {
+			if len(open) == maxOpen {
+				for k, g := range open {
+					g.Close()
+					delete(open, k)
+				}
+			}
+			var err error
+			if f, err = os.Open(filepath.Join(ix.dir, ix.files[e.file])); err != nil {
+				return err
+			}
+			open[e.file] = f
+		}
+		buf = slices.Grow(buf[:0], int(e.len))[:e.len]
+		if _, err := f.ReadAt(buf, e.off); err != nil {
+			return err
+		}
+		var l line
+		dec := json.NewDecoder(bytes.NewReader(buf))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&l); err != nil {
+			return fmt.Errorf("sweep: %s at byte %d: %w", ix.files[e.file], e.off, err)
+		}
+		if err := fn(&l.Record); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Merge reads the study copy and every result file of dir and returns the
+// merged table. It fails with an *IncompleteError when a task is missing
+// or has two different results; a second identical copy of a result, or
+// a failure a result supersedes, is left out. The table depends only on
+// the results, not on how many shards produced them. It holds every
+// record: WriteMerged streams them instead.
+func Merge(dir string) (*Table, error) {
+	st, ix, err := openDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{Study: st.Name, Records: make([]Record, 0, len(ix.entries))}
+	return t, ix.each(func(r *Record) error {
+		t.Records = append(t.Records, *r)
+		return nil
+	})
 }
 
 // WriteJSON writes the table as indented JSON.
@@ -353,6 +418,15 @@ var csvColumns = []struct {
 	{"replay_uwt", func(r *Record) string { return cell(r.ReplayUWT) }},
 	{"best_uwt", func(r *Record) string { return cell(r.BestUWT) }},
 	{"status", func(r *Record) string { return r.Status }},
+	{"error", func(r *Record) string { return r.Error }},
+}
+
+func csvHeader() []string {
+	row := make([]string, len(csvColumns))
+	for i, c := range csvColumns {
+		row[i] = c.name
+	}
+	return row
 }
 
 func cell(x *float64) string {
@@ -373,13 +447,10 @@ func intCell(n int) string {
 // numbers that do not apply to the task.
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	row := make([]string, len(csvColumns))
-	for i, c := range csvColumns {
-		row[i] = c.name
-	}
-	if err := cw.Write(row); err != nil {
+	if err := cw.Write(csvHeader()); err != nil {
 		return err
 	}
+	row := make([]string, len(csvColumns))
 	for k := range t.Records {
 		for i, c := range csvColumns {
 			row[i] = c.cell(&t.Records[k])
@@ -392,22 +463,89 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// WriteMerged merges dir (Merge) and writes MergedCSV and MergedJSON into
-// it, each atomically.
-func WriteMerged(dir string) (*Table, error) {
-	t, err := Merge(dir)
+// WriteMerged merges dir as Merge does and writes MergedCSV and
+// MergedJSON into it, each atomically, one record at a time: its memory
+// does not grow with the records (the index of the result files holds
+// about 24 bytes a task). The files are the bytes WriteCSV and WriteJSON
+// write for Merge's table.
+func WriteMerged(dir string) (*Merged, error) {
+	st, ix, err := openDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	var c, j bytes.Buffer
-	if err := t.WriteCSV(&c); err != nil {
+	m := &Merged{Study: st.Name, Tasks: len(ix.entries), Duplicates: ix.duplicates}
+	// One pass over the records writes both files: the JSON file is
+	// written (and renamed) inside the CSV file's writing.
+	err = writeAtomicFunc(filepath.Join(dir, MergedCSV), func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		if err := cw.Write(csvHeader()); err != nil {
+			return err
+		}
+		row := make([]string, len(csvColumns))
+		both := func(fn func(*Record) error) error {
+			return ix.each(func(r *Record) error {
+				if r.Error != "" {
+					m.Failed = append(m.Failed, r.Task)
+				}
+				for i, c := range csvColumns {
+					row[i] = c.cell(r)
+				}
+				if err := cw.Write(row); err != nil {
+					return err
+				}
+				return fn(r)
+			})
+		}
+		err := writeAtomicFunc(filepath.Join(dir, MergedJSON), func(jw io.Writer) error {
+			return writeTableJSON(jw, st.Name, both)
+		})
+		if err != nil {
+			return err
+		}
+		cw.Flush()
+		return cw.Error()
+	})
+	if err != nil {
 		return nil, err
 	}
-	if err := t.WriteJSON(&j); err != nil {
-		return nil, err
+	return m, nil
+}
+
+// writeTableJSON writes a Table as WriteJSON does, taking the records
+// one at a time from each.
+func writeTableJSON(w io.Writer, study string, each func(func(*Record) error) error) error {
+	name, err := json.Marshal(study)
+	if err != nil {
+		return err
 	}
-	if err := writeAtomic(filepath.Join(dir, MergedCSV), c.Bytes()); err != nil {
-		return nil, err
+	if _, err := fmt.Fprintf(w, "{\n  \"study\": %s,\n  \"records\": [", name); err != nil {
+		return err
 	}
-	return t, writeAtomic(filepath.Join(dir, MergedJSON), j.Bytes())
+	n := 0
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("    ", "  ")
+	err = each(func(r *Record) error {
+		buf.Reset()
+		if n > 0 {
+			buf.WriteString(",")
+		}
+		buf.WriteString("\n    ")
+		n++
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // the encoder's newline
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	end := "\n  ]\n}\n"
+	if n == 0 {
+		end = "]\n}\n"
+	}
+	_, err = io.WriteString(w, end)
+	return err
 }

@@ -9,8 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/evaluate"
@@ -41,19 +44,30 @@ type Settings struct {
 
 // Summary is what Run did.
 type Summary struct {
-	// Tasks is the number of tasks of the shard, Skipped those already in
-	// the directory and Done those run now.
-	Tasks, Skipped, Done int
+	// Tasks is the number of tasks of the shard, Skipped those already
+	// done in the directory, Done those run now and, of them, Failed those
+	// that failed (their error is in their row; a rerun tries them
+	// again). Others counts the tasks another process running the same
+	// shard finished meanwhile.
+	Tasks, Skipped, Done, Failed, Others int
 	// File is the result file written.
 	File string
 }
 
 // Run runs the tasks of the study's shard that the directory dir does not
-// hold yet, writing their results to the shard's result file in dir
-// (ResultFile), atomically after each task (at most once per FlushEvery)
-// and at the end. It copies the study into dir as StudyFile first, and
-// refuses a dir that holds another study. On an error or a cancelled ctx
-// the results of the tasks that finished are kept.
+// hold a result of yet, appending their results to the shard's result
+// file in dir (ResultFile), synced, at most once per FlushEvery and at the
+// end. It copies the study into dir as StudyFile first, and refuses a dir
+// that holds results of another study. A task that fails does not stop
+// the others: its row holds the error, and a rerun tries it again. On a
+// cancelled ctx or an error writing the results, the results of the tasks
+// that finished are kept.
+//
+// Two processes may run the same shard at once: each appends under the
+// result file's lock (flock(2)) what the other has not, so that no result
+// is lost or written twice. Before it runs, Run tidies its shard's file:
+// it drops second copies of a task (kept elsewhere), failures a result
+// supersedes and a last line cut short by a killed writer.
 func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, error) {
 	var set Settings
 	if s != nil {
@@ -85,55 +99,50 @@ func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, erro
 	}
 	name := ResultFile(set.Shard, set.Shards)
 	sum := Summary{File: filepath.Join(dir, name)}
-	// Temporary files of this shard left by a run that was killed while
-	// writing (one shard runs in one process at a time).
-	if stale, err := filepath.Glob(filepath.Join(dir, "."+name+".tmp-*")); err == nil {
-		for _, f := range stale {
-			os.Remove(f)
-		}
-	}
-
-	done, err := readResults(st, dir)
+	w, err := openShard(st, dir, name, set.FlushEvery)
 	if err != nil {
 		return sum, err
 	}
-	tasks := Shard(st.Expand(), set.Shard, set.Shards)
-	sum.Tasks = len(tasks)
-	// This shard's file keeps what it held; tasks in other files are
-	// skipped and left there.
-	var out []line
-	for _, l := range done {
-		if l.file == name {
-			out = append(out, l.line)
-		}
-	}
-	var todo []Task
-	for _, t := range tasks {
-		if _, ok := done[t.Index]; ok {
+	mine := shardOf(st.count(), func(i int) float64 { return st.Task(i).Cost }, set.Shard, set.Shards)
+	sum.Tasks = len(mine)
+	var todo []int32
+	for _, i := range mine {
+		if w.states[i] == finished {
 			sum.Skipped++
 			continue
 		}
-		todo = append(todo, t)
+		todo = append(todo, i)
 	}
 	if len(todo) == 0 {
 		return sum, nil
 	}
 	r := &runner{study: st, bases: map[string]*scenario.Scenario{}, lanl: map[string][]trace.LANLSystem{}, generic: map[string]*trace.Trace{}}
-	w := &shardWriter{path: sum.File, lines: out, every: set.FlushEvery}
-	err = runPool(ctx, todo, set.Workers, func(ctx context.Context, t Task) (line, error) {
+	err = runPool(ctx, st, todo, set.Workers, w.done, func(ctx context.Context, t Task) (line, error) {
 		start := time.Now()
 		rec, err := r.run(ctx, t)
+		rec.Status = statusWords(rec.Status)
 		if err != nil {
-			return line{}, fmt.Errorf("sweep: task %d (%s): %w", t.Index, t.ID, err)
+			if ctx.Err() != nil {
+				return line{}, ctx.Err()
+			}
+			rec = t.record()
+			rec.Status, rec.Error = Failed, clip(fmt.Sprintf("task %d (%s): %v", t.Index, t.ID, err))
 		}
 		return line{Study: st.hash, Task: t.Index, ID: t.ID, Seconds: time.Since(start).Seconds(), Record: rec}, nil
-	}, func(l line) error {
-		sum.Done++
-		if err := w.add(l); err != nil {
-			return err
+	}, func(l line, skipped bool) error {
+		if skipped {
+			sum.Others++
+		} else {
+			sum.Done++
+			if l.Record.Error != "" {
+				sum.Failed++
+			}
+			if err := w.add(l); err != nil {
+				return err
+			}
 		}
 		if set.Progress != nil {
-			set.Progress(sum.Done, len(todo))
+			set.Progress(sum.Done+sum.Others, len(todo))
 		}
 		return nil
 	})
@@ -143,24 +152,98 @@ func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, erro
 	return sum, err
 }
 
+// statusWords writes a status in the one spelling of the status column:
+// lowercase words, as package sim and evaluate write theirs ("fixed
+// horizon", "evaluated"); uwt's CamelCase names ("Converged", "AtMax")
+// become "converged", "at max".
+func statusWords(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) {
+			if i > 0 && s[i-1] != ' ' {
+				b.WriteByte(' ')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Failed is the status of a task that failed; its row's error says why.
+const Failed = "failed"
+
+// clip bounds an error kept in a row.
+func clip(s string) string {
+	const limit = 2000
+	if len(s) > limit {
+		return s[:limit] + "…"
+	}
+	return s
+}
+
+// openShard takes the lock of the shard's result file, reads the
+// directory's results, tidies the shard's file and returns its writer.
+func openShard(st *Study, dir, name string, every time.Duration) (*shardWriter, error) {
+	w := &shardWriter{path: filepath.Join(dir, name), lock: filepath.Join(dir, lockName(name)), every: every}
+	unlock, err := lock(w.lock)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	// Temporary files of this shard left by a run killed while tidying.
+	if stale, err := filepath.Glob(filepath.Join(dir, "."+name+".tmp-*")); err == nil {
+		for _, f := range stale {
+			os.Remove(f)
+		}
+	}
+	ix, err := scanDir(st, dir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, ok := slices.BinarySearch(ix.files, name); ok && (ix.extra[fi] > 0 || ix.partial[fi]) {
+		if err := ix.tidy(fi); err != nil {
+			return nil, err
+		}
+		if ix, err = scanDir(st, dir); err != nil {
+			return nil, err
+		}
+	}
+	w.states = make([]uint8, len(ix.entries))
+	for i, e := range ix.entries {
+		w.states[i] = e.state
+	}
+	if info, err := os.Stat(w.path); err == nil {
+		w.info, w.off = info, info.Size()
+	}
+	return w, nil
+}
+
 // runPool runs fn on the tasks with workers goroutines and hands each
-// result to collect, from the calling goroutine. It stops at the first
-// error or when ctx is cancelled, after the running tasks end.
-func runPool(ctx context.Context, tasks []Task, workers int, fn func(context.Context, Task) (line, error), collect func(line) error) error {
+// result to collect, from the calling goroutine; a task that skip reports
+// done when its turn comes is handed over as skipped without running. It
+// stops at the first error of fn or collect, or when ctx is cancelled,
+// after the running tasks end.
+func runPool(ctx context.Context, st *Study, tasks []int32, workers int, skip func(int) bool, fn func(context.Context, Task) (line, error), collect func(line, bool) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
-		l   line
-		err error
+		l       line
+		skipped bool
+		err     error
 	}
-	next := make(chan Task)
+	next := make(chan int32)
 	results := make(chan result)
 	var wg sync.WaitGroup
 	for range min(workers, len(tasks)) {
 		wg.Go(func() {
-			for t := range next {
-				l, err := fn(ctx, t)
-				results <- result{l, err}
+			for i := range next {
+				if skip(int(i)) {
+					results <- result{skipped: true}
+					continue
+				}
+				l, err := fn(ctx, st.Task(int(i)))
+				results <- result{l, false, err}
 			}
 		})
 	}
@@ -184,7 +267,7 @@ func runPool(ctx context.Context, tasks []Task, workers int, fn func(context.Con
 			continue
 		}
 		if r.err == nil {
-			r.err = collect(r.l)
+			r.err = collect(r.l, r.skipped)
 		}
 		if r.err != nil {
 			first = r.err
@@ -198,40 +281,6 @@ func runPool(ctx context.Context, tasks []Task, workers int, fn func(context.Con
 		return context.Canceled
 	}
 	return first
-}
-
-// shardWriter rewrites a shard's result file atomically.
-type shardWriter struct {
-	path  string
-	lines []line
-	every time.Duration
-	last  time.Time
-	dirty bool
-}
-
-func (w *shardWriter) add(l line) error {
-	w.lines = append(w.lines, l)
-	w.dirty = true
-	if w.every < 0 || time.Since(w.last) >= w.every {
-		return w.flush()
-	}
-	return nil
-}
-
-func (w *shardWriter) flush() error {
-	if !w.dirty {
-		return nil
-	}
-	data, err := encodeLines(w.lines)
-	if err != nil {
-		return err
-	}
-	if err := writeAtomic(w.path, data); err != nil {
-		return err
-	}
-	w.last = time.Now()
-	w.dirty = false
-	return nil
 }
 
 // runner runs tasks, reading each trace and base scenario once.

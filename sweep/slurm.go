@@ -19,7 +19,7 @@ type Job struct {
 	// Options are the sbatch options; empty ones are left out.
 	Options SlurmSettings
 	// CPUs is the number of CPUs per task (sbatch --cpus-per-task); 0
-	// leaves it out.
+	// takes Options.CPUs, and 0 there leaves it out.
 	CPUs int
 }
 
@@ -32,8 +32,12 @@ func (j Job) Script() (string, error) {
 	if j.Tasks < 1 || j.Tasks > MaxShards {
 		return "", fmt.Errorf("sweep: tasks = %d, want 1 … %d", j.Tasks, MaxShards)
 	}
-	if j.CPUs < 0 {
-		return "", fmt.Errorf("sweep: cpus = %d, want ≥ 0", j.CPUs)
+	if j.CPUs < 0 || j.CPUs > MaxCPUs {
+		return "", fmt.Errorf("sweep: cpus = %d, want 0 … %d", j.CPUs, MaxCPUs)
+	}
+	cpus := j.CPUs
+	if cpus == 0 {
+		cpus = j.Options.CPUs
 	}
 	if err := j.Options.Validate(); err != nil {
 		return "", err
@@ -53,8 +57,8 @@ func (j Job) Script() (string, error) {
 			fmt.Fprintf(&b, "#SBATCH --%s=%s\n", o.flag, o.v)
 		}
 	}
-	if j.CPUs > 0 {
-		fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", j.CPUs)
+	if cpus > 0 {
+		fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", cpus)
 	}
 	b.WriteString("set -eu\n")
 	fmt.Fprintf(&b, "exec %s sweep run %s --shard auto/%d --out %s\n",
@@ -99,4 +103,24 @@ func ParseShard(s string, getenv func(string) string) (k, n int, err error) {
 		return 0, 0, fmt.Errorf("shard %d/%d, want 0 ≤ K < N ≤ %d", k, n, MaxShards)
 	}
 	return k, n, nil
+}
+
+// SlurmCPUs returns the CPUs Slurm granted this job step, read through
+// getenv: SLURM_CPUS_PER_TASK (set when the job asked for
+// --cpus-per-task), else the first count of SLURM_JOB_CPUS_PER_NODE (such
+// as "4" or "4(x2),2"); 0 outside Slurm or when neither is a positive
+// count. An array task runs that many workers, not one per CPU of the
+// node.
+func SlurmCPUs(getenv func(string) string) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(getenv("SLURM_CPUS_PER_TASK"))); err == nil && n > 0 {
+		return n
+	}
+	v := getenv("SLURM_JOB_CPUS_PER_NODE")
+	if i := strings.IndexAny(v, "(,"); i >= 0 {
+		v = v[:i]
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
+		return n
+	}
+	return 0
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,6 +78,8 @@ type Study struct {
 	dir  string
 	hash string
 	raw  []byte
+	// blk are the blocks of Task (Study.blocks), once validated.
+	blk []block
 }
 
 // ScenarioAxes is a base scenario and the parameter ranges that replace
@@ -154,7 +157,13 @@ type SlurmSettings struct {
 	Time      string `json:"time,omitempty"`
 	Mem       string `json:"mem,omitempty"`
 	Account   string `json:"account,omitempty"`
+	// CPUs is the CPUs per array task (sbatch --cpus-per-task, the
+	// command line's --cpus); 0 leaves it to Slurm.
+	CPUs int `json:"cpus,omitempty"`
 }
+
+// MaxCPUs bounds SlurmSettings.CPUs.
+const MaxCPUs = 4096
 
 // Duration is a number of seconds read as a JSON number or a string such
 // as "90m" or "100d" (scenario.ParseDuration).
@@ -204,6 +213,9 @@ func Parse(r io.Reader, dir string) (*Study, error) {
 	}
 	if len(data) > MaxStudyBytes {
 		return nil, fmt.Errorf("sweep: study is larger than %d bytes", MaxStudyBytes)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New(`sweep: study: the file is empty, want a JSON object such as {"name": "s", "compute": ["optimize"], "scenarios": {…}}`)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -294,9 +306,11 @@ func (s *Study) validate() error {
 			return err
 		}
 	}
-	if n := s.count(); n > MaxTasks {
-		return fieldError("compute", "the study expands to %d tasks, more than %d", n, MaxTasks)
+	blk, total := s.blocks()
+	if total.Cmp(big.NewInt(MaxTasks)) > 0 {
+		return fieldError("compute", "the study expands to %s tasks, more than the limit of %d", total, MaxTasks)
 	}
+	s.blk = blk
 	return nil
 }
 
@@ -322,7 +336,7 @@ func positiveDurations(field string, v []Duration) error {
 	}
 	for i, d := range v {
 		if !positive(float64(d)) {
-			return fieldError(fmt.Sprintf("%s[%d]", field, i), "%s, want a finite positive duration", durationText(d))
+			return fieldError(fmt.Sprintf("%s[%d]", field, i), "%s, want a finite positive duration of at most %v s (a thousand years)", durationText(d), maxSeconds)
 		}
 	}
 	return nil
@@ -339,8 +353,9 @@ func durationText(d Duration) string {
 
 func positive(x float64) bool { return x > 0 && x <= maxSeconds }
 
-// maxSeconds bounds every duration: a thousand years.
-const maxSeconds = 1000 * 365.25 * 86400
+// maxSeconds bounds every duration: a thousand years, the bound of a
+// simulation's horizon.
+const maxSeconds = sim.MaxHorizonSeconds
 
 func (a *ScenarioAxes) validate(needIntervals bool) error {
 	if err := axisLen("scenarios.files", a.Files); err != nil {
@@ -476,7 +491,7 @@ func (t *TraceAxes) validate() error {
 		v     Duration
 	}{{"min_duration", t.MinDuration}, {"max_duration", t.MaxDuration}} {
 		if d.v != 0 && !positive(float64(d.v)) {
-			return fieldError("traces."+d.field, "%s, want a finite positive duration", durationText(d.v))
+			return fieldError("traces."+d.field, "%s, want a finite positive duration of at most %v s (a thousand years)", durationText(d.v), maxSeconds)
 		}
 	}
 	return nil
@@ -487,7 +502,7 @@ func (s *SimulationSettings) validate() error {
 		return fieldError("simulation.replications", "%d, want 2 … %d", s.Replications, MaxReplications)
 	}
 	if s.Horizon != 0 && !positive(float64(s.Horizon)) {
-		return fieldError("simulation.horizon", "%s, want a finite positive duration", durationText(s.Horizon))
+		return fieldError("simulation.horizon", "%s, want a finite positive duration of at most %v s (a thousand years)", durationText(s.Horizon), sim.MaxHorizonSeconds)
 	}
 	if s.RelTol != s.RelTol || s.RelTol > 1 {
 		return fieldError("simulation.rel_tol", "%v, want a target ≤ 1, or negative for one stage", s.RelTol)
@@ -507,6 +522,9 @@ func (s *SlurmSettings) Validate() error {
 		}) >= 0 {
 			return fieldError("slurm."+f.field, "%q, want at most 128 letters, digits or -_.:,+=@", f.v)
 		}
+	}
+	if s.CPUs < 0 || s.CPUs > MaxCPUs {
+		return fieldError("slurm.cpus", "%d, want 1 … %d (0: Slurm's default)", s.CPUs, MaxCPUs)
 	}
 	return nil
 }

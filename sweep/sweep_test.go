@@ -68,6 +68,14 @@ func TestParseErrors(t *testing.T) {
 		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [4], "mttf": ["10d"], "mttr": ["1h"], "policies": ["ab"]}}`, "scenarios.policies[0]"},
 		{`{` + ok + `, "simulation": {"replications": 1}}`, "simulation.replications"},
 		{`{` + ok + `, "slurm": {"partition": "a;rm -rf /"}}`, "slurm.partition"},
+		{`{` + ok + `, "slurm": {"cpus": -2}}`, "slurm.cpus"},
+		// An empty file said "EOF" (issue 23).
+		{``, "the file is empty"},
+		{" \n", "the file is empty"},
+		// A horizon over the limit names the limit (issue 23).
+		{`{` + ok + `, "simulation": {"horizon": "1000000000y"}}`, "at most 3.15576e+10 s"},
+		// 1000³ = 10⁹ tasks: the real count, not "1000001" (issue 23).
+		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [1], "mttf": [` + seq(1, 1000) + `], "mttr": [` + seq(1, 1000) + `], "checkpoint_latency": [` + seq(1, 1000) + `]}}`, "1000000000 tasks, more than the limit of 1000000"},
 		// 101 × 100 × 100 = 1,010,000 tasks, over MaxTasks.
 		{`{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr", "processors": [` + seq(1, 101) + `], "mttf": [` + seq(1, 100) + `], "mttr": [` + seq(1, 100) + `]}}`, "tasks"},
 	} {
@@ -256,7 +264,7 @@ func TestResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	var inc *IncompleteError
-	if _, err := Merge(dir); !errors.As(err, &inc) || len(inc.Missing) != sum.Tasks-sum.Done || len(inc.Duplicated) != 0 {
+	if _, err := Merge(dir); !errors.As(err, &inc) || len(inc.Missing) != sum.Tasks-sum.Done || len(inc.Conflicting) != 0 {
 		t.Fatalf("merge of an interrupted study: %v, want %d missing tasks", err, sum.Tasks-sum.Done)
 	}
 	// What a shard killed while writing leaves: a part of a temporary file.
@@ -284,46 +292,37 @@ func TestResume(t *testing.T) {
 	}
 }
 
-// TestMergeChecks removes a result and duplicates another: merge names
-// both, and refuses a directory of another study.
+// TestMergeChecks removes a result and copies another into a second
+// file: merge names the missing task, takes the identical second copy as
+// one, and a rerun completes the study with the table of the first run;
+// a directory of another study with results is refused.
 func TestMergeChecks(t *testing.T) {
 	st := loadStudy(t, "small-study.json")
 	dir := t.TempDir()
 	if _, err := Run(context.Background(), st, dir, nil); err != nil {
 		t.Fatal(err)
 	}
+	csv0, js0 := merged(t, dir)
 	path := filepath.Join(dir, ResultFile(0, 1))
-	data, err := os.ReadFile(path)
-	if err != nil {
+	keep, _ := without(t, path, 5)
+	if err := os.WriteFile(path, keep, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	lines = lines[:len(lines)-1] // the empty piece after the last newline
-	// Find tasks 5 and 7 (the file is in completion order).
-	var keep [][]byte
-	var seven []byte
-	for _, l := range lines {
-		switch {
-		case bytes.Contains(l, []byte(`"task":5,`)):
-			continue
-		case bytes.Contains(l, []byte(`"task":7,`)):
-			seven = l
-		}
-		keep = append(keep, l)
-	}
-	if err := os.WriteFile(path, bytes.Join(keep, nil), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, seven := without(t, path, 7)
 	if err := os.WriteFile(filepath.Join(dir, ResultFile(1, 2)), seven, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var inc *IncompleteError
-	_, err = Merge(dir)
-	if !errors.As(err, &inc) || !slices.Equal(inc.Missing, []int{5}) || !slices.Equal(inc.Duplicated, []int{7}) {
-		t.Fatalf("merge: %v, want task 5 missing and 7 duplicated", err)
+	_, err := Merge(dir)
+	if !errors.As(err, &inc) || !slices.Equal(inc.Missing, []int{5}) || len(inc.Conflicting) != 0 {
+		t.Fatalf("merge: %v, want task 5 missing and nothing else", err)
 	}
-	if _, err := Run(context.Background(), st, dir, nil); err == nil || !strings.Contains(err.Error(), "more than one") {
-		t.Errorf("run over a duplicated result: %v", err)
+	sum, err := Run(context.Background(), st, dir, nil)
+	if err != nil || sum.Done != 1 {
+		t.Fatalf("rerun: %+v, %v, want task 5 run", sum, err)
+	}
+	if csv, js := merged(t, dir); !bytes.Equal(csv, csv0) || !bytes.Equal(js, js0) {
+		t.Error("the rerun's merged table differs from the first run's")
 	}
 	other := loadStudy(t, "slow-study.json")
 	if _, err := Run(context.Background(), other, dir, nil); err == nil || !strings.Contains(err.Error(), "another study") {
@@ -388,6 +387,44 @@ func TestScenarioTasks(t *testing.T) {
 	}
 	if r := tab.Records[0]; r.Processors != 6 || *r.Latency != 120 || *r.Recovery != 45 || r.Policy != "moldable:4" {
 		t.Errorf("record of the point: %+v", r)
+	}
+}
+
+// TestSlurmCPUs reads the CPUs Slurm granted from the environment.
+func TestSlurmCPUs(t *testing.T) {
+	for _, tc := range []struct {
+		perTask, perNode string
+		want             int
+	}{
+		{"", "", 0}, {"4", "", 4}, {"4", "16", 4}, {"", "8", 8}, {"", "4(x2),2", 4}, {"", "6,2", 6},
+		{"0", "3", 3}, {"x", "", 0}, {"", "-1", 0},
+	} {
+		env := map[string]string{"SLURM_CPUS_PER_TASK": tc.perTask, "SLURM_JOB_CPUS_PER_NODE": tc.perNode}
+		if got := SlurmCPUs(func(k string) string { return env[k] }); got != tc.want {
+			t.Errorf("SLURM_CPUS_PER_TASK=%q SLURM_JOB_CPUS_PER_NODE=%q: %d CPUs, want %d", tc.perTask, tc.perNode, got, tc.want)
+		}
+	}
+}
+
+// TestShardOptimalCost: with the optimal policy's solve in the cost, the
+// optimal tasks of a study are spread over the shards. Before, a greedy
+// and an optimal task of one N cost the same and the longest-first rule
+// put both optimal tasks of this study on shard 1 (issue 23: 131 s and
+// 196 s against 1 s).
+func TestShardOptimalCost(t *testing.T) {
+	st := parse(t, `{"name": "x", "compute": ["optimize"], "scenarios": {"application": "qr",
+		"processors": [64, 128], "mttf": ["10d"], "mttr": ["1h"], "policies": ["greedy", "optimal"]}}`)
+	tasks := st.Expand()
+	for k := range 2 {
+		n := 0
+		for _, task := range Shard(tasks, k, 2) {
+			if task.Policy == "optimal" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("shard %d holds %d optimal tasks, want 1", k, n)
+		}
 	}
 }
 

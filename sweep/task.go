@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/evaluate"
+	"github.com/ckpt-markov/markov/scenario"
 )
 
 // Task is one point of a study and one computation at it. Its Index and
@@ -42,53 +44,68 @@ type Task struct {
 	systemID                           int
 }
 
-// count is the number of tasks Expand returns, computed without expanding.
-func (s *Study) count() int {
-	total := 0
-	mul := func(ns ...int) int {
-		p := 1
-		for _, n := range ns {
-			p *= max(n, 1)
-			if p > MaxTasks {
-				return MaxTasks + 1
-			}
-		}
-		return p
-	}
+// block is the tasks of one computation: the product of its axes, the
+// first outermost. Task i of the block has the coordinates of i written in
+// the mixed radix of the axes' lengths.
+type block struct {
+	compute string
+	first   int   // index of the block's first task
+	dims    []int // axis lengths (≥ 1), outermost first
+}
+
+// blocks lists the study's blocks in the order of Compute, with their
+// sizes, and the total; a total above MaxTasks is returned as is (with
+// first and the total saturated at math.MaxInt) and nothing is allocated
+// by it.
+func (s *Study) blocks() ([]block, *big.Int) {
+	total := new(big.Int)
+	var out []block
 	for _, c := range s.Compute {
-		switch c {
-		case Evaluate:
+		b := block{compute: c, first: int(min(total.Int64(), math.MaxInt))}
+		if !total.IsInt64() {
+			b.first = math.MaxInt
+		}
+		if c == Evaluate {
 			t := s.Traces
-			apps := len(t.Applications)
-			if apps == 0 {
-				apps = len(bench.Names())
+			b.dims = []int{len(t.Systems) + len(t.Generic), len(t.Applications), len(t.Policies)}
+			if b.dims[1] == 0 {
+				b.dims[1] = len(bench.Names())
 			}
-			total += mul(len(t.Systems)+len(t.Generic), apps, len(t.Policies))
-		default:
+		} else {
 			a := s.Scenarios
 			iv := 1
 			if c != Optimize {
 				iv = len(a.Intervals)
 			}
-			total += mul(len(a.Files), len(a.Processors), len(a.MTTF), len(a.MTTR), len(a.CheckpointLatency), len(a.Recovery), len(a.Policies), iv)
+			b.dims = []int{len(a.Files), len(a.Processors), len(a.MTTF), len(a.MTTR), len(a.CheckpointLatency), len(a.Recovery), len(a.Policies), iv}
 		}
-		if total > MaxTasks {
-			return MaxTasks + 1
+		size := big.NewInt(1)
+		for i, d := range b.dims {
+			b.dims[i] = max(d, 1)
+			size.Mul(size, big.NewInt(int64(b.dims[i])))
 		}
+		total.Add(total, size)
+		out = append(out, b)
 	}
-	return total
+	return out, total
 }
 
-// orBase returns v, or one NaN (the base's value) when v is empty.
-func orBase(v []Duration) []float64 {
+// count is the number of tasks of the study, computed without expanding;
+// above MaxTasks it is MaxTasks + 1.
+func (s *Study) count() int {
+	_, total := s.blocks()
+	if total.Cmp(big.NewInt(MaxTasks)) > 0 {
+		return MaxTasks + 1
+	}
+	return int(total.Int64())
+}
+
+// at returns v[i] as seconds, or NaN (the base's value) when v is empty.
+func at(v []Duration, i int) float64 {
 	if len(v) == 0 {
-		return []float64{math.NaN()}
+		return math.NaN()
 	}
-	out := make([]float64, len(v))
-	for i, d := range v {
-		out[i] = float64(d)
-	}
-	return out
+	return float64(v[i])
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
@@ -96,71 +113,72 @@ func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 // Expand lists the study's tasks: for each computation in the order of
 // Compute, the product of its axes with the first axis outermost
 // (processors, mttf, mttr, checkpoint_latency, recovery, policies,
-// intervals; or traces, applications, policies).
+// intervals; or traces, applications, policies). Task(i) is its i-th
+// element.
 func (s *Study) Expand() []Task {
-	tasks := make([]Task, 0, s.count())
-	for _, c := range s.Compute {
-		if c == Evaluate {
-			tasks = s.expandTraces(tasks)
-		} else {
-			tasks = s.expandScenarios(c, tasks)
-		}
-	}
+	n := s.count()
+	tasks := make([]Task, n)
 	for i := range tasks {
-		tasks[i].Index = i
+		tasks[i] = s.Task(i)
 	}
 	return tasks
 }
 
-func (s *Study) expandScenarios(c string, tasks []Task) []Task {
-	a := s.Scenarios
-	procs := a.Processors
-	if len(procs) == 0 {
-		procs = []int{0}
+// Task returns task i (0 ≤ i < the number of tasks) of Expand without
+// expanding the others: a run or a merge holds one task at a time.
+func (s *Study) Task(i int) Task {
+	bs := s.blk
+	if bs == nil {
+		bs, _ = s.blocks()
 	}
-	pols := a.Policies
-	if len(pols) == 0 {
-		pols = []string{""}
-	}
-	ivs := []float64{math.NaN()}
-	if c != Optimize && len(a.Intervals) > 0 {
-		ivs = orBase(a.Intervals)
-	}
-	files := a.Files
-	if len(files) == 0 {
-		files = []string{""}
-	}
-	for _, file := range files {
-		tasks = s.expandPoints(c, file, procs, pols, ivs, tasks)
-	}
-	return tasks
-}
-
-// expandPoints appends the tasks of computation c on the scenario file
-// (empty: the base or the application).
-func (s *Study) expandPoints(c, file string, procs []int, pols []string, ivs []float64, tasks []Task) []Task {
-	a := s.Scenarios
-	for _, n := range procs {
-		for _, mttf := range orBase(a.MTTF) {
-			for _, mttr := range orBase(a.MTTR) {
-				for _, lat := range orBase(a.CheckpointLatency) {
-					for _, rec := range orBase(a.Recovery) {
-						for _, pol := range pols {
-							for _, iv := range ivs {
-								t := Task{Compute: c, Processors: n, MTTF: mttf, MTTR: mttr, Latency: lat,
-									Recovery: rec, Policy: pol, Interval: iv, Application: a.Application, Scenario: file}
-								t.ID = t.scenarioID()
-								t.Seed = mix(s.Seed, t.ID)
-								t.Cost = scenarioCost(c, n, s.Simulation)
-								tasks = append(tasks, t)
-							}
-						}
-					}
-				}
-			}
+	for _, b := range bs {
+		size := 1
+		for _, d := range b.dims {
+			size *= d
 		}
+		if i < b.first || i >= b.first+size {
+			continue
+		}
+		coord := make([]int, len(b.dims))
+		r := i - b.first
+		for k := len(b.dims) - 1; k >= 0; k-- {
+			coord[k], r = r%b.dims[k], r/b.dims[k]
+		}
+		var t Task
+		if b.compute == Evaluate {
+			t = s.traceTask(coord)
+		} else {
+			t = s.scenarioTask(b.compute, coord)
+		}
+		t.Index = i
+		return t
 	}
-	return tasks
+	panic(fmt.Sprintf("sweep: task %d of a study of %d tasks", i, s.count()))
+}
+
+// scenarioTask is the task of computation c at the coordinates (file,
+// processors, mttf, mttr, checkpoint_latency, recovery, policies,
+// intervals).
+func (s *Study) scenarioTask(c string, x []int) Task {
+	a := s.Scenarios
+	t := Task{Compute: c, Application: a.Application, MTTF: at(a.MTTF, x[2]), MTTR: at(a.MTTR, x[3]),
+		Latency: at(a.CheckpointLatency, x[4]), Recovery: at(a.Recovery, x[5]), Interval: math.NaN()}
+	if len(a.Files) > 0 {
+		t.Scenario = a.Files[x[0]]
+	}
+	if len(a.Processors) > 0 {
+		t.Processors = a.Processors[x[1]]
+	}
+	if len(a.Policies) > 0 {
+		t.Policy = a.Policies[x[6]]
+	}
+	if c != Optimize {
+		t.Interval = at(a.Intervals, x[7])
+	}
+	t.ID = t.scenarioID()
+	t.Seed = mix(s.Seed, t.ID)
+	t.Cost = scenarioCost(c, t.Processors, t.Policy, s.Simulation)
+	return t
 }
 
 func (t *Task) scenarioID() string {
@@ -192,50 +210,44 @@ func (t *Task) scenarioID() string {
 	return b.String()
 }
 
-func (s *Study) expandTraces(tasks []Task) []Task {
-	t := s.Traces
-	apps := t.Applications
-	if len(apps) == 0 {
-		apps = bench.Names()
+// traceTask is the evaluate task at the coordinates (system, application,
+// policy): the LANL systems first, then the generic traces.
+func (s *Study) traceTask(x []int) Task {
+	tr := s.Traces
+	name, file, id := "", tr.LANL, -1
+	if x[0] < len(tr.Systems) {
+		id = tr.Systems[x[0]]
+		name = strconv.Itoa(id)
+	} else {
+		file = tr.Generic[x[0]-len(tr.Systems)]
+		name = baseName(file)
 	}
-	pols := t.Policies
-	if len(pols) == 0 {
-		pols = []string{"greedy"}
+	app := ""
+	if len(tr.Applications) > 0 {
+		app = tr.Applications[x[1]]
+	} else {
+		app = bench.Names()[x[1]]
 	}
-	type sys struct {
-		name, file string
-		id         int
+	pol := "greedy"
+	if len(tr.Policies) > 0 {
+		pol = tr.Policies[x[2]]
 	}
-	var systems []sys
-	for _, id := range t.Systems {
-		systems = append(systems, sys{name: strconv.Itoa(id), file: t.LANL, id: id})
-	}
-	for _, g := range t.Generic {
-		systems = append(systems, sys{name: baseName(g), file: g, id: -1})
-	}
-	segments := t.Segments
+	segments := tr.Segments
 	if segments == 0 {
 		segments = evaluate.DefaultSegments
 	}
-	n := t.Processors
+	n := tr.Processors
 	if n == 0 {
 		n = bench.MaxProcessors
 	}
-	for _, sy := range systems {
-		for _, app := range apps {
-			for _, pol := range pols {
-				tasks = append(tasks, Task{
-					Compute: Evaluate, System: sy.name, Application: app, Policy: pol,
-					ID:   fmt.Sprintf("evaluate system=%s app=%s policy=%s", sy.name, app, pol),
-					Seed: s.Seed, trace: sy.file, systemID: sy.id,
-					Processors: t.Processors, MTTF: math.NaN(), MTTR: math.NaN(), Latency: math.NaN(),
-					Recovery: math.NaN(), Interval: math.NaN(),
-					Cost: float64(segments) * 25 * math.Pow(float64(n), 1.5),
-				})
-			}
-		}
+	return Task{
+		Compute: Evaluate, System: name, Application: app, Policy: pol,
+		ID:   fmt.Sprintf("evaluate system=%s app=%s policy=%s", name, app, pol),
+		Seed: s.Seed, trace: file, systemID: id,
+		Processors: tr.Processors, MTTF: math.NaN(), MTTR: math.NaN(), Latency: math.NaN(),
+		Recovery: math.NaN(), Interval: math.NaN(),
+		Cost: float64(segments) * (25*math.Pow(float64(n), 1.5) + optimalCost(pol, n)),
 	}
-	return tasks
 }
 
 func baseName(path string) string {
@@ -245,25 +257,41 @@ func baseName(path string) string {
 	return path
 }
 
-// scenarioCost is a rough cost of a scenario task: one model evaluation
-// grows like N^1.5 (the fast path's window of functional counts times the
-// spare chains' rows); a search makes about 25 of them.
-func scenarioCost(c string, n int, sim *SimulationSettings) float64 {
+// scenarioCost is a rough cost of a scenario task, in units of about
+// 0.1 µs: one model evaluation grows like N^1.5 (the fast path's window
+// of functional counts times the spare chains' rows) and a search makes
+// about 25 of them; the optimal policy adds its solve (optimalCost).
+func scenarioCost(c string, n int, policy string, sim *SimulationSettings) float64 {
 	if n == 0 {
 		n = 128
 	}
 	one := math.Pow(float64(n), 1.5)
+	extra := optimalCost(policy, n)
 	switch c {
 	case Optimize:
-		return 25 * one
+		return 25*one + extra
 	case UWT:
-		return one
+		return one + extra
 	}
 	r := 32
 	if sim != nil && sim.Replications > 0 {
 		r = sim.Replications
 	}
-	return 25*one + float64(r)*float64(n)
+	return 25*one + float64(r)*float64(n) + extra
+}
+
+// optimalCost is the cost of solving the optimal policy on n processors
+// when policy names it, 0 otherwise: 650·n^2.2 units, fitted to markov
+// optimize --policy optimal -n 64, 128, 256 on the built-in scenario
+// (0.58 s, 2.65 s, 12.6 s of CPU, against about 10 ms for a greedy
+// optimize at n = 256, 25·256^1.5 units). Left out, the optimal tasks of a
+// study all landed on a few shards (issue 23: 131 s and 196 s against
+// 1 s).
+func optimalCost(policy string, n int) float64 {
+	if p, err := scenario.ParsePolicy(policy); err != nil || p.Kind != scenario.Optimal {
+		return 0
+	}
+	return 650 * math.Pow(float64(n), 2.2)
 }
 
 // mix derives a task's seed from the study's seed and the task's ID (FNV-1a
@@ -285,40 +313,48 @@ func mix(seed uint64, id string) uint64 {
 // best possible (Graham 1969). The result is in increasing Index order
 // and depends only on the tasks and n.
 func Shard(tasks []Task, k, n int) []Task {
+	mine := shardOf(len(tasks), func(i int) float64 { return tasks[i].Cost }, k, n)
+	out := make([]Task, len(mine))
+	for j, i := range mine {
+		out[j] = tasks[i]
+	}
+	return out
+}
+
+// shardOf is Shard on m tasks given by their costs: the indices of shard
+// k of n, increasing. It holds 12 bytes a task, not the tasks.
+func shardOf(m int, cost func(int) float64, k, n int) []int32 {
 	if n < 1 || k < 0 || k >= n {
 		panic(fmt.Sprintf("sweep: shard %d of %d", k, n))
 	}
-	order := make([]int, len(tasks))
+	costs := make([]float64, m)
+	order := make([]int32, m)
 	for i := range order {
-		order[i] = i
+		order[i], costs[i] = int32(i), cost(i)
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
+	slices.SortStableFunc(order, func(a, b int32) int {
 		switch {
-		case tasks[a].Cost > tasks[b].Cost:
+		case costs[a] > costs[b]:
 			return -1
-		case tasks[a].Cost < tasks[b].Cost:
+		case costs[a] < costs[b]:
 			return 1
 		}
-		return tasks[a].Index - tasks[b].Index
+		return int(a - b)
 	})
 	h := make(loads, n)
 	for i := range h {
 		h[i] = load{shard: i}
 	}
-	var mine []int
+	var mine []int32
 	for _, i := range order {
-		h[0].cost += tasks[i].Cost
+		h[0].cost += costs[i]
 		if h[0].shard == k {
 			mine = append(mine, i)
 		}
 		heap.Fix(&h, 0)
 	}
 	slices.Sort(mine)
-	out := make([]Task, len(mine))
-	for j, i := range mine {
-		out[j] = tasks[i]
-	}
-	return out
+	return mine
 }
 
 type load struct {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ckpt-markov/markov/internal/cli"
 )
@@ -123,6 +124,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"optimize", "extra"}, "extra"},
 		{[]string{"simulate", "--replications", "1"}, "--replications"},
 		{[]string{"simulate", "--confidence", "1"}, "--confidence"},
+		// The study's simulation.horizon has the same bound (issue 23).
+		{[]string{"simulate", "--horizon", "2000y"}, "above the limit of 3.15576e+10 s"},
 		{[]string{"curve", "--points", "1"}, "--points"},
 		{[]string{"curve", "--unit", "fortnight"}, "--unit"},
 		{[]string{"curve", "--from", "2h", "--to", "1h", "--optimum=false"}, "--from"},
@@ -181,5 +184,26 @@ func TestInterrupted(t *testing.T) {
 		if code != cli.ExitInterrupted || errOut.String() != "markov: interrupted\n" {
 			t.Errorf("%v with a cancelled context: exit %d, stderr %q", args, code, errOut.String())
 		}
+	}
+	// Cancelled while it runs, a simulation whose stage holds about 10¹³
+	// events (a thousand years on 128 processors failing every 10 s)
+	// stops too: before issue 23's fix it looked at the context only 64
+	// times a stage and ignored SIGINT and SIGTERM.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	var errOut bytes.Buffer
+	go func() {
+		done <- cli.RunContext(ctx, []string{"simulate", "--interval", "1h", "--mttf", "1000s", "--horizon", "1000y", "--rel-tol", "-1", "--replications", "2"}, &bytes.Buffer{}, &errOut)
+	}()
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	select {
+	case code := <-done:
+		if code != cli.ExitInterrupted {
+			t.Errorf("simulate cancelled mid-run: exit %d, stderr %q", code, errOut.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("simulate did not stop a minute after its context was cancelled")
 	}
 }

@@ -142,6 +142,9 @@ func (o *simulateOptions) settings() (interval float64, set *sim.Settings, err e
 		if horizon, err = positiveDuration("horizon", o.Horizon); err != nil {
 			return 0, nil, err
 		}
+		if horizon > sim.MaxHorizonSeconds {
+			return 0, nil, flagError("horizon", "%v s, above the limit of %v s (a thousand years)", horizon, sim.MaxHorizonSeconds)
+		}
 	}
 	switch {
 	case o.Replications < 2 || o.Replications > sim.MaxReplications:

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -24,7 +25,8 @@ with applications, policies and segment counts) and what to compute at each
 point (optimize, uwt, simulate, evaluate). "sweep run" expands it into
 numbered tasks and runs them, or one shard of them; "sweep slurm" writes
 (and submits) a Slurm job array with one shard per array task; "sweep merge"
-checks that every task is done exactly once and writes the merged table.
+checks that every task has one result (an identical second copy counts
+once) and writes the merged table.
 Each task has its own seed, so the merged table is the same byte for byte
 however the study was sharded. See the README for the study format.`,
 		Example: `  markov sweep run study.json --out results
@@ -50,8 +52,11 @@ func newSweepRunCmd(e *env) *cobra.Command {
 		Short: "Run a study's tasks, or one shard of them, skipping those done in --out",
 		Long: `Run the tasks of the study (all of them, or shard K of N with --shard K/N,
 K = 0 … N−1; --shard auto takes K from SLURM_ARRAY_TASK_ID) and write their
-results to DIR/results-K-of-N.jsonl, atomically, as they finish. Tasks whose
-result is already in DIR are skipped, so running a shard again resumes it.`,
+results to DIR/results-K-of-N.jsonl as they finish (appended and synced
+under a lock: two runs of one shard lose and duplicate nothing). Tasks whose
+result is already in DIR are skipped, so running a shard again resumes it;
+a task that fails writes its error in its row and is tried again by a rerun.
+Off a terminal, a line per task goes to stderr.`,
 		Args: cobra.ExactArgs(1),
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runSweepRun(ctx, cmd.Flags().Arg(0), opts)
@@ -60,7 +65,7 @@ result is already in DIR are skipped, so running a shard again resumes it.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Shard, "shard", "", "run shard `K/N` only (0 ≤ K < N), or auto, auto/N in a Slurm job array")
 	f.StringVar(&opts.Out, "out", "", "output `DIR` (required)")
-	f.IntVar(&opts.Workers, "workers", 0, "tasks run at once (0: one per CPU)")
+	f.IntVar(&opts.Workers, "workers", 0, "tasks run at once (0: the CPUs Slurm granted, else one per CPU)")
 	return cmd
 }
 
@@ -72,6 +77,11 @@ func runSweepRun(ctx context.Context, path string, opts *sweepRunOptions) error 
 		return flagError("workers", "%d, want 0 or more", opts.Workers)
 	}
 	set := &sweep.Settings{Workers: opts.Workers}
+	if set.Workers == 0 {
+		// In a Slurm allocation, the CPUs it granted (0 outside: one
+		// worker per CPU).
+		set.Workers = sweep.SlurmCPUs(os.Getenv)
+	}
 	if opts.Shard != "" {
 		k, n, err := sweep.ParseShard(opts.Shard, os.Getenv)
 		if err != nil {
@@ -84,7 +94,7 @@ func runSweepRun(ctx context.Context, path string, opts *sweepRunOptions) error 
 		return err
 	}
 	var bar *progress
-	if opts.Shard == "" {
+	if opts.env.tty {
 		bar = opts.env.startProgress("running tasks", 0)
 		set.Progress = func(done, total int) {
 			if done == 1 {
@@ -93,14 +103,37 @@ func runSweepRun(ctx context.Context, path string, opts *sweepRunOptions) error 
 			}
 			bar.add(1)
 		}
+	} else {
+		// A batch log: a line a task, so that it shows the shard's pace
+		// before the shard ends; at most ten a second (and the last) when
+		// tasks take milliseconds, or a study of 10⁶ tasks would write
+		// 10⁶ lines.
+		var last time.Time
+		set.Progress = func(done, total int) {
+			if done == total || time.Since(last) >= progressLineEvery {
+				fmt.Fprintf(opts.env.errOut, "sweep: %d of %d tasks done\n", done, total)
+				last = time.Now()
+			}
+		}
 	}
 	sum, err := sweep.Run(ctx, st, opts.Out, set)
 	bar.finish()
 	if err == nil || sum.Done > 0 {
-		fmt.Fprintf(opts.env.out, "%s: %d tasks, %d already done, %d run now\n", sum.File, sum.Tasks, sum.Skipped, sum.Done)
+		fmt.Fprintf(opts.env.out, "%s: %d tasks, %d already done, %d run now", sum.File, sum.Tasks, sum.Skipped, sum.Done)
+		if sum.Others > 0 {
+			fmt.Fprintf(opts.env.out, ", %d done meanwhile by another run of the shard", sum.Others)
+		}
+		fmt.Fprintln(opts.env.out)
+	}
+	if err == nil && sum.Failed > 0 {
+		err = fmt.Errorf("%d of the %d tasks run failed; their rows hold the error (markov sweep merge lists them) and a rerun tries them again", sum.Failed, sum.Done)
 	}
 	return err
 }
+
+// progressLineEvery is the least time between two progress lines of sweep
+// run off a terminal.
+const progressLineEvery = 100 * time.Millisecond
 
 // sweepSlurmOptions are the flags of markov sweep slurm.
 type sweepSlurmOptions struct {
@@ -136,7 +169,7 @@ it resumes where it stopped.`,
 	f.StringVar(&opts.Out, "out", "", "output `DIR` (required)")
 	f.BoolVar(&opts.Submit, "submit", false, "submit the script with sbatch")
 	f.StringVar(&opts.Markov, "markov", "", "the markov program on the compute nodes (default: this one)")
-	f.IntVar(&opts.CPUs, "cpus", 0, "CPUs per array task (sbatch --cpus-per-task; 0: Slurm's default)")
+	f.IntVar(&opts.CPUs, "cpus", 0, "CPUs per array task (sbatch --cpus-per-task; 0: the study's slurm.cpus, else Slurm's default); each task runs that many workers")
 	f.StringVar(&opts.Partition, "partition", "", "Slurm partition")
 	f.StringVar(&opts.Time, "time", "", "time limit per task, as sbatch takes it (e.g. 2:00:00)")
 	f.StringVar(&opts.Mem, "mem", "", "memory per task, as sbatch takes it (e.g. 4G)")
@@ -154,6 +187,9 @@ func runSweepSlurm(ctx context.Context, cmd *cobra.Command, path string, opts *s
 	st, err := sweep.Load(path)
 	if err != nil {
 		return err
+	}
+	if opts.CPUs < 0 || opts.CPUs > sweep.MaxCPUs {
+		return flagError("cpus", "%d, want 1 … %d (0: the study's, else Slurm's default)", opts.CPUs, sweep.MaxCPUs)
 	}
 	job := sweep.Job{Name: st.Name, Tasks: opts.Tasks, CPUs: opts.CPUs, Markov: opts.Markov}
 	if st.Slurm != nil {
@@ -211,7 +247,7 @@ func newSweepMergeCmd(e *env) *cobra.Command {
 	opts := &sweepMergeOptions{env: e}
 	return &cobra.Command{
 		Use:   "merge DIR",
-		Short: "Check that every task is done exactly once and write DIR/merged.csv and DIR/merged.json",
+		Short: "Check that every task has a result and write DIR/merged.csv and DIR/merged.json (exit 1 naming failed tasks)",
 		Args:  cobra.ExactArgs(1),
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runSweepMerge(cmd.Flags().Arg(0), opts)
@@ -220,15 +256,37 @@ func newSweepMergeCmd(e *env) *cobra.Command {
 }
 
 func runSweepMerge(dir string, opts *sweepMergeOptions) error {
-	t, err := sweep.WriteMerged(dir)
+	m, err := sweep.WriteMerged(dir)
 	var inc *sweep.IncompleteError
 	if errors.As(err, &inc) {
-		return fmt.Errorf("%w; rerun the shards that hold them (markov sweep run ... --shard K/N)", err)
+		return fmt.Errorf("%w; rerun the shards (markov sweep run STUDY --shard K/N --out %s): a rerun runs the missing tasks and tidies its shard's file", err, dir)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.env.out, "%d tasks merged into %s and %s\n", len(t.Records),
+	fmt.Fprintf(opts.env.out, "%d tasks merged into %s and %s\n", m.Tasks,
 		filepath.Join(dir, sweep.MergedCSV), filepath.Join(dir, sweep.MergedJSON))
+	if m.Duplicates > 0 {
+		fmt.Fprintf(opts.env.out, "%d second copies of a result left out (two runs of one task)\n", m.Duplicates)
+	}
+	if len(m.Failed) > 0 {
+		return fmt.Errorf("%d of %d tasks failed (their error is in the merged files' error column): %s; fix the cause and rerun their shards, which try them again",
+			len(m.Failed), m.Tasks, taskList(m.Failed))
+	}
 	return nil
+}
+
+// taskList formats task numbers, the first 20 of them.
+func taskList(ts []int) string {
+	var b strings.Builder
+	for i, t := range ts[:min(len(ts), 20)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, t)
+	}
+	if len(ts) > 20 {
+		fmt.Fprintf(&b, " and %d more", len(ts)-20)
+	}
+	return b.String()
 }
