@@ -98,3 +98,48 @@ func TestParseByteErrorsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsQuoteAPrefix checks that an error quotes at most a short
+// prefix of a bad value (internal/quote), whatever its size: a number of
+// 10⁶ digits in mttf, a long duration string, a long key, a long policy
+// and vector entry. Before, the error held the whole value (a 100 MB
+// number gave a 105 MB error line, issue 23).
+func TestErrorsQuoteAPrefix(t *testing.T) {
+	long := strings.Repeat("1", 1e6)
+	for _, tc := range []struct {
+		name string
+		err  func() error
+	}{
+		{"number in mttf", func() error {
+			_, err := parse(file(`{"processors": 3, "mttf": "`+long+`x", "mttr": 1}`, app3, `"greedy"`))
+			return err
+		}},
+		{"huge number in mttf", func() error {
+			_, err := parse(file(`{"processors": 3, "mttf": `+long+`, "mttr": 1}`, app3, `"greedy"`))
+			return err
+		}},
+		{"long key", func() error {
+			_, err := parse(file(`{"processors": 3, "`+long+`": 1, "mttf": 1, "mttr": 1}`, app3, `"greedy"`))
+			return err
+		}},
+		{"long case-variant key", func() error {
+			_, err := parse(file(`{"processors": 3, "mttf": 1, "MTTF": 1, "mttr": 1}`, app3, `"greedy"`) + strings.Repeat(" ", 10))
+			return err
+		}},
+		{"duration", func() error { _, err := scenario.ParseDuration(long + "q"); return err }},
+		{"duration in days", func() error { _, err := scenario.ParseDuration("x" + long + "d"); return err }},
+		{"policy", func() error { _, err := scenario.ParsePolicy(long); return err }},
+		{"vector entry", func() error { _, err := scenario.ParsePolicy("vector:1,x" + long); return err }},
+		{"moldable", func() error { _, err := scenario.ParsePolicy("moldable:x" + long); return err }},
+		{"reconfigure", func() error { _, err := scenario.ParseReconfigure(long); return err }},
+	} {
+		err := tc.err()
+		if err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		if len(err.Error()) > 300 {
+			t.Errorf("%s: error of %d bytes, want at most 300: %.200s", tc.name, len(err.Error()), err)
+		}
+	}
+}

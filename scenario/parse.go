@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/ckpt-markov/markov/internal/quote"
 )
 
 // ParseSettings configures Parse. A nil *ParseSettings resolves no named
@@ -346,7 +348,7 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 			return Application{}, fieldErr("application", "%v", err)
 		}
 		if s == nil || s.Applications == nil {
-			return Application{}, fieldErr("application", "named application %q, but no built-in applications are available here", name)
+			return Application{}, fieldErr("application", "named application %s, but no built-in applications are available here", quote.Value(name))
 		}
 		app, err := s.Applications(name, n)
 		if err != nil {
@@ -613,7 +615,7 @@ func checkKeys(raw json.RawMessage, prefix string, t reflect.Type) error {
 			return nil
 		}
 		if seen[key] {
-			return fieldErr(join(prefix, key), "given twice (a JSON object's keys must be unique)")
+			return fieldErr(join(prefix, quote.Bare(key)), "given twice (a JSON object's keys must be unique)")
 		}
 		seen[key] = true
 		var field reflect.Type
@@ -623,7 +625,7 @@ func checkKeys(raw json.RawMessage, prefix string, t reflect.Type) error {
 			case key == name:
 				field = t.Field(i).Type
 			case strings.EqualFold(key, name):
-				return fieldErr(join(prefix, key), "unknown field; keys are case-sensitive, did you mean %q?", name)
+				return fieldErr(join(prefix, quote.Bare(key)), "unknown field; keys are case-sensitive, did you mean %q?", name)
 			}
 		}
 		var value json.RawMessage
@@ -690,12 +692,12 @@ func decodeStrict(data []byte, v any, prefix string) error {
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("scenario: not valid JSON: input ends early")
 	case errors.As(err, &typeErr):
-		return &Error{Field: join(prefix, typeErr.Field), Problem: fmt.Sprintf("want %s, found a JSON %s", describe(typeErr.Type), typeErr.Value)}
+		return &Error{Field: join(prefix, typeErr.Field), Problem: fmt.Sprintf("want %s, found a JSON %s", describe(typeErr.Type), quote.Bare(typeErr.Value))}
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return &Error{Field: join(prefix, strings.Trim(name, `"`)), Problem: "unknown field (a typo?)"}
+		return &Error{Field: join(prefix, quote.Bare(strings.Trim(name, `"`))), Problem: "unknown field (a typo?)"}
 	}
-	return &Error{Field: orRoot(prefix), Problem: err.Error()}
+	return &Error{Field: orRoot(prefix), Problem: quote.Bare(err.Error())}
 }
 
 // describe names a Go type as the JSON value a user should write.
@@ -720,7 +722,7 @@ func describe(t reflect.Type) string {
 func jsonProblem(err error) string {
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) {
-		return "found a JSON " + typeErr.Value
+		return "found a JSON " + quote.Bare(typeErr.Value)
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
