@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ckpt-markov/markov/internal/quote"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -40,7 +41,7 @@ func pickUnit(flag string, largest float64) (timeUnit, error) {
 	}
 	u, ok := timeUnits[flag]
 	if !ok {
-		return timeUnit{}, flagError("unit", "%q, want auto or a duration unit: s, m, h, d, w, y", flag)
+		return timeUnit{}, flagError("unit", "%s, want auto or a duration unit: s, m, h, d, w, y", quote.Value(flag))
 	}
 	return u, nil
 }
@@ -56,7 +57,7 @@ func checkPlotPath(path string) error {
 			return nil
 		}
 	}
-	return flagError("plot", "%q: want a file name ending in %s", path, strings.Join(plotFormats, ", "))
+	return flagError("plot", "%s: want a file name ending in %s", quote.Value(path), strings.Join(plotFormats, ", "))
 }
 
 // curvePlot is what a UWT(I) plot shows.
