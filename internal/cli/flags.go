@@ -303,7 +303,7 @@ func (o *modelOptions) register(cmd *cobra.Command) {
 	f.IntVar(&o.OldCountBin, "old-count-bin", 0, "keep the checkpoint's processor count of recovery costs R(p, a) only in bins of `K` used counts (approximate, with an error estimate; 0 or 1: exact)")
 	cmd.MarkFlagsMutuallyExclusive("exact", "old-count-bin")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines computing the model (0: one per CPU)")
-	f.Float64Var(&o.MaxMemory, "max-memory", 0, fmt.Sprintf("refuse a model estimated to need more than this many `GB` (0: %.3g)", float64(uwt.DefaultMaxTransitions)*(&uwt.SizeError{Transitions: 1}).Bytes()/1e9))
+	f.Float64Var(&o.MaxMemory, "max-memory", 0, fmt.Sprintf("refuse a model estimated to need more than this many `GB` (0: %.3g)", (&uwt.SizeError{Transitions: float64(uwt.DefaultMaxTransitions)}).Bytes()/1e9))
 }
 
 // loadModel reads the scenario of so and builds its model with mo's settings.
