@@ -96,3 +96,24 @@ func TestErrorsNameFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestUWTAccuracyRow: where UWT is a tiny fraction of the work rate (N =
+// 64, MTTF = MTTR = 3 min, I = 1.167 s: UWT ≈ 5e-12) markov uwt says that
+// the dropped mass bounds its error only loosely (the Accuracy row, JSON
+// error_bound above 1e-6); near I* (the built-in scenario at 1 h) it does
+// not.
+func TestUWTAccuracyRow(t *testing.T) {
+	if out := mustRun(t, "uwt", "-n", "64", "--mttf", "3m", "--mttr", "3m", "-i", "1.167"); !strings.Contains(out, "Accuracy") {
+		t.Errorf("volatile system at I = 1.167 s: no Accuracy row in\n%s", out)
+	}
+	if out := mustRun(t, "uwt", "-i", "1h"); strings.Contains(out, "Accuracy") {
+		t.Errorf("built-in scenario at 1 h: an Accuracy row in\n%s", out)
+	}
+	var o struct {
+		ErrorBound float64 `json:"error_bound"`
+	}
+	runJSON(t, &o, "uwt", "-n", "64", "--mttf", "3m", "--mttr", "3m", "-i", "1.167", "--json")
+	if !(o.ErrorBound > 1e-6) {
+		t.Errorf("error_bound %g, want above 1e-6", o.ErrorBound)
+	}
+}
