@@ -85,7 +85,7 @@ type policyJSON struct {
 // bounded by N ≤ MaxProcessors, not by the input.
 //
 // The input is read in chunks and refused at the first byte that no JSON
-// text holds there (checkBytes): a binary file (/dev/zero, /dev/urandom)
+// text holds there (byteCheck): a binary file (/dev/zero, /dev/urandom)
 // costs one chunk, not MaxBytes. The bytes read are bounded by MaxBytes
 // and, where the process has an address-space limit (ulimit -v), by the
 // share of the address space left that reading and parsing can use

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every markov command that reads a file (a scenario, a trace, a study, a
 # results directory) on hostile inputs: /dev/zero, random bytes, 200 MB of
-# zeros and an empty file, under an address-space limit of 2 GB
-# (ulimit -v 2000000) and a timeout. An error exit is what these inputs
+# zeros, an empty file and a 200 MB JSON string, under an address-space
+# limit of 2 GB (ulimit -v 2000000) and a timeout. An error exit is what these inputs
 # deserve; the script fails on a Go runtime crash ("fatal error",
 # "panic:", "goroutine "), a signal, a hang past the timeout, or an exit 0
 # (a file that is not a scenario, trace or study is never a success).
@@ -17,6 +17,9 @@ go build -o "$tmp/markov" ./cmd/markov || exit 1
 head -c 1048576 /dev/urandom >"$tmp/random"
 head -c 200000000 /dev/zero >"$tmp/zeros"
 : >"$tmp/empty"
+# A JSON prefix then a 200 MB string value: read whole, it would cost
+# about 12 times its size to parse; under the limit it is refused by size.
+{ printf '{"system": {"processors": 4, "mttf": "'; head -c 200000000 /dev/zero | tr '\0' a; printf '"}}'; } >"$tmp/longstring"
 mkdir "$tmp/results"
 
 limit=${HOSTILE_TIMEOUT:-20}
@@ -64,6 +67,10 @@ for in in /dev/zero /dev/urandom "$tmp/random" "$tmp/zeros" "$tmp/empty"; do
   check "$in" trace stats --lanl @ --systems 1
   check "$in" sweep run @ --out "$tmp/results"
   check "$in" sweep slurm @ --out "$tmp/results" --tasks 2
+done
+for cmd in optimize "uwt --interval 1h" policy; do
+  # shellcheck disable=SC2086 # the command's words
+  check "$tmp/longstring" $cmd --scenario @
 done
 # A results directory whose study.json is hostile.
 for in in "$tmp/random" "$tmp/empty"; do
