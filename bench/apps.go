@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -86,7 +87,7 @@ func Lookup(name string) (App, error) {
 			return App(i), nil
 		}
 	}
-	return 0, fmt.Errorf("bench: unknown application %q, want one of %s", name, strings.Join(Names(), ", "))
+	return 0, fmt.Errorf("bench: unknown application %s, want one of %s", quote.Value(name), strings.Join(Names(), ", "))
 }
 
 // Application returns the named application described for processor counts

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/trace"
 )
@@ -54,7 +55,7 @@ func ParseRates(s string) (Rates, error) {
 			return r, nil
 		}
 	}
-	return 0, fmt.Errorf("evaluate: rates %q is not one of used, all", s)
+	return 0, fmt.Errorf("evaluate: rates %s is not one of used, all", quote.Value(s))
 }
 
 func (r Rates) validate() error {

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/trace"
@@ -70,7 +71,7 @@ func ParseSubset(s string) (Subset, error) {
 			return v, nil
 		}
 	}
-	return 0, fmt.Errorf("evaluate: subset %q is not one of random, first", s)
+	return 0, fmt.Errorf("evaluate: subset %s is not one of random, first", quote.Value(s))
 }
 
 // Settings configures Run. Systems is required; a zero value in any other
@@ -277,7 +278,7 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 		_, end := sys.Trace.Window()
 		assume, err := trace.EstimateEvents(sys.Trace, end, set.Events.settings(sys.Trace, set.Estimate.Lookback))
 		if err != nil {
-			return nil, fmt.Errorf("evaluate: system %q: %w", sys.Name, err)
+			return nil, fmt.Errorf("evaluate: system %s: %w", quote.Value(sys.Name), err)
 		}
 		procs := set.processors(sys)
 		draws, err := set.draw(sys, procs)
@@ -299,10 +300,10 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 		for _, name := range set.Applications {
 			app, err := set.Resolve(name, procs)
 			if err != nil {
-				return nil, fmt.Errorf("evaluate: application %q on %d processors (system %q): %w", name, procs, sys.Name, err)
+				return nil, fmt.Errorf("evaluate: application %s on %d processors (system %s): %w", quote.Value(name), procs, quote.Value(sys.Name), err)
 			}
 			if app.N() != procs {
-				return nil, fmt.Errorf("evaluate: application %q is described for %d processors, want %d (system %q)", name, app.N(), procs, sys.Name)
+				return nil, fmt.Errorf("evaluate: application %s is described for %d processors, want %d (system %s)", quote.Value(name), app.N(), procs, quote.Value(sys.Name))
 			}
 			for _, pol := range set.Policies {
 				c, err := newConfig(set.segmentSettings(pol))
@@ -366,14 +367,14 @@ func (s Settings) withDefaults() (Settings, error) {
 	names := map[string]bool{}
 	for i, sys := range s.Systems {
 		if sys.Trace == nil {
-			return s, fmt.Errorf("evaluate: systems[%d] (%q) has no trace", i, sys.Name)
+			return s, fmt.Errorf("evaluate: systems[%d] (%s) has no trace", i, quote.Value(sys.Name))
 		}
 		if names[sys.Name] {
-			return s, fmt.Errorf("evaluate: systems[%d]: name %q is used twice", i, sys.Name)
+			return s, fmt.Errorf("evaluate: systems[%d]: name %s is used twice", i, quote.Value(sys.Name))
 		}
 		names[sys.Name] = true
 		if n := sys.Trace.NumNodes(); s.Processors > n {
-			return s, fmt.Errorf("evaluate: processors = %d, but system %q has %d nodes", s.Processors, sys.Name, n)
+			return s, fmt.Errorf("evaluate: processors = %d, but system %s has %d nodes", s.Processors, quote.Value(sys.Name), n)
 		}
 	}
 	if len(s.Applications) == 0 {

@@ -12,6 +12,13 @@ import (
 	"github.com/ckpt-markov/markov/uwt"
 )
 
+// DefaultMinInterval and DefaultMaxInterval are the default bounds on
+// every interval, in seconds: 1 s and 100 years, as uwt.OptimizeSettings.
+const (
+	DefaultMinInterval = 1
+	DefaultMaxInterval = 100 * 365 * 86400
+)
+
 // Settings configures a Solver. A nil *Settings means the defaults
 // documented on each field; so does every zero field.
 type Settings struct {
@@ -35,7 +42,7 @@ type Settings struct {
 	// search (default DefaultIntervalTol).
 	IntervalTol float64
 	// MinInterval and MaxInterval bound every interval, in seconds
-	// (defaults 1 s and 100 years, as uwt.OptimizeSettings).
+	// (defaults DefaultMinInterval and DefaultMaxInterval).
 	MinInterval, MaxInterval float64
 	// MaxIter bounds the iterations of one policy iteration (default 200).
 	MaxIter int
@@ -74,8 +81,8 @@ func (s *Settings) withDefaults() (Settings, error) {
 	def(&d.TieTol, DefaultTieTol)
 	def(&d.RelTol, DefaultRelTol)
 	def(&d.IntervalTol, DefaultIntervalTol)
-	def(&d.MinInterval, 1)
-	def(&d.MaxInterval, 100*365*86400)
+	def(&d.MinInterval, DefaultMinInterval)
+	def(&d.MaxInterval, DefaultMaxInterval)
 	if d.MaxIter == 0 {
 		d.MaxIter = 200
 	}
@@ -181,7 +188,7 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 	}
 	rec := len(sv.ps) * len(acts) * sv.w // recovery rows
 	if nX+nU > set.MaxStates || rec > 4*set.MaxStates {
-		return nil, fmt.Errorf("optimal: the decision process needs %d states and %d recovery rows, more than Settings.MaxStates = %d allows (restrict Settings.Candidates)", nX+nU, rec, set.MaxStates)
+		return nil, &SizeError{N: sc.N(), States: nX + nU, Rows: rec, MaxStates: set.MaxStates}
 	}
 	sv.nX, sv.nU = nX, nU
 	sv.uOff = make([]int, len(acts))
@@ -481,3 +488,14 @@ func (pol *Policy) SegmentInterval(a, s int) float64 {
 
 // Candidates returns the processor counts a run may use.
 func (sv *Solver) Candidates() []int { return slices.Clone(sv.acts) }
+
+// SizeError is New's error for a decision process larger than
+// Settings.MaxStates allows (states, or recovery rows beyond 4 per state).
+type SizeError struct {
+	N                       int // processors
+	States, Rows, MaxStates int
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("optimal: the decision process needs %d states and %d recovery rows, more than Settings.MaxStates = %d allows (restrict Settings.Candidates)", e.States, e.Rows, e.MaxStates)
+}

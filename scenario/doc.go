@@ -56,7 +56,11 @@
 // # Limits
 //
 // Sizes are bounded before anything is allocated: the input to
-// ParseSettings.MaxBytes (DefaultMaxBytes, 256 MiB), N to MaxProcessors
+// ParseSettings.MaxBytes (DefaultMaxBytes, 256 MiB) and, under an
+// address-space limit (ulimit -v, Linux), to a sixteenth of the address
+// space left; the input is read in chunks and refused at the first byte
+// that no JSON text holds there (a control character, or a first byte
+// that begins no value), so that /dev/zero costs one chunk. N to MaxProcessors
 // (2²⁴), and every list to N entries, read entry by entry so that a longer
 // one is rejected without being built. Times (MTTF, MTTR in [MinSeconds,
 // MaxSeconds]; L, C, R up to MaxSeconds) and work rates (up to MaxWorkRate)

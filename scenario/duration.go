@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ckpt-markov/markov/internal/quote"
 )
 
 // Units ParseDuration accepts beyond those of time.ParseDuration.
@@ -44,13 +46,13 @@ func ParseDuration(s string) (float64, error) {
 			}
 			if scale >= day {
 				// time.ParseDuration knows no days, weeks or years.
-				return 0, fmt.Errorf("duration %q: %q is not a number", s, num)
+				return 0, fmt.Errorf("duration %s: %s is not a number", quote.Value(s), quote.Value(num))
 			}
 		}
 	}
 	d, err := time.ParseDuration(t)
 	if err != nil {
-		return 0, fmt.Errorf("duration %q: want seconds or a number with a unit (s, m, h, d, w, y), or several, as in 1d12h", s)
+		return 0, fmt.Errorf("duration %s: want seconds or a number with a unit (s, m, h, d, w, y), or several, as in 1d12h", quote.Value(s))
 	}
 	return checkDuration(s, d.Seconds())
 }
@@ -96,7 +98,7 @@ func sumUnits(t string) (float64, bool) {
 
 func checkDuration(s string, x float64) (float64, error) {
 	if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-		return 0, fmt.Errorf("duration %q: want a finite number ≥ 0", s)
+		return 0, fmt.Errorf("duration %s: want a finite number ≥ 0", quote.Value(s))
 	}
 	return x, nil
 }

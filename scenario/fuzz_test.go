@@ -35,6 +35,9 @@ func FuzzParse(f *testing.F) {
 		`[]`,
 		`null`,
 		``,
+		"\x00\x00",
+		"\ufeff\x01{}",
+		" \x95",
 	} {
 		f.Add(s)
 	}

@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/ckpt-markov/markov/internal/quote"
 )
 
 // ParseSettings configures Parse. A nil *ParseSettings resolves no named
@@ -81,6 +83,13 @@ type policyJSON struct {
 // UTF-8 byte order mark is skipped. Every list is read entry by entry and
 // rejected as soon as it is longer than N, so the size of what is built is
 // bounded by N ≤ MaxProcessors, not by the input.
+//
+// The input is read in chunks and refused at the first byte that no JSON
+// text holds there (byteCheck): a binary file (/dev/zero, /dev/urandom)
+// costs one chunk, not MaxBytes. The bytes read are bounded by MaxBytes
+// and, where the process has an address-space limit (ulimit -v), by the
+// share of the address space left that reading and parsing can use
+// (addressSpaceBytes).
 func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 	limit := int64(DefaultMaxBytes)
 	if s != nil && s.MaxBytes > 0 {
@@ -90,9 +99,6 @@ func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > limit {
-		return nil, fieldErr("(file)", "larger than the limit of %d bytes (scenario.ParseSettings.MaxBytes)", limit)
-	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if sc, ok := fastParse(data, s); ok {
 		return sc, nil
@@ -100,10 +106,27 @@ func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 	return parseReference(data, s)
 }
 
-// readAll reads at most limit+1 bytes of r, into a buffer of the right
-// size at once when r tells its length (a file, a bytes or strings
-// reader).
+// readChunk is the size of the reads of readAll, and of its buffer's
+// first allocation when the input's size is not known.
+const readChunk = 64 << 10
+
+// readAll reads r to its end, at most limit bytes: into a buffer of the
+// right size at once when r tells its length (a file, a bytes or strings
+// reader), else in chunks with a buffer that grows by a quarter (a peak
+// of 2.25 times the input, not the 3 of doubling). Every chunk is checked
+// (byteCheck) before the next is read, so that a file that is not JSON
+// stops the read at its first bytes.
 func readAll(r io.Reader, limit int64) ([]byte, error) {
+	asLimited := false
+	if as, ok := addressSpaceBytes(); ok && as < limit {
+		limit, asLimited = max(as, 1), true
+	}
+	tooLarge := func() error {
+		if asLimited {
+			return fieldErr("(file)", "larger than the %d bytes that the address-space limit (ulimit -v) leaves room to read", limit)
+		}
+		return fieldErr("(file)", "larger than the limit of %d bytes (scenario.ParseSettings.MaxBytes)", limit)
+	}
 	var size int64 = -1
 	switch x := r.(type) {
 	case interface{ Len() int }:
@@ -115,33 +138,117 @@ func readAll(r io.Reader, limit int64) ([]byte, error) {
 			}
 		}
 	}
-	if size < 0 || size > limit {
-		return io.ReadAll(io.LimitReader(r, limit+1))
+	bc := byteCheck{skipBOM: true}
+	if size > limit {
+		// Refused after one chunk, which may show that the file is not
+		// JSON at all (the more useful error).
+		first := make([]byte, readChunk)
+		n, err := io.ReadFull(r, first)
+		if cerr := bc.check(first[:n], true); cerr != nil {
+			return nil, cerr
+		}
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			return nil, err
+		}
+		return nil, tooLarge()
 	}
-	// One byte more than announced, so that the end shows without
-	// growing the buffer; a reader that grew since is still read to its
-	// end, bounded by the limit.
-	buf := make([]byte, 0, size+1)
-	lr := io.LimitReader(r, limit+1)
+	var buf []byte
+	if size >= 0 {
+		// One byte more than announced, so that the end shows without
+		// growing the buffer; a reader that grew since is still read to
+		// its end, bounded by the limit.
+		buf = make([]byte, 0, size+1)
+	} else {
+		buf = make([]byte, 0, readChunk)
+	}
+	checked := 0
 	for {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+			grown := make([]byte, len(buf), min(int64(cap(buf))+int64(cap(buf))/4+readChunk, limit+1))
+			copy(grown, buf)
+			buf = grown
 		}
-		n, err := lr.Read(buf[len(buf):cap(buf)])
+		n, err := r.Read(buf[len(buf):min(cap(buf), len(buf)+readChunk)])
 		buf = buf[:len(buf)+n]
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		// A byte order mark is recognised whole: checked from 3 bytes on.
+		if end := err == io.EOF; end || len(buf) >= len(bomPrefix) {
+			if cerr := bc.check(buf[checked:], end); cerr != nil {
+				return nil, cerr
+			}
+			checked = len(buf)
+		}
+		if int64(len(buf)) > limit {
+			return nil, tooLarge()
+		}
 		if err == io.EOF {
 			return buf, nil
 		}
-		if err != nil {
-			return buf, err
+	}
+}
+
+var bomPrefix = []byte("\ufeff")
+
+// byteCheck finds, in an input given chunk by chunk, the first byte that
+// cannot stand where it is in any JSON text: a first byte (after white
+// space) that begins no JSON value, or a control character other than tab,
+// line feed and carriage return, which JSON allows neither outside strings
+// nor, raw, inside them (RFC 8259, sections 2 and 7). Parse checks every
+// chunk as it reads, and parseReference its whole input, so that the two
+// give the same error.
+type byteCheck struct {
+	skipBOM bool  // skip a leading byte order mark (readAll; Parse trims it)
+	n       int64 // bytes seen
+	base    int64 // bytes of the byte order mark skipped
+	started bool  // the first value byte was seen
+}
+
+// check checks the next chunk; last says that no byte follows.
+func (c *byteCheck) check(chunk []byte, last bool) error {
+	i := 0
+	if c.skipBOM && c.n == 0 && bytes.HasPrefix(chunk, bomPrefix) {
+		i, c.base = len(bomPrefix), int64(len(bomPrefix))
+	}
+	for ; i < len(chunk); i++ {
+		b := chunk[i]
+		if b < 0x20 && b != '\t' && b != '\n' && b != '\r' {
+			return notJSON(c.n+int64(i)-c.base, b, "(a control character: is this a binary file?)")
+		}
+		if c.started {
+			continue
+		}
+		switch b {
+		case ' ', '\t', '\n', '\r':
+		case '{', '[', '"', '-', 't', 'f', 'n', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			c.started = true
+		default:
+			return notJSON(c.n+int64(i)-c.base, b, "looking for beginning of value")
 		}
 	}
+	c.n += int64(len(chunk))
+	return nil
+}
+
+// notJSON is decodeStrict's error for a syntax error at byte off (from 0)
+// of the input.
+func notJSON(off int64, b byte, context string) error {
+	q := strconv.QuoteRune(rune(b))
+	if b == '\'' {
+		q = `'\''`
+	}
+	return fmt.Errorf("scenario: not valid JSON (byte %d): invalid character %s %s", off+1, q, context)
 }
 
 // parseReference is the reference reading of a scenario, with
 // encoding/json: Parse's errors are its errors, and fastParse accepts only
 // what it accepts, giving the same scenario.
 func parseReference(data []byte, s *ParseSettings) (*Scenario, error) {
+	var bc byteCheck
+	if err := bc.check(data, true); err != nil {
+		return nil, err
+	}
 	var f fileJSON
 	if err := decodeStrict(data, &f, ""); err != nil {
 		return nil, err
@@ -241,7 +348,7 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 			return Application{}, fieldErr("application", "%v", err)
 		}
 		if s == nil || s.Applications == nil {
-			return Application{}, fieldErr("application", "named application %q, but no built-in applications are available here", name)
+			return Application{}, fieldErr("application", "named application %s, but no built-in applications are available here", quote.Value(name))
 		}
 		app, err := s.Applications(name, n)
 		if err != nil {
@@ -508,7 +615,7 @@ func checkKeys(raw json.RawMessage, prefix string, t reflect.Type) error {
 			return nil
 		}
 		if seen[key] {
-			return fieldErr(join(prefix, key), "given twice (a JSON object's keys must be unique)")
+			return fieldErr(join(prefix, quote.Bare(key)), "given twice (a JSON object's keys must be unique)")
 		}
 		seen[key] = true
 		var field reflect.Type
@@ -518,7 +625,7 @@ func checkKeys(raw json.RawMessage, prefix string, t reflect.Type) error {
 			case key == name:
 				field = t.Field(i).Type
 			case strings.EqualFold(key, name):
-				return fieldErr(join(prefix, key), "unknown field; keys are case-sensitive, did you mean %q?", name)
+				return fieldErr(join(prefix, quote.Bare(key)), "unknown field; keys are case-sensitive, did you mean %q?", name)
 			}
 		}
 		var value json.RawMessage
@@ -585,12 +692,12 @@ func decodeStrict(data []byte, v any, prefix string) error {
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("scenario: not valid JSON: input ends early")
 	case errors.As(err, &typeErr):
-		return &Error{Field: join(prefix, typeErr.Field), Problem: fmt.Sprintf("want %s, found a JSON %s", describe(typeErr.Type), typeErr.Value)}
+		return &Error{Field: join(prefix, typeErr.Field), Problem: fmt.Sprintf("want %s, found a JSON %s", describe(typeErr.Type), quote.Bare(typeErr.Value))}
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return &Error{Field: join(prefix, strings.Trim(name, `"`)), Problem: "unknown field (a typo?)"}
+		return &Error{Field: join(prefix, quote.Bare(strings.Trim(name, `"`))), Problem: "unknown field (a typo?)"}
 	}
-	return &Error{Field: orRoot(prefix), Problem: err.Error()}
+	return &Error{Field: orRoot(prefix), Problem: quote.Bare(err.Error())}
 }
 
 // describe names a Go type as the JSON value a user should write.
@@ -615,7 +722,7 @@ func describe(t reflect.Type) string {
 func jsonProblem(err error) string {
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) {
-		return "found a JSON " + typeErr.Value
+		return "found a JSON " + quote.Bare(typeErr.Value)
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
 }

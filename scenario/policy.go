@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/reschedule"
 )
 
@@ -210,7 +211,10 @@ func ParsePolicy(s string) (Policy, error) {
 	case "moldable":
 		a, err := strconv.Atoi(strings.TrimSpace(arg))
 		if err != nil || !hasArg {
-			return Policy{}, fieldErr("policy", "moldable needs a processor count, as in moldable:16, got %q", s)
+			return Policy{}, fieldErr("policy", "moldable needs a processor count, as in moldable:16, got %s", quote.Value(s))
+		}
+		if a < 1 {
+			return Policy{}, fieldErr("policy", "moldable:%d, want a processor count of at least 1, as in moldable:16", a)
 		}
 		return Policy{Kind: Moldable, Processors: a}, nil
 	case "vector":
@@ -218,13 +222,13 @@ func ParsePolicy(s string) (Policy, error) {
 		for f := range strings.SplitSeq(arg, ",") {
 			x, err := strconv.Atoi(strings.TrimSpace(f))
 			if err != nil {
-				return Policy{}, fieldErr("policy", "vector entry %q is not an integer", f)
+				return Policy{}, fieldErr("policy", "vector entry %s is not an integer", quote.Value(f))
 			}
 			r = append(r, x)
 		}
 		return Policy{Kind: Explicit, Explicit: r}, nil
 	}
-	return Policy{}, fieldErr("policy", "%q is not one of greedy, pb, ab, optimal, moldable:A, vector:r1,...,rN", s)
+	return Policy{}, fieldErr("policy", "%s is not one of greedy, pb, ab, optimal, moldable:A, vector:r1,...,rN", quote.Value(s))
 }
 
 // SplitPolicies splits a comma-separated list of policies, such as
@@ -238,7 +242,7 @@ func SplitPolicies(s string) ([]Policy, error) {
 		vec  bool
 		flus = func() error {
 			if strings.TrimSpace(cur) == "" {
-				return fieldErr("policy", "empty entry in the list %q", s)
+				return fieldErr("policy", "empty entry in the list %s", quote.Value(s))
 			}
 			p, err := ParsePolicy(cur)
 			if err != nil {

@@ -35,7 +35,7 @@ func TestParsePolicy(t *testing.T) {
 			t.Errorf("ParsePolicy(%q) = %+v, %v, want %+v", tc.in, got, err, tc.want)
 		}
 	}
-	for _, in := range []string{"", "random", "greedy:2", "pb:1", "moldable", "moldable:", "moldable:x", "moldable:1.5", "vector:", "vector:1,,2", "vector:1,x"} {
+	for _, in := range []string{"", "random", "greedy:2", "pb:1", "moldable", "moldable:", "moldable:x", "moldable:1.5", "vector:", "vector:1,,2", "vector:1,x", "moldable:0", "moldable:-3"} {
 		_, err := scenario.ParsePolicy(in)
 		wantErr(t, err, "policy", "")
 	}

@@ -1,6 +1,10 @@
 package scenario
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ckpt-markov/markov/internal/quote"
+)
 
 // Reconfigure says whether a running application changes its processor
 // count at a checkpoint (docs/optimal-policy.md section 1). Its zero value
@@ -42,7 +46,7 @@ func ParseReconfigure(s string) (Reconfigure, error) {
 	case "at-checkpoint":
 		return AtCheckpoint, nil
 	}
-	return Never, fieldErr("reconfigure", "%q, want \"never\" or \"at-checkpoint\"", s)
+	return Never, fieldErr("reconfigure", "%s, want \"never\" or \"at-checkpoint\"", quote.Value(s))
 }
 
 // Validate checks that r is a known value.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/ckpt-markov/markov/internal/quote"
 )
 
 // A Rule chooses which functional processors the application uses when it
@@ -100,5 +102,5 @@ func ParseRule(s string) (Rule, error) {
 	if s == "" {
 		return MostReliable{}, nil
 	}
-	return nil, fmt.Errorf("sim: rule %q is not one of most-reliable, random, lowest-index", s)
+	return nil, fmt.Errorf("sim: rule %s is not one of most-reliable, random, lowest-index", quote.Value(s))
 }

@@ -37,5 +37,5 @@ func (s Settings) checkAccuracy(res Result) error {
 // memory (at the model's bytes per transition, see SizeError.Bytes) is at
 // most bytes, so that callers can state the bound in bytes.
 func TransitionsWithin(bytes float64) int {
-	return int(min(bytes/bytesPerTransition, math.MaxInt32))
+	return int(min(max(bytes-baseBytes, 0)/bytesPerTransition, math.MaxInt32))
 }

@@ -71,9 +71,10 @@ const (
 	DefaultPrune = 1e-12
 	// DefaultMaxStates is the default cap on the states built.
 	DefaultMaxStates = 4_000_000
-	// DefaultMaxTransitions is the default cap on the transitions: about
-	// 6.5 GB at 65 bytes each.
-	DefaultMaxTransitions = 100_000_000
+	// DefaultMaxTransitions is the default cap on the transitions: an
+	// estimate (SizeError.Bytes) of at most 6.5 GB, 64 MB and 110 bytes
+	// each.
+	DefaultMaxTransitions = 58_500_000
 )
 
 func (s *Settings) withDefaults() Settings {

@@ -215,13 +215,25 @@ func newSkeleton(m *Model, lo, hi int) (*skeleton, error) {
 	return sk, nil
 }
 
-// bytesPerTransition is the memory a transition of the model takes while
-// one interval is evaluated, for the estimate of checkSize: its value in
-// the segment's rows (8 bytes for P or Q), the assembly (row, column,
-// value, kept: 25), the chain's generator and its ILU(0) factors
-// (12 + 8), and the restricted copy the solver may make (12). Measured
-// peaks are within a factor of two of it (see BENCHMARKS.md).
-const bytesPerTransition = 65
+// bytesPerTransition and baseBytes make the memory estimate of checkSize
+// an upper bound: baseBytes + bytesPerTransition × the bound on the
+// transitions bounds the memory a process evaluating one interval
+// obtains from the system, with the default GOGC (the garbage of one
+// assembly is collected while the next grows). A transition holds its
+// value in the segment's rows (8 bytes for P or Q), the assembly (row,
+// column, value, kept: 25), the chain's generator and its ILU(0) factors
+// (12 + 8) and the restricted copy the solver may make (12): 65 bytes;
+// the collector's headroom and the rows' slack take the rest. Measured
+// peak resident sizes of markov uwt --exact -i 1h (/usr/bin/time -v;
+// BENCHMARKS.md): 204 MB at N = 96 (bound 1.49e6 transitions), 1.20 GB at
+// N = 192 (1.19e7), 2.27 GB at N = 256 (2.81e7), 6.6–6.8 GB at N = 340–390
+// (6.6e7–1e8): at most 64 MB + 110 bytes per transition, which is the
+// estimate (TestSizeEstimateBoundsMemory). It was 65 bytes and no base,
+// 16–50 % low.
+const (
+	bytesPerTransition = 110
+	baseBytes          = 64 << 20
+)
 
 // checkSize estimates the number of states and transitions before
 // building any, so that a model that cannot fit in memory fails early
@@ -271,7 +283,7 @@ type SizeError struct {
 
 // Bytes estimates the memory the model would take while an interval is
 // evaluated.
-func (e *SizeError) Bytes() float64 { return e.Transitions * bytesPerTransition }
+func (e *SizeError) Bytes() float64 { return baseBytes + e.Transitions*bytesPerTransition }
 
 func (e *SizeError) Error() string {
 	path := "fast path"

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -96,7 +97,7 @@ func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availability
 		return err
 	}
 	r := availabilityReport{info: info, model: opts.Model}
-	counts, err := opts.job(&r)
+	counts, err := opts.job(&r, cmd.Flags().Changed)
 	if err != nil {
 		return err
 	}
@@ -171,8 +172,11 @@ func (r availabilityReport) figure() chart.Figure {
 }
 
 // job checks --counts, --work and --work-on against the scenario, sets
-// r's job, and returns the counts to try (nil: every count).
-func (o *availabilityOptions) job(r *availabilityReport) (counts []int, err error) {
+// r's job, and returns the counts to try (nil: every count). changed
+// reports whether a flag was given: a given flag is never ignored nor
+// replaced by its default (--counts ”, --work-on 0, --work-on without
+// --work are errors).
+func (o *availabilityOptions) job(r *availabilityReport, changed func(string) bool) (counts []int, err error) {
 	sc := r.info.sc
 	n := sc.N()
 	if o.Work != "" {
@@ -180,13 +184,19 @@ func (o *availabilityOptions) job(r *availabilityReport) (counts []int, err erro
 			return nil, err
 		}
 	}
+	if changed("counts") && strings.TrimSpace(o.Counts) == "" {
+		return nil, flagError("counts", "empty, want a list like 1-16,32,64 (omit the flag for every count)")
+	}
+	if changed("work-on") && o.Work == "" {
+		return nil, flagError("work-on", "without --work: give the job's failure-free run time, as in --work 10h --work-on %d", o.WorkOn)
+	}
 	if o.Counts != "" {
 		if counts, err = parseCounts(o.Counts, n); err != nil {
 			return nil, flagError("counts", "%v", err)
 		}
 	}
 	r.workOn = o.WorkOn
-	if r.workOn == 0 {
+	if !changed("work-on") {
 		r.workOn = n
 	}
 	if r.workOn < 1 || r.workOn > n {

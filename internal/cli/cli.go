@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -176,7 +177,7 @@ func newHelpCmd(e *env, root *cobra.Command) *cobra.Command {
 			e.ran = true
 			c, rest, err := root.Find(args)
 			if err != nil || c == nil || len(rest) > 0 {
-				return usageError{fmt.Errorf("unknown help topic %q", strings.Join(args, " "))}
+				return usageError{fmt.Errorf("unknown help topic %s", quote.Value(strings.Join(args, " ")))}
 			}
 			c.InitDefaultHelpFlag()
 			return c.Help()

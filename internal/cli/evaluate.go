@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/evaluate"
+	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/trace"
@@ -157,6 +159,11 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	}
 	tab, err := evaluate.Run(ctx, set)
 	bar.finish()
+	if se := (*scenario.Error)(nil); errors.As(err, &se) && se.Field == "policy" {
+		// The policies come from --policies alone (evaluate reads no
+		// scenario file): one that does not fit a system's node count.
+		return flagError("policies", "%s", se.Problem)
+	}
 	if err != nil {
 		return err
 	}
@@ -503,7 +510,7 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 	}
 	var err error
 	if set.Reconfigure, err = scenario.ParseReconfigure(o.Reconfigure); err != nil {
-		return nil, flagError("reconfigure", "%q, want never or at-checkpoint", o.Reconfigure)
+		return nil, flagError("reconfigure", "%s, want never or at-checkpoint", quote.Value(o.Reconfigure))
 	}
 	if o.MinDuration != "" {
 		if set.MinDuration, err = positiveDuration("min-duration", o.MinDuration); err != nil {
@@ -534,7 +541,7 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 	}
 	for _, a := range set.Applications {
 		if !slices.ContainsFunc(bench.Names(), func(n string) bool { return strings.EqualFold(n, a) }) {
-			return nil, flagError("apps", "%q is not one of %s", a, strings.Join(bench.Names(), ", "))
+			return nil, flagError("apps", "%s is not one of %s", quote.Value(a), strings.Join(bench.Names(), ", "))
 		}
 	}
 	if strings.TrimSpace(o.Policies) == "" {
@@ -585,7 +592,7 @@ func (o *evaluateOptions) sweep() (evaluate.Sweep, error) {
 	if k, ok := strings.CutPrefix(from, "I*/"); ok {
 		d, err := strconv.ParseFloat(k, 64)
 		if err != nil || !(d >= 1) || math.IsInf(d, 0) {
-			return sw, flagError("sweep-from", "%q, want I*/K with a finite K ≥ 1, or a duration", o.SweepFrom)
+			return sw, flagError("sweep-from", "%s, want I*/K with a finite K ≥ 1, or a duration", quote.Value(o.SweepFrom))
 		}
 		sw.StartFraction = 1 / d
 	} else {
@@ -601,7 +608,7 @@ func (o *evaluateOptions) sweep() (evaluate.Sweep, error) {
 			return sw, err
 		}
 		if sw.Start > 0 && v < sw.Start {
-			return sw, flagError("sweep-to", "%q is below --sweep-from %q", o.SweepTo, o.SweepFrom)
+			return sw, flagError("sweep-to", "%s is below --sweep-from %s", quote.Value(o.SweepTo), quote.Value(o.SweepFrom))
 		}
 		sw.End = v
 	}
@@ -623,7 +630,7 @@ func readLANL(path, ids string, noNodeData *[]string) ([]evaluate.System, error)
 	for _, s := range splitList(ids) {
 		id, err := strconv.Atoi(s)
 		if err != nil || id < 0 {
-			return nil, flagError("systems", "%q is not a system id", clipValue(s))
+			return nil, flagError("systems", "%s is not a system id", quote.Value(s))
 		}
 		if want[id] {
 			return nil, flagError("systems", "system %d given twice", id)
@@ -660,15 +667,6 @@ func readLANL(path, ids string, noNodeData *[]string) ([]evaluate.System, error)
 		}
 	}
 	return out, nil
-}
-
-// clipValue is a flag value cut to a short prefix for an error message.
-func clipValue(s string) string {
-	const n = 32
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 func splitList(s string) []string {

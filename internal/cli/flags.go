@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
 )
@@ -258,7 +259,7 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 	if o.Reconfigure != "" {
 		r, err := scenario.ParseReconfigure(o.Reconfigure)
 		if err != nil {
-			return scenarioInfo{}, flagError("reconfigure", "%q, want never or at-checkpoint", o.Reconfigure)
+			return scenarioInfo{}, flagError("reconfigure", "%s, want never or at-checkpoint", quote.Value(o.Reconfigure))
 		}
 		rc = r
 	}
@@ -311,7 +312,7 @@ func positiveDuration(flag, value string) (float64, error) {
 		return 0, err
 	}
 	if !(v > 0) {
-		return 0, flagError(flag, "%q, want a positive duration", value)
+		return 0, flagError(flag, "%s, want a positive duration", quote.Value(value))
 	}
 	return v, nil
 }
@@ -330,7 +331,7 @@ func (o *modelOptions) register(cmd *cobra.Command) {
 	f.IntVar(&o.OldCountBin, "old-count-bin", 0, "keep the checkpoint's processor count of recovery costs R(p, a) only in bins of `K` used counts (approximate, with an error estimate; 0 or 1: exact)")
 	cmd.MarkFlagsMutuallyExclusive("exact", "old-count-bin")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines computing the model (0: one per CPU)")
-	f.Float64Var(&o.MaxMemory, "max-memory", 0, fmt.Sprintf("refuse a model estimated to need more than this many `GB` (0: %.3g)", float64(uwt.DefaultMaxTransitions)*(&uwt.SizeError{Transitions: 1}).Bytes()/1e9))
+	f.Float64Var(&o.MaxMemory, "max-memory", 0, fmt.Sprintf("refuse a model estimated to need more than this many `GB` (0: %.3g)", (&uwt.SizeError{Transitions: float64(uwt.DefaultMaxTransitions)}).Bytes()/1e9))
 }
 
 // loadModel reads the scenario of so and builds its model with mo's settings.
@@ -414,16 +415,16 @@ func parseCounts(s string, n int) ([]int, error) {
 		lo, hi, isRange := strings.Cut(part, "-")
 		a, err := strconv.Atoi(strings.TrimSpace(lo))
 		if err != nil {
-			return nil, fmt.Errorf("%q is not a count or a range like 4-16", part)
+			return nil, fmt.Errorf("%s is not a count or a range like 4-16", quote.Value(part))
 		}
 		b := a
 		if isRange {
 			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil {
-				return nil, fmt.Errorf("%q is not a count or a range like 4-16", part)
+				return nil, fmt.Errorf("%s is not a count or a range like 4-16", quote.Value(part))
 			}
 		}
 		if a < 1 || b > n || a > b {
-			return nil, fmt.Errorf("%q is outside 1..%d or empty", part, n)
+			return nil, fmt.Errorf("%s is outside 1..%d or empty", quote.Value(part), n)
 		}
 		for c := a; c <= b; c++ {
 			if seen[c] {

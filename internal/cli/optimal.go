@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/optimal"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
@@ -24,10 +26,13 @@ import (
 type optimalOptions struct {
 	Candidates string
 	Refine     int
+	// changed reports whether a flag was given (set by register).
+	changed func(string) bool
 }
 
 func (o *optimalOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
+	o.changed = f.Changed
 	f.StringVar(&o.Candidates, "candidates", "", "with --policy optimal: the processor `COUNTS` a run may use, as 4-16,32,64 (default: all)")
 	f.IntVar(&o.Refine, "refine", 0, "with --policy optimal: solve on the counts STEP, 2·STEP, …, N first, then on the counts within `STEP` of those used (for large N)")
 }
@@ -36,9 +41,9 @@ func (o *optimalOptions) register(cmd *cobra.Command) {
 // without --policy optimal.
 func (o *optimalOptions) unused() error {
 	switch {
-	case o.Candidates != "":
+	case o.changed("candidates"):
 		return flagError("candidates", "only with --policy optimal")
-	case o.Refine != 0:
+	case o.changed("refine"):
 		return flagError("refine", "only with --policy optimal")
 	}
 	return nil
@@ -64,15 +69,17 @@ func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *sce
 	set := &optimal.Settings{Full: mo.Exact, Workers: mo.Workers}
 	n := info.sc.N()
 	switch {
-	case o.Candidates != "" && o.Refine != 0:
+	case o.changed("candidates") && o.changed("refine"):
 		return info, nil, flagError("refine", "give --candidates or --refine, not both")
-	case o.Candidates != "":
+	case o.changed("candidates") && strings.TrimSpace(o.Candidates) == "":
+		return info, nil, flagError("candidates", "empty, want a list like 4-16,32,64 (omit the flag for every count)")
+	case o.changed("candidates"):
 		c, err := parseCounts(o.Candidates, n)
 		if err != nil {
 			return info, nil, flagError("candidates", "%v", err)
 		}
 		set.Candidates = c
-	case o.Refine < 0 || o.Refine > n:
+	case o.changed("refine") && (o.Refine < 1 || o.Refine > n):
 		return info, nil, flagError("refine", "%d, want a step in 1..%d", o.Refine, n)
 	case o.Refine > 0:
 		c, err := optimal.Refine(ctx, info.sc, set, o.Refine)
@@ -82,6 +89,10 @@ func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *sce
 		set.Candidates = c
 	}
 	sv, err := optimal.New(info.sc, set)
+	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
+		// optimal's error names its Settings; here the flags.
+		return info, nil, fmt.Errorf("the optimal policy on %d processors is too large: its decision process needs %d states and %d recovery rows, more than the limit of %d states; restrict the processor counts with --candidates or --refine", se.N, se.States, se.Rows, se.MaxStates)
+	}
 	return info, sv, err
 }
 
@@ -285,6 +296,9 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 // ---- markov uwt --policy optimal
 
 func runUWTOptimal(ctx context.Context, cmd *cobra.Command, opts *uwtOptions, interval float64) error {
+	if interval < optimal.DefaultMinInterval || interval > optimal.DefaultMaxInterval {
+		return flagError("interval", "%s, want %s to %s with --policy optimal", quote.Value(opts.Interval), short(optimal.DefaultMinInterval), short(optimal.DefaultMaxInterval))
+	}
 	bar := opts.env.startProgress("solving the optimal policy", 0)
 	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
 	if err != nil {

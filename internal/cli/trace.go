@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/trace"
 	"github.com/ckpt-markov/markov/trace/synth"
 )
@@ -120,13 +121,20 @@ func runTraceSynth(o *traceSynthOptions) error {
 		a, errA := strconv.Atoi(strings.TrimSpace(lo))
 		b, errB := strconv.Atoi(strings.TrimSpace(hi))
 		if !ok || errA != nil || errB != nil || a < 2 || b < a || b > o.Nodes {
-			return flagError("sizes", "%q, want LO-HI with 2 ≤ LO ≤ HI ≤ --nodes %d", o.Sizes, o.Nodes)
+			return flagError("sizes", "%s, want LO-HI with 2 ≤ LO ≤ HI ≤ --nodes %d", quote.Value(o.Sizes), o.Nodes)
 		}
 		sizes = synth.Uniform(a, b)
 	}
 	grouped, up, err := synth.ForFailures(o.GroupedFailures, mttf, sizes)
 	if err != nil {
 		return err
+	}
+	// The expected outage count, nodes × duration / (MTTF + MTTR), is
+	// checked here so that a trace past synth's bound is a flag error
+	// naming the flags, not an error of Generate naming Config fields;
+	// 0.9 leaves the count's spread (about its square root) room.
+	if want := float64(o.Nodes) * dur / (mttf + mttr); want > 0.9*synth.MaxOutages {
+		return flagError("duration", "about %.3g outages expected (--nodes × --duration / (--mttf + --mttr)), more than the limit of %d: shorten --duration, lower --nodes or raise --mttf", want, synth.MaxOutages*9/10)
 	}
 	c := synth.Config{Nodes: o.Nodes, Duration: dur, Up: distuv.Exponential{Rate: 1 / up}, Repair: distuv.Exponential{Rate: 1 / mttr},
 		RateCV: o.RateCV, Grouped: grouped, Sizes: sizes}
@@ -432,7 +440,7 @@ func nonNegativeDuration(flag, value string) (float64, error) {
 		return 0, err
 	}
 	if !(v >= 0) || math.IsInf(v, 0) {
-		return 0, flagError(flag, "%q, want a finite duration ≥ 0", value)
+		return 0, flagError(flag, "%s, want a finite duration ≥ 0", quote.Value(value))
 	}
 	return v, nil
 }
