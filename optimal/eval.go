@@ -82,6 +82,7 @@ func (pol *Policy) maskOf(b int) []int {
 // values are g and the bias h of a policy, with h(x₀) = 0.
 type values struct {
 	g      float64
+	iv     []float64 // chain of up phases: the interval of each configuration
 	hX     []float64
 	hU     [][]float64
 	blocks []*block
@@ -115,6 +116,9 @@ func (sv *Solver) reference() int {
 // with repair evaluate makes it unichain in place (unichain), without it
 // returns an error.
 func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*values, error) {
+	if sv.phase {
+		return sv.evaluatePhase(ctx, pol, repair)
+	}
 	v := &values{blocks: make([]*block, len(sv.acts)), hU: make([][]float64, len(sv.acts)), x0: sv.reference()}
 	for b := range sv.acts {
 		if err := ctx.Err(); err != nil {
@@ -266,6 +270,9 @@ type Result struct {
 
 // finish computes the stationary distribution of pol and fills r.
 func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result) error {
+	if sv.phase {
+		return sv.finishPhase(ctx, pol, v, r)
+	}
 	ns := sv.nX + sv.nU
 	var rows, cols []int
 	var vals []float64
@@ -420,6 +427,9 @@ func (sv *Solver) equation(v *values, pi, n, act int) equation {
 			e.to, e.coef = append(e.to, base+int(t.i)), append(e.coef, t.p)
 		}
 		return e
+	}
+	if sv.phase {
+		return sv.phaseEquation(v, pi, n, act)
 	}
 	b := sv.aIdx[act]
 	r := sv.recRow(pi, b, n)

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/ckpt-markov/markov/internal/scalar"
-	"github.com/ckpt-markov/markov/intervals"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
@@ -220,6 +219,12 @@ func (sv *Solver) PerState(ctx context.Context, start *Policy) (Result, error) {
 	if start.sv != sv {
 		return Result{}, fmt.Errorf("optimal: the start policy is not one of this solver")
 	}
+	if sv.phase {
+		// Without reconfiguration the best interval of every up state
+		// is its configuration's closed form (doc.go, "The four levels").
+		c, err := sv.perConfigurationClosed(ctx, start)
+		return c.Result, err
+	}
 	pol := sv.clone(start)
 	v, st, it, err := sv.iterate(ctx, pol, true)
 	if err != nil {
@@ -273,7 +278,7 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		}
 		setConf(fromState, b, iv)
 	}
-	if sv.sc.Reconfigure != scenario.AtCheckpoint && closedLevel3 {
+	if !sv.reconf && closedLevel3 {
 		return sv.perConfigurationClosed(ctx, perState.Policy)
 	}
 	cur := sv.clone(single.Policy)
@@ -370,8 +375,8 @@ var closedLevel3 = true
 // which is also level 4's (Global).
 func (sv *Solver) perConfigurationClosed(ctx context.Context, start *Policy) (Configuration, error) {
 	cur := sv.clone(start)
-	for b, a := range sv.acts {
-		iv := sv.closedFormInterval(a)
+	for b := range sv.acts {
+		iv := sv.phases[b].BestInterval(sv.set.MinInterval, sv.set.MaxInterval)
 		for k := range cur.interval[b] {
 			cur.interval[b][k] = iv
 		}
@@ -390,28 +395,6 @@ func (sv *Solver) perConfigurationClosed(ctx context.Context, start *Policy) (Co
 		out.Intervals[a] = cur.interval[sv.aIdx[a]][0]
 	}
 	return out, nil
-}
-
-// closedFormInterval returns the interval that maximises the work an up
-// phase on a processors commits before its first failure, without
-// reconfiguration: u = I + L(a) maximises (u − C(a))/(e^{ρu} − 1), ρ = aλ,
-// at u* = C + (1 + W₀(−e^{−1−ρC}))/ρ, Daly's exact optimum for the MTBF
-// 1/ρ and the overhead C (intervals.DalyOptimum) plus C; I = u* − L(a),
-// within [MinInterval, MaxInterval] (the work is unimodal in u, so the
-// bound is the constrained maximum). With C = 0 the work falls with u:
-// the shortest interval.
-func (sv *Solver) closedFormInterval(a int) float64 {
-	app := sv.sc.Application
-	l, c := app.Latency[a-1], app.Overhead[a-1]
-	u := 0.0
-	if c > 0 {
-		rho := float64(a) * sv.lambda
-		tau, err := intervals.DalyOptimum(1/rho, c)
-		if err == nil {
-			u = tau + c
-		}
-	}
-	return min(max(u-l, sv.set.MinInterval), sv.set.MaxInterval)
 }
 
 // Named is a hand-made policy at its own best single interval, by the

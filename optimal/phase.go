@@ -1,0 +1,409 @@
+package optimal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ckpt-markov/markov/internal/decision"
+	"github.com/ckpt-markov/markov/markov"
+)
+
+// The chain of up phases (doc.go, "Decision states only"): without
+// reconfiguration at checkpoints the solver keeps the decision states X
+// only; a decision X(p, n) → a stands for the recovery and the up phase
+// after it, whose law is package internal/decision's Phase.
+
+// phaseRow is the exit law of X(p, n) under a: the failures in the
+// recovery (rec, to X(p, ·)) and in the up phase (up, to X(a, ·)), at
+// offsets n' − lo of the window, renormalised over the window; drop is
+// the mass that left it.
+type phaseRow struct {
+	rec, up []ent
+	drop    float64
+}
+
+// phaseBlock holds the rows of the decisions X(p, n) → a for every n of
+// the window with n ≥ a (from n0), and the recovery's survival.
+type phaseBlock struct {
+	n0   int
+	surv float64
+	rows []phaseRow
+}
+
+// maxCachedEntries bounds the row entries the solver keeps between
+// improvements (16 bytes each): beyond it, blocks are recomputed when
+// needed instead of kept (the rows never depend on the policy or the
+// interval, so the choice changes no result).
+const maxCachedEntries = 1 << 23
+
+// recoveryLength returns R(p, a) + L(a) for checkpoint index pi.
+func (sv *Solver) recoveryLength(pi, b int) float64 {
+	a := sv.acts[b]
+	p := sv.ps[pi]
+	if p == 0 {
+		p = a // the cost does not depend on p
+	}
+	app := sv.sc.Application
+	return app.Recovery.Cost(p, a) + app.Latency[a-1]
+}
+
+// phaseBlock returns the block of X(ps[pi], ·) → acts[b], from the cache
+// or computed (and cached while the cache is below maxCachedEntries). It
+// is safe for concurrent use on distinct (pi, b).
+func (sv *Solver) phaseBlock(pi, b int) (*phaseBlock, error) {
+	k := pi*len(sv.acts) + b
+	if blk := sv.pcache[k]; blk != nil {
+		return blk, nil
+	}
+	a := sv.acts[b]
+	ph := sv.phases[b]
+	t := sv.recoveryLength(pi, b)
+	blk := &phaseBlock{n0: max(sv.lo, a), surv: ph.Survival(t)}
+	if blk.n0 > sv.hi {
+		sv.pcache[k] = blk
+		return blk, nil
+	}
+	ch, err := sv.chains.Chain(sv.n - a)
+	if err != nil {
+		return nil, err
+	}
+	split := sv.byOld && sv.ps[pi] != a
+	rows, err := ph.Rows(ch, blk.n0-a, sv.hi-a+1, t, split, decision.RowTol)
+	if err != nil {
+		return nil, fmt.Errorf("optimal: spare chain m = %d, recovery %g s: %w", sv.n-a, t, err)
+	}
+	blk.rows = make([]phaseRow, len(rows))
+	entries := 0
+	for i, r := range rows {
+		var pr phaseRow
+		kept := 0.0
+		add := func(dst *[]ent, vals []float64) {
+			for j, v := range vals {
+				if n2 := a - 1 + r.Lo + j; v > 0 && n2 >= sv.lo && n2 <= sv.hi {
+					*dst = append(*dst, ent{int32(n2 - sv.lo), v})
+					kept += v
+				}
+			}
+		}
+		add(&pr.rec, r.Rec)
+		add(&pr.up, r.Up)
+		if kept <= 0 {
+			return nil, fmt.Errorf("optimal: every failure of a run on %d processors leaves the window [%d, %d]", a, sv.lo, sv.hi)
+		}
+		for j := range pr.rec {
+			pr.rec[j].p /= kept
+		}
+		for j := range pr.up {
+			pr.up[j].p /= kept
+		}
+		pr.drop = max(1-kept, 0)
+		blk.rows[i] = pr
+		entries += len(pr.rec) + len(pr.up)
+	}
+	if sv.cached.Add(int64(entries)) <= maxCachedEntries {
+		sv.pcache[k] = blk
+	} else {
+		sv.cached.Add(-int64(entries))
+	}
+	return blk, nil
+}
+
+// phaseEquation returns the equation of X(ps[pi], n) under act ≥ 1 in
+// the chain of up phases, with the interval v.iv[b] of the configuration.
+func (sv *Solver) phaseEquation(v *values, pi, n, act int) equation {
+	b := sv.aIdx[act]
+	blk, err := sv.phaseBlock(pi, b)
+	if err != nil {
+		return equation{err: err}
+	}
+	r := &blk.rows[n-blk.n0]
+	ph := sv.phases[b]
+	e := equation{gc: ph.Sojourn(), rh: blk.surv * ph.WorkRate * ph.Useful(v.iv[b])}
+	e.to = make([]int, 0, len(r.rec)+len(r.up))
+	e.coef = make([]float64, 0, len(r.rec)+len(r.up))
+	base, pb := pi*sv.w, sv.pa(b)*sv.w
+	for _, t := range r.rec {
+		e.to, e.coef = append(e.to, base+int(t.i)), append(e.coef, t.p)
+	}
+	for _, t := range r.up {
+		e.to, e.coef = append(e.to, pb+int(t.i)), append(e.coef, t.p)
+	}
+	return e
+}
+
+// phaseIntervals returns the interval of each configuration of pol.
+func phaseIntervals(pol *Policy) []float64 {
+	iv := make([]float64, len(pol.interval))
+	for b := range iv {
+		iv[b] = pol.interval[b][0]
+	}
+	return iv
+}
+
+// evaluatePhase is evaluate for the chain of up phases: one equation per
+// decision state, then solveX.
+func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (*values, error) {
+	v := &values{x0: sv.reference(), iv: phaseIntervals(pol)}
+	eqs := make([]equation, sv.nX)
+	for x := range eqs {
+		if x%sv.w == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		pi, n := x/sv.w, x%sv.w+sv.lo
+		eqs[x] = sv.equation(v, pi, n, pol.action[x])
+		if eqs[x].err != nil {
+			return nil, fmt.Errorf("optimal: decisions on %d processors: %w", pol.action[x], eqs[x].err)
+		}
+	}
+	if classes := closedClasses(eqs); len(classes) > 1 {
+		if !repair {
+			return nil, fmt.Errorf("optimal: the policy has %d recurrent classes (a gain each): its evaluation needs a unichain policy", len(classes))
+		}
+		if err := sv.unichain(v, pol, eqs, classes); err != nil {
+			return nil, err
+		}
+	}
+	if err := sv.solveX(v, pol, eqs); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// improvePhase is improveX for the chain of up phases: the brackets of
+// every decision X(p, n) → a of one p are computed block by block (one
+// block per a, in a pool of Settings.Workers goroutines, each block by
+// one goroutine), then each state takes the best action in a fixed order
+// (wait, then the counts in increasing order), so that the result does
+// not depend on the number of workers.
+func (sv *Solver) improvePhase(ctx context.Context, v *values, pol *Policy) (bool, error) {
+	vals := make([][]float64, len(sv.acts))
+	changed := false
+	for pi := range sv.ps {
+		if err := sv.forBlocks(ctx, func(b int) error {
+			blk, err := sv.phaseBlock(pi, b)
+			if err != nil {
+				return err
+			}
+			vals[b] = sv.blockBrackets(v, pi, b, blk, vals[b])
+			return nil
+		}); err != nil {
+			return false, err
+		}
+		for n := sv.lo; n <= sv.hi; n++ {
+			x := pi*sv.w + n - sv.lo
+			value := func(a int) float64 {
+				if a == 0 {
+					return sv.xValue(v, pi, n, 0)
+				}
+				b := sv.aIdx[a]
+				return vals[b][n-max(sv.lo, a)]
+			}
+			cur := pol.action[x]
+			vc := value(cur)
+			scale := math.Abs(vc) + math.Abs(v.g)*sv.tauX(pi, n, cur)
+			best, vb := cur, vc
+			try := func(a int) {
+				if a > n || a == cur {
+					return
+				}
+				if va := value(a); va > vb {
+					best, vb = a, va
+				}
+			}
+			try(0)
+			for _, a := range sv.acts {
+				try(a)
+			}
+			if best != cur && vb > vc+sv.set.TieTol*scale {
+				pol.action[x] = best
+				changed = true
+			}
+		}
+	}
+	return changed, nil
+}
+
+// blockBrackets returns the brackets w − g·τ + Σ P·h of the decisions of
+// block (pi, b), by functional count from the block's n0, in buf's
+// storage.
+func (sv *Solver) blockBrackets(v *values, pi, b int, blk *phaseBlock, buf []float64) []float64 {
+	ph := sv.phases[b]
+	w := blk.surv * ph.WorkRate * ph.Useful(v.iv[b])
+	gt := v.g * ph.Sojourn()
+	base, pb := pi*sv.w, sv.pa(b)*sv.w
+	buf = buf[:0]
+	for i := range blk.rows {
+		r := &blk.rows[i]
+		s := w - gt
+		for _, t := range r.rec {
+			s += t.p * v.hX[base+int(t.i)]
+		}
+		for _, t := range r.up {
+			s += t.p * v.hX[pb+int(t.i)]
+		}
+		buf = append(buf, s)
+	}
+	return buf
+}
+
+// forBlocks calls f(b) for every configuration index b, in a pool of
+// Settings.Workers goroutines; it returns the first error by b.
+func (sv *Solver) forBlocks(ctx context.Context, f func(b int) error) error {
+	nb := len(sv.acts)
+	errs := make([]error, nb)
+	workers := min(sv.set.Workers, nb)
+	if workers <= 1 {
+		for b := range nb {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := f(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				b := int(next.Add(1)) - 1
+				if b >= nb || ctx.Err() != nil {
+					return
+				}
+				errs[b] = f(b)
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
+
+// finishPhase is finish for the chain of up phases: the stationary law π
+// of the decision states reachable from x₀ under pol, and from it UWT by
+// renewal–reward, the dropped mass, and the mass of each configuration
+// in the jump chain of docs/optimal-policy.md (a decision state, then
+// each committed up segment a state): a decision X → a is followed by
+// V = e^{−ρ(R+L)}/(1 − e^{−ρT}) up states on a on average.
+func (sv *Solver) finishPhase(ctx context.Context, pol *Policy, v *values, r *Result) error {
+	ns := sv.nX
+	var rows, cols []int
+	var vals []float64
+	tau, work, drop, visits := make([]float64, ns), make([]float64, ns), make([]float64, ns), make([]float64, ns)
+	for x := range ns {
+		pi, n := x/sv.w, x%sv.w+sv.lo
+		e := sv.equation(v, pi, n, pol.action[x])
+		if e.err != nil {
+			return e.err
+		}
+		for k, y := range e.to {
+			rows, cols, vals = append(rows, x), append(cols, y), append(vals, e.coef[k])
+		}
+		tau[x], work[x] = e.gc, e.rh
+		if a := pol.action[x]; a > 0 {
+			b := sv.aIdx[a]
+			blk, err := sv.phaseBlock(pi, b)
+			if err != nil {
+				return err
+			}
+			drop[x] = blk.rows[n-blk.n0].drop
+			ph := sv.phases[b]
+			visits[x] = blk.surv / -math.Expm1(-ph.Rho*(v.iv[b]+ph.Latency))
+		} else {
+			drop[x] = sv.waitRow(n).drop
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	sub, rows, cols, vals := reachableFrom(v.x0, ns, rows, cols, vals)
+	chain, err := markov.FromCOO(sub, rows, cols, vals, &markov.BuildSettings{Renormalise: true})
+	if err != nil {
+		return fmt.Errorf("optimal: %w", err)
+	}
+	st, err := chain.Stationary(nil)
+	if err != nil && !errors.Is(err, markov.ErrNoConvergence) {
+		return fmt.Errorf("optimal: stationary distribution: %w", err)
+	}
+	var piS, wS, tS []float64
+	r.Mass = map[int]float64{}
+	jumps := 0.0
+	for k, x := range sub {
+		p := st.Pi[k]
+		if p <= 0 {
+			continue
+		}
+		piS, wS, tS = append(piS, p), append(wS, work[x]), append(tS, tau[x])
+		r.Dropped += p * drop[x]
+		jumps += p * (1 + visits[x])
+		if a := pol.action[x]; a > 0 {
+			r.Mass[a] += p * visits[x]
+		}
+	}
+	r.MeanInterval = map[int]float64{}
+	for a := range r.Mass {
+		r.Mass[a] /= jumps
+		r.MeanInterval[a] = v.iv[sv.aIdx[a]]
+	}
+	g, err := markov.RenewalReward(piS, wS, tS)
+	if err != nil {
+		return fmt.Errorf("optimal: %w", err)
+	}
+	r.RenewalReward = g
+	r.Residual = st.Residual
+	r.States = ns
+	r.Recurrent = len(piS)
+	r.UWT = v.g
+	r.Policy = pol
+	return nil
+}
+
+// reachableFrom restricts the transitions (rows, cols, vals) over ns
+// states to the states reachable from x0, renumbered in increasing
+// order: it returns those states and the transitions among them.
+func reachableFrom(x0, ns int, rows, cols []int, vals []float64) ([]int, []int, []int, []float64) {
+	seen := make([]bool, ns)
+	adj := make([][]int, ns)
+	for e := range rows {
+		adj[rows[e]] = append(adj[rows[e]], cols[e])
+	}
+	stack := []int{x0}
+	seen[x0] = true
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, j := range adj[i] {
+			if !seen[j] {
+				seen[j] = true
+				stack = append(stack, j)
+			}
+		}
+	}
+	idx := make([]int, ns)
+	var sub []int
+	for i := range ns {
+		idx[i] = -1
+		if seen[i] {
+			idx[i] = len(sub)
+			sub = append(sub, i)
+		}
+	}
+	keep := 0
+	for e := range rows {
+		if seen[rows[e]] {
+			rows[keep], cols[keep], vals[keep] = idx[rows[e]], idx[cols[e]], vals[e]
+			keep++
+		}
+	}
+	return sub, rows[:keep], cols[:keep], vals[:keep]
+}
