@@ -318,7 +318,14 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		for a, m := range r.Mass {
 			order = append(order, am{a, m})
 		}
-		slices.SortFunc(order, func(x, y am) int { return cmpf(y.m, x.m) })
+		// Heaviest first, ties by count: the order must not depend on the
+		// map's iteration order (results bit-identical from run to run).
+		slices.SortFunc(order, func(x, y am) int {
+			if c := cmpf(y.m, x.m); c != 0 {
+				return c
+			}
+			return x.a - y.a
+		})
 		for _, o := range order {
 			b := sv.aIdx[o.a]
 			var perr error

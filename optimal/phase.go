@@ -175,17 +175,71 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 	return v, nil
 }
 
-// improvePhase is improveX for the chain of up phases: the brackets of
-// every decision X(p, n) → a of one p are computed block by block (one
-// block per a, in a pool of Settings.Workers goroutines, each block by
-// one goroutine), then each state takes the best action in a fixed order
-// (wait, then the counts in increasing order), so that the result does
-// not depend on the number of workers.
+// improvePhase is improveX for the chain of up phases. In each decision
+// state it takes the best action in a fixed order (wait, then the
+// counts in increasing order; another action must beat the current one
+// by more than TieTol), as improveX does, but it computes the brackets
+// of a block (p, a) only when the block can win somewhere: every
+// bracket of the block is at most
+//
+//	max(ω(a)·Useful(I(a)), 0) − g/(aλ) + max h over X(p, ·) and X(a, ·)
+//
+// (the recovery's survival is at most 1 and each row a probability law),
+// and a block whose bound does not exceed, in any of its states, the
+// better of the current action and waiting cannot change an action.
+// The blocks that can are computed in a pool of Settings.Workers
+// goroutines, each block by one goroutine, so the result does not depend
+// on the number of workers.
 func (sv *Solver) improvePhase(ctx context.Context, v *values, pol *Policy) (bool, error) {
-	vals := make([][]float64, len(sv.acts))
+	nb := len(sv.acts)
+	hmax := make([]float64, len(sv.ps))
+	for pi := range sv.ps {
+		hmax[pi] = math.Inf(-1)
+		for _, h := range v.hX[pi*sv.w : (pi+1)*sv.w] {
+			hmax[pi] = max(hmax[pi], h)
+		}
+	}
+	ub := make([]float64, nb)
+	for b, ph := range sv.phases {
+		ub[b] = max(ph.WorkRate*ph.Useful(v.iv[b]), 0) - v.g*ph.Sojourn()
+	}
+	vals := make([][]float64, nb)
+	need := make([]bool, nb)
+	var res [][]float64
+	if sv.byOld {
+		var err error
+		if res, err = sv.resolventSums(ctx, v); err != nil {
+			return false, err
+		}
+	}
+	vc, v0, thr := make([]float64, sv.w), make([]float64, sv.w), make([]float64, sv.w+1)
 	changed := false
 	for pi := range sv.ps {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		// thr[k]: the least, over the counts n ≥ lo + k, of the better
+		// of the current action and waiting.
+		thr[sv.w] = math.Inf(1)
+		for k := sv.w - 1; k >= 0; k-- {
+			n := sv.lo + k
+			vc[k] = sv.xValue(v, pi, n, pol.action[pi*sv.w+k])
+			v0[k] = sv.xValue(v, pi, n, 0)
+			thr[k] = min(max(vc[k], v0[k]), thr[k+1])
+		}
+		for b, a := range sv.acts {
+			k := max(sv.lo, a) - sv.lo
+			bound := ub[b] + max(hmax[pi], hmax[sv.pa(b)])
+			slack := 1e-12 * (math.Abs(ub[b]) + math.Abs(hmax[pi]) + math.Abs(hmax[sv.pa(b)]) + math.Abs(thr[min(k, sv.w)]))
+			need[b] = k < sv.w && bound+slack > thr[k]
+			if need[b] && sv.byOld && sv.pa(b) != pi {
+				need[b] = sv.splitNeeded(v, pi, b, res[b], vc, v0)
+			}
+		}
 		if err := sv.forBlocks(ctx, func(b int) error {
+			if !need[b] {
+				return nil
+			}
 			blk, err := sv.phaseBlock(pi, b)
 			if err != nil {
 				return err
@@ -196,37 +250,94 @@ func (sv *Solver) improvePhase(ctx context.Context, v *values, pol *Policy) (boo
 			return false, err
 		}
 		for n := sv.lo; n <= sv.hi; n++ {
-			x := pi*sv.w + n - sv.lo
-			value := func(a int) float64 {
-				if a == 0 {
-					return sv.xValue(v, pi, n, 0)
-				}
-				b := sv.aIdx[a]
-				return vals[b][n-max(sv.lo, a)]
-			}
+			k := n - sv.lo
+			x := pi*sv.w + k
 			cur := pol.action[x]
-			vc := value(cur)
-			scale := math.Abs(vc) + math.Abs(v.g)*sv.tauX(pi, n, cur)
-			best, vb := cur, vc
-			try := func(a int) {
-				if a > n || a == cur {
-					return
+			scale := math.Abs(vc[k]) + math.Abs(v.g)*sv.tauX(pi, n, cur)
+			best, vb := cur, vc[k]
+			if cur != 0 && v0[k] > vb {
+				best, vb = 0, v0[k]
+			}
+			for b, a := range sv.acts {
+				if a > n {
+					break
 				}
-				if va := value(a); va > vb {
+				if a == cur || !need[b] {
+					continue
+				}
+				if va := vals[b][n-max(sv.lo, a)]; va > vb {
 					best, vb = a, va
 				}
 			}
-			try(0)
-			for _, a := range sv.acts {
-				try(a)
-			}
-			if best != cur && vb > vc+sv.set.TieTol*scale {
+			if best != cur && vb > vc[k]+sv.set.TieTol*scale {
 				pol.action[x] = best
 				changed = true
 			}
 		}
 	}
 	return changed, nil
+}
+
+// resolventSums returns, for every configuration b and functional count
+// n ≥ a of the window, Σ_y Q(y)·h(X(a, y)) over the row of the
+// decision X(a, n) → a (no split: every failure carries a), by offset
+// from the block's first count: the part of a bracket that does not
+// depend on p (splitNeeded).
+func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, error) {
+	out := make([][]float64, len(sv.acts))
+	err := sv.forBlocks(ctx, func(b int) error {
+		pb := sv.pa(b)
+		blk, err := sv.phaseBlock(pb, b)
+		if err != nil {
+			return err
+		}
+		out[b] = make([]float64, len(blk.rows))
+		for i := range blk.rows {
+			s := 0.0
+			for _, t := range blk.rows[i].rec {
+				s += t.p * v.hX[pb*sv.w+int(t.i)]
+			}
+			out[b][i] = s
+		}
+		return nil
+	})
+	return out, err
+}
+
+// splitNeeded reports whether a decision X(p, n) → a with p ≠ a (rows
+// split between the failures in the recovery, to X(p, ·), and in the up
+// phase, to X(a, ·)) can beat the better of the current action and
+// waiting (vc, v0) in some state of block (pi, b), without computing its
+// rows. Its bracket is at most
+//
+//	w − g/ρ + Σ Q_∞·h(X(a, ·)) + (1 − e^{−ρ(R+L)})·max(0, max_y h(X(p, y)) − h(X(a, y))):
+//
+// the failures in the recovery, of mass at most 1 − e^{−ρ(R+L)}, are the
+// resolvent's moved from X(a, y) to X(p, y). A slack of 1e-9 of the
+// terms' size covers the renormalisation over the window and rounding.
+func (sv *Solver) splitNeeded(v *values, pi, b int, res []float64, vc, v0 []float64) bool {
+	a := sv.acts[b]
+	ph := sv.phases[b]
+	pb := sv.pa(b)
+	d := 0.0
+	for k := range sv.w {
+		d = max(d, v.hX[pi*sv.w+k]-v.hX[pb*sv.w+k])
+	}
+	surv := ph.Survival(sv.recoveryLength(pi, b))
+	w := surv * ph.WorkRate * ph.Useful(v.iv[b])
+	gt := v.g * ph.Sojourn()
+	extra := -math.Expm1(-ph.Rho*sv.recoveryLength(pi, b)) * d
+	n0 := max(sv.lo, a)
+	for i, r := range res {
+		k := n0 + i - sv.lo
+		thr := max(vc[k], v0[k])
+		bound := w - gt + r + extra
+		slack := 1e-9 * (math.Abs(w) + math.Abs(gt) + math.Abs(r) + math.Abs(extra) + math.Abs(thr))
+		if bound+slack > thr {
+			return true
+		}
+	}
+	return false
 }
 
 // blockBrackets returns the brackets w − g·τ + Σ P·h of the decisions of
