@@ -224,6 +224,10 @@ const (
 	Converged
 	// IterationLimit: Settings.MaxIter was reached first.
 	IterationLimit
+	// NoUsefulWork: no policy does useful work within the model's
+	// accuracy (Solver.MaxUWT at most Settings.Tol·max ω(a)); nothing was
+	// solved, UWT is 0 and Policy is greedy, unsolved.
+	NoUsefulWork
 )
 
 func (s Status) String() string {
@@ -234,6 +238,8 @@ func (s Status) String() string {
 		return "Converged"
 	case IterationLimit:
 		return "IterationLimit"
+	case NoUsefulWork:
+		return "NoUsefulWork"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }

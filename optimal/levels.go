@@ -40,6 +40,9 @@ func (sv *Solver) FixedInterval(ctx context.Context, interval float64) (Result, 
 	if err := sv.checkInterval(interval); err != nil {
 		return Result{}, err
 	}
+	if sv.noWork {
+		return sv.noUsefulWork(interval), nil
+	}
 	return sv.fixed(ctx, sv.Greedy(interval), interval, true)
 }
 
@@ -73,6 +76,11 @@ type Single struct {
 	Interval float64
 	// Evaluations counts the fixed-interval solves of the search.
 	Evaluations int
+	// IntervalStatus tells where I* lies, as uwt.Model.Optimize does:
+	// uwt.Converged inside the search's bounds, uwt.AtMin or uwt.AtMax
+	// at Settings.MinInterval or MaxInterval (g* still rises towards
+	// the bound: I* is the bound, not an interior maximum).
+	IntervalStatus uwt.Status
 }
 
 // SingleInterval maximises g*(I) over I: it scans I on a doubling grid
@@ -87,6 +95,9 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	}
 	if err := sv.checkInterval(start); err != nil {
 		return Single{}, err
+	}
+	if sv.noWork {
+		return Single{Result: sv.noUsefulWork(start), Interval: start, IntervalStatus: uwt.NotTerminated}, nil
 	}
 	var out Single
 	cur := sv.Greedy(start)
@@ -191,6 +202,14 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	}
 	out.Result = best
 	out.Interval = math.Exp(xb)
+	// At a bound when the search ended within its tolerance of it.
+	out.IntervalStatus = uwt.Converged
+	switch {
+	case xb-lo <= 2*sv.set.IntervalTol:
+		out.IntervalStatus = uwt.AtMin
+	case hi-xb <= 2*sv.set.IntervalTol:
+		out.IntervalStatus = uwt.AtMax
+	}
 	return out, nil
 }
 
@@ -209,6 +228,9 @@ func cmpf(a, b float64) int {
 // iteration over actions and intervals from start (nil: the level-2
 // policy of SingleInterval).
 func (sv *Solver) PerState(ctx context.Context, start *Policy) (Result, error) {
+	if sv.noWork {
+		return sv.noUsefulWork(300), nil
+	}
 	if start == nil {
 		s, err := sv.SingleInterval(ctx, 0)
 		if err != nil {
@@ -261,6 +283,9 @@ type Configuration struct {
 func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState Result) (Configuration, error) {
 	if single.Policy == nil || perState.Policy == nil || single.Policy.sv != sv || perState.Policy.sv != sv {
 		return Configuration{}, fmt.Errorf("optimal: PerConfiguration needs the level-2 and level-4 results of this solver")
+	}
+	if sv.noWork {
+		return Configuration{Result: sv.noUsefulWork(single.Interval), Intervals: map[int]float64{}}, nil
 	}
 	setConf := func(p *Policy, b int, iv float64) {
 		for k := range p.interval[b] {

@@ -125,6 +125,11 @@ type Solver struct {
 	nU            int
 	reconf        bool // scenario.AtCheckpoint: up states may reconfigure
 
+	// maxUWT bounds the UWT of every policy (MaxUWT); noWork: it is
+	// negligible (Status NoUsefulWork).
+	maxUWT float64
+	noWork bool
+
 	chains *decision.Chains // spare chains, shared by every row
 	phases []decision.Phase // per configuration index: the up phase's law
 
@@ -175,6 +180,12 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 	for b, a := range acts {
 		sv.phases[b] = decision.NewPhase(&sc.Application, a, sv.lambda)
 	}
+	maxW := 0.0
+	for _, ph := range sv.phases {
+		sv.maxUWT = max(sv.maxUWT, ph.WorkRate*ph.Rho*ph.Useful(ph.BestInterval(set.MinInterval, set.MaxInterval)))
+		maxW = max(maxW, ph.WorkRate)
+	}
+	sv.noWork = !(sv.maxUWT > set.Tol*maxW)
 	sv.lo, sv.hi = 0, n
 	if !set.Full {
 		sv.lo, sv.hi = decision.Window(n, sv.lambda/(sv.lambda+sv.theta), set.Tol)
@@ -227,6 +238,20 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 		return nil, err
 	}
 	return sv, nil
+}
+
+// MaxUWT returns an upper bound on the UWT of every policy of the
+// decision process: the largest reward rate of an up segment,
+// max_a ω(a)·aλ·(I + L − C)/(e^{aλ(I+L)} − 1) at the best interval of each
+// a (internal/decision, Phase.BestInterval). UWT is a renewal–reward ratio
+// Σπw/Σπτ, at most the largest w/τ of a state, and every up segment's
+// w/τ is that rate; recoveries and waits do no work.
+func (sv *Solver) MaxUWT() float64 { return sv.maxUWT }
+
+// noUsefulWork returns the result of a solve when no policy does useful
+// work (Status NoUsefulWork): greedy at the interval, unsolved.
+func (sv *Solver) noUsefulWork(interval float64) Result {
+	return Result{Status: NoUsefulWork, Policy: sv.Greedy(interval), Mass: map[int]float64{}, MeanInterval: map[int]float64{}, States: sv.States()}
 }
 
 // Scenario returns the scenario the solver was built from.

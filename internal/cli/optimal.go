@@ -175,6 +175,7 @@ type optimalLevelsJSON struct {
 	Solves           int                  `json:"solves"`
 	Iterations       int                  `json:"iterations"`
 	Status           string               `json:"status"`
+	IntervalStatus   string               `json:"interval_status"`
 	Residual         jsonFloat            `json:"residual"`
 	Dropped          jsonFloat            `json:"dropped"`
 	Mass             map[string]jsonFloat `json:"mass"`
@@ -218,6 +219,7 @@ func (r optimalLevelsReport) JSON() any {
 		Solves:          rep.Single.Evaluations,
 		Iterations:      rep.PerState.Iterations,
 		Status:          rep.PerState.Status.String(),
+		IntervalStatus:  rep.Single.IntervalStatus.String(),
 		Residual:        jsonFloat(rep.PerState.Residual),
 		Dropped:         jsonFloat(rep.PerState.Dropped),
 		Mass:            secondsByCount(rep.Single.Mass),
@@ -243,6 +245,11 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	t := newTable(w)
 	t.row("Scenario", r.info.describe())
 	t.row("Decision states", fmt.Sprintf("%d (functional counts %d-%d, %d processor counts)", r.sv.States(), lo, hi, len(r.sv.Candidates())))
+	if rep.Single.Status == optimal.NoUsefulWork {
+		t.row("Optimal policy", fmt.Sprintf("none: no policy does useful work (every up segment's reward rate is at most %s work/s, within the model's accuracy of zero)", sci(r.sv.MaxUWT())))
+		t.row("Search", optimal.NoUsefulWork.String())
+		return t.flush()
+	}
 	if err := t.flush(); err != nil {
 		return err
 	}
@@ -277,6 +284,12 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	}
 	t.row("I(a), level 3", intervalsText(rep.PerConfiguration.Intervals, rep.PerConfiguration.Mass)+"; "+local)
 	t.row("Search", fmt.Sprintf("level 2: %d fixed-interval solves; level 4: %s after %d improvements", rep.Single.Evaluations, rep.PerState.Status, rep.PerState.Iterations))
+	switch rep.Single.IntervalStatus {
+	case uwt.AtMin:
+		t.row("Warning", "g* still rises at the smallest interval searched: I* is that bound, not an interior maximum")
+	case uwt.AtMax:
+		t.row("Warning", "g* still rises at the largest interval searched: I* is that bound, not an interior maximum")
+	}
 	t.row("Dropped mass", sci(rep.PerState.Dropped)+" per jump")
 	t.row("Residual", sci(rep.PerState.Residual)+" (stationary, 1-norm)")
 	return t.flush()
