@@ -51,30 +51,59 @@ func (sv *Solver) recoveryLength(pi, b int) float64 {
 	return app.Recovery.Cost(p, a) + app.Latency[a-1]
 }
 
-// phaseBlock returns the block of X(ps[pi], ·) → acts[b], from the cache
-// or computed (and cached while the cache is below maxCachedEntries). It
-// is safe for concurrent use on distinct (pi, b).
-func (sv *Solver) phaseBlock(pi, b int) (*phaseBlock, error) {
-	k := pi*len(sv.acts) + b
-	if blk := sv.pcache[k]; blk != nil {
-		return blk, nil
+// phaseBlock returns the block of X(ps[pi], ·) → acts[b] from the cache,
+// or computed, with its number of entries (0 when cached). It is safe for
+// concurrent use; keep caches a computed block, from one goroutine, so
+// that what the cache holds depends on the order of the calls to keep
+// only, not on the scheduling of the goroutines.
+func (sv *Solver) phaseBlock(pi, b int) (*phaseBlock, int, error) {
+	if blk := sv.pcache[pi*len(sv.acts)+b]; blk != nil {
+		return blk, 0, nil
 	}
+	return sv.computeBlock(pi, b, max(sv.lo, sv.acts[b]), sv.hi)
+}
+
+// keep caches the block (pi, b) of the given number of entries while the
+// cache holds fewer than maxCachedEntries; 0 entries means already cached.
+func (sv *Solver) keep(pi, b int, blk *phaseBlock, entries int) {
+	if entries == 0 || sv.cached+int64(entries) > maxCachedEntries {
+		return
+	}
+	sv.cached += int64(entries)
+	sv.pcache[pi*len(sv.acts)+b] = blk
+}
+
+// phaseRowAt returns the row of X(ps[pi], n) → acts[b] and its block's
+// survival: from the cached block, else computed alone (not cached).
+func (sv *Solver) phaseRowAt(pi, b, n int) (*phaseRow, float64, error) {
+	if blk := sv.pcache[pi*len(sv.acts)+b]; blk != nil {
+		return &blk.rows[n-blk.n0], blk.surv, nil
+	}
+	blk, _, err := sv.computeBlock(pi, b, n, n)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &blk.rows[0], blk.surv, nil
+}
+
+// computeBlock computes the rows of X(ps[pi], n) → acts[b] for n0 ≤ n ≤
+// n1 (n0 ≥ a) and returns them with their number of entries.
+func (sv *Solver) computeBlock(pi, b, n0, n1 int) (*phaseBlock, int, error) {
 	a := sv.acts[b]
 	ph := sv.phases[b]
 	t := sv.recoveryLength(pi, b)
-	blk := &phaseBlock{n0: max(sv.lo, a), surv: ph.Survival(t)}
-	if blk.n0 > sv.hi {
-		sv.pcache[k] = blk
-		return blk, nil
+	blk := &phaseBlock{n0: n0, surv: ph.Survival(t)}
+	if n0 > n1 {
+		return blk, 0, nil
 	}
 	ch, err := sv.chains.Chain(sv.n - a)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	split := sv.byOld && sv.ps[pi] != a
-	rows, err := ph.Rows(ch, blk.n0-a, sv.hi-a+1, t, split, decision.RowTol)
+	rows, err := ph.Rows(ch, n0-a, n1-a+1, t, split, decision.RowTol)
 	if err != nil {
-		return nil, fmt.Errorf("optimal: spare chain m = %d, recovery %g s: %w", sv.n-a, t, err)
+		return nil, 0, fmt.Errorf("optimal: spare chain m = %d, recovery %g s: %w", sv.n-a, t, err)
 	}
 	blk.rows = make([]phaseRow, len(rows))
 	entries := 0
@@ -92,7 +121,7 @@ func (sv *Solver) phaseBlock(pi, b int) (*phaseBlock, error) {
 		add(&pr.rec, r.Rec)
 		add(&pr.up, r.Up)
 		if kept <= 0 {
-			return nil, fmt.Errorf("optimal: every failure of a run on %d processors leaves the window [%d, %d]", a, sv.lo, sv.hi)
+			return nil, 0, fmt.Errorf("optimal: every failure of a run on %d processors leaves the window [%d, %d]", a, sv.lo, sv.hi)
 		}
 		for j := range pr.rec {
 			pr.rec[j].p /= kept
@@ -104,25 +133,19 @@ func (sv *Solver) phaseBlock(pi, b int) (*phaseBlock, error) {
 		blk.rows[i] = pr
 		entries += len(pr.rec) + len(pr.up)
 	}
-	if sv.cached.Add(int64(entries)) <= maxCachedEntries {
-		sv.pcache[k] = blk
-	} else {
-		sv.cached.Add(-int64(entries))
-	}
-	return blk, nil
+	return blk, entries, nil
 }
 
 // phaseEquation returns the equation of X(ps[pi], n) under act ≥ 1 in
 // the chain of up phases, with the interval v.iv[b] of the configuration.
 func (sv *Solver) phaseEquation(v *values, pi, n, act int) equation {
 	b := sv.aIdx[act]
-	blk, err := sv.phaseBlock(pi, b)
+	r, surv, err := sv.phaseRowAt(pi, b, n)
 	if err != nil {
 		return equation{err: err}
 	}
-	r := &blk.rows[n-blk.n0]
 	ph := sv.phases[b]
-	e := equation{gc: ph.Sojourn(), rh: blk.surv * ph.WorkRate * ph.Useful(v.iv[b])}
+	e := equation{gc: ph.Sojourn(), rh: surv * ph.WorkRate * ph.Useful(v.iv[b])}
 	e.to = make([]int, 0, len(r.rec)+len(r.up))
 	e.coef = make([]float64, 0, len(r.rec)+len(r.up))
 	base, pb := pi*sv.w, sv.pa(b)*sv.w
@@ -205,6 +228,7 @@ func (sv *Solver) improvePhase(ctx context.Context, v *values, pol *Policy) (boo
 	}
 	vals := make([][]float64, nb)
 	need := make([]bool, nb)
+	got, size := make([]*phaseBlock, nb), make([]int, nb)
 	var res [][]float64
 	if sv.byOld {
 		var err error
@@ -240,14 +264,21 @@ func (sv *Solver) improvePhase(ctx context.Context, v *values, pol *Policy) (boo
 			if !need[b] {
 				return nil
 			}
-			blk, err := sv.phaseBlock(pi, b)
+			blk, entries, err := sv.phaseBlock(pi, b)
 			if err != nil {
 				return err
 			}
 			vals[b] = sv.blockBrackets(v, pi, b, blk, vals[b])
+			got[b], size[b] = blk, entries
 			return nil
 		}); err != nil {
 			return false, err
+		}
+		for b := range got {
+			if got[b] != nil {
+				sv.keep(pi, b, got[b], size[b])
+				got[b] = nil
+			}
 		}
 		for n := sv.lo; n <= sv.hi; n++ {
 			k := n - sv.lo
@@ -285,12 +316,14 @@ func (sv *Solver) improvePhase(ctx context.Context, v *values, pol *Policy) (boo
 // depend on p (splitNeeded).
 func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, error) {
 	out := make([][]float64, len(sv.acts))
+	got, size := make([]*phaseBlock, len(sv.acts)), make([]int, len(sv.acts))
 	err := sv.forBlocks(ctx, func(b int) error {
 		pb := sv.pa(b)
-		blk, err := sv.phaseBlock(pb, b)
+		blk, entries, err := sv.phaseBlock(pb, b)
 		if err != nil {
 			return err
 		}
+		got[b], size[b] = blk, entries
 		out[b] = make([]float64, len(blk.rows))
 		for i := range blk.rows {
 			s := 0.0
@@ -301,6 +334,11 @@ func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, er
 		}
 		return nil
 	})
+	for b := range got {
+		if got[b] != nil {
+			sv.keep(sv.pa(b), b, got[b], size[b])
+		}
+	}
 	return out, err
 }
 
@@ -423,13 +461,13 @@ func (sv *Solver) finishPhase(ctx context.Context, pol *Policy, v *values, r *Re
 		tau[x], work[x] = e.gc, e.rh
 		if a := pol.action[x]; a > 0 {
 			b := sv.aIdx[a]
-			blk, err := sv.phaseBlock(pi, b)
+			row, surv, err := sv.phaseRowAt(pi, b, n)
 			if err != nil {
 				return err
 			}
-			drop[x] = blk.rows[n-blk.n0].drop
+			drop[x] = row.drop
 			ph := sv.phases[b]
-			visits[x] = blk.surv / -math.Expm1(-ph.Rho*(v.iv[b]+ph.Latency))
+			visits[x] = surv / -math.Expm1(-ph.Rho*(v.iv[b]+ph.Latency))
 		} else {
 			drop[x] = sv.waitRow(n).drop
 		}

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"slices"
 
-	"sync/atomic"
 
 	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/reschedule"
@@ -140,7 +139,7 @@ type Solver struct {
 	// entries). Otherwise it keeps the up states U too (upstates.go).
 	phase  bool
 	pcache []*phaseBlock
-	cached atomic.Int64
+	cached int64
 
 	rec   [][][]row // [p index][configuration index] rows by n (up states only)
 	cache []*block  // per configuration: rows and elimination at some intervals (up states only)
