@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"slices"
 
-
 	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
