@@ -455,10 +455,9 @@ type Report struct {
 }
 
 // Levels computes the four levels for the scenario, and the hand-made
-// policies named in policies (forms of scenario.ParsePolicy, and "user"
-// for the scenario's own vector) at their own best intervals with uwt's
-// default fast path.
-func (sv *Solver) Levels(ctx context.Context, policies []string) (Report, error) {
+// policies given (any kind but Optimal, resolved on the scenario's
+// application) at their own best intervals with uwt's default fast path.
+func (sv *Solver) Levels(ctx context.Context, policies []scenario.Policy) (Report, error) {
 	var rep Report
 	var err error
 	if rep.Single, err = sv.SingleInterval(ctx, 0); err != nil {
@@ -470,8 +469,8 @@ func (sv *Solver) Levels(ctx context.Context, policies []string) (Report, error)
 	if rep.PerConfiguration, err = sv.PerConfiguration(ctx, rep.Single, rep.PerState); err != nil {
 		return rep, err
 	}
-	for _, name := range policies {
-		nm, err := sv.handMade(ctx, name)
+	for _, p := range policies {
+		nm, err := sv.handMade(ctx, p)
 		if err != nil {
 			return rep, err
 		}
@@ -480,21 +479,16 @@ func (sv *Solver) Levels(ctx context.Context, policies []string) (Report, error)
 	return rep, nil
 }
 
-func (sv *Solver) handMade(ctx context.Context, name string) (Named, error) {
-	sc := *sv.sc
-	if name == "user" {
-		name = sv.sc.Policy.String()
-	} else {
-		pol, err := scenario.ParsePolicy(name)
-		if err != nil {
-			return Named{}, err
-		}
-		v, err := pol.Vector(scenario.PolicyInputs{N: sc.N(), WorkRate: sc.Application.WorkRate})
-		if err != nil {
-			return Named{}, err
-		}
-		sc.Policy, sc.Reschedule = pol, v
+func (sv *Solver) handMade(ctx context.Context, pol scenario.Policy) (Named, error) {
+	if pol.Kind == scenario.Optimal {
+		return Named{}, fmt.Errorf("optimal: Levels: the optimal policy is not a hand-made policy")
 	}
+	sc := *sv.sc
+	v, err := pol.Vector(scenario.PolicyInputs{N: sc.N(), WorkRate: sc.Application.WorkRate})
+	if err != nil {
+		return Named{}, err
+	}
+	sc.Policy, sc.Reschedule = pol.Resolved(v), v
 	m, err := uwt.New(ctx, &sc, nil)
 	if err != nil {
 		return Named{}, err
@@ -503,5 +497,5 @@ func (sv *Solver) handMade(ctx context.Context, name string) (Named, error) {
 	if err != nil {
 		return Named{}, err
 	}
-	return Named{Name: name, Vector: sc.Reschedule, Interval: o.Interval, UWT: o.UWT}, nil
+	return Named{Name: pol.String(), Vector: sc.Reschedule, Interval: o.Interval, UWT: o.UWT}, nil
 }

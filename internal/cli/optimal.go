@@ -50,9 +50,9 @@ func wantsOptimal(policy string) bool {
 	return err == nil && p.Kind == scenario.Optimal
 }
 
-// solver loads the scenario and builds the optimal-policy solver with the
+// settings loads the scenario and returns the solver's settings with the
 // restriction the flags ask for.
-func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Solver, error) {
+func (o *optimalOptions) settings(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Settings, error) {
 	so.optimal = true
 	info, err := so.load(cmd)
 	if err != nil {
@@ -81,8 +81,30 @@ func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *sce
 		}
 		set.Candidates = c
 	}
+	return info, set, nil
+}
+
+// solver loads the scenario and builds the optimal-policy solver with the
+// restriction the flags ask for (for the four levels of optimize).
+func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Solver, error) {
+	info, set, err := o.settings(ctx, cmd, so, mo)
+	if err != nil {
+		return info, nil, err
+	}
 	sv, err := optimal.New(info.sc, set)
 	return info, sv, err
+}
+
+// solve loads the scenario and solves its optimal policy (optimal.Solve)
+// with the restriction the flags ask for.
+func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions, opt optimal.Options) (scenarioInfo, optimal.Solution, error) {
+	info, set, err := o.settings(ctx, cmd, so, mo)
+	if err != nil {
+		return info, optimal.Solution{}, err
+	}
+	opt.Settings, opt.Reconfigure = set, info.sc.Reconfigure
+	sol, err := optimal.Solve(ctx, info.sc.System, info.sc.Application, &opt)
+	return info, sol, err
 }
 
 // optimalVector returns r*(1..N) and its compact form, or nil and a
@@ -139,7 +161,7 @@ func runOptimizeOptimal(ctx context.Context, cmd *cobra.Command, opts *optimizeO
 		bar.finish()
 		return err
 	}
-	rep, err := sv.Levels(ctx, []string{"greedy", "pb"})
+	rep, err := sv.Levels(ctx, []scenario.Policy{{Kind: scenario.Greedy}, {Kind: scenario.PerformanceBased}})
 	bar.finish()
 	if err != nil {
 		return err
@@ -299,17 +321,12 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 
 func runUWTOptimal(ctx context.Context, cmd *cobra.Command, opts *uwtOptions, interval float64) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
-	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
-	if err != nil {
-		bar.finish()
-		return err
-	}
-	res, err := sv.FixedInterval(ctx, interval)
+	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &opts.Model, optimal.Options{Interval: interval})
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	return opts.env.render(opts.Output, optimalUWTReport{info, interval, res})
+	return opts.env.render(opts.Output, optimalUWTReport{info, interval, sol.Result})
 }
 
 // optimalUWTReport is the result of markov uwt --policy optimal: g*(I).
@@ -450,21 +467,15 @@ func massText(m float64) string {
 
 func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateOptions, interval float64, set *sim.Settings) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
-	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
-	if err != nil {
-		bar.finish()
-		return err
-	}
-	var res optimal.Result
-	if interval > 0 {
-		res, err = sv.FixedInterval(ctx, interval)
-	} else {
-		res, err = sv.PerState(ctx, nil)
-	}
+	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &opts.Model, optimal.Options{Interval: interval, Level: 4})
 	bar.finish()
 	if err != nil {
 		return err
 	}
+	if sol.Status == optimal.NoUsefulWork {
+		return fmt.Errorf("the optimal policy: no policy does useful work on this system (nothing to simulate)")
+	}
+	res := sol.Result
 	// The actions after an interruption as a vector, and, with
 	// reconfiguration at checkpoints, the up states' own choices.
 	v, err := res.Policy.Recovery()
@@ -478,12 +489,7 @@ func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateO
 		// Per-state intervals; the stationary-weighted mean sets the
 		// simulator's default horizon and is printed.
 		set.Intervals = res.Policy.SegmentInterval
-		tot := 0.0
-		for a, iv := range res.MeanInterval {
-			interval += res.Mass[a] * iv
-			tot += res.Mass[a]
-		}
-		interval /= tot
+		interval = sol.Interval
 	}
 	sc := *info.sc
 	sc.Policy, sc.Reschedule = scenario.Policy{Kind: scenario.Optimal}.Resolved(v), v
