@@ -118,6 +118,21 @@
 // k_a per configuration (k_a ≤ W, the window's width) when its intervals
 // change, plus the closed set's LU.
 //
+// # Entry point and edges
+//
+// Solve takes a system and an application (no policy: the solver
+// considers every action) and returns the policy, its intervals, its UWT
+// and its status; the CLI, package evaluate and package sweep call it.
+// Levels computes the four levels of docs/optimal-policy.md section 4
+// beside typed hand-made policies. MaxUWT bounds every policy's UWT (the
+// largest reward rate of an up segment); when it is within Settings.Tol
+// of zero relative to the largest work rate, every solve returns Status
+// NoUsefulWork without solving. Single.IntervalStatus flags an I* at a
+// bound of the search. Results are bit-identical whatever
+// Settings.Workers (TestDeterministic): the pool computes blocks that are
+// reduced in a fixed order, and the row cache is filled from one
+// goroutine.
+//
 // # Restriction for large N
 //
 // Settings.Candidates restricts the processor counts a run may use;
