@@ -499,6 +499,7 @@ func (sv *Solver) finishPhase(ctx context.Context, pol *Policy, v *values, r *Re
 			r.Mass[a] += p * visits[x]
 		}
 	}
+	r.Dropped /= jumps // per jump of the chain with up states, as Result.Dropped says
 	r.MeanInterval = map[int]float64{}
 	for a := range r.Mass {
 		r.Mass[a] /= jumps
