@@ -108,7 +108,9 @@ func (sv *Solver) computeBlock(pi, b, n0, n1 int) (*phaseBlock, int, error) {
 	blk.rows = make([]phaseRow, len(rows))
 	entries := 0
 	for i, r := range rows {
-		var pr phaseRow
+		// One allocation per row, of its exact bound.
+		buf := make([]ent, 0, len(r.Rec)+len(r.Up))
+		pr := phaseRow{rec: buf[:0:len(r.Rec)]}
 		kept := 0.0
 		add := func(dst *[]ent, vals []float64) {
 			for j, v := range vals {
@@ -119,6 +121,7 @@ func (sv *Solver) computeBlock(pi, b, n0, n1 int) (*phaseBlock, int, error) {
 			}
 		}
 		add(&pr.rec, r.Rec)
+		pr.up = buf[len(pr.rec):len(pr.rec)]
 		add(&pr.up, r.Up)
 		if kept <= 0 {
 			return nil, 0, fmt.Errorf("optimal: every failure of a run on %d processors leaves the window [%d, %d]", a, sv.lo, sv.hi)
