@@ -20,9 +20,9 @@ import (
 func TestDeterministic(t *testing.T) {
 	ctx := context.Background()
 	const h = 3600.0
-	n := 64
+	n, nq := 64, 24
 	if testing.Short() {
-		n = 24
+		n, nq = 24, 12
 	}
 	rc := oracleCases()[1].scenario(t, scenario.Policy{})
 	rc.Reconfigure = scenario.AtCheckpoint
@@ -31,7 +31,7 @@ func TestDeterministic(t *testing.T) {
 		sc   *scenario.Scenario
 	}{
 		{"desktop", largeApp(t, n, 8*h, 4*h)},
-		{"qr", qrScenario(t, 24, 8*h, 4*h)},
+		{"qr", qrScenario(t, nq, 8*h, 4*h)},
 		{"reconfigure", rc},
 	} {
 		t.Run(c.name, func(t *testing.T) {
