@@ -274,14 +274,13 @@ func (sv *Solver) improvePhase(ctx context.Context, v *values, pol *Policy) (boo
 			vals[b] = sv.blockBrackets(v, pi, b, blk, vals[b])
 			got[b], size[b] = blk, entries
 			return nil
-		}); err != nil {
-			return false, err
-		}
-		for b := range got {
+		}, func(b int) {
 			if got[b] != nil {
 				sv.keep(pi, b, got[b], size[b])
 				got[b] = nil
 			}
+		}); err != nil {
+			return false, err
 		}
 		for n := sv.lo; n <= sv.hi; n++ {
 			k := n - sv.lo
@@ -336,12 +335,10 @@ func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, er
 			out[b][i] = s
 		}
 		return nil
+	}, func(b int) {
+		sv.keep(sv.pa(b), b, got[b], size[b])
+		got[b] = nil
 	})
-	for b := range got {
-		if got[b] != nil {
-			sv.keep(sv.pa(b), b, got[b], size[b])
-		}
-	}
 	return out, err
 }
 
@@ -404,41 +401,54 @@ func (sv *Solver) blockBrackets(v *values, pi, b int, blk *phaseBlock, buf []flo
 	return buf
 }
 
+// blockChunk is the number of configurations forBlocks hands to its pool
+// at a time: the blocks of a chunk are alive together.
+const blockChunk = 64
+
 // forBlocks calls f(b) for every configuration index b, in a pool of
-// Settings.Workers goroutines; it returns the first error by b.
-func (sv *Solver) forBlocks(ctx context.Context, f func(b int) error) error {
+// Settings.Workers goroutines, chunk by chunk (blockChunk), and after each
+// chunk then(b) for its b in increasing order on the calling goroutine
+// (nil: nothing); it returns the first error by b.
+func (sv *Solver) forBlocks(ctx context.Context, f func(b int) error, then func(b int)) error {
 	nb := len(sv.acts)
 	errs := make([]error, nb)
-	workers := min(sv.set.Workers, nb)
-	if workers <= 1 {
-		for b := range nb {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := f(b); err != nil {
-				return err
-			}
+	for b0 := 0; b0 < nb; b0 += blockChunk {
+		b1 := min(b0+blockChunk, nb)
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		return nil
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				b := int(next.Add(1)) - 1
-				if b >= nb || ctx.Err() != nil {
-					return
-				}
+		workers := min(sv.set.Workers, b1-b0)
+		if workers <= 1 {
+			for b := b0; b < b1; b++ {
 				errs[b] = f(b)
 			}
-		})
+		} else {
+			next := atomic.Int64{}
+			next.Store(int64(b0))
+			var wg sync.WaitGroup
+			for range workers {
+				wg.Go(func() {
+					for {
+						b := int(next.Add(1)) - 1
+						if b >= b1 || ctx.Err() != nil {
+							return
+						}
+						errs[b] = f(b)
+					}
+				})
+			}
+			wg.Wait()
+		}
+		if err := errors.Join(errs[b0:b1]...); err != nil {
+			return err
+		}
+		if then != nil {
+			for b := b0; b < b1; b++ {
+				then(b)
+			}
+		}
 	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return errors.Join(errs...)
+	return ctx.Err()
 }
 
 // finishPhase is finish for the chain of up phases: the stationary law π
