@@ -83,6 +83,7 @@ func (pol *Policy) maskOf(b int) []int {
 type values struct {
 	g      float64
 	iv     []float64 // chain of up phases: the interval of each configuration
+	closed []bool    // the decision states of the closed set reachable from x₀
 	hX     []float64
 	hU     [][]float64
 	blocks []*block
@@ -523,6 +524,7 @@ func (sv *Solver) solveX(v *values, pol *Policy, eqs []equation) error {
 		}
 	}
 	v.hX = make([]float64, nx)
+	v.closed = in
 	if err := sv.solveSet(v, eqs, closed, true); err != nil {
 		return err
 	}

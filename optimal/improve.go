@@ -256,6 +256,13 @@ func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*val
 		if err != nil {
 			return nil, NotSolved, it, err
 		}
+		if sv.phase && sv.byOld && !cx {
+			// The recurrent checkpoint counts are settled: improve every
+			// state (improvePhase, the full pass).
+			if cx, err = sv.improvePhaseAll(ctx, v, pol); err != nil {
+				return nil, NotSolved, it, err
+			}
+		}
 		cu := false
 		if perState {
 			if cu, err = sv.improveU(ctx, v, pol); err != nil {
@@ -278,6 +285,11 @@ func (sv *Solver) wouldChangeX(ctx context.Context, v *values, pol *Policy) bool
 	c := sv.clone(pol)
 	if cx, err := sv.improveX(ctx, v, c); err != nil || cx {
 		return true
+	}
+	if sv.phase && sv.byOld {
+		if cx, err := sv.improvePhaseAll(ctx, v, c); err != nil || cx {
+			return true
+		}
 	}
 	cr, err := sv.improveR(v, c)
 	return err == nil && cr

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -216,7 +217,26 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 // The blocks that can are computed in a pool of Settings.Workers
 // goroutines, each block by one goroutine, so the result does not depend
 // on the number of workers.
+//
+// When the decision states keep p (R depends on it), improvePhase
+// improves only the checkpoint counts p with a state in the closed set
+// of the current policy (the states its gain depends on; an improvement
+// on a subset of the states is still an improvement), and
+// improvePhaseAll every p: policy iteration calls the second when the
+// first changes nothing, so that it ends at the same optimum while most
+// of its steps skip the blocks of the transient counts.
 func (sv *Solver) improvePhase(ctx context.Context, v *values, pol *Policy) (bool, error) {
+	return sv.improvePhaseOn(ctx, v, pol, !sv.byOld)
+}
+
+// improvePhaseAll is improvePhase on every checkpoint count p.
+func (sv *Solver) improvePhaseAll(ctx context.Context, v *values, pol *Policy) (bool, error) {
+	return sv.improvePhaseOn(ctx, v, pol, true)
+}
+
+// improvePhaseOn is improvePhase on every p (all) or on those with a
+// state in the closed set.
+func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, all bool) (bool, error) {
 	nb := len(sv.acts)
 	hmax := make([]float64, len(sv.ps))
 	for pi := range sv.ps {
@@ -244,6 +264,9 @@ func (sv *Solver) improvePhase(ctx context.Context, v *values, pol *Policy) (boo
 	for pi := range sv.ps {
 		if err := ctx.Err(); err != nil {
 			return false, err
+		}
+		if !all && !slices.Contains(v.closed[pi*sv.w:(pi+1)*sv.w], true) {
+			continue
 		}
 		// thr[k]: the least, over the counts n ≥ lo + k, of the better
 		// of the current action and waiting.
