@@ -305,30 +305,8 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 		}); err != nil {
 			return false, err
 		}
-		for n := sv.lo; n <= sv.hi; n++ {
-			k := n - sv.lo
-			x := pi*sv.w + k
-			cur := pol.action[x]
-			scale := math.Abs(vc[k]) + math.Abs(v.g)*sv.tauX(pi, n, cur)
-			best, vb := cur, vc[k]
-			if cur != 0 && v0[k] > vb {
-				best, vb = 0, v0[k]
-			}
-			for b, a := range sv.acts {
-				if a > n {
-					break
-				}
-				if a == cur || !need[b] {
-					continue
-				}
-				if va := vals[b][n-max(sv.lo, a)]; va > vb {
-					best, vb = a, va
-				}
-			}
-			if best != cur && vb > vc[k]+sv.set.TieTol*scale {
-				pol.action[x] = best
-				changed = true
-			}
+		if sv.takeBest(v, pol, pi, vc, v0, vals, need) {
+			changed = true
 		}
 	}
 	return changed, nil
@@ -399,6 +377,41 @@ func (sv *Solver) splitNeeded(v *values, pi, b int, res []float64, vc, v0 []floa
 		}
 	}
 	return false
+}
+
+// takeBest sets, in every state X(ps[pi], ·), the best action among the
+// current one (value vc), waiting (v0) and the counts of the blocks
+// computed (vals where need), in the fixed order wait, then counts
+// increasing; another action must beat the current one by more than
+// TieTol. It reports whether an action changed.
+func (sv *Solver) takeBest(v *values, pol *Policy, pi int, vc, v0 []float64, vals [][]float64, need []bool) bool {
+	changed := false
+	for n := sv.lo; n <= sv.hi; n++ {
+		k := n - sv.lo
+		x := pi*sv.w + k
+		cur := pol.action[x]
+		scale := math.Abs(vc[k]) + math.Abs(v.g)*sv.tauX(pi, n, cur)
+		best, vb := cur, vc[k]
+		if cur != 0 && v0[k] > vb {
+			best, vb = 0, v0[k]
+		}
+		for b, a := range sv.acts {
+			if a > n {
+				break
+			}
+			if a == cur || !need[b] {
+				continue
+			}
+			if va := vals[b][n-max(sv.lo, a)]; va > vb {
+				best, vb = a, va
+			}
+		}
+		if best != cur && vb > vc[k]+sv.set.TieTol*scale {
+			pol.action[x] = best
+			changed = true
+		}
+	}
+	return changed
 }
 
 // blockBrackets returns the brackets w − g·τ + Σ P·h of the decisions of
