@@ -213,6 +213,10 @@ type perConfigurationJSON struct {
 func (r optimalLevelsReport) JSON() any {
 	rep := r.rep
 	v, rr := optimalVector(rep.Single.Policy)
+	if rep.Single.Status == optimal.NoUsefulWork {
+		// The policy is a placeholder: nothing was solved.
+		v, rr = nil, "none: no policy does useful work"
+	}
 	pol := map[string]jsonFloat{}
 	piv := map[string]jsonFloat{}
 	for _, p := range rep.Policies {
