@@ -181,7 +181,11 @@
 // best per-vector optimum (1e-9), N = 1 against the closed form of
 // docs/model.md section 7, the moldable bound of package availability,
 // and g against uwt's UWT of the final policy and against the
-// renewal–reward ratio of its stationary distribution.
+// renewal–reward ratio of its stationary distribution. The chain of up
+// phases is held against the solver with up states on every scenario of
+// the tests (TestPhaseMatchesUpStates, 1e-10), a solve with 1 and 8
+// workers against itself bit for bit (TestDeterministic), and MaxUWT
+// against level 4 (TestMaxUWTBound).
 //
 // References:
 //
