@@ -31,26 +31,21 @@ type perConfiguration struct {
 	mean, uwt float64
 }
 
-// solveOptimal solves the optimal policy (package optimal) on the system
-// of sc: level 2 (the best vector with one interval), then level 3 from
-// it (one interval per configuration, by coordinate ascent started at I*;
-// starting from level 4 as the specification suggests would cost a
-// per-state policy iteration per segment). It returns sc with level 3's
-// vector and its intervals.
+// solveOptimal solves the optimal policy (optimal.Solve, level 3: one
+// interval per configuration, by coordinate ascent started at level 2's
+// I*; starting from level 4 as the specification suggests would cost a
+// per-state policy iteration per segment) on the system, application and
+// reconfiguration rule of sc. It returns the scenario of its vector and
+// its intervals.
 func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy) (*scenario.Scenario, *perConfiguration, error) {
-	sv, err := optimal.New(sc, &optimal.Settings{Workers: 1})
+	sol, err := optimal.Solve(ctx, sc.System, sc.Application, &optimal.Options{Level: 3, Reconfigure: sc.Reconfigure, Settings: &optimal.Settings{Workers: 1}})
 	if err != nil {
 		return nil, nil, err
 	}
-	one, err := sv.SingleInterval(ctx, 0)
-	if err != nil {
-		return nil, nil, err
+	if sol.Status == optimal.NoUsefulWork {
+		return nil, nil, fmt.Errorf("evaluate: policy optimal: no policy does useful work on this segment's system (MTTF %g s)", sc.System.MTTF)
 	}
-	conf, err := sv.PerConfiguration(ctx, one, one.Result)
-	if err != nil {
-		return nil, nil, err
-	}
-	v, err := conf.Policy.Recovery()
+	v, err := sol.Policy.Recovery()
 	if err != nil {
 		return nil, nil, fmt.Errorf("evaluate: policy optimal: %w", err)
 	}
@@ -59,18 +54,12 @@ func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy)
 		return nil, nil, err
 	}
 	out.Reconfigure = sc.Reconfigure
-	pc := &perConfiguration{uwt: conf.UWT}
+	pc := &perConfiguration{uwt: sol.UWT, mean: sol.Interval}
 	if sc.Reconfigure == scenario.AtCheckpoint {
 		// The up states' own choices, which the vector need not express.
-		pc.reconf = conf.Policy.SegmentReconfigure
+		pc.reconf = sol.Policy.SegmentReconfigure
 	}
-	tot := 0.0
-	for a, iv := range conf.Intervals {
-		pc.mean += conf.Mass[a] * iv
-		tot += conf.Mass[a]
-	}
-	pc.mean /= tot
-	pol := conf.Policy
+	pol := sol.Policy
 	pc.intervals = func(a, s int) float64 {
 		if iv := pol.SegmentInterval(a, s); iv > 0 {
 			return iv
@@ -92,12 +81,7 @@ func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy)
 func segmentScenario(ctx context.Context, p scenario.Policy, rc scenario.Reconfigure, tr *trace.Trace, app scenario.Application, mttf, mttr, from, t0 float64, rng *rand.Rand) (*scenario.Scenario, *perConfiguration, error) {
 	sys := scenario.System{Processors: tr.NumNodes(), MTTF: mttf, MTTR: mttr}
 	if p.Kind == scenario.Optimal && p.Explicit == nil {
-		base, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
-		if err != nil {
-			return nil, nil, err
-		}
-		base.Reconfigure = rc
-		return solveOptimal(ctx, base, p)
+		return solveOptimal(ctx, &scenario.Scenario{System: sys, Application: app, Reconfigure: rc}, p)
 	}
 	in := scenario.PolicyInputs{N: tr.NumNodes(), WorkRate: app.WorkRate}
 	if p.Kind == scenario.AvailabilityBased && p.Explicit == nil {

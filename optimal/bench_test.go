@@ -50,12 +50,16 @@ func BenchmarkLevels(b *testing.B) {
 		refine int
 	}{
 		{"builtin/N=128/full", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 128, 104.61*d, 56.03*60) }, 0},
+		{"builtin/N=256/full", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 256, 104.61*d, 56.03*60) }, 0},
+		{"builtin/N=512/full", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 512, 104.61*d, 56.03*60) }, 0},
 		{"desktop/N=32/full", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 32, 8*h, 4*h) }, 0},
 		{"desktop/N=64/full", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 64, 8*h, 4*h) }, 0},
 		{"desktop/N=128/full", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 128, 8*h, 4*h) }, 0},
 		{"desktop/N=128/refine=16", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 128, 8*h, 4*h) }, 16},
 		{"desktop/N=512/full", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 512, 8*h, 4*h) }, 0},
 		{"desktop/N=512/refine=64", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 512, 8*h, 4*h) }, 64},
+		{"desktop/N=1024/full", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 1024, 8*h, 4*h) }, 0},
+		{"desktop/N=4096/full", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 4096, 8*h, 4*h) }, 0},
 		{"desktop/N=1024/refine=128", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 1024, 8*h, 4*h) }, 128},
 		{"desktop/N=4096/refine=512", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 4096, 8*h, 4*h) }, 512},
 	} {

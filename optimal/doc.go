@@ -27,6 +27,29 @@
 //	X(p, n), a = 0:    → X(p, n − 1) w.p. nλ/(nλ + (N − n)θ), else X(p, n + 1);
 //	                   w = 0, τ = 1/(nλ + (N − n)θ).
 //
+// # Decision states only
+//
+// Without reconfiguration at checkpoints (and with single failures, the
+// solver's only model), the solver keeps the decision states X(p, n)
+// only, as package uwt's chain of up phases does (uwt doc.go, "Up
+// phases"): a decision X(p, n) → a stands for the recovery on a
+// processors and the up phase after it, up to the first failure of one
+// of them, an Exp(aλ) time whatever the interval. Its sojourn 1/(aλ), its
+// reward e^{−aλ(R+L)}·ω(a)(I + L − C)/(e^{aλ(I+L)} − 1) and its exit law
+// (row n − a of the spare chain's resolvent, split between the failures
+// in the recovery, which keep p, and those in the up phase, which carry
+// a) are package internal/decision's Phase, shared with uwt. Neither the
+// transitions nor the sojourns depend on the interval: the rows of a
+// block (p, a) are computed when a policy first needs them and kept
+// (within a bound on their entries, beyond which they are recomputed),
+// never as an eager (p, a, n) table; an interval changes only the
+// rewards. The per-state optimum is then the configuration's closed form
+// (below, "The four levels"), so level 4 is level 3. An up state enters
+// the process only with reconfiguration at checkpoints, where the
+// solver keeps the up states U(a, s) as described next; the tests hold
+// the two forms against each other on every scenario of the package
+// (TestPhaseMatchesUpStates, 1e-10).
+//
 // # Reconfiguration at checkpoints
 //
 // With scenario.AtCheckpoint (docs/optimal-policy.md section 1) every up
@@ -77,7 +100,8 @@
 // interval) the iteration ends at g*(I) in finitely many steps; with the
 // intervals it stops when g improves by less than Settings.RelTol.
 //
-// The evaluation eliminates the up states per configuration: for the
+// With up states (reconfiguration at checkpoints), the evaluation
+// eliminates them per configuration: for the
 // states U(a, ·), with S their transitions among themselves and F those to
 // the decision states X,
 //
@@ -93,6 +117,21 @@
 // policy uses and n ≥ p − 1 are reachable. The cost is one LU of order
 // k_a per configuration (k_a ≤ W, the window's width) when its intervals
 // change, plus the closed set's LU.
+//
+// # Entry point and edges
+//
+// Solve takes a system and an application (no policy: the solver
+// considers every action) and returns the policy, its intervals, its UWT
+// and its status; the CLI, package evaluate and package sweep call it.
+// Levels computes the four levels of docs/optimal-policy.md section 4
+// beside typed hand-made policies. MaxUWT bounds every policy's UWT (the
+// largest reward rate of an up segment); when it is within Settings.Tol
+// of zero relative to the largest work rate, every solve returns Status
+// NoUsefulWork without solving. Single.IntervalStatus flags an I* at a
+// bound of the search. Results are bit-identical whatever
+// Settings.Workers (TestDeterministic): the pool computes blocks that are
+// reduced in a fixed order, and the row cache is filled from one
+// goroutine.
 //
 // # Restriction for large N
 //
@@ -142,7 +181,11 @@
 // best per-vector optimum (1e-9), N = 1 against the closed form of
 // docs/model.md section 7, the moldable bound of package availability,
 // and g against uwt's UWT of the final policy and against the
-// renewal–reward ratio of its stationary distribution.
+// renewal–reward ratio of its stationary distribution. The chain of up
+// phases is held against the solver with up states on every scenario of
+// the tests (TestPhaseMatchesUpStates, 1e-10), a solve with 1 and 8
+// workers against itself bit for bit (TestDeterministic), and MaxUWT
+// against level 4 (TestMaxUWTBound).
 //
 // References:
 //

@@ -82,6 +82,8 @@ func (pol *Policy) maskOf(b int) []int {
 // values are g and the bias h of a policy, with h(x₀) = 0.
 type values struct {
 	g      float64
+	iv     []float64 // chain of up phases: the interval of each configuration
+	closed []bool    // the decision states of the closed set reachable from x₀
 	hX     []float64
 	hU     [][]float64
 	blocks []*block
@@ -115,6 +117,9 @@ func (sv *Solver) reference() int {
 // with repair evaluate makes it unichain in place (unichain), without it
 // returns an error.
 func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*values, error) {
+	if sv.phase {
+		return sv.evaluatePhase(ctx, pol, repair)
+	}
 	v := &values{blocks: make([]*block, len(sv.acts)), hU: make([][]float64, len(sv.acts)), x0: sv.reference()}
 	for b := range sv.acts {
 		if err := ctx.Err(); err != nil {
@@ -220,6 +225,10 @@ const (
 	Converged
 	// IterationLimit: Settings.MaxIter was reached first.
 	IterationLimit
+	// NoUsefulWork: no policy does useful work within the model's
+	// accuracy (Solver.MaxUWT at most Settings.Tol·max ω(a)); nothing was
+	// solved, UWT is 0 and Policy is greedy, unsolved.
+	NoUsefulWork
 )
 
 func (s Status) String() string {
@@ -230,6 +239,8 @@ func (s Status) String() string {
 		return "Converged"
 	case IterationLimit:
 		return "IterationLimit"
+	case NoUsefulWork:
+		return "NoUsefulWork"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
@@ -266,6 +277,9 @@ type Result struct {
 
 // finish computes the stationary distribution of pol and fills r.
 func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result) error {
+	if sv.phase {
+		return sv.finishPhase(ctx, pol, v, r)
+	}
 	ns := sv.nX + sv.nU
 	var rows, cols []int
 	var vals []float64
@@ -421,6 +435,9 @@ func (sv *Solver) equation(v *values, pi, n, act int) equation {
 		}
 		return e
 	}
+	if sv.phase {
+		return sv.phaseEquation(v, pi, n, act)
+	}
 	b := sv.aIdx[act]
 	r := sv.recRow(pi, b, n)
 	blk := v.blocks[b]
@@ -507,6 +524,7 @@ func (sv *Solver) solveX(v *values, pol *Policy, eqs []equation) error {
 		}
 	}
 	v.hX = make([]float64, nx)
+	v.closed = in
 	if err := sv.solveSet(v, eqs, closed, true); err != nil {
 		return err
 	}

@@ -18,6 +18,14 @@ func (sv *Solver) xValue(v *values, pi, n, act int) float64 {
 		}
 		return s
 	}
+	if sv.phase {
+		e := sv.phaseEquation(v, pi, n, act)
+		s := e.rh - v.g*e.gc
+		for k, y := range e.to {
+			s += e.coef[k] * v.hX[y]
+		}
+		return s
+	}
 	b := sv.aIdx[act]
 	r := sv.recRow(pi, b, n)
 	s := -v.g * r.tau
@@ -33,7 +41,10 @@ func (sv *Solver) xValue(v *values, pi, n, act int) float64 {
 // improveX takes in every decision state X the action that maximises the
 // bracket, keeping the current one unless another beats it by more than
 // TieTol·(|bracket| + |g|τ). It reports whether an action changed.
-func (sv *Solver) improveX(v *values, pol *Policy) bool {
+func (sv *Solver) improveX(ctx context.Context, v *values, pol *Policy) (bool, error) {
+	if sv.phase {
+		return sv.improvePhase(ctx, v, pol)
+	}
 	changed := false
 	for pi := range sv.ps {
 		for n := sv.lo; n <= sv.hi; n++ {
@@ -60,12 +71,15 @@ func (sv *Solver) improveX(v *values, pol *Policy) bool {
 			}
 		}
 	}
-	return changed
+	return changed, nil
 }
 
 func (sv *Solver) tauX(pi, n, act int) float64 {
 	if act == 0 {
 		return sv.waitRow(n).tau
+	}
+	if sv.phase {
+		return sv.phases[sv.aIdx[act]].Sojourn()
 	}
 	return sv.recRow(pi, sv.aIdx[act], n).tau
 }
@@ -222,20 +236,33 @@ func (sv *Solver) upTau(b int, interval float64) float64 {
 // choice in U between running and reconfiguring, and of the intervals too
 // when perState. It returns the values of the final policy.
 func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*values, Status, int, error) {
+	// The chain of up phases has no up states: its per-state optimum
+	// takes the intervals in closed form (PerState), not by search.
+	perState = perState && !sv.phase
 	var prev float64
 	for it := 0; ; it++ {
 		v, err := sv.evaluate(ctx, pol, true)
 		if err != nil {
 			return nil, NotSolved, it, err
 		}
-		if it > 0 && perState && v.g-prev <= sv.set.RelTol*math.Abs(v.g) && !sv.wouldChangeX(v, pol) {
+		if it > 0 && perState && v.g-prev <= sv.set.RelTol*math.Abs(v.g) && !sv.wouldChangeX(ctx, v, pol) {
 			return v, Converged, it, nil
 		}
 		if it >= sv.set.MaxIter {
 			return v, IterationLimit, it, nil
 		}
 		prev = v.g
-		cx := sv.improveX(v, pol)
+		cx, err := sv.improveX(ctx, v, pol)
+		if err != nil {
+			return nil, NotSolved, it, err
+		}
+		if sv.phase && sv.byOld && !cx {
+			// The recurrent checkpoint counts are settled: improve every
+			// state (improvePhase, the full pass).
+			if cx, err = sv.improvePhaseAll(ctx, v, pol); err != nil {
+				return nil, NotSolved, it, err
+			}
+		}
 		cu := false
 		if perState {
 			if cu, err = sv.improveU(ctx, v, pol); err != nil {
@@ -254,10 +281,15 @@ func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*val
 
 // wouldChangeX reports whether improvement would change an action in X
 // (or, with reconfiguration at checkpoints, a choice in U).
-func (sv *Solver) wouldChangeX(v *values, pol *Policy) bool {
+func (sv *Solver) wouldChangeX(ctx context.Context, v *values, pol *Policy) bool {
 	c := sv.clone(pol)
-	if sv.improveX(v, c) {
+	if cx, err := sv.improveX(ctx, v, c); err != nil || cx {
 		return true
+	}
+	if sv.phase && sv.byOld {
+		if cx, err := sv.improvePhaseAll(ctx, v, c); err != nil || cx {
+			return true
+		}
 	}
 	cr, err := sv.improveR(v, c)
 	return err == nil && cr

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/ckpt-markov/markov/internal/scalar"
-	"github.com/ckpt-markov/markov/intervals"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
@@ -40,6 +39,9 @@ func (sv *Solver) Evaluate(ctx context.Context, pol *Policy) (Result, error) {
 func (sv *Solver) FixedInterval(ctx context.Context, interval float64) (Result, error) {
 	if err := sv.checkInterval(interval); err != nil {
 		return Result{}, err
+	}
+	if sv.noWork {
+		return sv.noUsefulWork(interval), nil
 	}
 	return sv.fixed(ctx, sv.Greedy(interval), interval, true)
 }
@@ -74,6 +76,11 @@ type Single struct {
 	Interval float64
 	// Evaluations counts the fixed-interval solves of the search.
 	Evaluations int
+	// IntervalStatus tells where I* lies, as uwt.Model.Optimize does:
+	// uwt.Converged inside the search's bounds, uwt.AtMin or uwt.AtMax
+	// at Settings.MinInterval or MaxInterval (g* still rises towards
+	// the bound: I* is the bound, not an interior maximum).
+	IntervalStatus uwt.Status
 }
 
 // SingleInterval maximises g*(I) over I: it scans I on a doubling grid
@@ -88,6 +95,9 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	}
 	if err := sv.checkInterval(start); err != nil {
 		return Single{}, err
+	}
+	if sv.noWork {
+		return Single{Result: sv.noUsefulWork(start), Interval: start, IntervalStatus: uwt.NotTerminated}, nil
 	}
 	var out Single
 	cur := sv.Greedy(start)
@@ -192,6 +202,14 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	}
 	out.Result = best
 	out.Interval = math.Exp(xb)
+	// At a bound when the search ended within its tolerance of it.
+	out.IntervalStatus = uwt.Converged
+	switch {
+	case xb-lo <= 2*sv.set.IntervalTol:
+		out.IntervalStatus = uwt.AtMin
+	case hi-xb <= 2*sv.set.IntervalTol:
+		out.IntervalStatus = uwt.AtMax
+	}
 	return out, nil
 }
 
@@ -210,6 +228,9 @@ func cmpf(a, b float64) int {
 // iteration over actions and intervals from start (nil: the level-2
 // policy of SingleInterval).
 func (sv *Solver) PerState(ctx context.Context, start *Policy) (Result, error) {
+	if sv.noWork {
+		return sv.noUsefulWork(300), nil
+	}
 	if start == nil {
 		s, err := sv.SingleInterval(ctx, 0)
 		if err != nil {
@@ -219,6 +240,12 @@ func (sv *Solver) PerState(ctx context.Context, start *Policy) (Result, error) {
 	}
 	if start.sv != sv {
 		return Result{}, fmt.Errorf("optimal: the start policy is not one of this solver")
+	}
+	if sv.phase {
+		// Without reconfiguration the best interval of every up state
+		// is its configuration's closed form (doc.go, "The four levels").
+		c, err := sv.perConfigurationClosed(ctx, start)
+		return c.Result, err
 	}
 	pol := sv.clone(start)
 	v, st, it, err := sv.iterate(ctx, pol, true)
@@ -257,6 +284,9 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 	if single.Policy == nil || perState.Policy == nil || single.Policy.sv != sv || perState.Policy.sv != sv {
 		return Configuration{}, fmt.Errorf("optimal: PerConfiguration needs the level-2 and level-4 results of this solver")
 	}
+	if sv.noWork {
+		return Configuration{Result: sv.noUsefulWork(single.Interval), Intervals: map[int]float64{}}, nil
+	}
 	setConf := func(p *Policy, b int, iv float64) {
 		for k := range p.interval[b] {
 			p.interval[b][k] = iv
@@ -273,7 +303,7 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		}
 		setConf(fromState, b, iv)
 	}
-	if sv.sc.Reconfigure != scenario.AtCheckpoint && closedLevel3 {
+	if !sv.reconf && closedLevel3 {
 		return sv.perConfigurationClosed(ctx, perState.Policy)
 	}
 	cur := sv.clone(single.Policy)
@@ -313,7 +343,14 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		for a, m := range r.Mass {
 			order = append(order, am{a, m})
 		}
-		slices.SortFunc(order, func(x, y am) int { return cmpf(y.m, x.m) })
+		// Heaviest first, ties by count: the order must not depend on the
+		// map's iteration order (results bit-identical from run to run).
+		slices.SortFunc(order, func(x, y am) int {
+			if c := cmpf(y.m, x.m); c != 0 {
+				return c
+			}
+			return x.a - y.a
+		})
 		for _, o := range order {
 			b := sv.aIdx[o.a]
 			var perr error
@@ -370,8 +407,8 @@ var closedLevel3 = true
 // which is also level 4's (Global).
 func (sv *Solver) perConfigurationClosed(ctx context.Context, start *Policy) (Configuration, error) {
 	cur := sv.clone(start)
-	for b, a := range sv.acts {
-		iv := sv.closedFormInterval(a)
+	for b := range sv.acts {
+		iv := sv.phases[b].BestInterval(sv.set.MinInterval, sv.set.MaxInterval)
 		for k := range cur.interval[b] {
 			cur.interval[b][k] = iv
 		}
@@ -390,28 +427,6 @@ func (sv *Solver) perConfigurationClosed(ctx context.Context, start *Policy) (Co
 		out.Intervals[a] = cur.interval[sv.aIdx[a]][0]
 	}
 	return out, nil
-}
-
-// closedFormInterval returns the interval that maximises the work an up
-// phase on a processors commits before its first failure, without
-// reconfiguration: u = I + L(a) maximises (u − C(a))/(e^{ρu} − 1), ρ = aλ,
-// at u* = C + (1 + W₀(−e^{−1−ρC}))/ρ, Daly's exact optimum for the MTBF
-// 1/ρ and the overhead C (intervals.DalyOptimum) plus C; I = u* − L(a),
-// within [MinInterval, MaxInterval] (the work is unimodal in u, so the
-// bound is the constrained maximum). With C = 0 the work falls with u:
-// the shortest interval.
-func (sv *Solver) closedFormInterval(a int) float64 {
-	app := sv.sc.Application
-	l, c := app.Latency[a-1], app.Overhead[a-1]
-	u := 0.0
-	if c > 0 {
-		rho := float64(a) * sv.lambda
-		tau, err := intervals.DalyOptimum(1/rho, c)
-		if err == nil {
-			u = tau + c
-		}
-	}
-	return min(max(u-l, sv.set.MinInterval), sv.set.MaxInterval)
 }
 
 // Named is a hand-made policy at its own best single interval, by the
@@ -440,10 +455,9 @@ type Report struct {
 }
 
 // Levels computes the four levels for the scenario, and the hand-made
-// policies named in policies (forms of scenario.ParsePolicy, and "user"
-// for the scenario's own vector) at their own best intervals with uwt's
-// default fast path.
-func (sv *Solver) Levels(ctx context.Context, policies []string) (Report, error) {
+// policies given (any kind but Optimal, resolved on the scenario's
+// application) at their own best intervals with uwt's default fast path.
+func (sv *Solver) Levels(ctx context.Context, policies []scenario.Policy) (Report, error) {
 	var rep Report
 	var err error
 	if rep.Single, err = sv.SingleInterval(ctx, 0); err != nil {
@@ -455,8 +469,8 @@ func (sv *Solver) Levels(ctx context.Context, policies []string) (Report, error)
 	if rep.PerConfiguration, err = sv.PerConfiguration(ctx, rep.Single, rep.PerState); err != nil {
 		return rep, err
 	}
-	for _, name := range policies {
-		nm, err := sv.handMade(ctx, name)
+	for _, p := range policies {
+		nm, err := sv.handMade(ctx, p)
 		if err != nil {
 			return rep, err
 		}
@@ -465,21 +479,16 @@ func (sv *Solver) Levels(ctx context.Context, policies []string) (Report, error)
 	return rep, nil
 }
 
-func (sv *Solver) handMade(ctx context.Context, name string) (Named, error) {
-	sc := *sv.sc
-	if name == "user" {
-		name = sv.sc.Policy.String()
-	} else {
-		pol, err := scenario.ParsePolicy(name)
-		if err != nil {
-			return Named{}, err
-		}
-		v, err := pol.Vector(scenario.PolicyInputs{N: sc.N(), WorkRate: sc.Application.WorkRate})
-		if err != nil {
-			return Named{}, err
-		}
-		sc.Policy, sc.Reschedule = pol, v
+func (sv *Solver) handMade(ctx context.Context, pol scenario.Policy) (Named, error) {
+	if pol.Kind == scenario.Optimal {
+		return Named{}, fmt.Errorf("optimal: Levels: the optimal policy is not a hand-made policy")
 	}
+	sc := *sv.sc
+	v, err := pol.Vector(scenario.PolicyInputs{N: sc.N(), WorkRate: sc.Application.WorkRate})
+	if err != nil {
+		return Named{}, err
+	}
+	sc.Policy, sc.Reschedule = pol.Resolved(v), v
 	m, err := uwt.New(ctx, &sc, nil)
 	if err != nil {
 		return Named{}, err
@@ -488,5 +497,5 @@ func (sv *Solver) handMade(ctx context.Context, name string) (Named, error) {
 	if err != nil {
 		return Named{}, err
 	}
-	return Named{Name: name, Vector: sc.Reschedule, Interval: o.Interval, UWT: o.UWT}, nil
+	return Named{Name: pol.String(), Vector: sc.Reschedule, Interval: o.Interval, UWT: o.UWT}, nil
 }

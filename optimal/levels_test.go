@@ -27,7 +27,7 @@ func TestLevelsOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := sv.Levels(ctx, []string{"greedy", "pb"})
+			rep, err := sv.Levels(ctx, []scenario.Policy{{Kind: scenario.Greedy}, {Kind: scenario.PerformanceBased}})
 			if err != nil {
 				t.Fatal(err)
 			}

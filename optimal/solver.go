@@ -7,9 +7,9 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
-	"github.com/ckpt-markov/markov/uwt"
 )
 
 // DefaultMinInterval and DefaultMaxInterval are the default bounds on
@@ -25,7 +25,7 @@ type Settings struct {
 	// Full builds every functional count 0..N. The default is the window
 	// of functional counts outside which the stationary law of the
 	// functional count, Binomial(N, θ/(λ+θ)), has at most Tol of its mass
-	// on each side (package uwt's fast-path rule, uwt.Window).
+	// on each side (package uwt's fast-path rule).
 	Full bool
 	// Tol is the window's tail mass (default DefaultTol).
 	Tol float64
@@ -130,10 +130,31 @@ type Solver struct {
 	nU            int
 	reconf        bool // scenario.AtCheckpoint: up states may reconfigure
 
-	chains *uwt.SpareChains // package uwt's row machinery
-	rec    [][][]row        // [p index][configuration index] rows by n
-	cache  []*block         // per configuration: rows and elimination at some intervals
+	// maxUWT bounds the UWT of every policy (MaxUWT); noWork: it is
+	// negligible (Status NoUsefulWork).
+	maxUWT float64
+	noWork bool
+
+	chains *decision.Chains // spare chains, shared by every row
+	phases []decision.Phase // per configuration index: the up phase's law
+
+	// phase: without reconfiguration at checkpoints the solver keeps the
+	// decision states X only (doc.go, "Decision states only"), with the
+	// rows of each block (p, a) computed when first needed (pcache,
+	// indexed p index·len(acts) + configuration index; cached holds their
+	// entries). Otherwise it keeps the up states U too (upstates.go).
+	phase  bool
+	pcache []*phaseBlock
+	cached int64
+
+	rec   [][][]row // [p index][configuration index] rows by n (up states only)
+	cache []*block  // per configuration: rows and elimination at some intervals (up states only)
 }
+
+// upStates makes New keep the up states U also without reconfiguration
+// at checkpoints: the solver as it was before the chain of up phases,
+// which the tests use as a second oracle.
+var upStates = false
 
 // New builds the decision process of sc. The scenario's rescheduling
 // vector is only the user's policy; the solver considers every action.
@@ -158,10 +179,21 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 	}
 	sv := &Solver{sc: sc, set: set, lambda: sc.System.Lambda(), theta: sc.System.Theta(), n: n,
 		byOld: sc.Application.Recovery.DependsOnOld(), acts: acts, reconf: sc.Reconfigure == scenario.AtCheckpoint}
-	sv.chains = uwt.NewSpareChains(sv.lambda, sv.theta)
+	sv.chains = decision.NewChains(sv.lambda, sv.theta)
+	sv.phase = !sv.reconf && !upStates
+	sv.phases = make([]decision.Phase, len(acts))
+	for b, a := range acts {
+		sv.phases[b] = decision.NewPhase(&sc.Application, a, sv.lambda)
+	}
+	maxW := 0.0
+	for _, ph := range sv.phases {
+		sv.maxUWT = max(sv.maxUWT, ph.WorkRate*ph.Rho*ph.Useful(ph.BestInterval(set.MinInterval, set.MaxInterval)))
+		maxW = max(maxW, ph.WorkRate)
+	}
+	sv.noWork = !(sv.maxUWT > set.Tol*maxW)
 	sv.lo, sv.hi = 0, n
 	if !set.Full {
-		sv.lo, sv.hi = uwt.Window(n, sv.lambda, sv.theta, set.Tol)
+		sv.lo, sv.hi = decision.Window(n, sv.lambda/(sv.lambda+sv.theta), set.Tol)
 	}
 	sv.w = sv.hi - sv.lo + 1
 	sv.ps = []int{0}
@@ -181,6 +213,14 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 	}
 	// Count the states before allocating anything of their size.
 	nX := len(sv.ps) * sv.w
+	if sv.phase {
+		if nX > set.MaxStates {
+			return nil, fmt.Errorf("optimal: the decision process needs %d states, more than Settings.MaxStates = %d allows (restrict Settings.Candidates)", nX, set.MaxStates)
+		}
+		sv.nX = nX
+		sv.pcache = make([]*phaseBlock, len(sv.ps)*len(acts))
+		return sv, nil
+	}
 	nU := 0
 	for _, a := range acts {
 		lo, hi := sv.spares(a)
@@ -205,13 +245,28 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 	return sv, nil
 }
 
+// MaxUWT returns an upper bound on the UWT of every policy of the
+// decision process: the largest reward rate of an up segment,
+// max_a ω(a)·aλ·(I + L − C)/(e^{aλ(I+L)} − 1) at the best interval of each
+// a (internal/decision, Phase.BestInterval). UWT is a renewal–reward ratio
+// Σπw/Σπτ, at most the largest w/τ of a state, and every up segment's
+// w/τ is that rate; recoveries and waits do no work.
+func (sv *Solver) MaxUWT() float64 { return sv.maxUWT }
+
+// noUsefulWork returns the result of a solve when no policy does useful
+// work (Status NoUsefulWork): greedy at the interval, unsolved.
+func (sv *Solver) noUsefulWork(interval float64) Result {
+	return Result{Status: NoUsefulWork, Policy: sv.Greedy(interval), Mass: map[int]float64{}, MeanInterval: map[int]float64{}, States: sv.States()}
+}
+
 // Scenario returns the scenario the solver was built from.
 func (sv *Solver) Scenario() *scenario.Scenario { return sv.sc }
 
 // Window returns the functional counts [lo, hi] of the decision states.
 func (sv *Solver) Window() (lo, hi int) { return sv.lo, sv.hi }
 
-// States returns the number of decision states X and U.
+// States returns the number of states of the decision process: the
+// decision states X, and with reconfiguration at checkpoints the up states U.
 func (sv *Solver) States() int { return sv.nX + sv.nU }
 
 // Policy is a stationary policy of the decision process: an action in
@@ -219,7 +274,7 @@ func (sv *Solver) States() int { return sv.nX + sv.nU }
 type Policy struct {
 	sv       *Solver
 	action   []int       // per X state (p index·w + n − lo): a, or 0 to wait
-	interval [][]float64 // per configuration index, per spare count from spares(a)
+	interval [][]float64 // per configuration index, per spare count from spares(a) (one in the chain of up phases)
 	// reconf, with reconfiguration at checkpoints only (nil otherwise):
 	// per configuration index and spare count as interval, 0 to start
 	// the up segment, or the count a' ≠ a to reconfigure onto.
@@ -271,7 +326,16 @@ func (pol *Policy) Interval(a, s int) float64 {
 	if s < lo || s >= hi {
 		return 0
 	}
-	return pol.interval[sv.aIdx[a]][s-lo]
+	return pol.iv(sv.aIdx[a], s-lo)
+}
+
+// iv returns the interval of the up state of configuration b at spare
+// offset k (the configuration's one interval in the chain of up phases).
+func (pol *Policy) iv(b, k int) float64 {
+	if pol.sv.phase {
+		return pol.interval[b][0]
+	}
+	return pol.interval[b][k]
 }
 
 // DependsOnOld reports whether the action in X(p, n) depends on p.
@@ -407,6 +471,10 @@ func (sv *Solver) uniform(act func(n int) int, interval float64) *Policy {
 	}
 	for b, a := range sv.acts {
 		lo, hi := sv.spares(a)
+		if sv.phase {
+			pol.interval[b] = []float64{interval}
+			continue
+		}
 		pol.interval[b] = make([]float64, max(hi-lo, 0))
 		for k := range pol.interval[b] {
 			pol.interval[b][k] = interval
@@ -483,7 +551,7 @@ func (pol *Policy) SegmentInterval(a, s int) float64 {
 	if hi <= lo {
 		return 0
 	}
-	return pol.interval[sv.aIdx[a]][min(max(s, lo), hi-1)-lo]
+	return pol.iv(sv.aIdx[a], min(max(s, lo), hi-1)-lo)
 }
 
 // Candidates returns the processor counts a run may use.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/ckpt-markov/markov/uwt"
+	"github.com/ckpt-markov/markov/internal/decision"
 )
 
 // ent is one transition of a decision state: to index i (a spare count
@@ -37,7 +37,7 @@ func (sv *Solver) rows(a, s0, s1 int, t, interval float64) ([]row, error) {
 		return nil, err
 	}
 	rho := float64(a) * sv.lambda
-	rb, err := c.Rows(s0, s1, t, rho, uwt.RowTol)
+	rb, err := c.Rows(s0, s1, t, rho, decision.RowTol)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: spare chain m = %d, T = %g: %w", sv.n-a, t, err)
 	}

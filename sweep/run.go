@@ -371,34 +371,28 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 	return rec, nil
 }
 
-// optimal solves the optimal policy of a scenario task (package optimal,
-// one interval for every configuration) on sc, the task's scenario with a
-// greedy stand-in: at the task's interval, g*(I); for optimize or without
-// an interval, level 2 (r* at I*). It returns the scenario with the policy
-// resolved to r*, the interval and g.
+// optimal solves the optimal policy of a scenario task (optimal.Solve,
+// one interval for every configuration) on the system, application and
+// reconfiguration rule of sc: at the task's interval, g*(I); for optimize
+// or without an interval, level 2 (r* at I*). It returns the scenario with
+// the policy resolved to r*, the interval and g.
 func (r *runner) optimal(ctx context.Context, t Task, sc *scenario.Scenario) (*scenario.Scenario, float64, float64, error) {
-	sv, err := optimal.New(sc, &optimal.Settings{Workers: 1})
+	o := &optimal.Options{Reconfigure: sc.Reconfigure, Settings: &optimal.Settings{Workers: 1}}
+	if t.Compute != Optimize && !math.IsNaN(t.Interval) {
+		o.Interval = t.Interval
+	}
+	sol, err := optimal.Solve(ctx, sc.System, sc.Application, o)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	interval := t.Interval
-	var res optimal.Result
-	if t.Compute == Optimize || math.IsNaN(interval) {
-		one, err := sv.SingleInterval(ctx, 0)
-		if err != nil {
-			return nil, 0, 0, err
-		}
-		interval, res = one.Interval, one.Result
-	} else if res, err = sv.FixedInterval(ctx, interval); err != nil {
-		return nil, 0, 0, err
+	if sol.Status == optimal.NoUsefulWork {
+		return nil, 0, 0, fmt.Errorf("sweep: policy optimal: no policy does useful work (MTTF %g s)", sc.System.MTTF)
 	}
-	v, err := res.Policy.Vector()
+	out, _, err := sol.Scenario()
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	out := *sc
-	out.Policy, out.Reschedule = scenario.Policy{Kind: scenario.Optimal}.Resolved(v), v
-	return &out, interval, res.UWT, nil
+	return out, sol.Interval, sol.UWT, nil
 }
 
 // scenario builds the task's scenario from the base and the task's point.

@@ -33,7 +33,7 @@ func newEvents(sys scenario.System) *events {
 }
 
 // batchChains is the cache of the batch spare chains, by used count a
-// (package batchchain), beside SpareChains' birth–death chains. It is
+// (package batchchain), beside spareChains' birth–death chains. It is
 // safe for concurrent use.
 type batchChains struct {
 	n             int

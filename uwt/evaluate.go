@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/markov"
 )
 
@@ -377,14 +378,10 @@ func (m *Model) assemblePhase(asm *assembly, i int, g *segment, s int) {
 }
 
 // phaseUseful returns the expected useful computing time of an up phase
-// on a processors at the interval (doc.go, "Up phases"): the useful time
-// of a segment, I + L(a) − C(a), times the expected number of segments
-// committed before a failure, e^{−ρT}/(1 − e^{−ρT}) = 1/(e^{ρT} − 1) with
-// T = I + L(a) and ρ = aλ.
+// on a processors at the interval (doc.go, "Up phases";
+// decision.Phase.Useful).
 func (m *Model) phaseUseful(a int, interval float64) float64 {
-	app := m.sc.Application
-	seg := interval + app.Latency[a-1] - app.Overhead[a-1]
-	return seg / math.Expm1(float64(a)*m.lambda*m.upLength(a, interval))
+	return decision.NewPhase(&m.sc.Application, a, m.lambda).Useful(interval)
 }
 
 // phaseSolution is the solved chain of a window of up phases, which does

@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 
+	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/markov"
 	"github.com/ckpt-markov/markov/scenario"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -136,7 +137,7 @@ type Model struct {
 	binShift int // the first bin's width when not bin (the shifted comparison model), 0 otherwise
 	compare  [2]*Model
 	events   *events // failure events; nil for single failures
-	rows     *SpareChains
+	rows     *spareChains
 	sk       *skeleton
 	warm     []float64             // last stationary distribution, for a warm start
 	asm      *assembly             // the buffers of the last evaluation's chain, reused
@@ -189,7 +190,7 @@ func newModel(ctx context.Context, sc *scenario.Scenario, s *Settings, shift int
 	}
 	m.phase = !set.Exact && m.events == nil && sc.Reconfigure != scenario.AtCheckpoint
 	m.rows = newSpareChains(m.lambda, m.theta, set.Exact)
-	m.mode = sc.N() - binomialMode(sc.N(), m.lambda/(m.lambda+m.theta))
+	m.mode = sc.N() - decision.Mode(sc.N(), m.lambda/(m.lambda+m.theta))
 	lo, hi := m.window()
 	if m.events != nil {
 		m.rows.batch = &batchChains{n: sc.N(), lambda: m.lambda, theta: m.theta, sizes: m.events.sizes}
@@ -246,7 +247,7 @@ func (m *Model) window() (lo, hi int) {
 	if m.set.Exact {
 		return 0, m.sc.N()
 	}
-	return binomialWindow(m.sc.N(), m.lambda/(m.lambda+m.theta), m.set.Tol)
+	return decision.Window(m.sc.N(), m.lambda/(m.lambda+m.theta), m.set.Tol)
 }
 
 // widen returns the window [lo, hi] widened by its width (at least 4) on
@@ -255,62 +256,6 @@ func (m *Model) window() (lo, hi int) {
 func (m *Model) widen(lo, hi int) (int, int) {
 	w := max(hi-lo, 4)
 	return max(lo-w, 0), min(hi+w, m.sc.N())
-}
-
-// Window returns the fast path's first window of functional counts
-// [lo, hi] for n processors failing at rate lambda and repaired at rate
-// theta: outside it the stationary law of the functional count,
-// Binomial(n, θ/(λ+θ)), has at most tol of its mass on each side, plus a
-// margin. Package optimal builds its decision states on it.
-func Window(n int, lambda, theta, tol float64) (lo, hi int) {
-	return binomialWindow(n, lambda/(lambda+theta), tol)
-}
-
-// binomialMode returns the mode of Binomial(n, q).
-func binomialMode(n int, q float64) int {
-	return min(max(int(math.Floor(float64(n+1)*q)), 0), n)
-}
-
-// binomialWindow returns the functional counts [lo, hi] outside which the
-// stationary law of the functional count, Binomial(n, 1−q), has at most
-// tol of its mass on each side, widened by a margin of one processor
-// failure per side (states are entered at failure instants).
-func binomialWindow(n int, q, tol float64) (lo, hi int) {
-	// The failed count F ~ Binomial(n, q). Walk out from the mode in log
-	// space, accumulating each tail until it is below tol.
-	mode := binomialMode(n, q)
-	logq, logp := math.Log(q), math.Log1p(-q)
-	lgn, _ := math.Lgamma(float64(n + 1))
-	logPMF := func(k int) float64 {
-		a, _ := math.Lgamma(float64(k + 1))
-		b, _ := math.Lgamma(float64(n - k + 1))
-		return lgn - a - b + float64(k)*logq + float64(n-k)*logp
-	}
-	// Upper tail of F: smallest fHi with P(F > fHi) ≤ tol. The pmf falls
-	// faster than geometrically beyond the mode, so the tail beyond k is
-	// at most pmf(k+1)/(1 − ratio) with ratio = pmf(k+2)/pmf(k+1).
-	tail := func(k, dir int) bool {
-		next := k + dir
-		if next < 0 || next > n {
-			return true
-		}
-		l1, l2 := logPMF(next), logPMF(next+dir)
-		ratio := 0.0
-		if next+dir >= 0 && next+dir <= n {
-			ratio = math.Exp(l2 - l1)
-		}
-		return ratio < 1 && math.Exp(l1)/(1-ratio) <= tol
-	}
-	fHi := mode
-	for !tail(fHi, +1) {
-		fHi++
-	}
-	fLo := mode
-	for !tail(fLo, -1) {
-		fLo--
-	}
-	const margin = 2
-	return max(n-fHi-margin, 0), min(n-fLo+margin, n)
 }
 
 // lumpOneClass enables the closed form of a window with one recovery

@@ -55,9 +55,9 @@ func wantsOptimal(policy string) bool {
 	return err == nil && p.Kind == scenario.Optimal
 }
 
-// solver loads the scenario and builds the optimal-policy solver with the
+// settings loads the scenario and returns the solver's settings with the
 // restriction the flags ask for.
-func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Solver, error) {
+func (o *optimalOptions) settings(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Settings, error) {
 	so.optimal = true
 	info, err := so.load(cmd)
 	if err != nil {
@@ -88,12 +88,34 @@ func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *sce
 		}
 		set.Candidates = c
 	}
+	return info, set, nil
+}
+
+// solver loads the scenario and builds the optimal-policy solver with the
+// restriction the flags ask for (for the four levels of optimize).
+func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Solver, error) {
+	info, set, err := o.settings(ctx, cmd, so, mo)
+	if err != nil {
+		return info, nil, err
+	}
 	sv, err := optimal.New(info.sc, set)
 	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
 		// optimal's error names its Settings; here the flags.
 		return info, nil, fmt.Errorf("the optimal policy on %d processors is too large: its decision process needs %d states and %d recovery rows, more than the limit of %d states; restrict the processor counts with --candidates or --refine", se.N, se.States, se.Rows, se.MaxStates)
 	}
 	return info, sv, err
+}
+
+// solve loads the scenario and solves its optimal policy (optimal.Solve)
+// with the restriction the flags ask for.
+func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions, opt optimal.Options) (scenarioInfo, optimal.Solution, error) {
+	info, set, err := o.settings(ctx, cmd, so, mo)
+	if err != nil {
+		return info, optimal.Solution{}, err
+	}
+	opt.Settings, opt.Reconfigure = set, info.sc.Reconfigure
+	sol, err := optimal.Solve(ctx, info.sc.System, info.sc.Application, &opt)
+	return info, sol, err
 }
 
 // optimalVector returns r*(1..N) and its compact form, or nil and a
@@ -150,7 +172,7 @@ func runOptimizeOptimal(ctx context.Context, cmd *cobra.Command, opts *optimizeO
 		bar.finish()
 		return err
 	}
-	rep, err := sv.Levels(ctx, []string{"greedy", "pb"})
+	rep, err := sv.Levels(ctx, []scenario.Policy{{Kind: scenario.Greedy}, {Kind: scenario.PerformanceBased}})
 	bar.finish()
 	if err != nil {
 		return err
@@ -186,6 +208,7 @@ type optimalLevelsJSON struct {
 	Solves           int                  `json:"solves"`
 	Iterations       int                  `json:"iterations"`
 	Status           string               `json:"status"`
+	IntervalStatus   string               `json:"interval_status"`
 	Residual         jsonFloat            `json:"residual"`
 	Dropped          jsonFloat            `json:"dropped"`
 	Mass             map[string]jsonFloat `json:"mass"`
@@ -201,6 +224,10 @@ type perConfigurationJSON struct {
 func (r optimalLevelsReport) JSON() any {
 	rep := r.rep
 	v, rr := optimalVector(rep.Single.Policy)
+	if rep.Single.Status == optimal.NoUsefulWork {
+		// The policy is a placeholder: nothing was solved.
+		v, rr = nil, "none: no policy does useful work"
+	}
 	pol := map[string]jsonFloat{}
 	piv := map[string]jsonFloat{}
 	for _, p := range rep.Policies {
@@ -229,6 +256,7 @@ func (r optimalLevelsReport) JSON() any {
 		Solves:          rep.Single.Evaluations,
 		Iterations:      rep.PerState.Iterations,
 		Status:          rep.PerState.Status.String(),
+		IntervalStatus:  rep.Single.IntervalStatus.String(),
 		Residual:        jsonFloat(rep.PerState.Residual),
 		Dropped:         jsonFloat(rep.PerState.Dropped),
 		Mass:            secondsByCount(rep.Single.Mass),
@@ -254,6 +282,11 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	t := newTable(w)
 	t.row("Scenario", r.info.describe())
 	t.row("Decision states", fmt.Sprintf("%d (functional counts %d-%d, %d processor counts)", r.sv.States(), lo, hi, len(r.sv.Candidates())))
+	if rep.Single.Status == optimal.NoUsefulWork {
+		t.row("Optimal policy", fmt.Sprintf("none: no policy does useful work (every up segment's reward rate is at most %s work/s, within the model's accuracy of zero)", sci(r.sv.MaxUWT())))
+		t.row("Search", optimal.NoUsefulWork.String())
+		return t.flush()
+	}
 	if err := t.flush(); err != nil {
 		return err
 	}
@@ -288,6 +321,12 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	}
 	t.row("I(a), level 3", intervalsText(rep.PerConfiguration.Intervals, rep.PerConfiguration.Mass)+"; "+local)
 	t.row("Search", fmt.Sprintf("level 2: %d fixed-interval solves; level 4: %s after %d improvements", rep.Single.Evaluations, rep.PerState.Status, rep.PerState.Iterations))
+	switch rep.Single.IntervalStatus {
+	case uwt.AtMin:
+		t.row("Warning", "g* still rises at the smallest interval searched: I* is that bound, not an interior maximum")
+	case uwt.AtMax:
+		t.row("Warning", "g* still rises at the largest interval searched: I* is that bound, not an interior maximum")
+	}
 	t.row("Dropped mass", sci(rep.PerState.Dropped)+" per jump")
 	t.row("Residual", sci(rep.PerState.Residual)+" (stationary, 1-norm)")
 	return t.flush()
@@ -300,17 +339,12 @@ func runUWTOptimal(ctx context.Context, cmd *cobra.Command, opts *uwtOptions, in
 		return flagError("interval", "%s, want %s to %s with --policy optimal", quote.Value(opts.Interval), short(optimal.DefaultMinInterval), short(optimal.DefaultMaxInterval))
 	}
 	bar := opts.env.startProgress("solving the optimal policy", 0)
-	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
-	if err != nil {
-		bar.finish()
-		return err
-	}
-	res, err := sv.FixedInterval(ctx, interval)
+	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &opts.Model, optimal.Options{Interval: interval})
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	return opts.env.render(opts.Output, optimalUWTReport{info, interval, res})
+	return opts.env.render(opts.Output, optimalUWTReport{info, interval, sol.Result})
 }
 
 // optimalUWTReport is the result of markov uwt --policy optimal: g*(I).
@@ -451,21 +485,15 @@ func massText(m float64) string {
 
 func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateOptions, interval float64, set *sim.Settings) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
-	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
-	if err != nil {
-		bar.finish()
-		return err
-	}
-	var res optimal.Result
-	if interval > 0 {
-		res, err = sv.FixedInterval(ctx, interval)
-	} else {
-		res, err = sv.PerState(ctx, nil)
-	}
+	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &opts.Model, optimal.Options{Interval: interval, Level: 4})
 	bar.finish()
 	if err != nil {
 		return err
 	}
+	if sol.Status == optimal.NoUsefulWork {
+		return fmt.Errorf("the optimal policy: no policy does useful work on this system (nothing to simulate)")
+	}
+	res := sol.Result
 	// The actions after an interruption as a vector, and, with
 	// reconfiguration at checkpoints, the up states' own choices.
 	v, err := res.Policy.Recovery()
@@ -479,12 +507,7 @@ func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateO
 		// Per-state intervals; the stationary-weighted mean sets the
 		// simulator's default horizon and is printed.
 		set.Intervals = res.Policy.SegmentInterval
-		tot := 0.0
-		for a, iv := range res.MeanInterval {
-			interval += res.Mass[a] * iv
-			tot += res.Mass[a]
-		}
-		interval /= tot
+		interval = sol.Interval
 	}
 	sc := *info.sc
 	sc.Policy, sc.Reschedule = scenario.Policy{Kind: scenario.Optimal}.Resolved(v), v

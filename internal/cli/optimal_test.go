@@ -154,3 +154,29 @@ func TestSimulateOptimal(t *testing.T) {
 		}
 	}
 }
+
+// TestOptimalEdges: a system where nothing useful can be done (MTTF of a
+// microsecond: every up phase fails at once) says so instead of a gain of
+// rounding noise beside "Converged" (issue 20, deliverable 7), in text
+// (no "NaN") and JSON (status NoUsefulWork, UWT 0, no vector); an
+// ordinary scenario's I* is interior (interval_status Converged).
+func TestOptimalEdges(t *testing.T) {
+	out, _, code := run(t, "optimize", "--policy", "optimal", "-n", "8", "--mttf", "1e-6s")
+	if code != 0 || !strings.Contains(out, "no policy does useful work") || strings.Contains(out, "NaN") {
+		t.Errorf("exit %d, text:\n%s", code, out)
+	}
+	var o struct {
+		UWT            float64 `json:"uwt"`
+		Vector         []int   `json:"vector"`
+		Status         string  `json:"status"`
+		IntervalStatus string  `json:"interval_status"`
+	}
+	runJSON(t, &o, "optimize", "--policy", "optimal", "-n", "8", "--mttf", "1e-6s")
+	if o.Status != "NoUsefulWork" || o.UWT != 0 || o.Vector != nil {
+		t.Errorf("JSON: %+v", o)
+	}
+	runJSON(t, &o, "optimize", "--policy", "optimal", "-n", "8")
+	if o.Status != "Converged" || o.IntervalStatus != "Converged" || o.UWT <= 0 {
+		t.Errorf("JSON, built-in system: %+v", o)
+	}
+}

@@ -1,0 +1,54 @@
+// Package decision holds what packages uwt and optimal share about the
+// decision states of the checkpoint model (docs/model.md section 4,
+// docs/optimal-policy.md): the window of functional counts they keep, the
+// cache of spare chains their rows come from, and the law of an up phase
+// of one configuration. It is internal: neither package exports these
+// pieces for the other.
+//
+// # Decision states and the window
+//
+// The application decides when it is not running: in X(p, n), n
+// functional processors, the last checkpoint written on p (p is kept only
+// when the recovery cost R(p, a) depends on it). Both packages keep the
+// functional counts n of a window [lo, hi] outside which the stationary
+// law of the functional count, Binomial(N, θ/(λ+θ)), has at most tol of
+// its mass on each side, plus a margin of two processors per side
+// (Window).
+//
+// # The up phase of a configuration
+//
+// Without failure events and without reconfiguration at checkpoints, a
+// recovery on a processors and the up phase after it end at the first
+// failure of one of the a used processors, an Exp(ρ) time, ρ = aλ,
+// whatever the interval (package uwt, doc.go "Up phases"). A decision
+// X(p, n) → a is then one step of a semi-Markov chain on the decision
+// states, with
+//
+//	sojourn   τ = 1/ρ,
+//	reward    w = e^{−ρ(R(p,a) + L(a))} · ω(a)(I + L(a) − C(a)) / (e^{ρT} − 1),   T = I + L(a),
+//	exit      the spare count s' at the failure, row s = n − a of the
+//	          resolvent ρ(ρI − G_m)⁻¹ of the spare chain (m = N − a),
+//	          leading to X(·, a − 1 + s'),
+//
+// the failure carrying the old checkpoint p when it comes in the recovery
+// (Q_T of the recovery, T = R(p, a) + L(a)) and the new one a when it
+// comes in the up phase (the rest of the resolvent's row). The recovery
+// survives with probability e^{−ρ(R+L)}, and the up phase then commits a
+// geometric number of segments of mean 1/(e^{ρT} − 1), each of useful
+// time I + L − C. Phase is that law for one configuration: its reward
+// (Useful, Work, Survival), its sojourn (Sojourn) and its exit rows
+// (Rows); the interval that maximises its reward (BestInterval) is
+// Daly's exact optimum for the MTBF 1/ρ and the overhead C(a), shifted
+// by C(a) − L(a) (package intervals, DalyOptimum). A checkpoint feature
+// that changes an up phase (several checkpoint levels, say) changes
+// Phase, and both packages see it.
+//
+// References:
+//
+//   - J. T. Daly, "A higher order estimate of the optimum checkpoint
+//     interval for restart dumps", Future Generation Computer Systems
+//     22(3), 2006 (the exact optimum through Lambert's W).
+//   - W. K. Grassmann, M. I. Taksar, D. P. Heyman, "Regenerative analysis
+//     and steady state distributions for Markov chains", Operations
+//     Research 33(5), 1985 (the resolvent rows, package birthdeath).
+package decision

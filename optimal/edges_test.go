@@ -1,0 +1,93 @@
+package optimal
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+// TestNoUsefulWork: with MTTF = 1 µs no policy does useful work (every
+// up phase fails within microseconds of its start): each solve says so
+// with Status NoUsefulWork and UWT 0 instead of a gain of rounding
+// noise, and MaxUWT, the bound that decides it, is below Tol·max ω.
+func TestNoUsefulWork(t *testing.T) {
+	ctx := context.Background()
+	c := oracleCases()[0]
+	c.mttf = 1e-6
+	for _, rc := range []scenario.Reconfigure{scenario.Never, scenario.AtCheckpoint} {
+		sc := c.scenario(t, scenario.Policy{})
+		sc.Reconfigure = rc
+		sv, err := New(sc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sv.MaxUWT() > DefaultTol*4 {
+			t.Errorf("MaxUWT = %g", sv.MaxUWT())
+		}
+		rep, err := sv.Levels(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []Result{rep.Single.Result, rep.PerConfiguration.Result, rep.PerState} {
+			if r.Status != NoUsefulWork || r.UWT != 0 || r.Policy == nil {
+				t.Errorf("%v: status %v, UWT %g", rc, r.Status, r.UWT)
+			}
+		}
+		if r, err := sv.FixedInterval(ctx, 600); err != nil || r.Status != NoUsefulWork {
+			t.Errorf("%v: FixedInterval: %v, %v", rc, r.Status, err)
+		}
+	}
+}
+
+// TestMaxUWTBound: MaxUWT is an upper bound on level 4 (the best policy
+// of the model) on every oracle scenario, so a solver that reports
+// NoUsefulWork from it never hides a policy that works.
+func TestMaxUWTBound(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range oracleCases() {
+		sv, err := New(c.scenario(t, scenario.Policy{}), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := sv.PerState(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status == NoUsefulWork || r.UWT > sv.MaxUWT() {
+			t.Errorf("%s: level 4 %g (%v), MaxUWT %g", c.name, r.UWT, r.Status, sv.MaxUWT())
+		}
+	}
+}
+
+// TestIntervalAtBound: with L = C = R = 0 every segment is free, so g*
+// rises as I falls (docs/optimal-policy.md; decision.Phase.BestInterval:
+// the reward falls with u when C = 0): I* is Settings.MinInterval and
+// flagged uwt.AtMin; an ordinary scenario's I* is interior (Converged).
+func TestIntervalAtBound(t *testing.T) {
+	ctx := context.Background()
+	c := oracleCases()[3]
+	free, err := scenario.New(scenario.System{Processors: c.n, MTTF: c.mttf, MTTR: c.mttr},
+		scenario.Application{WorkRate: c.work, Latency: make([]float64, c.n), Overhead: make([]float64, c.n),
+			Recovery: scenario.RecoveryByNew(make([]float64, c.n))}, scenario.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []struct {
+		sc   *scenario.Scenario
+		want uwt.Status
+	}{{free, uwt.AtMin}, {c.scenario(t, scenario.Policy{}), uwt.Converged}} {
+		sv, err := New(k.sc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, err := sv.SingleInterval(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if one.IntervalStatus != k.want {
+			t.Errorf("I* = %g: %v, want %v", one.Interval, one.IntervalStatus, k.want)
+		}
+	}
+}

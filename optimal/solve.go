@@ -1,0 +1,133 @@
+package optimal
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/ckpt-markov/markov/reschedule"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+// Options configures Solve. A nil *Options means level 2 with the
+// default Settings and no reconfiguration.
+type Options struct {
+	// Interval > 0 solves at that interval, in every up state: g*(I).
+	// Zero searches it: level 2 (one interval I*), or level 3 or 4.
+	Interval float64
+	// Level is 2 (one interval for every configuration, the default), 3
+	// (one per configuration) or 4 (one per up state). It is ignored
+	// when Interval > 0.
+	Level int
+	// Reconfigure is the reconfiguration rule (scenario.Never by default).
+	Reconfigure scenario.Reconfigure
+	// Settings configures the solver (nil: defaults).
+	Settings *Settings
+}
+
+// Solution is the optimal policy of a system and an application.
+type Solution struct {
+	// Result is the policy with its UWT, status and stationary masses.
+	Result
+	// Interval is the interval of the policy: the one asked for, or I*
+	// of level 2; for levels 3 and 4 the stationary-weighted mean of the
+	// intervals (Intervals gives each).
+	Interval float64
+	// IntervalStatus tells whether level 2's I* lies at a bound of the
+	// search (uwt.AtMin, uwt.AtMax); uwt.Converged otherwise, and for a
+	// fixed interval.
+	IntervalStatus uwt.Status
+	// Single is level 2, from which levels 3 and 4 start (zero with a
+	// fixed interval).
+	Single Single
+	// Solver is the decision process solved.
+	Solver *Solver
+}
+
+// Solve computes the optimal rescheduling policy and its intervals for
+// the system and the application: the one library entry point that the
+// CLI, package evaluate and package sweep call. No policy is given: the
+// solver considers every action (docs/optimal-policy.md).
+func Solve(ctx context.Context, sys scenario.System, app scenario.Application, opt *Options) (Solution, error) {
+	var o Options
+	if opt != nil {
+		o = *opt
+	}
+	if o.Level == 0 {
+		o.Level = 2
+	}
+	if o.Level < 2 || o.Level > 4 {
+		return Solution{}, fmt.Errorf("optimal: Options.Level = %d, want 2, 3 or 4", o.Level)
+	}
+	// The solver's scenario: any policy stands in for the one it solves
+	// (New ignores it); greedy is valid for every application.
+	sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		return Solution{}, err
+	}
+	sc.Reconfigure = o.Reconfigure
+	sv, err := New(sc, o.Settings)
+	if err != nil {
+		return Solution{}, err
+	}
+	out := Solution{Solver: sv, IntervalStatus: uwt.Converged}
+	if o.Interval > 0 {
+		out.Result, err = sv.FixedInterval(ctx, o.Interval)
+		out.Interval = o.Interval
+		return out, err
+	}
+	if out.Single, err = sv.SingleInterval(ctx, 0); err != nil {
+		return Solution{}, err
+	}
+	out.IntervalStatus = out.Single.IntervalStatus
+	switch o.Level {
+	case 2:
+		out.Result, out.Interval = out.Single.Result, out.Single.Interval
+		return out, nil
+	case 3:
+		// Level 3 from level 2 (docs/optimal-policy.md section 4; starting
+		// from level 4 would cost a per-state policy iteration).
+		c, err := sv.PerConfiguration(ctx, out.Single, out.Single.Result)
+		if err != nil {
+			return Solution{}, err
+		}
+		out.Result = c.Result
+	default:
+		if out.Result, err = sv.PerState(ctx, out.Single.Policy); err != nil {
+			return Solution{}, err
+		}
+	}
+	out.Interval = out.meanInterval()
+	return out, nil
+}
+
+// meanInterval is the stationary-weighted mean of the intervals, summed
+// in increasing order of count (a sum in the map's order would change its
+// last bits from run to run).
+func (s *Solution) meanInterval() float64 {
+	iv, tot := 0.0, 0.0
+	for _, a := range slices.Sorted(maps.Keys(s.MeanInterval)) {
+		iv += s.Mass[a] * s.MeanInterval[a]
+		tot += s.Mass[a]
+	}
+	if tot == 0 {
+		return s.Single.Interval
+	}
+	return iv / tot
+}
+
+// Scenario returns the scenario of the solution's policy: the system and
+// application solved, its reconfiguration rule, and the policy
+// scenario.Policy{Kind: Optimal} resolved to its vector. It returns an
+// error when the policy is not a vector (Policy.Vector).
+func (s *Solution) Scenario() (*scenario.Scenario, reschedule.Vector, error) {
+	v, err := s.Policy.Vector()
+	if err != nil {
+		return nil, nil, err
+	}
+	sc := *s.Solver.Scenario()
+	sc.Policy, sc.Reschedule = scenario.Policy{Kind: scenario.Optimal}.Resolved(v), v
+	return &sc, v, nil
+}
