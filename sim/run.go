@@ -167,6 +167,9 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
+	if err := sc.SingleLevel("package sim"); err != nil {
+		return nil, err
+	}
 	if err := checkInterval(interval); err != nil {
 		return nil, err
 	}

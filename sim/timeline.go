@@ -140,6 +140,9 @@ func newTimelineChecked(sc *scenario.Scenario, interval float64, d Decisions, sr
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
+	if err := sc.SingleLevel("package sim"); err != nil {
+		return nil, err
+	}
 	if src == nil {
 		return nil, errors.New("sim: source is nil")
 	}
