@@ -127,4 +127,3 @@ func TestPolicyRefused(t *testing.T) {
 		t.Fatalf("greedy on 4: %v", err)
 	}
 }
-
