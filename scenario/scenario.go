@@ -497,13 +497,25 @@ func (a Application) FirstCounts(n int) (Application, error) {
 	if n < 1 || n > a.N() {
 		return Application{}, fieldErr("system.processors", "%d, but the application is described for processor counts 1..%d", n, a.N())
 	}
+	if len(a.Levels) > 0 {
+		out := Application{WorkRate: slices.Clone(a.WorkRate[:n]), NoCheckpointAfterRecovery: a.NoCheckpointAfterRecovery}
+		for _, lv := range a.Levels {
+			one, err := Application{WorkRate: a.WorkRate, Latency: lv.Latency, Overhead: lv.Overhead, Recovery: lv.Recovery}.FirstCounts(n)
+			if err != nil {
+				return Application{}, err
+			}
+			out.Levels = append(out.Levels, Level{Latency: one.Latency, Overhead: one.Overhead, Recovery: one.Recovery})
+		}
+		return out, nil
+	}
 	if len(a.Latency) < n || len(a.Overhead) < n {
 		return Application{}, a.Validate(a.N())
 	}
 	out := Application{
-		WorkRate: slices.Clone(a.WorkRate[:n]),
-		Latency:  slices.Clone(a.Latency[:n]),
-		Overhead: slices.Clone(a.Overhead[:n]),
+		WorkRate:                  slices.Clone(a.WorkRate[:n]),
+		Latency:                   slices.Clone(a.Latency[:n]),
+		Overhead:                  slices.Clone(a.Overhead[:n]),
+		NoCheckpointAfterRecovery: a.NoCheckpointAfterRecovery,
 	}
 	switch r := a.Recovery; {
 	case r.matrix != nil:

@@ -21,6 +21,7 @@ type optimizeOptions struct {
 	RelTol   float64
 	Band     float64
 	Scan     bool
+	Levels   levelOptions
 }
 
 // optimizeJSON is the --json output of markov optimize.
@@ -92,6 +93,7 @@ LANL system-1, greedy policy); see 'markov --help'.`,
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
 	opts.Optimal.register(cmd)
+	opts.Levels.register(cmd, true)
 	f := cmd.Flags()
 	f.Float64Var(&opts.RelTol, "rel-tol", 1e-4, "relative tolerance on I*")
 	f.Float64Var(&opts.Band, "band", 0.01, "fraction below the best UWT that defines the near-optimal band")
@@ -121,7 +123,14 @@ func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions)
 	if err != nil {
 		return err
 	}
-	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
+	info, err := opts.Scenario.load(cmd)
+	if err != nil {
+		return err
+	}
+	if opts.Levels.wanted(info.sc) {
+		return runOptimizeLevels(ctx, opts, info)
+	}
+	info, m, err := buildModel(cmd, info, &opts.Model)
 	if err != nil {
 		return err
 	}

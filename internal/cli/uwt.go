@@ -19,6 +19,7 @@ type uwtOptions struct {
 	Output   outputOptions
 	Optimal  optimalOptions
 	Interval string
+	Levels   levelOptions
 }
 
 // uwtJSON is the --json output of markov uwt.
@@ -65,6 +66,7 @@ state with full spare-chain rows, for validation on small systems.`,
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
 	opts.Optimal.register(cmd)
+	opts.Levels.register(cmd, false)
 	cmd.Flags().StringVarP(&opts.Interval, "interval", "i", "", "checkpoint interval I (`DURATION`, required), e.g. 12h")
 	return cmd
 }
@@ -83,7 +85,14 @@ func runUWT(ctx context.Context, cmd *cobra.Command, opts *uwtOptions) error {
 	if err := opts.Optimal.unused(); err != nil {
 		return err
 	}
-	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
+	info, err := opts.Scenario.load(cmd)
+	if err != nil {
+		return err
+	}
+	if opts.Levels.wanted(info.sc) {
+		return runUWTLevels(opts, info, interval)
+	}
+	info, m, err := buildModel(cmd, info, &opts.Model)
 	if err != nil {
 		return err
 	}
