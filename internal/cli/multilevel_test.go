@@ -128,3 +128,29 @@ func TestLevelsErrors(t *testing.T) {
 		t.Errorf("moldable:3 on 4: UWT %v", ok.UWT)
 	}
 }
+
+// TestREADMELevels: the README's multi-level examples are the commands'
+// output.
+func TestREADMELevels(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, args := range [][]string{
+		{"optimize", "--scenario", "docs/examples/atlas-two-level.json"},
+		{"optimize", "--scenario", "docs/examples/atlas-two-level.json", "--format", "scr"},
+	} {
+		prompt := "$ markov " + strings.Join(args, " ") + "\n"
+		i := strings.Index(readme, prompt)
+		if i < 0 {
+			t.Fatalf("README lacks %q", prompt)
+		}
+		block := readme[i+len(prompt):]
+		block = block[:strings.Index(block, "```")]
+		args[2] = "../../" + args[2]
+		if got := mustRun(t, args...); got != block {
+			t.Errorf("markov %s:\n%s\nREADME:\n%s", strings.Join(args, " "), got, block)
+		}
+	}
+}
