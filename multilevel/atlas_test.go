@@ -126,3 +126,32 @@ func TestFirstOrderLimit(t *testing.T) {
 		t.Errorf("at 10⁻⁴ the first order is still %.2g off in I, %.2g in waste", prevI, prevW)
 	}
 }
+
+// TestBand: the band's ends have UWT (1 − frac)·best to 1e-6, on both
+// sides of the optimum.
+func TestBand(t *testing.T) {
+	m, err := New(atlas(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, err := m.Optimize(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi, err := m.Band(opt.Result, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, I := range []float64{lo, hi} {
+		r, err := m.Evaluate(opt.Pattern, I)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := math.Abs(r.UWT/opt.UWT - 0.99); d > 1e-6 {
+			t.Errorf("band end %v: UWT %v, %.2g off 0.99·best", I, r.UWT, d)
+		}
+	}
+	if !(lo < opt.Interval && opt.Interval < hi) {
+		t.Errorf("band [%v, %v] around %v", lo, hi, opt.Interval)
+	}
+}

@@ -325,3 +325,44 @@ func maxInt(g func(int) (float64, error), x0, hi int) (int, error) {
 	}
 	return best, nil
 }
+
+// Band returns the near-optimal band of the pattern of best: the
+// intervals around best.Interval whose UWT is within the fraction frac
+// of best.UWT (the Illinois regula falsi of internal/scalar in ln I on
+// each side, from doubling steps out of the band). An end that UWT never
+// falls below the level within a factor 2⁴⁰ is returned infinite (or 0).
+func (m *Model) Band(best Result, frac float64) (lo, hi float64, err error) {
+	if !(frac > 0 && frac < 1) {
+		return 0, 0, fmt.Errorf("multilevel: band fraction %v, want one in (0, 1)", frac)
+	}
+	level := (1 - frac) * best.UWT
+	f := func(u float64) (float64, error) {
+		r, err := m.Evaluate(best.Pattern, math.Exp(u))
+		return r.UWT, err
+	}
+	in := math.Log(best.Interval)
+	side := func(dir float64) (float64, error) {
+		step := dir * math.Ln2 / 8
+		for k := 0; k < 40*8; k++ {
+			out := in + step
+			v, err := f(out)
+			if err != nil {
+				return 0, err
+			}
+			if v < level {
+				u, err := scalar.LevelCrossing(f, in, out, best.UWT, v, level, 1e-6)
+				return math.Exp(u), err
+			}
+			step *= 2
+			if math.Abs(step) > 40*math.Ln2 {
+				break
+			}
+		}
+		return math.Exp(dir * math.Inf(1)), nil
+	}
+	if lo, err = side(-1); err != nil {
+		return 0, 0, err
+	}
+	hi, err = side(1)
+	return lo, hi, err
+}

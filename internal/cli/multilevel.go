@@ -109,6 +109,9 @@ func levelsOf(m *multilevel.Model, r multilevel.Result) levelsJSON {
 
 // runUWTLevels is markov uwt on the multi-level model.
 func runUWTLevels(opts *uwtOptions, info scenarioInfo, interval float64) error {
+	if opts.Model.OldCountBin > 1 {
+		return flagError("old-count-bin", "the multi-level model is exact and keeps no old counts")
+	}
 	m, pattern, err := opts.Levels.levelModel(info)
 	if err != nil {
 		return err
@@ -196,13 +199,19 @@ func runOptimizeLevels(ctx context.Context, opts *optimizeOptions, info scenario
 	if err != nil {
 		return err
 	}
+	if opts.Model.OldCountBin > 1 {
+		return flagError("old-count-bin", "the multi-level model is exact and keeps no old counts")
+	}
 	bar := opts.env.startProgress("searching the pattern and I*", 0)
 	opt, err := m.Optimize(ctx, &multilevel.OptimizeSettings{Pattern: pattern, Tol: opts.RelTol})
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	rep := levelsOptimizeReport{info: info, m: m, opt: opt}
+	rep := levelsOptimizeReport{info: info, m: m, opt: opt, band: opts.Band}
+	if rep.bandLow, rep.bandHigh, err = m.Band(opt.Result, opts.Band); err != nil {
+		return err
+	}
 	if L := m.Levels(); L == 2 {
 		p := m.Process()
 		if di, err := intervals.DiTwoLevel(p.Levels[0].Overhead, p.Levels[1].Overhead, p.Rate*p.Severity[0], p.Rate*p.Severity[1]); err == nil {
@@ -221,10 +230,12 @@ func runOptimizeLevels(ctx context.Context, opts *optimizeOptions, info scenario
 }
 
 type levelsOptimizeReport struct {
-	info scenarioInfo
-	m    *multilevel.Model
-	opt  multilevel.Optimum
-	di   *intervals.MultiLevelSchedule
+	info              scenarioInfo
+	m                 *multilevel.Model
+	opt               multilevel.Optimum
+	di                *intervals.MultiLevelSchedule
+	band              float64
+	bandLow, bandHigh float64
 }
 
 // scheduleJSON is a schedule compared with the optimum.
@@ -235,14 +246,11 @@ type scheduleJSON struct {
 	UWT            jsonFloat   `json:"uwt"`
 }
 
+// levelsOptimizeJSON is optimizeJSON's keys (no chain: states,
+// dropped, residual 0; model_interval null; scan empty) with the
+// multi-level ones.
 type levelsOptimizeJSON struct {
-	Scenario     scenarioJSON `json:"scenario"`
-	Exact        bool         `json:"exact"`
-	Interval     jsonFloat    `json:"interval"`
-	UWT          jsonFloat    `json:"uwt"`
-	Availability jsonFloat    `json:"availability"`
-	Evaluations  int          `json:"evaluations"`
-	Status       string       `json:"status"`
+	optimizeJSON
 	levelsJSON
 	FixedPattern bool          `json:"fixed_pattern"`
 	Patterns     int           `json:"patterns"`
@@ -270,8 +278,10 @@ func (r levelsOptimizeReport) JSON() any {
 		fo = r.firstOrder(&o.FirstOrder)
 	}
 	return levelsOptimizeJSON{
-		Scenario: r.info.json(), Exact: true, Interval: jsonFloat(o.Interval), UWT: jsonFloat(o.UWT),
-		Availability: jsonFloat(o.Availability), Evaluations: o.Evaluations, Status: "Converged",
+		optimizeJSON: optimizeJSON{Scenario: r.info.json(), Exact: true, Interval: jsonFloat(o.Interval), UWT: jsonFloat(o.UWT),
+			Availability: jsonFloat(o.Availability), Evaluations: o.Evaluations, Status: "Converged",
+			BandLow: jsonFloat(r.bandLow), BandHigh: jsonFloat(r.bandHigh), Band: jsonFloat(r.band),
+			ModelInterval: jsonFloat(math.NaN()), Scan: []sampleJSON{}},
 		levelsJSON: levelsOf(r.m, o.Result), FixedPattern: o.Fixed, Patterns: o.Patterns,
 		SingleLevel: scheduleJSON{Pattern: o.SingleLevel.Pattern, Interval: jsonFloat(o.SingleLevel.Interval), UWT: jsonFloat(o.SingleLevel.UWT)},
 		FirstOrder:  fo, DiTwoLevel: r.firstOrder(r.di),
@@ -290,6 +300,7 @@ func (r levelsOptimizeReport) Text(w io.Writer) error {
 	t := newTable(w)
 	t.row("Scenario", r.info.describe())
 	writeLevelRows(t, r.m, o.Result)
+	t.row("Near-optimal band", fmt.Sprintf("%s to %s (UWT within %g%% of the best, this pattern)", dur(r.bandLow), dur(r.bandHigh), 100*r.band))
 	t.row("Single level", fmt.Sprintf("UWT %s work/s at I = %s (highest level only)", num(o.SingleLevel.UWT), dur(o.SingleLevel.Interval)))
 	if r.m.Levels() > 1 {
 		if fo := r.firstOrder(&o.FirstOrder); fo != nil {
