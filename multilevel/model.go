@@ -36,15 +36,19 @@ func New(sc *scenario.Scenario) (*Model, error) {
 	}
 	n := sc.N()
 	a := sc.Reschedule.At(n)
+	field := "application.checkpoint_levels"
+	if len(sc.Application.Levels) == 0 {
+		field = "application.checkpoint_after_recovery"
+	}
 	for k := 1; k <= n; k++ {
 		if r := sc.Reschedule.At(k); a == 0 || r != 0 && r != a || (r == a) != (k >= a) {
-			return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
-				"the policy %s changes the processor count (r(%d) = %d, r(%d) = %d); multi-level checkpointing is modelled on a fixed count so far: policy moldable:a (or one processor)",
+			return nil, &scenario.Error{Field: field, Problem: fmt.Sprintf(
+				"the policy %s changes the processor count (r(%d) = %d, r(%d) = %d); package multilevel models a fixed count so far: policy moldable:a (or one processor)",
 				sc.Policy, n, a, k, r)}
 		}
 	}
 	if !sc.System.FailureEvents.Single() {
-		return nil, &scenario.Error{Field: "system.failure_events", Problem: "failure events of several processors with application.checkpoint_levels are not modelled yet"}
+		return nil, &scenario.Error{Field: "system.failure_events", Problem: "failure events of several processors are not modelled yet with " + field}
 	}
 	app := sc.Application
 	m := &Model{sc: sc, a: a, work: app.WorkRate[a-1], pattern: sc.CheckpointPattern}

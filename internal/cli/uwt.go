@@ -53,10 +53,15 @@ the size of the Markov chain solved.
 
 The default fast path builds only the states whose functional processor
 counts carry probability (the dropped mass is reported); --exact builds every
-state with full spare-chain rows, for validation on small systems.`,
+state with full spare-chain rows, for validation on small systems.
+
+On a scenario with application.checkpoint_levels it evaluates the
+multi-level model (docs/model.md section 12) for the pattern of
+--pattern V1,V2,... (or the scenario's checkpoint_pattern).`,
 		Example: `  markov uwt --interval 12h
   markov uwt --scenario app.json --interval 90m --json
-  markov uwt --app md --processors 16 --mttf 30d --interval 2h --exact`,
+  markov uwt --app md --processors 16 --mttf 30d --interval 2h --exact
+  markov uwt --scenario docs/examples/atlas-two-level.json --interval 25m --pattern 26`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runUWT(ctx, cmd, opts)
