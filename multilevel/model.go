@@ -37,8 +37,12 @@ func New(sc *scenario.Scenario) (*Model, error) {
 	n := sc.N()
 	a := sc.Reschedule.At(n)
 	field := "application.checkpoint_levels"
-	if len(sc.Application.Levels) == 0 {
+	switch {
+	case len(sc.Application.Levels) > 0:
+	case sc.Application.NoCheckpointAfterRecovery:
 		field = "application.checkpoint_after_recovery"
+	default:
+		field = "policy"
 	}
 	for k := 1; k <= n; k++ {
 		if r := sc.Reschedule.At(k); a == 0 || r != 0 && r != a || (r == a) != (k >= a) {

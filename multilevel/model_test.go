@@ -115,7 +115,7 @@ func TestOneProcessorClosedForm(t *testing.T) {
 // TestPolicyRefused: a policy that changes the processor count is
 // refused with an error naming checkpoint_levels and the policy.
 func TestPolicyRefused(t *testing.T) {
-	sc := oneLevel(t, 4, 4, 86400, 3600)
+	sc := moldable(t, 4, 4)
 	sc.Policy = scenario.Policy{}
 	v, err := sc.Policy.Vector(scenario.PolicyInputs{N: 4, WorkRate: sc.Application.WorkRate})
 	if err != nil {
