@@ -13,6 +13,8 @@ import (
 	"github.com/ckpt-markov/markov/intervals"
 	"github.com/ckpt-markov/markov/multilevel"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
+	"github.com/ckpt-markov/markov/uwt"
 )
 
 // levelOptions are the multi-level flags of markov uwt and optimize
@@ -397,4 +399,38 @@ func libraryConfig(format string, r multilevel.Result, m *multilevel.Model) (str
 	b.WriteString("# (the thresholds count computation; they fall on the intended checkpoint while the checkpoints in between take less than I in all)\n")
 	_ = m
 	return b.String(), nil
+}
+
+// runSimulateLevels is markov simulate on a multi-level scenario: the
+// simulation (package sim, with levels and severities) beside the exact
+// multi-level model at the same pattern (the scenario's
+// checkpoint_pattern) and interval (--interval, or the model's best for
+// that pattern).
+func runSimulateLevels(ctx context.Context, opts *simulateOptions, info scenarioInfo, interval float64, set *sim.Settings) error {
+	m, err := multilevel.New(info.sc)
+	if err != nil {
+		return err
+	}
+	var res multilevel.Result
+	if interval == 0 {
+		pattern := info.sc.CheckpointPattern
+		if pattern == nil {
+			pattern = make([]int, m.Levels()-1)
+		}
+		opt, err := m.Optimize(ctx, &multilevel.OptimizeSettings{Pattern: pattern})
+		if err != nil {
+			return err
+		}
+		interval, res = opt.Interval, opt.Result
+	} else if res, err = m.Evaluate(nil, interval); err != nil {
+		return err
+	}
+	bar := opts.env.startProgress("simulating", 0)
+	out, err := sim.Run(ctx, info.sc, interval, set)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	model := uwt.Result{Interval: interval, UWT: res.UWT, Availability: res.Availability}
+	return opts.env.render(opts.Output, simulateReport{info: info, interval: interval, seed: opts.Seed, model: model, res: out})
 }

@@ -154,3 +154,22 @@ func TestREADMELevels(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateLevels: markov simulate on a multi-level moldable
+// scenario compares the simulation (package sim with levels) with the
+// exact multi-level model.
+func TestSimulateLevels(t *testing.T) {
+	path := writeFile(t, "ml6.json", `{"system": {"processors": 6, "mttf": 20000, "mttr": 3000, "failure_severity": [0.6, 0.3, 0.1]},
+	 "application": {"work_rate": [1, 2, 3, 4, 5, 6],
+	   "checkpoint_levels": [{"latency": 5, "overhead": 3, "recovery": 5}, {"latency": 40, "overhead": 30, "recovery": 60}, {"latency": 200, "overhead": 150, "recovery": 300}]},
+	 "policy": {"moldable": 4}, "checkpoint_pattern": [3, 2]}`)
+	var got struct {
+		ModelUWT  float64 `json:"model_uwt"`
+		ModelInCI bool    `json:"model_in_ci"`
+		UWT       float64 `json:"uwt"`
+	}
+	runJSON(t, &got, "simulate", "--scenario", path, "--interval", "300s", "--rel-tol", "0.01")
+	if !got.ModelInCI || got.ModelUWT < 3.2 || got.ModelUWT > 3.35 {
+		t.Errorf("simulate with levels: %+v", got)
+	}
+}
