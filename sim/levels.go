@@ -92,10 +92,11 @@ func newLevels(sc *scenario.Scenario) *levels {
 // none, so processors go down at (1 − f₁)λ.
 func downMTTF(sc *scenario.Scenario) float64 {
 	f := sc.Severity()
-	if len(f) > 1 && f[0] < 1 {
-		return sc.System.MTTF / (1 - f[0])
+	if len(f) == 1 {
+		return sc.System.MTTF
 	}
-	return sc.System.MTTF
+	// All crashes: no processor ever goes down (the largest finite mean).
+	return math.Min(sc.System.MTTF/(1-f[0]), math.MaxFloat64)
 }
 
 // level returns the level of the checkpoint ending the current segment:

@@ -108,3 +108,26 @@ func TestLevelsMalleable(t *testing.T) {
 		t.Errorf("greedy with levels: UWT %v ± %v, %v", res.UWT.Mean, res.UWT.HalfWidth, res.Status)
 	}
 }
+
+// TestLevelsOnlyCrashes: when every failure is a crash (severity 1), no
+// processor goes down; the simulation agrees with the model, which has
+// no down time then.
+func TestLevelsOnlyCrashes(t *testing.T) {
+	sc := levelScenario(t, 6, 4, true)
+	sc.System.FailureSeverity = &scenario.FailureSeverity{Shares: []float64{1, 0, 0}}
+	m, err := multilevel.New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := m.Evaluate(nil, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sim.Run(context.Background(), sc, 300, &sim.Settings{Seed: 3, RelTol: 0.005})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.UWT.Contains(model.UWT) || model.Down != 0 {
+		t.Errorf("only crashes: model %.6f (down %v), simulation %.6f ± %.6f", model.UWT, model.Down, res.UWT.Mean, res.UWT.HalfWidth)
+	}
+}
