@@ -100,6 +100,25 @@
 //
 // MasterWorker, Grid2D and Ring build common communication patterns.
 //
+// # Multi-level: Benoit et al. (2017), Di et al. (2017)
+//
+// L checkpoint levels of cost C_ℓ (increasing), failures of severity ℓ
+// at λ_ℓ (they need a checkpoint of level ≥ ℓ), a pattern V of V_ℓ
+// level-ℓ checkpoints between level-(ℓ+1) ones, n_ℓ = ∏_{k≥ℓ}(V_k + 1)
+// checkpoints of level ≥ ℓ per period of W seconds of computation. With
+// ΔC_ℓ = C_ℓ − C_{ℓ−1} (a level-ℓ checkpoint stands for the lower ones
+// at its position), the first-order waste and its optima are
+//
+//	H(W) = Σ_ℓ n_ℓΔC_ℓ/W + W·Σ_ℓ λ_ℓ/(2n_ℓ) (+ Σ_ℓ λ_ℓR_ℓ)      MultiLevelWaste
+//	x_ℓ = sqrt(λ_ℓ/(2ΔC_ℓ)), I = 1/x₁, V_ℓ + 1 = x_ℓ/x_{ℓ+1}    BenoitMultiLevel
+//	H* ≈ Σ_ℓ sqrt(2λ_ℓΔC_ℓ)
+//	two levels: x* = sqrt(λ₁(C₂ − C₁)/(λ₂C₁)),
+//	            W₁ = sqrt(2((x−1)C₁ + C₂)/(x(λ₁ + xλ₂)))          DiTwoLevel
+//
+// the ratios rounded to integers by least waste. They approach the exact
+// optimum of package multilevel as the rates fall (its
+// TestFirstOrderLimit).
+//
 // # Comparing models
 //
 // Params gathers a system and an application in common terms; Models
@@ -147,4 +166,10 @@
 //     Mathematics 5, 1996.
 //   - R. P. Brent, Algorithms for Minimization without Derivatives,
 //     Prentice-Hall, 1973.
+//   - A. Benoit, A. Cavelan, V. Le Fèvre, Y. Robert and H. Sun, "Towards
+//     optimal multi-level checkpointing", IEEE Transactions on Computers
+//     66(7), 2017.
+//   - S. Di, Y. Robert, F. Vivien and F. Cappello, "Toward an optimal
+//     online checkpoint solution under a two-level HPC checkpoint model",
+//     IEEE Transactions on Parallel and Distributed Systems 28(1), 2017.
 package intervals // import "github.com/ckpt-markov/markov/intervals"

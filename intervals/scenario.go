@@ -15,6 +15,9 @@ func ForScenario(sc *scenario.Scenario) (Params, int, error) {
 	if err := sc.Validate(); err != nil {
 		return Params{}, 0, err
 	}
+	if err := sc.SingleLevel("intervals.ForScenario"); err != nil {
+		return Params{}, 0, err
+	}
 	n := sc.N()
 	a := sc.Reschedule.At(n)
 	if a == 0 {

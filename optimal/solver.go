@@ -165,6 +165,9 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
+	if err := sc.SingleLevel("package optimal"); err != nil {
+		return nil, err
+	}
 	if !sc.System.FailureEvents.Single() {
 		return nil, errors.New("optimal: system.failure_events: the solver models single processor failures only (docs/optimal-policy.md); failure events that take down several processors are not supported")
 	}

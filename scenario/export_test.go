@@ -17,6 +17,9 @@ func ParseReference(data []byte, s *ParseSettings) (*Scenario, error) {
 // compared bit for bit (so 0 and -0 differ), and else the first
 // difference.
 func SameScenario(a, b *Scenario) string {
+	if d := sameLevels(a, b); d != "" {
+		return d
+	}
 	if d := sameFloats("application.work_rate", a.Application.WorkRate, b.Application.WorkRate); d != "" {
 		return d
 	}
@@ -72,6 +75,35 @@ func sameFloats(field string, a, b []float64) string {
 		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
 			return fmt.Sprintf("%s[%d]: %v and %v", field, i, a[i], b[i])
 		}
+	}
+	return ""
+}
+
+// sameLevels compares the multi-level fields (levels.go).
+func sameLevels(a, b *Scenario) string {
+	fa, fb := a.System.FailureSeverity, b.System.FailureSeverity
+	if (fa == nil) != (fb == nil) {
+		return "failure_severity given in one only"
+	}
+	if fa != nil {
+		if d := sameFloats("failure_severity", fa.Shares, fb.Shares); d != "" {
+			return d
+		}
+	}
+	if len(a.Application.Levels) != len(b.Application.Levels) || a.Application.NoCheckpointAfterRecovery != b.Application.NoCheckpointAfterRecovery {
+		return "checkpoint levels or checkpoint_after_recovery differ"
+	}
+	for i := range a.Application.Levels {
+		la, lb := a.Application.Levels[i], b.Application.Levels[i]
+		if d := sameFloats(fmt.Sprintf("levels[%d].latency", i), la.Latency, lb.Latency) + sameFloats(fmt.Sprintf("levels[%d].overhead", i), la.Overhead, lb.Overhead); d != "" {
+			return d
+		}
+		if la.Recovery.Cost(1, 1) != lb.Recovery.Cost(1, 1) || la.Recovery.DependsOnOld() != lb.Recovery.DependsOnOld() {
+			return fmt.Sprintf("levels[%d].recovery differ", i)
+		}
+	}
+	if (a.CheckpointPattern == nil) != (b.CheckpointPattern == nil) || fmt.Sprint(a.CheckpointPattern) != fmt.Sprint(b.CheckpointPattern) {
+		return fmt.Sprintf("checkpoint_pattern %v/%v", a.CheckpointPattern, b.CheckpointPattern)
 	}
 	return ""
 }

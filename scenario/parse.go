@@ -48,6 +48,8 @@ type fileJSON struct {
 	Policy      json.RawMessage `json:"policy"`
 	// Reconfigure is "never" (the default) or "at-checkpoint".
 	Reconfigure json.RawMessage `json:"reconfigure"`
+	// CheckpointPattern is [V₁, …, V_{L−1}] (levels.go).
+	CheckpointPattern json.RawMessage `json:"checkpoint_pattern"`
 }
 
 type systemJSON struct {
@@ -56,6 +58,8 @@ type systemJSON struct {
 	MTTR       json.RawMessage `json:"mttr"`
 	// FailureEvents is {"sizes": [p1, p2, ...]}.
 	FailureEvents json.RawMessage `json:"failure_events"`
+	// FailureSeverity is [f₁, …, f_L] (levels.go).
+	FailureSeverity json.RawMessage `json:"failure_severity"`
 }
 
 type failureEventsJSON struct {
@@ -67,6 +71,9 @@ type applicationJSON struct {
 	Latency  json.RawMessage `json:"checkpoint_latency"`
 	Overhead json.RawMessage `json:"checkpoint_overhead"`
 	Recovery json.RawMessage `json:"recovery"`
+	// Levels and AfterRecovery are the multi-level fields (levels.go).
+	Levels        json.RawMessage `json:"checkpoint_levels"`
+	AfterRecovery json.RawMessage `json:"checkpoint_after_recovery"`
 }
 
 type policyJSON struct {
@@ -283,11 +290,23 @@ func parseReference(data []byte, s *ParseSettings) (*Scenario, error) {
 			return nil, err
 		}
 	}
+	var pattern []int
+	if !isNull(f.CheckpointPattern) {
+		if pattern, err = parsePattern(f.CheckpointPattern); err != nil {
+			return nil, err
+		}
+	}
 	sc, err := newScenario(sys, app, pol, appChecked, false)
 	if err != nil {
 		return nil, err
 	}
 	sc.Reconfigure = rc
+	if pattern != nil {
+		sc.CheckpointPattern = pattern
+		if err := sc.checkLevels(); err != nil {
+			return nil, err
+		}
+	}
 	return sc, nil
 }
 
@@ -338,6 +357,13 @@ func (j *systemJSON) system() (System, error) {
 		}
 		sys.FailureEvents = &FailureEvents{Sizes: sizes}
 	}
+	if !isNull(j.FailureSeverity) {
+		f, err := parseSeverity(j.FailureSeverity)
+		if err != nil {
+			return System{}, err
+		}
+		sys.FailureSeverity = &FailureSeverity{Shares: f}
+	}
 	return sys, sys.Validate()
 }
 
@@ -360,6 +386,24 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 	if err := decodeStrict(raw, &j, "application"); err != nil {
 		return Application{}, err
 	}
+	noAfter := false
+	if !isNull(j.AfterRecovery) {
+		after, err := parseAfterRecovery(j.AfterRecovery)
+		if err != nil {
+			return Application{}, err
+		}
+		noAfter = !after
+	}
+	if !isNull(j.Levels) {
+		for _, f := range []struct {
+			raw  json.RawMessage
+			name string
+		}{{j.Latency, "checkpoint_latency"}, {j.Overhead, "checkpoint_overhead"}, {j.Recovery, "recovery"}} {
+			if len(f.raw) > 0 {
+				return Application{}, fieldErr("application.checkpoint_levels", "given together with application.%s: give the levels or the single-level fields, not both", f.name)
+			}
+		}
+	}
 	var work []float64
 	var err error
 	if isObject(j.WorkRate) {
@@ -375,6 +419,19 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 	if err := checkVector("application.work_rate", work, n); err != nil {
 		return Application{}, err
 	}
+	if !isNull(j.Levels) {
+		levels, err := parseLevels(j.Levels, n)
+		if err != nil {
+			return Application{}, err
+		}
+		app := Application{WorkRate: work, NoCheckpointAfterRecovery: noAfter}
+		if len(levels) == 1 { // one level is the single-level model
+			app.Latency, app.Overhead, app.Recovery = levels[0].Latency, levels[0].Overhead, levels[0].Recovery
+		} else {
+			app.Levels = levels
+		}
+		return app, app.Validate(n)
+	}
 	lat, _, err := perCount("application.checkpoint_latency", j.Latency, n)
 	if err != nil {
 		return Application{}, err
@@ -389,7 +446,7 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 	if err != nil {
 		return Application{}, err
 	}
-	app := Application{WorkRate: work, Latency: lat, Overhead: over, Recovery: rec}
+	app := Application{WorkRate: work, Latency: lat, Overhead: over, Recovery: rec, NoCheckpointAfterRecovery: noAfter}
 	return app, app.Validate(n)
 }
 

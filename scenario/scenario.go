@@ -22,6 +22,11 @@ type System struct {
 	// takes down; nil means single, independent failures (every processor
 	// fails on its own at rate 1/MTTF), today's model.
 	FailureEvents *FailureEvents
+	// FailureSeverity[s-1] is the share of failures of severity s, the
+	// lowest checkpoint level that survives them (docs/model.md section
+	// 12): one share per level of Application.Levels, summing to 1. Nil
+	// for a single level.
+	FailureSeverity *FailureSeverity
 }
 
 // Lambda returns the failure rate λ = 1/MTTF of one processor.
@@ -93,6 +98,15 @@ type Application struct {
 	// Recovery is R(p, a): seconds to restore a checkpoint written on p
 	// processors onto a processors.
 	Recovery Recovery
+	// Levels are the checkpoint levels of a multi-level application
+	// (application.checkpoint_levels, L ≥ 2, cheapest first); Latency,
+	// Overhead and Recovery are then nil and zero. A single level given
+	// as a list of one is stored in Latency, Overhead and Recovery.
+	Levels []Level
+	// NoCheckpointAfterRecovery drops the checkpoint written right after
+	// every recovery (application.checkpoint_after_recovery: false; the
+	// SCR model's timeline). The zero value keeps it, today's model.
+	NoCheckpointAfterRecovery bool
 }
 
 // N returns the number of processor counts the application is described for.
@@ -101,6 +115,9 @@ func (a Application) N() int { return len(a.WorkRate) }
 // Validate checks that every vector has n entries, all finite and
 // non-negative, with C(a) ≤ L(a) and some positive work rate.
 func (a Application) Validate(n int) error {
+	if len(a.Levels) > 0 {
+		return a.validateLevels(n)
+	}
 	if a.inRange(n) {
 		return a.Recovery.validate(n)
 	}
@@ -317,6 +334,9 @@ type Scenario struct {
 	// Reconfigure says whether the application changes its processor
 	// count at checkpoints; the zero value Never is the paper's model.
 	Reconfigure Reconfigure
+	// CheckpointPattern, when not nil, fixes the multi-level pattern
+	// [V₁, …, V_{L−1}] (checkpoint_pattern; docs/model.md section 12).
+	CheckpointPattern []int
 }
 
 // N returns the number of processors.
@@ -336,6 +356,9 @@ func (s *Scenario) Validate() error {
 	}
 	want, err := s.Policy.Vector(PolicyInputs{N: n, WorkRate: s.Application.WorkRate})
 	if err != nil {
+		return err
+	}
+	if err := s.checkLevels(); err != nil {
 		return err
 	}
 	if !slices.Equal(want, s.Reschedule) {
@@ -425,6 +448,9 @@ func newScenario(sys System, app Application, pol Policy, appChecked, workPositi
 		}
 	}
 	s := &Scenario{System: sys, Application: app, Policy: pol, Reschedule: v}
+	if err := s.checkLevels(); err != nil {
+		return nil, err
+	}
 	if pol.Kind == Greedy && appChecked && workPositive {
 		return s, s.Reconfigure.Validate()
 	}
@@ -471,13 +497,25 @@ func (a Application) FirstCounts(n int) (Application, error) {
 	if n < 1 || n > a.N() {
 		return Application{}, fieldErr("system.processors", "%d, but the application is described for processor counts 1..%d", n, a.N())
 	}
+	if len(a.Levels) > 0 {
+		out := Application{WorkRate: slices.Clone(a.WorkRate[:n]), NoCheckpointAfterRecovery: a.NoCheckpointAfterRecovery}
+		for _, lv := range a.Levels {
+			one, err := Application{WorkRate: a.WorkRate, Latency: lv.Latency, Overhead: lv.Overhead, Recovery: lv.Recovery}.FirstCounts(n)
+			if err != nil {
+				return Application{}, err
+			}
+			out.Levels = append(out.Levels, Level{Latency: one.Latency, Overhead: one.Overhead, Recovery: one.Recovery})
+		}
+		return out, nil
+	}
 	if len(a.Latency) < n || len(a.Overhead) < n {
 		return Application{}, a.Validate(a.N())
 	}
 	out := Application{
-		WorkRate: slices.Clone(a.WorkRate[:n]),
-		Latency:  slices.Clone(a.Latency[:n]),
-		Overhead: slices.Clone(a.Overhead[:n]),
+		WorkRate:                  slices.Clone(a.WorkRate[:n]),
+		Latency:                   slices.Clone(a.Latency[:n]),
+		Overhead:                  slices.Clone(a.Overhead[:n]),
+		NoCheckpointAfterRecovery: a.NoCheckpointAfterRecovery,
 	}
 	switch r := a.Recovery; {
 	case r.matrix != nil:

@@ -110,6 +110,21 @@
 // horizon. A run in which nothing commits ends with status NoCommits,
 // never Converged.
 //
+// # Several checkpoint levels
+//
+// With application.checkpoint_levels (or without the checkpoint after
+// recovery) the timeline follows docs/model.md section 12: the position
+// in the period is kept as mixed-radix digits, the work committed since
+// the newest checkpoint of each level or higher is taken back when a
+// failure rolls back before it, a failure that takes a used processor
+// down draws its severity s ≥ 2 in proportion to the shares, used
+// processors also crash (severity 1, nothing taken down) at f₁λ each,
+// and the exponential source takes processors down at (1 − f₁)λ. The
+// recovery from a level-ℓ checkpoint restarts on a lower severity,
+// escalates on severity ℓ. Failure events of several processors,
+// reconfiguration at checkpoints and per-state decisions are refused
+// with several levels.
+//
 // # References
 //
 //   - J. S. Plank, M. G. Thomason, "Processor allocation and checkpoint

@@ -143,7 +143,10 @@ func (b *Batch) Next() Event {
 func newSource(sc *scenario.Scenario, rng *rand.Rand) (Source, error) {
 	sys := sc.System
 	if sys.FailureEvents.Single() {
-		return NewExponential(sc.N(), sys.MTTF, sys.MTTR, rng)
+		return NewExponential(sc.N(), downMTTF(sc), sys.MTTR, rng)
+	}
+	if sc.MultiLevel() {
+		return nil, errLevelsUnsupported
 	}
 	return NewBatch(sc.N(), sys.MTTF, sys.MTTR, sys.FailureEvents.Sizes, rng)
 }

@@ -175,6 +175,9 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 	if err != nil {
 		return nil, err
 	}
+	if sc.MultiLevel() && (set.Intervals != nil || set.Reconfigure != nil || sc.Reconfigure == scenario.AtCheckpoint || !sc.System.FailureEvents.Single()) {
+		return nil, errLevelsUnsupported
+	}
 	if set.Reconfigure != nil && sc.Reconfigure != scenario.AtCheckpoint {
 		return nil, errors.New("sim: Settings.Reconfigure needs a scenario that reconfigures at checkpoints")
 	}
@@ -328,7 +331,7 @@ const MaxSteps = 4e6
 func stepRate(sc *scenario.Scenario, interval float64) float64 {
 	lam, th := sc.System.Lambda(), sc.System.Theta()
 	n := float64(sc.N())
-	return n*lam + 2*n*lam*th/(lam+th) + 1/(interval+slices.Min(sc.Application.Latency))
+	return n*lam + 2*n*lam*th/(lam+th) + 1/(interval+slices.Min(sc.Application.CheckpointLevels()[0].Latency))
 }
 
 // defaultHorizon is the first-stage horizon of Settings.Horizon: at least
@@ -342,7 +345,7 @@ func defaultHorizon(sc *scenario.Scenario, interval float64, replications int) f
 	t, amax := 0.0, 0
 	for _, a := range sc.Reschedule {
 		if a > 0 {
-			t = max(t, interval+sc.Application.Latency[a-1])
+			t = max(t, interval+sc.Application.CheckpointLevels()[sc.Application.NumLevels()-1].Latency[a-1])
 			amax = max(amax, a)
 		}
 	}

@@ -111,6 +111,7 @@ type Timeline struct {
 	mark  float64 // time up to which tot is accumulated
 	tot   Totals
 	err   error
+	lv    *levels // multi-level state (levels.go); nil for one level
 }
 
 // NewTimeline returns the timeline of scenario sc with checkpoint interval
@@ -139,6 +140,9 @@ func newTimelineChecked(sc *scenario.Scenario, interval float64, d Decisions, sr
 	}
 	if err := sc.Validate(); err != nil {
 		return nil, err
+	}
+	if sc.MultiLevel() && (d.Intervals != nil || d.Reconfigure != nil || sc.Reconfigure == scenario.AtCheckpoint || !sc.System.FailureEvents.Single()) {
+		return nil, errLevelsUnsupported
 	}
 	if src == nil {
 		return nil, errors.New("sim: source is nil")
@@ -226,10 +230,14 @@ func newTimeline(sc *scenario.Scenario, interval float64, d Decisions, src Sourc
 		pick:     make([]int, 0, n),
 		fresh:    true,
 	}
-	for i := range n {
-		tl.segLen[i] = interval + app.Latency[i]
-		tl.useful[i] = interval + app.Latency[i] - app.Overhead[i]
-		tl.work[i] = app.WorkRate[i] * tl.useful[i]
+	if tl.lv = newLevels(sc); tl.lv != nil {
+		tl.lv.interval = interval
+	} else {
+		for i := range n {
+			tl.segLen[i] = interval + app.Latency[i]
+			tl.useful[i] = interval + app.Latency[i] - app.Overhead[i]
+			tl.work[i] = app.WorkRate[i] * tl.useful[i]
+		}
 	}
 	initial := make([]bool, n)
 	src.Init(initial)
@@ -297,9 +305,19 @@ func (tl *Timeline) run(until float64, budget int) (bool, error) {
 			continue
 		}
 		interrupted := false
-		for ; tl.next.Time < tl.end; budget-- {
+		for ; tl.next.Time < tl.end || tl.lv.crashBefore(tl.end); budget-- {
 			if budget <= 0 {
 				return false, nil
+			}
+			if tl.lv.crashBefore(tl.next.Time) {
+				// A severity-1 crash of a used processor (levels.go).
+				if tl.lv.next >= until {
+					tl.now = until
+					return true, nil
+				}
+				tl.advance(tl.lv.next)
+				tl.lv.crashed, interrupted = true, true
+				break
 			}
 			if tl.next.Time >= until {
 				tl.now = until
@@ -400,6 +418,17 @@ func (tl *Timeline) applyInstant() error {
 // interrupt handles a failure of a used processor: everything since the
 // last commit is lost; recover on r(n) processors or go down.
 func (tl *Timeline) interrupt() {
+	if lv := tl.lv; lv != nil {
+		s := 1
+		if !lv.crashed {
+			s = lv.severity(tl.rng.Float64())
+		}
+		lv.crashed = false
+		w, u := lv.fail(s, tl.phase == phaseRecovery)
+		tl.tot.Work -= w
+		tl.tot.Useful -= u
+		lv.next = math.Inf(1)
+	}
 	tl.tot.Failures++
 	clear(tl.used)
 	tl.a = 0
@@ -424,6 +453,11 @@ func (tl *Timeline) resume() {
 		return
 	}
 	tl.phase = phaseRecovery
+	if lv := tl.lv; lv != nil {
+		tl.end = tl.now + lv.recovery(tl.p, a)
+		lv.draw(tl.now, a, tl.rng)
+		return
+	}
 	tl.end = tl.now + tl.recovery.Cost(tl.p, a) + tl.latency[a-1]
 }
 
@@ -449,7 +483,13 @@ func (tl *Timeline) choose(a int) {
 // at checkpoints and r(n) ∉ {0, a}: then a recovery onto r(n) starts.
 func (tl *Timeline) complete() {
 	a := tl.a
-	if tl.phase == phaseUp {
+	if tl.phase == phaseUp && tl.lv != nil {
+		w := tl.workRate[a-1] * tl.curUse
+		tl.tot.Work += w
+		tl.tot.Useful += tl.curUse
+		tl.tot.Commits++
+		tl.lv.commit(w, tl.curUse)
+	} else if tl.phase == phaseUp {
 		if tl.ivOf != nil {
 			tl.tot.Work += tl.workRate[a-1] * tl.curUse
 			tl.tot.Useful += tl.curUse
@@ -492,6 +532,12 @@ func (tl *Timeline) target(a int) int {
 // segment returns the length I + L(a) of an up segment starting now on a
 // processors, with the per-state interval when there is one.
 func (tl *Timeline) segment(a int) float64 {
+	if lv := tl.lv; lv != nil {
+		c := lv.level()
+		tl.curUse = lv.interval + lv.lat[c-1][a-1] - lv.ovr[c-1][a-1]
+		lv.draw(tl.now, a, tl.rng)
+		return lv.interval + lv.lat[c-1][a-1]
+	}
 	if tl.ivOf == nil {
 		return tl.segLen[a-1]
 	}

@@ -167,6 +167,9 @@ func newModel(ctx context.Context, sc *scenario.Scenario, s *Settings, shift int
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
+	if err := sc.SingleLevel("package uwt"); err != nil {
+		return nil, err
+	}
 	var given Settings
 	if s != nil {
 		given = *s

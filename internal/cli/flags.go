@@ -171,6 +171,7 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 		appName   = o.App
 		isOptimal bool
 		rc        scenario.Reconfigure
+		pattern   []int // checkpoint_pattern
 	)
 	if o.File != "" {
 		sc, err := scenario.Load(o.File, &scenario.ParseSettings{Applications: bench.Application})
@@ -178,6 +179,7 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 			return scenarioInfo{}, err
 		}
 		sys, app, pol, rc = sc.System, sc.Application, sc.Policy, sc.Reconfigure
+		pattern = sc.CheckpointPattern
 	} else {
 		sys.Processors = defaultProcessors
 		var err error
@@ -274,6 +276,7 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 		return scenarioInfo{}, err
 	}
 	sc.Reconfigure = rc
+	sc.CheckpointPattern = pattern
 	return scenarioInfo{sc: sc, app: appName, file: o.File, optimal: isOptimal}, nil
 }
 
@@ -340,6 +343,11 @@ func loadModel(cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scena
 	if err != nil {
 		return info, nil, err
 	}
+	return buildModel(cmd, info, mo)
+}
+
+// buildModel builds the model of a loaded scenario with mo's settings.
+func buildModel(cmd *cobra.Command, info scenarioInfo, mo *modelOptions) (scenarioInfo, *uwt.Model, error) {
 	set, err := mo.settings()
 	if err != nil {
 		return info, nil, err

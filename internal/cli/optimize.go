@@ -21,6 +21,7 @@ type optimizeOptions struct {
 	RelTol   float64
 	Band     float64
 	Scan     bool
+	Levels   levelOptions
 }
 
 // optimizeJSON is the --json output of markov optimize.
@@ -75,6 +76,13 @@ and pb at their own best intervals. --candidates restricts the processor
 counts a run may use; --refine STEP solves on every STEP-th count first and
 then around the counts used, for large N.
 
+On a scenario with application.checkpoint_levels (or with --pattern)
+it searches the multi-level pattern and the interval together
+(docs/model.md section 12) and prints them with the best single-level
+schedule and the first-order ones beside them; --pattern V1,V2,... fixes
+the pattern, --format scr|fti|veloc prints the schedule as that
+library's configuration.
+
 With no flags at all it runs the built-in scenario (QR on 128 processors of
 LANL system-1, greedy policy); see 'markov --help'.`,
 		Example: `  markov optimize
@@ -82,6 +90,7 @@ LANL system-1, greedy policy); see 'markov --help'.`,
   markov optimize --app cg --processors 16 --exact
   markov optimize --policy pb --mttf 30d --scan
   markov optimize --policy optimal
+  markov optimize --scenario docs/examples/atlas-two-level.json --format scr
   markov optimize --policy optimal --app qr --processors 512 --mttf 8h --mttr 4h --refine 32`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
@@ -92,6 +101,7 @@ LANL system-1, greedy policy); see 'markov --help'.`,
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
 	opts.Optimal.register(cmd)
+	opts.Levels.register(cmd, true)
 	f := cmd.Flags()
 	f.Float64Var(&opts.RelTol, "rel-tol", 1e-4, "relative tolerance on I*")
 	f.Float64Var(&opts.Band, "band", 0.01, "fraction below the best UWT that defines the near-optimal band")
@@ -121,7 +131,14 @@ func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions)
 	if err != nil {
 		return err
 	}
-	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
+	info, err := opts.Scenario.load(cmd)
+	if err != nil {
+		return err
+	}
+	if opts.Levels.wanted(info.sc) {
+		return runOptimizeLevels(ctx, opts, info)
+	}
+	info, m, err := buildModel(cmd, info, &opts.Model)
 	if err != nil {
 		return err
 	}

@@ -104,7 +104,14 @@ func runSimulate(ctx context.Context, cmd *cobra.Command, opts *simulateOptions)
 	if err := opts.Optimal.unused(); err != nil {
 		return err
 	}
-	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
+	info, err := opts.Scenario.load(cmd)
+	if err != nil {
+		return err
+	}
+	if info.sc.MultiLevel() {
+		return runSimulateLevels(ctx, opts, info, interval, set)
+	}
+	info, m, err := buildModel(cmd, info, &opts.Model)
 	if err != nil {
 		return err
 	}

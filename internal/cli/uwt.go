@@ -19,6 +19,7 @@ type uwtOptions struct {
 	Output   outputOptions
 	Optimal  optimalOptions
 	Interval string
+	Levels   levelOptions
 }
 
 // uwtJSON is the --json output of markov uwt.
@@ -55,10 +56,15 @@ the size of the Markov chain solved.
 
 The default fast path builds only the states whose functional processor
 counts carry probability (the dropped mass is reported); --exact builds every
-state with full spare-chain rows, for validation on small systems.`,
+state with full spare-chain rows, for validation on small systems.
+
+On a scenario with application.checkpoint_levels it evaluates the
+multi-level model (docs/model.md section 12) for the pattern of
+--pattern V1,V2,... (or the scenario's checkpoint_pattern).`,
 		Example: `  markov uwt --interval 12h
   markov uwt --scenario app.json --interval 90m --json
-  markov uwt --app md --processors 16 --mttf 30d --interval 2h --exact`,
+  markov uwt --app md --processors 16 --mttf 30d --interval 2h --exact
+  markov uwt --scenario docs/examples/atlas-two-level.json --interval 25m --pattern 26`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runUWT(ctx, cmd, opts)
@@ -68,6 +74,7 @@ state with full spare-chain rows, for validation on small systems.`,
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
 	opts.Optimal.register(cmd)
+	opts.Levels.register(cmd, false)
 	cmd.Flags().StringVarP(&opts.Interval, "interval", "i", "", "checkpoint interval I (`DURATION`, required), e.g. 12h")
 	return cmd
 }
@@ -86,7 +93,14 @@ func runUWT(ctx context.Context, cmd *cobra.Command, opts *uwtOptions) error {
 	if err := opts.Optimal.unused(); err != nil {
 		return err
 	}
-	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
+	info, err := opts.Scenario.load(cmd)
+	if err != nil {
+		return err
+	}
+	if opts.Levels.wanted(info.sc) {
+		return runUWTLevels(opts, info, interval)
+	}
+	info, m, err := buildModel(cmd, info, &opts.Model)
 	if err != nil {
 		return err
 	}

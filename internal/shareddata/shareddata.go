@@ -36,3 +36,38 @@ func LANL(tb testing.TB) string {
 	}
 	return path
 }
+
+// SCRModel returns the path of LLNL's SCR model regression results
+// (regression.tar.gz), which live beside the repository in
+// ../shared/data/scr-model/ and are never copied into it, and skips tb
+// where they are absent. It looks in the module root's parent first (the
+// documented place) and then in the parents above it, so that a checkout
+// nested one level deeper (a worktree) finds them too.
+func SCRModel(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("module root (go.mod) not found above the test directory")
+		}
+		dir = parent
+	}
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		path := filepath.Join(d, "shared", "data", "scr-model", "regression.tar.gz")
+		if _, err := os.Stat(path); err == nil {
+			return path
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	tb.Skip("SCR model regression data (../shared/data/scr-model/regression.tar.gz beside the repository) not present: skipped")
+	return ""
+}

@@ -1,0 +1,175 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// atlasFile writes the two-level Atlas scenario of issue 22 (LLNL's SCR
+// model, Moody et al. SC'10: λ₁ = 7.78e-6/s, λ₂ = 5.19e-7/s, costs 9 s
+// and 438 s) and returns its path.
+func atlasFile(t *testing.T, policy string, processors int) string {
+	t.Helper()
+	work := strings.TrimSuffix(strings.Repeat("1, ", processors), ", ")
+	s := `{"system": {"processors": ` + itoa(processors) + `, "mttf": 120496.44535486204, "mttr": 1e-6,
+	  "failure_severity": [0.9374623448608267, 0.0625376551391734]},
+	 "application": {"work_rate": [` + work + `],
+	  "checkpoint_levels": [{"latency": 9, "recovery": 9}, {"latency": 438, "recovery": 438}],
+	  "checkpoint_after_recovery": false},
+	 "policy": ` + policy + `}`
+	path := filepath.Join(t.TempDir(), "atlas.json")
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// TestOptimizeLevels: markov optimize on a multi-level scenario prints
+// the joint optimum with issue 22's JSON fields (pattern, level_intervals,
+// uwt, interval) and the best single-level schedule beside it.
+func TestOptimizeLevels(t *testing.T) {
+	path := atlasFile(t, `"greedy"`, 1)
+	var got struct {
+		UWT            float64   `json:"uwt"`
+		Interval       float64   `json:"interval"`
+		Pattern        []int     `json:"pattern"`
+		LevelIntervals []float64 `json:"level_intervals"`
+		SingleLevel    struct {
+			UWT float64 `json:"uwt"`
+		} `json:"single_level"`
+	}
+	out := runJSON(t, &got, "optimize", "--scenario", path)
+	requireKeys(t, out, "scenario", "exact", "interval", "uwt", "availability", "band_low", "band_high", "evaluations", "status", "states", "pattern", "level_intervals", "single_level", "first_order", "di_two_level")
+	if len(got.Pattern) != 1 || got.Pattern[0] != 26 || len(got.LevelIntervals) != 2 || got.LevelIntervals[0] != got.Interval ||
+		got.UWT < 0.9665 || got.UWT > 0.9675 || got.SingleLevel.UWT < 0.9135 || got.SingleLevel.UWT > 0.9145 {
+		t.Errorf("optimize: %+v; issue 22: [26], 1490 s, 0.967, single level 0.914", got)
+	}
+	var fixed struct {
+		Pattern []int `json:"pattern"`
+	}
+	runJSON(t, &fixed, "optimize", "--scenario", path, "--pattern", "7")
+	if len(fixed.Pattern) != 1 || fixed.Pattern[0] != 7 {
+		t.Errorf("--pattern 7: pattern %v", fixed.Pattern)
+	}
+	var u struct {
+		UWT            float64   `json:"uwt"`
+		LevelIntervals []float64 `json:"level_intervals"`
+	}
+	out = runJSON(t, &u, "uwt", "--scenario", path, "--interval", "1500s", "--pattern", "26")
+	requireKeys(t, out, "uwt", "interval", "pattern", "level_intervals", "availability", "states", "solver")
+	if len(u.LevelIntervals) != 2 || u.LevelIntervals[1] != 27*1500 || u.UWT < 0.9665 {
+		t.Errorf("uwt --pattern 26: %+v", u)
+	}
+	if text := mustRun(t, "optimize", "--scenario", path); !strings.Contains(text, "[26]") || !strings.Contains(text, "Single level") {
+		t.Errorf("text output:\n%s", text)
+	}
+}
+
+// TestOptimizeFormats: --format prints the schedule in each library's
+// configuration names (docs/model.md section 12).
+func TestOptimizeFormats(t *testing.T) {
+	path := atlasFile(t, `"greedy"`, 1)
+	for format, want := range map[string][]string{
+		"scr":   {"SCR_CHECKPOINT_SECONDS=149", "SCR_COPY_TYPE=FILE", "CKPT=0 INTERVAL=1", "SCR_FLUSH=27"},
+		"fti":   {"[basic]", "ckpt_l1 = 25", "ckpt_l2 = 0", "ckpt_l3 = 0", "ckpt_l4 = 675"},
+		"veloc": {"ec_interval = -1", "persistent_interval = 402", "scratch = ", "persistent = "},
+	} {
+		out := mustRun(t, "optimize", "--scenario", path, "--format", format)
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("--format %s: no %q in\n%s", format, w, out)
+			}
+		}
+	}
+}
+
+// TestLevelsErrors: bad multi-level flags exit 2 naming the flag; a
+// multi-level scenario whose policy changes the processor count exits 1
+// naming checkpoint_levels and the policy.
+func TestLevelsErrors(t *testing.T) {
+	path := atlasFile(t, `"greedy"`, 1)
+	for _, args := range [][]string{
+		{"uwt", "--scenario", path, "--interval", "1h", "--pattern", "1,2"},
+		{"uwt", "--scenario", path, "--interval", "1h", "--pattern", "-1"},
+		{"uwt", "--scenario", path, "--interval", "1h", "--pattern", "x"},
+		{"optimize", "--scenario", path, "--pattern", "1,2,3,4,5,6,7,8"},
+		{"optimize", "--scenario", path, "--format", "xml"},
+	} {
+		_, errOut, code := run(t, args...)
+		flag := args[len(args)-2]
+		if code != 2 || !strings.Contains(errOut, flag) {
+			t.Errorf("markov %s: exit %d, %q; want 2 naming %s", strings.Join(args, " "), code, errOut, flag)
+		}
+	}
+	greedy := atlasFile(t, `"greedy"`, 4)
+	for _, cmd := range [][]string{{"optimize"}, {"uwt", "--interval", "1h"}, {"simulate"}} {
+		_, errOut, code := run(t, append(cmd, "--scenario", greedy)...)
+		if code != 1 || !strings.Contains(errOut, "checkpoint_levels") {
+			t.Errorf("markov %s on greedy multi-level: exit %d, %q", cmd[0], code, errOut)
+		}
+		if cmd[0] != "simulate" && !strings.Contains(errOut, "greedy") {
+			t.Errorf("markov %s: %q does not name the policy", cmd[0], errOut)
+		}
+	}
+	var ok struct {
+		UWT float64 `json:"uwt"`
+	}
+	runJSON(t, &ok, "optimize", "--scenario", greedy, "--policy", "moldable:3")
+	if !(ok.UWT > 0.9 && ok.UWT < 1) { // ω = 1 on every count
+		t.Errorf("moldable:3 on 4: UWT %v", ok.UWT)
+	}
+}
+
+// TestREADMELevels: the README's multi-level examples are the commands'
+// output.
+func TestREADMELevels(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, args := range [][]string{
+		{"optimize", "--scenario", "docs/examples/atlas-two-level.json"},
+		{"optimize", "--scenario", "docs/examples/atlas-two-level.json", "--format", "scr"},
+	} {
+		prompt := "$ markov " + strings.Join(args, " ") + "\n"
+		i := strings.Index(readme, prompt)
+		if i < 0 {
+			t.Fatalf("README lacks %q", prompt)
+		}
+		block := readme[i+len(prompt):]
+		block = block[:strings.Index(block, "```")]
+		args[2] = "../../" + args[2]
+		if got := mustRun(t, args...); got != block {
+			t.Errorf("markov %s:\n%s\nREADME:\n%s", strings.Join(args, " "), got, block)
+		}
+	}
+}
+
+// TestSimulateLevels: markov simulate on a multi-level moldable
+// scenario compares the simulation (package sim with levels) with the
+// exact multi-level model.
+func TestSimulateLevels(t *testing.T) {
+	path := writeFile(t, "ml6.json", `{"system": {"processors": 6, "mttf": 20000, "mttr": 3000, "failure_severity": [0.6, 0.3, 0.1]},
+	 "application": {"work_rate": [1, 2, 3, 4, 5, 6],
+	   "checkpoint_levels": [{"latency": 5, "overhead": 3, "recovery": 5}, {"latency": 40, "overhead": 30, "recovery": 60}, {"latency": 200, "overhead": 150, "recovery": 300}]},
+	 "policy": {"moldable": 4}, "checkpoint_pattern": [3, 2]}`)
+	var got struct {
+		ModelUWT  float64 `json:"model_uwt"`
+		ModelInCI bool    `json:"model_in_ci"`
+		UWT       float64 `json:"uwt"`
+	}
+	runJSON(t, &got, "simulate", "--scenario", path, "--interval", "300s", "--rel-tol", "0.01")
+	if !got.ModelInCI || got.ModelUWT < 3.2 || got.ModelUWT > 3.35 {
+		t.Errorf("simulate with levels: %+v", got)
+	}
+}

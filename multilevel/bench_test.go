@@ -1,0 +1,92 @@
+package multilevel
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// moldable returns a two-level scenario of n processors running on a
+// (moldable): MTTF 1 y per processor, MTTR 1 h, 90 % of failures of
+// severity 1; the level costs of Atlas (9 s, 438 s), work rate a.
+func moldable(b testing.TB, n, a int) *scenario.Scenario {
+	work := make([]float64, n)
+	for i := range work {
+		work[i] = float64(i + 1)
+	}
+	level := func(c float64) scenario.Level {
+		return scenario.Level{Latency: constant(c, n), Overhead: constant(c, n), Recovery: scenario.RecoveryLinear(c, 0, 0, n)}
+	}
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 365 * 86400, MTTR: 3600,
+		FailureSeverity: &scenario.FailureSeverity{Shares: []float64{0.9, 0.1}}},
+		scenario.Application{WorkRate: work, Levels: []scenario.Level{level(9), level(438)}},
+		scenario.Policy{Kind: scenario.Moldable, Processors: a})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sc
+}
+
+func constant(c float64, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = c
+	}
+	return v
+}
+
+// BenchmarkLevels: New (the spare chain, O(N)), one evaluation and the
+// joint optimum, CPU time per operation (cpu-ns/op).
+func BenchmarkLevels(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		n, a int
+	}{{"N=512/a=256", 512, 256}, {"N=1000000/a=500000", 1_000_000, 500_000}} {
+		sc := moldable(b, tc.n, tc.a)
+		b.Run("New/"+tc.name, func(b *testing.B) {
+			c0 := cpuTime()
+			for b.Loop() {
+				if _, err := New(sc); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		})
+		m, err := New(sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("Evaluate/"+tc.name, func(b *testing.B) {
+			c0 := cpuTime()
+			for b.Loop() {
+				if _, err := m.Evaluate([]int{20}, 600); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		})
+		b.Run("Optimize/"+tc.name, func(b *testing.B) {
+			c0 := cpuTime()
+			for b.Loop() {
+				if r, err := m.Optimize(context.Background(), nil); err != nil || math.IsNaN(r.UWT) {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+	// SCR's largest pattern: 10⁶ segments per period, three levels.
+	pr := &Process{Rate: 8.3e-6, Severity: []float64{0.93, 0.062, 0.008},
+		Levels: []Level{{9, 9, 9}, {50, 50, 50}, {438, 438, 438}}}
+	b.Run("Period/V=1000,1000", func(b *testing.B) {
+		c0 := cpuTime()
+		for b.Loop() {
+			if _, err := pr.Period([]int{1000, 1000}, 500); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+	})
+}

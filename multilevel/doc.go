@@ -1,0 +1,103 @@
+// Package multilevel is the exact model of an application that
+// checkpoints at several levels (node-local storage, a partner or XOR
+// copy, the parallel file system: SCR, FTI, VeloC) on a fixed processor
+// count a: the Plank–Thomason moldable case (N ≥ a processors that fail
+// and get repaired) and the one-processor case of the SCR model. The
+// specification is docs/model.md, section 12.
+//
+// # Levels, severities, patterns
+//
+// L levels (1 ≤ L ≤ 8), level 1 the cheapest: a level-ℓ checkpoint takes
+// L_ℓ wall seconds, of which C_ℓ are overhead, and restoring one takes
+// R_ℓ. A failure event has a severity s ∈ 1..L, the lowest level whose
+// checkpoints survive it (a share f_s of the events); it destroys every
+// checkpoint of a level below s. The pattern V = (V₁, …, V_{L−1}) puts
+// V_ℓ level-ℓ checkpoints between consecutive level-(ℓ+1) ones (SCR's
+// convention), so a period holds P = ∏(V_ℓ + 1) segments of I seconds of
+// computation, each followed by one checkpoint, the last of level L.
+//
+// # The running process
+//
+// While the application runs, its processors fail at Λ = aλ in all. A
+// segment ending with a level-c checkpoint lasts I + L_c; a failure in
+// it loses the segment. After a failure of severity s the application
+// recovers from the newest checkpoint of level ≥ s, paying the recovery
+// cost of that checkpoint's level (R_ℓ, plus L_ℓ when it writes a
+// checkpoint of the same level after the recovery). During a recovery
+// from level ℓ a failure of severity below ℓ, or any failure when ℓ = L,
+// restarts the recovery; one of severity exactly ℓ < L destroys the
+// checkpoint being read and counts as severity ℓ + 1; a higher one is
+// handled as in a segment. These are the choices of the SCR model
+// (Moody et al. 2010), found by reproducing its regression results
+// (TestSCRRegression).
+//
+// The position in the period is a sufficient state: the lower-level
+// checkpoints a failure destroys are never needed again. And the period
+// nests: a level-ℓ block is its body, started right after a level-ℓ
+// checkpoint, wrapped in the recovery from that checkpoint; the body of
+// a level-ℓ block is one level-(ℓ−1) body (protected by the block's own
+// start) followed by V_{ℓ−1} level-(ℓ−1) blocks (one segment for ℓ = 1),
+// and the period is the level-L block. So each part is summarised by
+// (p, e_s, τ): the probability of completing, those of handing over a
+// failure of severity s it does not handle, and its expected duration
+// until either. In sequence,
+//
+//	p = p_A p_B,   e_s = e_{A,s} + p_A e_{B,s},   τ = τ_A + p_A τ_B,
+//
+// n copies by repeated squaring; a stretch of t seconds has p = e^{−Λt},
+// e_s = (1 − e^{−Λt}) f_s, τ = (1 − e^{−Λt})/Λ. A level-ℓ block around a
+// body (p, e, τ), with h = Σ_{s≤ℓ} e_s handled, and the recovery loop
+// (probability ρ of returning, x_s of handing over, expected time θ,
+// from one recovery attempt by the geometric series of its retries):
+//
+//	d = p + Σ_{s>ℓ} e_s + h(1 − ρ),
+//	block = (p/d, (e_s + h x_s)/d, (τ + hθ)/d),
+//
+// where d, one minus the probability of starting the body again, is
+// written as a sum of non-negative terms (no cancellation). The period
+// costs O(L² log max V) operations, whatever the P = ∏(V_ℓ + 1) segments
+// (SCR's regression has 10⁶).
+//
+// # Repairs and the down time
+//
+// The UWT is ω(a)·A with A = U/(E[T](1 + δ)): U the committed
+// computation of a period, E[T] its expected running time, δ the
+// expected down time per running second. Processor failures run at the
+// same rates whatever the application does, so the two factors separate:
+// with m = N − a spares, the spare count while the application runs is
+// the birth–death chain j → j+1 at (m−j)θ, j → j−1 at (j+a)μ, with μ the
+// rate at which a processor goes down (λ with one level, (1 − f₁)λ with
+// several: a severity-1 failure, a process crash, takes no processor
+// down), and a used processor's failure at j = 0 (rate aμ) starts a down
+// period, a−1 functional processors waiting for a. So δ = aμπ₀E[D], π the
+// stationary law of the spare count and E[D] the mean first passage of
+// the down chain from a−1 to a. With one level this is today's moldable
+// model exactly (TestOneLevelIsUWT: package uwt's exact chain to 1e-12).
+//
+// # The joint optimum
+//
+// Model.Optimize maximises UWT over the interval (Brent's method in ln I,
+// internal/scalar, from the first-order interval of the pattern) and the
+// integer pattern (a coordinate search: each entry in turn by doubling
+// steps while UWT rises, then ternary search on the integers, from the
+// first-order pattern of Benoit et al. and from V = 0, until no entry
+// moves). It assumes UWT unimodal in I and in each entry; an exhaustive
+// scan agrees on the tested cases (TestAtlas). The best single-level
+// schedule (V = 0, the highest level only) is reported beside it.
+//
+// References:
+//
+//   - A. Moody, G. Bronevetsky, K. Mohror, B. R. de Supinski, "Design,
+//     Modeling, and Evaluation of a Scalable Multi-level Checkpointing
+//     System", SC'10, 2010.
+//   - K. Mohror, A. Moody, G. Bronevetsky, B. R. de Supinski, "Detailed
+//     Modeling and Evaluation of a Scalable Multilevel Checkpointing
+//     System", IEEE TPDS 25(9), 2014.
+//   - A. Benoit, A. Cavelan, V. Le Fèvre, Y. Robert, H. Sun, "Towards
+//     Optimal Multi-Level Checkpointing", IEEE TC 66(7), 2017.
+//   - S. Di, Y. Robert, F. Vivien, F. Cappello, "Toward an Optimal Online
+//     Checkpoint Solution under a Two-Level HPC Checkpoint Model", IEEE
+//     TPDS 28(1), 2017.
+//   - J. S. Plank, M. G. Thomason, "Processor allocation and checkpoint
+//     interval selection in cluster computing systems", JPDC 61(11), 2001.
+package multilevel

@@ -1,0 +1,368 @@
+package multilevel
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/ckpt-markov/markov/internal/scalar"
+	"github.com/ckpt-markov/markov/intervals"
+)
+
+// OptimizeSettings configures Model.Optimize. A nil *OptimizeSettings
+// searches the pattern (or takes the scenario's checkpoint_pattern) with
+// DefaultTol and DefaultMaxPatterns.
+type OptimizeSettings struct {
+	// Pattern fixes the pattern: only the interval is optimised. Nil
+	// means the scenario's checkpoint_pattern, or, without one, a search.
+	Pattern []int
+	// Tol is the relative accuracy of the optimal interval; zero means
+	// DefaultTol.
+	Tol float64
+	// MaxPatterns bounds the patterns whose interval is optimised; zero
+	// means DefaultMaxPatterns.
+	MaxPatterns int
+}
+
+const (
+	// DefaultTol is the default relative accuracy of the interval: UWT is
+	// flat at its maximum, so 1e-6 in I is far below any difference in
+	// UWT that matters (second order: ≈1e-12 relative).
+	DefaultTol = 1e-6
+	// DefaultMaxPatterns bounds the pattern search: each pattern costs
+	// one Brent search of about 30 evaluations of O(L² log V) each, so
+	// 10⁴ patterns take well under a second.
+	DefaultMaxPatterns = 10_000
+)
+
+// Optimum is the best schedule Model.Optimize found.
+type Optimum struct {
+	Result
+	// SingleLevel is the best schedule with the highest level only
+	// (V = 0): the single-level schedule on the same system.
+	SingleLevel Result
+	// FirstOrder is Benoit et al.'s first-order schedule (package
+	// intervals) the search starts from; zero for one level.
+	FirstOrder intervals.MultiLevelSchedule
+	// Patterns is the number of patterns whose interval was optimised,
+	// Evaluations the number of model evaluations.
+	Patterns, Evaluations int
+	// Fixed says that the pattern was given, not searched.
+	Fixed bool
+}
+
+// searcher holds the state of one Optimize call.
+type searcher struct {
+	ctx   context.Context
+	m     *Model
+	tol   float64
+	max   int
+	evals int
+	memo  map[string]Result
+}
+
+// Optimize returns the pattern and interval that maximise UWT: for each
+// pattern, the interval by Brent's method in ln I (internal/scalar,
+// from the first-order interval of the pattern); over patterns, a
+// coordinate search on the integers (documented in docs/model.md section
+// 12): from the first-order pattern and from V = 0, each entry in turn is
+// moved by doubling steps while UWT rises and then bisected on the
+// integers, until no entry moves. It assumes UWT unimodal in I for a
+// pattern and in each entry of the pattern with the others fixed, as it
+// is in every case tested.
+func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, error) {
+	set := OptimizeSettings{Tol: DefaultTol, MaxPatterns: DefaultMaxPatterns}
+	if s != nil {
+		set.Pattern = s.Pattern
+		if s.Tol != 0 {
+			set.Tol = s.Tol
+		}
+		if s.MaxPatterns != 0 {
+			set.MaxPatterns = s.MaxPatterns
+		}
+	}
+	if !(set.Tol > 0 && set.Tol < 1) || set.MaxPatterns < 1 {
+		return Optimum{}, fmt.Errorf("multilevel: OptimizeSettings: Tol %v, MaxPatterns %d, want 0 < Tol < 1 and MaxPatterns ≥ 1", set.Tol, set.MaxPatterns)
+	}
+	if set.Pattern == nil {
+		set.Pattern = m.pattern
+	}
+	L := len(m.proc.Levels)
+	sr := &searcher{ctx: ctx, m: m, tol: set.Tol, max: set.MaxPatterns, memo: map[string]Result{}}
+	var out Optimum
+	if L > 1 {
+		fo, err := m.FirstOrder()
+		if err != nil {
+			return Optimum{}, err
+		}
+		out.FirstOrder = fo
+	}
+	zero := make([]int, L-1)
+	single, err := sr.best(zero)
+	if err != nil {
+		return Optimum{}, err
+	}
+	var best Result
+	switch {
+	case set.Pattern != nil:
+		if err := CheckPattern(set.Pattern, L); err != nil {
+			return Optimum{}, err
+		}
+		if best, err = sr.best(set.Pattern); err != nil {
+			return Optimum{}, err
+		}
+		out.Fixed = true
+	case L == 1:
+		best = single
+	default:
+		best = single
+		for _, start := range [][]int{out.FirstOrder.Pattern, zero} {
+			r, err := sr.climb(start)
+			if err != nil {
+				return Optimum{}, err
+			}
+			if r.UWT > best.UWT {
+				best = r
+			}
+		}
+	}
+	out.Result, out.SingleLevel = best, single
+	out.Patterns, out.Evaluations = len(sr.memo), sr.evals
+	return out, nil
+}
+
+// FirstOrder returns Benoit et al.'s first-order schedule for the
+// model's levels and severity rates (package intervals), the checkpoint
+// costs being the overheads.
+func (m *Model) FirstOrder() (intervals.MultiLevelSchedule, error) {
+	L := len(m.proc.Levels)
+	costs, rates, rec := make([]float64, L), make([]float64, L), make([]float64, L)
+	for l, lv := range m.proc.Levels {
+		costs[l] = math.Max(lv.Overhead, 1e-9)
+		rates[l] = m.proc.Rate * m.proc.Severity[l]
+		rec[l] = lv.Recovery
+	}
+	if L == 1 || rates[0] == 0 {
+		return intervals.MultiLevelSchedule{Pattern: make([]int, L-1)}, nil
+	}
+	return intervals.BenoitMultiLevel(costs, rates, rec)
+}
+
+// best returns the best interval of pattern (memoised).
+func (sr *searcher) best(pattern []int) (Result, error) {
+	key := fmt.Sprint(pattern)
+	if r, ok := sr.memo[key]; ok {
+		return r, nil
+	}
+	if len(sr.memo) >= sr.max {
+		return Result{}, fmt.Errorf("multilevel: the pattern search reached its limit of %d patterns (OptimizeSettings.MaxPatterns)", sr.max)
+	}
+	if err := check(sr.ctx); err != nil {
+		return Result{}, err
+	}
+	f := func(I float64) (float64, error) {
+		sr.evals++
+		r, err := sr.m.Evaluate(pattern, I)
+		return -r.UWT, err
+	}
+	x0 := sr.start(pattern)
+	I, err := scalar.LogMinimize(f, x0, sr.tol)
+	if err != nil {
+		return Result{}, fmt.Errorf("multilevel: interval search for pattern %v: %w", pattern, err)
+	}
+	r, err := sr.m.Evaluate(pattern, I)
+	if err != nil {
+		return Result{}, err
+	}
+	sr.memo[key] = r
+	return r, nil
+}
+
+// start returns the first-order interval of pattern, or an hour.
+func (sr *searcher) start(pattern []int) float64 {
+	m := sr.m
+	L := len(m.proc.Levels)
+	costs, rates := make([]float64, L), make([]float64, L)
+	for l, lv := range m.proc.Levels {
+		costs[l] = math.Max(lv.Overhead, 1e-9)
+		rates[l] = m.proc.Rate * m.proc.Severity[l]
+	}
+	s, err := intervals.MultiLevelWaste(costs, rates, nil, pattern)
+	if err != nil || !(s.Interval > 0) || math.IsInf(s.Interval, 0) {
+		return 3600
+	}
+	return s.Interval
+}
+
+// climb is the coordinate search from start: each entry in turn is
+// maximised on the integers with the others fixed, until none moves.
+func (sr *searcher) climb(start []int) (Result, error) {
+	v := append([]int(nil), start...)
+	cur, err := sr.best(v)
+	if err != nil {
+		return Result{}, err
+	}
+	for moved := true; moved; {
+		moved = false
+		for l := range v {
+			g := func(x int) (float64, error) {
+				w := append([]int(nil), v...)
+				w[l] = x
+				r, err := sr.best(w)
+				return r.UWT, err
+			}
+			x, err := maxInt(g, v[l], MaxPatternEntry)
+			if err != nil {
+				return Result{}, err
+			}
+			if x != v[l] {
+				v[l], moved = x, true
+				if cur, err = sr.best(v); err != nil {
+					return Result{}, err
+				}
+			}
+		}
+	}
+	return cur, nil
+}
+
+// maxInt maximises g over the integers 0..hi from x0, assuming g
+// unimodal: doubling steps in the rising direction until g falls, then
+// a golden-section search on the integers of the bracket. Ties go to the
+// smaller integer.
+func maxInt(g func(int) (float64, error), x0, hi int) (int, error) {
+	val := map[int]float64{}
+	at := func(x int) (float64, error) {
+		if y, ok := val[x]; ok {
+			return y, nil
+		}
+		y, err := g(x)
+		val[x] = y
+		return y, err
+	}
+	f0, err := at(x0)
+	if err != nil {
+		return 0, err
+	}
+	dir := 0
+	if x0 < hi {
+		f1, err := at(x0 + 1)
+		if err != nil {
+			return 0, err
+		}
+		if f1 > f0 {
+			dir = 1
+		}
+	}
+	if dir == 0 && x0 > 0 {
+		fm, err := at(x0 - 1)
+		if err != nil {
+			return 0, err
+		}
+		if fm > f0 {
+			dir = -1
+		}
+	}
+	if dir == 0 {
+		return x0, nil
+	}
+	// Bracket: lo < best < hiB with g(best) ≥ both ends (or an end of
+	// the range).
+	prev, cur := x0, x0+dir
+	fcur, _ := at(cur)
+	step := 1
+	var lo, up int
+	for {
+		step *= 2
+		next := cur + dir*step
+		if next < 0 {
+			next = 0
+		}
+		if next > hi {
+			next = hi
+		}
+		if next == cur {
+			lo, up = min(prev, cur), max(prev, cur)
+			break
+		}
+		fn, err := at(next)
+		if err != nil {
+			return 0, err
+		}
+		if fn <= fcur {
+			lo, up = min(prev, next), max(prev, next)
+			break
+		}
+		prev, cur, fcur = cur, next, fn
+	}
+	// Ternary search on the integers of [lo, up].
+	for up-lo > 2 {
+		m1 := lo + (up-lo)/3
+		m2 := up - (up-lo)/3
+		f1, err := at(m1)
+		if err != nil {
+			return 0, err
+		}
+		f2, err := at(m2)
+		if err != nil {
+			return 0, err
+		}
+		if f1 >= f2 {
+			up = m2
+		} else {
+			lo = m1
+		}
+	}
+	best, fb := lo, math.Inf(-1)
+	for x := lo; x <= up; x++ {
+		y, err := at(x)
+		if err != nil {
+			return 0, err
+		}
+		if y > fb {
+			best, fb = x, y
+		}
+	}
+	return best, nil
+}
+
+// Band returns the near-optimal band of the pattern of best: the
+// intervals around best.Interval whose UWT is within the fraction frac
+// of best.UWT (the Illinois regula falsi of internal/scalar in ln I on
+// each side, from doubling steps out of the band). An end that UWT never
+// falls below the level within a factor 2⁴⁰ is returned infinite (or 0).
+func (m *Model) Band(best Result, frac float64) (lo, hi float64, err error) {
+	if !(frac > 0 && frac < 1) {
+		return 0, 0, fmt.Errorf("multilevel: band fraction %v, want one in (0, 1)", frac)
+	}
+	level := (1 - frac) * best.UWT
+	f := func(u float64) (float64, error) {
+		r, err := m.Evaluate(best.Pattern, math.Exp(u))
+		return r.UWT, err
+	}
+	in := math.Log(best.Interval)
+	side := func(dir float64) (float64, error) {
+		step := dir * math.Ln2 / 8
+		for k := 0; k < 40*8; k++ {
+			out := in + step
+			v, err := f(out)
+			if err != nil {
+				return 0, err
+			}
+			if v < level {
+				u, err := scalar.LevelCrossing(f, in, out, best.UWT, v, level, 1e-6)
+				return math.Exp(u), err
+			}
+			step *= 2
+			if math.Abs(step) > 40*math.Ln2 {
+				break
+			}
+		}
+		return math.Exp(dir * math.Inf(1)), nil
+	}
+	if lo, err = side(-1); err != nil {
+		return 0, 0, err
+	}
+	hi, err = side(1)
+	return lo, hi, err
+}
