@@ -107,9 +107,9 @@ type Timeline struct {
 	next  Event
 	rep   *replicas // replication (application.replicas > 1), or nil
 	upIDs []int     // scratch: functional processors
-	pick  []int   // scratch: the rule's choice
-	now   float64 // current time
-	mark  float64 // time up to which tot is accumulated
+	pick  []int     // scratch: the rule's choice
+	now   float64   // current time
+	mark  float64   // time up to which tot is accumulated
 	tot   Totals
 	err   error
 }
