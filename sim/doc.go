@@ -53,7 +53,8 @@
 // replicas are replaced from the hot spares, the functional unused
 // processors (the Rule picks them), starting from the checkpoint just
 // written, at no cost (Rahman et al., section IV, assumptions 1 and 2);
-// while spares are lacking a process keeps fewer replicas. A recovery
+// while spares are lacking they go one at a time to a process with the
+// fewest live replicas, and the others run on with fewer. A recovery
 // restarts every process with r replicas. Totals.Failures counts
 // interruptions only. Replication supports neither Settings.Intervals /
 // Decisions nor scenario.AtCheckpoint (an error). With spares always at

@@ -15,14 +15,16 @@ import (
 // the hot spares (functional unused processors, as the Rule picks them),
 // starting from the checkpoint just written, at no cost (Rahman et al.,
 // section IV, assumptions 1 and 2: a replica is recreated at the next
-// checkpoint and detection and restart take no time); a process keeps
-// fewer replicas while spares are lacking. An interruption restarts every
+// checkpoint and detection and restart take no time); while spares are
+// lacking they go one at a time to a process with the fewest live
+// replicas (the lowest-numbered among equals), so that the counts of
+// processes by live replicas after a checkpoint depend only on those
+// counts before it (the state of package replication). An interruption restarts every
 // process with r replicas by a recovery. A nil *replicas is r = 1.
 type replicas struct {
 	r     int
 	group []int32 // process of each processor, −1 if unused
 	alive []int   // live replicas of each process
-	need  []int   // scratch: processes short of replicas, one entry per missing replica
 }
 
 func newReplicas(r, n int) *replicas {
@@ -98,13 +100,11 @@ func (tl *Timeline) refill() {
 	if rp == nil {
 		return
 	}
-	rp.need = rp.need[:0]
-	for g, k := range rp.alive {
-		for ; k < rp.r; k++ {
-			rp.need = append(rp.need, g)
-		}
+	missing := 0
+	for _, k := range rp.alive {
+		missing += rp.r - k
 	}
-	if len(rp.need) == 0 {
+	if missing == 0 {
 		return
 	}
 	tl.upIDs = tl.up.appendMembers(tl.upIDs[:0])
@@ -114,13 +114,18 @@ func (tl *Timeline) refill() {
 			spares = append(spares, i)
 		}
 	}
-	k := min(len(rp.need), len(spares))
+	k := min(missing, len(spares))
 	if k == 0 {
 		return
 	}
 	tl.pickFrom(spares, k)
-	for j, i := range tl.pick {
-		g := rp.need[j]
+	for _, i := range tl.pick {
+		g := 0
+		for j, n := range rp.alive {
+			if n < rp.alive[g] {
+				g = j
+			}
+		}
 		rp.group[i] = int32(g)
 		rp.alive[g]++
 	}
