@@ -52,7 +52,9 @@
 // of (N − Σ k·c_k + 1) states, C(a + r − 1, r − 1) profiles; MaxStates
 // bounds it, and with it the O(S³) cost of the exponentials. Optimize
 // maximises UWT(I) over ln I by Brent's method (internal/scalar), from a
-// Young-like start; UWT(I) is assumed unimodal, as in package uwt.
+// Young-like start; UWT(I) is assumed unimodal, as in package uwt. Best
+// maximises jointly over (a, r, I) by exhaustive search over the pairs
+// whose chain fits MaxStates (skipped pairs are counted, not compared).
 //
 // # Checks
 //
@@ -62,6 +64,8 @@
 // with package sim's replicated runs within their 99.9 % interval on four
 // scenarios with few spares and slow repairs, and check that the interval
 // excludes the model with an MTTF 5 % off and with one replica fewer.
+// Best with r = 1 finds the count and UWT that package uwt's optimiser
+// finds count by count.
 //
 // # References
 //

@@ -42,17 +42,11 @@ func FromScenario(sc *scenario.Scenario, a int) (Model, error) {
 	if err := sc.Validate(); err != nil {
 		return Model{}, err
 	}
-	app := sc.Application
-	r := app.ReplicaCount()
+	r := sc.Application.ReplicaCount()
 	if a < 1 || a*r > sc.N() {
 		return Model{}, fmt.Errorf("replication: %d processes × %d replicas, want 1 ≤ a·r ≤ N = %d", a, r, sc.N())
 	}
-	return Model{
-		Processors: sc.N(), Processes: a, Replicas: r,
-		MTTF: sc.System.MTTF, MTTR: sc.System.MTTR,
-		WorkRate: app.WorkRate[a-1], Latency: app.Latency[a-1], Overhead: app.Overhead[a-1],
-		Recovery: app.Recovery.Cost(a, a),
-	}, nil
+	return modelAt(sc, a, r), nil
 }
 
 // Validate reports whether m is a valid model whose state space fits

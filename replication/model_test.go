@@ -190,3 +190,42 @@ func TestModelErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestBestSingleReplica: with maxReplicas = 1, Best must find the best
+// moldable count and interval, which package uwt finds independently
+// (its own chain and doubling-scan optimiser) count by count.
+func TestBestSingleReplica(t *testing.T) {
+	const n = 8
+	sc := replicatedScenario(t, n, 1, 1, 7200, 3600, 60, 120)
+	// Sublinear work so that the best count is inside 1 … N.
+	for i := range sc.Application.WorkRate {
+		sc.Application.WorkRate[i] = math.Sqrt(float64(i + 1))
+	}
+	got, err := Best(context.Background(), sc, 1, 1e-8, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bestA, bestU := 0, math.Inf(-1)
+	for a := 1; a <= n; a++ {
+		sa := replicatedScenario(t, n, a, 1, 7200, 3600, 60, 120)
+		sa.Application.WorkRate = sc.Application.WorkRate
+		um, err := uwt.New(context.Background(), sa, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt, err := um.Optimize(context.Background(), &uwt.OptimizeSettings{RelTol: 1e-8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opt.UWT > bestU {
+			bestA, bestU = a, opt.UWT
+		}
+	}
+	t.Logf("Best: a = %d, I* = %.6g s, UWT %.10g; uwt: a = %d, UWT %.10g", got.Processes, got.Interval, got.UWT, bestA, bestU)
+	if got.Processes != bestA || math.Abs(got.UWT-bestU) > 1e-9*bestU {
+		t.Errorf("Best a = %d UWT %.12g; uwt a = %d UWT %.12g", got.Processes, got.UWT, bestA, bestU)
+	}
+	if got.Evaluated != n || got.Skipped != 0 {
+		t.Errorf("evaluated %d, skipped %d", got.Evaluated, got.Skipped)
+	}
+}
