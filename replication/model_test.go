@@ -3,8 +3,10 @@ package replication
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
+	"github.com/ckpt-markov/markov/optimal"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/uwt"
@@ -227,5 +229,18 @@ func TestBestSingleReplica(t *testing.T) {
 	}
 	if got.Evaluated != n || got.Skipped != 0 {
 		t.Errorf("evaluated %d, skipped %d", got.Evaluated, got.Skipped)
+	}
+}
+
+// TestOtherModelsRefuseReplicas: uwt and optimal model one replica per
+// process; a scenario with application.replicas > 1 is an error there,
+// not a silent r = 1.
+func TestOtherModelsRefuseReplicas(t *testing.T) {
+	sc := replicatedScenario(t, 8, 2, 2, 36000, 3600, 60, 120)
+	if _, err := uwt.New(context.Background(), sc, nil); err == nil || !strings.Contains(err.Error(), "application.replicas") {
+		t.Errorf("uwt.New: %v", err)
+	}
+	if _, err := optimal.New(sc, nil); err == nil || !strings.Contains(err.Error(), "application.replicas") {
+		t.Errorf("optimal.New: %v", err)
 	}
 }
