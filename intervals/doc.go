@@ -65,14 +65,16 @@
 //	        on all g·b processors, dead or alive: Casanova et al.'s MNFTI^ah)
 //
 // (the second line by Wald's identity: those failures form a Poisson
-// process of rate gbλ). For g = 2, MNFTIPairs is the recursion of
-// Casanova et al.'s Theorem 1 and BirthdayMNFTI the birthday-problem
-// value 1 + Q(b) of the analogy they correct in Ferreira et al. The
-// checkpointing period of both papers is Young's or Daly's formula with
-// the MTTI in place of the platform MTBF (YoungInterval, DalyOptimum).
-// The tests check the closed form against an exact recursion over the
-// absorbing chain (g ≤ 5, b ≤ 12), against Theorem 1 for b = 2^0 … 2^20,
-// and against direct sampling of min_i max_j X_ij.
+// process of rate gbλ). For g = 2, MNFTIPairs is Casanova et al.'s
+// recursion over the number of pairs that have lost a replica, and
+// BirthdayMNFTI the birthday-problem value 1 + Q(b) of the analogy they
+// correct in Ferreira et al. A checkpointing period follows from Young's
+// or Daly's formula with the MTTI in place of the platform MTBF
+// (YoungInterval, DalyOptimum). The tests check the closed form against an
+// exact recursion over the absorbing chain (g ≤ 5, b ≤ 12), against the
+// pairs recursion for b = 2^0 … 2^20, and against direct sampling of
+// min_i max_j X_ij. The papers' own tables could not be consulted for
+// this package: no published number of theirs is among its oracles.
 //
 // # Bouguerra et al. (2008): any failure law
 //

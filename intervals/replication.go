@@ -91,8 +91,8 @@ func (p Replication) MTTI() (float64, error) {
 //
 //	MNFTI = g·b·λ·MTTI = b·Σ_{j=1}^{g} B(j/g, b).
 //
-// It does not depend on λ. For g = 2 it equals the recursion of Casanova
-// et al.'s Theorem 1 (MNFTIPairs); for g = 1 it is 1.
+// It does not depend on λ. For g = 2 it equals Casanova et al.'s
+// recursion (MNFTIPairs); for g = 1 it is 1.
 func (p Replication) MNFTI() (float64, error) {
 	if err := p.Validate(); err != nil {
 		return 0, err
@@ -101,8 +101,9 @@ func (p Replication) MNFTI() (float64, error) {
 }
 
 // MNFTIPairs returns MNFTI^ah for b pairs (g = 2) by the recursion of
-// Casanova et al. (Theorem 1), n_f being the number of pairs that have
-// lost one replica:
+// Casanova et al. over n_f, the number of pairs that have lost one
+// replica (a failure strikes the live replica of such a pair with
+// probability n_f/2b, its dead one with n_f/2b, a whole pair otherwise):
 //
 //	E(b) = 2,  E(n_f) = 2b/(2b − n_f) + (2b − 2n_f)/(2b − n_f)·E(n_f + 1),
 //

@@ -62,8 +62,8 @@ func TestReplicationMNFTIEnumeration(t *testing.T) {
 func TestReplicationHandValues(t *testing.T) {
 	// b = 1, g = 2: the first failure degrades the pair; the next strikes
 	// the live or the dead replica with probability 1/2 each, so 1 + 2 = 3.
-	// b = 2: E(1) = 4/3 + (2/3)·2 = 8/3, E(0) = 1 + 8/3 = 11/3 (Theorem 1
-	// of Casanova et al. by hand). g = 1: the first failure interrupts.
+	// b = 2: E(1) = 4/3 + (2/3)·2 = 8/3, E(0) = 1 + 8/3 = 11/3 (the pairs
+	// recursion of Casanova et al. by hand). g = 1: the first failure interrupts.
 	for _, c := range []struct {
 		b, g int
 		want float64
@@ -84,7 +84,7 @@ func TestReplicationHandValues(t *testing.T) {
 }
 
 func TestMNFTIPairsAgainstClosedForm(t *testing.T) {
-	// Theorem 1's recursion against the beta-function closed form, b = 2^0
+	// The pairs recursion against the beta-function closed form, b = 2^0
 	// … 2^20 (the range of Casanova et al.'s Table 1). The recursion adds
 	// b rounded terms: the tolerance grows like ε·sqrt(b).
 	for k := 0; k <= 20; k++ {
@@ -99,7 +99,7 @@ func TestMNFTIPairsAgainstClosedForm(t *testing.T) {
 		}
 		tol := 64 * 0x1p-52 * math.Sqrt(float64(b))
 		if d := relDiff(cf, rec); d > tol {
-			t.Errorf("b=2^%d: closed form %.12g, Theorem 1 recursion %.12g (rel %.2g > %.2g)", k, cf, rec, d, tol)
+			t.Errorf("b=2^%d: closed form %.12g, pairs recursion %.12g (rel %.2g > %.2g)", k, cf, rec, d, tol)
 		}
 	}
 }
