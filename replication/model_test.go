@@ -244,3 +244,24 @@ func TestOtherModelsRefuseReplicas(t *testing.T) {
 		t.Errorf("optimal.New: %v", err)
 	}
 }
+
+func TestBestCancelAndProgress(t *testing.T) {
+	sc := replicatedScenario(t, 6, 1, 1, 7200, 3600, 60, 120)
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	_, err := Best(ctx, sc, 2, 1e-4, func(done, total int) {
+		calls++
+		if total != 6+3 {
+			t.Errorf("total %d, want 9 pairs", total)
+		}
+		if done == 2 {
+			cancel()
+		}
+	})
+	if err != context.Canceled || calls != 2 {
+		t.Errorf("Best after cancel: %v after %d pairs; want context.Canceled after 2", err, calls)
+	}
+	if _, err := Best(context.Background(), sc, 0, 0, nil); err == nil {
+		t.Error("maxReplicas 0: no error")
+	}
+}
