@@ -60,7 +60,9 @@
 // Decisions nor scenario.AtCheckpoint (an error). With spares always at
 // hand the run is a renewal process whose segments survive with
 // probability (1 − (1 − e^{−λT})^r)^a, the Volpex model of package
-// intervals; the tests compare with that closed form.
+// intervals; the tests compare with that closed form, and, with segments
+// far longer than the mean time to interruption, with the MTTI of
+// intervals.Replication (no replacement before the interruption).
 //
 // With scenario.AtCheckpoint (Scenario.Reconfigure) the application also
 // changes its processor count at checkpoints: when a commit, or the end of

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"context"
+	"math"
+	"math/rand/v2"
 
 	"testing"
 
@@ -136,5 +138,66 @@ func TestReplicasScripted(t *testing.T) {
 	// After 160 s two processors are functional, fewer than a·r = 4: down.
 	if tot.Failures != 1 || tot.Commits != 1 || tot.Work != 2*100 || tot.Up != 160 || tot.Down != 840 {
 		t.Errorf("totals %+v; want 1 interruption at 160 s, 1 commit of 200, 160 s up, 840 s down", tot)
+	}
+}
+
+// TestReplicasMTTI checks replicated runs against the mean time to
+// interruption of intervals.Replication (Ferreira et al.; Casanova et
+// al.), where the assumptions coincide: segments far longer than the
+// MTTI (I = 1000·MTTI, so no checkpoint replaces a replica before the
+// interruption), free recovery, and repairs fast enough that the a·r
+// processors are always at hand. The mean over 32 independent timelines
+// of H/interruptions must hold the MTTI within 4 standard errors; the
+// power check is that it rejects Ferreira et al.'s birthday-problem value
+// (intervals.BirthdayMNFTI), 25 to 30 % lower.
+func TestReplicasMTTI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation")
+	}
+	for _, c := range []struct{ a, r int }{{16, 2}, {4, 3}, {32, 2}} {
+		const mttf = 36000.0
+		n := 2 * c.a * c.r
+		sc := replicatedScenario(t, n, c.a, c.r, mttf, mttf/1e4)
+		rep := intervals.Replication{Processes: c.a, Replicas: c.r, Rate: 1 / mttf}
+		mtti, err := rep.MTTI()
+		if err != nil {
+			t.Fatal(err)
+		}
+		const k = 32
+		h := 4000 * mtti // about 4000 interruptions a timeline
+		var sum, sum2 float64
+		for j := range k {
+			src, err := NewExponential(n, mttf, mttf/1e4, rand.New(rand.NewPCG(uint64(j), 25)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl, err := NewTimeline(sc, 1000*mtti, src, nil, rand.New(rand.NewPCG(uint64(j), 26)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tl.Run(h); err != nil {
+				t.Fatal(err)
+			}
+			tot := tl.Totals()
+			if tot.Commits != 0 {
+				t.Fatalf("a=%d r=%d: %d commits, want none", c.a, c.r, tot.Commits)
+			}
+			x := h / float64(tot.Failures)
+			sum += x
+			sum2 += x * x
+		}
+		mean := sum / k
+		se := math.Sqrt((sum2/k - mean*mean) / (k - 1))
+		t.Logf("a=%d r=%d: simulated MTTI %.6g ± %.2g s (1 s.e.), closed form %.6g s", c.a, c.r, mean, se, mtti)
+		if math.Abs(mean-mtti) > 4*se {
+			t.Errorf("a=%d r=%d: simulated MTTI %.6g ± %.2g, closed form %.6g", c.a, c.r, mean, se, mtti)
+		}
+		if c.r == 2 {
+			bd, _ := intervals.BirthdayMNFTI(c.a)
+			alt := bd * mttf / float64(2*c.a)
+			if math.Abs(mean-alt) <= 4*se {
+				t.Errorf("a=%d: the birthday value %.6g is not rejected (%.6g ± %.2g): no power", c.a, alt, mean, se)
+			}
+		}
 	}
 }
