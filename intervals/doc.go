@@ -53,6 +53,29 @@
 // (parabolic steps with a golden-section safeguard; about 1e−8). Table I of the paper is reproduced exactly: its
 // intervals are the optima rounded to the nearest second.
 //
+// # Process replication without restart (Ferreira et al. 2011; Casanova et al. 2015)
+//
+// b logical processes, g replicas each, on g·b processors failing at rate
+// λ; dead replicas are not replaced; the application is interrupted when
+// the last replica of some process dies (type Replication). With X_ij the
+// processors' lifetimes, u = 1 − e^{−λt} and v = u^g,
+//
+//	MTTI  = ∫₀^∞ (1 − (1 − e^{−λt})^g)^b dt = (1/(gλ))·Σ_{j=1}^{g} B(j/g, b)
+//	MNFTI = g·b·λ·MTTI = b·Σ_{j=1}^{g} B(j/g, b)          (failures counted
+//	        on all g·b processors, dead or alive: Casanova et al.'s MNFTI^ah)
+//
+// (the second line by Wald's identity: those failures form a Poisson
+// process of rate gbλ). For g = 2, MNFTIPairs is Casanova et al.'s
+// recursion over the number of pairs that have lost a replica, and
+// BirthdayMNFTI the birthday-problem value 1 + Q(b) of the analogy they
+// correct in Ferreira et al. A checkpointing period follows from Young's
+// or Daly's formula with the MTTI in place of the platform MTBF
+// (YoungInterval, DalyOptimum). The tests check the closed form against an
+// exact recursion over the absorbing chain (g ≤ 5, b ≤ 12), against the
+// pairs recursion for b = 2^0 … 2^20, and against direct sampling of
+// min_i max_j X_ij. The papers' own tables could not be consulted for
+// this package: no published number of theirs is among its oracles.
+//
 // # Bouguerra et al. (2008): any failure law
 //
 // Work W is cut into segments I_j, each followed by a checkpoint C(S_j)
@@ -164,6 +187,16 @@
 //   - R. M. Corless, G. H. Gonnet, D. E. G. Hare, D. J. Jeffrey and
 //     D. E. Knuth, "On the Lambert W function", Advances in Computational
 //     Mathematics 5, 1996.
+//   - K. Ferreira, J. Stearley, J. H. Laros III, R. Oldfield, K. Pedretti,
+//     R. Brightwell, R. Riesen, P. G. Bridges and D. Arnold, "Evaluating
+//     the viability of process replication reliability for exascale
+//     systems", SC'11, 2011.
+//   - H. Casanova, Y. Robert, F. Vivien and D. Zaidouni, "On the impact of
+//     process replication on executions of large-scale parallel
+//     applications with coordinated checkpointing", Future Generation
+//     Computer Systems 51, 2015 (INRIA RR-7951, 2012).
+//   - D. E. Knuth, The Art of Computer Programming, vol. 1, §1.2.11.3
+//     (the Q function).
 //   - R. P. Brent, Algorithms for Minimization without Derivatives,
 //     Prentice-Hall, 1973.
 //   - A. Benoit, A. Cavelan, V. Le Fèvre, Y. Robert and H. Sun, "Towards

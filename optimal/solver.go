@@ -168,6 +168,9 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 	if err := sc.SingleLevel("package optimal"); err != nil {
 		return nil, err
 	}
+	if r := sc.Application.ReplicaCount(); r > 1 {
+		return nil, fmt.Errorf("optimal: application.replicas = %d: the solver has one replica per process; package replication models replicas", r)
+	}
 	if !sc.System.FailureEvents.Single() {
 		return nil, errors.New("optimal: system.failure_events: the solver models single processor failures only (docs/optimal-policy.md); failure events that take down several processors are not supported")
 	}

@@ -25,8 +25,10 @@
 //	    "work_rate": [1.0, 1.9, ...],       // ω(1..N), N numbers ≥ 0
 //	    "checkpoint_latency": 90,           // L: a number or N numbers
 //	    "checkpoint_overhead": 90,          // C: optional, defaults to L, C ≤ L
-//	    "recovery": 30                      // R: number, N numbers (by new count a)
-//	  },                                    //    or N×N: recovery[p-1][a-1]
+//	    "recovery": 30,                     // R: number, N numbers (by new count a)
+//	                                        //    or N×N: recovery[p-1][a-1]
+//	    "replicas": 1                       // r: optional, 1 ≤ r ≤ min(16, N)
+//	  },
 //	  "policy": "greedy"                    // "greedy", "pb", {"moldable": a},
 //	}                                       // or {"vector": [r(1), ..., r(N)]}
 //

@@ -29,6 +29,9 @@ func SameScenario(a, b *Scenario) string {
 	if d := sameFloats("application.checkpoint_overhead", a.Application.Overhead, b.Application.Overhead); d != "" {
 		return d
 	}
+	if a.Application.Replicas != b.Application.Replicas {
+		return fmt.Sprintf("application.replicas: %d, %d", a.Application.Replicas, b.Application.Replicas)
+	}
 	ra, rb := a.Application.Recovery, b.Application.Recovery
 	if d := sameFloats("recovery.byNew", ra.byNew, rb.byNew); d != "" {
 		return d

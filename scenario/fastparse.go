@@ -168,12 +168,12 @@ func walkPolicy(r *scanner, n int) (Policy, bool) {
 // field either converted (a plain list of numbers; a list of such lists
 // for the recovery) or kept as its byte span.
 type appSpans struct {
-	span [4][]byte
-	list [4][]float64
+	span [5][]byte
+	list [5][]float64
 	// isList[k] says that field k was a list read into list[k], with
 	// bounds[k].
-	isList [4]bool
-	bounds [4]bounds
+	isList [5]bool
+	bounds [5]bounds
 	// matrix is the recovery given as a list of lists.
 	matrix [][]float64
 }
@@ -183,15 +183,21 @@ const (
 	kLatency
 	kOverhead
 	kRecovery
+	kReplicas
 )
 
 // walkApplication reads the application object at r, bounding every list
 // by n.
 func walkApplication(r *scanner, n int) (appSpans, bool) {
 	var a appSpans
-	ok := r.members([]string{"work_rate", "checkpoint_latency", "checkpoint_overhead", "recovery"}, func(k int) bool {
+	ok := r.members([]string{"work_rate", "checkpoint_latency", "checkpoint_overhead", "recovery", "replicas"}, func(k int) bool {
 		start := r.i
 		switch {
+		case k == kReplicas:
+			// Kept as its span; application reads it as parseApplication does.
+			if !r.value(0) {
+				return false
+			}
 		case r.peek() == '[' && r.peekAfterBracket() == '[' && k == kRecovery:
 			m, ok := r.matrix(n)
 			if !ok {
@@ -222,6 +228,9 @@ func walkApplication(r *scanner, n int) (appSpans, bool) {
 // the entry at fault). workPositive reports that every ω(a) > 0, as
 // seen while reading them.
 func (a *appSpans) application(n int) (app Application, workPositive bool, err error) {
+	if app.Replicas, err = parseReplicas(a.span[kReplicas], n); err != nil {
+		return app, false, err
+	}
 	var b [4]bounds
 	switch {
 	case a.isList[kWork]:

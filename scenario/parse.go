@@ -74,6 +74,7 @@ type applicationJSON struct {
 	// Levels and AfterRecovery are the multi-level fields (levels.go).
 	Levels        json.RawMessage `json:"checkpoint_levels"`
 	AfterRecovery json.RawMessage `json:"checkpoint_after_recovery"`
+	Replicas      json.RawMessage `json:"replicas"`
 }
 
 type policyJSON struct {
@@ -447,6 +448,9 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 		return Application{}, err
 	}
 	app := Application{WorkRate: work, Latency: lat, Overhead: over, Recovery: rec, NoCheckpointAfterRecovery: noAfter}
+	if app.Replicas, err = parseReplicas(j.Replicas, n); err != nil {
+		return Application{}, err
+	}
 	return app, app.Validate(n)
 }
 
@@ -898,4 +902,23 @@ func jsonNumberEnd(b []byte, i int) int {
 		}
 	}
 	return i
+}
+
+// parseReplicas reads application.replicas: absent or null means 1;
+// otherwise an integer 1 … min(MaxReplicas, n) written without fraction
+// or exponent (as encoding/json reads an int).
+func parseReplicas(raw json.RawMessage, n int) (int, error) {
+	const field = "application.replicas"
+	if isNull(raw) {
+		return 1, nil
+	}
+	var r int
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return 0, fieldErr(field, "want an integer ≥ 1 (a JSON number without fraction or exponent)")
+	}
+	if r < 1 {
+		return 0, fieldErr(field, "%d, want an integer ≥ 1", r)
+	}
+	a := Application{Replicas: r}
+	return r, a.validateReplicas(n)
 }

@@ -107,6 +107,34 @@ type Application struct {
 	// every recovery (application.checkpoint_after_recovery: false; the
 	// SCR model's timeline). The zero value keeps it, today's model.
 	NoCheckpointAfterRecovery bool
+	// Replicas is the replication degree r (JSON application.replicas):
+	// every logical process runs as r replicas on r processors, so a
+	// logical processes occupy a·r of the pool, and a is the count the
+	// vectors above are indexed by. 0 means 1, today's model exactly; at
+	// most MaxReplicas and at most N.
+	Replicas int
+}
+
+// MaxReplicas bounds application.replicas: Volpex runs 2 or 3 replicas
+// (seeds 000 and 002), and the replication Markov model's state, the
+// number of processes with k = 1 … r live replicas, grows like
+// C(a + r, r), which at r = 16 is already beyond any table for a ≥ 64.
+const MaxReplicas = 16
+
+// ReplicaCount returns the replication degree r ≥ 1 (Replicas, 0 meaning 1).
+func (a Application) ReplicaCount() int { return max(1, a.Replicas) }
+
+// validateReplicas checks 0 ≤ Replicas ≤ min(MaxReplicas, n).
+func (a Application) validateReplicas(n int) error {
+	switch r := a.Replicas; {
+	case r < 0:
+		return fieldErr("application.replicas", "%d, want an integer ≥ 1", r)
+	case r > MaxReplicas:
+		return fieldErr("application.replicas", "%d, more than the limit of %d", r, MaxReplicas)
+	case r > n:
+		return fieldErr("application.replicas", "%d, more than the %d processors of the system", r, n)
+	}
+	return nil
 }
 
 // N returns the number of processor counts the application is described for.
@@ -115,6 +143,9 @@ func (a Application) N() int { return len(a.WorkRate) }
 // Validate checks that every vector has n entries, all finite and
 // non-negative, with C(a) ≤ L(a) and some positive work rate.
 func (a Application) Validate(n int) error {
+	if err := a.validateReplicas(n); err != nil {
+		return err
+	}
 	if len(a.Levels) > 0 {
 		return a.validateLevels(n)
 	}
@@ -516,6 +547,7 @@ func (a Application) FirstCounts(n int) (Application, error) {
 		Latency:                   slices.Clone(a.Latency[:n]),
 		Overhead:                  slices.Clone(a.Overhead[:n]),
 		NoCheckpointAfterRecovery: a.NoCheckpointAfterRecovery,
+		Replicas:                  a.Replicas,
 	}
 	switch r := a.Recovery; {
 	case r.matrix != nil:

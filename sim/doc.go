@@ -41,6 +41,29 @@
 // r(n₀) = 0 it waits and then starts an up segment, there being nothing to
 // restore.
 //
+// # Replication (Volpex)
+//
+// With application.replicas = r > 1 (seeds 000 and 002: Volpex) the
+// vector value r(n) is read as a number of processors: the application
+// runs a = ⌊r(n)/r⌋ logical processes (down if a = 0), each as r replicas
+// on distinct processors, and ω, L, C and R are taken at the logical count
+// a. A failure of a used processor interrupts the application only when it
+// kills the last live replica of its process; otherwise the process runs
+// on. At every checkpoint (a commit or the end of a recovery) the dead
+// replicas are replaced from the hot spares, the functional unused
+// processors (the Rule picks them), starting from the checkpoint just
+// written, at no cost (Rahman et al., section IV, assumptions 1 and 2);
+// while spares are lacking they go one at a time to a process with the
+// fewest live replicas, and the others run on with fewer. A recovery
+// restarts every process with r replicas. Totals.Failures counts
+// interruptions only. Replication supports neither Settings.Intervals /
+// Decisions nor scenario.AtCheckpoint (an error). With spares always at
+// hand the run is a renewal process whose segments survive with
+// probability (1 − (1 − e^{−λT})^r)^a, the Volpex model of package
+// intervals; the tests compare with that closed form, and, with segments
+// far longer than the mean time to interruption, with the MTTI of
+// intervals.Replication (no replacement before the interruption).
+//
 // With scenario.AtCheckpoint (Scenario.Reconfigure) the application also
 // changes its processor count at checkpoints: when a commit, or the end of
 // a recovery, leaves n functional with r(n) ∉ {0, a}, a recovery onto r(n)

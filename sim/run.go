@@ -181,6 +181,9 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 	if set.Reconfigure != nil && sc.Reconfigure != scenario.AtCheckpoint {
 		return nil, errors.New("sim: Settings.Reconfigure needs a scenario that reconfigures at checkpoints")
 	}
+	if err := checkReplicas(sc, Decisions{Intervals: set.Intervals, Reconfigure: set.Reconfigure}); err != nil {
+		return nil, err
+	}
 	tls := make([]*Timeline, set.Replications)
 	for k := range tls {
 		src, err := newSource(sc, rand.New(rand.NewPCG(seed(set.Seed, k, 0), seed(set.Seed, k, 1))))

@@ -105,10 +105,11 @@ type Timeline struct {
 	phase phase
 	end   float64 // end of the current segment
 	next  Event
-	upIDs []int   // scratch: functional processors
-	pick  []int   // scratch: the rule's choice
-	now   float64 // current time
-	mark  float64 // time up to which tot is accumulated
+	rep   *replicas // replication (application.replicas > 1), or nil
+	upIDs []int     // scratch: functional processors
+	pick  []int     // scratch: the rule's choice
+	now   float64   // current time
+	mark  float64   // time up to which tot is accumulated
 	tot   Totals
 	err   error
 	lv    *levels // multi-level state (levels.go); nil for one level
@@ -149,6 +150,9 @@ func newTimelineChecked(sc *scenario.Scenario, interval float64, d Decisions, sr
 	}
 	if src.Processors() != sc.N() {
 		return nil, fmt.Errorf("sim: source has %d processors, scenario has %d", src.Processors(), sc.N())
+	}
+	if err := checkReplicas(sc, d); err != nil {
+		return nil, err
 	}
 	if rng == nil {
 		rng = rand.New(rand.NewPCG(1, 2))
@@ -229,6 +233,7 @@ func newTimeline(sc *scenario.Scenario, interval float64, d Decisions, src Sourc
 		upIDs:    make([]int, 0, n),
 		pick:     make([]int, 0, n),
 		fresh:    true,
+		rep:      newReplicas(app.ReplicaCount(), n),
 	}
 	if tl.lv = newLevels(sc); tl.lv != nil {
 		tl.lv.interval = interval
@@ -401,6 +406,9 @@ func (tl *Timeline) apply() (bool, error) {
 		tl.nUp--
 		tl.fails[ev.Proc]++
 		hit = tl.used.has(ev.Proc)
+		if hit && tl.rep != nil {
+			hit = tl.rep.lose(ev.Proc, tl.used)
+		}
 	}
 	return hit, tl.fetch()
 }
@@ -431,6 +439,7 @@ func (tl *Timeline) interrupt() {
 	}
 	tl.tot.Failures++
 	clear(tl.used)
+	tl.rep.reset()
 	tl.a = 0
 	tl.phase = phaseDown
 	tl.resume()
@@ -440,10 +449,10 @@ func (tl *Timeline) interrupt() {
 // count n: by an up segment before the application ever ran, by a
 // recovery otherwise.
 func (tl *Timeline) resume() {
-	if tl.nUp == 0 || tl.r[tl.nUp-1] == 0 {
+	if tl.nUp == 0 || tl.r[tl.nUp-1] < tl.rep.degree() {
 		return
 	}
-	a := tl.r[tl.nUp-1]
+	a := tl.r[tl.nUp-1] / tl.rep.degree()
 	tl.choose(a)
 	if tl.fresh {
 		tl.fresh = false
@@ -461,12 +470,21 @@ func (tl *Timeline) resume() {
 	tl.end = tl.now + tl.recovery.Cost(tl.p, a) + tl.latency[a-1]
 }
 
-// choose marks a functional processors used, as the rule picks them.
+// choose marks the processors of a logical processes used (a·r with r
+// replicas each), as the rule picks them.
 func (tl *Timeline) choose(a int) {
 	tl.upIDs = tl.up.appendMembers(tl.upIDs[:0])
-	tl.pick = tl.rule.Choose(tl.pick[:0], tl.upIDs, a, tl.fails, tl.rng)
-	if len(tl.pick) != a {
-		panic(fmt.Sprintf("sim: rule chose %d processors, want %d", len(tl.pick), a))
+	tl.pickFrom(tl.upIDs, a*tl.rep.degree())
+	tl.rep.assign(tl.pick, a)
+	tl.a = a
+}
+
+// pickFrom marks k processors of ids used, as the rule picks them
+// (tl.pick holds them after).
+func (tl *Timeline) pickFrom(ids []int, k int) {
+	tl.pick = tl.rule.Choose(tl.pick[:0], ids, k, tl.fails, tl.rng)
+	if len(tl.pick) != k {
+		panic(fmt.Sprintf("sim: rule chose %d processors, want %d", len(tl.pick), k))
 	}
 	for _, i := range tl.pick {
 		if i < 0 || i >= tl.n || !tl.up.has(i) || tl.used.has(i) {
@@ -474,7 +492,6 @@ func (tl *Timeline) choose(a int) {
 		}
 		tl.used.set(i)
 	}
-	tl.a = a
 }
 
 // complete ends the current segment without failure. An up segment
@@ -499,6 +516,7 @@ func (tl *Timeline) complete() {
 		}
 		tl.tot.Commits++
 	}
+	tl.refill()
 	tl.p = a
 	if b := tl.target(a); b != a {
 		// Reconfigure at the checkpoint just written on a: a recovery

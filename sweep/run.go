@@ -484,6 +484,7 @@ func firstCounts(app scenario.Application, n int) (scenario.Application, error) 
 		Latency:  append([]float64(nil), app.Latency[:n]...),
 		Overhead: append([]float64(nil), app.Overhead[:n]...),
 		Recovery: scenario.RecoveryMatrix(rec),
+		Replicas: app.Replicas,
 	}, nil
 }
 

@@ -170,6 +170,9 @@ func newModel(ctx context.Context, sc *scenario.Scenario, s *Settings, shift int
 	if err := sc.SingleLevel("package uwt"); err != nil {
 		return nil, err
 	}
+	if r := sc.Application.ReplicaCount(); r > 1 {
+		return nil, fmt.Errorf("uwt: application.replicas = %d: this model has one replica per process; package replication models replicas", r)
+	}
 	var given Settings
 	if s != nil {
 		given = *s
