@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ckpt-markov/markov/internal/quote"
 )
 
 // Job describes a Slurm job array that runs a study, one shard per array
@@ -44,7 +46,7 @@ func (j Job) Script() (string, error) {
 	}
 	for _, p := range []struct{ field, v string }{{"markov", j.Markov}, {"study", j.Study}, {"out", j.Dir}} {
 		if p.v == "" || strings.ContainsAny(p.v, "\n\r\x00") {
-			return "", fmt.Errorf("sweep: %s path %q is empty or holds a line break", p.field, p.v)
+			return "", fmt.Errorf("sweep: %s path %s is empty or holds a line break", p.field, quote.Value(p.v))
 		}
 	}
 	var b strings.Builder
@@ -84,20 +86,20 @@ func ParseShard(s string, getenv func(string) string) (k, n int, err error) {
 	if ks == "auto" {
 		id := getenv("SLURM_ARRAY_TASK_ID")
 		if id == "" {
-			return 0, 0, fmt.Errorf("shard %q: SLURM_ARRAY_TASK_ID is not set (not in a Slurm job array)", s)
+			return 0, 0, fmt.Errorf("shard %s: SLURM_ARRAY_TASK_ID is not set (not in a Slurm job array)", quote.Value(s))
 		}
 		if ks = id; !hasN {
 			if ns = getenv("SLURM_ARRAY_TASK_COUNT"); ns == "" {
-				return 0, 0, fmt.Errorf("shard %q: SLURM_ARRAY_TASK_COUNT is not set; give auto/N", s)
+				return 0, 0, fmt.Errorf("shard %s: SLURM_ARRAY_TASK_COUNT is not set; give auto/N", quote.Value(s))
 			}
 		}
 	} else if !hasN {
-		return 0, 0, fmt.Errorf("shard %q, want K/N, auto/N or auto", s)
+		return 0, 0, fmt.Errorf("shard %s, want K/N, auto/N or auto", quote.Value(s))
 	}
 	k, err1 := strconv.Atoi(ks)
 	n, err2 := strconv.Atoi(ns)
 	if err1 != nil || err2 != nil {
-		return 0, 0, fmt.Errorf("shard %q (task %q of %q), want integers K/N", s, ks, ns)
+		return 0, 0, fmt.Errorf("shard %s (task %s of %s), want integers K/N", quote.Value(s), quote.Value(ks), quote.Value(ns))
 	}
 	if n < 1 || n > MaxShards || k < 0 || k >= n {
 		return 0, 0, fmt.Errorf("shard %d/%d, want 0 ≤ K < N ≤ %d", k, n, MaxShards)

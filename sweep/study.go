@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
 )
@@ -251,7 +252,7 @@ func (s *Study) validate() error {
 	if len(s.Name) > 64 || strings.IndexFunc(s.Name, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
 	}) >= 0 {
-		return fieldError("name", "%q, want at most 64 letters, digits, '-', '_' or '.'", s.Name)
+		return fieldError("name", "%s, want at most 64 letters, digits, '-', '_' or '.'", quote.Value(s.Name))
 	}
 	if len(s.Compute) == 0 {
 		return fieldError("compute", "empty, want some of optimize, uwt, simulate, evaluate")
@@ -260,7 +261,7 @@ func (s *Study) validate() error {
 	var scen, tr bool
 	for i, c := range s.Compute {
 		if seen[c] {
-			return fieldError(fmt.Sprintf("compute[%d]", i), "%q given twice", c)
+			return fieldError(fmt.Sprintf("compute[%d]", i), "%s given twice", quote.Value(c))
 		}
 		seen[c] = true
 		switch c {
@@ -271,7 +272,7 @@ func (s *Study) validate() error {
 		case "optimal":
 			return fieldError(fmt.Sprintf("compute[%d]", i), "the optimal policy is a policy, not a computation: name it in scenarios.policies or traces.policies")
 		default:
-			return fieldError(fmt.Sprintf("compute[%d]", i), "%q, want optimize, uwt, simulate or evaluate", c)
+			return fieldError(fmt.Sprintf("compute[%d]", i), "%s, want optimize, uwt, simulate or evaluate", quote.Value(c))
 		}
 	}
 	if scen != (s.Scenarios != nil) {
@@ -370,7 +371,7 @@ func (a *ScenarioAxes) validate(needIntervals bool) error {
 	case hasBase && a.Application != "":
 		return fieldError("scenarios.application", "goes without a base scenario file")
 	case a.Application != "" && !slices.Contains(bench.Names(), a.Application):
-		return fieldError("scenarios.application", "%q, want one of %s", a.Application, strings.Join(bench.Names(), ", "))
+		return fieldError("scenarios.application", "%s, want one of %s", quote.Value(a.Application), strings.Join(bench.Names(), ", "))
 	case !hasBase && (len(a.Processors) == 0 || len(a.MTTF) == 0 || len(a.MTTR) == 0):
 		return fieldError("scenarios", "without a base file, processors, mttf and mttr are required")
 	}
@@ -428,7 +429,7 @@ func parsePolicy(s string, traces bool) (scenario.Policy, error) {
 	}
 	switch {
 	case p.Kind == scenario.AvailabilityBased && !traces:
-		return p, fmt.Errorf("%q: the availability-based policy needs a failure history; use it in traces", s)
+		return p, fmt.Errorf("%s: the availability-based policy needs a failure history; use it in traces", quote.Value(s))
 	}
 	return p, nil
 }
@@ -463,13 +464,13 @@ func (t *TraceAxes) validate() error {
 	}
 	for i, g := range t.Generic {
 		if names[filepath.Base(g)] {
-			return fieldError(fmt.Sprintf("traces.generic[%d]", i), "%q: a trace of that name is given twice", g)
+			return fieldError(fmt.Sprintf("traces.generic[%d]", i), "%s: a trace of that name is given twice", quote.Value(g))
 		}
 		names[filepath.Base(g)] = true
 	}
 	for i, a := range t.Applications {
 		if !slices.Contains(bench.Names(), a) {
-			return fieldError(fmt.Sprintf("traces.applications[%d]", i), "%q, want one of %s", a, strings.Join(bench.Names(), ", "))
+			return fieldError(fmt.Sprintf("traces.applications[%d]", i), "%s, want one of %s", quote.Value(a), strings.Join(bench.Names(), ", "))
 		}
 	}
 	for i, p := range t.Policies {
@@ -520,7 +521,7 @@ func (s *SlurmSettings) Validate() error {
 		if len(f.v) > 128 || strings.IndexFunc(f.v, func(r rune) bool {
 			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:,+=@", r))
 		}) >= 0 {
-			return fieldError("slurm."+f.field, "%q, want at most 128 letters, digits or -_.:,+=@", f.v)
+			return fieldError("slurm."+f.field, "%s, want at most 128 letters, digits or -_.:,+=@", quote.Value(f.v))
 		}
 	}
 	if s.CPUs < 0 || s.CPUs > MaxCPUs {

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ckpt-markov/markov/internal/quote"
 )
 
 // genericHeader is the optional column header line of the generic format;
@@ -153,10 +155,10 @@ func directive(fields []string, kind string, line int) (map[string]string, error
 	for _, f := range fields {
 		key, val, ok := strings.Cut(f, "=")
 		if !ok {
-			return nil, &ParseError{Line: line, Column: kind, Err: fmt.Errorf("%q is not key=value", f)}
+			return nil, &ParseError{Line: line, Column: kind, Err: fmt.Errorf("%s is not key=value", quote.Value(f))}
 		}
 		if key != kind && key != "start" && key != "end" {
-			return nil, &ParseError{Line: line, Column: kind, Err: fmt.Errorf("unknown key %q, want %s, start and end", key, kind)}
+			return nil, &ParseError{Line: line, Column: kind, Err: fmt.Errorf("unknown key %s, want %s, start and end", quote.Value(key), kind)}
 		}
 		if _, dup := v[key]; dup {
 			return nil, &ParseError{Line: line, Column: key, Err: errors.New("key given twice")}
@@ -199,13 +201,13 @@ func nodeIndex(s string, n int) (int, error) {
 func parseTime(s string) (float64, error) {
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", s)
+		return 0, fmt.Errorf("%s is not a number", quote.Value(s))
 	}
 	if !finite(x) {
-		return 0, fmt.Errorf("%q is not finite", s)
+		return 0, fmt.Errorf("%s is not finite", quote.Value(s))
 	}
 	if math.Abs(x) > MaxTime {
-		return 0, fmt.Errorf("%q is beyond the limit of ±%g s", s, float64(MaxTime))
+		return 0, fmt.Errorf("%s is beyond the limit of ±%g s", quote.Value(s), float64(MaxTime))
 	}
 	return x, nil
 }

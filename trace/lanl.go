@@ -8,9 +8,10 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ckpt-markov/markov/internal/quote"
 )
 
 // LANLSettings adjusts the LANL reader. A nil *LANLSettings means the
@@ -301,7 +302,7 @@ func parseLANLRow(rec []string, idx []int, line int) (lanlRow, int, error) {
 	if field(colNodes) == "" {
 		for _, col := range []int{colNode, colProd, colDecom} {
 			if v := field(col); v != "" {
-				return row, col, fmt.Errorf("%s with the nodes column empty (a row without node data)", quoteShort(v))
+				return row, col, fmt.Errorf("%s with the nodes column empty (a row without node data)", quote.Value(v))
 			}
 		}
 		return parseLANLTimes(row, field)
@@ -352,7 +353,7 @@ func parseLANLTimes(row lanlRow, field func(int) string) (lanlRow, int, error) {
 		row.same = true
 	case v == "" || strings.EqualFold(v, "no"):
 	default:
-		return row, colSame, fmt.Errorf("%q is neither Yes nor No", v)
+		return row, colSame, fmt.Errorf("%s is neither Yes nor No", quote.Value(v))
 	}
 	return row, 0, nil
 }
@@ -567,7 +568,7 @@ var monthNames = [...]string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "a
 func monthStart(s string, skip int) (int64, error) {
 	a, b, ok := strings.Cut(s, "-")
 	if !ok {
-		return 0, fmt.Errorf("%q is not a month: want Mon-YY (Nov-96) or Y-Mon (1-Dec)", s)
+		return 0, fmt.Errorf("%s is not a month: want Mon-YY (Nov-96) or Y-Mon (1-Dec)", quote.Value(s))
 	}
 	var year int
 	var month time.Month
@@ -585,7 +586,7 @@ func monthStart(s string, skip int) (int64, error) {
 		year = 2000 + int(a[0]-'0')
 	}
 	if month == 0 {
-		return 0, fmt.Errorf("%q is not a month: want Mon-YY (Nov-96) or Y-Mon (1-Dec)", s)
+		return 0, fmt.Errorf("%s is not a month: want Mon-YY (Nov-96) or Y-Mon (1-Dec)", quote.Value(s))
 	}
 	month += time.Month(skip)
 	if month > time.December {
@@ -606,7 +607,7 @@ func parseMonthName(s string) time.Month {
 
 // parseStamp parses a LANL time "M/D/YYYY H:MM", Mountain Time.
 func parseStamp(s string) (int64, error) {
-	bad := func() (int64, error) { return 0, fmt.Errorf("%q is not a time M/D/YYYY H:MM", s) }
+	bad := func() (int64, error) { return 0, fmt.Errorf("%s is not a time M/D/YYYY H:MM", quote.Value(s)) }
 	date, clock, ok := strings.Cut(s, " ")
 	if !ok {
 		return bad()
@@ -625,7 +626,7 @@ func parseStamp(s string) (int64, error) {
 	mi, _ := atoi(hm[1], 0)
 	u, err := mountainUnix(y, time.Month(mo), d, h, mi)
 	if err != nil {
-		return 0, fmt.Errorf("%q: %v", s, err)
+		return 0, fmt.Errorf("%s: %v", quote.Value(s), err)
 	}
 	return u, nil
 }
@@ -650,10 +651,10 @@ const maxAtoi = 999_999_999
 // atoi parses a decimal integer of at most 9 digits, at least lo.
 func atoi(s string, lo int) (int, error) {
 	if isDigits(s) && len(s) > 9 {
-		return 0, fmt.Errorf("%s is above the limit %d", quoteShort(s), maxAtoi)
+		return 0, fmt.Errorf("%s is above the limit %d", quote.Value(s), maxAtoi)
 	}
 	if !digitsLen(s, 1, 9) {
-		return 0, fmt.Errorf("%s is not a non-negative integer", quoteShort(s))
+		return 0, fmt.Errorf("%s is not a non-negative integer", quote.Value(s))
 	}
 	v := 0
 	for i := 0; i < len(s); i++ {
@@ -669,20 +670,8 @@ func atoi(s string, lo int) (int, error) {
 func atoiNodes(s string) (int, error) {
 	n, err := atoi(s, 1)
 	if err == nil && n > MaxNodes || err != nil && isDigits(s) && len(s) > 9 {
-		return 0, fmt.Errorf("%s nodes is above the limit %d", quoteShort(s), MaxNodes)
+		return 0, fmt.Errorf("%s nodes is above the limit %d", quote.Value(s), MaxNodes)
 	}
 	return n, err
 }
 
-// maxQuote is the longest prefix of a bad value an error quotes.
-const maxQuote = 32
-
-// quoteShort quotes s, or its first maxQuote bytes followed by "…" (and
-// its length) when it is longer: an error line stays short whatever the
-// input.
-func quoteShort(s string) string {
-	if len(s) <= maxQuote {
-		return strconv.Quote(s)
-	}
-	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:maxQuote]), len(s))
-}

@@ -19,6 +19,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/ckpt-markov/markov/internal/quote"
 )
 
 // Figure is one or more panels stacked vertically under a title.
@@ -120,7 +122,7 @@ const (
 func ParseSize(s string) (Size, error) {
 	w, h, ok := strings.Cut(strings.ToLower(s), "x")
 	if !ok {
-		return Size{}, fmt.Errorf("%q, want WIDTHxHEIGHT in pixels such as 1200x800", prefix(s))
+		return Size{}, fmt.Errorf("%s, want WIDTHxHEIGHT in pixels such as 1200x800", quote.Value(s))
 	}
 	var out Size
 	for _, side := range []struct {
@@ -129,19 +131,11 @@ func ParseSize(s string) (Size, error) {
 	}{{w, &out.W}, {h, &out.H}} {
 		v, err := strconv.Atoi(strings.TrimSpace(side.text))
 		if err != nil || v < minSide || v > maxSide {
-			return Size{}, fmt.Errorf("%q, want WIDTHxHEIGHT in pixels, each from %d to %d", prefix(s), minSide, maxSide)
+			return Size{}, fmt.Errorf("%s, want WIDTHxHEIGHT in pixels, each from %d to %d", quote.Value(s), minSide, maxSide)
 		}
 		*side.to = v
 	}
 	return out, nil
-}
-
-// prefix is at most 40 bytes of s, for error messages.
-func prefix(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }
 
 // Formats are the file extensions Save writes.
@@ -155,7 +149,7 @@ func CheckPath(path string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%q: want a file name ending in %s", prefix(path), strings.Join(Formats, ", "))
+	return fmt.Errorf("%s: want a file name ending in %s", quote.Value(path), strings.Join(Formats, ", "))
 }
 
 // pixel is one pixel at 96 per inch.
