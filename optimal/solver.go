@@ -219,9 +219,13 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 	}
 	// Count the states before allocating anything of their size.
 	nX := len(sv.ps) * sv.w
+	// The rows an improvement step may compute: one per (p, a) block and
+	// spare count of the window, the same bound (4 per state of the cap)
+	// as the solver with up states keeps eagerly.
+	rec := len(sv.ps) * len(acts) * sv.w
 	if sv.phase {
-		if nX > set.MaxStates {
-			return nil, fmt.Errorf("optimal: the decision process needs %d states, more than Settings.MaxStates = %d allows (restrict Settings.Candidates)", nX, set.MaxStates)
+		if nX > set.MaxStates || rec > 4*set.MaxStates {
+			return nil, &SizeError{N: sc.N(), States: nX, Rows: rec, MaxStates: set.MaxStates}
 		}
 		sv.nX = nX
 		sv.pcache = make([]*phaseBlock, len(sv.ps)*len(acts))
@@ -232,7 +236,6 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 		lo, hi := sv.spares(a)
 		nU += max(hi-lo, 0)
 	}
-	rec := len(sv.ps) * len(acts) * sv.w // recovery rows
 	if nX+nU > set.MaxStates || rec > 4*set.MaxStates {
 		return nil, &SizeError{N: sc.N(), States: nX + nU, Rows: rec, MaxStates: set.MaxStates}
 	}

@@ -431,6 +431,9 @@ func parseApplication(raw json.RawMessage, n int, s *ParseSettings) (Application
 		} else {
 			app.Levels = levels
 		}
+		if app.Replicas, err = parseReplicas(j.Replicas, n); err != nil {
+			return Application{}, err
+		}
 		return app, app.Validate(n)
 	}
 	lat, _, err := perCount("application.checkpoint_latency", j.Latency, n)

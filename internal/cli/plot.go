@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-markov/markov/internal/chart"
+	"github.com/ckpt-markov/markov/internal/quote"
 )
 
 // timeUnit is a unit for the interval axis of a plot.
@@ -37,7 +38,7 @@ func pickUnit(flag string, largest float64) (timeUnit, error) {
 	}
 	u, ok := timeUnits[flag]
 	if !ok {
-		return timeUnit{}, flagError("unit", "%q, want auto or a duration unit: s, m, h, d, w, y", flag)
+		return timeUnit{}, flagError("unit", "%s, want auto or a duration unit: s, m, h, d, w, y", quote.Value(flag))
 	}
 	return u, nil
 }
