@@ -325,40 +325,8 @@ func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result)
 	}
 	// Keep the states reachable from x₀ (the recurrent class is reachable
 	// from every state: the functional count can always fall to zero).
-	seen := make([]bool, ns)
-	adj := make([][]int, ns)
-	for e := range rows {
-		adj[rows[e]] = append(adj[rows[e]], cols[e])
-	}
-	stack := []int{v.x0}
-	seen[v.x0] = true
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, j := range adj[i] {
-			if !seen[j] {
-				seen[j] = true
-				stack = append(stack, j)
-			}
-		}
-	}
-	idx := make([]int, ns)
-	var sub []int
-	for i := range ns {
-		idx[i] = -1
-		if seen[i] {
-			idx[i] = len(sub)
-			sub = append(sub, i)
-		}
-	}
-	keep := 0
-	for e := range rows {
-		if seen[rows[e]] {
-			rows[keep], cols[keep], vals[keep] = idx[rows[e]], idx[cols[e]], vals[e]
-			keep++
-		}
-	}
-	chain, err := markov.FromCOO(sub, rows[:keep], cols[:keep], vals[:keep], &markov.BuildSettings{Renormalise: true})
+	sub, rows, cols, vals := reachableFrom(v.x0, ns, rows, cols, vals)
+	chain, err := markov.FromCOO(sub, rows, cols, vals, &markov.BuildSettings{Renormalise: true})
 	if err != nil {
 		return fmt.Errorf("optimal: %w", err)
 	}
