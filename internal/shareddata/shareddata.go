@@ -16,20 +16,7 @@ import (
 // broken checkout, not a reason to skip.
 func LANL(tb testing.TB) string {
 	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatal("module root (go.mod) not found above the test directory")
-		}
-		dir = parent
-	}
+	dir := moduleRoot(tb)
 	path := filepath.Join(dir, "trace", "testdata", "lanl", "failures.csv.gz")
 	if _, err := os.Stat(path); err != nil {
 		tb.Fatalf("LANL data missing from the checkout: %v", err)
@@ -45,6 +32,23 @@ func LANL(tb testing.TB) string {
 // nested one level deeper (a worktree) finds them too.
 func SCRModel(tb testing.TB) string {
 	tb.Helper()
+	dir := moduleRoot(tb)
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		path := filepath.Join(d, "shared", "data", "scr-model", "regression.tar.gz")
+		if _, err := os.Stat(path); err == nil {
+			return path
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	tb.Skip("SCR model regression data (../shared/data/scr-model/regression.tar.gz beside the repository) not present: skipped")
+	return ""
+}
+
+// moduleRoot returns the directory of go.mod above the test's directory.
+func moduleRoot(tb testing.TB) string {
+	tb.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
 		tb.Fatal(err)
@@ -59,15 +63,5 @@ func SCRModel(tb testing.TB) string {
 		}
 		dir = parent
 	}
-	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
-		path := filepath.Join(d, "shared", "data", "scr-model", "regression.tar.gz")
-		if _, err := os.Stat(path); err == nil {
-			return path
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	tb.Skip("SCR model regression data (../shared/data/scr-model/regression.tar.gz beside the repository) not present: skipped")
-	return ""
+	return dir
 }
