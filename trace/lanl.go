@@ -674,4 +674,3 @@ func atoiNodes(s string) (int, error) {
 	}
 	return n, err
 }
-
