@@ -171,7 +171,7 @@ func TestMatchLines(t *testing.T) {
 }
 
 // TestReadme runs every example of README.md in a temporary directory
-// (where trace/testdata is the repository's) and compares what each
+// (where trace/testdata and docs are the repository's) and compares what each
 // command prints with the README, numbers included: an example that drifts
 // from the code fails here. go test ./internal/cli -run TestReadme
 // -update-readme rewrites the outputs after an intended change.
@@ -199,6 +199,9 @@ func TestReadme(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(filepath.Join(root, "trace", "testdata"), filepath.Join(dir, "trace", "testdata")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "docs"), filepath.Join(dir, "docs")); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
