@@ -2,7 +2,6 @@ package optimal
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -325,14 +324,9 @@ func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result)
 	}
 	// Keep the states reachable from x₀ (the recurrent class is reachable
 	// from every state: the functional count can always fall to zero).
-	sub, rows, cols, vals := reachableFrom(v.x0, ns, rows, cols, vals)
-	chain, err := markov.FromCOO(sub, rows, cols, vals, &markov.BuildSettings{Renormalise: true})
+	sub, st, err := stationaryFrom(v.x0, ns, rows, cols, vals)
 	if err != nil {
-		return fmt.Errorf("optimal: %w", err)
-	}
-	st, err := chain.Stationary(nil)
-	if err != nil && !errors.Is(err, markov.ErrNoConvergence) {
-		return fmt.Errorf("optimal: stationary distribution: %w", err)
+		return err
 	}
 	var piS, wS, tS []float64
 	r.Mass = map[int]float64{}

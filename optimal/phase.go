@@ -524,14 +524,9 @@ func (sv *Solver) finishPhase(ctx context.Context, pol *Policy, v *values, r *Re
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	sub, rows, cols, vals := reachableFrom(v.x0, ns, rows, cols, vals)
-	chain, err := markov.FromCOO(sub, rows, cols, vals, &markov.BuildSettings{Renormalise: true})
+	sub, st, err := stationaryFrom(v.x0, ns, rows, cols, vals)
 	if err != nil {
-		return fmt.Errorf("optimal: %w", err)
-	}
-	st, err := chain.Stationary(nil)
-	if err != nil && !errors.Is(err, markov.ErrNoConvergence) {
-		return fmt.Errorf("optimal: stationary distribution: %w", err)
+		return err
 	}
 	var piS, wS, tS []float64
 	r.Mass = map[int]float64{}
@@ -565,6 +560,23 @@ func (sv *Solver) finishPhase(ctx context.Context, pol *Policy, v *values, r *Re
 	r.UWT = v.g
 	r.Policy = pol
 	return nil
+}
+
+// stationaryFrom solves the chain of the transitions (rows, cols, vals)
+// over ns states restricted to the states reachable from x0 (the
+// recurrent class is reachable from every state: the functional count can
+// always fall to zero): it returns those states and their stationary law.
+func stationaryFrom(x0, ns int, rows, cols []int, vals []float64) ([]int, markov.Result, error) {
+	sub, rows, cols, vals := reachableFrom(x0, ns, rows, cols, vals)
+	chain, err := markov.FromCOO(sub, rows, cols, vals, &markov.BuildSettings{Renormalise: true})
+	if err != nil {
+		return nil, markov.Result{}, fmt.Errorf("optimal: %w", err)
+	}
+	st, err := chain.Stationary(nil)
+	if err != nil && !errors.Is(err, markov.ErrNoConvergence) {
+		return nil, markov.Result{}, fmt.Errorf("optimal: stationary distribution: %w", err)
+	}
+	return sub, st, nil
 }
 
 // reachableFrom restricts the transitions (rows, cols, vals) over ns
