@@ -14,6 +14,7 @@ import (
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/internal/quote"
+	"github.com/ckpt-markov/markov/internal/splitmix"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/trace"
@@ -444,7 +445,7 @@ type draw struct {
 // the rates. The error is a *shortError when the trace is too short or its
 // history too sparse for any segment.
 func (s Settings) draw(sys System, p int) ([]draw, error) {
-	base := splitMix(s.Seed ^ fingerprint(sys.Trace))
+	base := splitmix.Mix(s.Seed ^ fingerprint(sys.Trace))
 	n := sys.Trace.NumNodes()
 	if begin, end := sys.Trace.Window(); !(begin+s.MinHistory <= end-s.MaxDuration) {
 		return nil, &shortError{fmt.Sprintf("its trace spans %s, too short for %s of history and a %s segment",
@@ -452,7 +453,7 @@ func (s Settings) draw(sys System, p int) ([]draw, error) {
 	}
 	draws := make([]draw, s.Segments)
 	for k := range draws {
-		seed := splitMix(base + uint64(k))
+		seed := splitmix.Mix(base + uint64(k))
 		rng := rand.New(rand.NewPCG(seed, streamDraw))
 		var err error
 		for range maxDraws {
@@ -540,14 +541,6 @@ func fingerprint(tr *trace.Trace) uint64 {
 		}
 	}
 	return h.Sum64()
-}
-
-// splitMix is the SplitMix64 output function (Steele, Lea & Flood 2014).
-func splitMix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
 }
 
 // job is one segment of one row.

@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/ckpt-markov/markov/internal/splitmix"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -376,15 +377,10 @@ func firstFailure(sc *scenario.Scenario) float64 {
 	return t
 }
 
-// seed derives the j-th seed word of replication k from the run's seed
-// with the SplitMix64 finalizer, so that every replication has its own
-// streams whatever the number of workers.
-func seed(s uint64, k, j int) uint64 {
-	z := s + (uint64(k)*4+uint64(j)+1)*0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
+// seed derives the j-th seed word of replication k from the run's seed:
+// output 4k + j of SplitMix64 seeded with s, so that every replication
+// has its own streams whatever the number of workers.
+func seed(s uint64, k, j int) uint64 { return splitmix.Stream(s, uint64(k)*4+uint64(j)) }
 
 // stepBudget is the number of events and segment ends a timeline handles
 // between two looks at the context: about a millisecond of CPU.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/evaluate"
+	"github.com/ckpt-markov/markov/internal/splitmix"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -299,11 +300,7 @@ func optimalCost(policy string, n int) float64 {
 func mix(seed uint64, id string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(id))
-	x := seed ^ h.Sum64()
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
+	return splitmix.Mix(seed ^ h.Sum64())
 }
 
 // Shard returns the tasks of shard k of n (0 ≤ k < n): the tasks are
