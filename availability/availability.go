@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
+	"github.com/ckpt-markov/markov/internal/pool"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
 )
@@ -75,11 +74,12 @@ type Settings struct {
 	Model *uwt.Settings
 	// Optimize configures each interval search.
 	Optimize *uwt.OptimizeSettings
-	// Workers is the number of processor counts searched at once.
+	// Workers is the number of processor counts searched at once
+	// (≤ 0: runtime.GOMAXPROCS(0)).
 	Workers int
 	// Progress, if not nil, is called after each processor count is
-	// searched with the number done and the total, from one goroutine at
-	// a time.
+	// searched with the number done and the total, in the order of
+	// Processors, from the calling goroutine.
 	Progress func(done, total int)
 }
 
@@ -122,50 +122,21 @@ func Best(ctx context.Context, sys scenario.System, app scenario.Application, s 
 		ms = *set.Model
 	}
 	ms.Workers = 1
-	workers := set.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	points := make([]Point, len(counts))
-	errs := make([]error, len(counts))
-	next := make(chan int)
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		done int
-	)
-	for range min(workers, len(counts)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				points[k], errs[k] = Optimal(ctx, sys, app, counts[k], &ms, set.Optimize)
-				if errs[k] != nil {
-					errs[k] = fmt.Errorf("availability: a = %d: %w", counts[k], errs[k])
-				}
-				if set.Progress != nil {
-					mu.Lock()
-					done++
-					set.Progress(done, len(counts))
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-feed:
-	for k := range counts {
-		select {
-		case next <- k:
-		case <-ctx.Done():
-			break feed
+	err := pool.Map(ctx, len(counts), set.Workers, func(ctx context.Context, k int) (Point, error) {
+		p, err := Optimal(ctx, sys, app, counts[k], &ms, set.Optimize)
+		if err != nil {
+			return p, fmt.Errorf("availability: a = %d: %w", counts[k], err)
 		}
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return Search{}, err
-	}
-	if err := errors.Join(errs...); err != nil {
+		return p, nil
+	}, func(k int, p Point) error {
+		points[k] = p
+		if set.Progress != nil {
+			set.Progress(k+1, len(counts))
+		}
+		return nil
+	})
+	if err != nil {
 		return Search{}, err
 	}
 	best := Point{UWT: math.Inf(-1)}

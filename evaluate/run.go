@@ -10,9 +10,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/internal/pool"
 	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/internal/splitmix"
 	"github.com/ckpt-markov/markov/scenario"
@@ -554,61 +554,19 @@ type job struct {
 // evaluate runs the jobs on Settings.Workers goroutines and stores each
 // result in its row and segment slot.
 func (s Settings) evaluate(ctx context.Context, jobs []job, table *Table) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type result struct {
-		j   int
-		res SegmentResult
-		err error
-	}
-	next := make(chan int)
-	results := make(chan result)
-	var wg sync.WaitGroup
-	for range min(s.Workers, len(jobs)) {
-		wg.Go(func() {
-			for j := range next {
-				jb := jobs[j]
-				res, err := jb.cfg.segment(ctx, jb.draw.tr, jb.app, jb.draw.seg, jb.draw.seed)
-				res.Nodes = jb.draw.nodes
-				results <- result{j, res, err}
-			}
-		})
-	}
-	go func() {
-		defer close(next)
-		for j := range jobs {
-			select {
-			case next <- j:
-			case <-ctx.Done():
-				return
-			}
+	return pool.Map(ctx, len(jobs), s.Workers, func(ctx context.Context, j int) (SegmentResult, error) {
+		jb := jobs[j]
+		res, err := jb.cfg.segment(ctx, jb.draw.tr, jb.app, jb.draw.seg, jb.draw.seed)
+		res.Nodes = jb.draw.nodes
+		return res, err
+	}, func(j int, res SegmentResult) error {
+		jb := jobs[j]
+		table.Rows[jb.row].Results[jb.seg] = res
+		if s.Progress != nil {
+			s.Progress(j+1, len(jobs))
 		}
-	}()
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-	var first error
-	done := 0
-	for r := range results {
-		if r.err != nil {
-			if first == nil {
-				first = r.err
-				cancel()
-			}
-			continue
-		}
-		jb := jobs[r.j]
-		table.Rows[jb.row].Results[jb.seg] = r.res
-		done++
-		if s.Progress != nil && ctx.Err() == nil {
-			s.Progress(done, len(jobs))
-		}
-	}
-	if err := ctx.Err(); first == nil && err != nil {
-		first = err
-	}
-	return first
+		return nil
+	})
 }
 
 // summarise fills the statistics of a row from its results.

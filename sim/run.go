@@ -8,11 +8,10 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/ckpt-markov/markov/internal/pool"
 	"github.com/ckpt-markov/markov/internal/splitmix"
 	"github.com/ckpt-markov/markov/scenario"
 )
@@ -390,36 +389,18 @@ const stepBudget = 1 << 14
 // timeline advances stepBudget events at a time so that cancellation is
 // noticed whatever the horizon; the pauses do not change its trajectory.
 func advanceAll(ctx context.Context, tls []*Timeline, h float64, workers int) error {
-	var (
-		next    atomic.Int64
-		wg      sync.WaitGroup
-		errOnce sync.Once
-		first   error
-	)
-	fail := func(err error) { errOnce.Do(func() { first = err }) }
-	for range min(workers, len(tls)) {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(tls) {
-					return
-				}
-				for done := false; !done; {
-					if err := ctx.Err(); err != nil {
-						fail(err)
-						return
-					}
-					var err error
-					if done, err = tls[k].run(h, stepBudget); err != nil {
-						fail(err)
-						return
-					}
-				}
+	return pool.Each(ctx, len(tls), workers, func(ctx context.Context, k int) error {
+		for done := false; !done; {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-		})
-	}
-	wg.Wait()
-	return first
+			var err error
+			if done, err = tls[k].run(h, stepBudget); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // summarize sums the totals of the replications since their warm-up

@@ -3,7 +3,6 @@ package sweep
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/evaluate"
+	"github.com/ckpt-markov/markov/internal/pool"
 	"github.com/ckpt-markov/markov/optimal"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
@@ -117,27 +117,37 @@ func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, erro
 		return sum, nil
 	}
 	r := &runner{study: st, bases: map[string]*scenario.Scenario{}, lanl: map[string][]trace.LANLSystem{}, generic: map[string]*trace.Trace{}}
-	err = runPool(ctx, st, todo, set.Workers, w.done, func(ctx context.Context, t Task) (line, error) {
+	// A task another process has finished since the shard was read is
+	// handed over as skipped when its turn comes.
+	type ran struct {
+		l       line
+		skipped bool
+	}
+	err = pool.Map(ctx, len(todo), set.Workers, func(ctx context.Context, k int) (ran, error) {
+		if w.done(int(todo[k])) {
+			return ran{skipped: true}, nil
+		}
+		t := st.Task(int(todo[k]))
 		start := time.Now()
 		rec, err := r.run(ctx, t)
 		rec.Status = statusWords(rec.Status)
 		if err != nil {
 			if ctx.Err() != nil {
-				return line{}, ctx.Err()
+				return ran{}, ctx.Err()
 			}
 			rec = t.record()
 			rec.Status, rec.Error = Failed, clip(fmt.Sprintf("task %d (%s): %v", t.Index, t.ID, err))
 		}
-		return line{Study: st.hash, Task: t.Index, ID: t.ID, Seconds: time.Since(start).Seconds(), Record: rec}, nil
-	}, func(l line, skipped bool) error {
-		if skipped {
+		return ran{l: line{Study: st.hash, Task: t.Index, ID: t.ID, Seconds: time.Since(start).Seconds(), Record: rec}}, nil
+	}, func(_ int, r ran) error {
+		if r.skipped {
 			sum.Others++
 		} else {
 			sum.Done++
-			if l.Record.Error != "" {
+			if r.l.Record.Error != "" {
 				sum.Failed++
 			}
-			if err := w.add(l); err != nil {
+			if err := w.add(r.l); err != nil {
 				return err
 			}
 		}
@@ -217,70 +227,6 @@ func openShard(st *Study, dir, name string, every time.Duration) (*shardWriter, 
 		w.info, w.off = info, info.Size()
 	}
 	return w, nil
-}
-
-// runPool runs fn on the tasks with workers goroutines and hands each
-// result to collect, from the calling goroutine; a task that skip reports
-// done when its turn comes is handed over as skipped without running. It
-// stops at the first error of fn or collect, or when ctx is cancelled,
-// after the running tasks end.
-func runPool(ctx context.Context, st *Study, tasks []int32, workers int, skip func(int) bool, fn func(context.Context, Task) (line, error), collect func(line, bool) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type result struct {
-		l       line
-		skipped bool
-		err     error
-	}
-	next := make(chan int32)
-	results := make(chan result)
-	var wg sync.WaitGroup
-	for range min(workers, len(tasks)) {
-		wg.Go(func() {
-			for i := range next {
-				if skip(int(i)) {
-					results <- result{skipped: true}
-					continue
-				}
-				l, err := fn(ctx, st.Task(int(i)))
-				results <- result{l, false, err}
-			}
-		})
-	}
-	go func() {
-		defer close(next)
-		for _, t := range tasks {
-			select {
-			case next <- t:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-	var first error
-	for r := range results {
-		if first != nil {
-			continue
-		}
-		if r.err == nil {
-			r.err = collect(r.l, r.skipped)
-		}
-		if r.err != nil {
-			first = r.err
-			cancel()
-		}
-	}
-	if err := ctx.Err(); first == nil && err != nil {
-		first = err
-	}
-	if first != nil && ctx.Err() != nil && errors.Is(first, context.Canceled) {
-		return context.Canceled
-	}
-	return first
 }
 
 // runner runs tasks, reading each trace and base scenario once.

@@ -2,12 +2,11 @@ package uwt
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/ckpt-markov/markov/birthdeath"
 	"github.com/ckpt-markov/markov/internal/decision"
+	"github.com/ckpt-markov/markov/internal/pool"
 )
 
 // rowTol is the mass each spare-chain row may leave out of its column
@@ -92,43 +91,11 @@ func (m *Model) fillAll(ctx context.Context, segs []*segment) error {
 	for _, g := range segs {
 		cost += (g.s1 - g.s0) * (g.m + 1)
 	}
-	if m.set.Workers == 1 || cost < inlineCost {
-		for _, g := range segs {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := fill(g); err != nil {
-				return err
-			}
-		}
-		return nil
+	workers := m.set.Workers
+	if cost < inlineCost {
+		workers = 1
 	}
-	workers := min(m.set.Workers, len(segs))
-	next := make(chan *segment)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for g := range next {
-				if errs[w] == nil {
-					errs[w] = fill(g)
-				}
-			}
-		})
-	}
-	var cerr error
-	for _, g := range segs {
-		if cerr = ctx.Err(); cerr != nil {
-			break
-		}
-		next <- g
-	}
-	close(next)
-	wg.Wait()
-	if cerr != nil {
-		return cerr
-	}
-	return errors.Join(errs...)
+	return pool.Each(ctx, len(segs), workers, func(_ context.Context, k int) error { return fill(segs[k]) })
 }
 
 // fillPhase computes the rows of a recovery and the up phase after it
