@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ckpt-markov/markov/internal/scalar"
 )
 
 // EventSettings adjusts EstimateEvents. A nil *EventSettings means the
@@ -476,22 +478,18 @@ func (w *weibullProfile) score(k float64) float64 {
 // Shapes outside [minShape, maxShape] are reported as degenerate fits.
 const minShape, maxShape = 1e-3, 1e3
 
-// bisectLog finds where f changes sign between a and b (a < b, f(a) and
-// f(b) of opposite signs) by bisection on log k, to full precision.
-func bisectLog(f func(float64) float64, a, b float64) float64 {
-	fa := f(a) > 0
-	for range 200 {
-		m := math.Sqrt(a * b)
-		if m <= a || m >= b {
-			break
-		}
-		if (f(m) > 0) == fa {
-			a = m
-		} else {
-			b = m
-		}
+// shapeTol is the relative accuracy of the fitted shape and of the ends
+// of its interval: far below their statistical error.
+const shapeTol = 1e-12
+
+// rootLog returns where f changes sign between a and b (0 < a < b, f(a)
+// and f(b) of opposite signs), to a relative shapeTol.
+func rootLog(f func(float64) float64, a, b float64) float64 {
+	k, err := scalar.LogRootIn(scalar.Plain(f), a, b, shapeTol)
+	if err != nil {
+		panic(fmt.Sprintf("trace: no sign change of the likelihood in [%v, %v]: %v", a, b, err))
 	}
-	return math.Sqrt(a * b)
+	return k
 }
 
 // fitUpTimes fits the exponential and Weibull laws to the up periods.
@@ -525,7 +523,7 @@ func fitUpTimes(ups []upPeriod, alpha float64) (UpTimeFit, Verdict) {
 	if w.score(maxShape) > 0 {
 		return f, Untested // all complete periods equal the longest: no finite shape
 	}
-	f.Shape = bisectLog(w.score, minShape, maxShape)
+	f.Shape = rootLog(w.score, minShape, maxShape)
 	f.LogLikWeibull = w.logLik(f.Shape)
 	logS, _ := w.sums(f.Shape)
 	f.Scale = math.Exp(w.logC + (logS-math.Log(w.r))/f.Shape)
@@ -537,10 +535,10 @@ func fitUpTimes(ups []upPeriod, alpha float64) (UpTimeFit, Verdict) {
 	g := func(k float64) float64 { return f.LogLikWeibull - w.logLik(k) - drop }
 	f.ShapeLow, f.ShapeHigh = minShape, maxShape
 	if g(minShape) > 0 {
-		f.ShapeLow = bisectLog(g, minShape, f.Shape)
+		f.ShapeLow = rootLog(g, minShape, f.Shape)
 	}
 	if g(maxShape) > 0 {
-		f.ShapeHigh = bisectLog(g, f.Shape, maxShape)
+		f.ShapeHigh = rootLog(g, f.Shape, maxShape)
 	}
 	if f.P < alpha && math.Abs(f.Shape-1) > MaterialShape {
 		return f, Contradicted

@@ -145,7 +145,7 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 	if err != nil {
 		return Optimum{}, err
 	}
-	k, maxima := peak(scan)
+	k, maxima := bestOfScan(scan)
 	status := Converged
 	switch {
 	case k == 0:
@@ -159,13 +159,13 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 	lo, hi := scan[max(k-1, 0)], scan[min(k+1, len(scan)-1)]
 	var xBest, uBest float64
 	if status == Converged {
-		xBest, uBest, err = sr.peak(math.Log(lo.Interval), math.Log(hi.Interval), math.Log1p(set.RelTol))
+		xBest, uBest, err = scalar.MaximizeSeen(sr.logUWT, sr.points, math.Log(lo.Interval), math.Log(hi.Interval), math.Log1p(set.RelTol))
 	} else {
 		xBest, uBest, err = scalar.Maximize(sr.logUWT, math.Log(lo.Interval), math.Log(hi.Interval),
 			math.Log1p(set.RelTol), math.Log(scan[k].Interval), scan[k].UWT, lo.UWT, hi.UWT)
 	}
 	if err != nil {
-		return Optimum{}, err
+		return Optimum{}, searchError(err)
 	}
 	// Usually a look-up: xBest was evaluated (unless e^{log I} rounded).
 	iBest := math.Exp(xBest)
@@ -270,9 +270,9 @@ func (sr *search) scan(set OptimizeSettings) ([]Sample, error) {
 	return scan, nil
 }
 
-// peak returns the index of the best scan point (the first, on ties) and
-// the number of strict local maxima of the scan.
-func peak(scan []Sample) (k, maxima int) {
+// bestOfScan returns the index of the best scan point (the first, on
+// ties) and the number of strict local maxima of the scan.
+func bestOfScan(scan []Sample) (k, maxima int) {
 	for j, x := range scan {
 		if x.UWT > scan[k].UWT {
 			k = j
@@ -284,96 +284,6 @@ func peak(scan []Sample) (k, maxima int) {
 	return k, maxima
 }
 
-// peak returns the maximiser of UWT(e^x) on [lo, hi], whose ends have
-// been evaluated and bracket a better evaluated point, and its value. It
-// runs parabolic interpolation through the best evaluation and its two
-// nearest evaluated neighbours (on log I, every evaluation of the search
-// inside [lo, hi] counts), and stops when both neighbours lie within
-// 2·tol₁ of the best point, tol₁ = tol/3 + 1e-10·|x|: for a unimodal UWT
-// the maximiser is then within 2·tol₁ of it, the same guarantee as
-// scalar.Maximize (Brent's method). Brent's method narrows its bracket
-// only from one side once the parabolic steps have converged, and takes
-// golden-section steps to close the other (about 16 evaluations from
-// the scan's factor-4 bracket to 1e-4); here, once the vertex is within
-// tol₁ of the best point, the next evaluation goes tol₁ from it on the
-// side whose neighbour is still far, which closes that side at once.
-// When two steps in a row fail to halve the bracket, a golden-section
-// step into its larger part follows, as in Brent's method.
-func (sr *search) peak(lo, hi, tol float64) (float64, float64, error) {
-	const cgold = 0.3819660112501051 // (3 − √5)/2
-	widths := []float64{math.Inf(1), math.Inf(1)}
-	// Each step evaluates a new point inside the bracket, and golden
-	// sections shrink it geometrically: the cap only guards against a
-	// UWT that is not a number.
-	for range maxSearchSteps {
-		var pts []sample
-		for _, p := range sr.points() {
-			if p.x >= lo && p.x <= hi {
-				pts = append(pts, p)
-			}
-		}
-		b := 0
-		for j, p := range pts {
-			if p.u > pts[b].u {
-				b = j
-			}
-		}
-		if b == 0 || b == len(pts)-1 {
-			// Only a non-unimodal UWT (or one flat to rounding) puts the
-			// best evaluation at an end of the bracket: return it.
-			return pts[b].x, pts[b].u, nil
-		}
-		a, x, c := pts[b-1], pts[b], pts[b+1]
-		tol1 := 1e-10*math.Abs(x.x) + tol/3
-		gapL, gapR := x.x-a.x, c.x-x.x
-		if gapL <= 2*tol1 && gapR <= 2*tol1 {
-			return x.x, x.u, nil
-		}
-		width := c.x - a.x
-		loose := 1.0 // the side whose neighbour is farther
-		if gapL > gapR {
-			loose = -1
-		}
-		var d float64
-		if width > 0.5*widths[0] {
-			// Two steps without halving the bracket: golden section.
-			d = cgold * max(gapL, gapR) * loose
-		} else {
-			// Vertex of the parabola through a, x, c.
-			r := gapL * (x.u - c.u)
-			q := -gapR * (x.u - a.u)
-			den := 2 * (r - q)
-			d = -(gapL*r + gapR*q) / den
-			switch {
-			case !(math.Abs(d) < width) || den == 0:
-				d = cgold * max(gapL, gapR) * loose
-			case math.Abs(d) < tol1 || (d < 0 && gapL <= 2*tol1) || (d > 0 && gapR <= 2*tol1):
-				d = tol1 * loose
-			}
-			// Stay tol₁ away from the neighbours.
-			if d > 0 {
-				d = min(max(d, tol1), gapR-tol1)
-			} else {
-				d = max(min(d, -tol1), -gapL+tol1)
-			}
-		}
-		widths = []float64{widths[1], width}
-		if _, err := sr.logUWT(x.x + d); err != nil {
-			return 0, 0, err
-		}
-	}
-	return 0, 0, errSearch
-}
-
-// maxSearchSteps bounds the steps of the peak and band-edge searches:
-// from the scan's factor-4 bracket, bisection alone reaches 1e-4 in
-// about 14 steps.
-const maxSearchSteps = 200
-
-// errSearch reports a search that did not close its bracket in
-// maxSearchSteps evaluations (UWT not a number).
-var errSearch = errors.New("uwt: the interval search did not converge (UWT not a number?)")
-
 // bandEdge returns the edge of the near-optimal band on side step (−1
 // below I*, +1 above): the crossing of UWT = target on log I between I* =
 // e^xBest and the nearest evaluated interval on that side below the
@@ -382,13 +292,12 @@ var errSearch = errors.New("uwt: the interval search did not converge (UWT not a
 // in I, or to 1e-3 of the band's depth in UWT (|UWT(edge) − target| ≤
 // 1e-3·(UWT* − target), checked on an evaluation).
 //
-// Every evaluation the search has made is used: the crossing is
-// bracketed by the nearest evaluated intervals on either side of the
-// target (the scan's and Brent's), and each step goes to the crossing of
-// the cubic through the bracket's ends and the two other evaluations
-// nearest to it (falling back to bisection when that polynomial step
-// lands too near an end or fails to shrink the bracket), so that an edge
-// usually costs one or two evaluations; see crossingStep.
+// Every evaluation the search has made is used (scalar.CrossingSeen):
+// the crossing is bracketed by the nearest evaluated intervals on either
+// side of the target (the scan's and the peak's), and each step goes to
+// the crossing of the cubic through the bracket's ends and the two other
+// evaluations nearest to it, so that an edge usually costs one or two
+// evaluations.
 func (sr *search) bandEdge(scan []Sample, k, step int, xBest, uBest, target float64) (float64, error) {
 	const bandTol = 1e-3
 	iBest := math.Exp(xBest)
@@ -405,134 +314,30 @@ func (sr *search) bandEdge(scan []Sample, k, step int, xBest, uBest, target floa
 		}
 		return scan[0].Interval, nil
 	}
-	hTol := bandTol * (uBest - target)
-	s := float64(step)
-	hPrev, fails := math.Inf(1), 0
-	for range maxSearchSteps {
-		// The bracket [in, out] (in order of distance from I*): out the
-		// nearest evaluation on this side below the target, in the
-		// farthest at or above it that is nearer than out.
-		pts := sr.points()
-		in, out := sample{xBest, uBest}, sample{}
-		found := false
-		for _, p := range pts {
-			if d := (p.x - xBest) * s; d > 0 && p.u < target && (!found || d < (out.x-xBest)*s) {
-				out, found = p, true
-			}
-		}
-		for _, p := range pts {
-			if d := (p.x - xBest) * s; d > 0 && d < (out.x-xBest)*s && p.u >= target && d > (in.x-xBest)*s {
-				in = p
-			}
-		}
-		width := math.Abs(out.x - in.x)
-		if width <= bandTol {
-			return math.Exp(0.5 * (in.x + out.x)), nil
-		}
-		var x float64
-		switch x = crossingStep(pts, in, out, target); {
-		case fails >= 2:
-			x, fails = 0.5*(in.x+out.x), 0
-		case math.Abs(x-in.x) < bandTol/4:
-			// Next to an end: step half the tolerance inside, so that
-			// the bracket closes to the tolerance if the crossing is
-			// there.
-			x = in.x + math.Copysign(bandTol/2, out.x-in.x)
-		case math.Abs(x-out.x) < bandTol/4:
-			x = out.x + math.Copysign(bandTol/2, in.x-out.x)
-		}
-		u, err := sr.logUWT(x)
-		if err != nil {
-			return 0, err
-		}
-		h := math.Abs(u - target)
-		if h <= hTol {
-			return math.Exp(x), nil
-		}
-		// A step that does not halve the distance to the target counts
-		// as a failure; two in a row force a bisection.
-		if h > 0.5*hPrev {
-			fails++
-		} else {
-			fails = 0
-		}
-		hPrev = min(hPrev, h)
+	x, err := scalar.CrossingSeen(sr.logUWT, sr.points, scalar.Point{X: xBest, F: uBest}, float64(step), target, bandTol, bandTol*(uBest-target))
+	if err != nil {
+		return 0, searchError(err)
 	}
-	return 0, errSearch
+	return math.Exp(x), nil
 }
 
-// sample is one evaluation of the search on log I.
-type sample struct{ x, u float64 }
+// searchError names the interval search in an error of internal/scalar's.
+func searchError(err error) error {
+	if errors.Is(err, scalar.ErrNoConvergence) {
+		return fmt.Errorf("uwt: the interval search: %w", err)
+	}
+	return err
+}
 
-// points returns every evaluation of the search as (log I, UWT).
-func (sr *search) points() []sample {
-	pts := make([]sample, 0, len(sr.seen))
+// points returns every evaluation of the search as (log I, UWT), in
+// increasing order of I.
+func (sr *search) points() []scalar.Point {
+	pts := make([]scalar.Point, 0, len(sr.seen))
 	for i, r := range sr.seen {
-		pts = append(pts, sample{math.Log(i), r.UWT})
+		pts = append(pts, scalar.Point{X: math.Log(i), F: r.UWT})
 	}
-	sort.Slice(pts, func(a, b int) bool { return pts[a].x < pts[b].x })
+	sort.Slice(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
 	return pts
-}
-
-// crossingStep returns the crossing of level inside the bracket (in,
-// out), f(in) ≥ level > f(out), of the polynomial through in, out and
-// (at most) two other evaluations nearest to the bracket's midpoint, each
-// at least a tenth of the bracket from the other nodes: a cubic (Lagrange
-// form) when four such points are known. The polynomial takes
-// the bracket's values at its ends, so it crosses level inside; the
-// crossing is found by bisection on the polynomial, which costs no
-// evaluation.
-func crossingStep(pts []sample, in, out sample, level float64) float64 {
-	mid := 0.5 * (in.x + out.x)
-	nodes := []sample{in, out}
-	others := make([]sample, 0, len(pts))
-	for _, p := range pts {
-		if p.x != in.x && p.x != out.x {
-			others = append(others, p)
-		}
-	}
-	sort.Slice(others, func(a, b int) bool { return math.Abs(others[a].x-mid) < math.Abs(others[b].x-mid) })
-	// Two more nodes, each at least a tenth of the bracket from the
-	// others: evaluations clustered at I* would make the cubic
-	// ill-conditioned.
-	for _, p := range others {
-		if len(nodes) == 4 {
-			break
-		}
-		far := true
-		for _, q := range nodes {
-			far = far && math.Abs(p.x-q.x) > 0.1*math.Abs(out.x-in.x)
-		}
-		if far {
-			nodes = append(nodes, p)
-		}
-	}
-	poly := func(x float64) float64 {
-		var v float64
-		for i, a := range nodes {
-			l := a.u
-			for j, b := range nodes {
-				if j != i {
-					l *= (x - b.x) / (a.x - b.x)
-				}
-			}
-			v += l
-		}
-		return v - level
-	}
-	a, b := in.x, out.x // poly(a) ≥ 0 > poly(b)
-	for range 100 {
-		m := 0.5 * (a + b)
-		if m == a || m == b {
-			break
-		}
-		if poly(m) >= 0 {
-			a = m
-		} else {
-			b = m
-		}
-	}
-	return 0.5 * (a + b)
 }
 
 // modelInterval returns the paper's I_model: the mean of the scanned

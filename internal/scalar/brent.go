@@ -2,6 +2,9 @@ package scalar
 
 import "math"
 
+// cgold is the golden-section fraction (3 − √5)/2.
+const cgold = 0.3819660112501051
+
 // Maximize maximises f on [a, b] by Brent's method (parabolic
 // interpolation safeguarded by golden-section steps; Brent 1973, ch. 5),
 // starting from the interior point x with f(x) = fx and the known values
@@ -9,7 +12,6 @@ import "math"
 // until the maximiser is located to within tol in x. It returns the
 // maximiser and its value.
 func Maximize(f Func, a, b, tol, x, fx, fa, fb float64) (float64, float64, error) {
-	const cgold = 0.3819660112501051 // (3 − √5)/2
 	w, v, fw, fv := a, b, fa, fb
 	if fb > fa {
 		w, v, fw, fv = b, a, fb, fa
@@ -165,6 +167,27 @@ func LogRoot(f Func, x0, tol float64) (float64, error) {
 		}
 		a, ga = b, gb
 	}
+}
+
+// LogRootIn returns the root of f between a and b (0 < a < b, f(a) and
+// f(b) of opposite signs) by Root in u = ln x, to a width of tol in u
+// (a relative tol in x).
+func LogRootIn(f Func, a, b, tol float64) (float64, error) {
+	g := func(u float64) (float64, error) { return f(math.Exp(u)) }
+	ua, ub := math.Log(a), math.Log(b)
+	ga, err := g(ua)
+	if err != nil {
+		return math.NaN(), err
+	}
+	gb, err := g(ub)
+	if err != nil {
+		return math.NaN(), err
+	}
+	if (ga > 0) == (gb > 0) || math.IsNaN(ga) || math.IsNaN(gb) {
+		return math.NaN(), ErrNoBracket
+	}
+	u, err := Root(g, ua, ub, ga, gb, tol)
+	return math.Exp(u), err
 }
 
 // Root returns a root of g in [a, b] with g(a)·g(b) < 0 by Brent's method

@@ -1,13 +1,22 @@
 // Package scalar holds the one-dimensional searches of the toolkit: a
 // downhill bracket of a minimum, Brent's maximisation and minimisation
-// (parabolic interpolation with a golden-section safeguard),
-// the Illinois variant of regula falsi for a level crossing, and Brent's
-// root finder, with wrappers that search in u = ln x over x > 0.
+// (parabolic interpolation with a golden-section safeguard), the
+// Illinois variant of regula falsi for a level crossing, Brent's root
+// finder, with wrappers that search in u = ln x over x > 0, and two
+// searches for a costly function that reuse every evaluation made so far
+// (MaximizeSeen: parabolic steps through the best evaluation and its
+// nearest neighbours; CrossingSeen: steps to the crossing of the cubic
+// through the four evaluations nearest the bracket).
 //
-// Package uwt maximises UWT(I) with Maximize when the best point of its
-// scan is an end of the scan (it has its own search, reusing every
-// evaluation, otherwise), package optimal its level-2 UWT; package intervals minimises expected waste with
-// LogMinimize and solves first-order conditions with LogRoot.
+// Callers: package uwt maximises UWT(I) on log I with MaximizeSeen (with
+// Maximize when the best point of its scan is an end of the scan) and
+// finds the near-optimal band's edges with CrossingSeen; package optimal
+// maximises its level-2 UWT with Maximize and minimises with BracketMin
+// and Minimize; package multilevel minimises with LogMinimize and finds
+// its band's edges with LevelCrossing; packages intervals and
+// replication minimise expected waste with LogMinimize and solve
+// first-order conditions with LogRoot; package trace solves the Weibull
+// likelihood equations with LogRootIn.
 //
 // All searches work on a Func, which may fail (a model evaluation can be
 // cancelled or fail to converge); an error from f is returned unchanged.

@@ -131,6 +131,22 @@ func TestRoots(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
+	for _, tc := range []struct {
+		name       string
+		f          func(float64) float64
+		a, b, want float64
+	}{
+		{"x²=2 in [0.1, 100]", func(x float64) float64 { return x*x - 2 }, 0.1, 100, math.Sqrt2},
+		{"decreasing 1/x−1e3 in [1e-6, 1]", func(x float64) float64 { return 1/x - 1e3 }, 1e-6, 1, 1e-3},
+	} {
+		got, err := LogRootIn(Plain(tc.f), tc.a, tc.b, 1e-13)
+		if err != nil || math.Abs(got-tc.want) > 2e-13*tc.want {
+			t.Errorf("LogRootIn %s: %v, %v, want %v", tc.name, got, err, tc.want)
+		}
+	}
+	if _, err := LogRootIn(Plain(func(x float64) float64 { return x }), 1, 2, 1e-9); !errors.Is(err, ErrNoBracket) {
+		t.Errorf("LogRootIn without a sign change: %v", err)
+	}
 	g := func(x float64) float64 { return math.Cos(x) - x }
 	got, err := Root(Plain(g), 0, 1, g(0), g(1), 1e-15)
 	if err != nil || math.Abs(got-0.7390851332151607) > 2e-15 {
@@ -183,10 +199,11 @@ func TestErrors(t *testing.T) {
 		{"LogRoot", func(f Func) error { _, err := LogRoot(f, 1, 1e-3); return err }},
 		{"Maximize", func(f Func) error { _, _, err := Maximize(f, 0, 5, 1e-6, 1, -4, -9, -4); return err }},
 		{"LevelCrossing", func(f Func) error { _, err := LevelCrossing(f, 3, 10, 0, -49, -1, 1e-12); return err }},
+		{"LogRootIn", func(f Func) error { _, err := LogRootIn(f, 1, 100, 1e-12); return err }},
 	} {
 		g := bowl
 		switch tc.name {
-		case "LogRoot":
+		case "LogRoot", "LogRootIn":
 			g = rising
 		case "Maximize", "LevelCrossing":
 			g = hump
