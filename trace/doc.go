@@ -226,7 +226,8 @@
 //
 // (Lawless, Statistical Models and Methods for Lifetime Data, 2nd ed.,
 // section 5.2.2); its maximum is the unique root of the strictly
-// decreasing dℓ/dk, found by bisection on log k in [1e-3, 1e3], and ℓ(1) is
+// decreasing dℓ/dk, found by Brent's method on log k in [1e-3, 1e3] to a
+// relative 1e-12 (scalar.LogRootIn), and ℓ(1) is
 // the exponential fit. The shape's interval is the profile likelihood
 // interval ℓ(k̂) − ℓ(k) ≤ χ²_{1−α}(1)/2, and the likelihood-ratio statistic
 // LR = 2(ℓ(k̂) − ℓ(1)) has the χ²(1) law under the exponential law (Wilks):
