@@ -529,7 +529,7 @@ func (a Application) FirstCounts(n int) (Application, error) {
 		return Application{}, fieldErr("system.processors", "%d, but the application is described for processor counts 1..%d", n, a.N())
 	}
 	if len(a.Levels) > 0 {
-		out := Application{WorkRate: slices.Clone(a.WorkRate[:n]), NoCheckpointAfterRecovery: a.NoCheckpointAfterRecovery}
+		out := Application{WorkRate: slices.Clone(a.WorkRate[:n]), NoCheckpointAfterRecovery: a.NoCheckpointAfterRecovery, Replicas: a.Replicas}
 		for _, lv := range a.Levels {
 			one, err := Application{WorkRate: a.WorkRate, Latency: lv.Latency, Overhead: lv.Overhead, Recovery: lv.Recovery}.FirstCounts(n)
 			if err != nil {

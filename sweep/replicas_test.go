@@ -1,27 +1,35 @@
 package sweep
 
 import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
 )
 
-// TestFirstCountsKeepsReplicas: restricting an application to fewer
-// counts keeps its replication degree (dropping it would turn a
-// replicated scenario into r = 1 silently).
+// TestFirstCountsKeepsReplicas: restricting a base application to fewer
+// counts (a processors axis below the base's N) keeps its replication
+// degree (dropping it would turn a replicated scenario into r = 1
+// silently).
 func TestFirstCountsKeepsReplicas(t *testing.T) {
-	app := scenario.Application{
-		WorkRate: []float64{1, 2, 3, 4},
-		Latency:  []float64{1, 1, 1, 1},
-		Overhead: []float64{1, 1, 1, 1},
-		Recovery: scenario.RecoveryConstant(1, 4),
-		Replicas: 2,
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "r.json"), []byte(`{"system": {"processors": 4, "mttf": "20d", "mttr": "1h"},
+		"application": {"work_rate": [1, 2, 3, 4], "checkpoint_latency": 1, "recovery": 1, "replicas": 2}, "policy": "greedy"}`), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	got, err := firstCounts(app, 3)
+	st, err := Parse(strings.NewReader(`{"name": "r", "compute": ["optimize"], "scenarios": {"base": "r.json", "processors": [3]}}`), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Replicas != 2 || got.N() != 3 {
-		t.Errorf("firstCounts: %d counts, Replicas %d; want 3 and 2", got.N(), got.Replicas)
+	r := &runner{study: st, bases: map[string]*scenario.Scenario{}}
+	sc, _, err := r.scenario(Task{Processors: 3, MTTF: math.NaN(), MTTR: math.NaN(), Latency: math.NaN(), Recovery: math.NaN()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sc.Application; got.Replicas != 2 || got.N() != 3 {
+		t.Errorf("restricted application: %d counts, Replicas %d; want 3 and 2", got.N(), got.Replicas)
 	}
 }

@@ -341,104 +341,58 @@ func (r *runner) optimal(ctx context.Context, t Task, sc *scenario.Scenario) (*s
 	return out, sol.Interval, sol.UWT, nil
 }
 
-// scenario builds the task's scenario from the base and the task's point.
-// For the optimal policy without a vector it reports opt and returns the
-// scenario with greedy standing in (the solver chooses the vector).
+// scenario builds the task's scenario from the base and the task's point
+// (scenario.Overrides.Apply). For the optimal policy without a vector it
+// reports opt and returns the scenario with greedy standing in (the
+// solver chooses the vector).
 func (r *runner) scenario(t Task) (sc *scenario.Scenario, opt bool, err error) {
 	a := r.study.Scenarios
-	var sys scenario.System
-	var app scenario.Application
-	var pol scenario.Policy
-	var rc scenario.Reconfigure
+	var base *scenario.Scenario
 	if file := cmp.Or(t.Scenario, a.Base); file != "" {
-		r.mu.Lock()
-		path := r.path(file)
-		base, ok := r.bases[path]
-		if !ok {
-			var err error
-			if base, err = scenario.Load(path, &scenario.ParseSettings{Applications: bench.Application}); err != nil {
-				r.mu.Unlock()
-				return nil, false, err
-			}
-			r.bases[path] = base
+		if base, err = r.base(file); err != nil {
+			return nil, false, err
 		}
-		r.mu.Unlock()
-		sys, app, pol, rc = base.System, base.Application, base.Policy, base.Reconfigure
-	} else {
-		pol = scenario.Policy{Kind: scenario.Greedy}
 	}
+	ov := scenario.Overrides{Application: a.Application}
 	if t.Processors > 0 {
-		sys.Processors = t.Processors
+		ov.Processors = &t.Processors
 	}
-	if !math.IsNaN(t.MTTF) {
-		sys.MTTF = t.MTTF
-	}
-	if !math.IsNaN(t.MTTR) {
-		sys.MTTR = t.MTTR
-	}
-	n := sys.Processors
-	switch {
-	case a.Application != "":
-		if app, err = bench.Application(a.Application, n); err != nil {
-			return nil, false, err
+	for _, o := range []struct {
+		v   float64
+		dst **float64
+	}{{t.MTTF, &ov.MTTF}, {t.MTTR, &ov.MTTR}, {t.Latency, &ov.Latency}, {t.Recovery, &ov.Recovery}} {
+		if !math.IsNaN(o.v) {
+			*o.dst = &o.v
 		}
-	case app.N() != n:
-		if app, err = firstCounts(app, n); err != nil {
-			return nil, false, err
-		}
-	default:
-		app = cloneApp(app)
-	}
-	if !math.IsNaN(t.Latency) {
-		for i := range app.Latency {
-			app.Latency[i], app.Overhead[i] = t.Latency, t.Latency
-		}
-	}
-	if !math.IsNaN(t.Recovery) {
-		app.Recovery = scenario.RecoveryConstant(t.Recovery, n)
 	}
 	if t.Policy != "" {
-		if pol, err = parsePolicy(t.Policy, false); err != nil {
+		pol, err := parsePolicy(t.Policy, false)
+		if err != nil {
 			return nil, false, err
 		}
-	} else if pol.Kind == scenario.Explicit && len(pol.Explicit) != n {
-		return nil, false, fmt.Errorf("the base policy vector has %d entries for %d processors; give policies", len(pol.Explicit), n)
+		ov.Policy = &pol
+		opt = pol.Kind == scenario.Optimal
 	}
-	if pol.Kind == scenario.Optimal && pol.Explicit == nil {
-		pol, opt = scenario.Policy{Kind: scenario.Greedy}, true
-	}
-	if sc, err = scenario.New(sys, app, pol); err != nil {
+	if sc, err = ov.Apply(base, &scenario.OverrideSettings{Applications: bench.Application}); err != nil {
 		return nil, false, err
 	}
-	sc.Reconfigure = rc
 	return sc, opt, nil
 }
 
-// firstCounts restricts an application described for more processor
-// counts to the counts 1..n.
-func firstCounts(app scenario.Application, n int) (scenario.Application, error) {
-	if n > app.N() {
-		return scenario.Application{}, fmt.Errorf("%d processors, but the base application is described for %d counts only", n, app.N())
+// base reads a base scenario file once.
+func (r *runner) base(file string) (*scenario.Scenario, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	path := r.path(file)
+	if base, ok := r.bases[path]; ok {
+		return base, nil
 	}
-	full := app.Recovery.Matrix(app.N())
-	rec := make([][]float64, n)
-	for p := range rec {
-		rec[p] = full[p][:n]
+	base, err := scenario.Load(path, &scenario.ParseSettings{Applications: bench.Application})
+	if err != nil {
+		return nil, err
 	}
-	return scenario.Application{
-		WorkRate: append([]float64(nil), app.WorkRate[:n]...),
-		Latency:  append([]float64(nil), app.Latency[:n]...),
-		Overhead: append([]float64(nil), app.Overhead[:n]...),
-		Recovery: scenario.RecoveryMatrix(rec),
-		Replicas: app.Replicas,
-	}, nil
-}
-
-func cloneApp(app scenario.Application) scenario.Application {
-	app.WorkRate = append([]float64(nil), app.WorkRate...)
-	app.Latency = append([]float64(nil), app.Latency...)
-	app.Overhead = append([]float64(nil), app.Overhead...)
-	return app
+	r.bases[path] = base
+	return base, nil
 }
 
 // evaluate runs one row of evaluate's table: one system, application and

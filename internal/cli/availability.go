@@ -74,6 +74,7 @@ it); --counts limits the search to the counts given.`,
 			return runAvailability(ctx, cmd, opts)
 		}),
 	}
+	opts.Scenario.jobWork = true // --work is the job's failure-free time
 	opts.Scenario.register(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)

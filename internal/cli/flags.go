@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -16,27 +17,9 @@ import (
 	"github.com/ckpt-markov/markov/uwt"
 )
 
-// The built-in scenario: the QR benchmark (package bench) on 128 processors
-// of LANL system-1 with the greedy policy.
-//
-// The failure and repair times are the per-processor averages the paper
-// ("Determination of Checkpointing Intervals for Malleable Applications",
-// section VI-D, Table II, row "128, system-1") estimated from the LANL
-// failure logs: λ = 1/(104.61 days), θ = 1/(56.03 min). They are the rates of
-// the very configuration (QR, 128 processors of system-1, greedy) for which the
-// paper reports an average I_model of 17.78 hours and a UWT of 10.46 (Tables II
-// and III), and an MTTF of about a hundred days with a repair time near an
-// hour is typical of the LANL production systems (system-2's 256- and
-// 512-processor rows give 68–82 days and 2–3 hours).
-const (
-	defaultApp        = "qr"
-	defaultProcessors = 128
-	defaultMTTF       = "104.61d"
-	defaultMTTR       = "56.03m"
-)
-
-// scenarioOptions are the flags that choose the scenario: a file and the
-// parts that override it.
+// scenarioOptions are the flags that choose the scenario: a file (or the
+// built-in scenario, scenario.DefaultSystem) and the parts that override
+// it (scenario.Overrides).
 type scenarioOptions struct {
 	File       string
 	Processors int
@@ -47,12 +30,17 @@ type scenarioOptions struct {
 	// Reconfigure is "never" or "at-checkpoint" (empty: the file's, or
 	// never).
 	Reconfigure string
+	// Checkpoint sets the latency and, without Overhead, the overhead;
+	// Overhead the overhead, Recovery the recovery cost, Work the work
+	// rate's form.
+	Checkpoint, Overhead, Recovery, Work string
 
-	// processorsSet is whether --processors was given.
-	processorsSet bool
 	// optimal is whether the command accepts --policy optimal: the
 	// scenario then carries the greedy vector until the solver replaces it.
 	optimal bool
+	// jobWork is whether the command's --work is a job's failure-free time
+	// (availability, intervals), so that the work-rate form has no flag.
+	jobWork bool
 }
 
 func (o *scenarioOptions) register(cmd *cobra.Command) {
@@ -64,6 +52,12 @@ func (o *scenarioOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.App, "app", "", "use the benchmark application `NAME`: "+strings.Join(bench.Names(), ", "))
 	f.StringVar(&o.Policy, "policy", "", "override the rescheduling `POLICY`: greedy, pb, moldable:A, vector:r1,...,rN, or optimal (optimize, uwt, policy: computed by package optimal)")
 	f.StringVar(&o.Reconfigure, "reconfigure", "", "override when a running application changes its processor count: never (the paper's model) or at-checkpoint (onto r(n) at every checkpoint; docs/optimal-policy.md section 1)")
+	f.StringVar(&o.Checkpoint, "checkpoint", "", "override the checkpoint latency L(a) on every count with `DURATION`, and the overhead C(a) too unless --overhead is given (a blocking checkpoint)")
+	f.StringVar(&o.Overhead, "overhead", "", "override the checkpoint overhead C(a) on every count (`DURATION`, at most the latency)")
+	f.StringVar(&o.Recovery, "recovery", "", "override the recovery cost R(p, a) on every count (`DURATION`)")
+	if !o.jobWork {
+		f.StringVar(&o.Work, "work", "", "override the work rate ω(a) with the `FORM` linear (ω = a), amdahl:F (a/(1 + F(a−1)), serial fraction F) or power:E (a^E)")
+	}
 }
 
 // scenarioInfo is the scenario a command used, with a description for
@@ -77,6 +71,8 @@ type scenarioInfo struct {
 	// optimal is whether the policy is the optimal one (the scenario
 	// carries the greedy vector as a placeholder).
 	optimal bool
+	// ov are the overrides the flags gave.
+	ov scenario.Overrides
 }
 
 // describe returns a one-line description of the scenario.
@@ -86,6 +82,30 @@ func (s scenarioInfo) describe() string {
 		s.application(), sys.Processors, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), s.shortPolicy())
 	if s.sc.Reconfigure != scenario.Never {
 		out += ", reconfigure " + s.sc.Reconfigure.String()
+	}
+	for _, c := range s.costs() {
+		out += ", " + c.name + " " + c.text
+	}
+	return out
+}
+
+// cost is an application input a flag overrode, for people.
+type cost struct{ name, text string }
+
+// costs lists the overridden costs and work rate, in the order of the
+// flags' help: the application's name alone no longer describes them.
+func (s scenarioInfo) costs() []cost {
+	var out []cost
+	for _, c := range []struct {
+		name string
+		v    *float64
+	}{{"checkpoint", s.ov.Latency}, {"overhead", s.ov.Overhead}, {"recovery", s.ov.Recovery}} {
+		if c.v != nil {
+			out = append(out, cost{c.name, scenario.FormatDuration(*c.v)})
+		}
+	}
+	if s.ov.Work != nil {
+		out = append(out, cost{"work", s.ov.Work.String()})
 	}
 	return out
 }
@@ -99,17 +119,44 @@ type scenarioJSON struct {
 	Policy      string    `json:"policy"`
 	// Reconfigure is "at-checkpoint", or absent for the paper's model.
 	Reconfigure string `json:"reconfigure,omitempty"`
+	// CheckpointLatency, CheckpointOverhead and Recovery (seconds) and
+	// WorkRate (a form of --work) are present when a flag overrode them.
+	CheckpointLatency  *jsonFloat `json:"checkpoint_latency,omitempty"`
+	CheckpointOverhead *jsonFloat `json:"checkpoint_overhead,omitempty"`
+	Recovery           *jsonFloat `json:"recovery,omitempty"`
+	WorkRate           string     `json:"work_rate,omitempty"`
 }
 
 func (s scenarioInfo) json() scenarioJSON {
 	return scenarioJSON{
-		Application: s.application(),
-		Processors:  s.sc.System.Processors,
-		MTTF:        jsonFloat(s.sc.System.MTTF),
-		MTTR:        jsonFloat(s.sc.System.MTTR),
-		Policy:      s.policy(),
-		Reconfigure: reconfigureJSON(s.sc.Reconfigure),
+		Application:        s.application(),
+		Processors:         s.sc.System.Processors,
+		MTTF:               jsonFloat(s.sc.System.MTTF),
+		MTTR:               jsonFloat(s.sc.System.MTTR),
+		Policy:             s.policy(),
+		Reconfigure:        reconfigureJSON(s.sc.Reconfigure),
+		CheckpointLatency:  seconds(s.ov.Latency),
+		CheckpointOverhead: seconds(cmp.Or(s.ov.Overhead, s.ov.Latency)),
+		Recovery:           seconds(s.ov.Recovery),
+		WorkRate:           workText(s.ov.Work),
 	}
+}
+
+// seconds is an overridden time for JSON, nil when not overridden.
+func seconds(v *float64) *jsonFloat {
+	if v == nil {
+		return nil
+	}
+	x := jsonFloat(*v)
+	return &x
+}
+
+// workText is an overridden work form for JSON, empty when not overridden.
+func workText(w *scenario.WorkForm) string {
+	if w == nil {
+		return ""
+	}
+	return w.String()
 }
 
 // reconfigureJSON names the option for JSON, empty for the paper's model.
@@ -160,134 +207,101 @@ func (s scenarioInfo) policy() string {
 	return s.sc.Policy.String()
 }
 
-// load reads the scenario file (or takes the built-in scenario) and applies
-// the overriding flags.
-func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
-	o.processorsSet = cmd.Flags().Changed("processors")
-	var (
-		sys       scenario.System
-		app       scenario.Application
-		pol       scenario.Policy
-		appName   = o.App
-		isOptimal bool
-		rc        scenario.Reconfigure
-		pattern   []int // checkpoint_pattern
-	)
-	if o.File != "" {
-		sc, err := scenario.Load(o.File, &scenario.ParseSettings{Applications: bench.Application})
-		if err != nil {
-			return scenarioInfo{}, err
-		}
-		sys, app, pol, rc = sc.System, sc.Application, sc.Policy, sc.Reconfigure
-		pattern = sc.CheckpointPattern
-	} else {
-		sys.Processors = defaultProcessors
-		var err error
-		if sys.MTTF, err = scenario.ParseDuration(defaultMTTF); err != nil {
-			return scenarioInfo{}, err
-		}
-		if sys.MTTR, err = scenario.ParseDuration(defaultMTTR); err != nil {
-			return scenarioInfo{}, err
-		}
-		if appName == "" {
-			appName = defaultApp
-		}
-		pol = scenario.Policy{Kind: scenario.Greedy}
-	}
-
-	if o.processorsSet {
-		if o.Processors < 1 {
-			return scenarioInfo{}, flagError("processors", "%d, want at least 1", o.Processors)
-		}
-		sys.Processors = o.Processors
+// overrides reads the overriding flags; errors name the flag.
+func (o *scenarioOptions) overrides(cmd *cobra.Command) (scenario.Overrides, error) {
+	var ov scenario.Overrides
+	if cmd.Flags().Changed("processors") {
+		ov.Processors = &o.Processors
 	}
 	for _, d := range []struct {
 		flag, value string
-		dst         *float64
-	}{{"mttf", o.MTTF, &sys.MTTF}, {"mttr", o.MTTR, &sys.MTTR}} {
+		dst         **float64
+	}{
+		{"mttf", o.MTTF, &ov.MTTF}, {"mttr", o.MTTR, &ov.MTTR},
+		{"checkpoint", o.Checkpoint, &ov.Latency}, {"overhead", o.Overhead, &ov.Overhead}, {"recovery", o.Recovery, &ov.Recovery},
+	} {
 		if d.value == "" {
 			continue
 		}
-		v, err := positiveDuration(d.flag, d.value)
+		v, err := parseDuration(d.flag, d.value)
 		if err != nil {
-			return scenarioInfo{}, err
+			return ov, err
 		}
-		*d.dst = v
+		*d.dst = &v
 	}
-
-	n := sys.Processors
-	if appName != "" {
-		a, err := bench.Application(appName, n)
-		if err != nil {
-			if o.App == "" {
-				// The built-in application: the processor count is at fault.
-				return scenarioInfo{}, flagError("processors", "%d: %v", n, err)
-			}
-			return scenarioInfo{}, flagError("app", "%v", err)
-		}
-		app = a
-	} else if app.N() != n {
-		a, err := firstCounts(app, n)
-		if err != nil {
-			return scenarioInfo{}, err
-		}
-		app = a
-	}
-
+	ov.Application = o.App
 	if o.Policy != "" {
 		p, err := scenario.ParsePolicy(o.Policy)
 		if err != nil {
-			return scenarioInfo{}, flagError("policy", "%s", problem(err))
+			return ov, flagError("policy", "%s", problem(err))
 		}
-		switch p.Kind {
-		case scenario.AvailabilityBased:
-			return scenarioInfo{}, flagError("policy", "%s needs a failure history; use it on a trace: markov evaluate --policies ab", o.Policy)
-		case scenario.Optimal:
-			if !o.optimal {
-				return scenarioInfo{}, flagError("policy", "%s: the optimal policy is not available in this command", o.Policy)
-			}
-			// The solver chooses the vector; greedy stands in until then.
-			isOptimal = true
-			p = scenario.Policy{Kind: scenario.Greedy}
+		if p.Kind == scenario.Optimal && !o.optimal {
+			return ov, flagError("policy", "%s: the optimal policy is not available in this command", quote.Value(o.Policy))
 		}
-		pol = p
-	} else if pol.Kind == scenario.Explicit && len(pol.Explicit) != n {
-		if len(pol.Explicit) < n {
-			return scenarioInfo{}, flagError("processors", "%d, but the policy vector of %s has %d entries; give --policy", n, o.File, len(pol.Explicit))
-		}
-		pol.Explicit = pol.Explicit[:n]
+		ov.Policy = &p
 	}
-
 	if o.Reconfigure != "" {
 		r, err := scenario.ParseReconfigure(o.Reconfigure)
 		if err != nil {
-			return scenarioInfo{}, flagError("reconfigure", "%s, want never or at-checkpoint", quote.Value(o.Reconfigure))
+			return ov, flagError("reconfigure", "%s, want never or at-checkpoint", quote.Value(o.Reconfigure))
 		}
-		rc = r
+		ov.Reconfigure = &r
 	}
-	sc, err := scenario.New(sys, app, pol)
-	var se *scenario.Error
-	if err != nil && o.Policy != "" && errors.As(err, &se) && strings.HasPrefix(se.Field, "policy") {
-		// The vector of --policy does not fit the scenario: the command
-		// line is at fault.
-		return scenarioInfo{}, flagError("policy", "%s: %s", o.Policy, se.Problem)
+	if o.Work != "" {
+		w, err := scenario.ParseWork(o.Work)
+		if err != nil {
+			return ov, flagError("work", "%v", err)
+		}
+		ov.Work = &w
+	}
+	return ov, nil
+}
+
+// overrideFlags names the flag of each override.
+var overrideFlags = map[string]string{
+	scenario.OverrideProcessors:  "processors",
+	scenario.OverrideMTTF:        "mttf",
+	scenario.OverrideMTTR:        "mttr",
+	scenario.OverrideApplication: "app",
+	scenario.OverridePolicy:      "policy",
+	scenario.OverrideReconfigure: "reconfigure",
+	scenario.OverrideLatency:     "checkpoint",
+	scenario.OverrideOverhead:    "overhead",
+	scenario.OverrideRecovery:    "recovery",
+	scenario.OverrideWork:        "work",
+}
+
+// load reads the scenario file (or takes the built-in scenario) and applies
+// the overriding flags (scenario.Overrides.Apply).
+func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
+	ov, err := o.overrides(cmd)
+	if err != nil {
+		return scenarioInfo{}, err
+	}
+	var base *scenario.Scenario
+	if o.File != "" {
+		if base, err = scenario.Load(o.File, &scenario.ParseSettings{Applications: bench.Application}); err != nil {
+			return scenarioInfo{}, err
+		}
+	}
+	sc, err := ov.Apply(base, &scenario.OverrideSettings{Applications: bench.Application})
+	var oe *scenario.OverrideError
+	if errors.As(err, &oe) {
+		flag := overrideFlags[oe.Override]
+		if flag == "overhead" && ov.Overhead == nil {
+			flag = "checkpoint" // --checkpoint set the overhead
+		}
+		return scenarioInfo{}, flagError(flag, "%s", oe.Problem)
 	}
 	if err != nil {
 		return scenarioInfo{}, err
 	}
-	sc.Reconfigure = rc
-	sc.CheckpointPattern = pattern
-	return scenarioInfo{sc: sc, app: appName, file: o.File, optimal: isOptimal}, nil
-}
-
-// firstCounts restricts an application described for more processor counts
-// to the counts 1..n.
-func firstCounts(app scenario.Application, n int) (scenario.Application, error) {
-	if n > app.N() {
-		return scenario.Application{}, flagError("processors", "%d, but the application is described for %d processor counts only; give --app or a larger scenario", n, app.N())
+	info := scenarioInfo{sc: sc, app: o.App, file: o.File, ov: ov}
+	if base == nil && info.app == "" {
+		info.app = scenario.DefaultApplication
 	}
-	// Restrict without expanding the recovery cost to the file's N×N.
-	return app.FirstCounts(n)
+	info.optimal = ov.Policy != nil && ov.Policy.Kind == scenario.Optimal
+	return info, nil
 }
 
 // problem returns the problem of a *scenario.Error, or the whole message.

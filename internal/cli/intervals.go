@@ -90,6 +90,7 @@ integer number of checkpoints.`,
 			return runIntervals(ctx, cmd, opts)
 		}),
 	}
+	opts.Scenario.jobWork = true // --work is the job's failure-free time
 	opts.Scenario.register(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)

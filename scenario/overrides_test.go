@@ -1,0 +1,335 @@
+package scenario_test
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// overrideBase is the base scenario of the override tests, as a JSON
+// object: every per-count field a list of distinct entries, the recovery
+// a matrix with distinct rows, so that each override is seen to replace
+// exactly its own field.
+func overrideBase() map[string]any {
+	return map[string]any{
+		"system": map[string]any{"processors": 4, "mttf": "20d", "mttr": "1h"},
+		"application": map[string]any{
+			"work_rate":           []float64{1, 1.9, 2.7, 3.4},
+			"checkpoint_latency":  []float64{60, 70, 80, 90},
+			"checkpoint_overhead": []float64{30, 35, 40, 45},
+			"recovery":            [][]float64{{10, 11, 12, 13}, {14, 15, 16, 17}, {18, 19, 20, 21}, {22, 23, 24, 25}},
+		},
+		"policy": map[string]any{"vector": []int{1, 2, 2, 4}},
+	}
+}
+
+// parseMap writes a JSON object and reads it with Parse, resolving the
+// named application "toy".
+func parseMap(t *testing.T, m map[string]any) *scenario.Scenario {
+	t.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse(strings.NewReader(string(b)), &scenario.ParseSettings{Applications: toyApplications})
+	if err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return sc
+}
+
+// toyApplications resolves "toy": ω(a) = 2a, L = C = 5, R = 7.
+func toyApplications(name string, n int) (scenario.Application, error) {
+	if name != "toy" {
+		return scenario.Application{}, errors.New("unknown application")
+	}
+	app := scenario.Application{WorkRate: make([]float64, n), Latency: make([]float64, n), Recovery: scenario.RecoveryConstant(7, n)}
+	for a := range n {
+		app.WorkRate[a], app.Latency[a] = 2*float64(a+1), 5
+	}
+	app.Overhead = app.Latency
+	return app, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestOverridesEachField: each override gives the scenario of the base file
+// with exactly its own field edited (read by Parse, the second path):
+// equal field for field, floats bit for bit.
+func TestOverridesEachField(t *testing.T) {
+	app := func(m map[string]any) map[string]any { return m["application"].(map[string]any) }
+	sys := func(m map[string]any) map[string]any { return m["system"].(map[string]any) }
+	tests := []struct {
+		name string
+		ov   scenario.Overrides
+		edit func(m map[string]any)
+	}{
+		{"none", scenario.Overrides{}, func(map[string]any) {}},
+		{"processors", scenario.Overrides{Processors: ptr(3)}, func(m map[string]any) {
+			sys(m)["processors"] = 3
+			a := app(m)
+			for _, k := range []string{"work_rate", "checkpoint_latency", "checkpoint_overhead"} {
+				a[k] = a[k].([]float64)[:3]
+			}
+			r := a["recovery"].([][]float64)[:3]
+			for i := range r {
+				r[i] = r[i][:3]
+			}
+			a["recovery"] = r
+			m["policy"] = map[string]any{"vector": []int{1, 2, 2}} // the base vector's first 3 entries
+		}},
+		{"mttf", scenario.Overrides{MTTF: ptr(864000.0)}, func(m map[string]any) { sys(m)["mttf"] = 864000 }},
+		{"mttr", scenario.Overrides{MTTR: ptr(7200.0)}, func(m map[string]any) { sys(m)["mttr"] = "2h" }},
+		{"application", scenario.Overrides{Application: "toy"}, func(m map[string]any) { m["application"] = "toy" }},
+		{"policy", scenario.Overrides{Policy: &scenario.Policy{Kind: scenario.PerformanceBased}}, func(m map[string]any) { m["policy"] = "pb" }},
+		{"optimal stands in as greedy", scenario.Overrides{Policy: &scenario.Policy{Kind: scenario.Optimal}}, func(m map[string]any) { m["policy"] = "greedy" }},
+		{"reconfigure", scenario.Overrides{Reconfigure: ptr(scenario.AtCheckpoint)}, func(m map[string]any) { m["reconfigure"] = "at-checkpoint" }},
+		// The latency alone is a blocking checkpoint: the overhead too,
+		// as a file that gives no overhead.
+		{"latency", scenario.Overrides{Latency: ptr(100.0)}, func(m map[string]any) {
+			app(m)["checkpoint_latency"] = 100
+			delete(app(m), "checkpoint_overhead")
+		}},
+		{"latency and overhead", scenario.Overrides{Latency: ptr(100.0), Overhead: ptr(50.0)}, func(m map[string]any) {
+			app(m)["checkpoint_latency"], app(m)["checkpoint_overhead"] = 100, 50
+		}},
+		{"overhead", scenario.Overrides{Overhead: ptr(20.0)}, func(m map[string]any) { app(m)["checkpoint_overhead"] = 20 }},
+		{"recovery", scenario.Overrides{Recovery: ptr(300.0)}, func(m map[string]any) { app(m)["recovery"] = "5m" }},
+		{"work linear", scenario.Overrides{Work: &scenario.WorkForm{Kind: scenario.Linear}}, func(m map[string]any) {
+			app(m)["work_rate"] = map[string]any{"constant": 0, "per_processor": 1}
+		}},
+		{"work amdahl", scenario.Overrides{Work: &scenario.WorkForm{Kind: scenario.Amdahl, Param: 0.05}}, func(m map[string]any) {
+			app(m)["work_rate"] = map[string]any{"amdahl": map[string]any{"rate": 1, "serial": 0.05}}
+		}},
+		{"work power", scenario.Overrides{Work: &scenario.WorkForm{Kind: scenario.Power, Param: 0.8}}, func(m map[string]any) {
+			app(m)["work_rate"] = map[string]any{"power": map[string]any{"coefficient": 1, "exponent": 0.8}}
+		}},
+	}
+	for _, tc := range tests {
+		base := parseMap(t, overrideBase())
+		got, err := tc.ov.Apply(base, &scenario.OverrideSettings{Applications: toyApplications})
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		m := overrideBase()
+		tc.edit(m)
+		if d := scenario.SameScenario(got, parseMap(t, m)); d != "" {
+			t.Errorf("%s: differs from the edited file: %s", tc.name, d)
+		}
+		if d := scenario.SameScenario(base, parseMap(t, overrideBase())); d != "" {
+			t.Errorf("%s: the base was modified: %s", tc.name, d)
+		}
+	}
+}
+
+// TestOverridesBuiltin: a nil base is the built-in scenario, the file
+// README.md describes (QR on 128 processors, MTTF 104.61 d, MTTR 56.03
+// min, greedy), and overrides apply to it, the application resolved
+// again for another N.
+func TestOverridesBuiltin(t *testing.T) {
+	set := &scenario.OverrideSettings{Applications: bench.Application}
+	parse := func(text string) *scenario.Scenario {
+		sc, err := scenario.Parse(strings.NewReader(text), &scenario.ParseSettings{Applications: bench.Application})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc
+	}
+	got, err := (&scenario.Overrides{}).Apply(nil, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := parse(`{"system": {"processors": 128, "mttf": "104.61d", "mttr": "56.03m"}, "application": "qr", "policy": "greedy"}`)
+	if d := scenario.SameScenario(got, want); d != "" {
+		t.Errorf("built-in scenario: %s", d)
+	}
+	got, err = (&scenario.Overrides{Processors: ptr(256), Application: "md"}).Apply(nil, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = parse(`{"system": {"processors": 256, "mttf": "104.61d", "mttr": "56.03m"}, "application": "md", "policy": "greedy"}`)
+	if d := scenario.SameScenario(got, want); d != "" {
+		t.Errorf("built-in scenario, md on 256: %s", d)
+	}
+}
+
+// TestOverrideErrors: an override that does not fit is an *OverrideError
+// naming it; an error of the base alone is not.
+func TestOverrideErrors(t *testing.T) {
+	levels := `{"system": {"processors": 3, "mttf": 8640000, "mttr": 3600, "failure_severity": [0.9, 0.1]},
+		"application": {"work_rate": [1, 1.9, 2.7], "checkpoint_levels": [{"latency": 9, "recovery": 9}, {"latency": 400, "recovery": 420}]}, "policy": "greedy"}`
+	multi, err := scenario.Parse(strings.NewReader(levels), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := &scenario.OverrideSettings{Applications: toyApplications}
+	tests := []struct {
+		name string
+		base *scenario.Scenario
+		ov   scenario.Overrides
+		set  *scenario.OverrideSettings
+		want string
+	}{
+		{"no processors", nil, scenario.Overrides{Processors: ptr(0)}, set, scenario.OverrideProcessors},
+		{"too many processors", nil, scenario.Overrides{Processors: ptr(scenario.MaxProcessors + 1)}, set, scenario.OverrideProcessors},
+		{"more counts than the base", parseMap(t, overrideBase()), scenario.Overrides{Processors: ptr(5)}, set, scenario.OverrideProcessors},
+		{"built-in application too small", nil, scenario.Overrides{Processors: ptr(bench.MaxProcessors + 1)}, &scenario.OverrideSettings{Applications: bench.Application}, scenario.OverrideProcessors},
+		{"no resolver", nil, scenario.Overrides{}, nil, scenario.OverrideApplication},
+		{"unknown application", nil, scenario.Overrides{Application: "lu"}, set, scenario.OverrideApplication},
+		{"mttf zero", nil, scenario.Overrides{MTTF: ptr(0.0)}, set, scenario.OverrideMTTF},
+		{"mttf below the limit", nil, scenario.Overrides{MTTF: ptr(1e-320)}, set, scenario.OverrideMTTF},
+		{"mttr infinite", nil, scenario.Overrides{MTTR: ptr(math.Inf(1))}, set, scenario.OverrideMTTR},
+		{"latency negative", nil, scenario.Overrides{Application: "toy", Latency: ptr(-1.0)}, set, scenario.OverrideLatency},
+		{"latency NaN", nil, scenario.Overrides{Application: "toy", Latency: ptr(math.NaN())}, set, scenario.OverrideLatency},
+		{"overhead above the latency", parseMap(t, overrideBase()), scenario.Overrides{Overhead: ptr(61.0)}, set, scenario.OverrideOverhead},
+		{"overhead above the new latency", nil, scenario.Overrides{Application: "toy", Latency: ptr(10.0), Overhead: ptr(11.0)}, set, scenario.OverrideOverhead},
+		{"recovery too long", nil, scenario.Overrides{Application: "toy", Recovery: ptr(1e21)}, set, scenario.OverrideRecovery},
+		{"latency of a multi-level application", multi, scenario.Overrides{Latency: ptr(10.0)}, set, scenario.OverrideLatency},
+		{"recovery of a multi-level application", multi, scenario.Overrides{Recovery: ptr(10.0)}, set, scenario.OverrideRecovery},
+		{"work overflows", nil, scenario.Overrides{Application: "toy", Work: &scenario.WorkForm{Kind: scenario.Power, Param: 1000}}, set, scenario.OverrideWork},
+		{"unknown work form", nil, scenario.Overrides{Application: "toy", Work: &scenario.WorkForm{Kind: 7}}, set, scenario.OverrideWork},
+		{"availability-based policy", nil, scenario.Overrides{Application: "toy", Policy: &scenario.Policy{Kind: scenario.AvailabilityBased}}, set, scenario.OverridePolicy},
+		{"moldable beyond N", parseMap(t, overrideBase()), scenario.Overrides{Policy: &scenario.Policy{Kind: scenario.Moldable, Processors: 9}}, set, scenario.OverridePolicy},
+		{"vector of the wrong length", parseMap(t, overrideBase()), scenario.Overrides{Policy: &scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 2}}}, set, scenario.OverridePolicy},
+		{"unknown reconfiguration", nil, scenario.Overrides{Application: "toy", Reconfigure: ptr(scenario.Reconfigure(7))}, set, scenario.OverrideReconfigure},
+	}
+	for _, tc := range tests {
+		_, err := tc.ov.Apply(tc.base, tc.set)
+		var oe *scenario.OverrideError
+		if !errors.As(err, &oe) || oe.Override != tc.want {
+			t.Errorf("%s: error %v, want an *OverrideError naming %s", tc.name, err, tc.want)
+		}
+	}
+	// The base's own fault names the base's field, not an override.
+	bad := parseMap(t, overrideBase())
+	bad.System.MTTF = -1
+	_, err = (&scenario.Overrides{Processors: ptr(3)}).Apply(bad, set)
+	var oe *scenario.OverrideError
+	var se *scenario.Error
+	if errors.As(err, &oe) || !errors.As(err, &se) || se.Field != "system.mttf" {
+		t.Errorf("base with a negative MTTF: %v, want a *scenario.Error naming system.mttf", err)
+	}
+}
+
+// TestDefaultSystem: the built-in system is the one README.md and the
+// package documentation state, as ParseDuration reads their durations.
+func TestDefaultSystem(t *testing.T) {
+	mttf, err1 := scenario.ParseDuration("104.61d")
+	mttr, err2 := scenario.ParseDuration("56.03m")
+	if err := errors.Join(err1, err2); err != nil {
+		t.Fatal(err)
+	}
+	want := scenario.System{Processors: 128, MTTF: mttf, MTTR: mttr}
+	if got := scenario.DefaultSystem(); got.Processors != want.Processors || got.MTTF != want.MTTF || got.MTTR != want.MTTR || got.FailureEvents != nil {
+		t.Errorf("DefaultSystem() = %+v, want %+v", got, want)
+	}
+}
+
+// TestWorkFormRates: the forms' rates against their formulas, evaluated
+// here: exactly a for linear; for Amdahl and the power law within 4 ulps
+// (each side rounds at most three operations), except exp(e·ln a), whose
+// exponential turns the rounding of e·ln a into a relative error of up to
+// |e·ln a| ≤ 0.8·ln 1000 ≈ 5.5 ulps more: 12 ulps there.
+func TestWorkFormRates(t *testing.T) {
+	const n = 1000
+	for _, tc := range []struct {
+		w   WorkForm
+		f   func(a float64) float64
+		ulp float64
+	}{
+		{WorkForm{Kind: scenario.Linear}, func(a float64) float64 { return a }, 0},
+		{WorkForm{Kind: scenario.Amdahl, Param: 0}, func(a float64) float64 { return a }, 4},
+		{WorkForm{Kind: scenario.Amdahl, Param: 1}, func(float64) float64 { return 1 }, 4},
+		{WorkForm{Kind: scenario.Amdahl, Param: 0.05}, func(a float64) float64 { return a / (0.95 + 0.05*a) }, 4},
+		{WorkForm{Kind: scenario.Power, Param: 0.5}, math.Sqrt, 4},
+		{WorkForm{Kind: scenario.Power, Param: 0.8}, func(a float64) float64 { return math.Exp(0.8 * math.Log(a)) }, 12},
+		{WorkForm{Kind: scenario.Power, Param: -1}, func(a float64) float64 { return 1 / a }, 4},
+	} {
+		got := tc.w.Rates(n)
+		if len(got) != n {
+			t.Fatalf("%v: %d rates, want %d", tc.w, len(got), n)
+		}
+		for i, g := range got {
+			a := float64(i + 1)
+			if want := tc.f(a); math.Abs(g-want) > tc.ulp*0x1p-52*want {
+				t.Errorf("%v: ω(%d) = %v, want %v", tc.w, i+1, g, want)
+				break
+			}
+		}
+	}
+}
+
+// WorkForm is scenario.WorkForm, for short.
+type WorkForm = scenario.WorkForm
+
+// TestParseWork: the textual forms, their errors, and String's round trip.
+func TestParseWork(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want WorkForm
+		ok   bool
+	}{
+		{"linear", WorkForm{Kind: scenario.Linear}, true},
+		{" Linear ", WorkForm{Kind: scenario.Linear}, true},
+		{"amdahl:0.05", WorkForm{Kind: scenario.Amdahl, Param: 0.05}, true},
+		{"AMDAHL: 1", WorkForm{Kind: scenario.Amdahl, Param: 1}, true},
+		{"power:0.8", WorkForm{Kind: scenario.Power, Param: 0.8}, true},
+		{"power:-64", WorkForm{Kind: scenario.Power, Param: -64}, true},
+		{"linear:1", WorkForm{}, false},
+		{"amdahl", WorkForm{}, false},
+		{"amdahl:", WorkForm{}, false},
+		{"amdahl:1.5", WorkForm{}, false},
+		{"amdahl:-0.1", WorkForm{}, false},
+		{"amdahl:NaN", WorkForm{}, false},
+		{"power:x", WorkForm{}, false},
+		{"power:65", WorkForm{}, false},
+		{"power:Inf", WorkForm{}, false},
+		{"cubic", WorkForm{}, false},
+		{"", WorkForm{}, false},
+	} {
+		got, err := scenario.ParseWork(tc.in)
+		if (err == nil) != tc.ok || tc.ok && got != tc.want {
+			t.Errorf("ParseWork(%q) = %v, %v; want %v, ok %v", tc.in, got, err, tc.want, tc.ok)
+			continue
+		}
+		if tc.ok {
+			if back, err := scenario.ParseWork(got.String()); err != nil || back != got {
+				t.Errorf("ParseWork(%q).String() = %q reads back as %v, %v", tc.in, got.String(), back, err)
+			}
+		}
+	}
+}
+
+// FuzzParseWork: any text is read or refused without a panic, the error
+// quoting a short prefix of it; what is
+// read writes back to itself and gives finite, positive rates.
+func FuzzParseWork(f *testing.F) {
+	for _, s := range []string{"linear", "amdahl:0.05", "power:0.8", "power:-64", "amdahl:1e-300", "x:1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w, err := scenario.ParseWork(s)
+		if err != nil {
+			// quote.Value keeps 40 bytes of the input, each at most 4
+			// bytes escaped, beside about 100 of text.
+			if len(err.Error()) > 4*40+120 {
+				t.Errorf("error of %d bytes for an input of %d: %v", len(err.Error()), len(s), err)
+			}
+			return
+		}
+		if back, err := scenario.ParseWork(w.String()); err != nil || back != w {
+			t.Errorf("%q: %v writes %q, read back as %v, %v", s, w, w.String(), back, err)
+		}
+		for i, r := range w.Rates(64) {
+			if !(r > 0) || math.IsInf(r, 0) {
+				t.Errorf("%q: ω(%d) = %v, want finite and positive", s, i+1, r)
+			}
+		}
+	})
+}
