@@ -318,19 +318,17 @@ func compress(p int, r Vector, keep func(n int) bool) []Entry {
 // reads: the default row's runs "lo-hi: a" (a = "n": all functional),
 // then for each checkpoint count p with a row of its own "; p=P: " and
 // its runs, as in "1-15: 0, 16-128: n; p=16: 20-30: 16".
-func (t *Table) String() string {
-	var b strings.Builder
-	writeRow(&b, t.def)
-	for i, p := range t.ps {
-		fmt.Fprintf(&b, "; p=%d: ", p)
-		writeRow(&b, t.rows[i])
-	}
-	return b.String()
-}
+func (t *Table) String() string { return FormatEntries(t.Entries()) }
 
-func writeRow(b *strings.Builder, row []Entry) {
-	for i, e := range row {
-		if i > 0 {
+// FormatEntries writes entries in the range form of Table.String, in their
+// order: a new row "; p=P: " starts wherever P changes.
+func FormatEntries(entries []Entry) string {
+	var b strings.Builder
+	for i, e := range entries {
+		switch {
+		case i > 0 && e.P != entries[i-1].P || i == 0 && e.P != 0:
+			fmt.Fprintf(&b, "; p=%d: ", e.P)
+		case i > 0:
 			b.WriteString(", ")
 		}
 		b.WriteString(strconv.Itoa(e.Lo))
@@ -344,14 +342,26 @@ func writeRow(b *strings.Builder, row []Entry) {
 			b.WriteString(strconv.Itoa(e.A))
 		}
 	}
+	return b.String()
 }
 
 // ParseTable reads a table on n processors in the range form String
+// writes (ParseEntries) and builds it with NewTable.
+func ParseTable(s string, n int) (*Table, error) {
+	e, err := ParseEntries(s)
+	if err != nil {
+		return nil, err
+	}
+	return NewTable(n, e)
+}
+
+// ParseEntries reads the entries of a table in the range form String
 // writes: rows separated by ";", the first without "p=", the others
 // starting "p=P:"; in each row runs "lo-hi: a" or "n: a" separated by
 // ","; a is a count or "n". Spaces around the parts do not matter. The
-// number of runs is bounded by MaxTableEntries before any is kept.
-func ParseTable(s string, n int) (*Table, error) {
+// number of runs is bounded by MaxTableEntries before any is kept. The
+// entries are not checked against a processor count (NewTable does).
+func ParseEntries(s string) ([]Entry, error) {
 	if strings.Count(s, ",")+strings.Count(s, ";") >= MaxTableEntries {
 		return nil, &TableError{-1, fmt.Errorf("more than %d entries", MaxTableEntries)}
 	}
@@ -379,7 +389,7 @@ func ParseTable(s string, n int) (*Table, error) {
 			entries = append(entries, e)
 		}
 	}
-	return NewTable(n, entries)
+	return entries, nil
 }
 
 // parseRun reads "lo-hi: a" or "n: a" of row p.
