@@ -536,6 +536,18 @@ func parseRecovery(raw json.RawMessage, n int) (Recovery, bounds, error) {
 	return Recovery{byNew: v}, b, nil
 }
 
+// ParsePolicyJSON reads the "policy" value of a scenario file on n
+// processors, as Parse does: a string (ParsePolicy) or an object
+// {"moldable": a}, {"vector": [...]} or {"table": [...]}. Errors name the
+// field at fault.
+func ParsePolicyJSON(raw []byte, n int) (Policy, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return Policy{}, fieldErr("policy", "missing")
+	}
+	return parsePolicy(raw, n)
+}
+
 func parsePolicy(raw json.RawMessage, n int) (Policy, error) {
 	if raw[0] == '"' {
 		var name string

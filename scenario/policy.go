@@ -371,3 +371,25 @@ func SplitPolicies(s string) ([]Policy, error) {
 	}
 	return out, nil
 }
+
+// TableEntry is one entry of a decision table in the JSON form of a
+// scenario file's policy {"table": [...]}: P is omitted for the default
+// row, N is [lo, hi] and A a count or "n".
+type TableEntry struct {
+	P int    `json:"p,omitempty"`
+	N [2]int `json:"n"`
+	A any    `json:"a"`
+}
+
+// TableJSON returns entries in the JSON form Parse reads as the entries
+// of {"table": [...]}.
+func TableJSON(entries []reschedule.Entry) []TableEntry {
+	out := make([]TableEntry, len(entries))
+	for i, e := range entries {
+		out[i] = TableEntry{P: e.P, N: [2]int{e.Lo, e.Hi}, A: e.A}
+		if e.A == reschedule.AllUp {
+			out[i].A = "n"
+		}
+	}
+	return out
+}
