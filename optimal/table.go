@@ -19,6 +19,22 @@ import (
 // when an up state reached does otherwise, and when the default row never
 // runs.
 func (pol *Policy) Table() (*reschedule.Table, error) {
+	t, err := pol.RecoveryTable()
+	if err != nil {
+		return nil, err
+	}
+	if err := pol.checkTableReconf(t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// RecoveryTable returns the actions in the decision states X as a table,
+// as Table does, but without checking the up states' reconfigurations at
+// checkpoints: with Reconfigure (SegmentReconfigure for a simulator) it
+// describes every policy of the solver, as Recovery does for the policies
+// whose actions do not depend on p.
+func (pol *Policy) RecoveryTable() (*reschedule.Table, error) {
 	sv := pol.sv
 	n := sv.sc.N()
 	lo, hi := sv.Window()
@@ -59,9 +75,6 @@ func (pol *Policy) Table() (*reschedule.Table, error) {
 	t, err := reschedule.NewTableRows(rows[def], olds, others)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
-	}
-	if err := pol.checkTableReconf(t); err != nil {
-		return nil, err
 	}
 	return t, nil
 }

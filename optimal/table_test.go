@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/uwt"
 )
 
@@ -142,7 +143,7 @@ func TestTableRoundTrip(t *testing.T) {
 					t.Errorf("%.60s: uwt %.15g, g* %.15g (rel. %.2g)", form, u.UWT, sol.UWT, d)
 				}
 				// uwt's fast path (the chain of up phases, on the window of
-				// functional counts): within its default Tol = 1e-10 of mass
+				// functional counts): within its default Tol = 1e-12 of mass
 				// dropped, so 1e-9 relative.
 				fast, err := uwt.New(ctx, sc, nil)
 				if err != nil {
@@ -161,4 +162,54 @@ func TestTableRoundTrip(t *testing.T) {
 	if dependent == 0 {
 		t.Error("no case depends on p: the test checks no decision table")
 	}
+}
+
+// TestTableSimulation replays the optimal decision table of the migration
+// case (MTTF 4 h, I = 1 h, where the table depends on p) in the Monte
+// Carlo simulator (package sim, exponential processors, its own timeline:
+// an independent computation) and checks that g* lies in its 99 %
+// confidence interval. Power: the table's default row as a vector (the
+// same actions, blind to p) has a UWT outside that interval, so the
+// simulator does tell the table from a vector.
+func TestTableSimulation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("Monte Carlo")
+	}
+	ctx := context.Background()
+	sys, app := migrationCase(t, 4*3600)
+	const interval = 3600
+	sol, err := Solve(ctx, sys, app, &Options{Interval: interval, Settings: &Settings{Full: true, Workers: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sol.TableScenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Table == nil {
+		t.Fatal("the policy does not depend on p: no table to replay")
+	}
+	out, err := sim.Run(ctx, sc, interval, &sim.Settings{Seed: 7, RelTol: 0.002})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.UWT.Contains(sol.UWT) {
+		t.Errorf("g* = %.6g outside the simulator's 99 %% interval %.6g ± %.3g", sol.UWT, out.UWT.Mean, out.UWT.HalfWidth)
+	}
+	def, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Explicit, Explicit: sc.Reschedule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := uwt.New(ctx, def, &uwt.Settings{Exact: true, Prune: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := m.Evaluate(ctx, interval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.UWT.Contains(u.UWT) {
+		t.Errorf("the simulator cannot tell the table (g* = %.6g) from its default row (%.6g): interval %.6g ± %.3g", sol.UWT, u.UWT, out.UWT.Mean, out.UWT.HalfWidth)
+	}
+	t.Logf("g* = %.6g, simulator %.6g ± %.3g, default row alone %.6g", sol.UWT, out.UWT.Mean, out.UWT.HalfWidth, u.UWT)
 }

@@ -332,7 +332,8 @@ func ParsePolicy(s string) (Policy, error) {
 // SplitPolicies splits a comma-separated list of policies, such as
 // "greedy,pb,vector:1,2,3,moldable:4", into its policies: a comma inside a
 // vector's entries does not end the policy (an entry that is an integer
-// continues the vector). Each policy is read with ParsePolicy.
+// continues the vector), nor one inside a table's runs (a part that starts
+// with a digit continues the table). Each policy is read with ParsePolicy.
 func SplitPolicies(s string) ([]Policy, error) {
 	var (
 		out  []Policy
@@ -350,12 +351,18 @@ func SplitPolicies(s string) ([]Policy, error) {
 			return nil
 		}
 	)
+	table := false
 	for i, f := range strings.Split(s, ",") {
 		if vec {
 			if _, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
 				cur += "," + f
 				continue
 			}
+		}
+		if t := strings.TrimSpace(f); table && t != "" && t[0] >= '0' && t[0] <= '9' {
+			// A table's next run, "lo-hi: a" or "n: a; p=P: …".
+			cur += "," + f
+			continue
 		}
 		if i > 0 {
 			if err := flus(); err != nil {
@@ -365,6 +372,7 @@ func SplitPolicies(s string) ([]Policy, error) {
 		cur = f
 		name, _, _ := strings.Cut(strings.TrimSpace(f), ":")
 		vec = strings.EqualFold(strings.TrimSpace(name), "vector")
+		table = strings.EqualFold(strings.TrimSpace(name), "table")
 	}
 	if err := flus(); err != nil {
 		return nil, err
