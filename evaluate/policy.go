@@ -14,7 +14,7 @@ import (
 // checkPolicy rejects a policy evaluate cannot run: an unknown kind.
 func checkPolicy(p scenario.Policy) error {
 	switch p.Kind {
-	case scenario.Greedy, scenario.PerformanceBased, scenario.Moldable, scenario.Explicit, scenario.AvailabilityBased, scenario.Optimal:
+	case scenario.Greedy, scenario.PerformanceBased, scenario.Moldable, scenario.Explicit, scenario.AvailabilityBased, scenario.Optimal, scenario.Table:
 		return nil
 	}
 	return fmt.Errorf("evaluate: policy kind %d is not a known policy", int(p.Kind))
@@ -45,11 +45,18 @@ func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy)
 	if sol.Status == optimal.NoUsefulWork {
 		return nil, nil, fmt.Errorf("evaluate: policy optimal: no policy does useful work on this segment's system (MTTF %g s)", sc.System.MTTF)
 	}
-	v, err := sol.Policy.Recovery()
+	// The actions after an interruption as a decision table (a vector
+	// unless they depend on the checkpoint count p); with reconfiguration
+	// at checkpoints the up states' own choices are replayed below.
+	table := sol.Policy.Table
+	if sc.Reconfigure == scenario.AtCheckpoint {
+		table = sol.Policy.RecoveryTable
+	}
+	t, err := table()
 	if err != nil {
 		return nil, nil, fmt.Errorf("evaluate: policy optimal: %w", err)
 	}
-	out, err := scenario.New(sc.System, sc.Application, p.Resolved(v))
+	out, err := scenario.New(sc.System, sc.Application, p.ResolvedTable(t))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -80,7 +87,7 @@ func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy)
 // (nil for every other policy).
 func segmentScenario(ctx context.Context, p scenario.Policy, rc scenario.Reconfigure, tr *trace.Trace, app scenario.Application, mttf, mttr, from, t0 float64, rng *rand.Rand) (*scenario.Scenario, *perConfiguration, error) {
 	sys := scenario.System{Processors: tr.NumNodes(), MTTF: mttf, MTTR: mttr}
-	if p.Kind == scenario.Optimal && p.Explicit == nil {
+	if p.Kind == scenario.Optimal && p.Explicit == nil && p.Table == nil {
 		return solveOptimal(ctx, &scenario.Scenario{System: sys, Application: app, Reconfigure: rc}, p)
 	}
 	in := scenario.PolicyInputs{N: tr.NumNodes(), WorkRate: app.WorkRate}
@@ -90,6 +97,15 @@ func segmentScenario(ctx context.Context, p scenario.Policy, rc scenario.Reconfi
 			in.Failures[i] = nodeFailures(tr.Node(i), from, t0, nil)
 		}
 		in.Availability = &reschedule.AvailabilitySettings{Rand: rng}
+	}
+	if p.Kind == scenario.Table || p.Table != nil {
+		// A decision table is replayed as given.
+		sc, err := scenario.New(sys, app, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		sc.Reconfigure = rc
+		return sc, nil, nil
 	}
 	v, err := p.Vector(in)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ckpt-markov/markov/internal/quote"
+	"github.com/ckpt-markov/markov/reschedule"
 )
 
 // ParseSettings configures Parse. A nil *ParseSettings resolves no named
@@ -80,6 +81,14 @@ type applicationJSON struct {
 type policyJSON struct {
 	Moldable *int            `json:"moldable"`
 	Vector   json.RawMessage `json:"vector"`
+	Table    json.RawMessage `json:"table"`
+}
+
+// tableEntryJSON is one entry of a policy's decision table.
+type tableEntryJSON struct {
+	P *int            `json:"p"`
+	N json.RawMessage `json:"n"`
+	A json.RawMessage `json:"a"`
 }
 
 // Parse reads a scenario in the JSON form of the package documentation and
@@ -527,6 +536,18 @@ func parseRecovery(raw json.RawMessage, n int) (Recovery, bounds, error) {
 	return Recovery{byNew: v}, b, nil
 }
 
+// ParsePolicyJSON reads the "policy" value of a scenario file on n
+// processors, as Parse does: a string (ParsePolicy) or an object
+// {"moldable": a}, {"vector": [...]} or {"table": [...]}. Errors name the
+// field at fault.
+func ParsePolicyJSON(raw []byte, n int) (Policy, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return Policy{}, fieldErr("policy", "missing")
+	}
+	return parsePolicy(raw, n)
+}
+
 func parsePolicy(raw json.RawMessage, n int) (Policy, error) {
 	if raw[0] == '"' {
 		var name string
@@ -539,9 +560,21 @@ func parsePolicy(raw json.RawMessage, n int) (Policy, error) {
 	if err := decodeStrict(raw, &j, "policy"); err != nil {
 		return Policy{}, err
 	}
+	given := 0
+	for _, set := range []bool{j.Moldable != nil, j.Vector != nil, j.Table != nil} {
+		if set {
+			given++
+		}
+	}
 	switch {
-	case j.Moldable != nil && j.Vector != nil:
-		return Policy{}, fieldErr("policy", "give either moldable or vector, not both")
+	case given > 1:
+		return Policy{}, fieldErr("policy", "give one of moldable, vector and table, not several")
+	case j.Table != nil:
+		e, err := parseTable(j.Table, n)
+		if err != nil {
+			return Policy{}, err
+		}
+		return Policy{Kind: Table, Table: e}, nil
 	case j.Moldable != nil:
 		return Policy{Kind: Moldable, Processors: *j.Moldable}, nil
 	case j.Vector != nil:
@@ -562,7 +595,90 @@ func parsePolicy(raw json.RawMessage, n int) (Policy, error) {
 		}
 		return Policy{Kind: Explicit, Explicit: v}, nil
 	}
-	return Policy{}, fieldErr("policy", "object needs a \"moldable\" or a \"vector\" field")
+	return Policy{}, fieldErr("policy", "object needs a \"moldable\", a \"vector\" or a \"table\" field")
+}
+
+// parseTable reads the entries of a decision table, {"p": P, "n": [lo,
+// hi], "a": A} with p optional (the default row), n a range or one count
+// and a a count or "n". The list is bounded by reschedule.MaxTableEntries
+// and each entry's values by N as they are read; NewTable checks the rest.
+func parseTable(raw json.RawMessage, n int) ([]reschedule.Entry, error) {
+	const field = "policy.table"
+	if isNull(raw) {
+		return nil, fieldErr(field, "null, want a list of entries {\"p\": P, \"n\": [lo, hi], \"a\": A}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil, fieldErr(field, "want a list of entries, found %s", jsonKind(raw))
+	}
+	var out []reschedule.Entry
+	for i := 0; dec.More(); i++ {
+		entry := fmt.Sprintf("%s[%d]", field, i)
+		if i == reschedule.MaxTableEntries {
+			return nil, fieldErr(field, "has more than %d entries", reschedule.MaxTableEntries)
+		}
+		var item json.RawMessage
+		if err := dec.Decode(&item); err != nil {
+			return nil, fieldErr(field, "want a list of entries, %v", jsonProblem(err))
+		}
+		var j tableEntryJSON
+		if err := decodeStrict(item, &j, entry); err != nil {
+			return nil, err
+		}
+		e := reschedule.Entry{}
+		if j.P != nil {
+			if *j.P < 1 || *j.P > n {
+				return nil, fieldErr(entry+".p", "%d, want a processor count in [1, %d] (omit p for the default row)", *j.P, n)
+			}
+			e.P = *j.P
+		}
+		var err error
+		if e.Lo, e.Hi, err = tableRange(entry+".n", j.N); err != nil {
+			return nil, err
+		}
+		if e.A, err = tableAction(entry+".a", j.A); err != nil {
+			return nil, err
+		}
+		if err := e.Validate(n); err != nil {
+			return nil, fieldErr(entry, "%v", err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// tableRange reads a table entry's n: [lo, hi] or one count.
+func tableRange(field string, raw json.RawMessage) (lo, hi int, err error) {
+	if isNull(raw) {
+		return 0, 0, fieldErr(field, "missing, want [lo, hi] or a processor count")
+	}
+	if err := json.Unmarshal(raw, &lo); err == nil {
+		return lo, lo, nil
+	}
+	var r []json.RawMessage
+	if err := json.Unmarshal(raw, &r); err != nil || len(r) != 2 {
+		return 0, 0, fieldErr(field, "want [lo, hi] or a processor count, found %s", jsonKind(raw))
+	}
+	if json.Unmarshal(r[0], &lo) != nil || json.Unmarshal(r[1], &hi) != nil {
+		return 0, 0, fieldErr(field, "want two integers [lo, hi]")
+	}
+	return lo, hi, nil
+}
+
+// tableAction reads a table entry's a: a count or "n".
+func tableAction(field string, raw json.RawMessage) (int, error) {
+	if isNull(raw) {
+		return 0, fieldErr(field, "missing, want a processor count or \"n\"")
+	}
+	var a int
+	if err := json.Unmarshal(raw, &a); err == nil {
+		return a, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil && s == "n" {
+		return reschedule.AllUp, nil
+	}
+	return 0, fieldErr(field, "want a processor count or \"n\", found %s", jsonKind(raw))
 }
 
 // isNull reports whether a raw JSON value is absent or null.

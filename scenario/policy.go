@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -31,8 +32,13 @@ const (
 	AvailabilityBased
 	// Optimal is the optimal rescheduling policy of docs/optimal-policy.md.
 	// Its vector comes from a solver outside this package, which returns it
-	// in Policy.Explicit; until then the policy has no vector.
+	// in Policy.Explicit (or its decision table, when its actions depend
+	// on the checkpoint count p, in Policy.Table); until then the policy
+	// has no vector.
 	Optimal
+	// Table uses the decision table in Policy.Table as given: the action
+	// in each decision state X(p, n) (reschedule.Table).
+	Table
 )
 
 // Policy names a rescheduling policy: the one type every package and the
@@ -46,6 +52,11 @@ type Policy struct {
 	// an AvailabilityBased or Optimal policy was resolved to (nil until it
 	// is). Other kinds ignore it.
 	Explicit []int
+	// Table holds the entries of a Table policy, or the decision table an
+	// Optimal policy was resolved to (ResolvedTable; nil until it is):
+	// the action in each decision state X(p, n) in range form, validated
+	// with the scenario's N by Rule. Other kinds ignore it.
+	Table []reschedule.Entry
 }
 
 // PolicyInputs is what Policy.Vector may need besides the policy itself.
@@ -69,6 +80,17 @@ type PolicyInputs struct {
 // AvailabilityBased one without computes it from in.Failures; an Optimal one
 // without is an error. Errors name the field at fault.
 func (p Policy) Vector(in PolicyInputs) (reschedule.Vector, error) {
+	if p.hasTable() {
+		t, err := p.table(in.N)
+		if err != nil {
+			return nil, err
+		}
+		v, err := t.Vector()
+		if err != nil {
+			return nil, fieldErr("policy.table", "%v (Policy.Rule gives the table)", err)
+		}
+		return v, nil
+	}
 	n := in.N
 	needRates := func() error {
 		if len(in.WorkRate) != n {
@@ -120,6 +142,69 @@ func (p Policy) Vector(in PolicyInputs) (reschedule.Vector, error) {
 	return v, nil
 }
 
+// hasTable reports whether the policy's actions are a decision table.
+func (p Policy) hasTable() bool {
+	return p.Kind == Table || p.Kind == Optimal && p.Table != nil
+}
+
+// table builds the policy's decision table on n processors; errors name
+// the entry at fault, as policy.table[i].
+func (p Policy) table(n int) (*reschedule.Table, error) {
+	t, err := reschedule.NewTable(n, p.Table)
+	if err != nil {
+		var te *reschedule.TableError
+		if errors.As(err, &te) && te.Entry >= 0 {
+			return nil, fieldErr(fmt.Sprintf("policy.table[%d]", te.Entry), "%v", te.Err)
+		}
+		if errors.As(err, &te) {
+			return nil, fieldErr("policy.table", "%v", te.Err)
+		}
+		return nil, fieldErr("policy.table", "%v", err)
+	}
+	return t, nil
+}
+
+// Rule returns the policy as the models replay it: its decision table
+// when the policy is one whose actions depend on the checkpoint count p,
+// else its vector (Vector). Errors name the field at fault.
+func (p Policy) Rule(in PolicyInputs) (reschedule.Rule, error) {
+	if p.hasTable() {
+		t, err := p.table(in.N)
+		if err != nil {
+			return nil, err
+		}
+		if !t.DependsOnOld() {
+			return t.Row(0), nil
+		}
+		return t, nil
+	}
+	return p.Vector(in)
+}
+
+// defaultVector is the vector of the policy, or the default row of its
+// decision table (the vector Scenario.Reschedule holds beside the table).
+func (p Policy) defaultVector(in PolicyInputs) (reschedule.Vector, *reschedule.Table, error) {
+	r, err := p.Rule(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t, ok := r.(*reschedule.Table); ok {
+		return t.Row(0), t, nil
+	}
+	return r.(reschedule.Vector), nil, nil
+}
+
+// ResolvedTable returns the Optimal policy resolved to the decision table
+// t (its vector when t does not depend on p).
+func (p Policy) ResolvedTable(t *reschedule.Table) Policy {
+	if !t.DependsOnOld() {
+		v, _ := t.Vector()
+		return p.Resolved(v)
+	}
+	p.Explicit, p.Table = nil, t.Entries()
+	return p
+}
+
 // Resolved returns the policy with its vector fixed to v (as the result of
 // Vector), so that an AvailabilityBased or Optimal policy can go into a
 // Scenario. Other kinds are returned unchanged: their vector is determined
@@ -141,13 +226,16 @@ func (p Policy) Equal(q Policy) bool {
 	case Moldable:
 		return p.Processors == q.Processors
 	case Explicit, AvailabilityBased, Optimal:
-		return slices.Equal(p.Explicit, q.Explicit)
+		return slices.Equal(p.Explicit, q.Explicit) && slices.Equal(p.Table, q.Table)
+	case Table:
+		return slices.Equal(p.Table, q.Table)
 	}
 	return true
 }
 
 // String returns the policy in the form ParsePolicy reads: "greedy", "pb",
-// "ab", "optimal", "moldable:A" or "vector:r1,...,rN". A resolved
+// "ab", "optimal", "moldable:A", "vector:r1,...,rN" or "table:" and the
+// table's range form (reschedule.Table.String). A resolved
 // availability-based or optimal policy is still "ab" or "optimal".
 func (p Policy) String() string {
 	switch p.Kind {
@@ -167,6 +255,8 @@ func (p Policy) String() string {
 			s[i] = strconv.Itoa(r)
 		}
 		return "vector:" + strings.Join(s, ",")
+	case Table:
+		return "table:" + reschedule.FormatEntries(p.Table)
 	}
 	return fmt.Sprintf("PolicyKind(%d)", p.Kind)
 }
@@ -186,7 +276,9 @@ func (p *Policy) UnmarshalText(b []byte) error {
 
 // ParsePolicy reads a policy as a person types it on a command line:
 // "greedy", "pb" (or "performance"), "ab" (or "availability"), "optimal",
-// "moldable:A" or "vector:r1,r2,...,rN". Case and spaces around the parts
+// "moldable:A", "vector:r1,r2,...,rN" or "table:" followed by a decision
+// table's range form, as "table:1-15: 0, 16-128: n; p=16: 20-30: 16"
+// (reschedule.ParseEntries; checked against N when the scenario is built). Case and spaces around the parts
 // do not matter. It is the one parser of these forms; scenario files accept
 // them too, beside their object forms.
 func ParsePolicy(s string) (Policy, error) {
@@ -227,14 +319,21 @@ func ParsePolicy(s string) (Policy, error) {
 			r = append(r, x)
 		}
 		return Policy{Kind: Explicit, Explicit: r}, nil
+	case "table":
+		e, err := reschedule.ParseEntries(arg)
+		if err != nil {
+			return Policy{}, fieldErr("policy", "%v", err)
+		}
+		return Policy{Kind: Table, Table: e}, nil
 	}
-	return Policy{}, fieldErr("policy", "%s is not one of greedy, pb, ab, optimal, moldable:A, vector:r1,...,rN", quote.Value(s))
+	return Policy{}, fieldErr("policy", "%s is not one of greedy, pb, ab, optimal, moldable:A, vector:r1,...,rN, table:…", quote.Value(s))
 }
 
 // SplitPolicies splits a comma-separated list of policies, such as
 // "greedy,pb,vector:1,2,3,moldable:4", into its policies: a comma inside a
 // vector's entries does not end the policy (an entry that is an integer
-// continues the vector). Each policy is read with ParsePolicy.
+// continues the vector), nor one inside a table's runs (a part that starts
+// with a digit continues the table). Each policy is read with ParsePolicy.
 func SplitPolicies(s string) ([]Policy, error) {
 	var (
 		out  []Policy
@@ -252,12 +351,18 @@ func SplitPolicies(s string) ([]Policy, error) {
 			return nil
 		}
 	)
+	table := false
 	for i, f := range strings.Split(s, ",") {
 		if vec {
 			if _, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
 				cur += "," + f
 				continue
 			}
+		}
+		if t := strings.TrimSpace(f); table && t != "" && t[0] >= '0' && t[0] <= '9' {
+			// A table's next run, "lo-hi: a" or "n: a; p=P: …".
+			cur += "," + f
+			continue
 		}
 		if i > 0 {
 			if err := flus(); err != nil {
@@ -267,9 +372,32 @@ func SplitPolicies(s string) ([]Policy, error) {
 		cur = f
 		name, _, _ := strings.Cut(strings.TrimSpace(f), ":")
 		vec = strings.EqualFold(strings.TrimSpace(name), "vector")
+		table = strings.EqualFold(strings.TrimSpace(name), "table")
 	}
 	if err := flus(); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// TableEntry is one entry of a decision table in the JSON form of a
+// scenario file's policy {"table": [...]}: P is omitted for the default
+// row, N is [lo, hi] and A a count or "n".
+type TableEntry struct {
+	P int    `json:"p,omitempty"`
+	N [2]int `json:"n"`
+	A any    `json:"a"`
+}
+
+// TableJSON returns entries in the JSON form Parse reads as the entries
+// of {"table": [...]}.
+func TableJSON(entries []reschedule.Entry) []TableEntry {
+	out := make([]TableEntry, len(entries))
+	for i, e := range entries {
+		out[i] = TableEntry{P: e.P, N: [2]int{e.Lo, e.Hi}, A: e.A}
+		if e.A == reschedule.AllUp {
+			out[i].A = "n"
+		}
+	}
+	return out
 }

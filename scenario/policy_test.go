@@ -165,6 +165,7 @@ func TestSplitPolicies(t *testing.T) {
 		{"greedy,pb,ab", []string{"greedy", "pb", "ab"}},
 		{"vector:1,2,3", []string{"vector:1,2,3"}},
 		{"greedy,vector:1,2,3,moldable:2,vector:0, 2,pb", []string{"greedy", "vector:1,2,3", "moldable:2", "vector:0,2", "pb"}},
+		{"greedy,table:1-2: 0, 3-6: n; p=3: 4-6: 3, 6: 5,pb", []string{"greedy", "table:1-2: 0, 3-6: n; p=3: 4-6: 3, 6: 5", "pb"}},
 	} {
 		got, err := scenario.SplitPolicies(tc.in)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ckpt-markov/markov/internal/quote"
+	"github.com/ckpt-markov/markov/reschedule"
 )
 
 // Reconfigure says whether a running application changes its processor
@@ -55,6 +56,19 @@ func (r Reconfigure) Validate() error {
 		return fieldErr("reconfigure", "%d is not a known value, want Never or AtCheckpoint", int(r))
 	}
 	return nil
+}
+
+// TargetOf is Target for a policy that may depend on the checkpoint count
+// (a decision table): the action of X(a, n), the state of a checkpoint
+// just written on a with n functional.
+func (r Reconfigure) TargetOf(rule reschedule.Rule, a, n int) int {
+	if r != AtCheckpoint || n < 1 || n > rule.N() {
+		return a
+	}
+	if b := rule.Action(a, n); b != 0 && b != a {
+		return b
+	}
+	return a
 }
 
 // Target returns the processor count an application about to start an up

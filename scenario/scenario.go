@@ -359,9 +359,16 @@ type Scenario struct {
 	// Policy describes how the rescheduling vector was chosen.
 	Policy Policy
 	// Reschedule is the rescheduling vector r(1..N) the policy gives:
-	// Policy.Vector of the scenario's N and work rates. Validate rejects a
-	// scenario whose two fields disagree; New sets both.
+	// Policy.Vector of the scenario's N and work rates, or, for a decision
+	// table whose actions depend on the checkpoint count p, the table's
+	// default row. Validate rejects a scenario whose fields disagree; New
+	// sets them all.
 	Reschedule reschedule.Vector
+	// Table is the policy's decision table when its actions depend on the
+	// checkpoint count p (Policy.Rule), nil otherwise. The models and the
+	// simulators replay Rule, which is Table when it is set; a package
+	// that replays vectors only refuses a scenario with a Table.
+	Table *reschedule.Table
 	// Reconfigure says whether the application changes its processor
 	// count at checkpoints; the zero value Never is the paper's model.
 	Reconfigure Reconfigure
@@ -372,6 +379,15 @@ type Scenario struct {
 
 // N returns the number of processors.
 func (s *Scenario) N() int { return s.System.Processors }
+
+// Rule returns the policy as the models replay it: the decision table
+// when the scenario has one, else the rescheduling vector.
+func (s *Scenario) Rule() reschedule.Rule {
+	if s.Table != nil {
+		return s.Table
+	}
+	return s.Reschedule
+}
 
 // Validate checks the whole scenario; the error names the field at fault.
 func (s *Scenario) Validate() error {
@@ -385,11 +401,17 @@ func (s *Scenario) Validate() error {
 	if err := s.checkReschedule(); err != nil {
 		return err
 	}
-	want, err := s.Policy.Vector(PolicyInputs{N: n, WorkRate: s.Application.WorkRate})
+	want, tab, err := s.Policy.defaultVector(PolicyInputs{N: n, WorkRate: s.Application.WorkRate})
 	if err != nil {
 		return err
 	}
 	if err := s.checkLevels(); err != nil {
+		return err
+	}
+	if (tab == nil) != (s.Table == nil) || tab != nil && !tab.Equal(s.Table) {
+		return fieldErr("policy", "the scenario's decision table disagrees with the policy %s", s.Policy)
+	}
+	if err := s.checkTable(); err != nil {
 		return err
 	}
 	if !slices.Equal(want, s.Reschedule) {
@@ -437,6 +459,37 @@ func (s *Scenario) checkReschedule() error {
 	return nil
 }
 
+// checkTable checks that the decision table, if any, runs only on counts
+// with a positive work rate and that the multi-level model, which replays
+// vectors, is not asked to replay it.
+func (s *Scenario) checkTable() error {
+	if s.Table == nil {
+		return nil
+	}
+	if len(s.Application.Levels) > 0 {
+		return fieldErr("policy", "a decision table that depends on the checkpoint count p is not a vector; checkpoint_levels need a vector")
+	}
+	// The counts with a zero work rate, increasing: an entry a = n runs
+	// on the first of them at or above its lo, if that is at most its hi.
+	var zero []int
+	for a, w := range s.Application.WorkRate {
+		if w == 0 {
+			zero = append(zero, a+1)
+		}
+	}
+	for i, e := range s.Table.Entries() {
+		if e.A > 0 && s.Application.WorkRate[e.A-1] == 0 {
+			return fieldErr(fmt.Sprintf("policy.table[%d]", i), "a = %d but the work rate ω(%d) is zero", e.A, e.A)
+		}
+		if e.A == reschedule.AllUp {
+			if k, _ := slices.BinarySearch(zero, e.Lo); k < len(zero) && zero[k] <= e.Hi {
+				return fieldErr(fmt.Sprintf("policy.table[%d]", i), "a = n runs on %d processors but the work rate ω(%d) is zero", zero[k], zero[k])
+			}
+		}
+	}
+	return nil
+}
+
 // firstDiff returns the first index at which two vectors of equal length
 // differ.
 func firstDiff(a, b reschedule.Vector) int {
@@ -469,7 +522,7 @@ func newScenario(sys System, app Application, pol Policy, appChecked, workPositi
 		return nil, err
 	}
 	n := sys.Processors
-	v, err := pol.Vector(PolicyInputs{N: n, WorkRate: app.WorkRate})
+	v, tab, err := pol.defaultVector(PolicyInputs{N: n, WorkRate: app.WorkRate})
 	if err != nil {
 		return nil, err
 	}
@@ -478,8 +531,11 @@ func newScenario(sys System, app Application, pol Policy, appChecked, workPositi
 			return nil, err
 		}
 	}
-	s := &Scenario{System: sys, Application: app, Policy: pol, Reschedule: v}
+	s := &Scenario{System: sys, Application: app, Policy: pol, Reschedule: v, Table: tab}
 	if err := s.checkLevels(); err != nil {
+		return nil, err
+	}
+	if err := s.checkTable(); err != nil {
 		return nil, err
 	}
 	if pol.Kind == Greedy && appChecked && workPositive {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ckpt-markov/markov/internal/pool"
 	"github.com/ckpt-markov/markov/internal/splitmix"
+	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -346,7 +347,7 @@ func stepRate(sc *scenario.Scenario, interval float64) float64 {
 // MaxHorizonSeconds.
 func defaultHorizon(sc *scenario.Scenario, interval float64, replications int) float64 {
 	t, amax := 0.0, 0
-	for _, a := range sc.Reschedule {
+	for _, a := range usedCounts(sc) {
 		if a > 0 {
 			t = max(t, interval+sc.Application.CheckpointLevels()[sc.Application.NumLevels()-1].Latency[a-1])
 			amax = max(amax, a)
@@ -357,6 +358,24 @@ func defaultHorizon(sc *scenario.Scenario, interval float64, replications int) f
 	interruptions := MinInterruptions / (float64(replications) * float64(amax) * lam)
 	h := max(1000*t, min(max(100*relax, interruptions), 1e6*t))
 	return min(h, MaxSteps/stepRate(sc, interval), MaxHorizonSeconds)
+}
+
+// usedCounts returns the counts the policy may run on: the entries of the
+// rescheduling vector, and those of a decision table's rows (the largest
+// count of a range where it runs on all n).
+func usedCounts(sc *scenario.Scenario) []int {
+	if sc.Table == nil {
+		return sc.Reschedule
+	}
+	out := slices.Clone([]int(sc.Reschedule))
+	for _, e := range sc.Table.Entries() {
+		if e.A == reschedule.AllUp {
+			out = append(out, e.Hi)
+		} else {
+			out = append(out, e.A)
+		}
+	}
+	return out
 }
 
 // firstFailure is the expected time from the start to the first failure

@@ -78,7 +78,7 @@ const (
 // It runs from time 0 and can be advanced in steps; the trajectory does
 // not depend on where the steps stop.
 type Timeline struct {
-	r        reschedule.Vector
+	r        reschedule.Rule        // the policy: sc.Rule(), its action in X(p, n)
 	segLen   []float64              // T_U(a) = I + L(a), by a−1
 	work     []float64              // ω(a)(I + L(a) − C(a))
 	useful   []float64              // I + L(a) − C(a)
@@ -212,7 +212,7 @@ func newTimeline(sc *scenario.Scenario, interval float64, d Decisions, src Sourc
 		rule = MostReliable{}
 	}
 	tl := &Timeline{
-		r:        sc.Reschedule,
+		r:        sc.Rule(),
 		segLen:   make([]float64, n),
 		work:     make([]float64, n),
 		useful:   make([]float64, n),
@@ -445,14 +445,20 @@ func (tl *Timeline) interrupt() {
 	tl.resume()
 }
 
-// resume leaves the down phase if r(n) > 0 for the current functional
-// count n: by an up segment before the application ever ran, by a
-// recovery otherwise.
+// resume leaves the down phase if the policy's action in X(p, n) is not
+// to wait, for the current functional count n and the count p of the last
+// checkpoint (0 before the first, the default row of a decision table):
+// by an up segment before the application ever ran, by a recovery
+// otherwise.
 func (tl *Timeline) resume() {
-	if tl.nUp == 0 || tl.r[tl.nUp-1] < tl.rep.degree() {
+	if tl.nUp == 0 {
 		return
 	}
-	a := tl.r[tl.nUp-1] / tl.rep.degree()
+	r := tl.r.Action(tl.p, tl.nUp)
+	if r < tl.rep.degree() {
+		return
+	}
+	a := r / tl.rep.degree()
 	tl.choose(a)
 	if tl.fresh {
 		tl.fresh = false
@@ -535,7 +541,7 @@ func (tl *Timeline) complete() {
 // a, or the count to reconfigure onto.
 func (tl *Timeline) target(a int) int {
 	if tl.reOf == nil || tl.reconf != scenario.AtCheckpoint {
-		return tl.reconf.Target(tl.r, a, tl.nUp)
+		return tl.reconf.TargetOf(tl.r, a, tl.nUp)
 	}
 	b := tl.reOf(a, tl.nUp-a)
 	switch {

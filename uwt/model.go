@@ -9,6 +9,7 @@ import (
 
 	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/markov"
+	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -128,7 +129,8 @@ type Model struct {
 	given  Settings // the settings as given (zero for nil), for the comparison model
 	lambda float64
 	theta  float64
-	byOld  bool // recovery cost depends on the old processor count
+	rule   reschedule.Rule // the policy: sc.Rule()
+	byOld  bool            // recovery cost or policy depends on the old processor count
 	// bin is the number of consecutive used counts that share one old
 	// count (Settings.OldCountBin; 1 keeps p exactly, and always when
 	// byOld is false); compare holds the two models of other bins that
@@ -187,11 +189,12 @@ func newModel(ctx context.Context, sc *scenario.Scenario, s *Settings, shift int
 		given:  given,
 		lambda: sc.System.Lambda(),
 		theta:  sc.System.Theta(),
-		byOld:  sc.Application.Recovery.DependsOnOld(),
+		rule:   sc.Rule(),
+		byOld:  sc.Application.Recovery.DependsOnOld() || sc.Table != nil,
 		events: newEvents(sc.System),
 		bin:    1,
 	}
-	if m.byOld && set.OldCountBin > 1 {
+	if m.byOld && set.OldCountBin > 1 && sc.Table == nil {
 		m.bin, m.binShift = set.OldCountBin, shift
 	}
 	m.phase = !set.Exact && m.events == nil && sc.Reconfigure != scenario.AtCheckpoint
@@ -275,9 +278,12 @@ func (m *Model) oneClass(lo, hi int) (int, bool) {
 	if !m.phase || !lumpOneClass {
 		return 0, false
 	}
-	a := m.rOf(lo)
+	if m.sc.Table != nil {
+		return 0, false // the class may depend on p
+	}
+	a := m.rOf(0, lo)
 	for k := lo + 1; k <= hi && a > 0; k++ {
-		if m.rOf(k) != a {
+		if m.rOf(0, k) != a {
 			return 0, false
 		}
 	}

@@ -101,13 +101,15 @@ func (g *segment) row(s int) (lo int, p, q []float64) {
 	return g.lo[k], g.pt[k], g.qt[k]
 }
 
-// rOf is r(k), with r(k) = 0 for k ≤ 0 (nothing runs on no processor)
-// and for k > N (no such state).
-func (m *Model) rOf(k int) int {
+// rOf is the policy's action in X(p, k) (scenario.Scenario.Rule: r(k)
+// for a vector; p = 0, the default row, where the states do not keep
+// p), with 0 for k ≤ 0 (nothing runs on no processor) and for k > N (no
+// such state).
+func (m *Model) rOf(p, k int) int {
 	if k <= 0 || k > m.sc.N() {
 		return 0
 	}
-	return m.sc.Reschedule.At(k)
+	return m.rule.Action(p, k)
 }
 
 // usedCounts returns the used counts that can occur in the window, in
@@ -115,9 +117,16 @@ func (m *Model) rOf(k int) int {
 func (m *Model) usedCounts(lo, hi int) []int {
 	n := m.sc.N()
 	used := make([]bool, n+1)
-	used[m.rOf(n)] = true
-	for k := lo; k <= hi; k++ {
-		used[m.rOf(k)] = true
+	used[m.rOf(0, n)] = true
+	// A decision table's rows: every count some row runs on in the window.
+	ps := []int{0}
+	if m.sc.Table != nil {
+		ps = append(ps, m.sc.Table.Olds()...)
+	}
+	for _, p := range ps {
+		for k := lo; k <= hi; k++ {
+			used[m.rOf(p, k)] = true
+		}
 	}
 	var as []int
 	for a := 1; a <= n; a++ {
@@ -147,7 +156,7 @@ func (m *Model) oldBins(as []int, lo, hi int) [][]int {
 		return bins
 	}
 	win, extra := as, []int(nil)
-	if last := as[len(as)-1]; last == m.rOf(m.sc.N()) && !m.windowUses(last, lo, hi) {
+	if last := as[len(as)-1]; last == m.rOf(0, m.sc.N()) && !m.windowUses(last, lo, hi) {
 		win, extra = as[:len(as)-1], as[len(as)-1:]
 	}
 	// With a shift (the comparison model of Result.BinError) the first
@@ -170,7 +179,7 @@ func (m *Model) oldBins(as []int, lo, hi int) [][]int {
 // windowUses reports whether r(k) = a for some k in [lo, hi].
 func (m *Model) windowUses(a, lo, hi int) bool {
 	for k := lo; k <= hi; k++ {
-		if m.rOf(k) == a {
+		if m.rOf(0, k) == a {
 			return true
 		}
 	}
@@ -346,7 +355,7 @@ func (m *Model) estimateSize(as []int, lo, hi int) (states int, trans float64) {
 	}
 	states += (hi - lo + 1) * olds
 	for k := lo; k <= hi; k++ {
-		if a := m.rOf(k); a > 0 {
+		if a := m.rOf(0, k); a > 0 {
 			trans += float64(olds) * row(a, k-a)
 		} else if m.events != nil {
 			trans += float64(olds) * float64(len(m.events.sizes)+1) // one per event size, one repair
@@ -374,7 +383,7 @@ func (sk *skeleton) enumerate(m *Model, as []int) {
 	// Up phases: a recovery state stands for the recovery and the up
 	// phase after it (doc.go), so there are no up states.
 	if !m.phase {
-		if a := m.rOf(n); sk.hi == n && a > 0 {
+		if a := m.rOf(0, n); sk.hi == n && a > 0 {
 			sk.add(State{Kind: Up, A: a, S: n - a})
 		}
 		for _, a := range as {
@@ -419,7 +428,7 @@ func (sk *skeleton) decision(m *Model, p, k int) State {
 	} else {
 		p = sk.rep(p)
 	}
-	if m.rOf(k) == 0 {
+	if m.rOf(p, k) == 0 {
 		return State{Kind: Down, P: p, N: k}
 	}
 	return State{Kind: Recovery, P: p, N: k}
@@ -431,7 +440,7 @@ func (sk *skeleton) decision(m *Model, p, k int) State {
 // (scenario.AtCheckpoint) and r(a + s) ∉ {0, a}, the recovery R(a, a + s)
 // onto r(a + s) from the checkpoint just written on a.
 func (sk *skeleton) entry(m *Model, a, s int) State {
-	if m.sc.Reconfigure.Target(m.sc.Reschedule, a, a+s) != a {
+	if m.sc.Reconfigure.TargetOf(m.rule, a, a+s) != a {
 		return sk.decision(m, a, a+s)
 	}
 	return State{Kind: Up, A: a, S: s}
@@ -477,8 +486,8 @@ func (sk *skeleton) startState(m *Model, as []int) (int, error) {
 	case m.phase:
 		// No up state: start from the decision state nearest the mode
 		// (the recurrent class is the same).
-	case sk.hi == n && m.rOf(n) > 0:
-		return sk.index[State{Kind: Up, A: m.rOf(n), S: n - m.rOf(n)}], nil
+	case sk.hi == n && m.rOf(0, n) > 0:
+		return sk.index[State{Kind: Up, A: m.rOf(0, n), S: n - m.rOf(0, n)}], nil
 	case sk.hi == n:
 		p := 0
 		if m.byOld {
@@ -518,7 +527,7 @@ func (sk *skeleton) assignSegments(m *Model) {
 			}
 			s = st.S
 		case Recovery:
-			a := m.rOf(st.N)
+			a := m.rOf(st.P, st.N)
 			if g = fixedSeg[[2]int{st.P, a}]; g == nil {
 				g = sk.newSegment(m, a, st.P, false)
 				fixedSeg[[2]int{st.P, a}] = g
