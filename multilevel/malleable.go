@@ -90,6 +90,7 @@ func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*mal
 		Replicas: app.Replicas,
 	}
 	down.System.FailureSeverity = nil
+	down.CheckpointPattern = nil
 	down.System.MTTF = sc.System.MTTF / (1 - crash)
 	if down.System.MTTF > scenario.MaxSeconds {
 		return nil, &scenario.Error{Field: "system.failure_severity", Problem: fmt.Sprintf(
