@@ -93,8 +93,9 @@ func TestOptimizeFormats(t *testing.T) {
 }
 
 // TestLevelsErrors: bad multi-level flags exit 2 naming the flag; a
-// multi-level scenario whose policy changes the processor count exits 1
-// naming checkpoint_levels and the policy.
+// multi-level scenario without the checkpoint after recovery whose
+// policy changes the processor count exits 1 naming
+// checkpoint_after_recovery and the policy.
 func TestLevelsErrors(t *testing.T) {
 	path := atlasFile(t, `"greedy"`, 1)
 	for _, args := range [][]string{
@@ -113,7 +114,7 @@ func TestLevelsErrors(t *testing.T) {
 	greedy := atlasFile(t, `"greedy"`, 4)
 	for _, cmd := range [][]string{{"optimize"}, {"uwt", "--interval", "1h"}, {"simulate"}} {
 		_, errOut, code := run(t, append(cmd, "--scenario", greedy)...)
-		if code != 1 || !strings.Contains(errOut, "checkpoint_levels") {
+		if code != 1 || !strings.Contains(errOut, "checkpoint_after_recovery") {
 			t.Errorf("markov %s on greedy multi-level: exit %d, %q", cmd[0], code, errOut)
 		}
 		if cmd[0] != "simulate" && !strings.Contains(errOut, "greedy") {
@@ -171,5 +172,48 @@ func TestSimulateLevels(t *testing.T) {
 	runJSON(t, &got, "simulate", "--scenario", path, "--interval", "300s", "--rel-tol", "0.01")
 	if !got.ModelInCI || got.ModelUWT < 3.2 || got.ModelUWT > 3.35 {
 		t.Errorf("simulate with levels: %+v", got)
+	}
+}
+
+// TestLevelsMalleable: a two-level scenario under a policy that changes
+// the processor count (greedy on 8, the checkpoint after recovery) takes
+// the malleable multi-level model in uwt, optimize and simulate; the
+// simulation's interval holds the model's UWT.
+func TestLevelsMalleable(t *testing.T) {
+	path := writeFile(t, "ml8.json", `{"system": {"processors": 8, "mttf": 20000, "mttr": 3000, "failure_severity": [0.7, 0.3]},
+	 "application": {"work_rate": [1, 2, 3, 4, 5, 6, 7, 8],
+	   "checkpoint_levels": [{"latency": 5, "overhead": 3, "recovery": 5}, {"latency": 200, "overhead": 150, "recovery": 300}]},
+	 "policy": "greedy"}`)
+	var u struct {
+		UWT       float64 `json:"uwt"`
+		Malleable bool    `json:"malleable"`
+		Pattern   []int   `json:"pattern"`
+	}
+	runJSON(t, &u, "uwt", "--scenario", path, "--interval", "300s", "--pattern", "3")
+	if !u.Malleable || !(u.UWT > 0 && u.UWT < 8) || len(u.Pattern) != 1 || u.Pattern[0] != 3 {
+		t.Errorf("uwt on greedy with two levels: %+v", u)
+	}
+	var o struct {
+		UWT         float64 `json:"uwt"`
+		SingleLevel struct {
+			UWT float64 `json:"uwt"`
+		} `json:"single_level"`
+	}
+	runJSON(t, &o, "optimize", "--scenario", path)
+	if !(o.UWT >= u.UWT && o.UWT > o.SingleLevel.UWT) {
+		t.Errorf("optimize on greedy with two levels: %+v (uwt at [3], 300 s: %v)", o, u.UWT)
+	}
+	var sim struct {
+		ModelUWT  float64 `json:"model_uwt"`
+		ModelInCI bool    `json:"model_in_ci"`
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withPattern := writeFile(t, "ml8p.json", strings.Replace(string(b), `"policy": "greedy"`, `"policy": "greedy", "checkpoint_pattern": [3]`, 1))
+	runJSON(t, &sim, "simulate", "--scenario", withPattern, "--interval", "300s", "--rel-tol", "0.01")
+	if !sim.ModelInCI || sim.ModelUWT != u.UWT {
+		t.Errorf("simulate on greedy with two levels: %+v, uwt %v", sim, u.UWT)
 	}
 }
