@@ -227,12 +227,7 @@ func runOptimizeLevels(ctx context.Context, opts *optimizeOptions, info scenario
 	if rep.bandLow, rep.bandHigh, err = m.Band(opt.Result, opts.Band); err != nil {
 		return err
 	}
-	if L := m.Levels(); L == 2 {
-		p := m.Process()
-		if di, err := intervals.DiTwoLevel(p.Levels[0].Overhead, p.Levels[1].Overhead, p.Rate*p.Severity[0], p.Rate*p.Severity[1]); err == nil {
-			rep.di = &di
-		}
-	}
+	rep.di = diTwoLevel(m)
 	if opts.Levels.Format != "" {
 		cfg, err := libraryConfig(opts.Levels.Format, opt.Result, m)
 		if err != nil {
@@ -242,6 +237,21 @@ func runOptimizeLevels(ctx context.Context, opts *optimizeOptions, info scenario
 		return err
 	}
 	return opts.env.render(opts.Output, rep)
+}
+
+// diTwoLevel returns Di et al.'s first-order two-level schedule on the
+// model's processor count, or nil when there are not two levels or it
+// does not apply.
+func diTwoLevel(m *multilevel.Model) *intervals.MultiLevelSchedule {
+	if m.Levels() != 2 {
+		return nil
+	}
+	p := m.Process()
+	di, err := intervals.DiTwoLevel(p.Levels[0].Overhead, p.Levels[1].Overhead, p.Rate*p.Severity[0], p.Rate*p.Severity[1])
+	if err != nil {
+		return nil
+	}
+	return &di
 }
 
 type levelsOptimizeReport struct {

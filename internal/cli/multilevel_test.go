@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,5 +216,70 @@ func TestLevelsMalleable(t *testing.T) {
 	runJSON(t, &sim, "simulate", "--scenario", withPattern, "--interval", "300s", "--rel-tol", "0.01")
 	if !sim.ModelInCI || sim.ModelUWT != u.UWT {
 		t.Errorf("simulate on greedy with two levels: %+v, uwt %v", sim, u.UWT)
+	}
+}
+
+// TestCurveIntervalsLevels: markov curve on a multi-level scenario is
+// UWT against I for the best pattern (Atlas: [26], its maximum at I*) or
+// the given one; markov intervals rates the joint optimum, the best
+// single level, the first-order schedules and the single-level closed
+// forms of the highest level with the model (none above the optimum);
+// a bad --pattern exits 2 naming it.
+func TestCurveIntervalsLevels(t *testing.T) {
+	path := atlasFile(t, `"greedy"`, 1)
+	var c struct {
+		Pattern []int `json:"pattern"`
+		Optimum struct {
+			Interval, UWT float64
+		} `json:"optimum"`
+		Points []struct {
+			Interval, UWT  float64
+			LevelIntervals []float64 `json:"level_intervals"`
+		} `json:"points"`
+	}
+	runJSON(t, &c, "curve", "--scenario", path, "--points", "9")
+	if len(c.Pattern) != 1 || c.Pattern[0] != 26 || len(c.Points) != 9 {
+		t.Fatalf("curve on Atlas: pattern %v, %d points", c.Pattern, len(c.Points))
+	}
+	for _, p := range c.Points {
+		if p.UWT > c.Optimum.UWT || p.LevelIntervals[1] != 27*p.Interval {
+			t.Errorf("curve point %+v above the optimum %+v or level intervals wrong", p, c.Optimum)
+		}
+	}
+	// The band's ends: UWT half the best (the default range).
+	if first, last := c.Points[0], c.Points[len(c.Points)-1]; math.Abs(first.UWT/c.Optimum.UWT-0.5) > 1e-3 || math.Abs(last.UWT/c.Optimum.UWT-0.5) > 1e-3 {
+		t.Errorf("curve ends at %v and %v of the best, want 0.5", first.UWT/c.Optimum.UWT, last.UWT/c.Optimum.UWT)
+	}
+	runJSON(t, &c, "curve", "--scenario", path, "--points", "3", "--pattern", "5", "--optimum=false", "--from", "10m", "--to", "1h")
+	if len(c.Pattern) != 1 || c.Pattern[0] != 5 || c.Points[0].Interval != 600 {
+		t.Errorf("curve --pattern 5: %+v", c)
+	}
+	if _, errOut, code := run(t, "curve", "--scenario", path, "--pattern", "a"); code != 2 || !strings.Contains(errOut, "pattern") {
+		t.Errorf("curve --pattern a: exit %d, %q", code, errOut)
+	}
+	var iv struct {
+		Pattern []int `json:"pattern"`
+		Models  []struct {
+			Name       string
+			Pattern    []int
+			Efficiency float64
+			Error      string
+		} `json:"models"`
+	}
+	runJSON(t, &iv, "intervals", "--scenario", path)
+	names := map[string]bool{}
+	for _, m := range iv.Models {
+		names[m.Name] = true
+		if m.Error == "" && !(m.Efficiency > 0.9 && m.Efficiency <= 1+1e-9) {
+			t.Errorf("intervals: %s efficiency %v", m.Name, m.Efficiency)
+		}
+	}
+	for _, want := range []string{"Markov optimum", "Markov single level", "Benoit et al. 2017", "Di et al. 2017", "Young", "Daly higher order"} {
+		if !names[want] {
+			t.Errorf("intervals on Atlas: no row %q", want)
+		}
+	}
+	if len(iv.Pattern) != 1 || iv.Pattern[0] != 26 || iv.Models[0].Efficiency != 1 {
+		t.Errorf("intervals on Atlas: pattern %v, first row %+v", iv.Pattern, iv.Models[0])
 	}
 }
