@@ -37,14 +37,25 @@ func constant(c float64, n int) []float64 {
 	return v
 }
 
-// BenchmarkLevels: New (the spare chain, O(N)), one evaluation and the
-// joint optimum, CPU time per operation (cpu-ns/op).
+// BenchmarkLevels: New (the spare chain, O(N); with greedy, the chain of
+// up phases built and solved), one evaluation and the joint optimum, CPU
+// time per operation (cpu-ns/op).
 func BenchmarkLevels(b *testing.B) {
 	for _, tc := range []struct {
 		name string
 		n, a int
-	}{{"N=512/a=256", 512, 256}, {"N=1000000/a=500000", 1_000_000, 500_000}} {
-		sc := moldable(b, tc.n, tc.a)
+	}{{"N=512/a=256", 512, 256}, {"N=1000000/a=500000", 1_000_000, 500_000}, {"N=512/greedy", 512, 0}, {"N=4096/greedy", 4096, 0}, {"N=512/greedy/MTTF=1d", 512, -1}} {
+		sc := moldable(b, tc.n, max(tc.a, 1))
+		if tc.a <= 0 { // greedy: the malleable model (−1: MTTF one day)
+			sys := sc.System
+			if tc.a < 0 {
+				sys.MTTF = 86400
+			}
+			var err error
+			if sc, err = scenario.New(sys, sc.Application, scenario.Policy{}); err != nil {
+				b.Fatal(err)
+			}
+		}
 		b.Run("New/"+tc.name, func(b *testing.B) {
 			c0 := cpuTime()
 			for b.Loop() {

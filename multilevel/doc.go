@@ -2,8 +2,10 @@
 // checkpoints at several levels (node-local storage, a partner or XOR
 // copy, the parallel file system: SCR, FTI, VeloC) on a fixed processor
 // count a: the Plank–Thomason moldable case (N ≥ a processors that fail
-// and get repaired) and the one-processor case of the SCR model. The
-// specification is docs/model.md, section 12.
+// and get repaired) and the one-processor case of the SCR model; and,
+// with two levels, on policies that change the count (greedy, pb, ab, a
+// vector; "Malleable policies" below). The specification is
+// docs/model.md, section 12.
 //
 // # Levels, severities, patterns
 //
@@ -73,6 +75,28 @@
 // stationary law of the spare count and E[D] the mean first passage of
 // the down chain from a−1 to a. With one level this is today's moldable
 // model exactly (TestOneLevelIsUWT: package uwt's exact chain to 1e-12).
+//
+// # Malleable policies
+//
+// With a policy that changes the count, a processor failure (severity
+// ≥ 2, at μ per processor) is a decision, a crash is not: the
+// application recovers from a crash in place. The decision chain is then
+// package uwt's chain of up phases on a pool whose processors fail at μ
+// (from a decision the time to the next processor failure of the a used
+// processors is Exp(aμ) whatever the application does), solved once:
+// its transitions and sojourns depend on neither the pattern nor I. With
+// two levels a processor failure always restores the level-2 checkpoint
+// that began the period, and the recovery writes a level-2 checkpoint on
+// the new count, so an up phase commits whole periods: the reward of a
+// decision on a processors is S·ω(a)·U·q/(1 − q), S the probability that
+// its recovery (restarted by crashes) completes before a processor
+// failure, U a period's useful computation and q the probability that a
+// period completes before one (the nested composition with processor
+// failures as a severity class no block handles). Each evaluation is a
+// pass over the chain's recurrent states with one period per count they
+// recover on. Three levels or more, no checkpoint after recovery, and a
+// top-level recovery cost that depends on the old count together with
+// crashes are refused (docs/model.md section 12 says why).
 //
 // # The joint optimum
 //

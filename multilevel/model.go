@@ -9,25 +9,38 @@ import (
 	"github.com/ckpt-markov/markov/scenario"
 )
 
-// Model is the multi-level model of a scenario whose application runs on
-// a fixed processor count a (the moldable policy r(n) = a for n ≥ a,
-// 0 below; N = 1 greedy included): the running process of the package
-// documentation with a down-time factor from the processor counts. It is
-// safe for concurrent use.
+// Model is the multi-level model of a scenario: on a fixed processor
+// count a (the moldable policy r(n) = a for n ≥ a, 0 below; N = 1
+// greedy included), the running process of the package documentation
+// with a down-time factor from the processor counts; with a policy that
+// changes the count (greedy, pb, ab, a vector), the chain of up phases
+// of docs/model.md section 12, "Malleable policies". It is safe for
+// concurrent use.
 type Model struct {
 	sc      *scenario.Scenario
 	a       int
 	work    float64 // ω(a)
 	proc    Process
-	pattern []int   // the scenario's checkpoint_pattern, or nil
-	down    float64 // expected down seconds per running second
+	pattern []int      // the scenario's checkpoint_pattern, or nil
+	down    float64    // expected down seconds per running second
+	mall    *malleable // the chain of up phases of a malleable policy, or nil
 }
 
-// New returns the model of sc. It returns an error if sc does not
-// validate, or if it asks for what the package does not model yet: a
-// policy that changes the processor count (malleable rescheduling) or
-// failure events of several processors.
+// New returns the model of sc with the default Settings
+// (NewWith(context.Background(), sc, nil)).
 func New(sc *scenario.Scenario) (*Model, error) {
+	return NewWith(context.Background(), sc, nil)
+}
+
+// NewWith returns the model of sc. It returns an error if sc does not
+// validate, or if it asks for what the package does not model yet:
+// failure events of several processors, or, with a policy that changes
+// the processor count, more than two levels, no checkpoint after
+// recovery, reconfiguration at checkpoints, or a top-level recovery
+// cost that depends on the old count together with process crashes
+// (each error names its field). A malleable policy builds and solves
+// its chain here (package uwt, with s; ctx cancels it).
+func NewWith(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error) {
 	if sc == nil {
 		return nil, errors.New("multilevel: nil scenario")
 	}
@@ -36,28 +49,29 @@ func New(sc *scenario.Scenario) (*Model, error) {
 	}
 	n := sc.N()
 	a := sc.Reschedule.At(n)
-	field := "application.checkpoint_levels"
-	switch {
-	case len(sc.Application.Levels) > 0:
-	case sc.Application.NoCheckpointAfterRecovery:
-		field = "application.checkpoint_after_recovery"
-	default:
-		field = "policy"
-	}
-	for k := 1; k <= n; k++ {
-		if r := sc.Reschedule.At(k); a == 0 || r != 0 && r != a || (r == a) != (k >= a) {
-			return nil, &scenario.Error{Field: field, Problem: fmt.Sprintf(
-				"the policy %s changes the processor count (r(%d) = %d, r(%d) = %d); package multilevel models a fixed count so far: policy moldable:a (or one processor)",
-				sc.Policy, n, a, k, r)}
-		}
+	if a == 0 {
+		return nil, &scenario.Error{Field: "policy", Problem: fmt.Sprintf("the policy %s runs on no processor with all %d functional", sc.Policy, n)}
 	}
 	if !sc.System.FailureEvents.Single() {
-		return nil, &scenario.Error{Field: "system.failure_events", Problem: "failure events of several processors are not modelled yet with " + field}
+		return nil, &scenario.Error{Field: "system.failure_events", Problem: "failure events of several processors are not modelled yet with application.checkpoint_levels"}
+	}
+	lambda := sc.System.Lambda()
+	sev := sc.Severity()
+	// Processors go down at μ each: every failure with one level (the
+	// single-level model), those of severity ≥ 2 with several.
+	mu := lambda
+	if len(sev) > 1 {
+		mu = lambda * (1 - sev[0])
+	}
+	fixed := true
+	for k := 1; k <= n; k++ {
+		if r := sc.Reschedule.At(k); r != 0 && r != a || (r == a) != (k >= a) {
+			fixed = false
+			break
+		}
 	}
 	app := sc.Application
 	m := &Model{sc: sc, a: a, work: app.WorkRate[a-1], pattern: sc.CheckpointPattern}
-	lambda := sc.System.Lambda()
-	sev := sc.Severity()
 	m.proc = Process{
 		Rate:                    float64(a) * lambda,
 		Severity:                sev,
@@ -66,23 +80,32 @@ func New(sc *scenario.Scenario) (*Model, error) {
 	for _, lv := range app.CheckpointLevels() {
 		m.proc.Levels = append(m.proc.Levels, Level{Latency: lv.Latency[a-1], Overhead: lv.Overhead[a-1], Recovery: lv.Recovery.Cost(a, a)})
 	}
-	// Processors go down at μ each: every failure with one level (the
-	// single-level model), those of severity ≥ 2 with several.
-	mu := lambda
-	if len(sev) > 1 {
-		mu = lambda * (1 - sev[0])
+	// Without processors going down (every failure a process crash) the
+	// count stays r(N): a fixed count whatever the policy.
+	if !fixed && mu > 0 {
+		mall, err := newMalleable(ctx, sc, s)
+		if err != nil {
+			return nil, err
+		}
+		m.mall = mall
+		return m, nil
 	}
 	m.down = downPerRunning(n, a, mu, sc.System.Theta())
 	return m, nil
 }
 
-// Processors returns the processor count a the application runs on.
+// Processors returns the processor count a the application runs on:
+// r(N), the count on every processor, with a malleable policy.
 func (m *Model) Processors() int { return m.a }
+
+// Malleable reports whether the policy changes the processor count
+// (docs/model.md section 12, "Malleable policies").
+func (m *Model) Malleable() bool { return m.mall != nil }
 
 // Levels returns the number of checkpoint levels.
 func (m *Model) Levels() int { return len(m.proc.Levels) }
 
-// Process returns the running process (a copy).
+// Process returns the running process on Processors() (a copy).
 func (m *Model) Process() Process { return m.proc }
 
 // downPerRunning returns the expected down time per second of running
@@ -145,8 +168,11 @@ type Result struct {
 	Efficiency float64
 	// Down is the expected down time per running second.
 	Down float64
-	// Period is one period of the pattern.
+	// Period is one period of the pattern on Processors().
 	Period Period
+	// Dropped is the stationary mass the malleable chain's window drops
+	// (uwt.Result.Dropped); 0 on a fixed count.
+	Dropped float64
 }
 
 // Evaluate returns the UWT of pattern with interval seconds of
@@ -167,9 +193,14 @@ func (m *Model) Evaluate(pattern []int, interval float64) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Interval: interval, Pattern: append([]int(nil), pattern...), Period: p, Down: m.down}
-	r.Efficiency = p.Efficiency()
-	r.Availability = r.Efficiency / (1 + m.down)
-	r.UWT = m.work * r.Availability
+	if m.mall != nil {
+		r.UWT, r.Availability, r.Efficiency, r.Down = m.mall.evaluate(pattern, interval)
+		r.Dropped = m.mall.result.Dropped
+	} else {
+		r.Efficiency = p.Efficiency()
+		r.Availability = r.Efficiency / (1 + m.down)
+		r.UWT = m.work * r.Availability
+	}
 	r.LevelIntervals = make([]float64, len(m.proc.Levels))
 	span := interval
 	for l := range r.LevelIntervals {

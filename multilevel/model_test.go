@@ -3,7 +3,6 @@ package multilevel
 import (
 	"context"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -109,21 +108,5 @@ func TestOneProcessorClosedForm(t *testing.T) {
 	wantA := I / (seg + fails/theta)
 	if math.Abs(got.Availability-wantA) > 1e-14 {
 		t.Errorf("without the checkpoint after recovery: A = %.15g, closed form %.15g", got.Availability, wantA)
-	}
-}
-
-// TestPolicyRefused: a policy that changes the processor count is
-// refused with an error naming checkpoint_levels and the policy.
-func TestPolicyRefused(t *testing.T) {
-	sc := moldable(t, 4, 4)
-	sc.Policy = scenario.Policy{}
-	v, err := sc.Policy.Vector(scenario.PolicyInputs{N: 4, WorkRate: sc.Application.WorkRate})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.Reschedule = v
-	_, err = New(sc)
-	if err == nil || !strings.Contains(err.Error(), "checkpoint_levels") || !strings.Contains(err.Error(), "greedy") {
-		t.Fatalf("greedy on 4: %v", err)
 	}
 }

@@ -124,7 +124,7 @@ func (pr *Process) Period(pattern []int, interval float64) (Period, error) {
 	if !(interval >= 0) || math.IsInf(interval, 0) {
 		return Period{}, ErrInterval
 	}
-	c := composer{pr: pr, pattern: pattern, interval: interval, L: len(pr.Levels)}
+	c := composer{pr: pr, pattern: pattern, interval: interval, L: len(pr.Levels), sev: len(pr.Levels)}
 	top := c.block(c.L, c.L)
 	p := Period{Time: top.time, Checkpoints: counts(pattern)}
 	for i, n := range p.Checkpoints {
@@ -156,7 +156,7 @@ func counts(pattern []int) []float64 {
 // a failure of severity s, time the expected time until either.
 type phase struct {
 	done float64
-	exit [MaxLevels]float64
+	exit [MaxLevels + 1]float64
 	time float64
 }
 
@@ -188,8 +188,12 @@ type composer struct {
 	pr       *Process
 	pattern  []int
 	interval float64
-	L        int
-	bodies   [MaxLevels][MaxLevels]*phase
+	L        int // levels
+	// sev is the number of severity classes: L, or L + 1 for an up
+	// phase (malleable.go), whose last class, a failure that takes a
+	// processor down, no block handles.
+	sev    int
+	bodies [MaxLevels][MaxLevels]*phase
 }
 
 // attempt is a stretch of t seconds that any failure ends.
@@ -246,8 +250,8 @@ func (c *composer) block(l, k int) phase {
 	r := c.attempt(t)
 	// One recovery attempt: done returns to the body, exit hands over,
 	// the rest (retry) restarts the recovery.
-	var rexit [MaxLevels]float64
-	for s := l; s < c.L; s++ { // severities l+1 … L (index s)
+	var rexit [MaxLevels + 1]float64
+	for s := l; s < c.sev; s++ { // severities l+1 … (index s)
 		rexit[s] = r.exit[s]
 	}
 	if l < c.L {
@@ -264,12 +268,12 @@ func (c *composer) block(l, k int) phase {
 		handled += body.exit[s]
 	}
 	leave := body.done // 1 − P(body fails, is handled, recovery returns)
-	for s := l; s < c.L; s++ {
+	for s := l; s < c.sev; s++ {
 		leave += body.exit[s]
 	}
 	leave += handled * (rleave - r.done) / rleave
 	out := phase{done: body.done / leave, time: (body.time + handled*r.time/rleave) / leave}
-	for s := l; s < c.L; s++ {
+	for s := l; s < c.sev; s++ {
 		out.exit[s] = (body.exit[s] + handled*rexit[s]/rleave) / leave
 	}
 	return out

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/ckpt-markov/markov/multilevel"
@@ -89,9 +90,9 @@ func TestLevelsUnsupported(t *testing.T) {
 	}
 }
 
-// TestLevelsMalleable: the simulator runs several levels under a policy
-// that changes the processor count (which the exact model does not cover
-// yet): the run converges to a positive UWT below ω(N).
+// TestLevelsMalleable: the simulator runs three levels under a policy
+// that changes the processor count (which the exact model covers only on
+// a fixed count): the run converges to a positive UWT below ω(N).
 func TestLevelsMalleable(t *testing.T) {
 	sc := levelScenario(t, 6, 4, true)
 	sc.Policy = scenario.Policy{}
@@ -106,6 +107,81 @@ func TestLevelsMalleable(t *testing.T) {
 	}
 	if !(res.UWT.Mean > 0 && res.UWT.Mean < 6) || res.Status != sim.Converged {
 		t.Errorf("greedy with levels: UWT %v ± %v, %v", res.UWT.Mean, res.UWT.HalfWidth, res.Status)
+	}
+}
+
+// twoLevelScenario is levelScenario's first and last levels (5 s and
+// 200 s, recoveries 5 s and 300 s) on n processors under pol, with the
+// work rate ω(a) = a^0.8, MTTF mttf, MTTR 3000 s, severity shares sev and
+// pattern [v].
+func twoLevelScenario(t *testing.T, n int, mttf float64, sev []float64, v int, pol scenario.Policy) *scenario.Scenario {
+	t.Helper()
+	sc := levelScenario(t, n, n, true)
+	app := sc.Application
+	for i := range app.WorkRate {
+		app.WorkRate[i] = math.Pow(float64(i+1), 0.8)
+	}
+	app.Levels = []scenario.Level{app.Levels[0], app.Levels[2]}
+	out, err := scenario.New(scenario.System{Processors: n, MTTF: mttf, MTTR: 3000,
+		FailureSeverity: &scenario.FailureSeverity{Shares: sev}}, app, pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.CheckpointPattern = []int{v}
+	return out
+}
+
+// TestLevelsMalleableAgainstModel: with two levels under policies that
+// change the processor count (greedy, pb, a vector), the exact model
+// (package multilevel's chain of up phases, an independent computation)
+// lies within the simulation's 99 % confidence interval, and the
+// simulation has the power to reject a neighbouring schedule: the
+// interval excludes the model's UWT at another pattern or interval.
+func TestLevelsMalleableAgainstModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation: skipped in -short")
+	}
+	for _, tc := range []struct {
+		n      int
+		mttf   float64
+		sev    []float64
+		v      int
+		I      float64
+		pol    scenario.Policy
+		other  []int
+		otherI float64
+	}{
+		{6, 2e4, []float64{0.7, 0.3}, 3, 300, scenario.Policy{}, []int{1}, 300},
+		{8, 4e4, []float64{0.9, 0.1}, 8, 200, scenario.Policy{Kind: scenario.PerformanceBased}, []int{8}, 120},
+		{8, 1.5e4, []float64{0.5, 0.5}, 2, 400, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 2, 2, 4, 4, 4, 6, 6}}, []int{0}, 400},
+	} {
+		sc := twoLevelScenario(t, tc.n, tc.mttf, tc.sev, tc.v, tc.pol)
+		m, err := multilevel.New(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.Malleable() {
+			t.Fatalf("%v: not the malleable model", tc.pol)
+		}
+		model, err := m.Evaluate(nil, tc.I)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(context.Background(), sc, tc.I, &sim.Settings{Seed: 22, RelTol: 0.002})
+		if err != nil {
+			t.Fatal(err)
+		}
+		other, err := m.Evaluate(tc.other, tc.otherI)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: model %.5f, simulation %.5f ± %.5f (%v); other %.5f", tc.pol, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, other.UWT)
+		if !res.UWT.Contains(model.UWT) {
+			t.Errorf("%v: model %.6f outside the simulation's interval %.6f ± %.6f", tc.pol, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+		}
+		if res.UWT.Contains(other.UWT) {
+			t.Errorf("%v: no power: pattern %v at I = %g, UWT %.6f, is inside %.6f ± %.6f", tc.pol, tc.other, tc.otherI, other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+		}
 	}
 }
 

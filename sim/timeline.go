@@ -427,8 +427,8 @@ func (tl *Timeline) applyInstant() error {
 // last commit is lost; recover on r(n) processors or go down.
 func (tl *Timeline) interrupt() {
 	if lv := tl.lv; lv != nil {
-		s := 1
-		if !lv.crashed {
+		s, crashed := 1, lv.crashed
+		if !crashed {
 			s = lv.severity(tl.rng.Float64())
 		}
 		lv.crashed = false
@@ -436,6 +436,16 @@ func (tl *Timeline) interrupt() {
 		tl.tot.Work -= w
 		tl.tot.Useful -= u
 		lv.next = math.Inf(1)
+		if crashed {
+			// A process crash takes no processor down and is no
+			// rescheduling point: the application recovers in place, on
+			// the same processors (docs/model.md section 12).
+			tl.tot.Failures++
+			tl.phase = phaseRecovery
+			tl.end = tl.now + lv.recovery(tl.p, tl.a)
+			lv.draw(tl.now, tl.a, tl.rng)
+			return
+		}
 	}
 	tl.tot.Failures++
 	clear(tl.used)

@@ -24,6 +24,7 @@ type curveOptions struct {
 	Optimum  bool
 	Plot     plotOptions
 	Unit     string
+	Levels   levelOptions
 }
 
 // curveJSON is the --json output of markov curve.
@@ -57,7 +58,12 @@ func newCurveCmd(e *env) *cobra.Command {
 
 Unless --optimum=false, I* is searched first and marked; the default range is
 then the one the search scanned, where UWT falls to half its best on both
-sides of I*.`,
+sides of I*.
+
+On a multi-level scenario (docs/model.md section 12) the curve is UWT against
+the interval for one pattern: --pattern (or the scenario's checkpoint_pattern)
+or, without one, the best pattern of the joint optimum; the default range is
+where UWT falls to half its best on both sides of I*.`,
 		Example: `  markov curve --plot uwt.svg
   markov curve --from 10m --to 100h --points 40 --csv > curve.csv
   markov curve --app md --processors 64 --unit h --plot md.png`,
@@ -70,6 +76,7 @@ sides of I*.`,
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
 	opts.Plot.register(cmd, "the curve")
+	opts.Levels.register(cmd, false)
 	f := cmd.Flags()
 	f.StringVar(&opts.From, "from", "", "smallest interval (`DURATION`); default: the start of I*'s scan")
 	f.StringVar(&opts.To, "to", "", "largest interval (`DURATION`); default: the end of I*'s scan")
@@ -84,7 +91,14 @@ func runCurve(ctx context.Context, cmd *cobra.Command, opts *curveOptions) error
 	if err != nil {
 		return err
 	}
-	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
+	info, err := opts.Scenario.load(cmd)
+	if err != nil {
+		return err
+	}
+	if opts.Levels.wanted(info.sc) {
+		return runCurveLevels(ctx, opts, info, from, to)
+	}
+	info, m, err := buildModel(cmd, info, &opts.Model)
 	if err != nil {
 		return err
 	}

@@ -351,15 +351,6 @@ func (o *modelOptions) register(cmd *cobra.Command) {
 	f.Float64Var(&o.MaxMemory, "max-memory", 0, fmt.Sprintf("refuse a model estimated to need more than this many `GB` (0: %.3g)", (&uwt.SizeError{Transitions: float64(uwt.DefaultMaxTransitions)}).Bytes()/1e9))
 }
 
-// loadModel reads the scenario of so and builds its model with mo's settings.
-func loadModel(cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *uwt.Model, error) {
-	info, err := so.load(cmd)
-	if err != nil {
-		return info, nil, err
-	}
-	return buildModel(cmd, info, mo)
-}
-
 // buildModel builds the model of a loaded scenario with mo's settings.
 func buildModel(cmd *cobra.Command, info scenarioInfo, mo *modelOptions) (scenarioInfo, *uwt.Model, error) {
 	set, err := mo.settings()

@@ -81,7 +81,13 @@ configuration the application starts on, a = r(N) processors:
 job MTBF M = MTTF/a (a failures per processor MTTF, repairs ignored),
 checkpoint cost C(a), latency L(a) and restart cost R(a, a). --work gives
 Bouguerra's model the job's failure-free compute time, so that it picks an
-integer number of checkpoints.`,
+integer number of checkpoints.
+
+On a multi-level scenario (docs/model.md section 12) the table holds the
+model's joint optimum (pattern and interval), its best single-level schedule,
+the first-order multi-level schedules of Benoit et al. (IEEE TC 2017) and, for
+two levels, Di et al. (IEEE TPDS 2017), and the closed forms above for the
+highest level alone (pattern 0), each rated by the multi-level model.`,
 		Example: `  markov intervals
   markov intervals --app cg --processors 64 --json
   markov intervals --scenario app.json --work 30d`,
@@ -107,7 +113,14 @@ func runIntervals(ctx context.Context, cmd *cobra.Command, opts *intervalsOption
 		}
 		work = w
 	}
-	info, m, err := loadModel(cmd, &opts.Scenario, &opts.Model)
+	info, err := opts.Scenario.load(cmd)
+	if err != nil {
+		return err
+	}
+	if (&levelOptions{}).wanted(info.sc) {
+		return runIntervalsLevels(ctx, opts, info, work)
+	}
+	info, m, err := buildModel(cmd, info, &opts.Model)
 	if err != nil {
 		return err
 	}

@@ -95,6 +95,7 @@ type levelsJSON struct {
 	LevelIntervals []jsonFloat `json:"level_intervals"`
 	Levels         int         `json:"levels"`
 	Processors     int         `json:"processors"`
+	Malleable      bool        `json:"malleable"`
 	Efficiency     jsonFloat   `json:"efficiency"`
 	PeriodTime     jsonFloat   `json:"period_time"`
 	Down           jsonFloat   `json:"down"`
@@ -105,7 +106,7 @@ func levelsOf(m *multilevel.Model, r multilevel.Result) levelsJSON {
 	for i, x := range r.LevelIntervals {
 		li[i] = jsonFloat(x)
 	}
-	return levelsJSON{Pattern: r.Pattern, LevelIntervals: li, Levels: m.Levels(), Processors: m.Processors(),
+	return levelsJSON{Pattern: r.Pattern, LevelIntervals: li, Levels: m.Levels(), Processors: m.Processors(), Malleable: m.Malleable(),
 		Efficiency: jsonFloat(r.Efficiency), PeriodTime: jsonFloat(r.Period.Time), Down: jsonFloat(r.Down)}
 }
 
@@ -141,7 +142,7 @@ type levelsUWTJSON struct {
 func (r levelsUWTReport) JSON() any {
 	return levelsUWTJSON{
 		uwtJSON: uwtJSON{Scenario: r.info.json(), Exact: true, Interval: jsonFloat(r.res.Interval), UWT: jsonFloat(r.res.UWT),
-			Availability: jsonFloat(r.res.Availability), Solver: "Nested"},
+			Availability: jsonFloat(r.res.Availability), Solver: "Nested", Dropped: jsonFloat(r.res.Dropped)},
 		levelsJSON: levelsOf(r.m, r.res),
 	}
 }
@@ -155,13 +156,25 @@ func (r levelsUWTReport) Text(w io.Writer) error {
 	t := newTable(w)
 	t.row("Scenario", r.info.describe())
 	writeLevelRows(t, r.m, r.res)
-	t.row("Path", "multi-level, nested blocks (docs/model.md section 12), exact")
+	t.row("Path", levelPath(r.m, r.res))
 	return t.flush()
+}
+
+// levelPath describes the multi-level model's path.
+func levelPath(m *multilevel.Model, r multilevel.Result) string {
+	if m.Malleable() {
+		return "multi-level, chain of up phases of a malleable policy (docs/model.md section 12), exact; dropped mass " + num(r.Dropped)
+	}
+	return "multi-level, nested blocks (docs/model.md section 12), exact"
 }
 
 // writeLevelRows writes a multi-level schedule and its UWT.
 func writeLevelRows(t *table, m *multilevel.Model, r multilevel.Result) {
-	t.row("Levels", fmt.Sprintf("%d, on %d processors", m.Levels(), m.Processors()))
+	if m.Malleable() {
+		t.row("Levels", fmt.Sprintf("%d, malleable: on %d processors with all functional", m.Levels(), m.Processors()))
+	} else {
+		t.row("Levels", fmt.Sprintf("%d, on %d processors", m.Levels(), m.Processors()))
+	}
 	t.row("Pattern", patternText(r.Pattern))
 	t.row("Interval I", dur(r.Interval))
 	for l, x := range r.LevelIntervals {
@@ -214,12 +227,7 @@ func runOptimizeLevels(ctx context.Context, opts *optimizeOptions, info scenario
 	if rep.bandLow, rep.bandHigh, err = m.Band(opt.Result, opts.Band); err != nil {
 		return err
 	}
-	if L := m.Levels(); L == 2 {
-		p := m.Process()
-		if di, err := intervals.DiTwoLevel(p.Levels[0].Overhead, p.Levels[1].Overhead, p.Rate*p.Severity[0], p.Rate*p.Severity[1]); err == nil {
-			rep.di = &di
-		}
-	}
+	rep.di = diTwoLevel(m)
 	if opts.Levels.Format != "" {
 		cfg, err := libraryConfig(opts.Levels.Format, opt.Result, m)
 		if err != nil {
@@ -229,6 +237,21 @@ func runOptimizeLevels(ctx context.Context, opts *optimizeOptions, info scenario
 		return err
 	}
 	return opts.env.render(opts.Output, rep)
+}
+
+// diTwoLevel returns Di et al.'s first-order two-level schedule on the
+// model's processor count, or nil when there are not two levels or it
+// does not apply.
+func diTwoLevel(m *multilevel.Model) *intervals.MultiLevelSchedule {
+	if m.Levels() != 2 {
+		return nil
+	}
+	p := m.Process()
+	di, err := intervals.DiTwoLevel(p.Levels[0].Overhead, p.Levels[1].Overhead, p.Rate*p.Severity[0], p.Rate*p.Severity[1])
+	if err != nil {
+		return nil
+	}
+	return &di
 }
 
 type levelsOptimizeReport struct {
@@ -283,7 +306,7 @@ func (r levelsOptimizeReport) JSON() any {
 		optimizeJSON: optimizeJSON{Scenario: r.info.json(), Exact: true, Interval: jsonFloat(o.Interval), UWT: jsonFloat(o.UWT),
 			Availability: jsonFloat(o.Availability), Evaluations: o.Evaluations, Status: "Converged",
 			BandLow: jsonFloat(r.bandLow), BandHigh: jsonFloat(r.bandHigh), Band: jsonFloat(r.band),
-			ModelInterval: jsonFloat(math.NaN()), Scan: []sampleJSON{}},
+			ModelInterval: jsonFloat(math.NaN()), Scan: []sampleJSON{}, Dropped: jsonFloat(o.Dropped)},
 		levelsJSON: levelsOf(r.m, o.Result), FixedPattern: o.Fixed, Patterns: o.Patterns,
 		SingleLevel: scheduleJSON{Pattern: o.SingleLevel.Pattern, Interval: jsonFloat(o.SingleLevel.Interval), UWT: jsonFloat(o.SingleLevel.UWT)},
 		FirstOrder:  fo, DiTwoLevel: r.firstOrder(r.di),
@@ -317,7 +340,7 @@ func (r levelsOptimizeReport) Text(w io.Writer) error {
 		what = fmt.Sprintf("pattern given; %d evaluations", o.Evaluations)
 	}
 	t.row("Search", what)
-	t.row("Path", "multi-level, nested blocks (docs/model.md section 12), exact")
+	t.row("Path", levelPath(r.m, o.Result))
 	return t.flush()
 }
 

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,8 +94,9 @@ func TestOptimizeFormats(t *testing.T) {
 }
 
 // TestLevelsErrors: bad multi-level flags exit 2 naming the flag; a
-// multi-level scenario whose policy changes the processor count exits 1
-// naming checkpoint_levels and the policy.
+// multi-level scenario without the checkpoint after recovery whose
+// policy changes the processor count exits 1 naming
+// checkpoint_after_recovery and the policy.
 func TestLevelsErrors(t *testing.T) {
 	path := atlasFile(t, `"greedy"`, 1)
 	for _, args := range [][]string{
@@ -113,7 +115,7 @@ func TestLevelsErrors(t *testing.T) {
 	greedy := atlasFile(t, `"greedy"`, 4)
 	for _, cmd := range [][]string{{"optimize"}, {"uwt", "--interval", "1h"}, {"simulate"}} {
 		_, errOut, code := run(t, append(cmd, "--scenario", greedy)...)
-		if code != 1 || !strings.Contains(errOut, "checkpoint_levels") {
+		if code != 1 || !strings.Contains(errOut, "checkpoint_after_recovery") {
 			t.Errorf("markov %s on greedy multi-level: exit %d, %q", cmd[0], code, errOut)
 		}
 		if cmd[0] != "simulate" && !strings.Contains(errOut, "greedy") {
@@ -171,5 +173,113 @@ func TestSimulateLevels(t *testing.T) {
 	runJSON(t, &got, "simulate", "--scenario", path, "--interval", "300s", "--rel-tol", "0.01")
 	if !got.ModelInCI || got.ModelUWT < 3.2 || got.ModelUWT > 3.35 {
 		t.Errorf("simulate with levels: %+v", got)
+	}
+}
+
+// TestLevelsMalleable: a two-level scenario under a policy that changes
+// the processor count (greedy on 8, the checkpoint after recovery) takes
+// the malleable multi-level model in uwt, optimize and simulate; the
+// simulation's interval holds the model's UWT.
+func TestLevelsMalleable(t *testing.T) {
+	path := writeFile(t, "ml8.json", `{"system": {"processors": 8, "mttf": 20000, "mttr": 3000, "failure_severity": [0.7, 0.3]},
+	 "application": {"work_rate": [1, 2, 3, 4, 5, 6, 7, 8],
+	   "checkpoint_levels": [{"latency": 5, "overhead": 3, "recovery": 5}, {"latency": 200, "overhead": 150, "recovery": 300}]},
+	 "policy": "greedy"}`)
+	var u struct {
+		UWT       float64 `json:"uwt"`
+		Malleable bool    `json:"malleable"`
+		Pattern   []int   `json:"pattern"`
+	}
+	runJSON(t, &u, "uwt", "--scenario", path, "--interval", "300s", "--pattern", "3")
+	if !u.Malleable || !(u.UWT > 0 && u.UWT < 8) || len(u.Pattern) != 1 || u.Pattern[0] != 3 {
+		t.Errorf("uwt on greedy with two levels: %+v", u)
+	}
+	var o struct {
+		UWT         float64 `json:"uwt"`
+		SingleLevel struct {
+			UWT float64 `json:"uwt"`
+		} `json:"single_level"`
+	}
+	runJSON(t, &o, "optimize", "--scenario", path)
+	if !(o.UWT >= u.UWT && o.UWT > o.SingleLevel.UWT) {
+		t.Errorf("optimize on greedy with two levels: %+v (uwt at [3], 300 s: %v)", o, u.UWT)
+	}
+	var sim struct {
+		ModelUWT  float64 `json:"model_uwt"`
+		ModelInCI bool    `json:"model_in_ci"`
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withPattern := writeFile(t, "ml8p.json", strings.Replace(string(b), `"policy": "greedy"`, `"policy": "greedy", "checkpoint_pattern": [3]`, 1))
+	runJSON(t, &sim, "simulate", "--scenario", withPattern, "--interval", "300s", "--rel-tol", "0.01")
+	if !sim.ModelInCI || sim.ModelUWT != u.UWT {
+		t.Errorf("simulate on greedy with two levels: %+v, uwt %v", sim, u.UWT)
+	}
+}
+
+// TestCurveIntervalsLevels: markov curve on a multi-level scenario is
+// UWT against I for the best pattern (Atlas: [26], its maximum at I*) or
+// the given one; markov intervals rates the joint optimum, the best
+// single level, the first-order schedules and the single-level closed
+// forms of the highest level with the model (none above the optimum);
+// a bad --pattern exits 2 naming it.
+func TestCurveIntervalsLevels(t *testing.T) {
+	path := atlasFile(t, `"greedy"`, 1)
+	var c struct {
+		Pattern []int `json:"pattern"`
+		Optimum struct {
+			Interval, UWT float64
+		} `json:"optimum"`
+		Points []struct {
+			Interval, UWT  float64
+			LevelIntervals []float64 `json:"level_intervals"`
+		} `json:"points"`
+	}
+	runJSON(t, &c, "curve", "--scenario", path, "--points", "9")
+	if len(c.Pattern) != 1 || c.Pattern[0] != 26 || len(c.Points) != 9 {
+		t.Fatalf("curve on Atlas: pattern %v, %d points", c.Pattern, len(c.Points))
+	}
+	for _, p := range c.Points {
+		if p.UWT > c.Optimum.UWT || p.LevelIntervals[1] != 27*p.Interval {
+			t.Errorf("curve point %+v above the optimum %+v or level intervals wrong", p, c.Optimum)
+		}
+	}
+	// The band's ends: UWT half the best (the default range).
+	if first, last := c.Points[0], c.Points[len(c.Points)-1]; math.Abs(first.UWT/c.Optimum.UWT-0.5) > 1e-3 || math.Abs(last.UWT/c.Optimum.UWT-0.5) > 1e-3 {
+		t.Errorf("curve ends at %v and %v of the best, want 0.5", first.UWT/c.Optimum.UWT, last.UWT/c.Optimum.UWT)
+	}
+	runJSON(t, &c, "curve", "--scenario", path, "--points", "3", "--pattern", "5", "--optimum=false", "--from", "10m", "--to", "1h")
+	if len(c.Pattern) != 1 || c.Pattern[0] != 5 || c.Points[0].Interval != 600 {
+		t.Errorf("curve --pattern 5: %+v", c)
+	}
+	if _, errOut, code := run(t, "curve", "--scenario", path, "--pattern", "a"); code != 2 || !strings.Contains(errOut, "pattern") {
+		t.Errorf("curve --pattern a: exit %d, %q", code, errOut)
+	}
+	var iv struct {
+		Pattern []int `json:"pattern"`
+		Models  []struct {
+			Name       string
+			Pattern    []int
+			Efficiency float64
+			Error      string
+		} `json:"models"`
+	}
+	runJSON(t, &iv, "intervals", "--scenario", path)
+	names := map[string]bool{}
+	for _, m := range iv.Models {
+		names[m.Name] = true
+		if m.Error == "" && !(m.Efficiency > 0.9 && m.Efficiency <= 1+1e-9) {
+			t.Errorf("intervals: %s efficiency %v", m.Name, m.Efficiency)
+		}
+	}
+	for _, want := range []string{"Markov optimum", "Markov single level", "Benoit et al. 2017", "Di et al. 2017", "Young", "Daly higher order"} {
+		if !names[want] {
+			t.Errorf("intervals on Atlas: no row %q", want)
+		}
+	}
+	if len(iv.Pattern) != 1 || iv.Pattern[0] != 26 || iv.Models[0].Efficiency != 1 {
+		t.Errorf("intervals on Atlas: pattern %v, first row %+v", iv.Pattern, iv.Models[0])
 	}
 }

@@ -1,0 +1,213 @@
+package multilevel
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+// Settings configures the chain of up phases of a malleable policy
+// (docs/model.md section 12, "Malleable policies"): its window and
+// pruning, passed to package uwt. A nil *Settings means uwt's defaults.
+// A fixed processor count solves no chain and ignores them.
+type Settings struct {
+	// Tol bounds the stationary mass the chain's window of functional
+	// counts drops (uwt.Settings.Tol); zero means uwt.DefaultTol.
+	Tol float64
+	// Prune is uwt.Settings.Prune: zero means uwt.DefaultPrune, a
+	// negative value disables pruning.
+	Prune float64
+}
+
+// malleable is the model of a policy that changes the processor count
+// (docs/model.md section 12, "Malleable policies"). Processors go down at
+// μ = (1 − f₁)λ each, severity-1 failures (process crashes) take none,
+// so the decision chain of package uwt (the chain of up phases) on a
+// pool whose processors fail at μ is the chain of this model: from a
+// decision state the recovery on a = r(n) processors and the up phase
+// after it last until one of the a processors goes down, an Exp(aμ)
+// time whatever the application does, and the spare count at that
+// moment has the law of the resolvent's row. Only the rewards differ
+// from the single-level model's; they depend on the pattern and the
+// interval, the chain on neither, so it is solved once and each
+// evaluation is one pass over its recurrent states.
+type malleable struct {
+	sev    []float64  // the up phases' severity classes: f₁ … f_L, then the down share
+	procs  []*Process // by configuration index
+	work   []float64  // ω(a) by configuration index
+	states []upState  // the chain's recurrent states
+	result uwt.Result // the solved chain (window, dropped mass, states)
+}
+
+// upState is a recurrent state of the decision chain: its stationary
+// probability (of the jump chain), its expected sojourn, and, for a
+// decision state, the configuration it recovers on and the probability
+// that its recovery completes before a processor goes down.
+type upState struct {
+	pi, tau float64
+	conf    int // index into procs; −1 for a down state
+	surv    float64
+}
+
+// newMalleable returns the model of sc's malleable policy, or an error
+// naming the field that asks for what it does not model: more than two
+// levels, no checkpoint after recovery, reconfiguration at checkpoints,
+// or (with process crashes) a top-level recovery cost that depends on
+// the count that wrote the checkpoint.
+func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*malleable, error) {
+	app := sc.Application
+	L := app.NumLevels()
+	sev := sc.Severity()
+	if L > 2 {
+		return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
+			"%d levels with the policy %s, which changes the processor count: the malleable multi-level model has at most 2 levels so far (docs/model.md section 12); use policy moldable:a", L, sc.Policy)}
+	}
+	if app.NoCheckpointAfterRecovery {
+		return nil, &scenario.Error{Field: "application.checkpoint_after_recovery", Problem: fmt.Sprintf(
+			"false with the policy %s, which changes the processor count: without a checkpoint after each recovery the next recovery depends on the history; use policy moldable:a", sc.Policy)}
+	}
+	if sc.Reconfigure == scenario.AtCheckpoint {
+		return nil, &scenario.Error{Field: "reconfigure", Problem: "reconfiguration at checkpoints is not modelled with application.checkpoint_levels"}
+	}
+	levels := app.CheckpointLevels()
+	top := levels[L-1]
+	crash := 0.0
+	if L > 1 {
+		crash = sev[0]
+	}
+	if crash > 0 && top.Recovery.DependsOnOld() {
+		return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
+			"level %d's recovery depends on the count that wrote the checkpoint, with process crashes (system.failure_severity[0] = %g) and the policy %s: not modelled (crashes make the recovery's length random)", L, crash, sc.Policy)}
+	}
+	// The decision chain: package uwt's chain of up phases on a pool
+	// whose processors fail at μ = (1 − f₁)λ, with the top level's costs.
+	down := *sc
+	down.Application = scenario.Application{
+		WorkRate: app.WorkRate, Latency: top.Latency, Overhead: top.Overhead, Recovery: top.Recovery,
+		Replicas: app.Replicas,
+	}
+	down.System.FailureSeverity = nil
+	down.CheckpointPattern = nil
+	down.System.MTTF = sc.System.MTTF / (1 - crash)
+	if down.System.MTTF > scenario.MaxSeconds {
+		return nil, &scenario.Error{Field: "system.failure_severity", Problem: fmt.Sprintf(
+			"a share of process crashes of %g leaves a mean time between processor failures of %g s, beyond the limit of %g s", crash, down.System.MTTF, scenario.MaxSeconds)}
+	}
+	var set uwt.Settings
+	if s != nil {
+		set.Tol, set.Prune = s.Tol, s.Prune
+	}
+	um, err := uwt.New(ctx, &down, &set)
+	if err != nil {
+		return nil, err
+	}
+	// The chain does not depend on the interval: any one solves it.
+	res, err := um.Evaluate(ctx, 3600)
+	if err != nil {
+		return nil, err
+	}
+	if !res.Phases {
+		return nil, fmt.Errorf("multilevel: the decision chain of the policy %s is not a chain of up phases", sc.Policy)
+	}
+	mm := &malleable{result: res}
+	mm.sev = make([]float64, L+1)
+	mm.sev[0] = crash
+	mm.sev[L] = 1 - crash
+	lambda, mu, theta, n := sc.System.Lambda(), down.System.Lambda(), sc.System.Theta(), sc.N()
+	conf := map[int]int{}
+	for _, w := range res.Inspect() {
+		st := upState{pi: w.Prob, conf: -1}
+		switch w.State.Kind {
+		case uwt.Down:
+			k := w.State.N
+			st.tau = 1 / (float64(k)*mu + float64(n-k)*theta)
+		case uwt.Recovery:
+			a := sc.Reschedule.At(w.State.N)
+			c, ok := conf[a]
+			if !ok {
+				c = len(mm.procs)
+				conf[a] = c
+				pr := &Process{Rate: float64(a) * lambda, Severity: mm.sev, CheckpointAfterRecovery: true}
+				for _, lv := range levels {
+					pr.Levels = append(pr.Levels, Level{Latency: lv.Latency[a-1], Overhead: lv.Overhead[a-1], Recovery: lv.Recovery.Cost(a, a)})
+				}
+				mm.procs = append(mm.procs, pr)
+				mm.work = append(mm.work, app.WorkRate[a-1])
+			}
+			p := w.State.P
+			if p == 0 {
+				p = a // the cost does not depend on it
+			}
+			st.conf = c
+			st.tau = 1 / (float64(a) * mu)
+			st.surv = mm.procs[c].recoverySurvival(top.Recovery.Cost(p, a) + top.Latency[a-1])
+		default:
+			return nil, fmt.Errorf("multilevel: the decision chain has a state %v of kind %v", w.State, w.State.Kind)
+		}
+		mm.states = append(mm.states, st)
+	}
+	return mm, nil
+}
+
+// recoverySurvival returns the probability that a recovery of t seconds
+// from the top level, on the up phase's process (severity classes
+// f₁ … f_L and the down share d), completes before a processor goes
+// down: an attempt completes with e^{−Λt} and ends with a down with
+// d(1 − e^{−Λt}); anything else (a crash) restarts it (the SCR model's
+// choice at the top level), so 1/(1 + d(e^{Λt} − 1)).
+func (pr *Process) recoverySurvival(t float64) float64 {
+	d := pr.Severity[len(pr.Severity)-1]
+	return 1 / (1 + d*math.Expm1(pr.Rate*t))
+}
+
+// upPhase returns the expected number of periods an up phase on pr
+// commits (pr.Severity with the down share last, docs/model.md section
+// 12): periods attempted one after another from position 0, each
+// completing with probability p and otherwise ending the phase (every
+// failure below the down share is handled inside the period, by the
+// nested blocks), so p/(1 − p), with 1 − p the period's exit probability
+// (no cancellation). It also returns the period's useful computation.
+func (pr *Process) upPhase(pattern []int, interval float64) (periods, useful float64) {
+	L := len(pr.Levels)
+	c := composer{pr: pr, pattern: pattern, interval: interval, L: L, sev: L + 1}
+	top := c.block(L, L)
+	for i, n := range counts(pattern) {
+		lv := pr.Levels[i]
+		useful += n * (interval + lv.Latency - lv.Overhead)
+	}
+	if top.exit[L] == 0 {
+		return math.Inf(1), useful
+	}
+	return top.done / top.exit[L], useful
+}
+
+// evaluate returns the UWT of pattern and interval on the chain: the
+// renewal–reward ratio Σπw/Σπτ, the reward of a decision state on a
+// processors being its recovery's survival times ω(a) times the useful
+// computation of the up phase after it.
+func (mm *malleable) evaluate(pattern []int, interval float64) (uwtv, avail, eff, down float64) {
+	per := make([]float64, len(mm.procs))
+	for c, pr := range mm.procs {
+		k, u := pr.upPhase(pattern, interval)
+		per[c] = k * u
+	}
+	var work, use, run, idle float64
+	for _, st := range mm.states {
+		if st.conf < 0 {
+			idle += st.pi * st.tau
+			continue
+		}
+		run += st.pi * st.tau
+		u := st.pi * st.surv * per[st.conf]
+		use += u
+		work += u * mm.work[st.conf]
+	}
+	total := run + idle
+	if total == 0 || run == 0 {
+		return 0, 0, 0, 0
+	}
+	return work / total, use / total, use / run, idle / run
+}
