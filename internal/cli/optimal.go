@@ -177,7 +177,17 @@ func runOptimizeOptimal(ctx context.Context, cmd *cobra.Command, opts *optimizeO
 	if err != nil {
 		return err
 	}
-	return opts.env.render(opts.Output, optimalLevelsReport{info, sv, rep})
+	r := optimalLevelsReport{info, sv, rep}
+	if opts.Plot.Path != "" {
+		fig, err := r.optimalFigure()
+		if err != nil {
+			return err
+		}
+		if err := opts.Plot.save(fig); err != nil {
+			return err
+		}
+	}
+	return opts.env.renderPlotted(opts.Output, opts.Plot, r)
 }
 
 // optimalLevelsReport is the result of markov optimize --policy optimal:
