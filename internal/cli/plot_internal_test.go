@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -270,5 +271,84 @@ func TestOptimizePlotScan(t *testing.T) {
 	}
 	if w, h := pngSize(t, png); w != 680 || h != 416 {
 		t.Errorf("PNG %dx%d", w, h)
+	}
+}
+
+// TestSweepMergePlot merges a grid study (processors × MTTF) and checks
+// that every point of the figure is the merged table's value, one line
+// per MTTF, and that the SVG reads back with those lines.
+func TestSweepMergePlot(t *testing.T) {
+	dir := t.TempDir()
+	study := filepath.Join(dir, "grid.json")
+	if err := os.WriteFile(study, []byte(`{"name": "grid", "seed": 3, "compute": ["optimize"],
+ "scenarios": {"application": "cg", "processors": [8, 16, 32, 64], "mttf": ["20d", "50d", "200d"], "mttr": ["2h"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := filepath.Join(dir, "res")
+	plotRun(t, "sweep", "run", study, "--out", res)
+	for _, value := range []string{"uwt", "interval"} {
+		svg := filepath.Join(dir, value+".svg")
+		out, figs := plotRun(t, "sweep", "merge", res, "--plot", svg, "--plot-value", value)
+		if !strings.HasSuffix(out, "Plot written to "+svg+"\n") || len(figs) != 1 {
+			t.Fatalf("%s: printed %q, %d figures", value, out, len(figs))
+		}
+		data, err := os.ReadFile(filepath.Join(res, "merged.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var merged struct {
+			Records []struct {
+				Processors int     `json:"processors"`
+				MTTF       float64 `json:"mttf"`
+				Interval   float64 `json:"interval"`
+				UWT        float64 `json:"uwt"`
+			} `json:"records"`
+		}
+		if err := json.Unmarshal(data, &merged); err != nil {
+			t.Fatal(err)
+		}
+		lines := figs[0].Panels[0].Lines
+		if len(lines) != 3 || len(merged.Records) != 12 {
+			t.Fatalf("%s: %d lines, %d records; want 3 and 12", value, len(lines), len(merged.Records))
+		}
+		// The lines are the MTTFs in increasing order, the x values the
+		// processor counts; the interval axis is in some unit: compare
+		// ratios to the first point.
+		mttfs := []float64{20 * 86400, 50 * 86400, 200 * 86400}
+		var first float64
+		for _, r := range merged.Records {
+			want := r.UWT
+			if value == "interval" {
+				want = r.Interval
+			}
+			if r.Processors == 8 && r.MTTF == mttfs[0] {
+				first = want
+			}
+		}
+		for _, r := range merged.Records {
+			want := r.UWT
+			if value == "interval" {
+				want = r.Interval
+			}
+			k := slices.Index(mttfs, r.MTTF)
+			l := lines[k]
+			i := slices.Index(l.X, float64(r.Processors))
+			if k < 0 || i < 0 {
+				t.Fatalf("record N = %d, MTTF %v not drawn", r.Processors, r.MTTF)
+			}
+			if !near(l.Y[i]/lines[0].Y[0], want/first, 1e-12) {
+				t.Errorf("%s at N = %d, MTTF %v: figure %v, table %v (relative to the first point)", value, r.Processors, r.MTTF, l.Y[i]/lines[0].Y[0], want/first)
+			}
+		}
+		paths := svgPaths(t, svg)
+		for k := range 3 {
+			if n := longest(paths, seriesColour[k]); n != 4 {
+				t.Errorf("%s: line %d has %d vertices in the SVG, want 4", value, k, n)
+			}
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := Run([]string{"sweep", "merge", res, "--plot-value", "uwt"}, &out, &errOut); code != ExitUsage || !strings.Contains(errOut.String(), "--plot-value") {
+		t.Errorf("--plot-value without --plot: exit %d, %q", code, errOut.String())
 	}
 }
