@@ -46,6 +46,7 @@ type evaluateOptions struct {
 	ShowSegments bool
 	Events       bool
 	EventTol     string
+	Plot         plotOptions
 }
 
 func newEvaluateCmd(e *env) *cobra.Command {
@@ -139,10 +140,14 @@ rows give no node data (system 17 of the full release) is refused.`,
 	f.BoolVar(&opts.Events, "events", false, "also replay the interval of the model with failure events estimated from each segment's history")
 	f.StringVar(&opts.EventTol, "event-tolerance", "0", "failures of different nodes starting at most this far apart are one event")
 	opts.Output.register(cmd)
+	opts.Plot.register(cmd, evaluatePlotWhat)
 	return cmd
 }
 
 func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
+	if err := opts.Plot.check(); err != nil {
+		return err
+	}
 	set, err := opts.settings()
 	if err != nil {
 		return err
@@ -167,7 +172,7 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := opts.env.render(opts.Output, evaluateReport{tab: tab, segments: opts.ShowSegments}); err != nil {
+	if err := opts.showEvaluate(evaluateReport{tab: tab, segments: opts.ShowSegments}); err != nil {
 		return err
 	}
 	if bad := tab.NotEvaluated(); len(bad) > 0 {

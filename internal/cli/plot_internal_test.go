@@ -9,6 +9,7 @@ import (
 	_ "image/png" // register the PNG decoder for image.DecodeConfig
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-markov/markov/internal/chart"
+	"github.com/ckpt-markov/markov/trace"
 )
 
 // plotRun runs markov with args and returns its standard output and the
@@ -37,7 +39,8 @@ func plotRun(t *testing.T, args ...string) (string, []chart.Figure) {
 
 // svgPaths reads an SVG back: it must parse as XML with an <svg> root,
 // and it returns, by stroke colour, the number of vertices of each path
-// (a line of n points is a path of n vertices, a point marker one path).
+// (a line of n points is a path of n vertices, a point marker one path),
+// and by "fill" and fill colour those of the filled paths (bars).
 func svgPaths(t *testing.T, path string) map[string][]int {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -48,6 +51,7 @@ func svgPaths(t *testing.T, path string) map[string][]int {
 	root := ""
 	out := map[string][]int{}
 	stroke := regexp.MustCompile(`stroke:(#[0-9A-Fa-f]{6})`)
+	fill := regexp.MustCompile(`fill:(#[0-9A-Fa-f]{6})`)
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
@@ -77,6 +81,9 @@ func svgPaths(t *testing.T, path string) map[string][]int {
 		}
 		if m := stroke.FindStringSubmatch(style); m != nil {
 			out[strings.ToUpper(m[1])] = append(out[strings.ToUpper(m[1])], strings.Count(d, "L")+strings.Count(d, "M"))
+		}
+		if m := fill.FindStringSubmatch(style); m != nil {
+			out["fill"+strings.ToUpper(m[1])] = append(out["fill"+strings.ToUpper(m[1])], strings.Count(d, "L")+strings.Count(d, "M"))
 		}
 	}
 	if root != "svg" {
@@ -350,5 +357,81 @@ func TestSweepMergePlot(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := Run([]string{"sweep", "merge", res, "--plot-value", "uwt"}, &out, &errOut); code != ExitUsage || !strings.Contains(errOut.String(), "--plot-value") {
 		t.Errorf("--plot-value without --plot: exit %d, %q", code, errOut.String())
+	}
+}
+
+// TestEvaluatePlot replays a synthetic trace and checks that the bars are
+// the JSON's efficiencies (as work lost) and work per second, one group
+// per row, and that the SVG holds a bar of each colour per group.
+func TestEvaluatePlot(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(3, 1))
+	const end = 400 * 86400.0
+	nodes := make([]trace.Node, 8)
+	for i := range nodes {
+		nodes[i] = trace.Node{Start: 0, End: end}
+		for tm := rng.ExpFloat64() * 20 * 86400; tm < end; {
+			up := tm + rng.ExpFloat64()*6*3600
+			nodes[i].Down = append(nodes[i].Down, trace.Interval{Start: tm, End: min(up, end)})
+			tm = up + rng.ExpFloat64()*20*86400
+		}
+	}
+	tr, err := trace.New(nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := trace.WriteGeneric(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "cluster.csv")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	svg := filepath.Join(dir, "ev.svg")
+	args := []string{"evaluate", "--trace", path, "--segments", "3", "--apps", "md,cg", "--policies", "greedy,pb"}
+	out, figs := plotRun(t, append(args, "--json", "--plot", svg)...)
+	var got struct {
+		Rows []struct {
+			Efficiency      struct{ Mean float64 } `json:"efficiency"`
+			YoungEfficiency struct{ Mean float64 } `json:"young_efficiency"`
+			DalyEfficiency  struct{ Mean float64 } `json:"daly_efficiency"`
+			UWT             struct{ Mean float64 } `json:"uwt"`
+			BestUWT         struct{ Mean float64 } `json:"best_uwt"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 1 || len(figs[0].Panels) != 2 || len(got.Rows) != 4 {
+		t.Fatalf("%d figures, %d rows", len(figs), len(got.Rows))
+	}
+	eff, work := figs[0].Panels[0].Bars, figs[0].Panels[1].Bars
+	if len(eff.Groups) != 4 || len(eff.Series) != 3 || len(work.Series) != 2 {
+		t.Fatalf("%d groups, %d and %d series", len(eff.Groups), len(eff.Series), len(work.Series))
+	}
+	for k, r := range got.Rows {
+		for s, want := range []float64{r.Efficiency.Mean, r.YoungEfficiency.Mean, r.DalyEfficiency.Mean} {
+			if !near(eff.Series[s].Values[k], 100*(1-want), 1e-12) {
+				t.Errorf("row %d, %s: bar %v, JSON efficiency %v", k, eff.Series[s].Name, eff.Series[s].Values[k], want)
+			}
+		}
+		if work.Series[0].Values[k] != r.UWT.Mean || work.Series[1].Values[k] != r.BestUWT.Mean {
+			t.Errorf("row %d: work bars %v, %v; JSON %v, %v", k, work.Series[0].Values[k], work.Series[1].Values[k], r.UWT.Mean, r.BestUWT.Mean)
+		}
+	}
+	paths := svgPaths(t, svg)
+	// A bar per group and series, and one legend sample per series: the
+	// first colour is in both panels.
+	if n := len(paths["fill"+seriesColour[0]]); n != 2*(4+1) {
+		t.Errorf("SVG: %d blue bars, want %d", n, 2*(4+1))
+	}
+	if n := len(paths["fill"+seriesColour[2]]); n != 4+1 {
+		t.Errorf("SVG: %d green bars (Daly), want %d", n, 4+1)
+	}
+	png := filepath.Join(dir, "ev.png")
+	plotRun(t, append(args, "--plot", png)...)
+	if w, h := pngSize(t, png); w != 680 || h != 676 {
+		t.Errorf("PNG %dx%d, want 680x676", w, h)
 	}
 }
