@@ -67,6 +67,7 @@ sides of I*.`,
 		}),
 	}
 	opts.Scenario.register(cmd)
+	handMadePolicies(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
 	opts.Plot.register(cmd, "the curve")

@@ -62,8 +62,8 @@ func (o *scenarioOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.MTTF, "mttf", "", "override the per-processor mean time to failure (`DURATION`, e.g. 100d)")
 	f.StringVar(&o.MTTR, "mttr", "", "override the per-processor mean time to repair (`DURATION`, e.g. 1h)")
 	f.StringVar(&o.App, "app", "", "use the benchmark application `NAME`: "+strings.Join(bench.Names(), ", "))
-	f.StringVar(&o.Policy, "policy", "", "override the rescheduling `POLICY`: greedy, pb, moldable:A, vector:r1,...,rN, or optimal (optimize, uwt, policy: computed by package optimal)")
-	f.StringVar(&o.Reconfigure, "reconfigure", "", "override when a running application changes its processor count: never (the paper's model) or at-checkpoint (onto r(n) at every checkpoint; docs/optimal-policy.md section 1)")
+	f.StringVar(&o.Policy, "policy", "", policyHelp(true))
+	f.StringVar(&o.Reconfigure, "reconfigure", "", "override `WHEN` a running application changes its processor count: never (the paper's model) or at-checkpoint (onto r(n) at every checkpoint; docs/optimal-policy.md section 1)")
 }
 
 // scenarioInfo is the scenario a command used, with a description for

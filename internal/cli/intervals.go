@@ -91,6 +91,7 @@ integer number of checkpoints.`,
 		}),
 	}
 	opts.Scenario.register(cmd)
+	handMadePolicies(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
 	cmd.Flags().StringVar(&opts.Work, "work", "", "failure-free compute time of the job (`DURATION`), for Bouguerra's model")

@@ -33,7 +33,7 @@ type optimalOptions struct {
 func (o *optimalOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	o.changed = f.Changed
-	f.StringVar(&o.Candidates, "candidates", "", "with --policy optimal: the processor `COUNTS` a run may use, as 4-16,32,64 (default: all)")
+	f.StringVar(&o.Candidates, "candidates", "", "with --policy optimal: the processor counts a run may use, a `LIST` like 4-16,32,64 (default: all)")
 	f.IntVar(&o.Refine, "refine", 0, "with --policy optimal: solve on the counts STEP, 2·STEP, …, N first, then on the counts within `STEP` of those used (for large N)")
 }
 

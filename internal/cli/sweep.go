@@ -168,12 +168,12 @@ it resumes where it stopped.`,
 	f.IntVar(&opts.Tasks, "tasks", 0, "array tasks `N`, one shard each (required)")
 	f.StringVar(&opts.Out, "out", "", "output `DIR` (required)")
 	f.BoolVar(&opts.Submit, "submit", false, "submit the script with sbatch")
-	f.StringVar(&opts.Markov, "markov", "", "the markov program on the compute nodes (default: this one)")
+	f.StringVar(&opts.Markov, "markov", "", "the markov program on the compute nodes, its `PATH` (default: this one)")
 	f.IntVar(&opts.CPUs, "cpus", 0, "CPUs per array task (sbatch --cpus-per-task; 0: the study's slurm.cpus, else Slurm's default); each task runs that many workers")
-	f.StringVar(&opts.Partition, "partition", "", "Slurm partition")
-	f.StringVar(&opts.Time, "time", "", "time limit per task, as sbatch takes it (e.g. 2:00:00)")
-	f.StringVar(&opts.Mem, "mem", "", "memory per task, as sbatch takes it (e.g. 4G)")
-	f.StringVar(&opts.Account, "account", "", "Slurm account")
+	f.StringVar(&opts.Partition, "partition", "", "Slurm partition `NAME`")
+	f.StringVar(&opts.Time, "time", "", "`TIME` limit per task, as sbatch takes it (e.g. 2:00:00)")
+	f.StringVar(&opts.Mem, "mem", "", "memory per task, a `SIZE` as sbatch takes it (e.g. 4G)")
+	f.StringVar(&opts.Account, "account", "", "Slurm account `NAME`")
 	return cmd
 }
 

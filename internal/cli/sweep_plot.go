@@ -22,7 +22,7 @@ func (o *sweepPlotOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.Path, "plot", "", "draw a grid study (UWT or I* over the two axes that vary, one line per value of the other) into `FILE` (.svg, .png or .pdf)")
 	f.StringVar(&o.Size, "plot-size", "", "size of the --plot figure in pixels, `WxH` (96 per inch in SVG and PDF; default 680x416)")
-	f.StringVar(&o.Value, "plot-value", "uwt", "what --plot draws: uwt, or interval (I* of optimize tasks)")
+	f.StringVar(&o.Value, "plot-value", "uwt", "`VALUE` --plot draws: uwt, or interval (I* of optimize tasks)")
 }
 
 // plot checks the flags (before any work) and returns the plot options.
