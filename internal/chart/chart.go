@@ -37,7 +37,9 @@ type Panel struct {
 	Lines []Line
 	Marks []Mark
 	// Bars, when not nil, draws grouped bars with the groups on the X axis
-	// (X.Log is then ignored).
+	// (X.Log is then ignored; names are slanted beyond four groups). With
+	// the legend at TopLeft, the value axis extends above the tallest bar
+	// to make room for it.
 	Bars *Bars
 	// Legend is the corner of the legend: choose the one the data leave
 	// empty.
@@ -340,6 +342,9 @@ func (panel Panel) plot() (*plot.Plot, error) {
 		setAxis(&p.X, panel.X)
 	}
 	setAxis(&p.Y, panel.Y)
+	if panel.Bars != nil && panel.Legend == TopLeft {
+		p.Y.Max += legendRoom * float64(len(panel.Bars.Series)+1) * (p.Y.Max - p.Y.Min)
+	}
 	return p, nil
 }
 
@@ -469,5 +474,19 @@ func (b *Bars) add(p *plot.Plot) error {
 		p.Legend.Add(s.Name, bars)
 	}
 	p.NominalX(b.Groups...)
+	if len(b.Groups) > rotateAbove {
+		// Slanted group names, so that long ones do not run together.
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
+	}
 	return nil
 }
+
+// rotateAbove is the number of bar groups above which their names are
+// slanted.
+const rotateAbove = 4
+
+// legendRoom is the fraction of a bar panel's value range added above
+// the tallest bar per legend entry (and one more), so that a top-left
+// legend sits above the bars.
+const legendRoom = 0.09

@@ -222,3 +222,36 @@ func TestSaveFormats(t *testing.T) {
 		t.Error("a failed figure left a file")
 	}
 }
+
+// TestBarsLayout checks the bar panel's room for a top-left legend (the
+// value axis ends legendRoom·(series+1) of the range above the tallest
+// bar) and the slanted names beyond rotateAbove groups.
+func TestBarsLayout(t *testing.T) {
+	for _, tc := range []struct {
+		groups  int
+		legend  Corner
+		wantMax float64
+		slanted bool
+	}{
+		{3, BottomLeft, 10, false},
+		{3, TopLeft, 10 + legendRoom*3*10, false},
+		{rotateAbove + 1, TopLeft, 10 + legendRoom*3*10, true},
+	} {
+		b := &Bars{Series: []BarSeries{{Name: "a"}, {Name: "b"}}}
+		for g := range tc.groups {
+			b.Groups = append(b.Groups, strings.Repeat("x", g+1))
+			b.Series[0].Values = append(b.Series[0].Values, 10)
+			b.Series[1].Values = append(b.Series[1].Values, 5)
+		}
+		p, err := Panel{Bars: b, Legend: tc.legend}.plot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Y.Min != 0 || p.Y.Max != tc.wantMax {
+			t.Errorf("%d groups, legend %v: value axis [%v, %v], want [0, %v]", tc.groups, tc.legend, p.Y.Min, p.Y.Max, tc.wantMax)
+		}
+		if slanted := p.X.Tick.Label.Rotation != 0; slanted != tc.slanted {
+			t.Errorf("%d groups: slanted names %v, want %v", tc.groups, slanted, tc.slanted)
+		}
+	}
+}

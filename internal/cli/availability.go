@@ -76,6 +76,9 @@ it); --counts limits the search to the counts given.`,
 	}
 	opts.Scenario.jobWork = true // --work is the job's failure-free time
 	opts.Scenario.register(cmd)
+	// Each count is the moldable policy: --policy is refused (with the
+	// reason), so the help does not list it.
+	_ = cmd.Flags().MarkHidden("policy")
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
 	opts.Plot.register(cmd, "I*(a) and UWT(a) against the processor count a")

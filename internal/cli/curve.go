@@ -73,6 +73,7 @@ where UWT falls to half its best on both sides of I*.`,
 		}),
 	}
 	opts.Scenario.register(cmd)
+	handMadePolicies(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
 	opts.Plot.register(cmd, "the curve")

@@ -46,6 +46,7 @@ type evaluateOptions struct {
 	ShowSegments bool
 	Events       bool
 	EventTol     string
+	Plot         plotOptions
 }
 
 func newEvaluateCmd(e *env) *cobra.Command {
@@ -118,31 +119,35 @@ rows give no node data (system 17 of the full release) is refused.`,
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV file")
-	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated, each once (required with --lanl)")
-	f.StringArrayVar(&opts.Generic, "trace", nil, "trace in the generic format (repeatable)")
-	f.StringVar(&opts.Apps, "apps", "qr,cg,md", "benchmark applications, comma separated")
-	f.StringVar(&opts.Policies, "policies", "greedy", "policies, comma separated: greedy, pb, ab, moldable:A, vector:r1,...,rN, optimal")
-	f.IntVar(&opts.Processors, "processors", 0, "processors N the application runs on (0: min(nodes, 512))")
+	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV `FILE`, plain or gzip (as the repository ships it: trace/testdata/lanl/failures.csv.gz)")
+	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, a `LIST` like 18,19,20, each once (required with --lanl)")
+	f.StringArrayVar(&opts.Generic, "trace", nil, "trace `FILE` in the generic format, plain or gzip (repeatable)")
+	f.StringVar(&opts.Apps, "apps", "qr,cg,md", "benchmark applications, a `LIST` like qr,cg,md")
+	f.StringVar(&opts.Policies, "policies", "greedy", "policies, a `LIST` of greedy, pb, ab, moldable:A, vector:r1,...,rN, optimal")
+	f.IntVarP(&opts.Processors, "processors", "n", 0, "processors `N` the application runs on (0: min(nodes, 512))")
 	f.IntVar(&opts.Segments, "segments", evaluate.DefaultSegments, "random segments per system")
-	f.StringVar(&opts.MinDuration, "min-duration", "", "shortest segment (default 7d)")
-	f.StringVar(&opts.MaxDuration, "max-duration", "", "longest segment (default 60d)")
+	f.StringVar(&opts.MinDuration, "min-duration", "", "shortest segment (`DURATION`, default 7d)")
+	f.StringVar(&opts.MaxDuration, "max-duration", "", "longest segment (`DURATION`, default 60d)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the random segments and node choices")
-	f.StringVar(&opts.Rule, "rule", "most-reliable", "nodes used when r(n) < n: most-reliable, random or lowest-index")
-	f.StringVar(&opts.Rates, "rates", "used", "failure rate given to the model: used (of the nodes the rule prefers) or all (pooled)")
-	f.StringVar(&opts.Reconfigure, "reconfigure", "never", "when a running application changes its processor count: never (the paper's model) or at-checkpoint (model, optimal policy and replay)")
+	f.StringVar(&opts.Rule, "rule", "most-reliable", "`RULE` choosing the nodes used when r(n) < n: most-reliable, random or lowest-index")
+	f.StringVar(&opts.Rates, "rates", "used", "failure rate given to the model, from `WHICH` nodes: used (those the rule prefers) or all (pooled)")
+	f.StringVar(&opts.Reconfigure, "reconfigure", "never", "`WHEN` a running application changes its processor count: never (the paper's model) or at-checkpoint (model, optimal policy and replay)")
 	f.StringVar(&opts.SweepFrom, "sweep-from", "I*/8", "first interval of the sweep: a `DURATION`, or I*/K for a fraction of the model's interval")
 	f.StringVar(&opts.SweepTo, "sweep-to", "", "last interval of the sweep's doubling scan (`DURATION`; default: the segment's length)")
 	f.IntVar(&opts.SweepPoints, "sweep-points", 16, "intervals of each of the sweep's two refinements (at least 3)")
 	f.IntVar(&opts.Workers, "workers", 0, "segments evaluated at once (0: one per CPU)")
 	f.BoolVar(&opts.ShowSegments, "segments-detail", false, "with --json, include every segment's result")
 	f.BoolVar(&opts.Events, "events", false, "also replay the interval of the model with failure events estimated from each segment's history")
-	f.StringVar(&opts.EventTol, "event-tolerance", "0", "failures of different nodes starting at most this far apart are one event")
+	f.StringVar(&opts.EventTol, "event-tolerance", "0", "failures of different nodes starting at most this `DURATION` apart are one event")
 	opts.Output.register(cmd)
+	opts.Plot.register(cmd, evaluatePlotWhat)
 	return cmd
 }
 
 func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
+	if err := opts.Plot.check(); err != nil {
+		return err
+	}
 	set, err := opts.settings()
 	if err != nil {
 		return err
@@ -167,7 +172,7 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := opts.env.render(opts.Output, evaluateReport{tab: tab, segments: opts.ShowSegments}); err != nil {
+	if err := opts.showEvaluate(evaluateReport{tab: tab, segments: opts.ShowSegments}); err != nil {
 		return err
 	}
 	if bad := tab.NotEvaluated(); len(bad) > 0 {

@@ -98,6 +98,7 @@ highest level alone (pattern 0), each rated by the multi-level model.`,
 	}
 	opts.Scenario.jobWork = true // --work is the job's failure-free time
 	opts.Scenario.register(cmd)
+	handMadePolicies(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
 	cmd.Flags().StringVar(&opts.Work, "work", "", "failure-free compute time of the job (`DURATION`), for Bouguerra's model")

@@ -228,6 +228,15 @@ func runOptimizeLevels(ctx context.Context, opts *optimizeOptions, info scenario
 		return err
 	}
 	rep.di = diTwoLevel(m)
+	if opts.Plot.Path != "" {
+		fig, err := rep.levelsFigure(ctx)
+		if err != nil {
+			return err
+		}
+		if err := opts.Plot.save(fig); err != nil {
+			return err
+		}
+	}
 	if opts.Levels.Format != "" {
 		cfg, err := libraryConfig(opts.Levels.Format, opt.Result, m)
 		if err != nil {
@@ -236,7 +245,7 @@ func runOptimizeLevels(ctx context.Context, opts *optimizeOptions, info scenario
 		_, err = io.WriteString(opts.env.out, cfg)
 		return err
 	}
-	return opts.env.render(opts.Output, rep)
+	return opts.env.renderPlotted(opts.Output, opts.Plot, rep)
 }
 
 // diTwoLevel returns Di et al.'s first-order two-level schedule on the

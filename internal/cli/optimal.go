@@ -33,7 +33,7 @@ type optimalOptions struct {
 func (o *optimalOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	o.changed = f.Changed
-	f.StringVar(&o.Candidates, "candidates", "", "with --policy optimal: the processor `COUNTS` a run may use, as 4-16,32,64 (default: all)")
+	f.StringVar(&o.Candidates, "candidates", "", "with --policy optimal: the processor counts a run may use, a `LIST` like 4-16,32,64 (default: all)")
 	f.IntVar(&o.Refine, "refine", 0, "with --policy optimal: solve on the counts STEP, 2·STEP, …, N first, then on the counts within `STEP` of those used (for large N)")
 }
 
@@ -177,7 +177,17 @@ func runOptimizeOptimal(ctx context.Context, cmd *cobra.Command, opts *optimizeO
 	if err != nil {
 		return err
 	}
-	return opts.env.render(opts.Output, optimalLevelsReport{info, sv, rep})
+	r := optimalLevelsReport{info, sv, rep}
+	if opts.Plot.Path != "" {
+		fig, err := r.optimalFigure()
+		if err != nil {
+			return err
+		}
+		if err := opts.Plot.save(fig); err != nil {
+			return err
+		}
+	}
+	return opts.env.renderPlotted(opts.Output, opts.Plot, r)
 }
 
 // optimalLevelsReport is the result of markov optimize --policy optimal:

@@ -22,6 +22,7 @@ type optimizeOptions struct {
 	Band     float64
 	Scan     bool
 	Levels   levelOptions
+	Plot     plotOptions
 }
 
 // optimizeJSON is the --json output of markov optimize.
@@ -102,6 +103,7 @@ LANL system-1, greedy policy); see 'markov --help'.`,
 	opts.Output.register(cmd)
 	opts.Optimal.register(cmd)
 	opts.Levels.register(cmd, true)
+	opts.Plot.register(cmd, "UWT(I) over the search's scan (with --policy optimal: r*(n) and I(a); multi-level: UWT over pattern and interval)")
 	f := cmd.Flags()
 	f.Float64Var(&opts.RelTol, "rel-tol", 1e-4, "relative tolerance on I*")
 	f.Float64Var(&opts.Band, "band", 0.01, "fraction below the best UWT that defines the near-optimal band")
@@ -121,6 +123,9 @@ func optimizeSettings(relTol, band float64) (*uwt.OptimizeSettings, error) {
 }
 
 func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions) error {
+	if err := opts.Plot.check(); err != nil {
+		return err
+	}
 	if wantsOptimal(opts.Scenario.Policy) {
 		return runOptimizeOptimal(ctx, cmd, opts)
 	}
@@ -149,7 +154,17 @@ func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions)
 		return err
 	}
 
-	return opts.env.render(opts.Output, optimizeReport{info, opts.Model, opts.Band, opts.Scan, opt})
+	r := optimizeReport{info, opts.Model, opts.Band, opts.Scan, opt}
+	if opts.Plot.Path != "" {
+		fig, err := r.scanFigure()
+		if err != nil {
+			return err
+		}
+		if err := opts.Plot.save(fig); err != nil {
+			return err
+		}
+	}
+	return opts.env.renderPlotted(opts.Output, opts.Plot, r)
 }
 
 // optimizeReport is the result of markov optimize.

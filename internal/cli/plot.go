@@ -82,8 +82,15 @@ func (o *plotOptions) check() error {
 	return nil
 }
 
+// figureSaved, when not nil, is given every figure save writes: the tests
+// compare the figure's data with the command's table.
+var figureSaved func(chart.Figure)
+
 // save writes fig to --plot at --plot-size (both checked by check).
 func (o *plotOptions) save(fig chart.Figure) error {
+	if figureSaved != nil {
+		figureSaved(fig)
+	}
 	size := chart.DefaultSizeFor(len(fig.Panels))
 	if o.Size != "" {
 		var err error

@@ -168,12 +168,12 @@ it resumes where it stopped.`,
 	f.IntVar(&opts.Tasks, "tasks", 0, "array tasks `N`, one shard each (required)")
 	f.StringVar(&opts.Out, "out", "", "output `DIR` (required)")
 	f.BoolVar(&opts.Submit, "submit", false, "submit the script with sbatch")
-	f.StringVar(&opts.Markov, "markov", "", "the markov program on the compute nodes (default: this one)")
+	f.StringVar(&opts.Markov, "markov", "", "the markov program on the compute nodes, its `PATH` (default: this one)")
 	f.IntVar(&opts.CPUs, "cpus", 0, "CPUs per array task (sbatch --cpus-per-task; 0: the study's slurm.cpus, else Slurm's default); each task runs that many workers")
-	f.StringVar(&opts.Partition, "partition", "", "Slurm partition")
-	f.StringVar(&opts.Time, "time", "", "time limit per task, as sbatch takes it (e.g. 2:00:00)")
-	f.StringVar(&opts.Mem, "mem", "", "memory per task, as sbatch takes it (e.g. 4G)")
-	f.StringVar(&opts.Account, "account", "", "Slurm account")
+	f.StringVar(&opts.Partition, "partition", "", "Slurm partition `NAME`")
+	f.StringVar(&opts.Time, "time", "", "`TIME` limit per task, as sbatch takes it (e.g. 2:00:00)")
+	f.StringVar(&opts.Mem, "mem", "", "memory per task, a `SIZE` as sbatch takes it (e.g. 4G)")
+	f.StringVar(&opts.Account, "account", "", "Slurm account `NAME`")
 	return cmd
 }
 
@@ -240,22 +240,38 @@ func runSweepSlurm(ctx context.Context, cmd *cobra.Command, path string, opts *s
 
 // sweepMergeOptions are the flags of markov sweep merge.
 type sweepMergeOptions struct {
-	env *env
+	env  *env
+	Plot sweepPlotOptions
 }
 
 func newSweepMergeCmd(e *env) *cobra.Command {
 	opts := &sweepMergeOptions{env: e}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "merge DIR",
 		Short: "Check that every task has a result and write DIR/merged.csv and DIR/merged.json (exit 1 naming failed tasks)",
-		Args:  cobra.ExactArgs(1),
+		Long: `Check that every task has a result and write DIR/merged.csv and
+DIR/merged.json (exit 1 naming failed tasks).
+
+--plot FILE draws a grid study: the UWT (or with --plot-value interval, the
+I* of optimize tasks) of the study's first scenario computation over the
+axes that vary, at most two: along the numeric axis with the most values,
+one line per value of the other. Failed tasks are left out of their line.`,
+		Example: `  markov sweep merge results
+  markov sweep merge results --plot grid.svg --plot-value interval`,
+		Args: cobra.ExactArgs(1),
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
-			return runSweepMerge(cmd.Flags().Arg(0), opts)
+			return runSweepMerge(cmd, cmd.Flags().Arg(0), opts)
 		}),
 	}
+	opts.Plot.register(cmd)
+	return cmd
 }
 
-func runSweepMerge(dir string, opts *sweepMergeOptions) error {
+func runSweepMerge(cmd *cobra.Command, dir string, opts *sweepMergeOptions) error {
+	plot, err := opts.Plot.plot(cmd.Flags().Changed)
+	if err != nil {
+		return err
+	}
 	m, err := sweep.WriteMerged(dir)
 	var inc *sweep.IncompleteError
 	if errors.As(err, &inc) {
@@ -268,6 +284,12 @@ func runSweepMerge(dir string, opts *sweepMergeOptions) error {
 		filepath.Join(dir, sweep.MergedCSV), filepath.Join(dir, sweep.MergedJSON))
 	if m.Duplicates > 0 {
 		fmt.Fprintf(opts.env.out, "%d second copies of a result left out (two runs of one task)\n", m.Duplicates)
+	}
+	if plot.Path != "" {
+		if err := drawSweep(dir, plot, opts.Plot.Value); err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.env.out, "Plot written to %s\n", plot.Path)
 	}
 	if len(m.Failed) > 0 {
 		return fmt.Errorf("%d of %d tasks failed (their error is in the merged files' error column): %s; fix the cause and rerun their shards, which try them again",

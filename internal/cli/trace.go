@@ -82,14 +82,14 @@ nodes' failure rates (Gamma multipliers of that coefficient of variation).`,
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.Nodes, "nodes", 128, "number of nodes")
-	f.StringVar(&opts.Duration, "duration", "180d", "length of the trace")
-	f.StringVar(&opts.MTTF, "mttf", "1d", "mean up time between failures of a node, all causes")
-	f.StringVar(&opts.MTTR, "mttr", "1h", "mean repair time")
+	f.StringVar(&opts.Duration, "duration", "180d", "length of the trace (`DURATION`)")
+	f.StringVar(&opts.MTTF, "mttf", "1d", "mean up time between failures of a node, all causes (`DURATION`)")
+	f.StringVar(&opts.MTTR, "mttr", "1h", "mean repair time (`DURATION`)")
 	f.Float64Var(&opts.GroupedFailures, "grouped-failures", 0, "fraction of the failures that belong to grouped events, in [0, 1]")
-	f.StringVar(&opts.Sizes, "sizes", "4-16", "nodes per grouped event: LO-HI, uniform (2 ≤ LO ≤ HI ≤ nodes; with --grouped-failures > 0)")
+	f.StringVar(&opts.Sizes, "sizes", "4-16", "nodes per grouped event: `LO-HI`, uniform (2 ≤ LO ≤ HI ≤ nodes; with --grouped-failures > 0)")
 	f.Float64Var(&opts.RateCV, "rate-cv", 0, "coefficient of variation of the nodes' failure rates")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the trace")
-	f.StringVarP(&opts.Out, "output", "o", "-", "file to write (- for standard output)")
+	f.StringVarP(&opts.Out, "output", "o", "-", "`FILE` to write (- for standard output)")
 	return cmd
 }
 
@@ -194,12 +194,12 @@ failure time, else 0.`,
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV file (plain or gzip)")
-	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, comma separated, each once (required with --lanl)")
-	f.StringArrayVar(&opts.Generic, "trace", nil, "trace in the generic format, plain or gzip (repeatable)")
-	f.StringVar(&opts.Tolerance, "tolerance", "0", "failures starting at most this far apart are one event")
-	f.StringVar(&opts.Resolution, "resolution", "", "clock tick of the log (default 1m with --lanl; with --trace, 1h, 1m, 1s or 0.1s … 1µs when every failure time is a multiple, else 0)")
-	f.StringVar(&opts.Lookback, "lookback", "", "use only this much history before the end of the trace (default all)")
+	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV `FILE` (plain or gzip)")
+	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, a `LIST` like 18,19,20, each once (required with --lanl)")
+	f.StringArrayVar(&opts.Generic, "trace", nil, "trace `FILE` in the generic format, plain or gzip (repeatable)")
+	f.StringVar(&opts.Tolerance, "tolerance", "0", "failures starting at most this `DURATION` apart are one event")
+	f.StringVar(&opts.Resolution, "resolution", "", "clock tick of the log, a `DURATION` (default 1m with --lanl; with --trace, 1h, 1m, 1s or 0.1s … 1µs when every failure time is a multiple, else 0)")
+	f.StringVar(&opts.Lookback, "lookback", "", "use only this `DURATION` of history before the end of the trace (default all)")
 	f.Float64Var(&opts.Level, "level", 0.95, "confidence level of the intervals; the tests reject at 1 − level")
 	opts.Output.register(cmd)
 	return cmd
