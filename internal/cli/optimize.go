@@ -22,6 +22,7 @@ type optimizeOptions struct {
 	Band     float64
 	Scan     bool
 	Levels   levelOptions
+	Replicas replicasOptions
 }
 
 // optimizeJSON is the --json output of markov optimize.
@@ -83,6 +84,12 @@ schedule and the first-order ones beside them; --pattern V1,V2,... fixes
 the pattern, --format scr|fti|veloc prints the schedule as that
 library's configuration.
 
+With --replicas auto it chooses the replication degree r, the count a of
+logical processes (each run as r replicas on a·r processors) and the
+interval together with the exact model of docs/model.md section 13, and
+prints the best with r = 1 beside it; pairs whose chain exceeds the model's
+size limit are skipped and counted.
+
 With no flags at all it runs the built-in scenario (QR on 128 processors of
 LANL system-1, greedy policy); see 'markov --help'.`,
 		Example: `  markov optimize
@@ -91,6 +98,7 @@ LANL system-1, greedy policy); see 'markov --help'.`,
   markov optimize --policy pb --mttf 30d --scan
   markov optimize --policy optimal
   markov optimize --scenario docs/examples/atlas-two-level.json --format scr
+  markov optimize --replicas auto --processors 12 --mttf 8h --mttr 4h
   markov optimize --policy optimal --app qr --processors 512 --mttf 8h --mttr 4h --refine 32`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
@@ -102,6 +110,7 @@ LANL system-1, greedy policy); see 'markov --help'.`,
 	opts.Output.register(cmd)
 	opts.Optimal.register(cmd)
 	opts.Levels.register(cmd, true)
+	opts.Replicas.register(cmd)
 	f := cmd.Flags()
 	f.Float64Var(&opts.RelTol, "rel-tol", 1e-4, "relative tolerance on I*")
 	f.Float64Var(&opts.Band, "band", 0.01, "fraction below the best UWT that defines the near-optimal band")
@@ -121,6 +130,13 @@ func optimizeSettings(relTol, band float64) (*uwt.OptimizeSettings, error) {
 }
 
 func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions) error {
+	replicas, err := opts.Replicas.wanted()
+	if err != nil {
+		return err
+	}
+	if replicas && wantsOptimal(opts.Scenario.Policy) {
+		return flagError("replicas", "not with --policy optimal (the optimal policy models one replica per process)")
+	}
 	if wantsOptimal(opts.Scenario.Policy) {
 		return runOptimizeOptimal(ctx, cmd, opts)
 	}
@@ -134,6 +150,12 @@ func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions)
 	info, err := opts.Scenario.load(cmd)
 	if err != nil {
 		return err
+	}
+	if replicas {
+		if info.sc.MultiLevel() {
+			return flagError("replicas", "not with a multi-level scenario (application.checkpoint_levels)")
+		}
+		return runOptimizeReplicas(ctx, opts, info)
 	}
 	if opts.Levels.wanted(info.sc) {
 		return runOptimizeLevels(ctx, opts, info)
