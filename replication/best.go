@@ -8,13 +8,24 @@ import (
 	"github.com/ckpt-markov/markov/scenario"
 )
 
-// Choice is the outcome of Best: the count of logical processes, the
-// replication degree and the interval that maximise UWT.
-type Choice struct {
+// Pair is a count a of logical processes, a replication degree r and the
+// model's optimum at (a, r).
+type Pair struct {
 	// Processes is a, Replicas r.
 	Processes, Replicas int
 	// Optimum is the model's optimum at (a, r).
 	Optimum
+}
+
+// Choice is the outcome of Best: the pair (a, r) and the interval that
+// maximise UWT, and beside it the best pair without replication.
+type Choice struct {
+	// Pair is the best pair over every r searched.
+	Pair
+	// Single is the best pair with r = 1 (the toolkit's moldable model),
+	// for comparison; Single.Processes is 0 if no r = 1 pair does useful
+	// work.
+	Single Pair
 	// Evaluated counts the (a, r) pairs optimised; Skipped those whose
 	// chain exceeds MaxStates (not compared).
 	Evaluated, Skipped int
@@ -24,7 +35,7 @@ type Choice struct {
 // replication degree r = 1 … maxReplicas (≤ scenario.MaxReplicas) with
 // a·r ≤ N, and the interval I, for the system and costs of sc (ω, L, C
 // and R(a, a) read at a; sc's own replication degree and policy are
-// ignored). Pairs whose chain exceeds MaxStates are skipped and counted;
+// ignored), and the best pair with r = 1 beside it (Choice.Single). Pairs whose chain exceeds MaxStates are skipped and counted;
 // the search is exhaustive over the others (each I by Optimize with
 // tolerance tol), in increasing r then a, so the result does not depend
 // on timing; ties keep the first. It stops with ctx.Err() when ctx is
@@ -63,8 +74,11 @@ func Best(ctx context.Context, sc *scenario.Scenario, maxReplicas int, tol float
 				}
 				best.Evaluated++
 				if !found || opt.UWT > best.UWT {
-					best.Processes, best.Replicas, best.Optimum = a, r, opt
+					best.Pair = Pair{a, r, opt}
 					found = true
+				}
+				if r == 1 && (best.Single.Processes == 0 || opt.UWT > best.Single.UWT) {
+					best.Single = Pair{a, r, opt}
 				}
 			}
 			if progress != nil {

@@ -278,13 +278,42 @@ func (m Model) UWT(interval float64) (Result, error) {
 	if !(interval > 0) || math.IsInf(interval, 0) {
 		return Result{}, fmt.Errorf("replication: interval = %v, want a finite positive number of seconds", interval)
 	}
-	sp := m.space()
-	q, b := m.generator(sp)
-	up, err := m.segment(q, b, interval+m.Latency)
+	pr, err := m.prepare()
 	if err != nil {
 		return Result{}, err
 	}
+	return m.uwtWith(pr, interval)
+}
+
+// prepared holds what UWT(I) needs that does not depend on I: the state
+// space, the generator, the recovery segment, the down times and the
+// refill map; Optimize builds it once for all its evaluations.
+type prepared struct {
+	sp       *space
+	q, b     *mat.Dense
+	rec      segment
+	down     []float64
+	refilled []int
+}
+
+func (m Model) prepare() (*prepared, error) {
+	sp := m.space()
+	q, b := m.generator(sp)
 	rec, err := m.segment(q, b, m.Recovery+m.Latency)
+	if err != nil {
+		return nil, err
+	}
+	refilled := make([]int, len(sp.prof))
+	for j := range refilled {
+		refilled[j] = m.refill(sp, j)
+	}
+	return &prepared{sp: sp, q: q, b: b, rec: rec, down: m.downTimes(), refilled: refilled}, nil
+}
+
+// uwtWith is UWT on a validated model and interval.
+func (m Model) uwtWith(pr *prepared, interval float64) (Result, error) {
+	sp, rec, down, refilled := pr.sp, pr.rec, pr.down, pr.refilled
+	up, err := m.segment(pr.q, pr.b, interval+m.Latency)
 	if err != nil {
 		return Result{}, err
 	}
@@ -292,15 +321,10 @@ func (m Model) UWT(interval float64) (Result, error) {
 	ar := m.Processes * m.Replicas
 	nr := m.Processors - ar + 1 // Rec(s), s = 0 … N − a·r
 	ne := n + nr
-	down := m.downTimes()
 	// Embedded chain: epochs 0 … n−1 are up segments from state i,
 	// epochs n + s recoveries with s spares (full profile).
 	full := make([]int, m.Replicas+1)
 	full[m.Replicas] = m.Processes
-	refilled := make([]int, n)
-	for j := range n {
-		refilled[j] = m.refill(sp, j)
-	}
 	p := mat.NewDense(ne, ne, nil)
 	tau := make([]float64, ne)
 	work := make([]float64, ne)
@@ -417,14 +441,24 @@ func (m Model) Optimize(tol float64) (Optimum, error) {
 	if !(tol > 0 && tol < 1) {
 		return Optimum{}, fmt.Errorf("replication: tol = %v, want 0 < tol < 1", tol)
 	}
+	pr, err := m.prepare()
+	if err != nil {
+		return Optimum{}, err
+	}
+	eval := func(x float64) (Result, error) {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return Result{}, fmt.Errorf("replication: interval = %v, want a finite positive number of seconds", x)
+		}
+		return m.uwtWith(pr, x)
+	}
 	x0 := math.Sqrt(2 * math.Max(m.Latency, 1e-3*m.MTTF) * m.MTTF / float64(m.Processes))
 	iv, err := scalar.LogMinimize(func(x float64) (float64, error) {
-		r, err := m.UWT(x)
+		r, err := eval(x)
 		return -r.UWT, err
 	}, x0, tol)
 	if err != nil {
 		return Optimum{}, err
 	}
-	r, err := m.UWT(iv)
+	r, err := eval(iv)
 	return Optimum{r}, err
 }

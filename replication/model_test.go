@@ -265,3 +265,26 @@ func TestBestCancelAndProgress(t *testing.T) {
 		t.Error("maxReplicas 0: no error")
 	}
 }
+
+// TestBestSingleBeside: Choice.Single is the best r = 1 pair, the pair
+// Best finds when it may not replicate, whatever maxReplicas.
+func TestBestSingleBeside(t *testing.T) {
+	sc := replicatedScenario(t, 6, 1, 1, 7200, 7200, 600, 600)
+	one, err := Best(context.Background(), sc, 1, 1e-6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Single != one.Pair {
+		t.Errorf("maxReplicas 1: Single %+v, Pair %+v", one.Single, one.Pair)
+	}
+	three, err := Best(context.Background(), sc, 3, 1e-6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if three.Single != one.Pair {
+		t.Errorf("maxReplicas 3: Single %+v, want the r = 1 best %+v", three.Single, one.Pair)
+	}
+	if three.UWT < one.UWT {
+		t.Errorf("maxReplicas 3: UWT %v below the r = 1 best %v", three.UWT, one.UWT)
+	}
+}

@@ -16,7 +16,7 @@ import (
 // A nil Rule means MostReliable{}: the one default of the toolkit, in
 // Settings, NewTimeline and the trace replays of package evaluate. The
 // rules are named by their String methods ("most-reliable", "random",
-// "lowest-index"), which ParseRule reads.
+// "lowest-index", "lastval"), which ParseRule reads.
 type Rule interface {
 	// Choose appends a distinct processors taken from up to dst and returns
 	// it. up lists the functional processors in increasing order (len(up)
@@ -91,10 +91,10 @@ func (r MostReliable) sort(up, fails []int) {
 }
 
 // ParseRule reads a rule name as the rules' String methods write it:
-// "most-reliable", "random" or "lowest-index". The empty string means the
-// default, MostReliable{}.
+// "most-reliable", "random", "lowest-index" or "lastval" (Lastval{}, its
+// default window). The empty string means the default, MostReliable{}.
 func ParseRule(s string) (Rule, error) {
-	for _, r := range []Rule{MostReliable{}, Random{}, LowestIndex{}} {
+	for _, r := range []Rule{MostReliable{}, Random{}, LowestIndex{}, Lastval{}} {
 		if s == fmt.Sprint(r) {
 			return r, nil
 		}
@@ -102,5 +102,5 @@ func ParseRule(s string) (Rule, error) {
 	if s == "" {
 		return MostReliable{}, nil
 	}
-	return nil, fmt.Errorf("sim: rule %s is not one of most-reliable, random, lowest-index", quote.Value(s))
+	return nil, fmt.Errorf("sim: rule %s is not one of most-reliable, random, lowest-index, lastval", quote.Value(s))
 }

@@ -112,7 +112,8 @@ type Timeline struct {
 	mark  float64   // time up to which tot is accumulated
 	tot   Totals
 	err   error
-	lv    *levels // multi-level state (levels.go); nil for one level
+	lv    *levels  // multi-level state (levels.go); nil for one level
+	rec   *recency // recent availability for a RecentRule (lastval.go), or nil
 }
 
 // NewTimeline returns the timeline of scenario sc with checkpoint interval
@@ -234,6 +235,7 @@ func newTimeline(sc *scenario.Scenario, interval float64, d Decisions, src Sourc
 		pick:     make([]int, 0, n),
 		fresh:    true,
 		rep:      newReplicas(app.ReplicaCount(), n),
+		rec:      newRecency(rule, n),
 	}
 	if tl.lv = newLevels(sc); tl.lv != nil {
 		tl.lv.interval = interval
@@ -401,10 +403,12 @@ func (tl *Timeline) apply() (bool, error) {
 	if ev.Up {
 		tl.up.set(ev.Proc)
 		tl.nUp++
+		tl.rec.repair(ev.Proc, ev.Time)
 	} else {
 		tl.up.unset(ev.Proc)
 		tl.nUp--
 		tl.fails[ev.Proc]++
+		tl.rec.fail(ev.Proc, ev.Time)
 		hit = tl.used.has(ev.Proc)
 		if hit && tl.rep != nil {
 			hit = tl.rep.lose(ev.Proc, tl.used)
@@ -498,7 +502,12 @@ func (tl *Timeline) choose(a int) {
 // pickFrom marks k processors of ids used, as the rule picks them
 // (tl.pick holds them after).
 func (tl *Timeline) pickFrom(ids []int, k int) {
-	tl.pick = tl.rule.Choose(tl.pick[:0], ids, k, tl.fails, tl.rng)
+	if tl.rec != nil {
+		tl.rec.fill(ids, tl.now)
+		tl.pick = tl.rule.(RecentRule).ChooseRecent(tl.pick[:0], ids, k, tl.rec.frac, tl.fails, tl.rng)
+	} else {
+		tl.pick = tl.rule.Choose(tl.pick[:0], ids, k, tl.fails, tl.rng)
+	}
 	if len(tl.pick) != k {
 		panic(fmt.Sprintf("sim: rule chose %d processors, want %d", len(tl.pick), k))
 	}

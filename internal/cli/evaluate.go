@@ -129,7 +129,7 @@ rows give no node data (system 17 of the full release) is refused.`,
 	f.StringVar(&opts.MinDuration, "min-duration", "", "shortest segment (`DURATION`, default 7d)")
 	f.StringVar(&opts.MaxDuration, "max-duration", "", "longest segment (`DURATION`, default 60d)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the random segments and node choices")
-	f.StringVar(&opts.Rule, "rule", "most-reliable", "`RULE` choosing the nodes used when r(n) < n: most-reliable, random or lowest-index")
+	f.StringVar(&opts.Rule, "rule", "most-reliable", "`RULE` choosing the nodes used when r(n) < n: most-reliable, random, lowest-index or lastval (the most available over the last hour, as Volpex)")
 	f.StringVar(&opts.Rates, "rates", "used", "failure rate given to the model, from `WHICH` nodes: used (those the rule prefers) or all (pooled)")
 	f.StringVar(&opts.Reconfigure, "reconfigure", "never", "`WHEN` a running application changes its processor count: never (the paper's model) or at-checkpoint (model, optimal policy and replay)")
 	f.StringVar(&opts.SweepFrom, "sweep-from", "I*/8", "first interval of the sweep: a `DURATION`, or I*/K for a fraction of the model's interval")

@@ -23,6 +23,7 @@ type optimizeOptions struct {
 	Scan     bool
 	Levels   levelOptions
 	Plot     plotOptions
+	Replicas replicasOptions
 }
 
 // optimizeJSON is the --json output of markov optimize.
@@ -84,6 +85,12 @@ schedule and the first-order ones beside them; --pattern V1,V2,... fixes
 the pattern, --format scr|fti|veloc prints the schedule as that
 library's configuration.
 
+With --replicas auto it chooses the replication degree r, the count a of
+logical processes (each run as r replicas on a·r processors) and the
+interval together with the exact model of docs/model.md section 13, and
+prints the best with r = 1 beside it; pairs whose chain exceeds the model's
+size limit are skipped and counted.
+
 With no flags at all it runs the built-in scenario (QR on 128 processors of
 LANL system-1, greedy policy); see 'markov --help'.`,
 		Example: `  markov optimize
@@ -92,6 +99,7 @@ LANL system-1, greedy policy); see 'markov --help'.`,
   markov optimize --policy pb --mttf 30d --scan
   markov optimize --policy optimal
   markov optimize --scenario docs/examples/atlas-two-level.json --format scr
+  markov optimize --replicas auto --processors 12 --mttf 8h --mttr 4h
   markov optimize --policy optimal --app qr --processors 512 --mttf 8h --mttr 4h --refine 32`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
@@ -104,6 +112,7 @@ LANL system-1, greedy policy); see 'markov --help'.`,
 	opts.Optimal.register(cmd)
 	opts.Levels.register(cmd, true)
 	opts.Plot.register(cmd, "UWT(I) over the search's scan (with --policy optimal: r*(n) and I(a); multi-level: UWT over pattern and interval)")
+	opts.Replicas.register(cmd)
 	f := cmd.Flags()
 	f.Float64Var(&opts.RelTol, "rel-tol", 1e-4, "relative tolerance on I*")
 	f.Float64Var(&opts.Band, "band", 0.01, "fraction below the best UWT that defines the near-optimal band")
@@ -126,6 +135,13 @@ func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions)
 	if err := opts.Plot.check(); err != nil {
 		return err
 	}
+	replicas, err := opts.Replicas.wanted()
+	if err != nil {
+		return err
+	}
+	if replicas && wantsOptimal(opts.Scenario.Policy) {
+		return flagError("replicas", "not with --policy optimal (the optimal policy models one replica per process)")
+	}
 	if wantsOptimal(opts.Scenario.Policy) {
 		return runOptimizeOptimal(ctx, cmd, opts)
 	}
@@ -139,6 +155,12 @@ func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions)
 	info, err := opts.Scenario.load(cmd)
 	if err != nil {
 		return err
+	}
+	if replicas {
+		if info.sc.MultiLevel() {
+			return flagError("replicas", "not with a multi-level scenario (application.checkpoint_levels)")
+		}
+		return runOptimizeReplicas(ctx, opts, info)
 	}
 	if opts.Levels.wanted(info.sc) {
 		return runOptimizeLevels(ctx, opts, info)

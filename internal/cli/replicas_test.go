@@ -1,0 +1,106 @@
+package cli_test
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sixVolatile is a small volatile pool (MTTF 2 h, MTTR 2 h, checkpoints of
+// 10 minutes) where replication pays: a = 6 processes × r = 1 lose most
+// of their work to interruptions.
+const sixVolatile = `{
+  "system": {"processors": 6, "mttf": "2h", "mttr": "2h"},
+  "application": {"work_rate": [1, 2, 3, 4, 5, 6], "checkpoint_latency": 600, "recovery": 600},
+  "policy": "greedy"
+}`
+
+type replicasPair struct {
+	Processes    int     `json:"processes"`
+	Replicas     int     `json:"replicas"`
+	Processors   int     `json:"processors"`
+	Interval     float64 `json:"interval"`
+	UWT          float64 `json:"uwt"`
+	Availability float64 `json:"availability"`
+}
+
+// TestOptimizeReplicasAuto: the r = 1 column must be the best moldable
+// count, which package uwt finds through optimize --policy moldable:A
+// (another chain, another optimiser; UWT is flat at its maximum, so the
+// two agree to far better than the 1e−6 allowed); the joint best must be
+// at least as good and use at most N processors. On this pool it must
+// replicate; the value of the replicated optimum itself is package
+// replication's, checked there against package sim's replicated runs
+// (TestAgainstSimulation).
+func TestOptimizeReplicasAuto(t *testing.T) {
+	path := writeFile(t, "six.json", sixVolatile)
+	var got struct {
+		Best      replicasPair  `json:"best"`
+		Single    *replicasPair `json:"single"`
+		Evaluated int           `json:"evaluated"`
+		Skipped   int           `json:"skipped"`
+	}
+	out := runJSON(t, &got, "optimize", "--scenario", path, "--replicas", "auto", "--rel-tol", "1e-8")
+	requireKeys(t, out, "scenario", "best", "single", "evaluated", "skipped", "max_states")
+	if got.Single == nil {
+		t.Fatal("no single-replica choice")
+	}
+	bestA, bestU := 0, math.Inf(-1)
+	for a := 1; a <= 6; a++ {
+		var o struct {
+			UWT float64 `json:"uwt"`
+		}
+		runJSON(t, &o, "optimize", "--scenario", path, "--policy", "moldable:"+strconv.Itoa(a), "--rel-tol", "1e-8")
+		if o.UWT > bestU {
+			bestA, bestU = a, o.UWT
+		}
+	}
+	s := got.Single
+	if s.Replicas != 1 || s.Processes != bestA || math.Abs(s.UWT-bestU) > 1e-6*bestU {
+		t.Errorf("r = 1 column: a = %d r = %d UWT %.10g; optimize --policy moldable: a = %d UWT %.10g", s.Processes, s.Replicas, s.UWT, bestA, bestU)
+	}
+	b := got.Best
+	if b.UWT < s.UWT || b.Processors != b.Processes*b.Replicas || b.Processors > 6 || b.Replicas < 1 {
+		t.Errorf("best %+v against r = 1 %+v", b, *s)
+	}
+	if b.Replicas < 2 {
+		t.Errorf("best %+v: want a replicated choice on this pool", b)
+	}
+	// Every pair of r = 1 … 6 with a·r ≤ 6: 6 + 3 + 2 + 1 + 1 + 1.
+	if got.Evaluated+got.Skipped != 14 {
+		t.Errorf("evaluated %d + skipped %d, want 14 pairs", got.Evaluated, got.Skipped)
+	}
+	text := mustRun(t, "optimize", "--scenario", path, "--replicas", "auto")
+	for _, want := range []string{"best with r = 1", "Replicas r", "Interval I*", "pairs optimised"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text output lacks %q:\n%s", want, text)
+		}
+	}
+	csv := mustRun(t, "optimize", "--scenario", path, "--replicas", "auto", "--csv")
+	if lines := strings.Split(strings.TrimSpace(csv), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[0], "choice,replicas,processes") {
+		t.Errorf("csv:\n%s", csv)
+	}
+}
+
+// TestOptimizeReplicasFlags: --replicas takes only auto, and not with the
+// flags it ignores; each is a usage error (exit 2) naming the flag.
+func TestOptimizeReplicasFlags(t *testing.T) {
+	path := writeFile(t, "six.json", sixVolatile)
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--replicas", "2"}, "--replicas"},
+		{[]string{"--replicas", strings.Repeat("x", 500)}, "--replicas"},
+		{[]string{"--replicas", "auto", "--policy", "optimal"}, "--replicas"},
+		{[]string{"--replicas", "auto", "--scan"}, "--scan"},
+		{[]string{"--replicas", "auto", "--exact"}, "--exact"},
+		{[]string{"--replicas", "auto", "--band", "0.05"}, "--band"},
+	} {
+		_, stderr, code := run(t, append([]string{"optimize", "--scenario", path}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.flag) || len(stderr) > 400 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %s", c.args, code, stderr, c.flag)
+		}
+	}
+}
