@@ -35,9 +35,9 @@ type phaseBlock struct {
 	rows []phaseRow
 }
 
-// maxCachedEntries bounds the row entries the solver keeps between
-// improvements (16 bytes each): beyond it, blocks are recomputed when
-// needed instead of kept (the rows never depend on the policy or the
+// maxCachedEntries bounds the row entries the solver keeps for the
+// policy's own decisions (16 bytes each): beyond it, a row is recomputed
+// when needed instead of kept (rows never depend on the policy or the
 // interval, so the choice changes no result).
 const maxCachedEntries = 1 << 23
 
@@ -52,37 +52,69 @@ func (sv *Solver) recoveryLength(pi, b int) float64 {
 	return app.Recovery.Cost(p, a) + app.Latency[a-1]
 }
 
-// phaseBlock returns the block of X(ps[pi], ·) → acts[b] from the cache,
-// or computed, with its number of entries (0 when cached). It is safe for
-// concurrent use; keep caches a computed block, from one goroutine, so
-// that what the cache holds depends on the order of the calls to keep
-// only, not on the scheduling of the goroutines.
-func (sv *Solver) phaseBlock(pi, b int) (*phaseBlock, int, error) {
-	if blk := sv.pcache[pi*len(sv.acts)+b]; blk != nil {
-		return blk, 0, nil
+// recovery returns the length t = R(p, a) + L(a) of the recovery of
+// block (pi, b), its survival e^{−ρt} and its failure mass 1 − e^{−ρt}:
+// from the table New fills when it is small, else computed.
+func (sv *Solver) recovery(pi, b int) (t, surv, mass float64) {
+	if sv.rtab != nil {
+		r := &sv.rtab[pi*len(sv.acts)+b]
+		return r[0], r[1], r[2]
 	}
-	return sv.computeBlock(pi, b, max(sv.lo, sv.acts[b]), sv.hi)
+	t = sv.recoveryLength(pi, b)
+	rho := sv.phases[b].Rho
+	return t, math.Exp(-rho * t), -math.Expm1(-rho * t)
 }
 
-// keep caches the block (pi, b) of the given number of entries while the
-// cache holds fewer than maxCachedEntries; 0 entries means already cached.
-func (sv *Solver) keep(pi, b int, blk *phaseBlock, entries int) {
-	if entries == 0 || sv.cached+int64(entries) > maxCachedEntries {
+// maxRecoveryTable bounds the blocks (p, a) whose recovery New tabulates.
+const maxRecoveryTable = 1 << 20
+
+// initRecovery fills the recovery table (recovery) when it is small.
+func (sv *Solver) initRecovery() {
+	nb := len(sv.acts)
+	if len(sv.ps)*nb > maxRecoveryTable {
 		return
 	}
-	sv.cached += int64(entries)
-	sv.pcache[pi*len(sv.acts)+b] = blk
+	sv.rtab = make([][3]float64, len(sv.ps)*nb)
+	for pi := range sv.ps {
+		for b := range nb {
+			t := sv.recoveryLength(pi, b)
+			rho := sv.phases[b].Rho
+			sv.rtab[pi*nb+b] = [3]float64{t, math.Exp(-rho * t), -math.Expm1(-rho * t)}
+		}
+	}
+}
+
+// stateRow is the row of one decision state under one action, kept
+// between evaluations (the policy's rows change only where its actions
+// do).
+type stateRow struct {
+	act  int
+	surv float64
+	row  *phaseRow
 }
 
 // phaseRowAt returns the row of X(ps[pi], n) → acts[b] and its block's
-// survival: from the cached block, else computed alone (not cached).
+// survival: from the decision state's slot when it holds that action,
+// else computed and kept there (within maxCachedEntries). Not safe for
+// concurrent use.
 func (sv *Solver) phaseRowAt(pi, b, n int) (*phaseRow, float64, error) {
-	if blk := sv.pcache[pi*len(sv.acts)+b]; blk != nil {
-		return &blk.rows[n-blk.n0], blk.surv, nil
+	x := pi*sv.w + n - sv.lo
+	a := sv.acts[b]
+	if r := &sv.srows[x]; r.row != nil && r.act == a {
+		return r.row, r.surv, nil
 	}
-	blk, _, err := sv.computeBlock(pi, b, n, n)
+	blk, entries, err := sv.computeBlock(pi, b, n, n)
 	if err != nil {
 		return nil, 0, err
+	}
+	r := &sv.srows[x]
+	if r.row != nil {
+		sv.cached -= int64(len(r.row.rec) + len(r.row.up))
+		*r = stateRow{}
+	}
+	if sv.cached+int64(entries) <= maxCachedEntries {
+		sv.cached += int64(entries)
+		*r = stateRow{act: a, surv: blk.surv, row: &blk.rows[0]}
 	}
 	return &blk.rows[0], blk.surv, nil
 }
@@ -205,18 +237,15 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 // improvePhase is improveX for the chain of up phases. In each decision
 // state it takes the best action in a fixed order (wait, then the
 // counts in increasing order; another action must beat the current one
-// by more than TieTol), as improveX does, but it computes the brackets
-// of a block (p, a) only when the block can win somewhere: every
-// bracket of the block is at most
-//
-//	max(ω(a)·Useful(I(a)), 0) − g/(aλ) + max h over X(p, ·) and X(a, ·)
-//
-// (the recovery's survival is at most 1 and each row a probability law),
-// and a block whose bound does not exceed, in any of its states, the
-// better of the current action and waiting cannot change an action.
-// The blocks that can are computed in a pool of Settings.Workers
-// goroutines, each block by one goroutine, so the result does not depend
-// on the number of workers.
+// by more than TieTol), as improveX does, but it computes the exact
+// bracket of a decision X(p, n) → a only where an upper bound on it can
+// beat the better of the current action and waiting (doc.go,
+// "Improvement by bounds"): the actions it skips cannot change the
+// result. The bounds come from one killed-resolvent solve per
+// configuration (internal/decision, Band); the exact rows of the
+// candidates are computed in a pool of Settings.Workers goroutines, each
+// block (p, a) by one goroutine, so the result does not depend on the
+// number of workers.
 //
 // When the decision states keep p (R depends on it), improvePhase
 // improves only the checkpoint counts p with a state in the closed set
@@ -224,7 +253,7 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 // on a subset of the states is still an improvement), and
 // improvePhaseAll every p: policy iteration calls the second when the
 // first changes nothing, so that it ends at the same optimum while most
-// of its steps skip the blocks of the transient counts.
+// of its steps skip the transient counts.
 func (sv *Solver) improvePhase(ctx context.Context, v *values, pol *Policy) (bool, error) {
 	return sv.improvePhaseOn(ctx, v, pol, !sv.byOld)
 }
@@ -238,28 +267,28 @@ func (sv *Solver) improvePhaseAll(ctx context.Context, v *values, pol *Policy) (
 // state in the closed set.
 func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, all bool) (bool, error) {
 	nb := len(sv.acts)
-	hmax := make([]float64, len(sv.ps))
+	sums, err := sv.resolventSums(ctx, v)
+	if err != nil {
+		return false, err
+	}
+	habs := make([]float64, len(sv.ps))
 	for pi := range sv.ps {
-		hmax[pi] = math.Inf(-1)
 		for _, h := range v.hX[pi*sv.w : (pi+1)*sv.w] {
-			hmax[pi] = max(hmax[pi], h)
+			habs[pi] = max(habs[pi], math.Abs(h))
 		}
 	}
-	ub := make([]float64, nb)
+	useful := make([]float64, nb)
 	for b, ph := range sv.phases {
-		ub[b] = max(ph.WorkRate*ph.Useful(v.iv[b]), 0) - v.g*ph.Sojourn()
+		useful[b] = ph.Useful(v.iv[b])
 	}
-	vals := make([][]float64, nb)
-	need := make([]bool, nb)
-	got, size := make([]*phaseBlock, nb), make([]int, nb)
-	var res [][]float64
-	if sv.byOld {
-		var err error
-		if res, err = sv.resolventSums(ctx, v); err != nil {
-			return false, err
+	ubs := make([][]float64, nb)
+	for b := range ubs {
+		if sums[b] != nil {
+			ubs[b] = make([]float64, sv.w)
 		}
 	}
-	vc, v0, thr := make([]float64, sv.w), make([]float64, sv.w), make([]float64, sv.w+1)
+	best, acts := make([]float64, sv.w), make([]int, sv.w)
+	vc, v0 := make([]float64, sv.w), make([]float64, sv.w)
 	changed := false
 	for pi := range sv.ps {
 		if err := ctx.Err(); err != nil {
@@ -268,173 +297,350 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 		if !all && !slices.Contains(v.closed[pi*sv.w:(pi+1)*sv.w], true) {
 			continue
 		}
-		// thr[k]: the least, over the counts n ≥ lo + k, of the better
-		// of the current action and waiting.
-		thr[sv.w] = math.Inf(1)
-		for k := sv.w - 1; k >= 0; k-- {
+		for k := range sv.w {
 			n := sv.lo + k
 			vc[k] = sv.xValue(v, pi, n, pol.action[pi*sv.w+k])
 			v0[k] = sv.xValue(v, pi, n, 0)
-			thr[k] = min(max(vc[k], v0[k]), thr[k+1])
 		}
-		for b, a := range sv.acts {
-			k := max(sv.lo, a) - sv.lo
-			bound := ub[b] + max(hmax[pi], hmax[sv.pa(b)])
-			slack := 1e-12 * (math.Abs(ub[b]) + math.Abs(hmax[pi]) + math.Abs(hmax[sv.pa(b)]) + math.Abs(thr[min(k, sv.w)]))
-			need[b] = k < sv.w && bound+slack > thr[k]
-			if need[b] && sv.byOld && sv.pa(b) != pi {
-				need[b] = sv.splitNeeded(v, pi, b, res[b], vc, v0)
+		for b := range sv.acts {
+			if ubs[b] != nil {
+				sv.bounds(v, pol, pi, b, sums[b], habs, useful, vc, v0, ubs[b])
 			}
 		}
-		if err := sv.forBlocks(ctx, func(b int) error {
-			if !need[b] {
-				return nil
+		if err := sv.forStates(ctx, func(k int) error {
+			a, vb, err := sv.bestByBounds(v, pi, k, max(vc[k], v0[k]), ubs)
+			best[k] = math.NaN()
+			if a > 0 {
+				best[k] = vb
 			}
-			blk, entries, err := sv.phaseBlock(pi, b)
-			if err != nil {
-				return err
-			}
-			vals[b] = sv.blockBrackets(v, pi, b, blk, vals[b])
-			got[b], size[b] = blk, entries
-			return nil
-		}, func(b int) {
-			if got[b] != nil {
-				sv.keep(pi, b, got[b], size[b])
-				got[b] = nil
-			}
+			acts[k] = a
+			return err
 		}); err != nil {
 			return false, err
 		}
-		if sv.takeBest(v, pol, pi, vc, v0, vals, need) {
+		if sv.takeBest(v, pol, pi, vc, v0, acts, best) {
 			changed = true
 		}
 	}
 	return changed, nil
 }
 
-// resolventSums returns, for every configuration b and functional count
-// n ≥ a of the window, Σ_y Q(y)·h(X(a, y)) over the row of the
-// decision X(a, n) → a (no split: every failure carries a), by offset
-// from the block's first count: the part of a bracket that does not
-// depend on p (splitNeeded).
+// resolventSums returns, for every configuration b with decision rows in
+// the window, Σ_{n'} Q_∞[n − a, n' − a + 1]·h(X(a, n')) over the window's
+// n' for its rows n = max(lo, a), …, hi, with Q_∞ the resolvent of the
+// spare chain killed outside its band (fastConfig): the part of every
+// bracket of the block that does not depend on p.
 func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, error) {
 	out := make([][]float64, len(sv.acts))
-	got, size := make([]*phaseBlock, len(sv.acts)), make([]int, len(sv.acts))
 	err := sv.forBlocks(ctx, func(b int) error {
-		pb := sv.pa(b)
-		blk, entries, err := sv.phaseBlock(pb, b)
-		if err != nil {
-			return err
+		fc := sv.fast[b]
+		if fc == nil {
+			return nil
 		}
-		got[b], size[b] = blk, entries
-		out[b] = make([]float64, len(blk.rows))
-		for i := range blk.rows {
-			s := 0.0
-			for _, t := range blk.rows[i].rec {
-				s += t.p * v.hX[pb*sv.w+int(t.i)]
+		a := sv.acts[b]
+		bd := sv.band(b)
+		f := make([]float64, bd.B1-bd.B0+1)
+		hp := v.hX[sv.pa(b)*sv.w : (sv.pa(b)+1)*sv.w]
+		for j := range f {
+			if n2 := a - 1 + bd.B0 + j; n2 >= sv.lo && n2 <= sv.hi {
+				f[j] = hp[n2-sv.lo]
 			}
-			out[b][i] = s
 		}
+		x := bd.Apply(f, f)
+		r0 := fc.n0 - a - bd.B0
+		out[b] = x[r0 : r0+len(fc.kept)]
 		return nil
-	}, func(b int) {
-		sv.keep(sv.pa(b), b, got[b], size[b])
-		got[b] = nil
-	})
+	}, nil)
 	return out, err
 }
 
-// splitNeeded reports whether a decision X(p, n) → a with p ≠ a (rows
-// split between the failures in the recovery, to X(p, ·), and in the up
-// phase, to X(a, ·)) can beat the better of the current action and
-// waiting (vc, v0) in some state of block (pi, b), without computing its
-// rows. Its bracket is at most
-//
-//	w − g/ρ + Σ Q_∞·h(X(a, ·)) + (1 − e^{−ρ(R+L)})·max(0, max_y h(X(p, y)) − h(X(a, y))):
-//
-// the failures in the recovery, of mass at most 1 − e^{−ρ(R+L)}, are the
-// resolvent's moved from X(a, y) to X(p, y). A slack of 1e-9 of the
-// terms' size covers the renormalisation over the window and rounding.
-func (sv *Solver) splitNeeded(v *values, pi, b int, res []float64, vc, v0 []float64) bool {
-	a := sv.acts[b]
-	ph := sv.phases[b]
-	pb := sv.pa(b)
-	d := 0.0
-	for k := range sv.w {
-		d = max(d, v.hX[pi*sv.w+k]-v.hX[pb*sv.w+k])
-	}
-	surv := ph.Survival(sv.recoveryLength(pi, b))
-	w := surv * ph.WorkRate * ph.Useful(v.iv[b])
-	gt := v.g * ph.Sojourn()
-	extra := -math.Expm1(-ph.Rho*sv.recoveryLength(pi, b)) * d
-	n0 := max(sv.lo, a)
-	for i, r := range res {
-		k := n0 + i - sv.lo
-		thr := max(vc[k], v0[k])
-		bound := w - gt + r + extra
-		slack := 1e-9 * (math.Abs(w) + math.Abs(gt) + math.Abs(r) + math.Abs(extra) + math.Abs(thr))
-		if bound+slack > thr {
-			return true
-		}
-	}
-	return false
+// fastConfig is what the bounds of improvePhase need of configuration b
+// that depends on neither the policy nor p: the band of spare counts its
+// killed resolvent lives on, and for each decision row n = n0, …, hi
+// (n0 = max(lo, a)) the resolvent's mass on the window's columns (kept)
+// and the probability of leaving the band before the failure (exit).
+type fastConfig struct {
+	b0, b1     int
+	n0         int
+	kept, exit []float64
+	// keptMin and exitMax are the least kept and the largest exit.
+	keptMin, exitMax float64
 }
 
-// takeBest sets, in every state X(ps[pi], ·), the best action among the
-// current one (value vc), waiting (v0) and the counts of the blocks
-// computed (vals where need), in the fixed order wait, then counts
-// increasing; another action must beat the current one by more than
-// TieTol. It reports whether an action changed.
-func (sv *Solver) takeBest(v *values, pol *Policy, pi int, vc, v0 []float64, vals [][]float64, need []bool) bool {
+// bandMargin is the number of spare counts the band of a configuration
+// extends beyond the rows and columns of the window, in units of the
+// window's width (plus two): a path of the spare chain that leaves it
+// before the failure is counted in exit and widens the bounds, never
+// lost.
+const bandMargin = 1
+
+// initFast computes the fastConfig of every configuration with decision
+// rows in the window.
+func (sv *Solver) initFast() {
+	sv.fast = make([]*fastConfig, len(sv.acts))
+	for b, a := range sv.acts {
+		n0 := max(sv.lo, a)
+		if n0 > sv.hi {
+			continue
+		}
+		m := sv.n - a
+		// Rows s = n − a, columns s' = n' − a + 1, both clamped to 0..m.
+		lo := max(min(n0-a, sv.lo-a+1), 0)
+		hi := min(max(sv.hi-a, sv.hi-a+1), m)
+		k := bandMargin*sv.w + 2
+		fc := &fastConfig{b0: max(lo-k, 0), b1: min(hi+k, m), n0: n0}
+		sv.fast[b] = fc
+		bd := sv.band(b)
+		ones := make([]float64, bd.B1-bd.B0+1)
+		for j := range ones {
+			if n2 := a - 1 + bd.B0 + j; n2 >= sv.lo && n2 <= sv.hi {
+				ones[j] = 1
+			}
+		}
+		kept := bd.Apply(ones, nil)
+		exit := bd.Exit(nil)
+		r0, r1 := n0-a-bd.B0, sv.hi-a-bd.B0+1
+		fc.kept, fc.exit = slices.Clip(kept[r0:r1]), slices.Clip(exit[r0:r1])
+		fc.keptMin, fc.exitMax = slices.Min(fc.kept), slices.Max(fc.exit)
+	}
+}
+
+// band returns the killed resolvent of configuration b on its band.
+func (sv *Solver) band(b int) *decision.Band {
+	fc := sv.fast[b]
+	return decision.NewBand(sv.n-sv.acts[b], sv.lambda, sv.theta, sv.phases[b].Rho, fc.b0, fc.b1)
+}
+
+// bounds sets ubs[k], for the states X(ps[pi], lo + k), to an upper
+// bound on the bracket of the decision → acts[b] where that bound exceeds
+// the better of the current action (vc) and waiting (v0), and to −∞
+// where it does not (the action cannot win there) or where acts[b] is
+// the current action (doc.go, "Improvement by bounds"). The bound is
+//
+//	w − g/ρ + (S + T)/K + slack,
+//
+// with S the killed resolvent's sum of h(X(a, ·)) over the window (sums),
+// K its mass there, and, when the failures in the recovery keep p ≠ a,
+// T ≥ Σ Q_t·(h(X(p, ·)) − h(X(a, ·))) over the window (splitBound). The
+// slack covers the band's exit probability e (2(e + 1e-12)(|h| + |T|)/K)
+// and rounding (1e-9 of the terms' size); a row with K < 1/2 gets +∞.
+func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, habs, useful, vc, v0, ubs []float64) {
+	for k := range ubs {
+		ubs[k] = math.Inf(-1)
+	}
+	a := sv.acts[b]
+	fc := sv.fast[b]
+	ph := sv.phases[b]
+	pb := sv.pa(b)
+	t, surv, mass := sv.recovery(pi, b)
+	w := surv * ph.WorkRate * useful[b]
+	gt := v.g * ph.Sojourn()
+	split := sv.byOld && pb != pi
+	habsT := max(habs[pi], habs[pb])
+	if fc.keptMin >= 0.5 {
+		// The whole block first: every row's bound is at most
+		// w − g/ρ + max(S/K − thr) + M·2|h|/K_min + the largest slack
+		// (|T| ≤ M·2|h|).
+		k0 := fc.n0 - sv.lo
+		diff, thrAbs := math.Inf(-1), 0.0
+		for i, kept := range fc.kept {
+			thr := max(vc[k0+i], v0[k0+i])
+			diff = max(diff, sums[i]/kept-thr)
+			thrAbs = max(thrAbs, math.Abs(thr))
+		}
+		tAbs := 0.0
+		if split {
+			tAbs = 2 * mass * habsT
+		}
+		slack := 2*(fc.exitMax+1e-12)*(habsT+tAbs)/fc.keptMin + 1e-9*(math.Abs(w)+math.Abs(gt)+habsT+tAbs+thrAbs)
+		if w-gt+diff+tAbs/fc.keptMin+slack <= 0 {
+			return
+		}
+	}
+	dmax := 0.0
+	var hp, ha []float64
+	if split {
+		hp, ha = v.hX[pi*sv.w:(pi+1)*sv.w], v.hX[pb*sv.w:(pb+1)*sv.w]
+		dmax = math.Inf(-1)
+		for k := range sv.w {
+			dmax = max(dmax, hp[k]-ha[k])
+		}
+	}
+	m := sv.n - a
+	for i, kept := range fc.kept {
+		n := fc.n0 + i
+		k := n - sv.lo
+		if pol.action[pi*sv.w+k] == a {
+			continue // its value is vc
+		}
+		if kept < 0.5 {
+			ubs[k] = math.Inf(1)
+			continue
+		}
+		thr := max(vc[k], v0[k])
+		tt := 0.0
+		if split {
+			tt = sv.splitBound(hp, ha, k, n-a, m, t, mass, dmax)
+		}
+		ub := w - gt + (sums[i]+tt)/kept
+		ub += 2*(fc.exit[i]+1e-12)*(habsT+math.Abs(tt))/kept + 1e-9*(math.Abs(w)+math.Abs(gt)+habsT+math.Abs(tt)+math.Abs(thr))
+		if ub > thr {
+			ubs[k] = ub
+		}
+	}
+}
+
+// bestByBounds returns, for the state X(ps[pi], lo + k), the count a
+// whose exact bracket is the largest among the counts with a bound
+// ubs[b][k] above thr, and that bracket (a = 0: none beats thr). It
+// computes the exact brackets in decreasing order of bound and stops
+// when the next bound is below the best bracket found: the counts left
+// cannot reach it. Equal brackets go to the smaller count, as in
+// takeBest's order.
+func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, ubs [][]float64) (int, float64, error) {
+	type cand struct {
+		b  int
+		ub float64
+	}
+	var cs []cand
+	for b, u := range ubs {
+		if u != nil && u[k] > thr {
+			cs = append(cs, cand{b, u[k]})
+		}
+	}
+	slices.SortStableFunc(cs, func(x, y cand) int { return cmpf(y.ub, x.ub) })
+	n := sv.lo + k
+	bestA, bestV := 0, thr
+	for _, c := range cs {
+		if c.ub < bestV {
+			break
+		}
+		blk, _, err := sv.computeBlock(pi, c.b, n, n)
+		if err != nil {
+			return 0, 0, err
+		}
+		val := sv.rowBracket(v, pi, c.b, blk.surv, &blk.rows[0])
+		a := sv.acts[c.b]
+		if val > bestV || (val == bestV && bestA > 0 && a < bestA) {
+			bestA, bestV = a, val
+		}
+	}
+	return bestA, bestV, nil
+}
+
+// forStates calls f(k) for every offset k of the window, in a pool of
+// Settings.Workers goroutines; it returns the first error by k.
+func (sv *Solver) forStates(ctx context.Context, f func(k int) error) error {
+	errs := make([]error, sv.w)
+	workers := min(sv.set.Workers, sv.w)
+	if workers <= 1 {
+		for k := range sv.w {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			errs[k] = f(k)
+		}
+		return errors.Join(errs...)
+	}
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= sv.w || ctx.Err() != nil {
+					return
+				}
+				errs[k] = f(k)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// splitBound bounds Σ_y Q_t[s, y]·d(y) from above, d = h(X(p, ·)) −
+// h(X(a, ·)) (hp − ha by window offset, 0 outside the window, where the
+// failures leave it), for the recovery of length t from spare count s on
+// a = n − s processors (k = n − lo, m = N − a): the failures before t,
+// of mass M = 1 − e^{−ρt} (mass), split by the moves of the spare chain
+// before them (each independent of the failure clock). With ν_j = jλ +
+// (m − j)θ the rate of moving from j: no move (mass q ≥ M·e^{−ν_s·t} ≥
+// M(1 − ν_s·t)) lands on s itself; two moves or more (mass r ≤
+// M·ν_s·ν'·t²/2, ν' = max(ν_{s−1}, ν_{s+1}), since the sum of two
+// exponential times is below t with at most that probability) land
+// anywhere (d ≤ max(0, dmax)); exactly one lands on s ± 1. The bound is
+// the largest Σ over those masses: r at its bound, and the rest on s at
+// its least, or all on s if d(s) is at least d(s ± 1).
+func (sv *Solver) splitBound(hp, ha []float64, k, s, m int, t, mass, dmax float64) float64 {
+	d := func(j int) float64 { // d at the functional count n − 1 + j
+		if k-1+j < 0 || k-1+j >= sv.w {
+			return 0
+		}
+		return hp[k-1+j] - ha[k-1+j]
+	}
+	nu := func(j int) float64 {
+		if j < 0 || j > m {
+			return 0
+		}
+		return float64(j)*sv.lambda + float64(m-j)*sv.theta
+	}
+	ns := nu(s)
+	r := min(mass*ns*max(nu(s-1), nu(s+1))*t*t/2, mass)
+	q0 := min(mass*max(1-ns*t, 0), mass-r)
+	d0, d1 := d(0), max(d(-1), d(1))
+	if d0 >= d1 {
+		return (mass-r)*d0 + r*max(dmax, 0)
+	}
+	return q0*d0 + (mass-r-q0)*d1 + r*max(dmax, 0)
+}
+
+// takeBest sets, in every state X(ps[pi], lo + k), the best action
+// among the current one (value vc), waiting (v0) and the count acts[k]
+// (value best[k]; none when acts[k] = 0), in the order wait, then the
+// count; another action must beat the current one by more than TieTol.
+// It reports whether an action changed. With acts[k] the first count
+// with the largest bracket (bestByBounds), this is the rule of the
+// exhaustive search: wait, then the counts in increasing order, each
+// taken when strictly better.
+func (sv *Solver) takeBest(v *values, pol *Policy, pi int, vc, v0 []float64, acts []int, best []float64) bool {
 	changed := false
 	for n := sv.lo; n <= sv.hi; n++ {
 		k := n - sv.lo
 		x := pi*sv.w + k
 		cur := pol.action[x]
 		scale := math.Abs(vc[k]) + math.Abs(v.g)*sv.tauX(pi, n, cur)
-		best, vb := cur, vc[k]
+		bestA, vb := cur, vc[k]
 		if cur != 0 && v0[k] > vb {
-			best, vb = 0, v0[k]
+			bestA, vb = 0, v0[k]
 		}
-		for b, a := range sv.acts {
-			if a > n {
-				break
-			}
-			if a == cur || !need[b] {
-				continue
-			}
-			if va := vals[b][n-max(sv.lo, a)]; va > vb {
-				best, vb = a, va
-			}
+		if a := acts[k]; a > 0 && a != cur && best[k] > vb {
+			bestA, vb = a, best[k]
 		}
-		if best != cur && vb > vc[k]+sv.set.TieTol*scale {
-			pol.action[x] = best
+		if bestA != cur && vb > vc[k]+sv.set.TieTol*scale {
+			pol.action[x] = bestA
 			changed = true
 		}
 	}
 	return changed
 }
 
-// blockBrackets returns the brackets w − g·τ + Σ P·h of the decisions of
-// block (pi, b), by functional count from the block's n0, in buf's
-// storage.
-func (sv *Solver) blockBrackets(v *values, pi, b int, blk *phaseBlock, buf []float64) []float64 {
+// rowBracket returns the bracket w − g·τ + Σ P·h of the decision
+// X(ps[pi], ·) → acts[b] whose row is r (survival surv).
+func (sv *Solver) rowBracket(v *values, pi, b int, surv float64, r *phaseRow) float64 {
 	ph := sv.phases[b]
-	w := blk.surv * ph.WorkRate * ph.Useful(v.iv[b])
-	gt := v.g * ph.Sojourn()
+	s := surv*ph.WorkRate*ph.Useful(v.iv[b]) - v.g*ph.Sojourn()
 	base, pb := pi*sv.w, sv.pa(b)*sv.w
-	buf = buf[:0]
-	for i := range blk.rows {
-		r := &blk.rows[i]
-		s := w - gt
-		for _, t := range r.rec {
-			s += t.p * v.hX[base+int(t.i)]
-		}
-		for _, t := range r.up {
-			s += t.p * v.hX[pb+int(t.i)]
-		}
-		buf = append(buf, s)
+	for _, t := range r.rec {
+		s += t.p * v.hX[base+int(t.i)]
 	}
-	return buf
+	for _, t := range r.up {
+		s += t.p * v.hX[pb+int(t.i)]
+	}
+	return s
 }
 
 // blockChunk is the number of configurations forBlocks hands to its pool

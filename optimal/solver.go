@@ -140,12 +140,15 @@ type Solver struct {
 
 	// phase: without reconfiguration at checkpoints the solver keeps the
 	// decision states X only (doc.go, "Decision states only"), with the
-	// rows of each block (p, a) computed when first needed (pcache,
-	// indexed p index·len(acts) + configuration index; cached holds their
-	// entries). Otherwise it keeps the up states U too (upstates.go).
+	// row of each state under the policy's action kept between
+	// evaluations (srows; cached holds their entries) and, per
+	// configuration, what the bounds of the improvement need (fast).
+	// Otherwise it keeps the up states U too.
 	phase  bool
-	pcache []*phaseBlock
+	srows  []stateRow
 	cached int64
+	fast   []*fastConfig
+	rtab   [][3]float64 // per block (p index·len(acts) + b): t, e^{−ρt}, 1 − e^{−ρt}
 
 	rec   [][][]row // [p index][configuration index] rows by n (up states only)
 	cache []*block  // per configuration: rows and elimination at some intervals (up states only)
@@ -228,7 +231,9 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 			return nil, &SizeError{N: sc.N(), States: nX, Rows: rec, MaxStates: set.MaxStates}
 		}
 		sv.nX = nX
-		sv.pcache = make([]*phaseBlock, len(sv.ps)*len(acts))
+		sv.srows = make([]stateRow, nX)
+		sv.initFast()
+		sv.initRecovery()
 		return sv, nil
 	}
 	nU := 0

@@ -4,7 +4,10 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ckpt-markov/markov/birthdeath"
 )
 
 // TestBestInterval holds the closed-form interval against a scan of
@@ -69,6 +72,91 @@ func TestWindow(t *testing.T) {
 		if hi < c.n {
 			if p := 1 - b.CDF(float64(hi-2)); p > c.tol*(1+1e-6)+1e-15 {
 				t.Errorf("n = %d: P(functional > %d) = %g > %g", c.n, hi-2, p, c.tol)
+			}
+		}
+	}
+}
+
+// TestBand holds the killed resolvent against two independent
+// computations: on the whole chain, birthdeath's closed-form resolvent
+// rows (tol 0: every column); on a band, gonum's dense LU of ρI − G_B.
+// Mass is conserved: Apply(1) + Exit = 1. Tolerances: 1e-12 absolute on
+// laws whose entries sum to one (the closed form's accuracy is O(mε)).
+func TestBand(t *testing.T) {
+	for _, c := range []struct {
+		m             int
+		lambda, theta float64
+		rho           float64
+		b0, b1        int
+	}{
+		{40, 1 / 8.0, 1 / 4.0, 3 / 8.0, 0, 40},
+		{200, 1 / 8.0, 1 / 4.0, 0.01, 0, 200},
+		{200, 1 / 8.0, 1 / 4.0, 0.01, 100, 160},
+		{511, 1 / (104.61 * 24), 1 / 0.934, 512 / (104.61 * 24), 480, 511},
+	} {
+		bd := NewBand(c.m, c.lambda, c.theta, c.rho, c.b0, c.b1)
+		k := c.b1 - c.b0 + 1
+		// Dense ρI − G_B, killed outside the band.
+		a := mat.NewDense(k, k, nil)
+		for i := range k {
+			j := c.b0 + i
+			down, up := float64(j)*c.lambda, float64(c.m-j)*c.theta
+			a.Set(i, i, c.rho+down+up)
+			if i > 0 {
+				a.Set(i, i-1, -down)
+			}
+			if i < k-1 {
+				a.Set(i, i+1, -up)
+			}
+		}
+		var inv mat.Dense
+		if err := inv.Inverse(a); err != nil {
+			t.Fatal(err)
+		}
+		inv.Scale(c.rho, &inv)
+		var ch *birthdeath.Chain
+		var rows *birthdeath.RowBlock
+		if c.b0 == 0 && c.b1 == c.m {
+			var err error
+			if ch, err = birthdeath.New(c.m, c.lambda, c.theta); err != nil {
+				t.Fatal(err)
+			}
+			if rows, err = ch.Resolvent(0, c.m+1, c.rho, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ones := make([]float64, k)
+		for i := range ones {
+			ones[i] = 1
+		}
+		mass := bd.Apply(ones, nil)
+		exit := bd.Exit(nil)
+		for col := 0; col < k; col += max(k/7, 1) {
+			f := make([]float64, k)
+			f[col] = 1
+			x := bd.Apply(f, nil)
+			for i := range k {
+				if d := math.Abs(x[i] - inv.At(i, col)); d > 1e-12 {
+					t.Errorf("m = %d, band [%d, %d]: entry (%d, %d) = %g, dense LU %g", c.m, c.b0, c.b1, c.b0+i, c.b0+col, x[i], inv.At(i, col))
+				}
+				if rows != nil {
+					r := rows.Rows[i]
+					want := 0.0
+					if j := c.b0 + col; j >= r.Lo && j < r.Hi {
+						want = r.Q[j-r.Lo]
+					}
+					if d := math.Abs(x[i] - want); d > 1e-12 {
+						t.Errorf("m = %d: entry (%d, %d) = %g, birthdeath.Resolvent %g", c.m, i, col, x[i], want)
+					}
+				}
+			}
+		}
+		for i := range k {
+			if d := math.Abs(mass[i] + exit[i] - 1); d > 1e-12 {
+				t.Errorf("m = %d, band [%d, %d], state %d: mass %g + exit %g ≠ 1", c.m, c.b0, c.b1, c.b0+i, mass[i], exit[i])
+			}
+			if c.b0 == 0 && c.b1 == c.m && exit[i] != 0 {
+				t.Errorf("whole chain: exit %g ≠ 0", exit[i])
 			}
 		}
 	}

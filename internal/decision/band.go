@@ -1,0 +1,94 @@
+package decision
+
+// Band is the resolvent ρ(ρI − G_B)⁻¹ of the spare chain on 0..m (j → j−1
+// at rate jλ, j → j+1 at rate (m−j)θ) killed when it leaves the band
+// B = [B0, B1] of spare counts: Apply gives, for a vector f over B, the
+// expectation of f at the spare count when an Exp(ρ) clock rings, over
+// the paths that stay in B until then (doc.go, "Resolvent sums"). The
+// killed resolvent is a lower bound entrywise on the chain's own; Exit
+// gives, for each start, the probability of leaving B first, which bounds
+// the difference for a bounded f.
+//
+// The tridiagonal M-matrix ρI − G_B is factorised without pivoting in
+// the subtraction-free form of Grassmann, Taksar and Heyman: each pivot
+// is ρ plus non-negative terms, so the factors, and Apply on a
+// non-negative f, carry relative errors of a few ulps per state.
+type Band struct {
+	B0, B1 int
+	rho    float64
+	down   []float64 // jλ, by offset j − B0
+	up     []float64 // (m − j)θ
+	piv    []float64 // the pivots d'_i
+	mul    []float64 // the multipliers down_i/d'_{i−1}
+}
+
+// NewBand factorises the killed resolvent of the chain with m other
+// processors, rates lambda and theta, clock rate rho > 0, on the band
+// [b0, b1] ⊆ [0, m]. It panics if the band is empty or outside [0, m], or
+// rho is not positive (programmer errors: the callers derive these from
+// a validated scenario).
+func NewBand(m int, lambda, theta, rho float64, b0, b1 int) *Band {
+	if b0 < 0 || b1 > m || b0 > b1 || !(rho > 0) {
+		panic("decision: bad band")
+	}
+	k := b1 - b0 + 1
+	bd := &Band{B0: b0, B1: b1, rho: rho, down: make([]float64, k), up: make([]float64, k), piv: make([]float64, k), mul: make([]float64, k)}
+	for i := range k {
+		j := b0 + i
+		bd.down[i] = float64(j) * lambda
+		bd.up[i] = float64(m-j) * theta
+	}
+	// Forward elimination of the sub-diagonal: with σ_i = d'_i − up_i
+	// (the row's excess over its super-diagonal after elimination),
+	// σ_0 = ρ + down_0 and σ_i = ρ + down_i·σ_{i−1}/d'_{i−1}; every term is
+	// non-negative (down_0 and up_{k−1} are the killing rates).
+	sigma := rho + bd.down[0]
+	bd.piv[0] = sigma + bd.up[0]
+	for i := 1; i < k; i++ {
+		r := bd.down[i] / bd.piv[i-1]
+		bd.mul[i] = r
+		sigma = rho + r*sigma
+		bd.piv[i] = sigma + bd.up[i]
+	}
+	return bd
+}
+
+// Apply sets dst[i] = Σ_j ρ(ρI − G_B)⁻¹[B0+i, B0+j]·f[j] for the band's
+// states, and returns dst (allocated when nil or too short). f and dst
+// have one entry per state of the band and may be the same slice.
+func (bd *Band) Apply(f, dst []float64) []float64 {
+	k := len(bd.piv)
+	if len(f) != k {
+		panic("decision: Band.Apply: vector of the wrong length")
+	}
+	if cap(dst) < k {
+		dst = make([]float64, k)
+	}
+	dst = dst[:k]
+	z := bd.rho * f[0]
+	dst[0] = z
+	for i := 1; i < k; i++ {
+		z = bd.rho*f[i] + bd.mul[i]*z
+		dst[i] = z
+	}
+	dst[k-1] /= bd.piv[k-1]
+	for i := k - 2; i >= 0; i-- {
+		dst[i] = (dst[i] + bd.up[i]*dst[i+1]) / bd.piv[i]
+	}
+	return dst
+}
+
+// Exit returns, for each state of the band, the probability that the
+// chain leaves the band before the Exp(ρ) clock rings: the killed
+// resolvent applied to the killing rates over ρ.
+func (bd *Band) Exit(dst []float64) []float64 {
+	k := len(bd.piv)
+	f := make([]float64, k)
+	if bd.B0 > 0 {
+		f[0] += bd.down[0] / bd.rho
+	}
+	if bd.up[k-1] > 0 {
+		f[k-1] += bd.up[k-1] / bd.rho
+	}
+	return bd.Apply(f, dst)
+}
