@@ -24,7 +24,7 @@ type replicasOptions struct {
 func (o *replicasOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	o.changed = f.Changed
-	f.StringVar(&o.Replicas, "replicas", "", fmt.Sprintf("auto: choose the replication degree r (1 … %d), the count a of logical processes and the interval together (docs/model.md section 13), beside the best with r = 1", scenario.MaxReplicas))
+	f.StringVar(&o.Replicas, "replicas", "", fmt.Sprintf("`MODE` auto: choose the replication degree r (1 … %d), the count a of logical processes and the interval together (docs/model.md section 13), beside the best with r = 1", scenario.MaxReplicas))
 }
 
 // wanted reports whether --replicas was given, and checks its value and
