@@ -51,7 +51,7 @@ func (o *scenarioOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.MTTR, "mttr", "", "override the per-processor mean time to repair (`DURATION`, e.g. 1h)")
 	f.StringVar(&o.App, "app", "", "use the benchmark application `NAME`: "+strings.Join(bench.Names(), ", "))
 	f.StringVar(&o.Policy, "policy", "", "override the rescheduling `POLICY`: greedy, pb, moldable:A, vector:r1,...,rN, or optimal (optimize, uwt, policy: computed by package optimal)")
-	f.StringVar(&o.Reconfigure, "reconfigure", "", "override when a running application changes its processor count: never (the paper's model) or at-checkpoint (onto r(n) at every checkpoint; docs/optimal-policy.md section 1)")
+	f.StringVar(&o.Reconfigure, "reconfigure", "", "override `WHEN` a running application changes its processor count: never (the paper's model) or at-checkpoint (onto r(n) at every checkpoint; docs/optimal-policy.md section 1)")
 	f.StringVar(&o.Checkpoint, "checkpoint", "", "override the checkpoint latency L(a) on every count with `DURATION`, and the overhead C(a) too unless --overhead is given (a blocking checkpoint)")
 	f.StringVar(&o.Overhead, "overhead", "", "override the checkpoint overhead C(a) on every count (`DURATION`, at most the latency)")
 	f.StringVar(&o.Recovery, "recovery", "", "override the recovery cost R(p, a) on every count (`DURATION`)")
