@@ -84,4 +84,19 @@
 // the reference accepts, with the same scenario bit for bit (FuzzParse).
 // New and Scenario.Validate check everything, for scenarios built by
 // hand.
+//
+// # Overrides and the built-in scenario
+//
+// A command line or a study changes parts of a base scenario through
+// Overrides.Apply, the one place that does it (docs/scenario.md,
+// "Overrides"): the processor count, the rates, a named application,
+// the policy, the reconfiguration, the checkpoint latency and overhead,
+// the recovery cost and the work rate (WorkForm: linear, Amdahl's law or
+// a power law). A nil base is the built-in scenario: DefaultApplication
+// (the paper's QR benchmark) on DefaultSystem, the LANL system-1 rates
+// the paper estimated, greedy. Restricting a base to fewer processors
+// keeps a recovery form or matrix as it is stored
+// (Application.FirstCounts), never expanding it to N × N; a recovery
+// override is one number (RecoveryLinear). An override that does not fit
+// is an *OverrideError naming it.
 package scenario

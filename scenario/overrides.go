@@ -311,7 +311,7 @@ func (o *Overrides) application(base Application, builtin bool, n int, s *Overri
 		return base, nil
 	}
 	if n > base.N() {
-		return Application{}, overrideErr(OverrideProcessors, "%d, but the application is described for %d processor counts only; name an application or give a larger scenario", n, base.N())
+		return Application{}, overrideErr(OverrideProcessors, "%d processors, but the application is described for %d processor counts only; name an application or give a larger scenario", n, base.N())
 	}
 	app, err := base.FirstCounts(n)
 	if err != nil {

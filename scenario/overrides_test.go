@@ -333,3 +333,24 @@ func FuzzParseWork(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkOverridesRestrict: a study's processors axis of 10⁶ on a base
+// of 4·2²⁰ processors written in forms, with the latency and the recovery
+// overridden. The old restriction of package sweep expanded the base's
+// recovery to an N × N matrix (16·10¹² entries here); Apply copies the
+// first 10⁶ entries of each vector and keeps the recovery as a number.
+func BenchmarkOverridesRestrict(b *testing.B) {
+	base, err := scenario.Parse(strings.NewReader(`{"system": {"processors": 4194304, "mttf": "20y", "mttr": "1h"},
+		"application": {"work_rate": {"amdahl": {"rate": 1, "serial": 1e-6}}, "checkpoint_latency": {"constant": 60, "per_processor": 1e-5},
+		"recovery": {"constant": 30, "per_old": 1e-6, "per_new": 2e-6}}, "policy": "greedy"}`), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ov := scenario.Overrides{Processors: ptr(1 << 20), Latency: ptr(90.0), Recovery: ptr(45.0)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ov.Apply(base, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

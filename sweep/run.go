@@ -3,6 +3,7 @@ package sweep
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -373,7 +374,12 @@ func (r *runner) scenario(t Task) (sc *scenario.Scenario, opt bool, err error) {
 		ov.Policy = &pol
 		opt = pol.Kind == scenario.Optimal
 	}
-	if sc, err = ov.Apply(base, &scenario.OverrideSettings{Applications: bench.Application}); err != nil {
+	sc, err = ov.Apply(base, &scenario.OverrideSettings{Applications: bench.Application})
+	if oe := (*scenario.OverrideError)(nil); errors.As(err, &oe) {
+		// The task's ID names the point: the problem alone.
+		return nil, false, errors.New(oe.Problem)
+	}
+	if err != nil {
 		return nil, false, err
 	}
 	return sc, opt, nil

@@ -84,7 +84,9 @@ type Study struct {
 }
 
 // ScenarioAxes is a base scenario and the parameter ranges that replace
-// parts of it. An empty axis keeps the base's value.
+// parts of it. An empty axis keeps the base's value. Each task's point is
+// applied to the base by scenario.Overrides.Apply, as the command line's
+// flags are (docs/scenario.md, "Overrides").
 type ScenarioAxes struct {
 	// Base is a scenario file (the format of package scenario), or Files
 	// several, each a base (the outermost axis); without either,

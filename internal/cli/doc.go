@@ -23,7 +23,8 @@
 // Every subcommand reads the scenario of --scenario FILE (the JSON form of
 // package scenario), or the built-in scenario when the flag is absent, and
 // lets flags override its parts (--processors, --mttf, --mttr, --app,
-// --policy). Human-readable tables are the default output; --json and --csv
+// --policy, --reconfigure, --checkpoint, --overhead, --recovery, --work),
+// through scenario.Overrides: the flags hold no scenario logic. Human-readable tables are the default output; --json and --csv
 // give the same numbers for scripts, with times in seconds.
 //
 // Run is the entry point: it executes one command line and returns the exit
