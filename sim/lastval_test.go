@@ -1,12 +1,14 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -149,4 +151,44 @@ func TestLastvalTimeline(t *testing.T) {
 			t.Errorf("%v: totals %+v, want %+v", tc.rule, got, tc.want)
 		}
 	}
+}
+
+// TestLastvalWindowErrors: a window that is not finite and positive is
+// an error of NewTimeline and Run, not a panic.
+func TestLastvalWindowErrors(t *testing.T) {
+	sc := scriptedScenario(t, 3600, 3600, []int{1, 1}, []float64{1, 1}, []float64{10, 10}, []float64{10, 10}, scenario.RecoveryConstant(0, 2))
+	for _, w := range []float64{-1, math.NaN(), math.Inf(1)} {
+		src, err := NewListSource([]bool{true, true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := NewTimeline(sc, 90, src, Lastval{Span: w}, nil); err == nil {
+			t.Errorf("NewTimeline, window %v: no error", w)
+		}
+		if _, err := Run(context.Background(), sc, 90, &Settings{Rule: Lastval{Span: w}, Replications: 2}); err == nil {
+			t.Errorf("Run, window %v: no error", w)
+		}
+	}
+}
+
+// FuzzParseRule: ParseRule never panics, an accepted name round-trips
+// through String, and an error quotes a bounded prefix of the input.
+func FuzzParseRule(f *testing.F) {
+	for _, s := range []string{"", "lastval", "most-reliable", "random", "lowest-index", "Lastval", "lastval:1h", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRule(s)
+		if err != nil {
+			// The message's own text, and at most quote.MaxBytes bytes of
+			// the input, each escaped in at most 4 characters (\xff).
+			if len(err.Error()) > 120+4*quote.MaxBytes {
+				t.Errorf("error of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		if s != "" && fmt.Sprint(r) != s {
+			t.Errorf("ParseRule(%q) = %v", s, r)
+		}
+	})
 }
