@@ -54,7 +54,11 @@
 // maximises UWT(I) over ln I by Brent's method (internal/scalar), from a
 // Young-like start; UWT(I) is assumed unimodal, as in package uwt. Best
 // maximises jointly over (a, r, I) by exhaustive search over the pairs
-// whose chain fits MaxStates (skipped pairs are counted, not compared).
+// whose chain fits MaxStates (skipped pairs are counted, not compared),
+// and reports the best pair with r = 1 beside (Choice.Single). Optimize
+// builds the state space, the generator, the recovery segment and the
+// down times once; each evaluation then costs one exponential and one
+// integral of the up segment and one stationary solve.
 //
 // # Checks
 //

@@ -74,9 +74,12 @@
 // Which r(n) of the n functional processors are used is decided by a Rule:
 // MostReliable (fewest failures so far; the default, here and in the trace
 // replays of package evaluate), Random (uniform, from the run's seeded
-// stream) or LowestIndex. With exponential processors
-// they are exchangeable and memoryless, so every rule gives the same
-// process in law; for a trace the rule matters.
+// stream), LowestIndex, or Lastval (Volpex's host selection: the
+// processors most available over the last hour, a RecentRule for which the
+// timeline keeps each processor's recent down periods; Nguyen et al.,
+// seed 002). With exponential processors they are exchangeable and
+// memoryless, so every rule gives the same process in law; for a trace
+// the rule matters.
 //
 // # Engine
 //

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -88,11 +89,17 @@ func newRecency(rule Rule, n int) *recency {
 	if !ok {
 		return nil
 	}
-	w := rr.Window()
-	if !(w > 0) || math.IsInf(w, 0) {
-		panic("sim: RecentRule window must be finite and positive")
+	return &recency{window: rr.Window(), downSince: make([]float64, n), downs: make([][][2]float64, n), frac: make([]float64, n)}
+}
+
+// checkRule rejects a RecentRule whose window is not finite and positive.
+func checkRule(rule Rule) error {
+	if rr, ok := rule.(RecentRule); ok {
+		if w := rr.Window(); !(w > 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("sim: rule %v: window = %v s, want a finite positive number of seconds", rule, w)
+		}
 	}
-	return &recency{window: w, downSince: make([]float64, n), downs: make([][][2]float64, n), frac: make([]float64, n)}
+	return nil
 }
 
 // fail records that processor i went down at time t.

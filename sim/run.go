@@ -296,6 +296,9 @@ func settings(sc *scenario.Scenario, interval float64, s *Settings) (Settings, e
 	if set.Rule == nil {
 		set.Rule = MostReliable{}
 	}
+	if err := checkRule(set.Rule); err != nil {
+		return set, err
+	}
 	return set, nil
 }
 

@@ -155,6 +155,9 @@ func newTimelineChecked(sc *scenario.Scenario, interval float64, d Decisions, sr
 	if err := checkReplicas(sc, d); err != nil {
 		return nil, err
 	}
+	if err := checkRule(rule); err != nil {
+		return nil, err
+	}
 	if rng == nil {
 		rng = rand.New(rand.NewPCG(1, 2))
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/ckpt-markov/markov/internal/quote"
 	"github.com/ckpt-markov/markov/replication"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
+	"github.com/ckpt-markov/markov/uwt"
 )
 
 // replicasOptions is optimize's --replicas flag: "auto" searches the
@@ -144,4 +146,42 @@ func (r replicasReport) Text(w io.Writer) error {
 	}
 	t.row("Search", fmt.Sprintf("%d (a, r) pairs optimised; %d skipped (chain above %d states)", r.choice.Evaluated, r.choice.Skipped, replication.MaxStates))
 	return t.flush()
+}
+
+// runSimulateReplicas simulates a scenario with application.replicas =
+// r > 1 beside package replication's exact model, which holds for a
+// moldable policy on a·r processors (docs/model.md section 13).
+func runSimulateReplicas(ctx context.Context, cmd *cobra.Command, opts *simulateOptions, info scenarioInfo, interval float64, set *sim.Settings) error {
+	for _, name := range []string{"exact", "old-count-bin", "max-memory"} {
+		if cmd.Flags().Changed(name) {
+			return flagError(name, "not with application.replicas > 1 (package replication's model has no such option)")
+		}
+	}
+	sc := info.sc
+	r := sc.Application.ReplicaCount()
+	if sc.Policy.Kind != scenario.Moldable || sc.Policy.Processors%r != 0 {
+		return fmt.Errorf("application.replicas = %d: the model needs a moldable policy on a multiple of %d processors (moldable:A with A = a·r), not %s", r, r, info.shortPolicy())
+	}
+	m, err := replication.FromScenario(sc, sc.Policy.Processors/r)
+	if err != nil {
+		return err
+	}
+	var res replication.Result
+	if interval == 0 {
+		opt, err := m.Optimize(0)
+		if err != nil {
+			return err
+		}
+		interval, res = opt.Interval, opt.Result
+	} else if res, err = m.UWT(interval); err != nil {
+		return err
+	}
+	bar := opts.env.startProgress("simulating", 0)
+	out, err := sim.Run(ctx, sc, interval, set)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	model := uwt.Result{Interval: interval, UWT: res.UWT, Availability: res.Availability, States: res.States}
+	return opts.env.render(opts.Output, simulateReport{info: info, interval: interval, seed: opts.Seed, model: model, res: out})
 }

@@ -1,10 +1,14 @@
 package cli_test
 
 import (
+	"context"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-markov/markov/replication"
+	"github.com/ckpt-markov/markov/scenario"
 )
 
 // sixVolatile is a small volatile pool (MTTF 2 h, MTTR 2 h, checkpoints of
@@ -101,6 +105,90 @@ func TestOptimizeReplicasFlags(t *testing.T) {
 		_, stderr, code := run(t, append([]string{"optimize", "--scenario", path}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.flag) || len(stderr) > 400 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %s", c.args, code, stderr, c.flag)
+		}
+	}
+}
+
+// volunteerPairs is docs/examples/volunteer-replicas.json run the way
+// optimize --replicas auto chooses there: 4 processes × 2 replicas.
+const volunteerPairs = `{
+  "system": {"processors": 12, "mttf": "8h", "mttr": "4h"},
+  "application": {"work_rate": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+    "checkpoint_latency": "10m", "recovery": "10m", "replicas": 2},
+  "policy": "moldable:8"
+}`
+
+// TestSimulateReplicas: simulate with application.replicas = 2 prints
+// package replication's exact UWT beside package sim's replicated runs
+// (two independent computations of one process), and the model must lie
+// in the simulation's 99 % interval. Power: the same interval must
+// exclude the model with one replica (4 unreplicated processes at the same
+// interval) and the best unreplicated choice (6 processes at their own
+// interval, 2.5285 work/s by optimize --replicas auto's r = 1 column,
+// recomputed here through the package), so the simulation does confirm
+// that replication wins on this pool.
+func TestSimulateReplicas(t *testing.T) {
+	path := writeFile(t, "pairs.json", volunteerPairs)
+	var got struct {
+		Interval     float64 `json:"interval"`
+		UWT          float64 `json:"uwt"`
+		UWTHalfWidth float64 `json:"uwt_half_width"`
+		ModelUWT     float64 `json:"model_uwt"`
+		ModelInCI    bool    `json:"model_in_ci"`
+		Status       string  `json:"status"`
+	}
+	runJSON(t, &got, "simulate", "--scenario", path, "--seed", "3")
+	if !got.ModelInCI || math.Abs(got.UWT-got.ModelUWT) > got.UWTHalfWidth {
+		t.Errorf("model %.6g outside the simulation's %.6g ± %.2g (%s)", got.ModelUWT, got.UWT, got.UWTHalfWidth, got.Status)
+	}
+	one := replication.Model{Processors: 12, Processes: 4, Replicas: 1, MTTF: 8 * 3600, MTTR: 4 * 3600,
+		WorkRate: 4, Latency: 600, Overhead: 600, Recovery: 600}
+	r1, err := one.UWT(got.Interval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse(strings.NewReader(unreplicated(volunteerPairs)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	single, err := replication.Best(context.Background(), sc, 1, 1e-6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, alt := range []float64{r1.UWT, single.UWT} {
+		if math.Abs(got.UWT-alt) <= got.UWTHalfWidth {
+			t.Errorf("the simulation's %.6g ± %.2g also holds %.6g: no power", got.UWT, got.UWTHalfWidth, alt)
+		}
+	}
+}
+
+// unreplicated drops the replication degree and the policy that need it (Best
+// ignores both, but the file must parse on its own).
+func unreplicated(s string) string {
+	return strings.NewReplacer(`, "replicas": 2`, ``, `"moldable:8"`, `"greedy"`).Replace(s)
+}
+
+// TestSimulateReplicasErrors: the replicated model needs a moldable
+// policy on a multiple of r processors (a data error, exit 1, naming
+// application.replicas); the uwt model's flags are usage errors.
+func TestSimulateReplicasErrors(t *testing.T) {
+	for _, c := range []struct {
+		policy, flag string
+		code         int
+		want         string
+	}{
+		{"greedy", "", 1, "application.replicas"},
+		{"moldable:7", "", 1, "application.replicas"},
+		{"moldable:8", "--exact", 2, "--exact"},
+	} {
+		path := writeFile(t, "p.json", strings.Replace(volunteerPairs, `"moldable:8"`, `"`+c.policy+`"`, 1))
+		args := []string{"simulate", "--scenario", path, "--interval", "1h", "--replications", "2", "--horizon", "1d", "--rel-tol", "-1"}
+		if c.flag != "" {
+			args = append(args, c.flag)
+		}
+		_, stderr, code := run(t, args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s %s: exit %d, stderr %q; want exit %d naming %s", c.policy, c.flag, code, stderr, c.code, c.want)
 		}
 	}
 }

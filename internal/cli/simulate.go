@@ -69,8 +69,10 @@ until the confidence interval's half-width is below --rel-tol of the mean
 searched first and simulated. With --policy optimal the optimal policy is
 simulated: at --interval, the best vector for that interval; without it,
 the per-state optimum with its interval for every (processor count, spare
-count), beside the UWT the solver computes for it. Results depend only on --seed, not on the
-number of CPUs.`,
+count), beside the UWT the solver computes for it. With application.replicas = r > 1
+the policy must be moldable:A with A = a·r, and the model beside the
+simulation is the exact replicated model (docs/model.md section 13).
+Results depend only on --seed, not on the number of CPUs.`,
 		Example: `  markov simulate --interval 17h
   markov simulate --app cg --processors 16 --seed 7 --replications 64 --json
   markov simulate --interval 2h --horizon 5y --rel-tol -1`,
@@ -110,6 +112,9 @@ func runSimulate(ctx context.Context, cmd *cobra.Command, opts *simulateOptions)
 	}
 	if info.sc.MultiLevel() {
 		return runSimulateLevels(ctx, opts, info, interval, set)
+	}
+	if info.sc.Application.ReplicaCount() > 1 {
+		return runSimulateReplicas(ctx, cmd, opts, info, interval, set)
 	}
 	info, m, err := buildModel(cmd, info, &opts.Model)
 	if err != nil {
