@@ -50,11 +50,18 @@ r(n) = 0 for n = 1..15 and 16 for n = 16..128; "1-128: n" means r(n) = n.
 
 Policies (--policy): greedy (r(n) = n), pb (performance based: the count
 a ≤ n with the largest work rate ω(a)), moldable:A (A processors, waiting
-below A), vector:r1,...,rN (explicit). The availability-based policy (ab)
-needs a failure history: it runs on traces, in markov evaluate --policies ab.
-optimal computes the best vector and its intervals (docs/optimal-policy.md)
-and writes, with --json, a "policy" string that --policy reads back and a
-"scenario_policy" object for a scenario file, with I* and I(a).
+below A), vector:r1,...,rN (explicit), table:… (a decision table, below).
+The availability-based policy (ab) needs a failure history: it runs on
+traces, in markov evaluate --policies ab. optimal computes the best policy
+and its intervals (docs/optimal-policy.md) and writes, with --json, a
+"policy" string that --policy reads back and a "scenario_policy" object for
+a scenario file, with I* and I(a).
+
+When the recovery cost R(p, a) depends on the count p of the last
+checkpoint, the optimal action may depend on p too: the policy is then a
+decision table r(p, n), printed in range form as
+"1: 0, 2-4: n, 5-6: 4; p=3: 4-6: 3": the default row, then the rows of the
+counts p that differ from it (docs/scenario.md, "Decision tables").
 A --policy that does not fit the scenario (a vector of the wrong length,
 moldable:A with A > N) is a command-line error (exit status 2).`,
 		Example: `  markov policy
