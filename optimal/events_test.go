@@ -172,3 +172,63 @@ func TestEventsTable(t *testing.T) {
 	}
 	t.Logf("g* = %.12g, best vector %.12g, table %s", res.UWT, best, res.Table)
 }
+
+// TestSingleIntervalEvents: level 2 (one interval) with failure events.
+// Without events it is New's SingleInterval by a second algorithm (g to
+// 1e-9: both maximise a smooth g*(I) whose maximum is flat, so the
+// interval tolerances of the two searches cost far less than that); with
+// events g*(I*) is at least the UWT of the solver's vector at uwt's own
+// optimal interval (package uwt's interval search on the batch model,
+// which can only find a smaller or equal value for one policy).
+func TestSingleIntervalEvents(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range oracleCases()[:4] {
+		sc := c.scenario(t, scenario.Policy{})
+		sv, err := New(sc, &Settings{Full: true, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := sv.SingleInterval(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := SingleIntervalEvents(ctx, sc.System, sc.Application, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiff(got.UWT, want.UWT); d > 1e-9 {
+			t.Errorf("%s: events solver g*(I*) = %.15g at %g s, New's %.15g at %g s (rel. %.2g)", c.name, got.UWT, got.Interval, want.UWT, want.Interval, d)
+		}
+	}
+	for _, c := range eventsCases()[:4] {
+		base := c.scenario(t, scenario.Policy{})
+		sys := base.System
+		sys.FailureEvents = &scenario.FailureEvents{Sizes: c.sizes}
+		got, err := SingleIntervalEvents(ctx, sys, base.Application, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := got.Table.Vector()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := scenario.New(sys, base.Application, scenario.Policy{Kind: scenario.Explicit, Explicit: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := uwt.New(ctx, sc, &uwt.Settings{Exact: true, Prune: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt, err := m.Optimize(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.UWT < opt.UWT*(1-1e-9) {
+			t.Errorf("%s: g*(I*) = %.15g at %g s below uwt's optimum of r* = %v, %.15g at %g s", c.name, got.UWT, got.Interval, v, opt.UWT, opt.Interval)
+		}
+		if d := relDiff(got.UWT, opt.UWT); d > 1e-6 {
+			t.Errorf("%s: g*(I*) = %.15g, uwt's optimum of r* %.15g (rel. %.2g): the two searches disagree", c.name, got.UWT, opt.UWT, d)
+		}
+	}
+}

@@ -403,13 +403,17 @@ func (r optimalUWTReport) Text(w io.Writer) error {
 
 func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptions) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
+	defer bar.finish()
 	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &modelOptions{})
+	if err != nil && info.sc != nil && !info.sc.System.FailureEvents.Single() {
+		// The solver of New models single failures; the batch model's
+		// solver takes the failure events.
+		return runPolicyOptimalEvents(ctx, opts, info)
+	}
 	if err != nil {
-		bar.finish()
 		return err
 	}
 	rep, err := sv.Levels(ctx, nil)
-	bar.finish()
 	if err != nil {
 		return err
 	}
@@ -417,16 +421,39 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	if err != nil {
 		return fmt.Errorf("the optimal policy has no decision table to write (%v); use markov optimize --policy optimal", err)
 	}
-	return opts.env.render(opts.Output, optimalPolicyReport{info, t, rep})
+	bar.finish()
+	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: t, interval: rep.Single.Interval, uwt: rep.Single.UWT,
+		intervals: rep.PerConfiguration.Intervals, mass: rep.PerConfiguration.Mass})
+}
+
+// runPolicyOptimalEvents is markov policy --policy optimal on a system
+// with failure events: the solver of the batch model
+// (optimal.SingleIntervalEvents), one interval for every configuration.
+func runPolicyOptimalEvents(ctx context.Context, opts *policyOptions, info scenarioInfo) error {
+	for _, f := range []string{"candidates", "refine"} {
+		if opts.Optimal.changed(f) {
+			return flagError(f, "the optimal policy with failure events considers every processor count; omit --%s", f)
+		}
+	}
+	if info.sc.Reconfigure == scenario.AtCheckpoint {
+		return flagError("reconfigure", "the optimal policy with failure events does not reconfigure at checkpoints; omit --reconfigure")
+	}
+	res, err := optimal.SingleIntervalEvents(ctx, info.sc.System, info.sc.Application, nil)
+	if err != nil {
+		return err
+	}
+	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: res.Table, interval: res.Interval, uwt: res.UWT})
 }
 
 // optimalPolicyReport is the result of markov policy --policy optimal:
 // r* (a decision table when its actions depend on the checkpoint count
-// p) and I(a), in forms that read back.
+// p) and I* with its UWT, and I(a) when they were computed, in forms that
+// read back.
 type optimalPolicyReport struct {
-	info scenarioInfo
-	t    *reschedule.Table
-	rep  optimal.Report
+	info            scenarioInfo
+	t               *reschedule.Table
+	interval, uwt   float64
+	intervals, mass map[int]float64
 }
 
 // optimalPolicyJSON extends policyJSON: Policy is "vector:r1,...,rN" or
@@ -448,9 +475,9 @@ type optimalPolicyJSON struct {
 func (p optimalPolicyReport) JSON() any {
 	out := optimalPolicyJSON{
 		policyJSON: policyJSON{Scenario: p.info.json(), Processors: p.t.N()},
-		Interval:   jsonFloat(p.rep.Single.Interval),
-		Intervals:  secondsByCount(p.rep.PerConfiguration.Intervals),
-		UWT:        jsonFloat(p.rep.Single.UWT),
+		Interval:   jsonFloat(p.interval),
+		Intervals:  secondsByCount(p.intervals),
+		UWT:        jsonFloat(p.uwt),
 	}
 	if v, err := p.t.Vector(); err == nil {
 		out.Policy, out.Vector, out.Runs = scenario.Policy{Kind: scenario.Explicit, Explicit: v}.String(), v, runs(v)
@@ -477,7 +504,7 @@ func (p optimalPolicyReport) CSV() ([]string, [][]string) {
 				continue // the default row's
 			}
 			iv := ""
-			if x, ok := p.rep.PerConfiguration.Intervals[r.At(n)]; ok {
+			if x, ok := p.intervals[r.At(n)]; ok {
 				iv = csvFloat(x)
 			}
 			rows = append(rows, []string{pc, strconv.Itoa(n), strconv.Itoa(r.At(n)), iv})
@@ -500,8 +527,10 @@ func (p optimalPolicyReport) Text(w io.Writer) error {
 		sc.Reschedule, sc.Table = v, nil
 	}
 	tableRows(t, sc)
-	t.row("I*", short(p.rep.Single.Interval)+" (one interval, UWT "+num(p.rep.Single.UWT)+" work/s)")
-	t.row("I(a)", intervalsText(p.rep.PerConfiguration.Intervals, p.rep.PerConfiguration.Mass))
+	t.row("I*", short(p.interval)+" (one interval, UWT "+num(p.uwt)+" work/s)")
+	if p.intervals != nil {
+		t.row("I(a)", intervalsText(p.intervals, p.mass))
+	}
 	return t.flush()
 }
 

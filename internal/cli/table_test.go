@@ -67,3 +67,40 @@ func TestPolicyOptimalTable(t *testing.T) {
 		t.Errorf("read back: %q, written %q", again.Runs, p.Runs)
 	}
 }
+
+// TestPolicyOptimalEvents: with failure events, markov policy --policy
+// optimal solves the batch model (optimal.SingleIntervalEvents); the
+// decision table it writes, read back from a scenario file, gives in
+// markov uwt's exact batch model the UWT it wrote at I*, to 1e-9.
+func TestPolicyOptimalEvents(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "migration.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := strings.Replace(string(raw), `"mttr": "4h"}`, `"mttr": "4h", "failure_events": {"sizes": [0.6, 0.4]}}`, 1)
+	if ev == string(raw) {
+		t.Fatal("the example's system line changed")
+	}
+	var p struct {
+		Policy         string          `json:"policy"`
+		Interval       float64         `json:"interval"`
+		UWT            float64         `json:"uwt"`
+		ScenarioPolicy json.RawMessage `json:"scenario_policy"`
+	}
+	runJSON(t, &p, "policy", "--scenario", writeFile(t, "ev.json", ev), "--policy", "optimal")
+	if !strings.HasPrefix(p.Policy, "table:") {
+		t.Errorf("policy %q, want a decision table", p.Policy)
+	}
+	back := writeFile(t, "back.json", strings.Replace(ev, `"policy": "greedy"`, `"policy": `+string(p.ScenarioPolicy), 1))
+	var u struct {
+		UWT float64 `json:"uwt"`
+	}
+	runJSON(t, &u, "uwt", "--scenario", back, "--interval", fmt.Sprintf("%.17gs", p.Interval), "--exact")
+	if relErr(u.UWT, p.UWT) > 1e-9 {
+		t.Errorf("uwt of the table read back: %.15g, written %.15g", u.UWT, p.UWT)
+	}
+	_, _, code := run(t, "policy", "--scenario", writeFile(t, "ev2.json", ev), "--policy", "optimal", "--candidates", "2-4")
+	if code != 2 {
+		t.Errorf("--candidates with failure events: exit %d, want 2", code)
+	}
+}
