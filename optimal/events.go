@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -267,10 +268,36 @@ func eye(n int) *mat.Dense {
 	return d
 }
 
-// row returns the reward, sojourn and transitions (state index →
-// probability, appended to dst) of X(p, n) under action a.
-func (pr *eventsProcess) row(p, n, a int, dst map[int]float64) (w, tau float64, err error) {
-	clear(dst)
+// sparseRow is a row of transition probabilities: val over a dense
+// scratch of every state, idx the states touched in increasing order (so
+// that sums over the row have a fixed order: results do not depend on
+// anything but the inputs).
+type sparseRow struct {
+	val []float64
+	idx []int
+}
+
+// add adds q to entry y.
+func (r *sparseRow) add(y int, q float64) {
+	if r.val[y] == 0 {
+		r.idx = append(r.idx, y)
+	}
+	r.val[y] += q
+}
+
+// reset empties the row.
+func (r *sparseRow) reset() {
+	for _, y := range r.idx {
+		r.val[y] = 0
+	}
+	r.idx = r.idx[:0]
+}
+
+// row returns the reward, sojourn and transitions (into dst, reset
+// first; its indices sorted) of X(p, n) under action a.
+func (pr *eventsProcess) row(p, n, a int, dst *sparseRow) (w, tau float64, err error) {
+	dst.reset()
+	defer func() { slices.Sort(dst.idx) }()
 	if a == 0 {
 		loss := batchchain.Loss(pr.normSizes(), max(n, 1))
 		fail := float64(n) * pr.eventRate
@@ -278,11 +305,11 @@ func (pr *eventsProcess) row(p, n, a int, dst map[int]float64) (w, tau float64, 
 		tot := fail + rep
 		if n > 0 {
 			for k, q := range loss {
-				dst[pr.index(p, n-k-1)] += fail * q / tot
+				dst.add(pr.index(p, n-k-1), fail*q/tot)
 			}
 		}
 		if n < pr.n {
-			dst[pr.index(p, n+1)] += rep / tot
+			dst.add(pr.index(p, n+1), rep/tot)
 		}
 		return 0, 1 / tot, nil
 	}
@@ -293,12 +320,12 @@ func (pr *eventsProcess) row(p, n, a int, dst map[int]float64) (w, tau float64, 
 	j := n - a
 	for k, q := range b.stay[j] {
 		if q != 0 {
-			dst[pr.index(p, k)] += q
+			dst.add(pr.index(p, k), q)
 		}
 	}
 	for k, q := range b.move[j] {
 		if q != 0 {
-			dst[pr.index(pr.keyAfter(a), k)] += q
+			dst.add(pr.index(pr.keyAfter(a), k), q)
 		}
 	}
 	return b.w[j], b.tau[j], nil
@@ -338,7 +365,7 @@ func (pr *eventsProcess) solve(set Settings) (EventsResult, error) {
 		return EventsResult{}, errors.New("optimal: the work rate is zero on every processor count")
 	}
 	res := EventsResult{Interval: pr.interval, Status: IterationLimit}
-	tr := map[int]float64{}
+	tr := &sparseRow{val: make([]float64, nx)}
 	for it := 0; it <= set.MaxIter; it++ {
 		g, h, err := pr.evaluate(act)
 		if err != nil {
@@ -355,8 +382,8 @@ func (pr *eventsProcess) solve(set Settings) (EventsResult, error) {
 						return 0, err
 					}
 					v := w - g*tau
-					for y, pb := range tr {
-						v += pb * h[y]
+					for _, y := range tr.idx {
+						v += tr.val[y] * h[y]
 					}
 					return v, nil
 				}
@@ -413,7 +440,7 @@ func (pr *eventsProcess) evaluate(act []int) (float64, []float64, error) {
 	ref := pr.index(pr.ps[len(pr.ps)-1], pr.n)
 	a := mat.NewDense(nx, nx, nil)
 	b := mat.NewVecDense(nx, nil)
-	tr := map[int]float64{}
+	tr := &sparseRow{val: make([]float64, nx)}
 	for _, p := range pr.ps {
 		for k := 0; k <= pr.n; k++ {
 			x := pr.index(p, k)
@@ -423,8 +450,8 @@ func (pr *eventsProcess) evaluate(act []int) (float64, []float64, error) {
 			}
 			// Row x: h(x) − Σ P h(y) + g·τ = w, with h(ref) replaced by g.
 			a.Set(x, x, a.At(x, x)+1)
-			for y, q := range tr {
-				a.Set(x, y, a.At(x, y)-q)
+			for _, y := range tr.idx {
+				a.Set(x, y, a.At(x, y)-tr.val[y])
 			}
 			a.Set(x, ref, tau) // column ref holds g (h(ref) = 0)
 			b.SetVec(x, w)
