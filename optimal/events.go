@@ -61,6 +61,7 @@ type eventsProcess struct {
 	interval  float64
 	ctx       context.Context
 	rows      map[[2]int]*eventsBlock // (p, a) → rows for n = a..N
+	up        map[int]*mat.Dense      // a → the up phase's quantities (upPhase)
 	eventRate float64
 }
 
@@ -153,7 +154,7 @@ func newEventsProcess(ctx context.Context, sys scenario.System, app scenario.App
 		sizes = sys.FailureEvents.Sizes
 	}
 	pr := &eventsProcess{n: n, sc: sc, lambda: sys.Lambda(), theta: sys.Theta(), sizes: sizes,
-		byOld: app.Recovery.DependsOnOld(), interval: interval, ctx: ctx, rows: map[[2]int]*eventsBlock{}}
+		byOld: app.Recovery.DependsOnOld(), interval: interval, ctx: ctx, rows: map[[2]int]*eventsBlock{}, up: map[int]*mat.Dense{}}
 	pr.ps = []int{0}
 	if pr.byOld {
 		pr.ps = make([]int, n)
@@ -208,17 +209,49 @@ func (pr *eventsProcess) block(p, a int) (*eventsBlock, error) {
 	if pOld == 0 {
 		pOld = a // any p: the cost does not depend on it
 	}
-	var pR, qR, pU, qU mat.Dense
-	tauR, tauU := make([]float64, m+1), make([]float64, m+1)
+	var pR, qR mat.Dense
+	tauR := make([]float64, m+1)
 	if err := ch.Transition(&pR, &qR, tauR, app.Recovery.Cost(pOld, a)+app.Latency[a-1]); err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
 	}
-	tU := pr.interval + app.Latency[a-1]
-	if err := ch.Transition(&pU, &qU, tauU, tU); err != nil {
+	up, err := pr.upPhase(ch)
+	if err != nil {
+		return nil, err
+	}
+	var phase mat.Dense
+	phase.Mul(&pR, up)
+	gain := app.WorkRate[a-1] * (pr.interval + app.Latency[a-1] - app.Overhead[a-1])
+	b := &eventsBlock{w: make([]float64, m+1), tau: make([]float64, m+1), stay: make([][]float64, m+1), move: make([][]float64, m+1)}
+	for j := 0; j <= m; j++ {
+		b.tau[j] = tauR[j] + phase.At(j, 0)
+		b.w[j] = gain * phase.At(j, 1)
+		b.stay[j] = make([]float64, pr.n+1)
+		b.move[j] = make([]float64, pr.n+1)
+		for k := 0; k < pr.n; k++ {
+			b.stay[j][k] = qR.At(j, k)
+			b.move[j][k] = phase.At(j, 2+k)
+		}
+	}
+	pr.rows[[2]int{p, a}] = b
+	return b, nil
+}
+
+// upPhase returns, for the up phase on ch.A() processors (segments of
+// I + L(a) until the first interrupting event), by spare count at its
+// start: column 0 the expected time, column 1 the expected number of
+// commits, column 2 + n' the probability that it ends with n'
+// functional; M = (I − P_U)⁻¹ applied to τ_U, P_U·1 and Q_U. It depends
+// on a only, not on p, and is computed once per count.
+func (pr *eventsProcess) upPhase(ch *batchchain.Chain) (*mat.Dense, error) {
+	a, m := ch.A(), ch.M()
+	if up, ok := pr.up[a]; ok {
+		return up, nil
+	}
+	var pU, qU mat.Dense
+	tauU := make([]float64, m+1)
+	if err := ch.Transition(&pU, &qU, tauU, pr.interval+pr.sc.Application.Latency[a-1]); err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
 	}
-	// M = (I − P_U)⁻¹ applied to the up phase's per-start quantities:
-	// expected time, commits and exit law from each spare count.
 	var ip mat.Dense
 	ip.Sub(eye(m+1), &pU)
 	var lu mat.LU
@@ -238,26 +271,12 @@ func (pr *eventsProcess) block(p, a int) (*eventsBlock, error) {
 			rhs.Set(j, 2+k, qU.At(j, k))
 		}
 	}
-	var up mat.Dense
-	if err := lu.SolveTo(&up, false, rhs); err != nil {
+	up := new(mat.Dense)
+	if err := lu.SolveTo(up, false, rhs); err != nil {
 		return nil, fmt.Errorf("optimal: the up phase on %d processors: %w", a, err)
 	}
-	var phase mat.Dense
-	phase.Mul(&pR, &up)
-	gain := app.WorkRate[a-1] * (pr.interval + app.Latency[a-1] - app.Overhead[a-1])
-	b := &eventsBlock{w: make([]float64, m+1), tau: make([]float64, m+1), stay: make([][]float64, m+1), move: make([][]float64, m+1)}
-	for j := 0; j <= m; j++ {
-		b.tau[j] = tauR[j] + phase.At(j, 0)
-		b.w[j] = gain * phase.At(j, 1)
-		b.stay[j] = make([]float64, pr.n+1)
-		b.move[j] = make([]float64, pr.n+1)
-		for k := 0; k < pr.n; k++ {
-			b.stay[j][k] = qR.At(j, k)
-			b.move[j][k] = phase.At(j, 2+k)
-		}
-	}
-	pr.rows[[2]int{p, a}] = b
-	return b, nil
+	pr.up[a] = up
+	return up, nil
 }
 
 func eye(n int) *mat.Dense {
