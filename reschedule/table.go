@@ -373,7 +373,7 @@ func ParseEntries(s string) ([]Entry, error) {
 			head, rest, ok := strings.Cut(row, ":")
 			name, val, isP := strings.Cut(strings.TrimSpace(head), "=")
 			if !ok || !isP || strings.TrimSpace(name) != "p" {
-				return nil, &TableError{-1, fmt.Errorf("row %s does not start with p=P:", quote.Value(row))}
+				return nil, &TableError{-1, fmt.Errorf("row %s does not start with \"p=P:\"", quote.Value(row))}
 			}
 			x, err := strconv.Atoi(strings.TrimSpace(val))
 			if err != nil || x < 1 {

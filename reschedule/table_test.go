@@ -126,7 +126,7 @@ func TestTableErrors(t *testing.T) {
 		{"3-1: n", 4, "want 1 ≤ lo ≤ hi ≤ 4"},
 		{"1-4: n; p=5: 1: 1", 4, "p = 5 outside [1, 4]"},
 		{"1-4: n; p=2: 2-3: 2, 3: 3", 4, "overlaps"},
-		{"1-4: n; q=2: 1: 1", 4, "does not start with p=P:"},
+		{"1-4: n; q=2: 1: 1", 4, "does not start with \"p=P:\""},
 		{"1-4: n; p=0: 1: 1", 4, "want a processor count ≥ 1"},
 		{"1-4: x", 4, "action \"x\""},
 		{"1-4 n", 4, "want lo-hi: a"},
