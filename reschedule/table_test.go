@@ -171,3 +171,32 @@ func FuzzParseTable(f *testing.F) {
 		}
 	})
 }
+
+// TestTableDiffersLarge: a default row of N single-count entries (a = n
+// written one count at a time) and N rows each overriding every count
+// with a = n, equal to it: DependsOnOld is false. Comparing every range of
+// every row with every default range would take N² = 2³² steps; the
+// merged default row takes O(N).
+func TestTableDiffersLarge(t *testing.T) {
+	const n = 1 << 16
+	entries := make([]reschedule.Entry, 0, 2*n)
+	for k := 1; k <= n; k++ {
+		entries = append(entries, reschedule.Entry{Lo: k, Hi: k, A: k})
+	}
+	for p := 1; p <= n; p++ {
+		entries = append(entries, reschedule.Entry{P: p, Lo: 1, Hi: n, A: reschedule.AllUp})
+	}
+	tab, err := reschedule.NewTable(n, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.DependsOnOld() {
+		t.Error("a table whose rows all equal the default depends on p")
+	}
+	// One count changed in the last row: now it does.
+	entries[len(entries)-1] = reschedule.Entry{P: n, Lo: 1, Hi: n - 1, A: reschedule.AllUp}
+	entries = append(entries, reschedule.Entry{P: n, Lo: n, Hi: n, A: n - 1})
+	if tab, err = reschedule.NewTable(n, entries); err != nil || !tab.DependsOnOld() {
+		t.Errorf("a row that differs at n = N: depends on p %v, %v", tab != nil && tab.DependsOnOld(), err)
+	}
+}
