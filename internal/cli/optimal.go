@@ -403,17 +403,23 @@ func (r optimalUWTReport) Text(w io.Writer) error {
 
 func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptions) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
-	defer bar.finish()
 	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &modelOptions{})
 	if err != nil && info.sc != nil && !info.sc.System.FailureEvents.Single() {
 		// The solver of New models single failures; the batch model's
 		// solver takes the failure events.
-		return runPolicyOptimalEvents(ctx, opts, info)
+		res, err := solveEvents(ctx, opts, info)
+		bar.finish()
+		if err != nil {
+			return err
+		}
+		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: res.Table, interval: res.Interval, uwt: res.UWT})
 	}
 	if err != nil {
+		bar.finish()
 		return err
 	}
 	rep, err := sv.Levels(ctx, nil)
+	bar.finish()
 	if err != nil {
 		return err
 	}
@@ -421,28 +427,23 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	if err != nil {
 		return fmt.Errorf("the optimal policy has no decision table to write (%v); use markov optimize --policy optimal", err)
 	}
-	bar.finish()
 	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: t, interval: rep.Single.Interval, uwt: rep.Single.UWT,
 		intervals: rep.PerConfiguration.Intervals, mass: rep.PerConfiguration.Mass})
 }
 
-// runPolicyOptimalEvents is markov policy --policy optimal on a system
-// with failure events: the solver of the batch model
-// (optimal.SingleIntervalEvents), one interval for every configuration.
-func runPolicyOptimalEvents(ctx context.Context, opts *policyOptions, info scenarioInfo) error {
+// solveEvents is markov policy --policy optimal on a system with failure
+// events: the solver of the batch model (optimal.SingleIntervalEvents),
+// one interval for every configuration.
+func solveEvents(ctx context.Context, opts *policyOptions, info scenarioInfo) (optimal.EventsResult, error) {
 	for _, f := range []string{"candidates", "refine"} {
 		if opts.Optimal.changed(f) {
-			return flagError(f, "the optimal policy with failure events considers every processor count; omit --%s", f)
+			return optimal.EventsResult{}, flagError(f, "the optimal policy with failure events considers every processor count; omit --%s", f)
 		}
 	}
 	if info.sc.Reconfigure == scenario.AtCheckpoint {
-		return flagError("reconfigure", "the optimal policy with failure events does not reconfigure at checkpoints; omit --reconfigure")
+		return optimal.EventsResult{}, errors.New("the optimal policy with failure events does not model reconfiguration at checkpoints (reconfigure: at-checkpoint)")
 	}
-	res, err := optimal.SingleIntervalEvents(ctx, info.sc.System, info.sc.Application, nil)
-	if err != nil {
-		return err
-	}
-	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: res.Table, interval: res.Interval, uwt: res.UWT})
+	return optimal.SingleIntervalEvents(ctx, info.sc.System, info.sc.Application, nil)
 }
 
 // optimalPolicyReport is the result of markov policy --policy optimal:
