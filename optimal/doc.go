@@ -133,6 +133,27 @@
 // reduced in a fixed order, and the row cache is filled from one
 // goroutine.
 //
+// # Decision tables
+//
+// When R depends on p the action in X(p, n) may too; no vector then
+// describes the policy. Policy.Table writes the actions as a decision
+// table (reschedule.Table: a default row and the rows of the counts p
+// that differ from it), which scenario.Policy.ResolvedTable turns into a
+// scenario that package uwt and package sim replay (Solution.TableScenario).
+//
+// # Failure events
+//
+// With system.failure_events (docs/model.md section 11), FixedIntervalEvents
+// and SingleIntervalEvents solve the decision process on X(p, n) with the
+// rows of the batch model: a decision X(p, n) → a stands for the recovery
+// and the up phase after it, its rows built from package batchchain's
+// P_T, Q_T and τ of the recovery and of one up segment, summed over the
+// segments by M = (I − P_U)⁻¹ (docs/optimal-policy.md section 4). The
+// rows are dense (N ≤ MaxEventsProcessors). The tests hold g*(I) against
+// the enumeration of every vector with package uwt's batch model
+// (TestEventsEnumeration, 1e-9) and, without events, against New's solver
+// (TestEventsSecondSolver, 1e-10). New itself refuses failure events.
+//
 // # Restriction for large N
 //
 // Settings.Candidates restricts the processor counts a run may use;

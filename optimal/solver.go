@@ -175,7 +175,7 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 		return nil, fmt.Errorf("optimal: application.replicas = %d: the solver has one replica per process; package replication models replicas", r)
 	}
 	if !sc.System.FailureEvents.Single() {
-		return nil, errors.New("optimal: system.failure_events: the solver models single processor failures only (docs/optimal-policy.md); failure events that take down several processors are not supported")
+		return nil, errors.New("optimal: system.failure_events: the solver models single processor failures only (docs/optimal-policy.md); failure events that take down several processors are solved by FixedIntervalEvents and SingleIntervalEvents")
 	}
 	set, err := s.withDefaults()
 	if err != nil {

@@ -166,12 +166,17 @@ func NewTable(n int, entries []Entry) (*Table, error) {
 
 // differs reports whether some row's action differs from the default's
 // somewhere, comparing overlapping ranges (never single states, whose
-// number may be N²).
+// number may be N²). The default row is first merged into maximal runs of
+// one form (a constant, or a = n; a single n with a = n is the constant
+// n), so that a range equal to the default meets at most three runs and
+// the walk costs O(entries) whatever the input: it stops at the first
+// difference.
 func (t *Table) differs() bool {
+	def := canonical(t.def)
 	for _, row := range t.rows {
 		for _, e := range row {
-			for j := t.find(t.def, e.Lo); j < len(t.def) && t.def[j].Lo <= e.Hi; j++ {
-				d := t.def[j]
+			for j := t.find(def, e.Lo); j < len(def) && def[j].Lo <= e.Hi; j++ {
+				d := def[j]
 				lo, hi := max(e.Lo, d.Lo), min(e.Hi, d.Hi)
 				switch {
 				case e.A == d.A:
@@ -187,6 +192,29 @@ func (t *Table) differs() bool {
 		}
 	}
 	return false
+}
+
+// canonical merges adjacent ranges of row that one entry can write: equal
+// constants, a = n with a = n, and a single n whose action is n with
+// either neighbour of form a = n or constant n.
+func canonical(row []Entry) []Entry {
+	ident := func(e Entry) bool { return e.A == AllUp || e.Lo == e.Hi && e.A == e.Lo }
+	out := make([]Entry, 0, len(row))
+	for _, e := range row {
+		if k := len(out) - 1; k >= 0 {
+			last := &out[k]
+			switch {
+			case last.A == e.A:
+				last.Hi = e.Hi
+				continue
+			case ident(*last) && ident(e):
+				last.Hi, last.A = e.Hi, AllUp
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // find returns the index of the first range of row with Hi ≥ n.
@@ -251,9 +279,14 @@ func (t *Table) Entries() []Entry {
 
 // Equal reports whether t and u give the same action in every decision
 // state X(p, n), 0 ≤ p ≤ N (they may be written with different entries).
+// Tables of the same entries are compared entry by entry; others row by
+// row, O(N) per checkpoint count with a row.
 func (t *Table) Equal(u *Table) bool {
 	if t.n != u.n {
 		return false
+	}
+	if slices.Equal(t.def, u.def) && slices.Equal(t.ps, u.ps) && slices.EqualFunc(t.rows, u.rows, slices.Equal) {
+		return true
 	}
 	ps := append(append([]int{0}, t.ps...), u.ps...)
 	for _, p := range ps {
@@ -373,7 +406,7 @@ func ParseEntries(s string) ([]Entry, error) {
 			head, rest, ok := strings.Cut(row, ":")
 			name, val, isP := strings.Cut(strings.TrimSpace(head), "=")
 			if !ok || !isP || strings.TrimSpace(name) != "p" {
-				return nil, &TableError{-1, fmt.Errorf("row %s does not start with p=P:", quote.Value(row))}
+				return nil, &TableError{-1, fmt.Errorf("row %s does not start with \"p=P:\"", quote.Value(row))}
 			}
 			x, err := strconv.Atoi(strings.TrimSpace(val))
 			if err != nil || x < 1 {

@@ -126,7 +126,7 @@ func TestTableErrors(t *testing.T) {
 		{"3-1: n", 4, "want 1 ≤ lo ≤ hi ≤ 4"},
 		{"1-4: n; p=5: 1: 1", 4, "p = 5 outside [1, 4]"},
 		{"1-4: n; p=2: 2-3: 2, 3: 3", 4, "overlaps"},
-		{"1-4: n; q=2: 1: 1", 4, "does not start with p=P:"},
+		{"1-4: n; q=2: 1: 1", 4, "does not start with \"p=P:\""},
 		{"1-4: n; p=0: 1: 1", 4, "want a processor count ≥ 1"},
 		{"1-4: x", 4, "action \"x\""},
 		{"1-4 n", 4, "want lo-hi: a"},
@@ -170,4 +170,33 @@ func FuzzParseTable(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTableDiffersLarge: a default row of N single-count entries (a = n
+// written one count at a time) and N rows each overriding every count
+// with a = n, equal to it: DependsOnOld is false. Comparing every range of
+// every row with every default range would take N² = 2³² steps; the
+// merged default row takes O(N).
+func TestTableDiffersLarge(t *testing.T) {
+	const n = 1 << 16
+	entries := make([]reschedule.Entry, 0, 2*n)
+	for k := 1; k <= n; k++ {
+		entries = append(entries, reschedule.Entry{Lo: k, Hi: k, A: k})
+	}
+	for p := 1; p <= n; p++ {
+		entries = append(entries, reschedule.Entry{P: p, Lo: 1, Hi: n, A: reschedule.AllUp})
+	}
+	tab, err := reschedule.NewTable(n, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.DependsOnOld() {
+		t.Error("a table whose rows all equal the default depends on p")
+	}
+	// One count changed in the last row: now it does.
+	entries[len(entries)-1] = reschedule.Entry{P: n, Lo: 1, Hi: n - 1, A: reschedule.AllUp}
+	entries = append(entries, reschedule.Entry{P: n, Lo: n, Hi: n, A: n - 1})
+	if tab, err = reschedule.NewTable(n, entries); err != nil || !tab.DependsOnOld() {
+		t.Errorf("a row that differs at n = N: depends on p %v, %v", tab != nil && tab.DependsOnOld(), err)
+	}
 }

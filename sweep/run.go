@@ -322,7 +322,8 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 // one interval for every configuration) on the system, application and
 // reconfiguration rule of sc: at the task's interval, g*(I); for optimize
 // or without an interval, level 2 (r* at I*). It returns the scenario with
-// the policy resolved to r*, the interval and g.
+// the policy resolved to r* (its decision table when r* depends on the
+// checkpoint count p), the interval and g.
 func (r *runner) optimal(ctx context.Context, t Task, sc *scenario.Scenario) (*scenario.Scenario, float64, float64, error) {
 	o := &optimal.Options{Reconfigure: sc.Reconfigure, Settings: &optimal.Settings{Workers: 1}}
 	if t.Compute != Optimize && !math.IsNaN(t.Interval) {
@@ -335,7 +336,9 @@ func (r *runner) optimal(ctx context.Context, t Task, sc *scenario.Scenario) (*s
 	if sol.Status == optimal.NoUsefulWork {
 		return nil, 0, 0, fmt.Errorf("sweep: policy optimal: no policy does useful work (MTTF %g s)", sc.System.MTTF)
 	}
-	out, _, err := sol.Scenario()
+	// Its decision table, which uwt and sim replay also when the actions
+	// depend on the checkpoint count p (no vector then).
+	out, err := sol.TableScenario()
 	if err != nil {
 		return nil, 0, 0, err
 	}

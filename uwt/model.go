@@ -54,7 +54,9 @@ type Settings struct {
 	// an a-posteriori estimate of its error (Result.BinError), for
 	// recovery costs that depend on p beyond the exact frontier. 0 or 1
 	// keeps p exactly (the default); a recovery cost that does not depend
-	// on p ignores it. It cannot be combined with Exact.
+	// on p ignores it, and so does a scenario whose policy is a decision
+	// table that depends on p (scenario.Scenario.Table: its actions need p
+	// itself). It cannot be combined with Exact.
 	OldCountBin int
 }
 

@@ -414,6 +414,16 @@ func (r optimalUWTReport) Text(w io.Writer) error {
 func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptions) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
 	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &modelOptions{})
+	if err != nil && info.sc != nil && !info.sc.System.FailureEvents.Single() {
+		// The solver of New models single failures; the batch model's
+		// solver takes the failure events.
+		res, err := solveEvents(ctx, opts, info)
+		bar.finish()
+		if err != nil {
+			return err
+		}
+		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: res.Table, interval: res.Interval, uwt: res.UWT})
+	}
 	if err != nil {
 		bar.finish()
 		return err
@@ -423,27 +433,50 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	if err != nil {
 		return err
 	}
-	v, err := rep.Single.Policy.Vector()
+	t, err := rep.Single.Policy.Table()
 	if err != nil {
-		return fmt.Errorf("the optimal policy has no vector to write (%v); use markov optimize --policy optimal", err)
+		return fmt.Errorf("the optimal policy has no decision table to write (%v); use markov optimize --policy optimal", err)
 	}
-	return opts.env.render(opts.Output, optimalPolicyReport{info, v, rep})
+	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: t, interval: rep.Single.Interval, uwt: rep.Single.UWT,
+		intervals: rep.PerConfiguration.Intervals, mass: rep.PerConfiguration.Mass})
+}
+
+// solveEvents is markov policy --policy optimal on a system with failure
+// events: the solver of the batch model (optimal.SingleIntervalEvents),
+// one interval for every configuration.
+func solveEvents(ctx context.Context, opts *policyOptions, info scenarioInfo) (optimal.EventsResult, error) {
+	for _, f := range []string{"candidates", "refine"} {
+		if opts.Optimal.changed(f) {
+			return optimal.EventsResult{}, flagError(f, "the optimal policy with failure events considers every processor count; omit --%s", f)
+		}
+	}
+	if info.sc.Reconfigure == scenario.AtCheckpoint {
+		return optimal.EventsResult{}, errors.New("the optimal policy with failure events does not model reconfiguration at checkpoints (reconfigure: at-checkpoint)")
+	}
+	return optimal.SingleIntervalEvents(ctx, info.sc.System, info.sc.Application, nil)
 }
 
 // optimalPolicyReport is the result of markov policy --policy optimal:
-// r* and I(a), in forms that read back.
+// r* (a decision table when its actions depend on the checkpoint count
+// p) and I* with its UWT, and I(a) when they were computed, in forms that
+// read back.
 type optimalPolicyReport struct {
-	info scenarioInfo
-	v    reschedule.Vector
-	rep  optimal.Report
+	info            scenarioInfo
+	t               *reschedule.Table
+	interval, uwt   float64
+	intervals, mass map[int]float64
 }
 
-// optimalPolicyJSON extends policyJSON: Policy is "vector:r1,...,rN" (what
-// --policy reads) and ScenarioPolicy the "policy" object of a scenario file.
+// optimalPolicyJSON extends policyJSON: Policy is "vector:r1,...,rN" or
+// "table:…" (what --policy reads) and ScenarioPolicy the "policy" object
+// of a scenario file: {"vector": [...]}, or {"table": [...]} when the
+// actions depend on p (then Vector is absent, Table holds the entries
+// and Runs the table's range form).
 type optimalPolicyJSON struct {
 	policyJSON
 	ScenarioPolicy struct {
-		Vector []int `json:"vector"`
+		Vector []int                 `json:"vector,omitempty"`
+		Table  []scenario.TableEntry `json:"table,omitempty"`
 	} `json:"scenario_policy"`
 	Interval  jsonFloat            `json:"interval"`
 	Intervals map[string]jsonFloat `json:"intervals"`
@@ -451,35 +484,64 @@ type optimalPolicyJSON struct {
 }
 
 func (p optimalPolicyReport) JSON() any {
-	pol := scenario.Policy{Kind: scenario.Explicit, Explicit: p.v}
 	out := optimalPolicyJSON{
-		policyJSON: policyJSON{Scenario: p.info.json(), Processors: p.v.N(), Policy: pol.String(), Vector: p.v, Runs: runs(p.v)},
-		Interval:   jsonFloat(p.rep.Single.Interval),
-		Intervals:  secondsByCount(p.rep.PerConfiguration.Intervals),
-		UWT:        jsonFloat(p.rep.Single.UWT),
+		policyJSON: policyJSON{Scenario: p.info.json(), Processors: p.t.N()},
+		Interval:   jsonFloat(p.interval),
+		Intervals:  secondsByCount(p.intervals),
+		UWT:        jsonFloat(p.uwt),
 	}
-	out.ScenarioPolicy.Vector = p.v
+	if v, err := p.t.Vector(); err == nil {
+		out.Policy, out.Vector, out.Runs = scenario.Policy{Kind: scenario.Explicit, Explicit: v}.String(), v, runs(v)
+		out.ScenarioPolicy.Vector = v
+		return out
+	}
+	e := scenario.TableJSON(p.t.Entries())
+	out.Policy, out.Runs, out.Table = "table:"+p.t.String(), p.t.String(), e
+	out.ScenarioPolicy.Table = e
 	return out
 }
 
 func (p optimalPolicyReport) CSV() ([]string, [][]string) {
-	rows := make([][]string, p.v.N())
-	for n := 1; n <= p.v.N(); n++ {
-		iv := ""
-		if x, ok := p.rep.PerConfiguration.Intervals[p.v.At(n)]; ok {
-			iv = csvFloat(x)
+	ps := append([]int{0}, p.t.Olds()...)
+	var rows [][]string
+	for _, q := range ps {
+		pc := ""
+		if q > 0 {
+			pc = strconv.Itoa(q)
 		}
-		rows[n-1] = []string{strconv.Itoa(n), strconv.Itoa(p.v.At(n)), iv}
+		r := p.t.Row(q)
+		for n := 1; n <= r.N(); n++ {
+			if q > 0 && r.At(n) == p.t.Action(0, n) {
+				continue // the default row's
+			}
+			iv := ""
+			if x, ok := p.intervals[r.At(n)]; ok {
+				iv = csvFloat(x)
+			}
+			rows = append(rows, []string{pc, strconv.Itoa(n), strconv.Itoa(r.At(n)), iv})
+		}
 	}
-	return []string{"n", "r", "interval"}, rows
+	if !p.t.DependsOnOld() {
+		for i := range rows {
+			rows[i] = rows[i][1:]
+		}
+		return []string{"n", "r", "interval"}, rows
+	}
+	return []string{"p", "n", "r", "interval"}, rows
 }
 
 func (p optimalPolicyReport) Text(w io.Writer) error {
 	t := newTable(w)
 	t.row("Scenario", p.info.describe())
-	t.row("r(n)", runs(p.v))
-	t.row("I*", short(p.rep.Single.Interval)+" (one interval, UWT "+num(p.rep.Single.UWT)+" work/s)")
-	t.row("I(a)", intervalsText(p.rep.PerConfiguration.Intervals, p.rep.PerConfiguration.Mass))
+	sc := &scenario.Scenario{Table: p.t}
+	if v, err := p.t.Vector(); err == nil {
+		sc.Reschedule, sc.Table = v, nil
+	}
+	tableRows(t, sc)
+	t.row("I*", short(p.interval)+" (one interval, UWT "+num(p.uwt)+" work/s)")
+	if p.intervals != nil {
+		t.row("I(a)", intervalsText(p.intervals, p.mass))
+	}
 	return t.flush()
 }
 
@@ -506,9 +568,9 @@ func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateO
 	res := sol.Result
 	// The actions after an interruption as a vector, and, with
 	// reconfiguration at checkpoints, the up states' own choices.
-	v, err := res.Policy.Recovery()
+	t, err := res.Policy.RecoveryTable()
 	if err != nil {
-		return fmt.Errorf("the simulator takes a vector: %w", err)
+		return fmt.Errorf("the simulator takes a decision table: %w", err)
 	}
 	if info.sc.Reconfigure == scenario.AtCheckpoint {
 		set.Reconfigure = res.Policy.SegmentReconfigure
@@ -520,7 +582,10 @@ func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateO
 		interval = sol.Interval
 	}
 	sc := *info.sc
-	sc.Policy, sc.Reschedule = scenario.Policy{Kind: scenario.Optimal}.Resolved(v), v
+	sc.Policy, sc.Reschedule, sc.Table = scenario.Policy{Kind: scenario.Optimal}.ResolvedTable(t), t.Row(0), nil
+	if t.DependsOnOld() {
+		sc.Table = t
+	}
 	bar = opts.env.startProgress("simulating", 0)
 	out, err := sim.Run(ctx, &sc, interval, set)
 	bar.finish()

@@ -1,0 +1,506 @@
+package optimal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ckpt-markov/markov/batchchain"
+	"github.com/ckpt-markov/markov/internal/scalar"
+	"github.com/ckpt-markov/markov/reschedule"
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// MaxEventsProcessors bounds N for the solver with failure events, whose
+// rows are dense (one Van Loan exponential of order N − a + N + 2 per
+// configuration and checkpoint count, package batchchain).
+const MaxEventsProcessors = 64
+
+// EventsResult is the optimal policy of a system with failure events
+// (system.failure_events, docs/model.md section 11) at one interval.
+type EventsResult struct {
+	// Status tells whether policy iteration converged.
+	Status Status
+	// Interval is the checkpoint interval, in seconds.
+	Interval float64
+	// UWT is g*, the long-run useful work per second of the policy.
+	UWT float64
+	// Table is the action in each decision state X(p, n) (a vector, as
+	// Table.Vector, unless the recovery cost depends on p and the action
+	// does too).
+	Table *reschedule.Table
+	// Iterations is the number of policy improvements made.
+	Iterations int
+}
+
+// eventsProcess is the decision process of a system with failure events
+// on the decision states X(p, n), n = 0..N (p = 0 only, unless the
+// recovery cost depends on p: then p = 1..N). A decision X(p, n) → a ≥ 1
+// stands for the recovery on a (R(p, a) + L(a) seconds) and the up phase
+// after it, segments of I + L(a) until the first interrupting event; its
+// rows come from the batch chain's P_T, Q_T and τ (package batchchain):
+// with M = (I − P_U)⁻¹ over the up segments' spare counts,
+//
+//	τ = τ_R + P_R·M·τ_U,   w = ω(a)(I + L(a) − C(a))·P_R·M·P_U·1,
+//	→ X(p, n') w.p. Q_R[·, n'],   → X(a, n') w.p. (P_R·M·Q_U)[·, n'],
+//
+// each row at the spare count n − a. Waiting (a = 0) is the down state of
+// docs/model.md section 11.
+type eventsProcess struct {
+	n         int
+	sc        *scenario.Scenario
+	lambda    float64
+	theta     float64
+	sizes     []float64
+	byOld     bool
+	ps        []int // checkpoint counts of the states
+	interval  float64
+	ctx       context.Context
+	rows      map[[2]int]*eventsBlock // (p, a) → rows for n = a..N
+	up        map[int]*mat.Dense      // a → the up phase's quantities (upPhase)
+	eventRate float64
+}
+
+// eventsBlock holds the rows of the decisions X(p, a + j) → a, j = 0..m.
+type eventsBlock struct {
+	w, tau []float64
+	// stay[j][n'] → X(p, n'), move[j][n'] → X(a, n').
+	stay, move [][]float64
+}
+
+// FixedIntervalEvents returns the optimal policy of the system with failure
+// events at the interval I (seconds): g*(I), by policy iteration on the
+// decision states (the batch model of docs/model.md section 11, which
+// package uwt evaluates for one policy). N is at most
+// MaxEventsProcessors; the application must have one checkpoint level and
+// one replica. A system without failure events is solved too (the batch
+// chain with sizes [1]). The result's Status is IterationLimit if the
+// policy still changed after Settings.MaxIter improvements.
+func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.Application, interval float64, s *Settings) (EventsResult, error) {
+	pr, err := newEventsProcess(ctx, sys, app, interval)
+	if err != nil {
+		return EventsResult{}, err
+	}
+	set, err := s.withDefaults()
+	if err != nil {
+		return EventsResult{}, err
+	}
+	return pr.solve(set)
+}
+
+// SingleIntervalEvents maximises g*(I) of FixedIntervalEvents over I:
+// Brent's method on log I from the largest of a coarse scan (I from 1 s
+// to 10⁷ s, 8 points per decade), to a relative tolerance of 1e-6 in I.
+func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario.Application, s *Settings) (EventsResult, error) {
+	var best EventsResult
+	g := func(u float64) (float64, error) {
+		r, err := FixedIntervalEvents(ctx, sys, app, math.Exp(u), s)
+		if err != nil {
+			return 0, err
+		}
+		if r.UWT > best.UWT || best.Table == nil {
+			best = r
+		}
+		return r.UWT, nil
+	}
+	const perDecade, decades = 8, 7
+	us := make([]float64, perDecade*decades+1)
+	fs := make([]float64, len(us))
+	k := 0
+	for i := range us {
+		us[i] = float64(i) / perDecade * math.Ln10
+		f, err := g(us[i])
+		if err != nil {
+			return EventsResult{}, err
+		}
+		fs[i] = f
+		if f > fs[k] {
+			k = i
+		}
+	}
+	if k == 0 || k == len(us)-1 {
+		return best, nil // at a bound of the scan
+	}
+	if _, _, err := scalar.Maximize(g, us[k-1], us[k+1], 1e-6, us[k], fs[k], fs[k-1], fs[k+1]); err != nil {
+		return EventsResult{}, err
+	}
+	return best, nil
+}
+
+func newEventsProcess(ctx context.Context, sys scenario.System, app scenario.Application, interval float64) (*eventsProcess, error) {
+	if !(interval > 0) || math.IsInf(interval, 0) {
+		return nil, fmt.Errorf("optimal: interval = %v, want a finite positive number of seconds", interval)
+	}
+	if sys.Processors > MaxEventsProcessors {
+		return nil, fmt.Errorf("optimal: system.processors = %d: the solver with failure events is dense, at most %d processors", sys.Processors, MaxEventsProcessors)
+	}
+	sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.SingleLevel("the optimal policy with failure events"); err != nil {
+		return nil, err
+	}
+	if r := app.ReplicaCount(); r > 1 {
+		return nil, fmt.Errorf("optimal: application.replicas = %d: this model has one replica per process", r)
+	}
+	n := sys.Processors
+	sizes := []float64{1}
+	if !sys.FailureEvents.Single() {
+		sizes = sys.FailureEvents.Sizes
+	}
+	pr := &eventsProcess{n: n, sc: sc, lambda: sys.Lambda(), theta: sys.Theta(), sizes: sizes,
+		byOld: app.Recovery.DependsOnOld(), interval: interval, ctx: ctx, rows: map[[2]int]*eventsBlock{}, up: map[int]*mat.Dense{}}
+	pr.ps = []int{0}
+	if pr.byOld {
+		pr.ps = make([]int, n)
+		for i := range pr.ps {
+			pr.ps[i] = i + 1
+		}
+	}
+	var mean float64
+	for k, p := range sizes {
+		mean += float64(k+1) * p
+	}
+	var sum float64
+	for _, p := range sizes {
+		sum += p
+	}
+	pr.eventRate = pr.lambda / (mean / sum)
+	return pr, nil
+}
+
+// key returns the checkpoint count the states keep for p.
+func (pr *eventsProcess) key(p int) int {
+	if pr.byOld {
+		return p
+	}
+	return 0
+}
+
+// index returns the position of X(p, n).
+func (pr *eventsProcess) index(p, n int) int {
+	pi := 0
+	if pr.byOld {
+		pi = p - 1
+	}
+	return pi*(pr.n+1) + n
+}
+
+// block returns the rows of the decisions → a from checkpoint count p.
+func (pr *eventsProcess) block(p, a int) (*eventsBlock, error) {
+	if b, ok := pr.rows[[2]int{p, a}]; ok {
+		return b, nil
+	}
+	if err := pr.ctx.Err(); err != nil {
+		return nil, err
+	}
+	app := pr.sc.Application
+	ch, err := batchchain.New(pr.n, a, pr.lambda, pr.theta, pr.sizes)
+	if err != nil {
+		return nil, fmt.Errorf("optimal: %w", err)
+	}
+	m := pr.n - a
+	pOld := p
+	if pOld == 0 {
+		pOld = a // any p: the cost does not depend on it
+	}
+	var pR, qR mat.Dense
+	tauR := make([]float64, m+1)
+	if err := ch.Transition(&pR, &qR, tauR, app.Recovery.Cost(pOld, a)+app.Latency[a-1]); err != nil {
+		return nil, fmt.Errorf("optimal: %w", err)
+	}
+	up, err := pr.upPhase(ch)
+	if err != nil {
+		return nil, err
+	}
+	var phase mat.Dense
+	phase.Mul(&pR, up)
+	gain := app.WorkRate[a-1] * (pr.interval + app.Latency[a-1] - app.Overhead[a-1])
+	b := &eventsBlock{w: make([]float64, m+1), tau: make([]float64, m+1), stay: make([][]float64, m+1), move: make([][]float64, m+1)}
+	for j := 0; j <= m; j++ {
+		b.tau[j] = tauR[j] + phase.At(j, 0)
+		b.w[j] = gain * phase.At(j, 1)
+		b.stay[j] = make([]float64, pr.n+1)
+		b.move[j] = make([]float64, pr.n+1)
+		for k := 0; k < pr.n; k++ {
+			b.stay[j][k] = qR.At(j, k)
+			b.move[j][k] = phase.At(j, 2+k)
+		}
+	}
+	pr.rows[[2]int{p, a}] = b
+	return b, nil
+}
+
+// upPhase returns, for the up phase on ch.A() processors (segments of
+// I + L(a) until the first interrupting event), by spare count at its
+// start: column 0 the expected time, column 1 the expected number of
+// commits, column 2 + n' the probability that it ends with n'
+// functional; M = (I − P_U)⁻¹ applied to τ_U, P_U·1 and Q_U. It depends
+// on a only, not on p, and is computed once per count.
+func (pr *eventsProcess) upPhase(ch *batchchain.Chain) (*mat.Dense, error) {
+	a, m := ch.A(), ch.M()
+	if up, ok := pr.up[a]; ok {
+		return up, nil
+	}
+	var pU, qU mat.Dense
+	tauU := make([]float64, m+1)
+	if err := ch.Transition(&pU, &qU, tauU, pr.interval+pr.sc.Application.Latency[a-1]); err != nil {
+		return nil, fmt.Errorf("optimal: %w", err)
+	}
+	var ip mat.Dense
+	ip.Sub(eye(m+1), &pU)
+	var lu mat.LU
+	lu.Factorize(&ip)
+	if lu.Det() == 0 {
+		return nil, fmt.Errorf("optimal: the up segments on %d processors never end (I − P_T is singular)", a)
+	}
+	rhs := mat.NewDense(m+1, pr.n+2, nil)
+	for j := 0; j <= m; j++ {
+		rhs.Set(j, 0, tauU[j])
+		var commit float64
+		for k := 0; k <= m; k++ {
+			commit += pU.At(j, k)
+		}
+		rhs.Set(j, 1, commit)
+		for k := 0; k < pr.n; k++ {
+			rhs.Set(j, 2+k, qU.At(j, k))
+		}
+	}
+	up := new(mat.Dense)
+	if err := lu.SolveTo(up, false, rhs); err != nil {
+		return nil, fmt.Errorf("optimal: the up phase on %d processors: %w", a, err)
+	}
+	pr.up[a] = up
+	return up, nil
+}
+
+func eye(n int) *mat.Dense {
+	d := mat.NewDense(n, n, nil)
+	for i := range n {
+		d.Set(i, i, 1)
+	}
+	return d
+}
+
+// sparseRow is a row of transition probabilities: val over a dense
+// scratch of every state, idx the states touched in increasing order (so
+// that sums over the row have a fixed order: results do not depend on
+// anything but the inputs).
+type sparseRow struct {
+	val []float64
+	idx []int
+}
+
+// add adds q to entry y.
+func (r *sparseRow) add(y int, q float64) {
+	if r.val[y] == 0 {
+		r.idx = append(r.idx, y)
+	}
+	r.val[y] += q
+}
+
+// reset empties the row.
+func (r *sparseRow) reset() {
+	for _, y := range r.idx {
+		r.val[y] = 0
+	}
+	r.idx = r.idx[:0]
+}
+
+// row returns the reward, sojourn and transitions (into dst, reset
+// first; its indices sorted) of X(p, n) under action a.
+func (pr *eventsProcess) row(p, n, a int, dst *sparseRow) (w, tau float64, err error) {
+	dst.reset()
+	defer func() { slices.Sort(dst.idx) }()
+	if a == 0 {
+		loss := batchchain.Loss(pr.normSizes(), max(n, 1))
+		fail := float64(n) * pr.eventRate
+		rep := float64(pr.n-n) * pr.theta
+		tot := fail + rep
+		if n > 0 {
+			for k, q := range loss {
+				dst.add(pr.index(p, n-k-1), fail*q/tot)
+			}
+		}
+		if n < pr.n {
+			dst.add(pr.index(p, n+1), rep/tot)
+		}
+		return 0, 1 / tot, nil
+	}
+	b, err := pr.block(pr.key(p), a)
+	if err != nil {
+		return 0, 0, err
+	}
+	j := n - a
+	for k, q := range b.stay[j] {
+		if q != 0 {
+			dst.add(pr.index(p, k), q)
+		}
+	}
+	for k, q := range b.move[j] {
+		if q != 0 {
+			dst.add(pr.index(pr.keyAfter(a), k), q)
+		}
+	}
+	return b.w[j], b.tau[j], nil
+}
+
+// keyAfter is the checkpoint count of the states after a checkpoint on a.
+func (pr *eventsProcess) keyAfter(a int) int {
+	if pr.byOld {
+		return a
+	}
+	return 0
+}
+
+func (pr *eventsProcess) normSizes() []float64 {
+	var sum float64
+	for _, p := range pr.sizes {
+		sum += p
+	}
+	out := make([]float64, len(pr.sizes))
+	for k, p := range pr.sizes {
+		out[k] = p / sum
+	}
+	return out
+}
+
+// solve runs policy iteration from greedy.
+func (pr *eventsProcess) solve(set Settings) (EventsResult, error) {
+	n := pr.n
+	nx := len(pr.ps) * (n + 1)
+	act := make([]int, nx)
+	for _, p := range pr.ps {
+		for k := 0; k <= n; k++ {
+			act[pr.index(p, k)] = pr.allowed(k)
+		}
+	}
+	if act[pr.index(pr.ps[0], n)] == 0 {
+		return EventsResult{}, errors.New("optimal: the work rate is zero on every processor count")
+	}
+	res := EventsResult{Interval: pr.interval, Status: IterationLimit}
+	tr := &sparseRow{val: make([]float64, nx)}
+	for it := 0; it <= set.MaxIter; it++ {
+		g, h, err := pr.evaluate(act)
+		if err != nil {
+			return EventsResult{}, err
+		}
+		res.UWT = g
+		changed := false
+		for _, p := range pr.ps {
+			for k := 0; k <= n; k++ {
+				x := pr.index(p, k)
+				q := func(a int) (float64, error) {
+					w, tau, err := pr.row(p, k, a, tr)
+					if err != nil {
+						return 0, err
+					}
+					v := w - g*tau
+					for _, y := range tr.idx {
+						v += tr.val[y] * h[y]
+					}
+					return v, nil
+				}
+				cur, err := q(act[x])
+				if err != nil {
+					return EventsResult{}, err
+				}
+				best, arg := cur, act[x]
+				for a := 0; a <= k; a++ {
+					if a == act[x] || a > 0 && pr.sc.Application.WorkRate[a-1] == 0 {
+						continue
+					}
+					v, err := q(a)
+					if err != nil {
+						return EventsResult{}, err
+					}
+					if v > best+set.TieTol*math.Max(math.Abs(cur), g) {
+						best, arg = v, a
+					}
+				}
+				if arg != act[x] {
+					act[x], changed = arg, true
+				}
+			}
+		}
+		if !changed {
+			res.Status = Converged
+			break
+		}
+		res.Iterations++
+	}
+	t, err := pr.table(act)
+	if err != nil {
+		return EventsResult{}, err
+	}
+	res.Table = t
+	return res, nil
+}
+
+// allowed returns the largest count a ≤ k with ω(a) > 0 (greedy), or 0.
+func (pr *eventsProcess) allowed(k int) int {
+	for a := k; a >= 1; a-- {
+		if pr.sc.Application.WorkRate[a-1] > 0 {
+			return a
+		}
+	}
+	return 0
+}
+
+// evaluate solves h = w − g·τ + P·h with h(X(p₀, N)) = 0 for the policy
+// act; the unknowns are h over the states and g (in h's reference slot).
+func (pr *eventsProcess) evaluate(act []int) (float64, []float64, error) {
+	nx := len(act)
+	ref := pr.index(pr.ps[len(pr.ps)-1], pr.n)
+	a := mat.NewDense(nx, nx, nil)
+	b := mat.NewVecDense(nx, nil)
+	tr := &sparseRow{val: make([]float64, nx)}
+	for _, p := range pr.ps {
+		for k := 0; k <= pr.n; k++ {
+			x := pr.index(p, k)
+			w, tau, err := pr.row(p, k, act[x], tr)
+			if err != nil {
+				return 0, nil, err
+			}
+			// Row x: h(x) − Σ P h(y) + g·τ = w, with h(ref) replaced by g.
+			a.Set(x, x, a.At(x, x)+1)
+			for _, y := range tr.idx {
+				a.Set(x, y, a.At(x, y)-tr.val[y])
+			}
+			a.Set(x, ref, tau) // column ref holds g (h(ref) = 0)
+			b.SetVec(x, w)
+		}
+	}
+	var sol mat.VecDense
+	if err := sol.SolveVec(a, b); err != nil {
+		return 0, nil, fmt.Errorf("optimal: the policy's evaluation system is singular (a multichain policy?): %w", err)
+	}
+	h := make([]float64, nx)
+	for i := range h {
+		h[i] = sol.AtVec(i)
+	}
+	g := h[ref]
+	h[ref] = 0
+	return g, h, nil
+}
+
+// table returns the policy act as a decision table on 1..N.
+func (pr *eventsProcess) table(act []int) (*reschedule.Table, error) {
+	rows := make([]reschedule.Vector, len(pr.ps))
+	for i, p := range pr.ps {
+		r := make(reschedule.Vector, pr.n)
+		for k := 1; k <= pr.n; k++ {
+			r[k-1] = act[pr.index(p, k)]
+		}
+		rows[i] = r
+	}
+	if !pr.byOld {
+		return reschedule.NewTableRows(rows[0], nil, nil)
+	}
+	return reschedule.NewTableRows(rows[len(rows)-1], pr.ps[:len(pr.ps)-1], rows[:len(rows)-1])
+}
