@@ -20,6 +20,11 @@ type Settings struct {
 	// Prune is uwt.Settings.Prune: zero means uwt.DefaultPrune, a
 	// negative value disables pruning.
 	Prune float64
+	// Workers and MaxTransitions are uwt.Settings': the goroutines that
+	// compute the chain's rows (zero: one per CPU; results do not depend
+	// on it) and the cap on its estimated transitions (zero: uwt's
+	// default).
+	Workers, MaxTransitions int
 }
 
 // malleable is the model of a policy that changes the processor count
@@ -98,7 +103,7 @@ func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*mal
 	}
 	var set uwt.Settings
 	if s != nil {
-		set.Tol, set.Prune = s.Tol, s.Prune
+		set.Tol, set.Prune, set.Workers, set.MaxTransitions = s.Tol, s.Prune, s.Workers, s.MaxTransitions
 	}
 	um, err := uwt.New(ctx, &down, &set)
 	if err != nil {
