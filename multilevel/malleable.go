@@ -58,17 +58,21 @@ type upState struct {
 }
 
 // newMalleable returns the model of sc's malleable policy, or an error
-// naming the field that asks for what it does not model: more than two
-// levels, no checkpoint after recovery, reconfiguration at checkpoints,
+// naming the field that asks for what it does not model: a processor
+// failure below the top severity (with three levels or more: a share
+// f_s > 0 for 1 < s < L), no checkpoint after recovery, reconfiguration
+// at checkpoints,
 // or (with process crashes) a top-level recovery cost that depends on
 // the count that wrote the checkpoint.
 func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*malleable, error) {
 	app := sc.Application
 	L := app.NumLevels()
 	sev := sc.Severity()
-	if L > 2 {
-		return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
-			"%d levels with the policy %s, which changes the processor count: the malleable multi-level model has at most 2 levels so far (docs/model.md section 12); use policy moldable:a", L, sc.Policy)}
+	for s := 2; s < L; s++ {
+		if sev[s-1] != 0 {
+			return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
+				"%d levels with the policy %s, which changes the processor count, and failures of severity %d (system.failure_severity): the malleable multi-level model needs every processor failure of the top severity (docs/model.md section 12); use policy moldable:a", L, sc.Policy, s)}
+		}
 	}
 	if app.NoCheckpointAfterRecovery {
 		return nil, &scenario.Error{Field: "application.checkpoint_after_recovery", Problem: fmt.Sprintf(

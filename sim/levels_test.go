@@ -216,3 +216,44 @@ func TestLevelsOnlyCrashes(t *testing.T) {
 		t.Errorf("only crashes: model %.6f (down %v), simulation %.6f ± %.6f", model.UWT, model.Down, res.UWT.Mean, res.UWT.HalfWidth)
 	}
 }
+
+// TestLevelsMalleableThreeLevels: three levels under greedy with every
+// processor failure of the top severity (shares 0.6, 0, 0.4): the exact
+// model lies within the simulation's 99.9 % interval, which excludes the
+// model's UWT at the pattern [1, 2] (power).
+func TestLevelsMalleableThreeLevels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation: skipped in -short")
+	}
+	base := levelScenario(t, 6, 6, true)
+	sys := base.System
+	sys.FailureSeverity = &scenario.FailureSeverity{Shares: []float64{0.6, 0, 0.4}}
+	sc, err := scenario.New(sys, base.Application, scenario.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.CheckpointPattern = []int{3, 2}
+	m, err := multilevel.New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := m.Evaluate(nil, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := m.Evaluate([]int{1, 2}, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sim.Run(context.Background(), sc, 300, &sim.Settings{Seed: 22, RelTol: 0.002, Confidence: 0.999})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("model %.5f, simulation %.5f ± %.5f (%v); [1 2] %.5f", model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, other.UWT)
+	if !res.UWT.Contains(model.UWT) {
+		t.Errorf("model %.6f outside the simulation's interval %.6f ± %.6f", model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+	}
+	if res.UWT.Contains(other.UWT) {
+		t.Errorf("no power: pattern [1 2]'s UWT %.6f is inside %.6f ± %.6f", other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+	}
+}
