@@ -61,9 +61,8 @@ type upState struct {
 // naming the field that asks for what it does not model: a processor
 // failure below the top severity (with three levels or more: a share
 // f_s > 0 for 1 < s < L), no checkpoint after recovery, reconfiguration
-// at checkpoints,
-// or (with process crashes) a top-level recovery cost that depends on
-// the count that wrote the checkpoint.
+// at checkpoints, or (with process crashes) a top-level recovery cost
+// that depends on the count that wrote the checkpoint.
 func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*malleable, error) {
 	app := sc.Application
 	L := app.NumLevels()
