@@ -44,7 +44,7 @@ func BenchmarkLevels(b *testing.B) {
 	for _, tc := range []struct {
 		name string
 		n, a int
-	}{{"N=512/a=256", 512, 256}, {"N=1000000/a=500000", 1_000_000, 500_000}, {"N=512/greedy", 512, 0}, {"N=4096/greedy", 4096, 0}, {"N=512/greedy/MTTF=1d", 512, -1}} {
+	}{{"N=512/a=256", 512, 256}, {"N=1000000/a=500000", 1_000_000, 500_000}, {"N=512/greedy", 512, 0}, {"N=4096/greedy", 4096, 0}, {"N=512/greedy/MTTF=1d", 512, -1}, {"N=1000000/greedy", 1_000_000, 0}} {
 		sc := moldable(b, tc.n, max(tc.a, 1))
 		if tc.a <= 0 { // greedy: the malleable model (−1: MTTF one day)
 			sys := sc.System

@@ -2,9 +2,10 @@
 // checkpoints at several levels (node-local storage, a partner or XOR
 // copy, the parallel file system: SCR, FTI, VeloC) on a fixed processor
 // count a: the Plank–Thomason moldable case (N ≥ a processors that fail
-// and get repaired) and the one-processor case of the SCR model; and,
-// with two levels, on policies that change the count (greedy, pb, ab, a
-// vector; "Malleable policies" below). The specification is
+// and get repaired) and the one-processor case of the SCR model; and on
+// policies that change the count (greedy, pb, ab, a vector) with two
+// levels, or more when every processor failure has the top severity
+// ("Malleable policies" below). The specification is
 // docs/model.md, section 12.
 //
 // # Levels, severities, patterns
@@ -94,9 +95,12 @@
 // period completes before one (the nested composition with processor
 // failures as a severity class no block handles). Each evaluation is a
 // pass over the chain's recurrent states with one period per count they
-// recover on. Three levels or more, no checkpoint after recovery, and a
-// top-level recovery cost that depends on the old count together with
-// crashes are refused (docs/model.md section 12 says why).
+// recover on. With three levels or more the same holds when every
+// processor failure has severity L (f_s = 0 for 1 < s < L). Processor
+// failures below the top severity with three levels or more, no
+// checkpoint after recovery, and a top-level recovery cost that depends
+// on the old count together with crashes are refused (docs/model.md
+// section 12 says why).
 //
 // # The joint optimum
 //

@@ -20,6 +20,11 @@ type Settings struct {
 	// Prune is uwt.Settings.Prune: zero means uwt.DefaultPrune, a
 	// negative value disables pruning.
 	Prune float64
+	// Workers and MaxTransitions are uwt.Settings': the goroutines that
+	// compute the chain's rows (zero: one per CPU; results do not depend
+	// on it) and the cap on its estimated transitions (zero: uwt's
+	// default).
+	Workers, MaxTransitions int
 }
 
 // malleable is the model of a policy that changes the processor count
@@ -53,17 +58,20 @@ type upState struct {
 }
 
 // newMalleable returns the model of sc's malleable policy, or an error
-// naming the field that asks for what it does not model: more than two
-// levels, no checkpoint after recovery, reconfiguration at checkpoints,
-// or (with process crashes) a top-level recovery cost that depends on
-// the count that wrote the checkpoint.
+// naming the field that asks for what it does not model: a processor
+// failure below the top severity (with three levels or more: a share
+// f_s > 0 for 1 < s < L), no checkpoint after recovery, reconfiguration
+// at checkpoints, or (with process crashes) a top-level recovery cost
+// that depends on the count that wrote the checkpoint.
 func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*malleable, error) {
 	app := sc.Application
 	L := app.NumLevels()
 	sev := sc.Severity()
-	if L > 2 {
-		return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
-			"%d levels with the policy %s, which changes the processor count: the malleable multi-level model has at most 2 levels so far (docs/model.md section 12); use policy moldable:a", L, sc.Policy)}
+	for s := 2; s < L; s++ {
+		if sev[s-1] != 0 {
+			return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
+				"%d levels with the policy %s, which changes the processor count, and failures of severity %d (system.failure_severity): the malleable multi-level model needs every processor failure of the top severity (docs/model.md section 12); use policy moldable:a", L, sc.Policy, s)}
+		}
 	}
 	if app.NoCheckpointAfterRecovery {
 		return nil, &scenario.Error{Field: "application.checkpoint_after_recovery", Problem: fmt.Sprintf(
@@ -98,7 +106,7 @@ func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*mal
 	}
 	var set uwt.Settings
 	if s != nil {
-		set.Tol, set.Prune = s.Tol, s.Prune
+		set.Tol, set.Prune, set.Workers, set.MaxTransitions = s.Tol, s.Prune, s.Workers, s.MaxTransitions
 	}
 	um, err := uwt.New(ctx, &down, &set)
 	if err != nil {

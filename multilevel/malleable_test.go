@@ -163,6 +163,43 @@ func TestMalleableFixedCount(t *testing.T) {
 	}
 }
 
+// TestMalleableThreeLevelsFixedCount: with three levels and every
+// processor failure of the top severity (f₂ = 0: level 2 serves only the
+// crashes a failed level-1 recovery escalates), the chain of up phases
+// gives the fixed-count model's UWT to 1e-10 on a moldable count, for
+// several patterns.
+func TestMalleableThreeLevelsFixedCount(t *testing.T) {
+	ctx := context.Background()
+	sc := twoLevel(t, 6, 1.5e4, 4000, []float64{0.7, 0.3}, scenario.Policy{Kind: scenario.Moldable, Processors: 4})
+	lv := sc.Application.Levels
+	mid := scenario.Level{Latency: constant(60, 6), Overhead: constant(40, 6), Recovery: scenario.RecoveryConstant(80, 6)}
+	sc.Application.Levels = []scenario.Level{lv[0], mid, lv[1]}
+	sc.System.FailureSeverity = &scenario.FailureSeverity{Shares: []float64{0.7, 0, 0.3}}
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	fixed, err := New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range [][]int{{0, 0}, {2, 1}, {5, 3}} {
+		for _, I := range []float64{100, 900} {
+			want, err := fixed.Evaluate(v, I)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, _, _ := mm.evaluate(v, I)
+			if d := math.Abs(got-want.UWT) / want.UWT; d > 1e-10 {
+				t.Errorf("V=%v I=%g: UWT %.15g, fixed-count model %.15g (relative %.2g)", v, I, got, want.UWT, d)
+			}
+		}
+	}
+}
+
 // TestMalleableRefused: what the malleable model does not cover is
 // refused with an error naming the field.
 func TestMalleableRefused(t *testing.T) {
@@ -179,7 +216,7 @@ func TestMalleableRefused(t *testing.T) {
 		sc    func() *scenario.Scenario
 		field string
 	}{
-		{"three levels", three, "application.checkpoint_levels"},
+		{"three levels, severity-2 processor failures", three, "application.checkpoint_levels"},
 		{"no checkpoint after recovery", func() *scenario.Scenario {
 			sc := twoLevel(t, 4, 1e5, 3600, []float64{0.5, 0.5}, greedy)
 			sc.Application.NoCheckpointAfterRecovery = true

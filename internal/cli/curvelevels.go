@@ -17,7 +17,7 @@ func runCurveLevels(ctx context.Context, opts *curveOptions, info scenarioInfo, 
 	if opts.Model.OldCountBin > 1 {
 		return flagError("old-count-bin", "the multi-level model is exact and keeps no old counts")
 	}
-	m, pattern, err := opts.Levels.levelModel(info)
+	m, pattern, err := opts.Levels.levelModel(ctx, info, &opts.Model)
 	if err != nil {
 		return err
 	}

@@ -358,6 +358,15 @@ func buildModel(cmd *cobra.Command, info scenarioInfo, mo *modelOptions) (scenar
 		return info, nil, err
 	}
 	m, err := uwt.New(cmd.Context(), info.sc, set)
+	if err != nil {
+		return info, nil, explainSize(err)
+	}
+	return info, m, nil
+}
+
+// explainSize returns a uwt.SizeError (the library's estimate) in the
+// command's terms, and any other error as it is.
+func explainSize(err error) error {
 	var size *uwt.SizeError
 	if errors.As(err, &size) {
 		// The library's estimate, in the command's terms.
@@ -372,9 +381,9 @@ func buildModel(cmd *cobra.Command, info scenarioInfo, mo *modelOptions) (scenar
 		if size.States <= size.MaxStates {
 			advice += ", or raise the limit with --max-memory"
 		}
-		return info, nil, fmt.Errorf("the model of %d processors is too large: it needs %s; %s", size.N, what, advice)
+		return fmt.Errorf("the model of %d processors is too large: it needs %s; %s", size.N, what, advice)
 	}
-	return info, m, err
+	return err
 }
 
 func (o *modelOptions) settings() (*uwt.Settings, error) {

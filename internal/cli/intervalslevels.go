@@ -19,7 +19,7 @@ func runIntervalsLevels(ctx context.Context, opts *intervalsOptions, info scenar
 		return flagError("old-count-bin", "the multi-level model is exact and keeps no old counts")
 	}
 	var none levelOptions
-	m, _, err := none.levelModel(info)
+	m, _, err := none.levelModel(ctx, info, &opts.Model)
 	if err != nil {
 		return err
 	}

@@ -68,7 +68,7 @@ func (o *levelOptions) wanted(sc *scenario.Scenario) bool {
 
 // levelModel builds the multi-level model of a loaded scenario, with the
 // pattern of --pattern checked against its levels.
-func (o *levelOptions) levelModel(info scenarioInfo) (*multilevel.Model, []int, error) {
+func (o *levelOptions) levelModel(ctx context.Context, info scenarioInfo, mo *modelOptions) (*multilevel.Model, []int, error) {
 	pattern, err := o.pattern()
 	if err != nil {
 		return nil, nil, err
@@ -81,11 +81,25 @@ func (o *levelOptions) levelModel(info scenarioInfo) (*multilevel.Model, []int, 
 	default:
 		return nil, nil, flagError("format", "%q, want scr, fti or veloc", shorten(o.Format))
 	}
-	m, err := multilevel.New(info.sc)
+	m, err := newLevelModel(ctx, info, mo)
 	if err != nil {
 		return nil, nil, err
 	}
 	return m, pattern, nil
+}
+
+// newLevelModel builds the multi-level model of a loaded scenario, the
+// chain of a malleable policy with mo's --workers and --max-memory.
+func newLevelModel(ctx context.Context, info scenarioInfo, mo *modelOptions) (*multilevel.Model, error) {
+	set, err := mo.settings()
+	if err != nil {
+		return nil, err
+	}
+	m, err := multilevel.NewWith(ctx, info.sc, &multilevel.Settings{Workers: set.Workers, MaxTransitions: set.MaxTransitions})
+	if err != nil {
+		return nil, explainSize(err)
+	}
+	return m, nil
 }
 
 // levelsJSON is the multi-level part of the --json output of markov uwt
@@ -111,11 +125,11 @@ func levelsOf(m *multilevel.Model, r multilevel.Result) levelsJSON {
 }
 
 // runUWTLevels is markov uwt on the multi-level model.
-func runUWTLevels(opts *uwtOptions, info scenarioInfo, interval float64) error {
+func runUWTLevels(ctx context.Context, opts *uwtOptions, info scenarioInfo, interval float64) error {
 	if opts.Model.OldCountBin > 1 {
 		return flagError("old-count-bin", "the multi-level model is exact and keeps no old counts")
 	}
-	m, pattern, err := opts.Levels.levelModel(info)
+	m, pattern, err := opts.Levels.levelModel(ctx, info, &opts.Model)
 	if err != nil {
 		return err
 	}
@@ -210,7 +224,7 @@ func joinFloats(v []float64, sep string) string {
 
 // runOptimizeLevels is markov optimize on the multi-level model.
 func runOptimizeLevels(ctx context.Context, opts *optimizeOptions, info scenarioInfo) error {
-	m, pattern, err := opts.Levels.levelModel(info)
+	m, pattern, err := opts.Levels.levelModel(ctx, info, &opts.Model)
 	if err != nil {
 		return err
 	}
@@ -439,7 +453,7 @@ func libraryConfig(format string, r multilevel.Result, m *multilevel.Model) (str
 // checkpoint_pattern) and interval (--interval, or the model's best for
 // that pattern).
 func runSimulateLevels(ctx context.Context, opts *simulateOptions, info scenarioInfo, interval float64, set *sim.Settings) error {
-	m, err := multilevel.New(info.sc)
+	m, err := newLevelModel(ctx, info, &opts.Model)
 	if err != nil {
 		return err
 	}

@@ -190,6 +190,13 @@ func TestLevelsMalleable(t *testing.T) {
 		Malleable bool    `json:"malleable"`
 		Pattern   []int   `json:"pattern"`
 	}
+	// The chain's flags are used, and checked.
+	if _, errOut, code := run(t, "uwt", "--scenario", path, "--interval", "300s", "--max-memory", "1e-9"); code != 1 || !strings.Contains(errOut, "--max-memory") {
+		t.Errorf("uwt --max-memory 1e-9 on greedy with two levels: exit %d, %q", code, errOut)
+	}
+	if _, errOut, code := run(t, "optimize", "--scenario", path, "--workers", "-1"); code != 2 || !strings.Contains(errOut, "--workers") {
+		t.Errorf("optimize --workers -1 on greedy with two levels: exit %d, %q", code, errOut)
+	}
 	runJSON(t, &u, "uwt", "--scenario", path, "--interval", "300s", "--pattern", "3")
 	if !u.Malleable || !(u.UWT > 0 && u.UWT < 8) || len(u.Pattern) != 1 || u.Pattern[0] != 3 {
 		t.Errorf("uwt on greedy with two levels: %+v", u)

@@ -98,7 +98,7 @@ func runUWT(ctx context.Context, cmd *cobra.Command, opts *uwtOptions) error {
 		return err
 	}
 	if opts.Levels.wanted(info.sc) {
-		return runUWTLevels(opts, info, interval)
+		return runUWTLevels(ctx, opts, info, interval)
 	}
 	info, m, err := buildModel(cmd, info, &opts.Model)
 	if err != nil {

@@ -39,9 +39,11 @@
 // (Useful, Work, Survival), its sojourn (Sojourn) and its exit rows
 // (Rows); the interval that maximises its reward (BestInterval) is
 // Daly's exact optimum for the MTBF 1/ρ and the overhead C(a), shifted
-// by C(a) − L(a) (package intervals, DalyOptimum). A checkpoint feature
-// that changes an up phase (several checkpoint levels, say) changes
-// Phase, and both packages see it.
+// by C(a) − L(a) (package intervals, DalyOptimum). Several checkpoint
+// levels change only the rewards of an up phase, not its exit law:
+// package multilevel takes package uwt's chain of up phases on
+// processors that go down at (1 − f₁)λ and its own rewards (the nested
+// period, docs/model.md section 12); Phase stays the single level's.
 //
 // References:
 //
