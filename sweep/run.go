@@ -9,10 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/evaluate"
@@ -130,7 +128,6 @@ func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, erro
 		t := st.Task(int(todo[k]))
 		start := time.Now()
 		rec, err := r.run(ctx, t)
-		rec.Status = statusWords(rec.Status)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ran{}, ctx.Err()
@@ -162,26 +159,8 @@ func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, erro
 	return sum, err
 }
 
-// statusWords writes a status in the one spelling of the status column:
-// lowercase words, as package sim and evaluate write theirs ("fixed
-// horizon", "evaluated"); uwt's CamelCase names ("Converged", "AtMax")
-// become "converged", "at max".
-func statusWords(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if unicode.IsUpper(r) {
-			if i > 0 && s[i-1] != ' ' {
-				b.WriteByte(' ')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // Failed is the status of a task that failed; its row's error says why.
-const Failed = "failed"
+const Failed = "Failed"
 
 // clip bounds an error kept in a row.
 func clip(s string) string {
