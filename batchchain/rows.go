@@ -91,16 +91,16 @@ func (c *Chain) block(ws *workspace, s0, s1 int, t, tol float64) []Row {
 		lo, hi = max(min(s0-dl, s1-1-dl1), 0), min(max(s0+du, s1-1+du1), c.m)
 	}
 	for {
-		rows, worst, lostDown, lostUp := c.blockOn(ws, s0, s1, t, lo, hi, tol/4, tol/4)
-		if tol == 0 || worst <= tol/2 || (lo == 0 && hi == c.m) {
+		rows, loss := c.blockOn(ws, s0, s1, t, lo, hi, tol/4, tol/4)
+		if tol == 0 || loss.worst <= tol/2 || (lo == 0 && hi == c.m) {
 			return rows
 		}
 		// Widen the side(s) that lose more than their share.
 		w := max(hi-lo, 8)
-		if lostDown > tol/4 || lostUp <= tol/4 {
+		if loss.down > tol/4 || loss.up <= tol/4 {
 			lo = max(lo-w, 0)
 		}
-		if lostUp > tol/4 || lostDown <= tol/4 {
+		if loss.up > tol/4 || loss.down <= tol/4 {
 			hi = min(hi+w, c.m)
 		}
 	}
@@ -147,10 +147,30 @@ func (c *Chain) margins(s int, t float64) (down, up int) {
 // mass dropped in that step stays within budget/(number of steps): the
 // dropped mass bounds what P and Q lose, and is added to Row.Dropped
 // (budget = 0 drops nothing). The ends of P and of Q are then trimmed,
-// each of the two losing at most trim (trim = 0: no trimming). It returns the rows, the largest
-// mass missing from a row before trimming, and the largest lost mass
-// below and above the window over the rows.
-func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget, trim float64) ([]Row, float64, float64, float64) {
+// each of the two losing at most trim (trim = 0: no trimming). It returns
+// the rows and their losses.
+func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget, trim float64) ([]Row, blockLoss) {
+	tr := c.transient(ws, s0, s1, t, lo, hi, budget)
+	return c.blockRows(ws, tr, trim)
+}
+
+// transient is the first stage of blockOn: P_t and z of each row, stored
+// interleaved over the window [lo, hi] (entry (j, r) at (j−lo)·R + r), and
+// the mass the budget dropped from each row.
+type transient struct {
+	s0, lo, hi int
+	p, z       []float64
+	dropped    []float64
+}
+
+// blockLoss is what a block's rows miss: the largest mass missing from a
+// row before trimming (worst), and the largest lost below and above the
+// window (down, up).
+type blockLoss struct{ worst, down, up float64 }
+
+// transient computes P_t and z of rows [s0, s1) on the window [lo, hi]
+// by uniformization (see blockOn).
+func (c *Chain) transient(ws *workspace, s0, s1 int, t float64, lo, hi int, budget float64) transient {
 	w := hi - lo + 1
 	nr := s1 - s0
 	ws.prepare(c, lo, hi)
@@ -162,100 +182,122 @@ func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget
 	if cap(ws.y) < size {
 		ws.y, ws.next, ws.p, ws.z = make([]float64, size), make([]float64, size), make([]float64, size), make([]float64, size)
 	}
-	y, next, p, z := ws.y[:size], ws.next[:size], ws.p[:size], ws.z[:size]
+	y, p, z := ws.y[:size], ws.p[:size], ws.z[:size]
 	clear(y)
 	clear(p)
 	clear(z)
 	for r := range nr {
 		y[(s0+r-lo)*nr+r] = 1
 	}
-	dropped := make([]float64, nr)
+	tr := transient{s0: s0, lo: lo, hi: hi, p: p, z: z, dropped: make([]float64, nr)}
 	if lam == 0 || t == 0 {
 		copy(p, y)
 		floats.AddScaled(z, t, y)
-	} else {
-		inv := 1 / lam
-		stay, up := ws.stay[:w], ws.upS[:w]
-		for i := range w {
-			stay[i] = 1 - ws.out[i]*inv
-			up[i] = ws.up[i] * inv
-			for k := range ws.downS[i] {
-				ws.downS[i][k] *= inv
-			}
-		}
-		wts, left, right := poisson(lam*t, poissonCut)
-		tail := make([]float64, len(wts))
-		acc := 0.0
-		for i := len(wts) - 1; i >= 0; i-- {
-			tail[i] = acc
-			acc += wts[i]
-		}
-		// y is zero outside the spare counts [nzLo, nzHi] (window-relative).
-		nzLo, nzHi := s0-lo, s1-1-lo
-		kmax := len(c.sizes)
-		perStep := budget / float64(right+1)
-		step := make([]float64, nr)
-		// droppable reports whether segment i of y can be dropped within
-		// this step's budget, and if so drops it.
-		droppable := func(i int) bool {
-			seg := y[i*nr : (i+1)*nr]
-			for r, v := range seg {
-				if step[r]+v > perStep {
-					return false
-				}
-			}
-			floats.Add(step, seg)
-			clear(seg)
-			return true
-		}
-		for k := 0; ; k++ {
-			seg := y[nzLo*nr : (nzHi+1)*nr]
-			sk := 1.0
-			if k >= left {
-				sk = tail[k-left]
-				floats.AddScaled(p[nzLo*nr:(nzHi+1)*nr], wts[k-left], seg)
-			}
-			floats.AddScaled(z[nzLo*nr:(nzHi+1)*nr], sk, seg)
-			if k == right {
-				break
-			}
-			// next = y·K.
-			newLo, newHi := max(nzLo-kmax, 0), min(nzHi+1, w-1)
-			clear(next[newLo*nr : (newHi+1)*nr])
-			for i := nzLo; i <= nzHi; i++ {
-				yi := y[i*nr : (i+1)*nr]
-				floats.AddScaled(next[i*nr:(i+1)*nr], stay[i], yi)
-				if i+1 < w && up[i] > 0 {
-					floats.AddScaled(next[(i+1)*nr:(i+2)*nr], up[i], yi)
-				}
-				for k, d := range ws.downS[i] {
-					if d > 0 && i-k-1 >= 0 {
-						floats.AddScaled(next[(i-k-1)*nr:(i-k)*nr], d, yi)
-					}
-				}
-			}
-			y, next = next, y
-			nzLo, nzHi = newLo, newHi
-			if perStep > 0 {
-				clear(step)
-				for nzLo < nzHi && droppable(nzLo) {
-					nzLo++
-				}
-				for nzHi > nzLo && droppable(nzHi) {
-					nzHi--
-				}
-				floats.Add(dropped, step)
-			}
-		}
-		floats.Scale(inv, z)
+		return tr
 	}
-	// Per row: Q = z·B over n' = a + j − k, τ = z·1, lost = z·ℓ; then
-	// the ends of P and Q are trimmed (by at most trim/2 each) and the kept
-	// entries copied into one slab for the block.
+	inv := 1 / lam
+	for i := range w {
+		ws.stay[i] = 1 - ws.out[i]*inv
+		ws.upS[i] = ws.up[i] * inv
+		for k := range ws.downS[i] {
+			ws.downS[i][k] *= inv
+		}
+	}
+	c.uniformize(ws, &tr, lam*t, budget)
+	floats.Scale(inv, z)
+	return tr
+}
+
+// uniformize accumulates Σ_k w_k y K^k into tr.p and Σ_k P(N > k) y K^k
+// into tr.z, N ~ Poisson(mu), from y = ws.y (the rows' starting
+// vectors), dropping ends of the band within budget (see blockOn).
+func (c *Chain) uniformize(ws *workspace, tr *transient, mu, budget float64) {
+	w, nr := tr.hi-tr.lo+1, len(tr.dropped)
+	size := w * nr
+	y, next, p, z := ws.y[:size], ws.next[:size], tr.p, tr.z
+	wts, left, right := poisson(mu, poissonCut)
+	tail := make([]float64, len(wts))
+	acc := 0.0
+	for i := len(wts) - 1; i >= 0; i-- {
+		tail[i] = acc
+		acc += wts[i]
+	}
+	// y is zero outside the spare counts [nzLo, nzHi] (window-relative).
+	nzLo, nzHi := tr.s0-tr.lo, tr.s0+nr-1-tr.lo
+	kmax := len(c.sizes)
+	perStep := budget / float64(right+1)
+	step := make([]float64, nr)
+	// droppable reports whether segment i of y can be dropped within
+	// this step's budget, and if so drops it.
+	droppable := func(i int) bool {
+		seg := y[i*nr : (i+1)*nr]
+		for r, v := range seg {
+			if step[r]+v > perStep {
+				return false
+			}
+		}
+		floats.Add(step, seg)
+		clear(seg)
+		return true
+	}
+	for k := 0; ; k++ {
+		seg := y[nzLo*nr : (nzHi+1)*nr]
+		sk := 1.0
+		if k >= left {
+			sk = tail[k-left]
+			floats.AddScaled(p[nzLo*nr:(nzHi+1)*nr], wts[k-left], seg)
+		}
+		floats.AddScaled(z[nzLo*nr:(nzHi+1)*nr], sk, seg)
+		if k == right {
+			return
+		}
+		newLo, newHi := max(nzLo-kmax, 0), min(nzHi+1, w-1)
+		ws.applyK(next, y, nzLo, nzHi, newLo, newHi, w, nr)
+		y, next = next, y
+		nzLo, nzHi = newLo, newHi
+		if perStep > 0 {
+			clear(step)
+			for nzLo < nzHi && droppable(nzLo) {
+				nzLo++
+			}
+			for nzHi > nzLo && droppable(nzHi) {
+				nzHi--
+			}
+			floats.Add(tr.dropped, step)
+		}
+	}
+}
+
+// applyK sets next = y·K on the band [newLo, newHi] that y's band
+// [nzLo, nzHi] reaches in one step (a window of w spare counts, R = nr
+// interleaved rows).
+func (ws *workspace) applyK(next, y []float64, nzLo, nzHi, newLo, newHi, w, nr int) {
+	clear(next[newLo*nr : (newHi+1)*nr])
+	for i := nzLo; i <= nzHi; i++ {
+		yi := y[i*nr : (i+1)*nr]
+		floats.AddScaled(next[i*nr:(i+1)*nr], ws.stay[i], yi)
+		if i+1 < w && ws.upS[i] > 0 {
+			floats.AddScaled(next[(i+1)*nr:(i+2)*nr], ws.upS[i], yi)
+		}
+		for k, d := range ws.downS[i] {
+			if d > 0 && i-k-1 >= 0 {
+				floats.AddScaled(next[(i-k-1)*nr:(i-k)*nr], d, yi)
+			}
+		}
+	}
+}
+
+// blockRows is the second stage of blockOn: per row, Q = z·B over
+// n' = a + j − k, τ = z·1, lost = z·ℓ; then the ends of P and Q are
+// trimmed (by at most trim/2 each) and the kept entries copied into one
+// slab for the block.
+func (c *Chain) blockRows(ws *workspace, tr transient, trim float64) ([]Row, blockLoss) {
+	lo, hi := tr.lo, tr.hi
+	w, nr := hi-lo+1, len(tr.dropped)
 	qlo := max(c.a+lo-len(c.sizes), 0)
 	qhi := c.a + hi - 1
 	rows := make([]Row, nr)
-	var worst, worstDown, worstUp float64
+	var loss blockLoss
 	pr := grow(&ws.prow, w)
 	q := grow(&ws.qrow, qhi-qlo+1)
 	var slab []float64
@@ -263,8 +305,8 @@ func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget
 		clear(q)
 		var tau, lostDown, lostUp, surv float64
 		for i := range w {
-			zi := z[i*nr+r]
-			pr[i] = p[i*nr+r]
+			zi := tr.z[i*nr+r]
+			pr[i] = tr.p[i*nr+r]
 			surv += pr[i]
 			if zi == 0 {
 				continue
@@ -281,9 +323,9 @@ func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget
 				lostUp += zi * ws.up[i]
 			}
 		}
-		miss := lostDown + lostUp + dropped[r] + 2*poissonCut
-		worst = math.Max(worst, miss)
-		worstDown, worstUp = math.Max(worstDown, lostDown), math.Max(worstUp, lostUp)
+		miss := lostDown + lostUp + tr.dropped[r] + 2*poissonCut
+		loss.worst = math.Max(loss.worst, miss)
+		loss.down, loss.up = math.Max(loss.down, lostDown), math.Max(loss.up, lostUp)
 		plo, phi, qlo2, qhi2 := 0, len(pr), 0, len(q)
 		if trim > 0 {
 			var cp, cq float64
@@ -298,10 +340,10 @@ func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget
 		slab = append(slab, pr[plo:phi]...)
 		n1 := len(slab)
 		slab = append(slab, q[qlo2:qhi2]...)
-		rows[r] = Row{S: s0 + r, Lo: lo + plo, P: slab[n0:n1:n1], QLo: qlo + qlo2, Q: slab[n1:len(slab):len(slab)],
+		rows[r] = Row{S: tr.s0 + r, Lo: lo + plo, P: slab[n0:n1:n1], QLo: qlo + qlo2, Q: slab[n1:len(slab):len(slab)],
 			Survival: surv, Sojourn: tau, Dropped: miss}
 	}
-	return rows, worst, worstDown, worstUp
+	return rows, loss
 }
 
 // grow returns (*v)[:n], reallocating *v if it is too short.

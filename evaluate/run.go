@@ -155,13 +155,14 @@ const (
 	Evaluated
 )
 
-// String returns "not evaluated" or "evaluated".
+// String returns "NotEvaluated" or "Evaluated", spelt as the Go
+// identifiers (as every status of the toolkit is).
 func (s RowStatus) String() string {
 	switch s {
 	case NotEvaluated:
-		return "not evaluated"
+		return "NotEvaluated"
 	case Evaluated:
-		return "evaluated"
+		return "Evaluated"
 	}
 	return fmt.Sprintf("RowStatus(%d)", int(s))
 }

@@ -70,7 +70,7 @@ func BenchmarkBouguerraPlan(b *testing.B) {
 	cost := func(s float64) float64 { return 60 + 1140*s/w }
 	for _, bc := range []struct {
 		name string
-		law  FailureLaw
+		law  closedLaw
 	}{
 		{"Exponential", Exponential{Rate: 1.0 / 20000}},
 		{"Weibull", Weibull{Rate: 1.0 / 20000, Shape: 0.7}},

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ckpt-markov/markov/internal/scalar"
+	"github.com/ckpt-markov/markov/law"
 )
 
 // CostFunc gives a checkpoint or restart cost as a function of the work
@@ -20,9 +21,9 @@ func ConstantCost(v float64) CostFunc { return func(float64) float64 { return v 
 //
 //	E[T] = Σ_j g(η_j),  η_j = I_j + C(S_j) + R(S_{j−1}),  S_j = I_1 + … + I_j,
 //
-// where g is law.SegmentTime. As in the paper, the restart R(S_{j−1}) is
+// where g is the law's expected segment time (segmentTime). As in the paper, the restart R(S_{j−1}) is
 // charged to every segment, including the first (R(S_0) = R(0)).
-func ExpectedCompletion(law FailureLaw, segments []float64, c, r CostFunc) (float64, error) {
+func ExpectedCompletion(law law.Law, segments []float64, c, r CostFunc) (float64, error) {
 	const fn = "ExpectedCompletion"
 	if err := validLaw(fn, law); err != nil {
 		return math.NaN(), err
@@ -47,7 +48,7 @@ func ExpectedCompletion(law FailureLaw, segments []float64, c, r CostFunc) (floa
 		if !nonNegative(rj) {
 			return math.NaN(), paramError(fn, fmt.Sprintf("R(S_%d)", j), rj, "a finite value ≥ 0")
 		}
-		total += law.SegmentTime(seg + cj + rj)
+		total += segmentTime(law, seg+cj+rj)
 	}
 	return total, nil
 }
@@ -92,7 +93,7 @@ func BouguerraExponential(lambda, w, c, r float64) (Segments, error) {
 	istar := lambertOptimum(lambda*(c+r)) / lambda
 	kstar := w / istar
 	law := Exponential{Rate: lambda}
-	e := func(k float64) float64 { return k * law.SegmentTime(w/k+c+r) }
+	e := func(k float64) float64 { return k * segmentTime(law, w/k+c+r) }
 	lo := math.Max(1, math.Floor(kstar))
 	hi := math.Max(1, math.Ceil(kstar))
 	k := lo
@@ -121,7 +122,7 @@ type SegmentSettings struct {
 // any law, E(k) ≥ W + k(C+R), so k = 1, 2, … is scanned until W + k(C+R)
 // exceeds the best E found; the cost is a few times k_opt evaluations of
 // g. KStar and IStar are NaN in the result (see BouguerraInterval).
-func BouguerraSegments(law FailureLaw, w, c, r float64, set *SegmentSettings) (Segments, error) {
+func BouguerraSegments(law law.Law, w, c, r float64, set *SegmentSettings) (Segments, error) {
 	const fn = "BouguerraSegments"
 	if err := validLaw(fn, law); err != nil {
 		return Segments{}, err
@@ -148,7 +149,7 @@ func BouguerraSegments(law FailureLaw, w, c, r float64, set *SegmentSettings) (S
 		if k > maxK {
 			return Segments{}, fmt.Errorf("intervals: %s: no optimum within MaxCount = %d segments", fn, maxK)
 		}
-		e := float64(k) * law.SegmentTime(w/float64(k)+c+r)
+		e := float64(k) * segmentTime(law, w/float64(k)+c+r)
 		if e < bestE {
 			best, bestE = k, e
 		}
@@ -172,7 +173,7 @@ func BouguerraSegments(law FailureLaw, w, c, r float64, set *SegmentSettings) (S
 // BouguerraExponential; for other laws it is found by downhill bracketing
 // and Brent's method in ln I (accurate to about 1e−7 relative;
 // the cost is assumed unimodal in I).
-func BouguerraInterval(law FailureLaw, c, r float64) (float64, error) {
+func BouguerraInterval(law law.Law, c, r float64) (float64, error) {
 	const fn = "BouguerraInterval"
 	if err := validLaw(fn, law); err != nil {
 		return math.NaN(), err
@@ -186,7 +187,7 @@ func BouguerraInterval(law FailureLaw, c, r float64) (float64, error) {
 	if e, ok := law.(Exponential); ok {
 		return lambertOptimum(e.Rate*(c+r)) / e.Rate, nil
 	}
-	cost := func(i float64) float64 { return law.SegmentTime(i+c+r) / i }
+	cost := func(i float64) float64 { return segmentTime(law, i+c+r) / i }
 	i, err := scalar.LogMinimize(scalar.Plain(cost), c+r, minTol)
 	if err != nil {
 		return math.NaN(), fmt.Errorf("intervals: %s: %w", fn, err)

@@ -4,6 +4,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ckpt-markov/markov/law"
 )
 
 // TestSegmentTimeClosedFormsVsQuadrature: the closed forms of g(η) for the
@@ -11,7 +15,7 @@ import (
 // through the regularised incomplete gamma function) against adaptive
 // quadrature of the bare survival function.
 func TestSegmentTimeClosedFormsVsQuadrature(t *testing.T) {
-	laws := []FailureLaw{Exponential{Rate: 1e-3}, Exponential{Rate: 2}}
+	laws := []closedLaw{Exponential{Rate: 1e-3}, Exponential{Rate: 2}}
 	// β = 0.509 and λ = 1/20.584 are the Weibull parameters of Bouguerra
 	// et al., section 5.3 (from Liu et al. 2008).
 	for _, beta := range []float64{0.3, 0.509, 0.7, 1, 1.5, 2, 3} {
@@ -66,7 +70,7 @@ func TestWeibullShapeOneIsExponential(t *testing.T) {
 func TestSegmentTimeMonteCarlo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 23))
 	for _, tc := range []struct {
-		law FailureLaw
+		law closedLaw
 		inv func(e float64) float64 // X from E ~ Exp(1): S(X) = e^{−E}
 		eta float64
 	}{
@@ -230,4 +234,33 @@ func TestBouguerraErrors(t *testing.T) {
 	wantErr(t, "SurvivalLaw without S", err, "S is nil")
 	_, err = BouguerraInterval(Exponential{Rate: math.Inf(1)}, 1, 1)
 	wantErr(t, "infinite rate", err, "Rate")
+}
+
+// closedLaw is a law with its expected segment time, as the tests call it.
+type closedLaw interface {
+	law.Law
+	segmentTimer
+}
+
+// TestLawsAreLaws checks the quantile functions the laws add for law.Law
+// against their survival functions (S(Q(p)) = 1 − p), and that a distuv
+// law gives the closed forms' g by quadrature.
+func TestLawsAreLaws(t *testing.T) {
+	w := Weibull{Rate: 1.0 / 20000, Shape: 0.7}
+	for _, l := range []law.Law{
+		Exponential{Rate: 1e-3}, w,
+		SurvivalLaw{S: w.Survival},
+	} {
+		for _, p := range []float64{1e-6, 0.1, 0.5, 0.9, 1 - 1e-6} {
+			if s := l.Survival(l.Quantile(p)); math.Abs(s-(1-p)) > 1e-10*(1-p) {
+				t.Errorf("%T: S(Q(%v)) = %v, want %v", l, p, s, 1-p)
+			}
+		}
+	}
+	d := distuv.Weibull{K: 0.7, Lambda: 20000}
+	for _, eta := range []float64{100, 20000, 1e5} {
+		if got, want := segmentTime(d, eta), w.SegmentTime(eta); math.Abs(got-want) > 1e-10*want {
+			t.Errorf("distuv Weibull g(%v) = %v, closed form %v", eta, got, want)
+		}
+	}
 }

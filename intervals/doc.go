@@ -85,13 +85,17 @@
 //
 //	g(η) = (1/S(η))·∫₀^η S(x) dx,   E[T] = Σ_j g(I_j + C(S_j) + R(S_{j−1}))
 //
-// (ExpectedCompletion; FailureLaw.SegmentTime is g). Laws:
+// (ExpectedCompletion). The law is any law.Law, the toolkit's one
+// failure-law interface (survival and quantile functions; gonum's distuv
+// distributions satisfy it): g is integrated from its survival function,
+// unless the law has it in closed form (a method SegmentTime). Laws:
 //
 //	Exponential   g(η) = (e^{λη} − 1)/λ
 //	Weibull       S(x) = exp(−(λx)^β),
 //	              ∫₀^η S = Γ(1/β)·P(1/β, (λη)^β)/(λβ)  (gonum mathext.GammaIncReg)
 //	SurvivalLaw   any S, integrated by adaptive Gauss–Legendre quadrature
 //	              (nodes from gonum integrate/quad)
+//	any law.Law   as SurvivalLaw, from its Survival method
 //
 // With constant costs equal segments are optimal and, for exponential
 // failures (BouguerraExponential),

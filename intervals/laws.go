@@ -5,26 +5,50 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/ckpt-markov/markov/internal/scalar"
+	"github.com/ckpt-markov/markov/law"
 )
 
-// FailureLaw is the law of the i.i.d. times between failures in the model
-// of Bouguerra et al. (2008). The failure process restarts after each
-// checkpoint.
-type FailureLaw interface {
-	// Survival returns S(x) = P(X > x).
-	Survival(x float64) float64
-
-	// SegmentTime returns the expected time to get through a segment
-	// that needs eta uninterrupted seconds, restarting it after every
-	// failure (Bouguerra et al., Theorem 1):
-	//
-	//	g(η) = (1/S(η))·∫₀^η S(x) dx.
+// The time between failures in the model of Bouguerra et al. (2008) is
+// i.i.d. of any law.Law (gonum's distuv distributions among them); the
+// failure process restarts after each checkpoint. The model needs the
+// law's expected segment time g: a law that has it in closed form
+// (Exponential, Weibull) gives it by a method SegmentTime(eta float64)
+// float64; for any other law it is integrated from the survival function.
+type segmentTimer interface {
 	SegmentTime(eta float64) float64
+}
+
+// segmentTime returns the expected time to get through a segment that
+// needs eta uninterrupted seconds, restarting it after every failure
+// (Bouguerra et al., Theorem 1):
+//
+//	g(η) = (1/S(η))·∫₀^η S(x) dx,
+//
+// in closed form when l has it, else by quadrature to 1e−12 relative.
+func segmentTime(l law.Law, eta float64) float64 {
+	if g, ok := l.(segmentTimer); ok {
+		return g.SegmentTime(eta)
+	}
+	return integratedSegmentTime(l.Survival, eta, 1e-12)
+}
+
+// integratedSegmentTime returns g(η) = ∫₀^η S(x) dx / S(η) by adaptive
+// Gauss–Legendre quadrature to the relative tolerance tol.
+func integratedSegmentTime(s func(float64) float64, eta, tol float64) float64 {
+	if eta <= 0 {
+		return 0
+	}
+	// ∫₀^η S ≥ η·S(η) since S is non-increasing, so tol·η·S(η) is an
+	// absolute tolerance at least as tight as tol relative.
+	se := s(eta)
+	return integrate(s, 0, eta, tol*eta*se) / se
 }
 
 // validLaw reports a law whose parameters are invalid; laws that do not
 // implement a Validate method are trusted.
-func validLaw(fn string, law FailureLaw) error {
+func validLaw(fn string, law law.Law) error {
 	if law == nil {
 		return fmt.Errorf("intervals: %s: law is nil", fn)
 	}
@@ -48,6 +72,9 @@ func (e Exponential) Validate() error { return checkPositive("Exponential", "Rat
 // Survival returns e^{−λx}.
 func (e Exponential) Survival(x float64) float64 { return math.Exp(-e.Rate * x) }
 
+// Quantile returns −ln(1 − p)/λ.
+func (e Exponential) Quantile(p float64) float64 { return -math.Log1p(-p) / e.Rate }
+
 // SegmentTime returns g(η) = (e^{λη} − 1)/λ (Bouguerra et al.,
 // Proposition 1).
 func (e Exponential) SegmentTime(eta float64) float64 { return math.Expm1(e.Rate*eta) / e.Rate }
@@ -69,6 +96,11 @@ func (w Weibull) Validate() error {
 
 // Survival returns exp(−(λx)^β).
 func (w Weibull) Survival(x float64) float64 { return math.Exp(-math.Pow(w.Rate*x, w.Shape)) }
+
+// Quantile returns (−ln(1 − p))^{1/β}/λ.
+func (w Weibull) Quantile(p float64) float64 {
+	return math.Pow(-math.Log1p(-p), 1/w.Shape) / w.Rate
+}
 
 // SegmentTime returns g(η) = e^{(λη)^β}·∫₀^η e^{−(λx)^β} dx (Bouguerra et
 // al., Proposition 2), with the integral in closed form through the
@@ -111,18 +143,23 @@ func (s SurvivalLaw) Validate() error {
 // Survival returns S(x).
 func (s SurvivalLaw) Survival(x float64) float64 { return s.S(x) }
 
+// Quantile returns the x > 0 where S(x) = 1 − p, by Brent's method on
+// ln x (internal/scalar) to 1e−12 relative; NaN when S does not fall to
+// 1 − p inside e^{±700}.
+func (s SurvivalLaw) Quantile(p float64) float64 {
+	x, err := scalar.LogRoot(scalar.Plain(func(x float64) float64 { return (1 - p) - s.S(x) }), 1, 1e-12)
+	if err != nil {
+		return math.NaN()
+	}
+	return x
+}
+
 // SegmentTime returns g(η) = ∫₀^η S(x) dx / S(η), integrating S
 // numerically.
 func (s SurvivalLaw) SegmentTime(eta float64) float64 {
-	if eta <= 0 {
-		return 0
-	}
 	tol := s.Tol
 	if tol == 0 {
 		tol = 1e-12
 	}
-	// ∫₀^η S ≥ η·S(η) since S is non-increasing, so tol·η·S(η) is an
-	// absolute tolerance at least as tight as tol relative.
-	se := s.S(eta)
-	return integrate(s.S, 0, eta, tol*eta*se) / se
+	return integratedSegmentTime(s.S, eta, tol)
 }

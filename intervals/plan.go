@@ -3,6 +3,8 @@ package intervals
 import (
 	"fmt"
 	"math"
+
+	"github.com/ckpt-markov/markov/law"
 )
 
 // PlanSettings controls BouguerraPlan. A nil *PlanSettings means the
@@ -58,7 +60,7 @@ type Plan struct {
 // with C, R and S differentiable the gradient terms vanish, so E_h − E* =
 // O(k·h²). Plan.ErrorEstimate estimates it from the solution on the grid
 // of step 2h.
-func BouguerraPlan(law FailureLaw, w float64, c, r CostFunc, set *PlanSettings) (*Plan, error) {
+func BouguerraPlan(law law.Law, w float64, c, r CostFunc, set *PlanSettings) (*Plan, error) {
 	const fn = "BouguerraPlan"
 	if err := validLaw(fn, law); err != nil {
 		return nil, err
@@ -112,12 +114,12 @@ func BouguerraPlan(law FailureLaw, w float64, c, r CostFunc, set *PlanSettings) 
 // cg and rg hold the costs on the finest grid; grid point i of this grid
 // is point i·stride of the finest one. It returns the boundaries as
 // indices of the finest grid (0 first, m·stride last) and the optimum.
-func planDP(law FailureLaw, w float64, m int, cg, rg []float64, stride int) ([]int, float64) {
+func planDP(law law.Law, w float64, m int, cg, rg []float64, stride int) ([]int, float64) {
 	h := w / float64(m)
 	// gLen[d] = g(d·h): the bound of the scan.
 	gLen := make([]float64, m+1)
 	for d := 1; d <= m; d++ {
-		gLen[d] = law.SegmentTime(float64(d) * h)
+		gLen[d] = segmentTime(law, float64(d)*h)
 	}
 	v := make([]float64, m+1)
 	next := make([]int, m+1)
@@ -129,7 +131,7 @@ func planDP(law FailureLaw, w float64, m int, cg, rg []float64, stride int) ([]i
 			if gLen[d]+w*float64(m-j)/float64(m) >= best {
 				break
 			}
-			val := law.SegmentTime(float64(d)*h+cg[j*stride]+ri) + v[j]
+			val := segmentTime(law, float64(d)*h+cg[j*stride]+ri) + v[j]
 			if val < best {
 				best, arg = val, j
 			}

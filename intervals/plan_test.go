@@ -84,7 +84,7 @@ func TestPlanVariableCost(t *testing.T) {
 	const w = 15 * 3600.0
 	cost := func(s float64) float64 { return 60 + 1140*s/w } // 1 to 20 min
 	restart := func(s float64) float64 { return cost(s) / 2 }
-	for _, law := range []FailureLaw{
+	for _, law := range []closedLaw{
 		Exponential{Rate: 1.0 / 20000},
 		Weibull{Rate: 1.0 / 20000, Shape: 0.7},
 	} {
@@ -155,7 +155,7 @@ func TestPlanVariableCost(t *testing.T) {
 // minimising each by ternary search between its neighbours (moving S_j
 // changes only η_j and η_{j+1}), until a sweep improves the total by less
 // than 1e−14 relative. It returns the final total from ExpectedCompletion.
-func coordinateDescent(law FailureLaw, c, r CostFunc, b []float64, w float64) float64 {
+func coordinateDescent(law closedLaw, c, r CostFunc, b []float64, w float64) float64 {
 	at := func(j int) float64 { // S_j, with S_0 = 0 and S_k = w
 		switch {
 		case j == 0:

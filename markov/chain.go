@@ -148,21 +148,9 @@ func FromCOO[L comparable](labels []L, rows, cols []int, vals []float64, setting
 }
 
 func fromCOO[L comparable](labels []L, rows, cols []int, vals []float64, settings *BuildSettings, inPlace bool) (*Chain[L], error) {
-	var s BuildSettings
-	if settings != nil {
-		s = *settings
-	}
-	if s.RowTol == 0 {
-		s.RowTol = DefaultRowTol
-	}
-	if !(s.RowTol > 0) || math.IsInf(s.RowTol, 1) {
-		return nil, fmt.Errorf("markov: BuildSettings.RowTol = %v, want finite and positive", s.RowTol)
-	}
-	if !(s.Prune >= 0) || math.IsInf(s.Prune, 1) {
-		return nil, fmt.Errorf("markov: BuildSettings.Prune = %v, want finite and non-negative", s.Prune)
-	}
-	if math.IsNaN(s.MaxDeficit) {
-		return nil, fmt.Errorf("markov: BuildSettings.MaxDeficit is NaN")
+	s, err := settings.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	n := len(labels)
 	if n == 0 {
@@ -182,56 +170,112 @@ func fromCOO[L comparable](labels []L, rows, cols []int, vals []float64, setting
 			index[l] = i
 		}
 	}
-	sorted := true
+	sorted, err := checkTriplets(labels, rows, cols, vals)
+	if err != nil {
+		return nil, err
+	}
+	m := tripletRows(n, rows, cols, vals, sorted && inPlace)
+	m.compact(s.Prune)
+	c := &Chain[L]{labels: labels, index: index, indptr: m.indptr, ind: m.ind, data: m.data}
+	if err := c.checkRows(&s); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// withDefaults returns the settings with their defaults (nil: all), or an
+// error naming the field that is out of range.
+func (settings *BuildSettings) withDefaults() (BuildSettings, error) {
+	var s BuildSettings
+	if settings != nil {
+		s = *settings
+	}
+	if s.RowTol == 0 {
+		s.RowTol = DefaultRowTol
+	}
+	if !(s.RowTol > 0) || math.IsInf(s.RowTol, 1) {
+		return s, fmt.Errorf("markov: BuildSettings.RowTol = %v, want finite and positive", s.RowTol)
+	}
+	if !(s.Prune >= 0) || math.IsInf(s.Prune, 1) {
+		return s, fmt.Errorf("markov: BuildSettings.Prune = %v, want finite and non-negative", s.Prune)
+	}
+	if math.IsNaN(s.MaxDeficit) {
+		return s, fmt.Errorf("markov: BuildSettings.MaxDeficit is NaN")
+	}
+	return s, nil
+}
+
+// checkTriplets checks the indices (in [0, n), n = len(labels)) and the
+// values (finite, non-negative) of the triplets, and reports whether
+// their rows are in non-decreasing order.
+func checkTriplets[L comparable](labels []L, rows, cols []int, vals []float64) (sorted bool, err error) {
+	n := len(labels)
+	sorted = true
 	for k, i := range rows {
 		j := cols[k]
 		if i < 0 || i >= n {
-			return nil, fmt.Errorf("markov: triplet %d: row index %d out of range [0, %d)", k, i, n)
+			return false, fmt.Errorf("markov: triplet %d: row index %d out of range [0, %d)", k, i, n)
 		}
 		if j < 0 || j >= n {
-			return nil, fmt.Errorf("markov: triplet %d: column index %d out of range [0, %d)", k, j, n)
+			return false, fmt.Errorf("markov: triplet %d: column index %d out of range [0, %d)", k, j, n)
 		}
 		if v := vals[k]; !(v >= 0) || math.IsInf(v, 1) {
-			return nil, fmt.Errorf("markov: transition %v -> %v has probability %v, want finite and non-negative",
+			return false, fmt.Errorf("markov: transition %v -> %v has probability %v, want finite and non-negative",
 				labels[i], labels[j], v)
 		}
 		if k > 0 && i < rows[k-1] {
 			sorted = false
 		}
 	}
+	return sorted, nil
+}
 
+// csrRows is a matrix in compressed sparse row form: row i's columns
+// and values are ind and data over [indptr[i], indptr[i+1]).
+type csrRows struct {
+	indptr, ind []int
+	data        []float64
+}
+
+// tripletRows groups the n-row triplets by row; with reuse (the triplets
+// already in row order, and the caller's to keep) it takes cols and vals
+// as they are.
+func tripletRows(n int, rows, cols []int, vals []float64, reuse bool) csrRows {
 	nnz := len(rows)
-	indptr := make([]int, n+1)
+	m := csrRows{indptr: make([]int, n+1)}
 	for _, i := range rows {
-		indptr[i+1]++
+		m.indptr[i+1]++
 	}
 	for i := 0; i < n; i++ {
-		indptr[i+1] += indptr[i]
+		m.indptr[i+1] += m.indptr[i]
 	}
-	var ind []int
-	var data []float64
-	if sorted && inPlace {
-		ind, data = cols, vals
-	} else {
-		ind = make([]int, nnz)
-		data = make([]float64, nnz)
-		next := make([]int, n)
-		copy(next, indptr[:n])
-		for k, i := range rows {
-			p := next[i]
-			next[i]++
-			ind[p] = cols[k]
-			data[p] = vals[k]
-		}
+	if reuse {
+		m.ind, m.data = cols, vals
+		return m
 	}
+	m.ind = make([]int, nnz)
+	m.data = make([]float64, nnz)
+	next := make([]int, n)
+	copy(next, m.indptr[:n])
+	for k, i := range rows {
+		p := next[i]
+		next[i]++
+		m.ind[p] = cols[k]
+		m.data[p] = vals[k]
+	}
+	return m
+}
 
-	// Sort every row by column, merge duplicates, drop zero and pruned
-	// entries, compacting the arrays in place.
+// compact sorts every row by column, merges duplicates and drops zero
+// entries and those below prune, compacting the arrays in place.
+func (m *csrRows) compact(prune float64) {
+	n := len(m.indptr) - 1
+	ind, data := m.ind, m.data
 	var rs rowSorter
 	w := 0
 	start := 0
 	for i := 0; i < n; i++ {
-		end := indptr[i+1]
+		end := m.indptr[i+1]
 		rs.sort(ind[start:end], data[start:end])
 		rowStart := w
 		for k := start; k < end; {
@@ -240,24 +284,18 @@ func fromCOO[L comparable](labels []L, rows, cols []int, vals []float64, setting
 			for k++; k < end && ind[k] == j; k++ {
 				v += data[k]
 			}
-			if v > 0 && v >= s.Prune {
+			if v > 0 && v >= prune {
 				ind[w] = j
 				data[w] = v
 				w++
 			}
 		}
-		indptr[i] = rowStart
+		m.indptr[i] = rowStart
 		start = end
 	}
-	indptr[n] = w
-	ind = ind[:w:w]
-	data = data[:w:w]
-
-	c := &Chain[L]{labels: labels, index: index, indptr: indptr, ind: ind, data: data}
-	if err := c.checkRows(&s); err != nil {
-		return nil, err
-	}
-	return c, nil
+	m.indptr[n] = w
+	m.ind = ind[:w:w]
+	m.data = data[:w:w]
 }
 
 // checkRows validates the row sums or renormalises the rows.

@@ -88,8 +88,8 @@
 // for a pool of identical exponential processors (one exponential draw for
 // the next event of the pool, rate nλ + (N − n)θ with n functional, then
 // which processor: the same law as one clock per processor, at a cost
-// independent of N); Renewal draws up and repair times of any Law (a
-// quantile function: gonum's distuv Weibull, LogNormal, Exponential…),
+// independent of N); Renewal draws up and repair times of any law.Law
+// by inversion (gonum's distuv Weibull, LogNormal, Exponential…),
 // one renewal process per processor, so that the model's error under
 // non-exponential times can be measured; ListSource replays a fixed list,
 // such as a failure trace. A Timeline can be advanced in steps, and the steps do not change

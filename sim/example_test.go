@@ -37,7 +37,7 @@ func ExampleRun() {
 	fmt.Println("half-width within 0.5% of UWT:", res.UWT.HalfWidth <= 0.005*res.UWT.Mean)
 	// Output:
 	// exact A = 0.69164
-	// status: converged
+	// status: Converged
 	// 99% CI of the simulation contains it: true
 	// half-width within 0.5% of UWT: true
 }

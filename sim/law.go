@@ -5,38 +5,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/ckpt-markov/markov/law"
 )
 
-// Law is the law of a positive duration, an up time or a repair time, given
-// by its quantile function: a draw is Quantile(u) for u uniform on (0, 1)
-// (inversion), so that the draws come from the source's own seeded
-// generator. The distributions of gonum's stat/distuv satisfy it, among
-// them distuv.Exponential{Rate: 1/mean}, distuv.Weibull{K: shape,
-// Lambda: scale} and distuv.LogNormal{Mu, Sigma}.
-type Law interface {
-	Quantile(p float64) float64
-}
-
-// draw returns a duration of law l.
-func draw(l Law, rng *rand.Rand) float64 {
-	u := rng.Float64()
-	for u == 0 {
-		u = rng.Float64()
-	}
-	return l.Quantile(u)
-}
-
-// checkLaw probes a law at a few quantiles: each must be a finite
-// non-negative duration, and the median positive.
-func checkLaw(name string, l Law) error {
-	if l == nil {
-		return fmt.Errorf("sim: %s law is nil", name)
-	}
-	for _, p := range []float64{1e-9, 0.5, 1 - 1e-9} {
-		q := l.Quantile(p)
-		if !(q >= 0) || math.IsInf(q, 0) || (p == 0.5 && q == 0) {
-			return fmt.Errorf("sim: %s law has quantile %v at %v, want a finite positive duration", name, q, p)
-		}
+// checkLaw checks a law of the renewal source (law.Check).
+func checkLaw(name string, l law.Law) error {
+	if err := law.Check(l); err != nil {
+		return fmt.Errorf("sim: %s law %w", name, err)
 	}
 	return nil
 }
@@ -53,15 +29,18 @@ func checkLaw(name string, l Law) error {
 // It keeps the next event of every processor in a heap: O(log N) per
 // event. Events of equal time come by processor number.
 type Renewal struct {
-	up, repair Law
+	up, repair law.Law
 	rng        *rand.Rand
 	q          eventHeap
 	n          int
 }
 
-// NewRenewal returns the renewal source of n processors drawing from rng.
-// The laws must give finite positive durations.
-func NewRenewal(n int, up, repair Law, rng *rand.Rand) (*Renewal, error) {
+// NewRenewal returns the renewal source of n processors drawing from rng
+// by inversion (law.Draw). The laws must give finite positive durations
+// (law.Check); gonum's distuv.Exponential{Rate: 1/mean},
+// distuv.Weibull{K: shape, Lambda: scale} and distuv.LogNormal{Mu, Sigma}
+// are laws.
+func NewRenewal(n int, up, repair law.Law, rng *rand.Rand) (*Renewal, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("sim: processors = %d, want ≥ 1", n)
 	}
@@ -89,7 +68,7 @@ func (r *Renewal) Init(up []bool) {
 	r.q = r.q[:0]
 	for p := range up {
 		up[p] = true
-		r.q = append(r.q, Event{Time: draw(r.up, r.rng), Proc: p})
+		r.q = append(r.q, Event{Time: law.Draw(r.up, r.rng), Proc: p})
 	}
 	heap.Init(&r.q)
 }
@@ -103,9 +82,9 @@ func (r *Renewal) Next() Event {
 	ev := r.q[0]
 	next := Event{Proc: ev.Proc, Up: !ev.Up}
 	if ev.Up {
-		next.Time = ev.Time + draw(r.up, r.rng)
+		next.Time = ev.Time + law.Draw(r.up, r.rng)
 	} else {
-		next.Time = ev.Time + draw(r.repair, r.rng)
+		next.Time = ev.Time + law.Draw(r.repair, r.rng)
 	}
 	r.q[0] = next
 	heap.Fix(&r.q, 0)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ckpt-markov/markov/law"
 )
 
 // TestRenewalAvailability runs the renewal source with Weibull up times
@@ -19,7 +21,7 @@ func TestRenewalAvailability(t *testing.T) {
 	const n, horizon = 64, 2e7
 	for _, c := range []struct {
 		name       string
-		up, repair Law
+		up, repair law.Law
 		upMean     float64
 		repMean    float64
 	}{
@@ -97,7 +99,7 @@ func TestRenewalErrors(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		n          int
-		up, repair Law
+		up, repair law.Law
 		rng        *rand.Rand
 	}{
 		{"no processors", 0, exp, exp, rng},

@@ -107,19 +107,20 @@ const (
 // p ≥ 3/k; 1000 attempts cost milliseconds.
 const NoCommitInterruptions = 1000
 
-// String returns the name of the status.
+// String returns the name of the status, spelt as its Go identifier
+// (as the statuses of packages markov, uwt and optimal are).
 func (s Status) String() string {
 	switch s {
 	case NotRun:
-		return "not run"
+		return "NotRun"
 	case Converged:
-		return "converged"
+		return "Converged"
 	case HorizonLimit:
-		return "horizon limit"
+		return "HorizonLimit"
 	case Fixed:
-		return "fixed horizon"
+		return "Fixed"
 	case NoCommits:
-		return "no commits"
+		return "NoCommits"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }

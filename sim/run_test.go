@@ -260,7 +260,7 @@ func TestRunStatus(t *testing.T) {
 	if r95.UWT.Mean != r99.UWT.Mean || !(r95.UWT.HalfWidth < r99.UWT.HalfWidth) {
 		t.Errorf("95 %%: %v, 99 %%: %v", r95.UWT, r99.UWT)
 	}
-	for s, want := range map[Status]string{Converged: "converged", HorizonLimit: "horizon limit", Fixed: "fixed horizon", 7: "Status(7)"} {
+	for s, want := range map[Status]string{NotRun: "NotRun", Converged: "Converged", HorizonLimit: "HorizonLimit", Fixed: "Fixed", NoCommits: "NoCommits", 7: "Status(7)"} {
 		if s.String() != want {
 			t.Errorf("%d.String() = %q, want %q", s, s.String(), want)
 		}
@@ -317,8 +317,8 @@ func TestRunErrors(t *testing.T) {
 // Converged: a zero Result returned with an error must not read as one.
 func TestStatusZero(t *testing.T) {
 	var res Result
-	if res.Status == Converged || res.Status.String() != "not run" {
-		t.Errorf("zero Status = %v, want not run", res.Status)
+	if res.Status == Converged || res.Status.String() != "NotRun" {
+		t.Errorf("zero Status = %v, want NotRun", res.Status)
 	}
 	for _, s := range []Status{Converged, HorizonLimit, Fixed} {
 		if s == NotRun {

@@ -48,7 +48,7 @@
 // once) takes a new study, its old files set aside.
 //
 // A task that fails does not stop the shard: its row holds the error
-// (Record.Error, status "failed") and a rerun tries it again.
+// (Record.Error, status "Failed") and a rerun tries it again.
 //
 // Merge checks that each task has a row (IncompleteError lists the missing
 // ones, and those with two different results with the files a rerun

@@ -100,7 +100,7 @@ func TestEvaluateShortTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := tab.Records[0]
-	if !strings.HasPrefix(r.Status, "not evaluated: ") || r.Efficiency != nil || r.Interval != nil {
+	if !strings.HasPrefix(r.Status, "NotEvaluated: ") || r.Efficiency != nil || r.Interval != nil {
 		t.Errorf("record of a too short trace: %+v", r)
 	}
 }

@@ -81,7 +81,7 @@ type Record struct {
 	BestUWT         *float64 `json:"best_uwt,omitempty"`
 
 	Status string `json:"status,omitempty"`
-	// Error is why the task failed (Status "failed"); a rerun of its
+	// Error is why the task failed (Status "Failed"); a rerun of its
 	// shard tries it again.
 	Error string `json:"error,omitempty"`
 }

@@ -10,10 +10,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/evaluate"
@@ -35,7 +33,8 @@ type Settings struct {
 	// runtime.GOMAXPROCS(0). Results do not depend on it.
 	Workers int
 	// Progress, if not nil, is called after each task with the number
-	// done and the number to do in this run, from one goroutine at a time.
+	// done and the number to do in this run, in task order, from the
+	// calling goroutine.
 	Progress func(done, total int)
 	// FlushEvery is the least time between two rewrites of the result
 	// file while tasks complete; the file is always written at the end.
@@ -70,27 +69,9 @@ type Summary struct {
 // it drops second copies of a task (kept elsewhere), failures a result
 // supersedes and a last line cut short by a killed writer.
 func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, error) {
-	var set Settings
-	if s != nil {
-		set = *s
-	}
-	if set.Shards == 0 {
-		set.Shards = 1
-		if set.Shard != 0 {
-			return Summary{}, fmt.Errorf("sweep: shard %d without a shard count", set.Shard)
-		}
-	}
-	if set.Shards < 1 || set.Shards > MaxShards || set.Shard < 0 || set.Shard >= set.Shards {
-		return Summary{}, fmt.Errorf("sweep: shard %d of %d, want 0 ≤ shard < shards ≤ %d", set.Shard, set.Shards, MaxShards)
-	}
-	if set.Workers == 0 {
-		set.Workers = runtime.GOMAXPROCS(0)
-	}
-	if set.Workers < 1 {
-		return Summary{}, fmt.Errorf("sweep: workers = %d, want ≥ 1", set.Workers)
-	}
-	if set.FlushEvery == 0 {
-		set.FlushEvery = time.Second
+	set, err := s.withDefaults()
+	if err != nil {
+		return Summary{}, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Summary{}, err
@@ -117,21 +98,58 @@ func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, erro
 	if len(todo) == 0 {
 		return sum, nil
 	}
+	err = runTasks(ctx, st, w, todo, set, &sum)
+	if ferr := w.flush(); err == nil {
+		err = ferr
+	}
+	return sum, err
+}
+
+// withDefaults returns the settings with their defaults (nil: all), or
+// an error naming the field that is out of range.
+func (s *Settings) withDefaults() (Settings, error) {
+	var set Settings
+	if s != nil {
+		set = *s
+	}
+	if set.Shards == 0 {
+		set.Shards = 1
+		if set.Shard != 0 {
+			return set, fmt.Errorf("sweep: shard %d without a shard count", set.Shard)
+		}
+	}
+	if set.Shards < 1 || set.Shards > MaxShards || set.Shard < 0 || set.Shard >= set.Shards {
+		return set, fmt.Errorf("sweep: shard %d of %d, want 0 ≤ shard < shards ≤ %d", set.Shard, set.Shards, MaxShards)
+	}
+	if set.Workers == 0 {
+		set.Workers = runtime.GOMAXPROCS(0)
+	}
+	if set.Workers < 1 {
+		return set, fmt.Errorf("sweep: workers = %d, want ≥ 1", set.Workers)
+	}
+	if set.FlushEvery == 0 {
+		set.FlushEvery = time.Second
+	}
+	return set, nil
+}
+
+// runTasks runs the tasks todo on the worker pool and appends their
+// results to w in task order, counting them in sum. A task another
+// process has finished since the shard was read is counted in
+// sum.Others when its turn comes.
+func runTasks(ctx context.Context, st *Study, w *shardWriter, todo []int32, set Settings, sum *Summary) error {
 	r := &runner{study: st, bases: map[string]*scenario.Scenario{}, lanl: map[string][]trace.LANLSystem{}, generic: map[string]*trace.Trace{}}
-	// A task another process has finished since the shard was read is
-	// handed over as skipped when its turn comes.
 	type ran struct {
 		l       line
 		skipped bool
 	}
-	err = pool.Map(ctx, len(todo), set.Workers, func(ctx context.Context, k int) (ran, error) {
+	return pool.Map(ctx, len(todo), set.Workers, func(ctx context.Context, k int) (ran, error) {
 		if w.done(int(todo[k])) {
 			return ran{skipped: true}, nil
 		}
 		t := st.Task(int(todo[k]))
 		start := time.Now()
 		rec, err := r.run(ctx, t)
-		rec.Status = statusWords(rec.Status)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ran{}, ctx.Err()
@@ -157,32 +175,10 @@ func Run(ctx context.Context, st *Study, dir string, s *Settings) (Summary, erro
 		}
 		return nil
 	})
-	if ferr := w.flush(); err == nil {
-		err = ferr
-	}
-	return sum, err
-}
-
-// statusWords writes a status in the one spelling of the status column:
-// lowercase words, as package sim and evaluate write theirs ("fixed
-// horizon", "evaluated"); uwt's CamelCase names ("Converged", "AtMax")
-// become "converged", "at max".
-func statusWords(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if unicode.IsUpper(r) {
-			if i > 0 && s[i-1] != ' ' {
-				b.WriteByte(' ')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // Failed is the status of a task that failed; its row's error says why.
-const Failed = "failed"
+const Failed = "Failed"
 
 // clip bounds an error kept in a row.
 func clip(s string) string {

@@ -276,9 +276,35 @@ func eventStats(fails []failure, upTime, span float64, set EventSettings, alpha 
 		}
 		return cmp.Compare(a.node, b.node)
 	})
-	st := EventStats{Failures: len(fails)}
-	// Union–find over failures: same label, or within Tolerance of the
-	// first failure of the current time cluster.
+	g := groupFailures(fails, set.Tolerance)
+	st := EventStats{Failures: len(fails), Events: len(g.sizes), Coincidences: g.coincidences}
+	st.Rate = Rate{Events: st.Events, Exposure: upTime}
+	st.SystemRate = Rate{Events: st.Events, Exposure: span}
+	if upTime > 0 {
+		st.Rate.fill(alpha)
+	}
+	if span > 0 {
+		st.SystemRate.fill(alpha)
+	}
+	st.sizeStats(g, alpha)
+	st.CoincidenceP, st.ExpectedCoincidences = coincidenceTest(fails, st.Coincidences, span, set)
+	return st
+}
+
+// grouping is the failures grouped into events: each event's number of
+// failures and whether two of them carry the same label, and the number
+// of failures within the tolerance of the first of their time cluster.
+type grouping struct {
+	sizes        []int
+	labelled     []bool
+	coincidences int
+}
+
+// groupFailures groups the failures, sorted by time, into events by
+// union–find: same label, or within tol of the first failure of the
+// current time cluster.
+func groupFailures(fails []failure, tol float64) grouping {
+	var g grouping
 	parent := make([]int, len(fails))
 	for k := range parent {
 		parent[k] = k
@@ -307,51 +333,60 @@ func eventStats(fails []failure, upTime, span float64, set EventSettings, alpha 
 			}
 		}
 		if k > 0 {
-			if f.t-fails[anchor].t <= set.Tolerance {
+			if f.t-fails[anchor].t <= tol {
 				union(anchor, k)
-				st.Coincidences++
+				g.coincidences++
 			} else {
 				anchor = k
 			}
 		}
 	}
-	size := map[int]int{}
-	labels := map[int]map[int]int{} // root → label → failures
+	// Roots are the events' first failures; an event's index is its
+	// root's rank.
+	event := make([]int, len(fails))
+	labels := []map[int]int{} // event → label → failures
 	for k, f := range fails {
 		r := find(k)
-		size[r]++
+		if r == k {
+			event[k] = len(g.sizes)
+			g.sizes = append(g.sizes, 0)
+			labels = append(labels, nil)
+		}
+		e := event[r]
+		g.sizes[e]++
 		if f.label > 0 {
-			if labels[r] == nil {
-				labels[r] = map[int]int{}
+			if labels[e] == nil {
+				labels[e] = map[int]int{}
 			}
-			labels[r][f.label]++
+			labels[e][f.label]++
 		}
 	}
-	st.Events = len(size)
+	g.labelled = make([]bool, len(g.sizes))
+	for e, ls := range labels {
+		for _, c := range ls {
+			g.labelled[e] = g.labelled[e] || c >= 2
+		}
+	}
+	return g
+}
+
+// sizeStats fills the statistics of the events' sizes: the grouped
+// events and failures, the size distribution and the mean size with its
+// normal-approximation interval at level 1 − alpha.
+func (st *EventStats) sizeStats(g grouping, alpha float64) {
 	count := map[int]int{}
 	sum, sumSq := 0.0, 0.0
-	for r, k := range size {
+	for e, k := range g.sizes {
 		count[k]++
 		sum += float64(k)
 		sumSq += float64(k) * float64(k)
 		if k >= 2 {
 			st.Grouped.Count++
 			st.GroupedFailures += float64(k)
-			for _, c := range labels[r] {
-				if c >= 2 {
-					st.Labelled++
-					break
-				}
+			if g.labelled[e] {
+				st.Labelled++
 			}
 		}
-	}
-	st.Rate = Rate{Events: st.Events, Exposure: upTime}
-	st.SystemRate = Rate{Events: st.Events, Exposure: span}
-	if upTime > 0 {
-		st.Rate.fill(alpha)
-	}
-	if span > 0 {
-		st.SystemRate.fill(alpha)
 	}
 	st.Grouped = proportion(st.Grouped.Count, st.Events, alpha)
 	if st.Failures > 0 {
@@ -371,27 +406,34 @@ func eventStats(fails []failure, upTime, span float64, set EventSettings, alpha 
 		z := distuv.UnitNormal.Quantile(1 - alpha/2)
 		st.MeanLow, st.MeanHigh = st.MeanSize-z*sd/math.Sqrt(m), st.MeanSize+z*sd/math.Sqrt(m)
 	}
+}
 
-	st.CoincidenceP = 1
-	if gaps := st.Failures - 1; gaps > 0 && span > 0 {
-		r := float64(st.Failures) / span
-		// Times closer than the float64 spacing at the latest failure
-		// are stored equal: the finest resolution any trace has.
-		last := math.Max(math.Abs(fails[0].t), math.Abs(fails[len(fails)-1].t))
-		w := math.Max(set.Resolution, math.Nextafter(last, math.Inf(1))-last)
-		p0 := -math.Expm1(-r * (set.Tolerance + w))
-		st.ExpectedCoincidences = float64(gaps) * p0
-		switch {
-		case st.Coincidences == 0:
-		case p0 == 0:
-			st.CoincidenceP = 0
-		default:
-			// P(X ≥ c) = I_{p0}(c, n − c + 1) for X ~ Binomial(n, p0),
-			// accurate far into the tail (1 − CDF is not).
-			st.CoincidenceP = mathext.RegIncBeta(float64(st.Coincidences), float64(gaps-st.Coincidences+1), p0)
-		}
+// coincidenceTest returns the p-value of the coincidences among the
+// failures, sorted by time, under independent failures at their mean
+// rate over span, and the number expected: each of the n − 1 gaps is a
+// coincidence with probability p0 = 1 − e^{−r(Tolerance + w)}, w the
+// resolution of the times.
+func coincidenceTest(fails []failure, coincidences int, span float64, set EventSettings) (p, expected float64) {
+	gaps := len(fails) - 1
+	if gaps <= 0 || span <= 0 {
+		return 1, 0
 	}
-	return st
+	r := float64(len(fails)) / span
+	// Times closer than the float64 spacing at the latest failure are
+	// stored equal: the finest resolution any trace has.
+	last := math.Max(math.Abs(fails[0].t), math.Abs(fails[len(fails)-1].t))
+	w := math.Max(set.Resolution, math.Nextafter(last, math.Inf(1))-last)
+	p0 := -math.Expm1(-r * (set.Tolerance + w))
+	expected = float64(gaps) * p0
+	switch {
+	case coincidences == 0:
+		return 1, expected
+	case p0 == 0:
+		return 0, expected
+	}
+	// P(X ≥ c) = I_{p0}(c, n − c + 1) for X ~ Binomial(n, p0), accurate
+	// far into the tail (1 − CDF is not).
+	return mathext.RegIncBeta(float64(coincidences), float64(gaps-coincidences+1), p0), expected
 }
 
 // proportion is c/n with its Clopper–Pearson interval at level 1 − alpha.

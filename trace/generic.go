@@ -32,13 +32,8 @@ func ReadGeneric(r io.Reader) (*Trace, error) {
 	// A line of MaxLineBytes bytes and its newline fit, as in the LANL
 	// reader's lineLimiter.
 	sc.Buffer(make([]byte, 0, 4096), MaxLineBytes+1)
-	var (
-		nodes      []Node
-		haveSystem bool
-		windowSet  []bool // node directive seen
-		sawRecord  bool
-		line       int
-	)
+	var g genericReader
+	line := 0
 	for sc.Scan() {
 		line++
 		text := sc.Text()
@@ -50,91 +45,13 @@ func ReadGeneric(r io.Reader) (*Trace, error) {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(text, "#"); ok {
-			fields := strings.Fields(rest)
-			switch {
-			case len(fields) > 0 && strings.HasPrefix(fields[0], "nodes="):
-				if haveSystem {
-					return nil, &ParseError{Line: line, Column: "nodes", Err: errors.New("second '# nodes=N start=S end=E' line")}
-				}
-				v, err := directive(fields, "nodes", line)
-				if err != nil {
-					return nil, err
-				}
-				n, err := atoiNodes(v["nodes"])
-				if err != nil {
-					return nil, &ParseError{Line: line, Column: "nodes", Err: err}
-				}
-				start, end, err := window(v, line)
-				if err != nil {
-					return nil, err
-				}
-				nodes = make([]Node, n)
-				for i := range nodes {
-					nodes[i] = Node{Start: start, End: end}
-				}
-				windowSet = make([]bool, n)
-				haveSystem = true
-			case len(fields) > 0 && strings.HasPrefix(fields[0], "node="):
-				if !haveSystem {
-					return nil, &ParseError{Line: line, Column: "node", Err: errors.New("node window before the '# nodes=N start=S end=E' line")}
-				}
-				v, err := directive(fields, "node", line)
-				if err != nil {
-					return nil, err
-				}
-				i, err := nodeIndex(v["node"], len(nodes))
-				if err != nil {
-					return nil, &ParseError{Line: line, Column: "node", Err: err}
-				}
-				if windowSet[i] {
-					return nil, &ParseError{Line: line, Column: "node", Err: fmt.Errorf("second window for node %d", i)}
-				}
-				start, end, err := window(v, line)
-				if err != nil {
-					return nil, err
-				}
-				nodes[i].Start, nodes[i].End = start, end
-				windowSet[i] = true
-			}
-			continue // a directive or a comment
+			err = g.comment(strings.Fields(rest), line)
+		} else {
+			err = g.record(text, line)
 		}
-		fields := strings.Split(text, ",")
-		if len(fields) != 3 && len(fields) != 4 {
-			return nil, &ParseError{Line: line, Err: fmt.Errorf("%d fields, want 3 or 4: %s", len(fields), genericHeaderEvent)}
-		}
-		for k := range fields {
-			fields[k] = strings.TrimSpace(fields[k])
-		}
-		if h := strings.Join(fields, ","); !sawRecord && (h == genericHeader || h == genericHeaderEvent) {
-			sawRecord = true // only one header, and only before the records
-			continue
-		}
-		sawRecord = true
-		if !haveSystem {
-			return nil, &ParseError{Line: line, Err: errors.New("outage before the '# nodes=N start=S end=E' line")}
-		}
-		i, err := nodeIndex(fields[0], len(nodes))
 		if err != nil {
-			return nil, &ParseError{Line: line, Column: "node", Err: err}
+			return nil, err
 		}
-		a, err := parseTime(fields[1])
-		if err != nil {
-			return nil, &ParseError{Line: line, Column: "down_start", Err: err}
-		}
-		b, err := parseTime(fields[2])
-		if err != nil {
-			return nil, &ParseError{Line: line, Column: "down_end", Err: err}
-		}
-		if b < a {
-			return nil, &ParseError{Line: line, Column: "down_end", Err: fmt.Errorf("%v is before down_start %v", b, a)}
-		}
-		label := 0
-		if len(fields) == 4 && fields[3] != "" {
-			if label, err = atoi(fields[3], 0); err != nil {
-				return nil, &ParseError{Line: line, Column: "event", Err: err}
-			}
-		}
-		nodes[i].Down = append(nodes[i].Down, Interval{Start: a, End: b, Event: label})
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -142,10 +59,133 @@ func ReadGeneric(r io.Reader) (*Trace, error) {
 		}
 		return nil, &ParseError{Line: line + 1, Err: err}
 	}
-	if !haveSystem {
+	if g.nodes == nil {
 		return nil, &ParseError{Line: max(line, 1), Err: errors.New("missing '# nodes=N start=S end=E' line")}
 	}
-	return New(nodes)
+	return New(g.nodes)
+}
+
+// genericReader is what ReadGeneric has read so far: the nodes (nil
+// before the system directive), which have their own window, and whether
+// a record (or the header) has been seen.
+type genericReader struct {
+	nodes     []Node
+	windowSet []bool
+	sawRecord bool
+}
+
+// comment reads a comment line's fields: the system directive, a node
+// directive, or a comment proper (ignored).
+func (g *genericReader) comment(fields []string, line int) error {
+	switch {
+	case len(fields) > 0 && strings.HasPrefix(fields[0], "nodes="):
+		return g.system(fields, line)
+	case len(fields) > 0 && strings.HasPrefix(fields[0], "node="):
+		return g.nodeWindow(fields, line)
+	}
+	return nil
+}
+
+// system reads the '# nodes=N start=S end=E' directive.
+func (g *genericReader) system(fields []string, line int) error {
+	if g.nodes != nil {
+		return &ParseError{Line: line, Column: "nodes", Err: errors.New("second '# nodes=N start=S end=E' line")}
+	}
+	v, err := directive(fields, "nodes", line)
+	if err != nil {
+		return err
+	}
+	n, err := atoiNodes(v["nodes"])
+	if err != nil {
+		return &ParseError{Line: line, Column: "nodes", Err: err}
+	}
+	start, end, err := window(v, line)
+	if err != nil {
+		return err
+	}
+	g.nodes = make([]Node, n)
+	for i := range g.nodes {
+		g.nodes[i] = Node{Start: start, End: end}
+	}
+	g.windowSet = make([]bool, n)
+	return nil
+}
+
+// nodeWindow reads a '# node=I start=S end=E' directive.
+func (g *genericReader) nodeWindow(fields []string, line int) error {
+	if g.nodes == nil {
+		return &ParseError{Line: line, Column: "node", Err: errors.New("node window before the '# nodes=N start=S end=E' line")}
+	}
+	v, err := directive(fields, "node", line)
+	if err != nil {
+		return err
+	}
+	i, err := nodeIndex(v["node"], len(g.nodes))
+	if err != nil {
+		return &ParseError{Line: line, Column: "node", Err: err}
+	}
+	if g.windowSet[i] {
+		return &ParseError{Line: line, Column: "node", Err: fmt.Errorf("second window for node %d", i)}
+	}
+	start, end, err := window(v, line)
+	if err != nil {
+		return err
+	}
+	g.nodes[i].Start, g.nodes[i].End = start, end
+	g.windowSet[i] = true
+	return nil
+}
+
+// record reads the header or an outage line node,down_start,down_end[,event].
+func (g *genericReader) record(text string, line int) error {
+	fields := strings.Split(text, ",")
+	if len(fields) != 3 && len(fields) != 4 {
+		return &ParseError{Line: line, Err: fmt.Errorf("%d fields, want 3 or 4: %s", len(fields), genericHeaderEvent)}
+	}
+	for k := range fields {
+		fields[k] = strings.TrimSpace(fields[k])
+	}
+	if h := strings.Join(fields, ","); !g.sawRecord && (h == genericHeader || h == genericHeaderEvent) {
+		g.sawRecord = true // only one header, and only before the records
+		return nil
+	}
+	g.sawRecord = true
+	if g.nodes == nil {
+		return &ParseError{Line: line, Err: errors.New("outage before the '# nodes=N start=S end=E' line")}
+	}
+	i, down, err := parseOutage(fields, len(g.nodes), line)
+	if err != nil {
+		return err
+	}
+	g.nodes[i].Down = append(g.nodes[i].Down, down)
+	return nil
+}
+
+// parseOutage parses the fields of an outage line of a trace of n nodes:
+// the node's index and the outage.
+func parseOutage(fields []string, n, line int) (int, Interval, error) {
+	i, err := nodeIndex(fields[0], n)
+	if err != nil {
+		return 0, Interval{}, &ParseError{Line: line, Column: "node", Err: err}
+	}
+	a, err := parseTime(fields[1])
+	if err != nil {
+		return 0, Interval{}, &ParseError{Line: line, Column: "down_start", Err: err}
+	}
+	b, err := parseTime(fields[2])
+	if err != nil {
+		return 0, Interval{}, &ParseError{Line: line, Column: "down_end", Err: err}
+	}
+	if b < a {
+		return 0, Interval{}, &ParseError{Line: line, Column: "down_end", Err: fmt.Errorf("%v is before down_start %v", b, a)}
+	}
+	label := 0
+	if len(fields) == 4 && fields[3] != "" {
+		if label, err = atoi(fields[3], 0); err != nil {
+			return 0, Interval{}, &ParseError{Line: line, Column: "event", Err: err}
+		}
+	}
+	return i, Interval{Start: a, End: b, Event: label}, nil
 }
 
 // directive parses the key=value fields of a directive whose first key is

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/ckpt-markov/markov/law"
 	"github.com/ckpt-markov/markov/trace"
 	"github.com/ckpt-markov/markov/trace/synth"
 )
@@ -50,7 +51,7 @@ type honestyCase struct {
 	nodes                int
 	duration, mttf, mttr float64
 	tick                 float64
-	up                   synth.Law
+	up                   law.Law
 	grouped              float64
 }
 
@@ -177,7 +178,7 @@ func TestHonestyFalseAlarms(t *testing.T) {
 // and 0.8; 0.2 % and 10 % of the events grouped in 2–4 nodes, with
 // labels: about 0.6 % and 25 % of the failures).
 func TestHonestyMaterial(t *testing.T) {
-	weibull := func(k float64) synth.Law {
+	weibull := func(k float64) law.Law {
 		return distuv.Weibull{K: k, Lambda: 3600 / math.Gamma(1+1/k)}
 	}
 	for _, c := range []struct {

@@ -131,19 +131,9 @@ func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
 	if err != nil {
 		return nil, err
 	}
-	end := 0.0
-	var want map[int]bool // nil: every system
-	if s != nil {
-		end = s.End
-		if !finite(end) || end < 0 {
-			return nil, fmt.Errorf("trace: LANLSettings.End %v is not a finite non-negative time", end)
-		}
-		if len(s.Systems) > 0 {
-			want = make(map[int]bool, len(s.Systems))
-			for _, id := range s.Systems {
-				want[id] = true
-			}
-		}
+	end, want, err := lanlSelection(s)
+	if err != nil {
+		return nil, err
 	}
 	cr := csv.NewReader(newLineLimiter(r))
 	cr.ReuseRecord = true
@@ -158,60 +148,15 @@ func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := func(col int) string { return lanlColumns[col] }
-
-	var rows []lanlRow
-	nodesOf := map[int]lanlRow{} // first row of each system
-	latest := int64(math.MinInt64)
-	line := 1
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, csvError(err, line+1)
-		}
-		line, _ = cr.FieldPos(0)
-		if want != nil {
-			id, err := atoi(lanlField(rec, idx, colSystem), 0)
-			if err != nil {
-				return nil, &ParseError{Line: line, Column: name(colSystem), Err: err}
-			}
-			if !want[id] {
-				// Not asked for: its times, when they parse, still
-				// tell where the log ends.
-				if t, err := parseStamp(lanlField(rec, idx, colStarted)); err == nil {
-					latest = max(latest, t)
-				}
-				if t, err := parseStamp(lanlField(rec, idx, colFixed)); err == nil {
-					latest = max(latest, t)
-				}
-				continue
-			}
-		}
-		row, col, err := parseLANLRow(rec, idx, line)
-		if err != nil {
-			return nil, &ParseError{Line: line, Column: name(col), Err: err}
-		}
-		if first, ok := nodesOf[row.system]; !ok {
-			nodesOf[row.system] = row
-		} else if first.nodes != row.nodes {
-			return nil, &ParseError{Line: line, Column: name(colNodes),
-				Err: fmt.Errorf("system %d has %s here but %s on line %d", row.system, nodeCount(row.nodes), nodeCount(first.nodes), first.line)}
-		}
-		latest = max(latest, row.started)
-		if !row.open {
-			latest = max(latest, row.fixed)
-		}
-		rows = append(rows, row)
+	lr, err := readLANLRows(cr, idx, want)
+	if err != nil {
+		return nil, err
 	}
 	if end == 0 {
-		end = float64(latest)
+		end = float64(lr.latest)
 	}
-
 	bySystem := map[int][]lanlRow{}
-	for _, row := range rows {
+	for _, row := range lr.rows {
 		bySystem[row.system] = append(bySystem[row.system], row)
 	}
 	ids := make([]int, 0, len(bySystem))
@@ -228,6 +173,83 @@ func ReadLANLSystems(r io.Reader, s *LANLSettings) ([]LANLSystem, error) {
 		out = append(out, sys)
 	}
 	return out, nil
+}
+
+// lanlSelection returns the end of the log LANLSettings fixes (0: the
+// latest time in it) and the systems it asks for (nil: every system).
+func lanlSelection(s *LANLSettings) (end float64, want map[int]bool, err error) {
+	if s == nil {
+		return 0, nil, nil
+	}
+	if !finite(s.End) || s.End < 0 {
+		return 0, nil, fmt.Errorf("trace: LANLSettings.End %v is not a finite non-negative time", s.End)
+	}
+	if len(s.Systems) > 0 {
+		want = make(map[int]bool, len(s.Systems))
+		for _, id := range s.Systems {
+			want[id] = true
+		}
+	}
+	return s.End, want, nil
+}
+
+// lanlRows are the rows of the systems asked for, and the latest time in
+// the whole log (of every system).
+type lanlRows struct {
+	rows   []lanlRow
+	latest int64
+}
+
+// readLANLRows reads the records after the header: those of the systems
+// in want (every system when want is nil), checking that each system
+// keeps its node count.
+func readLANLRows(cr *csv.Reader, idx []int, want map[int]bool) (lanlRows, error) {
+	name := func(col int) string { return lanlColumns[col] }
+	lr := lanlRows{latest: math.MinInt64}
+	nodesOf := map[int]lanlRow{} // first row of each system
+	line := 1
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return lr, nil
+		}
+		if err != nil {
+			return lr, csvError(err, line+1)
+		}
+		line, _ = cr.FieldPos(0)
+		if want != nil {
+			id, err := atoi(lanlField(rec, idx, colSystem), 0)
+			if err != nil {
+				return lr, &ParseError{Line: line, Column: name(colSystem), Err: err}
+			}
+			if !want[id] {
+				// Not asked for: its times, when they parse, still
+				// tell where the log ends.
+				if t, err := parseStamp(lanlField(rec, idx, colStarted)); err == nil {
+					lr.latest = max(lr.latest, t)
+				}
+				if t, err := parseStamp(lanlField(rec, idx, colFixed)); err == nil {
+					lr.latest = max(lr.latest, t)
+				}
+				continue
+			}
+		}
+		row, col, err := parseLANLRow(rec, idx, line)
+		if err != nil {
+			return lr, &ParseError{Line: line, Column: name(col), Err: err}
+		}
+		if first, ok := nodesOf[row.system]; !ok {
+			nodesOf[row.system] = row
+		} else if first.nodes != row.nodes {
+			return lr, &ParseError{Line: line, Column: name(colNodes),
+				Err: fmt.Errorf("system %d has %s here but %s on line %d", row.system, nodeCount(row.nodes), nodeCount(first.nodes), first.line)}
+		}
+		lr.latest = max(lr.latest, row.started)
+		if !row.open {
+			lr.latest = max(lr.latest, row.fixed)
+		}
+		lr.rows = append(lr.rows, row)
+	}
 }
 
 // csvError turns an encoding/csv error into a ParseError. Any other error
@@ -394,6 +416,25 @@ func buildLANLSystem(id int, rows []lanlRow, end float64) (LANLSystem, error) {
 		return sys, fmt.Errorf("trace: LANL system %d: %w", id, err)
 	}
 	sys.LogStart = float64(logStart)
+	windows, err := sys.windows(rows, n, end)
+	if err != nil {
+		return sys, err
+	}
+	nodes := sys.outages(rows, windows, sameEventLabels(rows))
+	slices.SortFunc(sys.Skipped, func(a, b SkippedRecord) int { return a.Line - b.Line })
+	tr, err := New(nodes)
+	if err != nil {
+		return sys, fmt.Errorf("trace: LANL system %d: %w", id, err)
+	}
+	sys.Trace = tr
+	return sys, nil
+}
+
+// windows returns the production window of each of the n nodes from
+// their rows (a node without rows takes the first row's window), counting
+// the rows that repeat an event or start before tracking and skipping
+// those of nodes beyond n; the rows of a node must agree on its window.
+func (sys *LANLSystem) windows(rows []lanlRow, n int, end float64) ([]*nodeWindow, error) {
 	windowOf := func(row *lanlRow) *nodeWindow { return windowOf(row, sys.LogStart, end) }
 	windows := make([]*nodeWindow, n)
 	for k := range rows {
@@ -415,24 +456,29 @@ func buildLANLSystem(id int, rows []lanlRow, end float64) (LANLSystem, error) {
 			continue
 		}
 		if w.row.prod != row.prod || w.row.beforeTracking != row.beforeTracking {
-			return sys, &ParseError{Line: row.line, Column: lanlColumns[colProd],
+			return nil, &ParseError{Line: row.line, Column: lanlColumns[colProd],
 				Err: fmt.Errorf("node %d enters production in another month on line %d", row.node, w.row.line)}
 		}
 		if w.row.current != row.current || w.row.decom != row.decom {
-			return sys, &ParseError{Line: row.line, Column: lanlColumns[colDecom],
+			return nil, &ParseError{Line: row.line, Column: lanlColumns[colDecom],
 				Err: fmt.Errorf("node %d leaves production in another month on line %d", row.node, w.row.line)}
 		}
 	}
 	fillWindows(windows, windowOf(&rows[0]))
-	labels := sameEventLabels(rows)
+	return windows, nil
+}
 
-	nodes := make([]Node, n)
+// outages returns the nodes with their windows and outages (labels[k]
+// the event label of row k), skipping the rows of nodes beyond the
+// windows and the outages outside their node's window.
+func (sys *LANLSystem) outages(rows []lanlRow, windows []*nodeWindow, labels []int) []Node {
+	nodes := make([]Node, len(windows))
 	for i, w := range windows {
 		nodes[i] = Node{Start: w.start, End: w.end}
 	}
 	for k := range rows {
 		row := &rows[k]
-		if row.node >= n {
+		if row.node >= len(nodes) {
 			continue
 		}
 		nd := &nodes[row.node]
@@ -448,13 +494,7 @@ func buildLANLSystem(id int, rows []lanlRow, end float64) (LANLSystem, error) {
 		}
 		nd.Down = append(nd.Down, iv)
 	}
-	slices.SortFunc(sys.Skipped, func(a, b SkippedRecord) int { return a.Line - b.Line })
-	tr, err := New(nodes)
-	if err != nil {
-		return sys, fmt.Errorf("trace: LANL system %d: %w", id, err)
-	}
-	sys.Trace = tr
-	return sys, nil
+	return nodes
 }
 
 // sameEventLabels returns the Event label of each row: rows marked Same

@@ -20,8 +20,17 @@ func TestDocListsCommands(t *testing.T) {
 			continue
 		}
 		n++
-		if !strings.Contains(string(doc), "//\tmarkov "+c.Name()+" ") {
+		i := strings.Index(string(doc), "//\tmarkov "+c.Name()+" ")
+		if i < 0 {
 			t.Errorf("doc.go does not list markov %s", c.Name())
+			continue
+		}
+		// Its subcommands are named on its line.
+		line, _, _ := strings.Cut(string(doc[i:]), "\n")
+		for _, sub := range c.Commands() {
+			if !strings.Contains(line, " "+sub.Name()) {
+				t.Errorf("doc.go lists markov %s without its subcommand %s", c.Name(), sub.Name())
+			}
 		}
 	}
 	if n < 10 {

@@ -106,7 +106,7 @@ A system whose trace is too short for 30 days of history and a
 --max-duration segment, or whose history holds too few failures, gets a row
 saying why; the other systems are still evaluated and printed, and the exit
 status is then 1. Where no interval commits any work in any segment, the
-row says "no useful work" instead of an efficiency. A LANL system whose
+row says NoUsefulWork instead of an efficiency. A LANL system whose
 rows give no node data (system 17 of the full release) is refused.`,
 		Example: `  markov evaluate --lanl failures.csv --systems 18,19,20
   markov evaluate --lanl failures.csv --systems 20 --policies pb,ab --apps qr
@@ -197,7 +197,7 @@ type evaluateJSON struct {
 // scenario's MTTF and MTTR are the means over the segments of the rates
 // estimated from each segment's history and given to the model; rates says
 // which nodes the MTTF describes ("used", "all" or "mixed"). A system that
-// could not be evaluated has status "not evaluated", a reason, and no
+// could not be evaluated has status "NotEvaluated", a reason, and no
 // application or policy.
 type evaluateRowJSON struct {
 	System          string       `json:"system"`
@@ -225,7 +225,7 @@ type evaluateRowJSON struct {
 	EventsSegments      int       `json:"events_segments"`
 	// NoWorkSegments counts the segments where no interval committed any
 	// work: their efficiencies are undefined and left out (all null, and
-	// status "no useful work", when every segment is one).
+	// status "NoUsefulWork", when every segment is one).
 	NoWorkSegments int `json:"no_work_segments,omitempty"`
 	// ExponentialRejected and GroupedFailures count the segments whose
 	// history contradicts exponential up times or single-node failures.
@@ -392,10 +392,11 @@ func (r evaluateReport) CSV() ([]string, [][]string) {
 
 // rowNoWork is what evaluate says of a row where no interval
 // committed any work in any segment, instead of an efficiency.
-const rowNoWork = "no useful work"
+const rowNoWork = "NoUsefulWork"
 
-// rowStatus is the status of a row for the output: its Status, or "no
-// useful work" for an evaluated row without any.
+// rowStatus is the status of a row for the output: its Status, or
+// NoUsefulWork (spelt as optimal.NoUsefulWork) for an evaluated row
+// without any.
 func rowStatus(r evaluate.Row) string {
 	if r.Status == evaluate.Evaluated && r.NoWork == r.Segments {
 		return rowNoWork

@@ -205,7 +205,7 @@ func TestEvaluateNotEvaluated(t *testing.T) {
 	if code != cli.ExitError || !strings.Contains(errOut, "1 of 2 systems could not be evaluated") {
 		t.Errorf("exit %d, stderr %q; want 1 and the count", code, errOut)
 	}
-	for _, want := range []string{"cluster.csv  cg", "short.csv", "not evaluated", "too short"} {
+	for _, want := range []string{"cluster.csv  cg", "short.csv", "NotEvaluated", "too short"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -215,8 +215,8 @@ func TestEvaluateNotEvaluated(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || code != cli.ExitError {
 		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
 	}
-	if len(got.Rows) != 2 || got.Rows[0].Status != "evaluated" || got.Rows[0].Rates != "all" ||
-		got.Rows[1].System != "short.csv" || got.Rows[1].Status != "not evaluated" || !strings.Contains(got.Rows[1].Reason, "too short") {
+	if len(got.Rows) != 2 || got.Rows[0].Status != "Evaluated" || got.Rows[0].Rates != "all" ||
+		got.Rows[1].System != "short.csv" || got.Rows[1].Status != "NotEvaluated" || !strings.Contains(got.Rows[1].Reason, "too short") {
 		t.Errorf("--json rows %+v", got.Rows)
 	}
 }

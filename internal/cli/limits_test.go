@@ -93,8 +93,8 @@ func TestDeepErrorsNamed(t *testing.T) {
 // commits nothing; it must not be called converged (it was, with 0 ± 0).
 func TestSimulateNothingCommitted(t *testing.T) {
 	out := mustRun(t, "simulate", "-n", "4", "--interval", "6h", "--horizon", "1s", "--rel-tol", "-1")
-	if strings.Contains(out, "converged") || !strings.Contains(out, "no commits") {
-		t.Errorf("output\n%s\nwant status \"no commits\", not converged", out)
+	if strings.Contains(out, "Converged") || !strings.Contains(out, "NoCommits") {
+		t.Errorf("output\n%s\nwant status NoCommits, not Converged", out)
 	}
 }
 

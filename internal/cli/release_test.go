@@ -80,7 +80,7 @@ func TestLANLFullRelease(t *testing.T) {
 	runJSON(t, &ev, "evaluate", "--lanl", path, "--systems", "3,12", "--apps", "qr", "--segments", "2",
 		"--min-duration", "7d", "--max-duration", "20d")
 	if len(ev.Rows) != 2 || ev.Rows[0].System != "3" || ev.Rows[1].System != "12" ||
-		ev.Rows[0].Status != "evaluated" || ev.Rows[1].Status != "evaluated" {
+		ev.Rows[0].Status != "Evaluated" || ev.Rows[1].Status != "Evaluated" {
 		t.Errorf("evaluate --systems 3,12: %+v, want both evaluated", ev.Rows)
 	}
 
@@ -171,8 +171,8 @@ func TestEvaluateNoUsefulWork(t *testing.T) {
 	if r.BestUWT.Max == nil || *r.BestUWT.Max != 0 {
 		t.Fatalf("best UWT %v: the trace lets some interval work", r.BestUWT.Max)
 	}
-	if r.Status != "no useful work" || r.Efficiency.Mean != nil || r.NoWorkSegments != 3 {
-		t.Errorf("status %q, efficiency %v, no_work_segments %d; want \"no useful work\", null, 3", r.Status, r.Efficiency.Mean, r.NoWorkSegments)
+	if r.Status != "NoUsefulWork" || r.Efficiency.Mean != nil || r.NoWorkSegments != 3 {
+		t.Errorf("status %q, efficiency %v, no_work_segments %d; want NoUsefulWork, null, 3", r.Status, r.Efficiency.Mean, r.NoWorkSegments)
 	}
 	text := mustRun(t, args...)
 	if !strings.Contains(text, "no useful work") || strings.Contains(text, "100.0%") {

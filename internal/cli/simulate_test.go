@@ -41,7 +41,7 @@ func TestSimulateClosedForm(t *testing.T) {
 	if !(got.UWTLow <= want && want <= got.UWTHigh) || !got.ModelInCI {
 		t.Errorf("closed form %v outside the simulated CI [%v, %v] (mean %v)", want, got.UWTLow, got.UWTHigh, got.UWT)
 	}
-	if got.Status != "converged" || got.UWTHalfWidth > 0.01*got.UWT {
+	if got.Status != "Converged" || got.UWTHalfWidth > 0.01*got.UWT {
 		t.Errorf("status %q, half-width %v of %v (default --rel-tol 0.01)", got.Status, got.UWTHalfWidth, got.UWT)
 	}
 	if got.Interval != 600 || got.Replications != 16 || got.Seed != 11 || got.Confidence != 0.99 {
@@ -66,7 +66,7 @@ func TestSimulateSeed(t *testing.T) {
 	}
 	var got simulateOut
 	runJSON(t, &got, append(args, "--seed", "5")...)
-	if got.Status != "fixed horizon" || got.Horizon != 20*86400 {
+	if got.Status != "Fixed" || got.Horizon != 20*86400 {
 		t.Errorf("status %q horizon %v, want one stage of 20 d", got.Status, got.Horizon)
 	}
 	if got.UWTLow > got.UWT || got.UWT > got.UWTHigh || got.ModelInCI != (got.UWTLow <= got.ModelUWT && got.ModelUWT <= got.UWTHigh) {

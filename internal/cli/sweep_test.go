@@ -87,7 +87,7 @@ func TestSweepMergeMessages(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "1 of 2 tasks failed") || !strings.Contains(errOut, ": 1;") {
 		t.Errorf("merge with a failed task: exit %d, stderr %q", code, errOut)
 	}
-	if csv, err := os.ReadFile(filepath.Join(out, "merged.csv")); err != nil || !strings.Contains(string(csv), `failed,"task 1 (optimize n=6): 6 processors`) {
+	if csv, err := os.ReadFile(filepath.Join(out, "merged.csv")); err != nil || !strings.Contains(string(csv), `Failed,"task 1 (optimize n=6): 6 processors`) {
 		t.Errorf("merged.csv: %v\n%s", err, csv)
 	}
 }

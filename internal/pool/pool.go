@@ -40,33 +40,13 @@ func Map[T any](ctx context.Context, n, workers int, fn func(context.Context, in
 	}
 	w := Workers(workers, n)
 	if w <= 1 {
-		for i := range n {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			v, err := fn(ctx, i)
-			if err == nil {
-				err = ctx.Err()
-			}
-			if err == nil {
-				err = collect(i, v)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+		return inline(ctx, n, fn, collect)
 	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	type result struct {
-		i   int
-		v   T
-		err error
-	}
 	var next atomic.Int64
-	results := make(chan result, w)
+	results := make(chan result[T], w)
 	var wg sync.WaitGroup
 	for range w {
 		wg.Go(func() {
@@ -76,7 +56,7 @@ func Map[T any](ctx context.Context, n, workers int, fn func(context.Context, in
 					return
 				}
 				v, err := fn(ctx, i)
-				results <- result{i, v, err}
+				results <- result[T]{i, v, err}
 			}
 		})
 	}
@@ -84,41 +64,86 @@ func Map[T any](ctx context.Context, n, workers int, fn func(context.Context, in
 		wg.Wait()
 		close(results)
 	}()
-	// Results that arrive ahead of their turn wait in pending.
-	pending := make(map[int]T)
-	turn, failed, errAt := 0, error(nil), n
+	c := collector[T]{parent: parent, cancel: cancel, collect: collect, pending: map[int]T{}, errAt: n}
 	for r := range results {
-		if r.err != nil {
-			// Errors of calls the pool itself cancelled do not count.
-			if r.i < errAt && !(failed != nil && parent.Err() == nil && errors.Is(r.err, context.Canceled)) {
-				failed, errAt = r.err, r.i
-			}
-			cancel()
-			continue
-		}
-		if failed != nil {
-			continue
-		}
-		pending[r.i] = r.v
-		for v, ok := pending[turn]; ok; v, ok = pending[turn] {
-			delete(pending, turn)
-			err := parent.Err()
-			if err == nil {
-				err = collect(turn, v)
-			}
-			if err != nil {
-				failed, errAt = err, turn
-				cancel()
-				break
-			}
-			turn++
-		}
+		c.add(r)
 	}
-	if failed == nil && turn < n {
+	if c.failed == nil && c.turn < n {
 		// Stopped without an error of its own: the parent was cancelled.
-		failed = parent.Err()
+		c.failed = parent.Err()
 	}
-	return failed
+	return c.failed
+}
+
+// inline runs Map's calls in order on the calling goroutine.
+func inline[T any](ctx context.Context, n int, fn func(context.Context, int) (T, error), collect func(int, T) error) error {
+	for i := range n {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		v, err := fn(ctx, i)
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err == nil {
+			err = collect(i, v)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// result is the outcome of call i.
+type result[T any] struct {
+	i   int
+	v   T
+	err error
+}
+
+// collector hands Map's results to collect in index order: results that
+// arrive ahead of their turn wait in pending. failed is the error Map
+// returns, of call errAt.
+type collector[T any] struct {
+	parent  context.Context
+	cancel  context.CancelFunc
+	collect func(int, T) error
+	pending map[int]T
+	turn    int
+	failed  error
+	errAt   int
+}
+
+// add takes one result: an error stops the pool (the lowest index's
+// counts, except the pool's own cancellation); a value is collected with
+// those that were waiting for it.
+func (c *collector[T]) add(r result[T]) {
+	if r.err != nil {
+		// Errors of calls the pool itself cancelled do not count.
+		if r.i < c.errAt && !(c.failed != nil && c.parent.Err() == nil && errors.Is(r.err, context.Canceled)) {
+			c.failed, c.errAt = r.err, r.i
+		}
+		c.cancel()
+		return
+	}
+	if c.failed != nil {
+		return
+	}
+	c.pending[r.i] = r.v
+	for v, ok := c.pending[c.turn]; ok; v, ok = c.pending[c.turn] {
+		delete(c.pending, c.turn)
+		err := c.parent.Err()
+		if err == nil {
+			err = c.collect(c.turn, v)
+		}
+		if err != nil {
+			c.failed, c.errAt = err, c.turn
+			c.cancel()
+			return
+		}
+		c.turn++
+	}
 }
 
 // Each calls fn(ctx, i) for i = 0, …, n−1 on Workers(workers, n)

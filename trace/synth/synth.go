@@ -8,15 +8,9 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/ckpt-markov/markov/law"
 	"github.com/ckpt-markov/markov/trace"
 )
-
-// Law is the law of a positive duration given by its quantile function
-// (sim.Law has the same method). gonum's distuv.Exponential{Rate},
-// distuv.Weibull{K, Lambda} and distuv.LogNormal{Mu, Sigma} satisfy it.
-type Law interface {
-	Quantile(p float64) float64
-}
 
 // MaxOutages is the default bound on the outages of a generated trace
 // (Config.MaxOutages): about 0.4 GB of outages at 24 bytes each.
@@ -31,8 +25,8 @@ type Config struct {
 	Nodes    int     // number of nodes, 1 ≤ Nodes ≤ trace.MaxNodes
 	Duration float64 // the trace covers [0, Duration), seconds
 
-	Up     Law // up times of a node of multiplier 1, seconds
-	Repair Law // repair times, seconds
+	Up     law.Law // up times of a node of multiplier 1, seconds (drawn by law.Draw)
+	Repair law.Law // repair times, seconds
 
 	// RateCV is the coefficient of variation of the nodes' failure-rate
 	// multipliers, in [0, MaxRateCV]; 0 means identical nodes.
@@ -94,7 +88,7 @@ func Generate(c Config, rng *rand.Rand) (Result, error) {
 		a := 1 / (c.RateCV * c.RateCV)
 		gam := distuv.Gamma{Alpha: a, Beta: a}
 		for i := range g.w {
-			g.w[i] = gam.Quantile(uniform(rng))
+			g.w[i] = law.Draw(gam, rng)
 			if !(g.w[i] > 0) {
 				g.w[i] = math.SmallestNonzeroFloat64 // a node that never fails in practice
 			}
@@ -159,28 +153,12 @@ func (c *Config) check() error {
 	return nil
 }
 
-// checkLaw probes a law at a few quantiles: each must be a finite
-// non-negative duration, and the median positive.
-func checkLaw(name string, l Law) error {
-	if l == nil {
-		return fmt.Errorf("synth: Config.%s is nil", name)
-	}
-	for _, p := range []float64{1e-9, 0.5, 1 - 1e-9} {
-		q := l.Quantile(p)
-		if !(q >= 0) || math.IsInf(q, 0) || (p == 0.5 && q == 0) {
-			return fmt.Errorf("synth: Config.%s has quantile %v at %v, want a finite positive duration", name, q, p)
-		}
+// checkLaw checks a law of the configuration (law.Check).
+func checkLaw(name string, l law.Law) error {
+	if err := law.Check(l); err != nil {
+		return fmt.Errorf("synth: Config.%s %w", name, err)
 	}
 	return nil
-}
-
-// uniform is a draw uniform on (0, 1).
-func uniform(rng *rand.Rand) float64 {
-	u := rng.Float64()
-	for u == 0 {
-		u = rng.Float64()
-	}
-	return u
 }
 
 // gen is the state of one generation.
@@ -203,7 +181,7 @@ type gen struct {
 // schedule draws the next failure of node i, up from time t.
 func (g *gen) schedule(i int, t float64) {
 	g.gen[i]++
-	g.q.push(pendingEvent{t: t + g.c.Up.Quantile(uniform(g.rng))/g.w[i], node: i, gen: g.gen[i], failure: true})
+	g.q.push(pendingEvent{t: t + law.Draw(g.c.Up, g.rng)/g.w[i], node: i, gen: g.gen[i], failure: true})
 }
 
 // markDown moves node i to the down part of ids.
@@ -231,7 +209,7 @@ func (g *gen) fail(i int, t float64, label int) error {
 	}
 	g.outages++
 	g.markDown(i)
-	r := t + g.c.Repair.Quantile(uniform(g.rng))
+	r := t + law.Draw(g.c.Repair, g.rng)
 	g.down[i] = append(g.down[i], trace.Interval{Start: t, End: math.Min(r, g.c.Duration), Event: label})
 	g.gen[i]++
 	g.q.push(pendingEvent{t: r, node: i, gen: g.gen[i]})
