@@ -600,14 +600,14 @@ func (e *EventEstimate) Summary() string {
 	case Untested:
 		fmt.Fprintf(&b, "exponential up times: not tested (%d complete up periods)", u.Complete)
 	case Holds:
-		fmt.Fprintf(&b, "exponential up times: plausible (Weibull shape %.3g [%.3g, %.3g], LR p %s", u.Shape, u.ShapeLow, u.ShapeHigh, pValue(u.P))
+		fmt.Fprintf(&b, "exponential up times: plausible (Weibull shape %.3g [%.3g, %.3g], LR p %s", u.Shape, u.ShapeLow, u.ShapeHigh, FormatP(u.P))
 		if u.P < 1-e.Level {
 			fmt.Fprintf(&b, "; within %.3g–%.3g, too close to 1 to matter", lo, hi)
 		}
 		b.WriteString(")")
 	case Contradicted:
 		fmt.Fprintf(&b, "exponential up times: REJECTED (Weibull shape %.3g [%.3g, %.3g] outside %.3g–%.3g, LR p %s)",
-			u.Shape, u.ShapeLow, u.ShapeHigh, lo, hi, pValue(u.P))
+			u.Shape, u.ShapeLow, u.ShapeHigh, lo, hi, FormatP(u.P))
 	}
 	st := &e.Events
 	b.WriteString("; ")
@@ -617,10 +617,10 @@ func (e *EventEstimate) Summary() string {
 	case Holds:
 		if st.Labelled > 0 || st.CoincidenceP < 1-e.Level {
 			fmt.Fprintf(&b, "grouped failures: too few to matter (%.2g%% of failures, at most %.3g%%; %d of %d events, %d coincidences, %.3g expected by chance, p %s)",
-				100*st.GroupedFailures, 100*MaterialGroupedShare, st.Grouped.Count, st.Events, st.Coincidences, st.ExpectedCoincidences, pValue(st.CoincidenceP))
+				100*st.GroupedFailures, 100*MaterialGroupedShare, st.Grouped.Count, st.Events, st.Coincidences, st.ExpectedCoincidences, FormatP(st.CoincidenceP))
 		} else {
 			fmt.Fprintf(&b, "grouped failures: none beyond chance (%d of %d events, %d coincidences, %.3g expected, p %s)",
-				st.Grouped.Count, st.Events, st.Coincidences, st.ExpectedCoincidences, pValue(st.CoincidenceP))
+				st.Grouped.Count, st.Events, st.Coincidences, st.ExpectedCoincidences, FormatP(st.CoincidenceP))
 		}
 	case Contradicted:
 		fmt.Fprintf(&b, "grouped failures: PRESENT (%.1f%% of %d events take 2–%d nodes, %.1f%% of failures, above %.3g%%)",
@@ -632,8 +632,10 @@ func (e *EventEstimate) Summary() string {
 	return b.String()
 }
 
-// pValue formats a p-value as "= 0.031", or "< 1e-300" when it underflows.
-func pValue(p float64) string {
+// FormatP formats a p-value after "p " as "= 0.031", or "< 1e-300" when
+// it underflows (never "= 0": a test's p-value is positive): the one rule
+// of every p-value the toolkit prints.
+func FormatP(p float64) string {
 	if p < 1e-300 {
 		return "< 1e-300"
 	}

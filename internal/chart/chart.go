@@ -236,10 +236,20 @@ func withFallbackFonts(svg []byte) []byte {
 // draw lays the panels out on c, the figure's title over the first one.
 func (f Figure) draw(c draw.Canvas) error {
 	plots := make([][]*plot.Plot, len(f.Panels))
+	logLabels := make([]string, len(f.Panels))
 	for k, panel := range f.Panels {
 		p, err := panel.plot()
 		if err != nil {
 			return err
+		}
+		if panel.X.Log && panel.Bars == nil && p.X.Label.Text != "" {
+			// gonum/plot places the glyph box of a centred X label at
+			// the data's arithmetic midpoint, near the right end of a
+			// log axis, and narrows the data area to keep it inside
+			// (15 % of a curve's width lost): the axis keeps the room of
+			// a one-line label, a space, and the label is drawn there.
+			logLabels[k] = p.X.Label.Text
+			p.X.Label.Text = " "
 		}
 		title := panel.Title
 		if k == 0 && f.Title != "" {
@@ -252,7 +262,13 @@ func (f Figure) draw(c draw.Canvas) error {
 		PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(6)}
 	canvases := plot.Align(plots, tiles, c)
 	for k := range plots {
-		plots[k][0].Draw(canvases[k][0])
+		p, c := plots[k][0], canvases[k][0]
+		p.Draw(c)
+		if l := logLabels[k]; l != "" {
+			sty := p.X.Label.TextStyle
+			dc := p.DataCanvas(c)
+			c.FillText(sty, vg.Point{X: dc.Center().X, Y: c.Min.Y + sty.FontExtents().Descent}, l)
+		}
 	}
 	return nil
 }

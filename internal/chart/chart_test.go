@@ -255,3 +255,48 @@ func TestBarsLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestLogAxisWidth checks that a curve on a labelled log X axis spans the
+// figure's width: gonum/plot reserved room for the label's glyph box at
+// the data's arithmetic midpoint (near the right end of a log axis), and
+// the curve ended about 100 pixels short of the right edge of a 680-pixel
+// figure.
+func TestLogAxisWidth(t *testing.T) {
+	x := []float64{0.001, 0.01, 0.1, 1, 10, 85}
+	y := []float64{0.3, 0.8, 0.95, 0.96, 0.8, 0.3}
+	for _, log := range []bool{false, true} {
+		fig := Figure{Title: "t", Panels: []Panel{{
+			X:     Axis{Log: log, Label: "checkpoint interval I (hours, log scale)"},
+			Y:     Axis{Zero: true, Label: "UWT (work/s)"},
+			Lines: []Line{{X: x, Y: y}},
+		}}}
+		path := filepath.Join(t.TempDir(), "f.png")
+		if err := fig.Save(path, DefaultSize); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The rightmost pixel of the line's blue (0, 114, 178), within
+		// the anti-aliasing's tolerance.
+		right := -1
+		b := img.Bounds()
+		for py := b.Min.Y; py < b.Max.Y; py++ {
+			for px := b.Min.X; px < b.Max.X; px++ {
+				r, g, bl, _ := img.At(px, py).RGBA()
+				if r>>8 < 60 && g>>8 > 80 && g>>8 < 150 && bl>>8 > 150 {
+					right = max(right, px)
+				}
+			}
+		}
+		if right < DefaultSize.W-20 {
+			t.Errorf("log %v: the curve ends at pixel %d of %d", log, right, DefaultSize.W)
+		}
+	}
+}

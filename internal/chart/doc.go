@@ -20,6 +20,10 @@
 //     labelled tick), and every tick label, log or linear, is written by one
 //     number format (Label: three significant digits, no trailing zeros), so
 //     that one figure never shows "0/5/10" beside "0.00/25.00/50.00".
+//   - The data area spans the figure: gonum/plot reserves room for a
+//     centred X label's glyph box at the data's arithmetic midpoint, which
+//     on a log axis lies near its right end (a curve lost 15 % of the
+//     width); the label of a log X axis is drawn by Figure instead.
 //   - Sizes are in pixels (Size, ParseSize): a PNG is exactly W×H pixels;
 //     SVG and PDF take the same size at 96 pixels per inch, the CSS
 //     reference pixel.

@@ -126,14 +126,15 @@ func version() string {
 	return versionOf(info)
 }
 
-// versionOf formats a build's version: the module version ("(devel)" for a
-// build from a checkout), then the VCS revision unless the version already
-// carries it (a pseudo-version such as v0.0.0-20261125-abcdef123456 does),
-// its commit time, and "modified" for a build from a changed tree.
+// versionOf formats a build's version: the module version of a release
+// or a pseudo-version (which carries the revision and its time), else the
+// VCS revision of the checkout it was built from with its commit time, and
+// "modified" for a build from a changed tree. It never prints Go's
+// placeholder "(devel)", nor the revision twice.
 func versionOf(info *debug.BuildInfo) string {
 	v := info.Main.Version
-	if v == "" {
-		v = "(devel)"
+	if v == "(devel)" {
+		v = ""
 	}
 	var rev, when string
 	modified := false
@@ -151,11 +152,19 @@ func versionOf(info *debug.BuildInfo) string {
 		rev = rev[:12]
 	}
 	var extra []string
-	if rev != "" && !strings.Contains(v, rev) {
+	switch {
+	case v == "" && rev == "":
+		return "unknown (built without module or version-control information)"
+	case v == "":
+		v = "commit " + rev
+		if when != "" {
+			extra = append(extra, when)
+		}
+	case rev != "" && !strings.Contains(v, rev):
 		extra = append(extra, rev)
-	}
-	if when != "" {
-		extra = append(extra, when)
+		if when != "" {
+			extra = append(extra, when)
+		}
 	}
 	if modified && !strings.Contains(v, "dirty") {
 		extra = append(extra, "modified")

@@ -2,6 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -118,6 +122,108 @@ func TestPolicyHelp(t *testing.T) {
 	for _, want := range []string{"-n, --processors N", "gzip"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("evaluate --help lacks %q", want)
+		}
+	}
+}
+
+// TestGapText checks the one sign rule of the level table's gaps: a gap
+// that rounds to zero is "0.000 %" (the old code printed "+0.000 %" for
+// u = ref and "-0.000 %" for u a hair below it, side by side).
+func TestGapText(t *testing.T) {
+	for _, c := range []struct {
+		u, ref float64
+		want   string
+	}{
+		{9.5768, 9.5768, "0.000 %"},
+		{9.5768 * (1 - 1e-9), 9.5768, "0.000 %"},
+		{9.5768 * (1 + 4e-6), 9.5768, "0.000 %"},
+		{9.5767, 9.5768, "-0.001 %"},
+		{0.99, 1, "-1.000 %"},
+		{1.02, 1, "+2.000 %"},
+	} {
+		if got := gapText(c.u, c.ref); got != c.want {
+			t.Errorf("gapText(%v, %v) = %q, want %q", c.u, c.ref, got, c.want)
+		}
+	}
+}
+
+// TestTracePValues checks that trace stats prints every p-value by one
+// rule: LANL system 20's likelihood-ratio p-value underflows, and the
+// table printed "p = 0" where the verdict below printed "p < 1e-300".
+func TestTracePValues(t *testing.T) {
+	var out, errOut bytes.Buffer
+	lanl := filepath.Join("..", "..", "trace", "testdata", "lanl", "failures.csv.gz")
+	if code := Run([]string{"trace", "stats", "--lanl", lanl, "--systems", "20"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	s := out.String()
+	if strings.Contains(s, "p = 0\n") || strings.Contains(s, "p = 0 ") || strings.Contains(s, "p = 0)") {
+		t.Errorf("trace stats prints \"p = 0\":\n%s", s)
+	}
+	if n := strings.Count(s, "p < 1e-300"); n < 2 {
+		t.Errorf("\"p < 1e-300\" %d times, want in the table and the verdict:\n%s", n, s)
+	}
+}
+
+// TestSimulateInterruptions checks that simulate's JSON names the count
+// the table calls interruptions "interruptions", with the old "failures"
+// beside it (an alias for one release), both equal to the table's figure.
+func TestSimulateInterruptions(t *testing.T) {
+	args := []string{"simulate", "-n", "4", "--mttf", "2d", "-i", "1h", "--replications", "2", "--rel-tol", "-1", "--horizon", "30d"}
+	var out, errOut bytes.Buffer
+	if code := Run(append(args, "--json"), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var got map[string]any
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	in, ok1 := got["interruptions"].(float64)
+	fa, ok2 := got["failures"].(float64)
+	if !ok1 || !ok2 || in != fa || in <= 0 {
+		t.Fatalf("interruptions %v, failures %v: want both, equal and positive", got["interruptions"], got["failures"])
+	}
+	out.Reset()
+	if code := Run(args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if want := fmt.Sprintf("%d interruptions", int64(in)); !strings.Contains(out.String(), want) {
+		t.Errorf("table lacks %q:\n%s", want, out.String())
+	}
+}
+
+// TestScenarioApplicationJSON checks the README's promise that every
+// --json object carries the scenario object with its application, for a
+// scenario file too (the file's name); a regression test: the code
+// already kept it when issue 24's item was checked.
+func TestScenarioApplicationJSON(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cluster.json")
+	if err := os.WriteFile(file, []byte(`{"system": {"processors": 4, "mttf": "20d", "mttr": "1h"},
+ "application": {"work_rate": [1, 2, 3, 4], "checkpoint_latency": [60, 60, 60, 60], "recovery": 30}, "policy": "greedy"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"optimize"}, {"uwt", "-i", "1h"}, {"curve", "--points", "3"}, {"availability"}, {"intervals"}, {"policy"},
+		{"simulate", "--replications", "2", "--rel-tol", "-1", "--horizon", "30d"}, {"optimize", "--policy", "optimal"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := Run(append(args, "--scenario", file, "--json"), &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		var got struct {
+			Scenario map[string]any `json:"scenario"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"application", "processors", "mttf", "mttr", "policy"} {
+			if _, ok := got.Scenario[key]; !ok {
+				t.Errorf("%v --json: scenario lacks %q: %v", args, key, got.Scenario)
+			}
+		}
+		if got.Scenario["application"] != "cluster.json" {
+			t.Errorf("%v --json: application %v, want cluster.json", args, got.Scenario["application"])
 		}
 	}
 }

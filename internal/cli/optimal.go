@@ -302,14 +302,13 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	g2, g4 := rep.Single.UWT, rep.PerState.UWT
-	gap := func(u, ref float64) string { return fmt.Sprintf("%+.3f %%", 100*(u-ref)/ref) }
 	t = newTable(w)
 	t.row("Level", "Policy", "UWT (work/s)", "Interval", "vs level 2", "vs level 4")
-	t.row("2", "optimal r*, one interval", num(g2), short(rep.Single.Interval), gap(g2, g2), gap(g2, g4))
-	t.row("3", "optimal, one interval per configuration", num(rep.PerConfiguration.UWT), "I(a) below", gap(rep.PerConfiguration.UWT, g2), gap(rep.PerConfiguration.UWT, g4))
-	t.row("4", "optimal, per-state intervals (bound)", num(g4), "per state", gap(g4, g2), gap(g4, g4))
+	t.row("2", "optimal r*, one interval", num(g2), short(rep.Single.Interval), gapText(g2, g2), gapText(g2, g4))
+	t.row("3", "optimal, one interval per configuration", num(rep.PerConfiguration.UWT), "I(a) below", gapText(rep.PerConfiguration.UWT, g2), gapText(rep.PerConfiguration.UWT, g4))
+	t.row("4", "optimal, per-state intervals (bound)", num(g4), "per state", gapText(g4, g2), gapText(g4, g4))
 	for _, p := range rep.Policies {
-		t.row("1", p.Name+" at its best interval", num(p.UWT), short(p.Interval), gap(p.UWT, g2), gap(p.UWT, g4))
+		t.row("1", p.Name+" at its best interval", num(p.UWT), short(p.Interval), gapText(p.UWT, g2), gapText(p.UWT, g4))
 	}
 	if err := t.flush(); err != nil {
 		return err
@@ -543,6 +542,17 @@ func (p optimalPolicyReport) Text(w io.Writer) error {
 		t.row("I(a)", intervalsText(p.intervals, p.mass))
 	}
 	return t.flush()
+}
+
+// gapText writes the relative difference of u from ref in per cent to
+// three decimals, signed, except that a difference that rounds to zero is
+// "0.000 %" whatever its sign (never "+0.000 %" beside "-0.000 %").
+func gapText(u, ref float64) string {
+	g := 100 * (u - ref) / ref
+	if math.Abs(g) < 0.0005 {
+		return "0.000 %"
+	}
+	return fmt.Sprintf("%+.3f %%", g)
 }
 
 // massText writes a stationary probability, in per cent unless tiny.

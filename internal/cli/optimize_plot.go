@@ -79,7 +79,7 @@ func (r optimalLevelsReport) optimalFigure() (chart.Figure, error) {
 		largest = math.Max(largest, x)
 	}
 	slices.Sort(as)
-	unit, _ := pickUnit("auto", largest)
+	unit := durationUnit(largest)
 	per := chart.Line{Name: "I(a), one interval per count (level 3)", Points: true}
 	for _, a := range as {
 		per.X = append(per.X, float64(a))

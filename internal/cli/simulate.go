@@ -47,9 +47,13 @@ type simulateJSON struct {
 	Replications      int       `json:"replications"`
 	Horizon           jsonFloat `json:"horizon"`
 	Seed              uint64    `json:"seed"`
-	Failures          int64     `json:"failures"`
-	Commits           int64     `json:"commits"`
-	Status            string    `json:"status"`
+	// Interruptions counts the failures that interrupted the application
+	// (the table's "interruptions"); Failures is its old name, kept as an
+	// alias for one release.
+	Interruptions int64  `json:"interruptions"`
+	Failures      int64  `json:"failures"`
+	Commits       int64  `json:"commits"`
+	Status        string `json:"status"`
 }
 
 func newSimulateCmd(e *env) *cobra.Command {
@@ -204,6 +208,7 @@ func (r simulateReport) JSON() any {
 		Replications:          res.Replications,
 		Horizon:               jsonFloat(res.Horizon),
 		Seed:                  r.seed,
+		Interruptions:         res.Failures,
 		Failures:              res.Failures,
 		Commits:               res.Commits,
 		Status:                res.Status.String(),

@@ -286,7 +286,7 @@ func runSweepMerge(cmd *cobra.Command, dir string, opts *sweepMergeOptions) erro
 		fmt.Fprintf(opts.env.out, "%d second copies of a result left out (two runs of one task)\n", m.Duplicates)
 	}
 	if plot.Path != "" {
-		if err := drawSweep(dir, plot, opts.Plot.Value); err != nil {
+		if err := drawSweep(dir, m.Tasks, plot, opts.Plot.Value); err != nil {
 			return err
 		}
 		fmt.Fprintf(opts.env.out, "Plot written to %s\n", plot.Path)

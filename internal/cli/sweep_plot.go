@@ -135,8 +135,16 @@ func lineName(a sweep.GridAxis, k int) string {
 	return a.Name + " " + a.Labels[k]
 }
 
-// drawSweep draws the grid of the merged study in dir.
-func drawSweep(dir string, p plotOptions, value string) error {
+// maxPlotTasks bounds the tasks of a study --plot draws: the merged table
+// is read into memory (a few hundred bytes a task), and no figure shows
+// more points legibly.
+const maxPlotTasks = 100_000
+
+// drawSweep draws the grid of the merged study in dir, of tasks tasks.
+func drawSweep(dir string, tasks int, p plotOptions, value string) error {
+	if tasks > maxPlotTasks {
+		return fmt.Errorf("--plot: the study has %d tasks, a figure draws at most %d (plot a smaller study, or from %s)", tasks, maxPlotTasks, sweep.MergedCSV)
+	}
 	tab, err := sweep.Merge(dir)
 	if err != nil {
 		return err

@@ -478,13 +478,13 @@ func writeTraceStats(w io.Writer, out *traceStatsOut) error {
 			t.row("grouped events", percent(ev.Grouped.Value), percent(ev.Grouped.Low)+" – "+percent(ev.Grouped.High),
 				fmt.Sprintf("%d events of ≥ 2 nodes (%d recorded as one), %s of failures", ev.Grouped.Count, ev.Labelled, percent(ev.GroupedFailures)))
 			t.row("nodes per event", num(ev.MeanSize), num(ev.MeanLow)+" – "+num(ev.MeanHigh),
-				fmt.Sprintf("%d coincidences, %.3g expected by chance (p = %.2g)", ev.Coincidences, ev.ExpectedCoincidences, ev.CoincidenceP))
+				fmt.Sprintf("%d coincidences, %.3g expected by chance (p %s)", ev.Coincidences, ev.ExpectedCoincidences, trace.FormatP(ev.CoincidenceP)))
 		}
 		u := s.est.UpTime
 		if s.est.Exponential != trace.Untested {
 			t.row("Weibull shape of up times", num(u.Shape), num(u.ShapeLow)+" – "+num(u.ShapeHigh),
 				fmt.Sprintf("scale %s; %d complete, %d censored up times", short(u.Scale), u.Complete, u.Censored))
-			t.row("exponential vs Weibull", fmt.Sprintf("LR %.4g", u.LR), "", fmt.Sprintf("p = %.2g", u.P))
+			t.row("exponential vs Weibull", fmt.Sprintf("LR %.4g", u.LR), "", "p "+trace.FormatP(u.P))
 		}
 		if err := t.flush(); err != nil {
 			return err

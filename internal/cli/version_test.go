@@ -2,11 +2,13 @@ package cli
 
 import (
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
 // TestVersionOf checks that the revision is printed once, whether or not the
-// module version already carries it.
+// module version already carries it, and never Go's placeholder "(devel)"
+// (issue 24: the old code printed "(devel)" for a checkout).
 func TestVersionOf(t *testing.T) {
 	settings := func(kv ...string) []debug.BuildSetting {
 		var out []debug.BuildSetting
@@ -22,19 +24,26 @@ func TestVersionOf(t *testing.T) {
 		set     []debug.BuildSetting
 		want    string
 	}{
-		{"no VCS", "", nil, "(devel)"},
+		{"no VCS", "", nil, "unknown (built without module or version-control information)"},
+		{"no VCS, devel", "(devel)", nil, "unknown (built without module or version-control information)"},
 		{"checkout", "(devel)", settings("vcs.revision", rev, "vcs.time", "2026-11-25T21:00:00Z", "vcs.modified", "false"),
-			"(devel) (a2e7a4b01234, 2026-11-25T21:00:00Z)"},
+			"commit a2e7a4b01234 (2026-11-25T21:00:00Z)"},
 		{"pseudo-version", "v0.0.0-20261125210000-a2e7a4b01234", settings("vcs.revision", rev, "vcs.time", "2026-11-25T21:00:00Z"),
-			"v0.0.0-20261125210000-a2e7a4b01234 (2026-11-25T21:00:00Z)"},
+			"v0.0.0-20261125210000-a2e7a4b01234"},
+		{"release with VCS", "v1.2.0", settings("vcs.revision", rev, "vcs.time", "2026-11-25T21:00:00Z"),
+			"v1.2.0 (a2e7a4b01234, 2026-11-25T21:00:00Z)"},
 		{"dirty pseudo-version", "v0.0.0-20261125210000-a2e7a4b01234+dirty", settings("vcs.revision", rev, "vcs.modified", "true"),
 			"v0.0.0-20261125210000-a2e7a4b01234+dirty"},
-		{"modified checkout", "(devel)", settings("vcs.revision", rev, "vcs.modified", "true"), "(devel) (a2e7a4b01234, modified)"},
+		{"modified checkout", "(devel)", settings("vcs.revision", rev, "vcs.modified", "true"), "commit a2e7a4b01234 (modified)"},
 		{"release", "v1.2.0", nil, "v1.2.0"},
 	} {
 		info := &debug.BuildInfo{Main: debug.Module{Version: tc.version}, Settings: tc.set}
-		if got := versionOf(info); got != tc.want {
+		got := versionOf(info)
+		if got != tc.want {
 			t.Errorf("%s: versionOf = %q, want %q", tc.name, got, tc.want)
+		}
+		if strings.Contains(got, "(devel)") || strings.Count(got, "a2e7a4b01234") > 1 {
+			t.Errorf("%s: %q prints (devel) or the revision twice", tc.name, got)
 		}
 	}
 }
