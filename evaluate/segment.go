@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/ckpt-markov/markov/intervals"
+	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/trace"
@@ -52,34 +53,34 @@ const DefaultStartFraction = 1.0 / 8
 
 func (s Sweep) withDefaults() (Sweep, error) {
 	if !(s.Start >= 0) || math.IsInf(s.Start, 0) {
-		return s, fmt.Errorf("evaluate: sweep start = %v, want a finite positive number of seconds (or 0 for a fraction of I*)", s.Start)
+		return s, settingsErr("Sweep.Start", "%v s, want a finite positive number of seconds (or 0 for a fraction of I*)", s.Start)
 	}
 	if s.StartFraction == 0 {
 		s.StartFraction = DefaultStartFraction
 	}
 	if !(s.StartFraction > 0 && s.StartFraction <= 1) {
-		return s, fmt.Errorf("evaluate: sweep start fraction = %v, want a fraction of I* in (0, 1]", s.StartFraction)
+		return s, settingsErr("Sweep.StartFraction", "%v, want a fraction of I* in (0, 1]", s.StartFraction)
 	}
 	if !(s.End >= 0) || math.IsInf(s.End, 0) {
-		return s, fmt.Errorf("evaluate: sweep end = %v, want a finite positive number of seconds (or 0 for the segment's duration)", s.End)
+		return s, settingsErr("Sweep.End", "%v s, want a finite positive number of seconds (or 0 for the segment's duration)", s.End)
 	}
 	if s.Start > 0 && s.End > 0 && s.End < s.Start {
-		return s, fmt.Errorf("evaluate: sweep end = %v s is below its start %v s", s.End, s.Start)
+		return s, settingsErr("Sweep.End", "%v s, below Sweep.Start %v s", s.End, s.Start)
 	}
 	if s.Points == 0 {
 		s.Points = 16
 	}
 	if s.Points < 3 {
-		return s, fmt.Errorf("evaluate: sweep points = %d, want ≥ 3 (or 0 for the default)", s.Points)
+		return s, settingsErr("Sweep.Points", "%d, want 3 … %d (or 0 for the default)", s.Points, MaxSweepPoints)
 	}
 	if s.Points > MaxSweepPoints {
-		return s, fmt.Errorf("evaluate: sweep points = %d, want at most %d", s.Points, MaxSweepPoints)
+		return s, settingsErr("Sweep.Points", "%d, want 3 … %d", s.Points, MaxSweepPoints)
 	}
 	if s.Levels == 0 {
 		s.Levels = 2
 	}
 	if s.Levels > maxSweepLevels {
-		return s, fmt.Errorf("evaluate: sweep levels = %d, want at most %d", s.Levels, maxSweepLevels)
+		return s, settingsErr("Sweep.Levels", "%d, want at most %d", s.Levels, maxSweepLevels)
 	}
 	s.Levels = max(s.Levels, 0)
 	return s, nil
@@ -125,6 +126,10 @@ type SegmentResult struct {
 	// Bayes rate of the r(N) nodes the rule prefers). MTTR = 1/θ̂ always.
 	Rates      Rates
 	MTTF, MTTR float64
+	// Vector is the policy's r(1..N) the segment was replayed with: the
+	// given vector, or the one resolved (availability based) or solved
+	// (optimal) for this segment.
+	Vector reschedule.Vector
 	// ModelUWT is the UWT the model predicts at its interval I* (for the
 	// optimal policy, with its intervals I(a)), and ModelStatus tells
 	// whether its search converged.
@@ -252,7 +257,7 @@ func newConfig(s SegmentSettings) (config, error) {
 		return config{}, err
 	}
 	if lb := s.Estimate.Lookback; !(lb >= 0) || math.IsInf(lb, 0) {
-		return config{}, fmt.Errorf("evaluate: lookback = %v, want a finite number of seconds ≥ 0", lb)
+		return config{}, settingsErr("Estimate.Lookback", "%v, want a finite number of seconds ≥ 0", lb)
 	}
 	if err := s.Reconfigure.Validate(); err != nil {
 		return config{}, fmt.Errorf("evaluate: %w", err)
@@ -364,6 +369,7 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 		Rates:       rates,
 		MTTF:        mttf,
 		MTTR:        mttr,
+		Vector:      sc.Reschedule,
 		ModelUWT:    opt.UWT,
 		ModelStatus: opt.Status,
 		Assumptions: assume,
