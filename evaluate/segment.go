@@ -271,7 +271,9 @@ func newConfig(s SegmentSettings) (config, error) {
 	return config{policy: s.Policy, rule: s.Rule, rates: s.Rates, estimate: s.Estimate, sweep: sw, reconf: s.Reconfigure, events: s.Events}, nil
 }
 
-// segment evaluates one segment; see EvaluateSegment.
+// segment evaluates one segment; see EvaluateSegment. Its stages:
+// estimate the rates of the history, build the model's scenario, solve
+// the model for its intervals, replay them.
 func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Application, seg Segment, seed uint64) (SegmentResult, error) {
 	if err := seg.validate(); err != nil {
 		return SegmentResult{}, err
@@ -283,110 +285,164 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 	if err != nil {
 		return SegmentResult{}, err
 	}
+	m, err := c.model(ctx, tr, app, seg, seed, est)
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	sv, err := c.solve(ctx, tr, seg, m)
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	res := SegmentResult{
+		Segment:     seg,
+		Processors:  tr.NumNodes(),
+		Used:        m.used,
+		Estimate:    est,
+		Rates:       m.rates,
+		MTTF:        m.sc.System.MTTF,
+		MTTR:        m.sc.System.MTTR,
+		Vector:      m.sc.Reschedule,
+		ModelUWT:    sv.opt.UWT,
+		ModelStatus: sv.opt.Status,
+		Assumptions: sv.assume,
+	}
+	if err := c.replay(ctx, tr, seg, seed, m, sv, &res); err != nil {
+		return SegmentResult{}, err
+	}
+	return res, nil
+}
+
+// modelled is the scenario of a segment: N nodes with the rates of its
+// history, the application and the policy's vector.
+type modelled struct {
+	sc *scenario.Scenario
+	// pc holds the optimal policy's intervals I(a); nil for the others.
+	pc *perConfiguration
+	// used is r(N); rates says which nodes the MTTF describes.
+	used  int
+	rates Rates
+}
+
+// model builds the scenario of a segment from the estimate est of its
+// history: the policy resolved or solved for it, and, when the policy
+// leaves spares and c.rates is UsedNodes, the failure rate of the nodes
+// the rule prefers (an optimal policy is then solved again with it).
+func (c config) model(ctx context.Context, tr *trace.Trace, app scenario.Application, seg Segment, seed uint64, est trace.Estimate) (modelled, error) {
 	mttf, mttr := 1/est.Failure.Value, 1/est.Repair.Value
 	sc, pc, err := segmentScenario(ctx, c.policy, c.reconf, tr, app, mttf, mttr, est.From, seg.Start, rand.New(rand.NewPCG(seed, streamPolicy)))
 	if err != nil {
-		return SegmentResult{}, err
+		return modelled{}, err
 	}
 	n := tr.NumNodes()
-	a := sc.Reschedule.At(n)
-	rates := AllNodes
-	if c.rates == UsedNodes && 0 < a && a < n {
-		if nodes := preferred(c.rule, tr, a, est.From, seg.Start); nodes != nil {
-			lambda, err := nodeRates(tr, seg.Start, c.estimate)
-			if err != nil {
-				return SegmentResult{}, err
-			}
-			var sum float64
-			for _, i := range nodes {
-				sum += lambda[i]
-			}
-			// The policy's vector is kept; an optimal one, solved from the
-			// rates pooled over all nodes, is solved again with the rate of
-			// the nodes its vector uses.
-			used := *sc
-			used.System.MTTF = float64(a) / sum
-			if err := used.Validate(); err != nil {
-				return SegmentResult{}, fmt.Errorf("evaluate: the failure rate of the %d used nodes: %w", a, err)
-			}
-			sc, mttf, rates = &used, used.System.MTTF, UsedNodes
-			if pc != nil {
-				if sc, pc, err = solveOptimal(ctx, sc, c.policy); err != nil {
-					return SegmentResult{}, err
-				}
-			}
+	m := modelled{sc: sc, pc: pc, used: sc.Reschedule.At(n), rates: AllNodes}
+	if c.rates != UsedNodes || !(0 < m.used && m.used < n) {
+		return m, nil
+	}
+	nodes := preferred(c.rule, tr, m.used, est.From, seg.Start)
+	if nodes == nil {
+		return m, nil
+	}
+	lambda, err := nodeRates(tr, seg.Start, c.estimate)
+	if err != nil {
+		return modelled{}, err
+	}
+	var sum float64
+	for _, i := range nodes {
+		sum += lambda[i]
+	}
+	// The policy's vector is kept; an optimal one, solved from the rates
+	// pooled over all nodes, is solved again with the rate of the nodes
+	// its vector uses.
+	used := *sc
+	used.System.MTTF = float64(m.used) / sum
+	if err := used.Validate(); err != nil {
+		return modelled{}, fmt.Errorf("evaluate: the failure rate of the %d used nodes: %w", m.used, err)
+	}
+	m.sc, m.rates = &used, UsedNodes
+	if pc != nil {
+		if m.sc, m.pc, err = solveOptimal(ctx, m.sc, c.policy); err != nil {
+			return modelled{}, err
 		}
 	}
-	m, err := uwt.New(ctx, sc, &uwt.Settings{Workers: 1})
+	return m, nil
+}
+
+// solved is what the model says of a segment: its optimum (I*, I_model),
+// that of the model with the failure events of the history (the same
+// when it shows none, or without Events.Model), the events' size law
+// (nil then), and the history's verdict on the model's assumptions.
+type solved struct {
+	opt, events uwt.Optimum
+	sizes       []float64
+	assume      trace.EventEstimate
+}
+
+// solve solves the model of a segment (package uwt, fast path) and, with
+// Events.Model, the model with the failure events of its history.
+func (c config) solve(ctx context.Context, tr *trace.Trace, seg Segment, m modelled) (solved, error) {
+	um, err := uwt.New(ctx, m.sc, &uwt.Settings{Workers: 1})
 	if err != nil {
-		return SegmentResult{}, err
+		return solved{}, err
 	}
-	opt, err := m.Optimize(ctx, nil)
+	var sv solved
+	if sv.opt, err = um.Optimize(ctx, nil); err != nil {
+		return solved{}, err
+	}
+	if sv.assume, err = trace.EstimateEvents(tr, seg.Start, c.events.settings(tr, c.estimate.Lookback)); err != nil {
+		return solved{}, err
+	}
+	sv.events = sv.opt
+	if !c.events.Model {
+		return sv, nil
+	}
+	if sv.sizes = eventSizes(&sv.assume); sv.sizes == nil {
+		return sv, nil
+	}
+	esc, err := withEvents(m.sc, sv.sizes)
 	if err != nil {
-		return SegmentResult{}, err
+		return solved{}, err
 	}
-	assume, err := trace.EstimateEvents(tr, seg.Start, c.events.settings(tr, c.estimate.Lookback))
+	em, err := uwt.New(ctx, esc, &uwt.Settings{Workers: 1, Tol: c.events.Tol})
 	if err != nil {
-		return SegmentResult{}, err
+		return solved{}, err
 	}
-	// The model with failure events: the same scenario with the size law
-	// of the history's events, or the single-failure model when it shows
-	// none.
-	evOpt, sizes := opt, []float64(nil)
-	if c.events.Model {
-		if sizes = eventSizes(&assume); sizes != nil {
-			esc, err := withEvents(sc, sizes)
-			if err != nil {
-				return SegmentResult{}, err
-			}
-			em, err := uwt.New(ctx, esc, &uwt.Settings{Workers: 1, Tol: c.events.Tol})
-			if err != nil {
-				return SegmentResult{}, err
-			}
-			if evOpt, err = em.Optimize(ctx, nil); err != nil {
-				return SegmentResult{}, err
-			}
-		}
+	if sv.events, err = em.Optimize(ctx, nil); err != nil {
+		return solved{}, err
 	}
+	return sv, nil
+}
+
+// replay replays a segment with the intervals of the model (I*, I_model,
+// the events model's with Events.Model, Young's and Daly's where they
+// apply, the optimal policy's I(a)) and with the sweep, and fills in the
+// outcomes of res, each against the most work of all.
+func (c config) replay(ctx context.Context, tr *trace.Trace, seg Segment, seed uint64, m modelled, sv solved, res *SegmentResult) error {
 	rp, err := newReplayer(tr, seg, ReplaySettings{Rule: c.rule, Seed: seed, Lookback: c.estimate.Lookback})
 	if err != nil {
-		return SegmentResult{}, err
+		return err
 	}
-	if pc != nil {
-		rp.reconf = pc.reconf
+	if m.pc != nil {
+		rp.reconf = m.pc.reconf
 	}
 	replay := func(interval float64) (Replay, error) {
 		if err := ctx.Err(); err != nil {
 			return Replay{}, err
 		}
-		return rp.run(sc, interval)
+		return rp.run(m.sc, interval)
 	}
-	res := SegmentResult{
-		Segment:     seg,
-		Processors:  n,
-		Used:        a,
-		Estimate:    est,
-		Rates:       rates,
-		MTTF:        mttf,
-		MTTR:        mttr,
-		Vector:      sc.Reschedule,
-		ModelUWT:    opt.UWT,
-		ModelStatus: opt.Status,
-		Assumptions: assume,
-	}
-	best, sweep, err := c.sweep.run(seg.Duration, opt.Interval, replay)
+	best, sweep, err := c.sweep.run(seg.Duration, sv.opt.Interval, replay)
 	if err != nil {
-		return SegmentResult{}, err
+		return err
 	}
 	res.Sweep = sweep
 	outcomes := []*Outcome{&res.Model, &res.Paper}
-	chosen := []float64{opt.Interval, opt.ModelInterval}
+	chosen := []float64{sv.opt.Interval, sv.opt.ModelInterval}
 	if c.events.Model {
-		res.Events, res.EventsUWT, res.EventsStatus, res.EventSizes = new(Outcome), evOpt.UWT, evOpt.Status, sizes
+		res.Events, res.EventsUWT, res.EventsStatus, res.EventSizes = new(Outcome), sv.events.UWT, sv.events.Status, sv.sizes
 		outcomes = append(outcomes, res.Events)
-		chosen = append(chosen, evOpt.Interval)
+		chosen = append(chosen, sv.events.Interval)
 	}
-	if p, _, err := intervals.ForScenario(sc); err == nil && p.Checkpoint > 0 {
+	if p, _, err := intervals.ForScenario(m.sc); err == nil && p.Checkpoint > 0 {
 		// ForScenario fails only for r(N) = 0; both functions fail only for
 		// M ≤ 0 or δ ≤ 0, excluded here.
 		young, _ := intervals.YoungInterval(p.MTBF, p.Checkpoint)
@@ -398,31 +454,31 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 	for k, o := range outcomes {
 		r, err := replay(chosen[k])
 		if err != nil {
-			return SegmentResult{}, err
+			return err
 		}
 		o.Replay = r
 		if r.Work > best.Work {
 			best = r
 		}
 	}
-	if pc != nil {
+	if m.pc != nil {
 		// The optimal policy: Model is the replay with its intervals I(a)
 		// (level 3), measured against the best single interval in
 		// hindsight (best, which it does not enter: its efficiency may
 		// exceed 1).
 		if err := ctx.Err(); err != nil {
-			return SegmentResult{}, err
+			return err
 		}
-		if res.Model.Replay, err = rp.runIntervals(sc, pc.mean, pc.intervals); err != nil {
-			return SegmentResult{}, err
+		if res.Model.Replay, err = rp.runIntervals(m.sc, m.pc.mean, m.pc.intervals); err != nil {
+			return err
 		}
-		res.ModelUWT = pc.uwt
+		res.ModelUWT = m.pc.uwt
 	}
 	res.Best = Outcome{Replay: best, Efficiency: efficiency(best.Work, best.Work)}
 	for _, o := range outcomes {
 		o.Efficiency = efficiency(o.Work, best.Work)
 	}
-	return res, nil
+	return nil
 }
 
 // efficiency returns work/best, or NaN when best is zero: no interval
