@@ -698,6 +698,15 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 			return nil, flagError("policies", "%s has %d entries, want %d (--processors)", p, len(p.Explicit), o.Processors)
 		}
 	}
+	if set.Systems, err = o.systems(); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// systems reads the traces of --lanl and --trace.
+func (o *evaluateOptions) systems() ([]evaluate.System, error) {
+	var out []evaluate.System
 	switch {
 	case o.LANL == "" && len(o.Generic) == 0:
 		return nil, flagError("lanl", "give a trace: --lanl FILE --systems IDS, or --trace FILE")
@@ -711,7 +720,7 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		if err != nil {
 			return nil, err
 		}
-		set.Systems = append(set.Systems, systems...)
+		out = append(out, systems...)
 	}
 	for _, path := range o.Generic {
 		f, err := os.Open(path)
@@ -723,9 +732,9 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		set.Systems = append(set.Systems, evaluate.System{Name: filepath.Base(path), Trace: tr})
+		out = append(out, evaluate.System{Name: filepath.Base(path), Trace: tr})
 	}
-	return set, nil
+	return out, nil
 }
 
 // scenarioFile reads --scenario into set: its application (the only one,
