@@ -264,55 +264,14 @@ type failure struct {
 	t     float64
 	node  int
 	label int
+	cause Cause
 }
 
 // eventStats groups the failures into events and measures them.
 func eventStats(fails []failure, upTime, span float64, set EventSettings, alpha float64) EventStats {
-	slices.SortFunc(fails, func(a, b failure) int {
-		if c := cmp.Compare(a.t, b.t); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.node, b.node)
-	})
 	st := EventStats{Failures: len(fails)}
-	// Union–find over failures: same label, or within Tolerance of the
-	// first failure of the current time cluster.
-	parent := make([]int, len(fails))
-	for k := range parent {
-		parent[k] = k
-	}
-	find := func(k int) int {
-		for parent[k] != k {
-			parent[k] = parent[parent[k]]
-			k = parent[k]
-		}
-		return k
-	}
-	union := func(a, b int) {
-		a, b = find(a), find(b)
-		if a != b {
-			parent[max(a, b)] = min(a, b)
-		}
-	}
-	byLabel := map[int]int{}
-	anchor := 0
-	for k, f := range fails {
-		if f.label > 0 {
-			if first, ok := byLabel[f.label]; ok {
-				union(first, k)
-			} else {
-				byLabel[f.label] = k
-			}
-		}
-		if k > 0 {
-			if f.t-fails[anchor].t <= set.Tolerance {
-				union(anchor, k)
-				st.Coincidences++
-			} else {
-				anchor = k
-			}
-		}
-	}
+	var find func(int) int
+	find, st.Coincidences = groupFailures(fails, set.Tolerance)
 	size := map[int]int{}
 	labels := map[int]map[int]int{} // root → label → failures
 	for k, f := range fails {
@@ -390,6 +349,59 @@ func eventStats(fails []failure, upTime, span float64, set EventSettings, alpha 
 		}
 	}
 	return st
+}
+
+// groupFailures sorts the failures by time (then node) and groups them
+// into events: failures with the same positive label, and failures within
+// tol of the first failure of their time cluster. find maps a failure's
+// index to its event's root; coincidences counts the failures joined to a
+// time cluster.
+func groupFailures(fails []failure, tol float64) (find func(int) int, coincidences int) {
+	slices.SortFunc(fails, func(a, b failure) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.node, b.node)
+	})
+	// Union–find over failures: same label, or within tol of the
+	// first failure of the current time cluster.
+	parent := make([]int, len(fails))
+	for k := range parent {
+		parent[k] = k
+	}
+	find = func(k int) int {
+		for parent[k] != k {
+			parent[k] = parent[parent[k]]
+			k = parent[k]
+		}
+		return k
+	}
+	union := func(a, b int) {
+		a, b = find(a), find(b)
+		if a != b {
+			parent[max(a, b)] = min(a, b)
+		}
+	}
+	byLabel := map[int]int{}
+	anchor := 0
+	for k, f := range fails {
+		if f.label > 0 {
+			if first, ok := byLabel[f.label]; ok {
+				union(first, k)
+			} else {
+				byLabel[f.label] = k
+			}
+		}
+		if k > 0 {
+			if f.t-fails[anchor].t <= tol {
+				union(anchor, k)
+				coincidences++
+			} else {
+				anchor = k
+			}
+		}
+	}
+	return find, coincidences
 }
 
 // proportion is c/n with its Clopper–Pearson interval at level 1 − alpha.
