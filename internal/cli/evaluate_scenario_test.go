@@ -164,3 +164,52 @@ func TestEvaluateSettingsFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceStatsSeverity (issue 22): trace stats --levels L estimates
+// system.failure_severity: L shares summing to 1 over every event of the
+// history, and --severity overrides the mapping (all software failures
+// at severity 2 of 2 leave severity 1 to human error alone, a smaller
+// share); bad values name the flag.
+func TestTraceStatsSeverity(t *testing.T) {
+	type out struct {
+		Systems []struct {
+			Events          int `json:"events"`
+			FailureSeverity *struct {
+				Levels int       `json:"levels"`
+				Shares []float64 `json:"shares"`
+				Events []int     `json:"events"`
+				Causes map[string]int
+			} `json:"failure_severity"`
+		} `json:"systems"`
+	}
+	args := []string{"trace", "stats", "--lanl", lanlSample, "--systems", "20", "--levels", "2"}
+	var def, soft out
+	runJSON(t, &def, args...)
+	runJSON(t, &soft, append(args, "--severity", "software=2")...)
+	for _, o := range []out{def, soft} {
+		s := o.Systems[0]
+		fs := s.FailureSeverity
+		if fs == nil || fs.Levels != 2 || len(fs.Shares) != 2 || fs.Events[0]+fs.Events[1] != s.Events ||
+			math.Abs(fs.Shares[0]+fs.Shares[1]-1) > 1e-12 || fs.Causes["software"] == 0 {
+			t.Fatalf("failure_severity %+v, want 2 shares over %d events", fs, s.Events)
+		}
+	}
+	if !(soft.Systems[0].FailureSeverity.Shares[0] < def.Systems[0].FailureSeverity.Shares[0]) {
+		t.Errorf("software=2 leaves severity 1 at %v, default %v", soft.Systems[0].FailureSeverity.Shares[0], def.Systems[0].FailureSeverity.Shares[0])
+	}
+	for _, tc := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--levels", "9"}, "--levels"},
+		{[]string{"--levels", "2", "--severity", "software=3"}, "--severity"},
+		{[]string{"--levels", "2", "--severity", "cosmic=1"}, "--severity"},
+		{[]string{"--severity", "software=1"}, "--severity"},
+	} {
+		a := append([]string{"trace", "stats", "--lanl", lanlSample, "--systems", "20"}, tc.args...)
+		_, errOut, code := run(t, a...)
+		if code != cli.ExitUsage || !strings.HasPrefix(errOut, "markov: "+tc.flag+":") {
+			t.Errorf("markov %s: exit %d, stderr %q; want 2 naming %s", strings.Join(a[1:], " "), code, errOut, tc.flag)
+		}
+	}
+}
