@@ -82,10 +82,10 @@ Applications are the built-in benchmarks (qr, cg, md), up to 512 processors:
 each system runs on min(its nodes, 512) (or --processors); systems with more
 nodes use a random subset for each segment. --scenario FILE replays instead
 the application of a scenario file (work rate, checkpoint and recovery
-costs, levels), with its policy unless --policies is given and its
-reconfiguration unless --reconfigure is given; its system's rates are
-replaced by each segment's estimates, and each system runs on min(its nodes,
-the file's processors) (or --processors).
+costs; one checkpoint level), with its policy unless --policies is given
+and its reconfiguration unless --reconfigure is given; its system's rates
+are replaced by each segment's estimates, and each system runs on min(its
+nodes, the file's processors) (or --processors).
 
 Node MTTF and MTTR are the per-node means given to the model, estimated from
 each segment's history and averaged over the segments (markov trace stats
@@ -752,6 +752,11 @@ func (o *evaluateOptions) scenarioFile(set *evaluate.Settings) (*scenario.Scenar
 	sc, err := scenario.Load(o.Scenario, &scenario.ParseSettings{Applications: bench.Application})
 	if err != nil {
 		return nil, err
+	}
+	if err := sc.SingleLevel("markov evaluate"); err != nil {
+		// The replay of a multi-level schedule on a trace is not written
+		// yet: say so before any trace is read.
+		return nil, fmt.Errorf("%s: %w", o.Scenario, err)
 	}
 	app, name := sc.Application, filepath.Base(o.Scenario)
 	if o.Processors > app.N() {

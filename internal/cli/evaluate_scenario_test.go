@@ -125,6 +125,7 @@ func TestEvaluateScenarioErrors(t *testing.T) {
 		{[]string{"--scenario", clusterScenario, "--processors", "65"}, cli.ExitUsage, []string{"--processors", "64"}},
 		{[]string{"--scenario", bad}, cli.ExitError, []string{"system.mttf"}},
 		{[]string{"--scenario", "missing.json"}, cli.ExitError, []string{"missing.json"}},
+		{[]string{"--scenario", "../../docs/examples/atlas-two-level.json"}, cli.ExitError, []string{"application.checkpoint_levels", "single checkpoint level"}},
 	} {
 		args := append(append([]string{}, base...), tc.args...)
 		_, errOut, code := run(t, args...)
