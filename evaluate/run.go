@@ -317,6 +317,9 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 				if err != nil {
 					return nil, err
 				}
+				if err := fits(pol, app); err != nil {
+					return nil, err
+				}
 				row := len(table.Rows)
 				table.Rows = append(table.Rows, Row{
 					System:      sys.Name,
@@ -399,6 +402,21 @@ func (s Settings) withDefaults() (Settings, error) {
 			return s, settingsErr("Processors", "%d, but system %s has %d nodes", s.Processors, quote.Value(sys.Name), n)
 		}
 	}
+	return s.fieldDefaults()
+}
+
+// Validate checks every field of s but Systems (and Processors against
+// their node counts), as Run does before any work, so that a command
+// line can check its flags before it reads the traces. The error of a
+// bad field is a *SettingsError.
+func (s *Settings) Validate() error {
+	_, err := s.fieldDefaults()
+	return err
+}
+
+// fieldDefaults validates the fields of s but Systems and fills in the
+// defaults.
+func (s Settings) fieldDefaults() (Settings, error) {
 	if len(s.Applications) == 0 {
 		s.Applications = bench.Names()
 	}

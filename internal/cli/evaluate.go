@@ -170,11 +170,7 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	set.Progress, finish = opts.env.stepProgress("evaluating segments", "evaluate", "segments")
 	tab, err := evaluate.Run(ctx, set)
 	finish()
-	if se := (*evaluate.SettingsError)(nil); errors.As(err, &se) {
-		if flag, ok := evaluateFlags[se.Field]; ok {
-			return flagError(flag, "%s", se.Problem)
-		}
-	}
+	err = evaluateFlagError(err)
 	if se := (*scenario.Error)(nil); errors.As(err, &se) && se.Field == "policy" && opts.Scenario != "" && !opts.changed("policies") {
 		// The scenario file's policy does not fit a system's node count.
 		return fmt.Errorf("%s: %w", opts.Scenario, err)
@@ -210,6 +206,17 @@ var evaluateFlags = map[string]string{
 	"Sweep.End":           "sweep-to",
 	"Sweep.Points":        "sweep-points",
 	"Events.Tolerance":    "event-tolerance",
+}
+
+// evaluateFlagError returns the error of a field evaluate validates as
+// the error of its flag, and any other error as it is.
+func evaluateFlagError(err error) error {
+	if se := (*evaluate.SettingsError)(nil); errors.As(err, &se) {
+		if flag, ok := evaluateFlags[se.Field]; ok {
+			return flagError(flag, "%s", se.Problem)
+		}
+	}
+	return err
 }
 
 // evaluateReport is the result of markov evaluate.
@@ -697,6 +704,10 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		if p.Kind == scenario.Explicit && o.Processors > 0 && len(p.Explicit) != o.Processors {
 			return nil, flagError("policies", "%s has %d entries, want %d (--processors)", p, len(p.Explicit), o.Processors)
 		}
+	}
+	// Every flag is checked (by evaluate) before a trace is read.
+	if err := set.Validate(); err != nil {
+		return nil, evaluateFlagError(err)
 	}
 	if set.Systems, err = o.systems(); err != nil {
 		return nil, err
