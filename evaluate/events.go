@@ -48,13 +48,13 @@ func (e Events) validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"tolerance", e.Tolerance}, {"resolution", e.Resolution}} {
+	}{{"Events.Tolerance", e.Tolerance}, {"Events.Resolution", e.Resolution}} {
 		if !(f.v >= 0) || math.IsInf(f.v, 0) {
-			return fmt.Errorf("evaluate: events %s = %v, want a finite number of seconds ≥ 0", f.name, f.v)
+			return settingsErr(f.name, "%v, want a finite number of seconds ≥ 0", f.v)
 		}
 	}
 	if !(e.Tol >= 0 && e.Tol < 1) {
-		return fmt.Errorf("evaluate: events tol = %v, want a bound in [0, 1) (0 for %g)", e.Tol, DefaultEventsTol)
+		return settingsErr("Events.Tol", "%v, want a bound in [0, 1) (0 for %g)", e.Tol, DefaultEventsTol)
 	}
 	return nil
 }

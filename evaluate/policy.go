@@ -20,6 +20,17 @@ func checkPolicy(p scenario.Policy) error {
 	return fmt.Errorf("evaluate: policy kind %d is not a known policy", int(p.Kind))
 }
 
+// fits returns the error of a policy that does not fit app's processor
+// count (a moldable count or a vector of another N), before any segment
+// runs; a policy resolved or solved for each segment fits by construction.
+func fits(p scenario.Policy, app scenario.Application) error {
+	if p.Explicit == nil && (p.Kind == scenario.AvailabilityBased || p.Kind == scenario.Optimal) {
+		return nil
+	}
+	_, err := p.Vector(scenario.PolicyInputs{N: app.N(), WorkRate: app.WorkRate})
+	return err
+}
+
 // perConfiguration is the optimal policy's level 3 (docs/optimal-policy.md
 // section 4): one interval per processor count, I(a), to replay; mean is
 // their stationary-weighted mean and uwt the model's UWT of the policy.

@@ -60,7 +60,7 @@ func ParseRates(s string) (Rates, error) {
 
 func (r Rates) validate() error {
 	if r != UsedNodes && r != AllNodes {
-		return fmt.Errorf("evaluate: rates = %d, want UsedNodes or AllNodes", int(r))
+		return settingsErr("Rates", "%d, want UsedNodes or AllNodes", int(r))
 	}
 	return nil
 }

@@ -11,6 +11,9 @@ import (
 	"runtime"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/internal/pool"
 	"github.com/ckpt-markov/markov/internal/quote"
@@ -90,10 +93,14 @@ type Settings struct {
 	// Default {greedy}.
 	Policies []scenario.Policy
 	// Processors is the number N of nodes of each system the application
-	// runs on. Default min(nodes, bench.MaxProcessors), the system's own
-	// node count; when set it must not exceed the node count of any
-	// system.
+	// runs on. Default min(nodes, MaxProcessors), the system's own node
+	// count; when set it must not exceed the node count of any system.
 	Processors int
+	// MaxProcessors caps the default N, the processor count the
+	// applications are described for. Default bench.MaxProcessors (the
+	// built-in benchmarks' limit); an application of a scenario file sets
+	// its own processor count.
+	MaxProcessors int
 	// Subset chooses those nodes when N is below a system's node count.
 	// Default RandomSubset.
 	Subset Subset
@@ -312,6 +319,9 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 				if err != nil {
 					return nil, err
 				}
+				if err := fits(pol, app); err != nil {
+					return nil, err
+				}
 				row := len(table.Rows)
 				table.Rows = append(table.Rows, Row{
 					System:      sys.Name,
@@ -342,17 +352,32 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 }
 
 // processors is the N of system sys: Settings.Processors, or
-// min(nodes, bench.MaxProcessors).
+// min(nodes, Settings.MaxProcessors).
 func (s Settings) processors(sys System) int {
 	if s.Processors > 0 {
 		return s.Processors
 	}
-	return min(sys.Trace.NumNodes(), bench.MaxProcessors)
+	return min(sys.Trace.NumNodes(), s.MaxProcessors)
 }
 
 // segmentSettings are the settings of the segments of policy pol.
 func (s Settings) segmentSettings(pol scenario.Policy) SegmentSettings {
 	return SegmentSettings{Policy: pol, Rule: s.Rule, Rates: s.Rates, Estimate: s.Estimate, Sweep: s.Sweep, Reconfigure: s.Reconfigure, Events: s.Events}
+}
+
+// SettingsError is a bad field of Settings, SegmentSettings or Sweep,
+// found by Run or EvaluateSegment before any work: Field names it as a Go
+// selector from Settings ("Segments", "Sweep.Points", "Estimate.Lookback"),
+// Problem says what is wrong with its value. Validation lives here only:
+// a command line maps Field to its flag.
+type SettingsError struct {
+	Field, Problem string
+}
+
+func (e *SettingsError) Error() string { return "evaluate: " + e.Field + ": " + e.Problem }
+
+func settingsErr(field, format string, args ...any) error {
+	return &SettingsError{Field: field, Problem: fmt.Sprintf(format, args...)}
 }
 
 // shortError is the reason a system cannot be evaluated: its trace is too
@@ -376,9 +401,24 @@ func (s Settings) withDefaults() (Settings, error) {
 		}
 		names[sys.Name] = true
 		if n := sys.Trace.NumNodes(); s.Processors > n {
-			return s, fmt.Errorf("evaluate: processors = %d, but system %s has %d nodes", s.Processors, quote.Value(sys.Name), n)
+			return s, settingsErr("Processors", "%d, but system %s has %d nodes", s.Processors, quote.Value(sys.Name), n)
 		}
 	}
+	return s.fieldDefaults()
+}
+
+// Validate checks every field of s but Systems (and Processors against
+// their node counts), as Run does before any work, so that a command
+// line can check its flags before it reads the traces. The error of a
+// bad field is a *SettingsError.
+func (s *Settings) Validate() error {
+	_, err := s.fieldDefaults()
+	return err
+}
+
+// fieldDefaults validates the fields of s but Systems and fills in the
+// defaults.
+func (s Settings) fieldDefaults() (Settings, error) {
 	if len(s.Applications) == 0 {
 		s.Applications = bench.Names()
 	}
@@ -388,17 +428,23 @@ func (s Settings) withDefaults() (Settings, error) {
 	if len(s.Policies) == 0 {
 		s.Policies = []scenario.Policy{{Kind: scenario.Greedy}}
 	}
+	if s.MaxProcessors == 0 {
+		s.MaxProcessors = bench.MaxProcessors
+	}
+	if s.MaxProcessors < 1 || s.MaxProcessors > scenario.MaxProcessors {
+		return s, settingsErr("MaxProcessors", "%d, want 1 … %d", s.MaxProcessors, scenario.MaxProcessors)
+	}
 	if s.Processors < 0 {
-		return s, fmt.Errorf("evaluate: processors = %d, want ≥ 1 (or 0 for each system's min(nodes, %d))", s.Processors, bench.MaxProcessors)
+		return s, settingsErr("Processors", "%d, want ≥ 1 (or 0 for each system's min(nodes, %d))", s.Processors, s.MaxProcessors)
 	}
 	if s.Subset != RandomSubset && s.Subset != FirstNodes {
-		return s, fmt.Errorf("evaluate: subset = %d, want RandomSubset or FirstNodes", int(s.Subset))
+		return s, settingsErr("Subset", "%d, want RandomSubset or FirstNodes", int(s.Subset))
 	}
 	if s.Segments == 0 {
 		s.Segments = DefaultSegments
 	}
 	if s.Segments < 1 || s.Segments > MaxSegments {
-		return s, fmt.Errorf("evaluate: segments = %d, want ≥ 1 and ≤ %d", s.Segments, MaxSegments)
+		return s, settingsErr("Segments", "%d, want 1 … %d", s.Segments, MaxSegments)
 	}
 	if s.MinDuration == 0 {
 		s.MinDuration = DefaultMinDuration
@@ -406,20 +452,23 @@ func (s Settings) withDefaults() (Settings, error) {
 	if s.MaxDuration == 0 {
 		s.MaxDuration = max(DefaultMaxDuration, s.MinDuration)
 	}
-	if !(s.MinDuration > 0) || !(s.MaxDuration >= s.MinDuration) || math.IsInf(s.MaxDuration, 0) {
-		return s, fmt.Errorf("evaluate: durations [%v, %v], want 0 < min ≤ max, finite", s.MinDuration, s.MaxDuration)
+	if !(s.MinDuration > 0) || math.IsInf(s.MinDuration, 0) {
+		return s, settingsErr("MinDuration", "%v s, want a finite positive number of seconds", s.MinDuration)
+	}
+	if !(s.MaxDuration >= s.MinDuration) || math.IsInf(s.MaxDuration, 0) {
+		return s, settingsErr("MaxDuration", "%v s, want finite and at least MinDuration (%v s)", s.MaxDuration, s.MinDuration)
 	}
 	if s.MinHistory == 0 {
 		s.MinHistory = DefaultMinHistory
 	}
 	if !(s.MinHistory > 0) || math.IsInf(s.MinHistory, 0) {
-		return s, fmt.Errorf("evaluate: min history = %v, want a finite positive number of seconds", s.MinHistory)
+		return s, settingsErr("MinHistory", "%v s, want a finite positive number of seconds", s.MinHistory)
 	}
 	if s.Workers == 0 {
 		s.Workers = runtime.GOMAXPROCS(0)
 	}
 	if s.Workers < 1 {
-		return s, fmt.Errorf("evaluate: workers = %d, want ≥ 1", s.Workers)
+		return s, settingsErr("Workers", "%d, want ≥ 1 (or 0 for one per CPU)", s.Workers)
 	}
 	// Check the policies and the rest of the segment settings once here.
 	for _, p := range s.Policies {
@@ -585,7 +634,7 @@ func (r *Row) summarise() {
 			r.Rates = MixedRates
 		}
 	}
-	r.Used = stat(r.Results, func(s *SegmentResult) (float64, bool) { return float64(s.Used), true })
+	r.Used = summary(r.Results, func(s *SegmentResult) (float64, bool) { return float64(s.Used), true })
 	// Efficiencies over the segments with useful work only.
 	eff := func(o *Outcome) (float64, bool) {
 		if o == nil || math.IsNaN(o.Efficiency) {
@@ -593,17 +642,17 @@ func (r *Row) summarise() {
 		}
 		return o.Efficiency, true
 	}
-	r.Efficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return eff(&s.Model) })
-	r.PaperEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return eff(&s.Paper) })
-	r.YoungEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return eff(s.Young) })
-	r.DalyEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return eff(s.Daly) })
-	r.Interval = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Interval, true })
-	r.BestInterval = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Best.Interval, true })
-	r.ModelUWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.ModelUWT, true })
-	r.UWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Work / s.Duration, true })
-	r.BestUWT = stat(r.Results, func(s *SegmentResult) (float64, bool) { return s.Best.Work / s.Duration, true })
-	r.EventsEfficiency = stat(r.Results, func(s *SegmentResult) (float64, bool) { return eff(s.Events) })
-	r.EventsInterval = stat(r.Results, func(s *SegmentResult) (float64, bool) {
+	r.Efficiency = summary(r.Results, func(s *SegmentResult) (float64, bool) { return eff(&s.Model) })
+	r.PaperEfficiency = summary(r.Results, func(s *SegmentResult) (float64, bool) { return eff(&s.Paper) })
+	r.YoungEfficiency = summary(r.Results, func(s *SegmentResult) (float64, bool) { return eff(s.Young) })
+	r.DalyEfficiency = summary(r.Results, func(s *SegmentResult) (float64, bool) { return eff(s.Daly) })
+	r.Interval = summary(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Interval, true })
+	r.BestInterval = summary(r.Results, func(s *SegmentResult) (float64, bool) { return s.Best.Interval, true })
+	r.ModelUWT = summary(r.Results, func(s *SegmentResult) (float64, bool) { return s.ModelUWT, true })
+	r.UWT = summary(r.Results, func(s *SegmentResult) (float64, bool) { return s.Model.Work / s.Duration, true })
+	r.BestUWT = summary(r.Results, func(s *SegmentResult) (float64, bool) { return s.Best.Work / s.Duration, true })
+	r.EventsEfficiency = summary(r.Results, func(s *SegmentResult) (float64, bool) { return eff(s.Events) })
+	r.EventsInterval = summary(r.Results, func(s *SegmentResult) (float64, bool) {
 		if s.Events == nil {
 			return 0, false
 		}
@@ -644,9 +693,9 @@ func (r *Row) summarise() {
 	}
 }
 
-// stat summarises f over the results where it applies; the zero Stat when
+// summary summarises f over the results where it applies; the zero Stat when
 // it applies nowhere.
-func stat(rs []SegmentResult, f func(*SegmentResult) (float64, bool)) Stat {
+func summary(rs []SegmentResult, f func(*SegmentResult) (float64, bool)) Stat {
 	var xs []float64
 	for i := range rs {
 		if x, ok := f(&rs[i]); ok {
@@ -656,19 +705,13 @@ func stat(rs []SegmentResult, f func(*SegmentResult) (float64, bool)) Stat {
 	if len(xs) == 0 {
 		return Stat{}
 	}
-	st := Stat{Min: xs[0], Max: xs[0]}
-	for _, x := range xs {
-		st.Mean += x
-		st.Min = min(st.Min, x)
-		st.Max = max(st.Max, x)
+	st := Stat{Min: floats.Min(xs), Max: floats.Max(xs)}
+	if len(xs) == 1 {
+		// The sample standard deviation of one value is 0/0; a single
+		// segment has no spread.
+		st.Mean = xs[0]
+		return st
 	}
-	st.Mean /= float64(len(xs))
-	if len(xs) > 1 {
-		var ss float64
-		for _, x := range xs {
-			ss += (x - st.Mean) * (x - st.Mean)
-		}
-		st.Std = math.Sqrt(ss / float64(len(xs)-1))
-	}
+	st.Mean, st.Std = stat.MeanStdDev(xs, nil)
 	return st
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/ckpt-markov/markov/intervals"
+	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
 	"github.com/ckpt-markov/markov/trace"
@@ -52,34 +53,34 @@ const DefaultStartFraction = 1.0 / 8
 
 func (s Sweep) withDefaults() (Sweep, error) {
 	if !(s.Start >= 0) || math.IsInf(s.Start, 0) {
-		return s, fmt.Errorf("evaluate: sweep start = %v, want a finite positive number of seconds (or 0 for a fraction of I*)", s.Start)
+		return s, settingsErr("Sweep.Start", "%v s, want a finite positive number of seconds (or 0 for a fraction of I*)", s.Start)
 	}
 	if s.StartFraction == 0 {
 		s.StartFraction = DefaultStartFraction
 	}
 	if !(s.StartFraction > 0 && s.StartFraction <= 1) {
-		return s, fmt.Errorf("evaluate: sweep start fraction = %v, want a fraction of I* in (0, 1]", s.StartFraction)
+		return s, settingsErr("Sweep.StartFraction", "%v, want a fraction of I* in (0, 1]", s.StartFraction)
 	}
 	if !(s.End >= 0) || math.IsInf(s.End, 0) {
-		return s, fmt.Errorf("evaluate: sweep end = %v, want a finite positive number of seconds (or 0 for the segment's duration)", s.End)
+		return s, settingsErr("Sweep.End", "%v s, want a finite positive number of seconds (or 0 for the segment's duration)", s.End)
 	}
 	if s.Start > 0 && s.End > 0 && s.End < s.Start {
-		return s, fmt.Errorf("evaluate: sweep end = %v s is below its start %v s", s.End, s.Start)
+		return s, settingsErr("Sweep.End", "%v s, below Sweep.Start %v s", s.End, s.Start)
 	}
 	if s.Points == 0 {
 		s.Points = 16
 	}
 	if s.Points < 3 {
-		return s, fmt.Errorf("evaluate: sweep points = %d, want ≥ 3 (or 0 for the default)", s.Points)
+		return s, settingsErr("Sweep.Points", "%d, want 3 … %d (or 0 for the default)", s.Points, MaxSweepPoints)
 	}
 	if s.Points > MaxSweepPoints {
-		return s, fmt.Errorf("evaluate: sweep points = %d, want at most %d", s.Points, MaxSweepPoints)
+		return s, settingsErr("Sweep.Points", "%d, want 3 … %d", s.Points, MaxSweepPoints)
 	}
 	if s.Levels == 0 {
 		s.Levels = 2
 	}
 	if s.Levels > maxSweepLevels {
-		return s, fmt.Errorf("evaluate: sweep levels = %d, want at most %d", s.Levels, maxSweepLevels)
+		return s, settingsErr("Sweep.Levels", "%d, want at most %d", s.Levels, maxSweepLevels)
 	}
 	s.Levels = max(s.Levels, 0)
 	return s, nil
@@ -125,6 +126,10 @@ type SegmentResult struct {
 	// Bayes rate of the r(N) nodes the rule prefers). MTTR = 1/θ̂ always.
 	Rates      Rates
 	MTTF, MTTR float64
+	// Vector is the policy's r(1..N) the segment was replayed with: the
+	// given vector, or the one resolved (availability based) or solved
+	// (optimal) for this segment.
+	Vector reschedule.Vector
 	// ModelUWT is the UWT the model predicts at its interval I* (for the
 	// optimal policy, with its intervals I(a)), and ModelStatus tells
 	// whether its search converged.
@@ -252,7 +257,7 @@ func newConfig(s SegmentSettings) (config, error) {
 		return config{}, err
 	}
 	if lb := s.Estimate.Lookback; !(lb >= 0) || math.IsInf(lb, 0) {
-		return config{}, fmt.Errorf("evaluate: lookback = %v, want a finite number of seconds ≥ 0", lb)
+		return config{}, settingsErr("Estimate.Lookback", "%v, want a finite number of seconds ≥ 0", lb)
 	}
 	if err := s.Reconfigure.Validate(); err != nil {
 		return config{}, fmt.Errorf("evaluate: %w", err)
@@ -266,7 +271,9 @@ func newConfig(s SegmentSettings) (config, error) {
 	return config{policy: s.Policy, rule: s.Rule, rates: s.Rates, estimate: s.Estimate, sweep: sw, reconf: s.Reconfigure, events: s.Events}, nil
 }
 
-// segment evaluates one segment; see EvaluateSegment.
+// segment evaluates one segment; see EvaluateSegment. Its stages:
+// estimate the rates of the history, build the model's scenario, solve
+// the model for its intervals, replay them.
 func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Application, seg Segment, seed uint64) (SegmentResult, error) {
 	if err := seg.validate(); err != nil {
 		return SegmentResult{}, err
@@ -278,109 +285,164 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 	if err != nil {
 		return SegmentResult{}, err
 	}
+	m, err := c.model(ctx, tr, app, seg, seed, est)
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	sv, err := c.solve(ctx, tr, seg, m)
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	res := SegmentResult{
+		Segment:     seg,
+		Processors:  tr.NumNodes(),
+		Used:        m.used,
+		Estimate:    est,
+		Rates:       m.rates,
+		MTTF:        m.sc.System.MTTF,
+		MTTR:        m.sc.System.MTTR,
+		Vector:      m.sc.Reschedule,
+		ModelUWT:    sv.opt.UWT,
+		ModelStatus: sv.opt.Status,
+		Assumptions: sv.assume,
+	}
+	if err := c.replay(ctx, tr, seg, seed, m, sv, &res); err != nil {
+		return SegmentResult{}, err
+	}
+	return res, nil
+}
+
+// modelled is the scenario of a segment: N nodes with the rates of its
+// history, the application and the policy's vector.
+type modelled struct {
+	sc *scenario.Scenario
+	// pc holds the optimal policy's intervals I(a); nil for the others.
+	pc *perConfiguration
+	// used is r(N); rates says which nodes the MTTF describes.
+	used  int
+	rates Rates
+}
+
+// model builds the scenario of a segment from the estimate est of its
+// history: the policy resolved or solved for it, and, when the policy
+// leaves spares and c.rates is UsedNodes, the failure rate of the nodes
+// the rule prefers (an optimal policy is then solved again with it).
+func (c config) model(ctx context.Context, tr *trace.Trace, app scenario.Application, seg Segment, seed uint64, est trace.Estimate) (modelled, error) {
 	mttf, mttr := 1/est.Failure.Value, 1/est.Repair.Value
 	sc, pc, err := segmentScenario(ctx, c.policy, c.reconf, tr, app, mttf, mttr, est.From, seg.Start, rand.New(rand.NewPCG(seed, streamPolicy)))
 	if err != nil {
-		return SegmentResult{}, err
+		return modelled{}, err
 	}
 	n := tr.NumNodes()
-	a := sc.Reschedule.At(n)
-	rates := AllNodes
-	if c.rates == UsedNodes && 0 < a && a < n {
-		if nodes := preferred(c.rule, tr, a, est.From, seg.Start); nodes != nil {
-			lambda, err := nodeRates(tr, seg.Start, c.estimate)
-			if err != nil {
-				return SegmentResult{}, err
-			}
-			var sum float64
-			for _, i := range nodes {
-				sum += lambda[i]
-			}
-			// The policy's vector is kept; an optimal one, solved from the
-			// rates pooled over all nodes, is solved again with the rate of
-			// the nodes its vector uses.
-			used := *sc
-			used.System.MTTF = float64(a) / sum
-			if err := used.Validate(); err != nil {
-				return SegmentResult{}, fmt.Errorf("evaluate: the failure rate of the %d used nodes: %w", a, err)
-			}
-			sc, mttf, rates = &used, used.System.MTTF, UsedNodes
-			if pc != nil {
-				if sc, pc, err = solveOptimal(ctx, sc, c.policy); err != nil {
-					return SegmentResult{}, err
-				}
-			}
+	m := modelled{sc: sc, pc: pc, used: sc.Reschedule.At(n), rates: AllNodes}
+	if c.rates != UsedNodes || !(0 < m.used && m.used < n) {
+		return m, nil
+	}
+	nodes := preferred(c.rule, tr, m.used, est.From, seg.Start)
+	if nodes == nil {
+		return m, nil
+	}
+	lambda, err := nodeRates(tr, seg.Start, c.estimate)
+	if err != nil {
+		return modelled{}, err
+	}
+	var sum float64
+	for _, i := range nodes {
+		sum += lambda[i]
+	}
+	// The policy's vector is kept; an optimal one, solved from the rates
+	// pooled over all nodes, is solved again with the rate of the nodes
+	// its vector uses.
+	used := *sc
+	used.System.MTTF = float64(m.used) / sum
+	if err := used.Validate(); err != nil {
+		return modelled{}, fmt.Errorf("evaluate: the failure rate of the %d used nodes: %w", m.used, err)
+	}
+	m.sc, m.rates = &used, UsedNodes
+	if pc != nil {
+		if m.sc, m.pc, err = solveOptimal(ctx, m.sc, c.policy); err != nil {
+			return modelled{}, err
 		}
 	}
-	m, err := uwt.New(ctx, sc, &uwt.Settings{Workers: 1})
+	return m, nil
+}
+
+// solved is what the model says of a segment: its optimum (I*, I_model),
+// that of the model with the failure events of the history (the same
+// when it shows none, or without Events.Model), the events' size law
+// (nil then), and the history's verdict on the model's assumptions.
+type solved struct {
+	opt, events uwt.Optimum
+	sizes       []float64
+	assume      trace.EventEstimate
+}
+
+// solve solves the model of a segment (package uwt, fast path) and, with
+// Events.Model, the model with the failure events of its history.
+func (c config) solve(ctx context.Context, tr *trace.Trace, seg Segment, m modelled) (solved, error) {
+	um, err := uwt.New(ctx, m.sc, &uwt.Settings{Workers: 1})
 	if err != nil {
-		return SegmentResult{}, err
+		return solved{}, err
 	}
-	opt, err := m.Optimize(ctx, nil)
+	var sv solved
+	if sv.opt, err = um.Optimize(ctx, nil); err != nil {
+		return solved{}, err
+	}
+	if sv.assume, err = trace.EstimateEvents(tr, seg.Start, c.events.settings(tr, c.estimate.Lookback)); err != nil {
+		return solved{}, err
+	}
+	sv.events = sv.opt
+	if !c.events.Model {
+		return sv, nil
+	}
+	if sv.sizes = eventSizes(&sv.assume); sv.sizes == nil {
+		return sv, nil
+	}
+	esc, err := withEvents(m.sc, sv.sizes)
 	if err != nil {
-		return SegmentResult{}, err
+		return solved{}, err
 	}
-	assume, err := trace.EstimateEvents(tr, seg.Start, c.events.settings(tr, c.estimate.Lookback))
+	em, err := uwt.New(ctx, esc, &uwt.Settings{Workers: 1, Tol: c.events.Tol})
 	if err != nil {
-		return SegmentResult{}, err
+		return solved{}, err
 	}
-	// The model with failure events: the same scenario with the size law
-	// of the history's events, or the single-failure model when it shows
-	// none.
-	evOpt, sizes := opt, []float64(nil)
-	if c.events.Model {
-		if sizes = eventSizes(&assume); sizes != nil {
-			esc, err := withEvents(sc, sizes)
-			if err != nil {
-				return SegmentResult{}, err
-			}
-			em, err := uwt.New(ctx, esc, &uwt.Settings{Workers: 1, Tol: c.events.Tol})
-			if err != nil {
-				return SegmentResult{}, err
-			}
-			if evOpt, err = em.Optimize(ctx, nil); err != nil {
-				return SegmentResult{}, err
-			}
-		}
+	if sv.events, err = em.Optimize(ctx, nil); err != nil {
+		return solved{}, err
 	}
+	return sv, nil
+}
+
+// replay replays a segment with the intervals of the model (I*, I_model,
+// the events model's with Events.Model, Young's and Daly's where they
+// apply, the optimal policy's I(a)) and with the sweep, and fills in the
+// outcomes of res, each against the most work of all.
+func (c config) replay(ctx context.Context, tr *trace.Trace, seg Segment, seed uint64, m modelled, sv solved, res *SegmentResult) error {
 	rp, err := newReplayer(tr, seg, ReplaySettings{Rule: c.rule, Seed: seed, Lookback: c.estimate.Lookback})
 	if err != nil {
-		return SegmentResult{}, err
+		return err
 	}
-	if pc != nil {
-		rp.reconf = pc.reconf
+	if m.pc != nil {
+		rp.reconf = m.pc.reconf
 	}
 	replay := func(interval float64) (Replay, error) {
 		if err := ctx.Err(); err != nil {
 			return Replay{}, err
 		}
-		return rp.run(sc, interval)
+		return rp.run(m.sc, interval)
 	}
-	res := SegmentResult{
-		Segment:     seg,
-		Processors:  n,
-		Used:        a,
-		Estimate:    est,
-		Rates:       rates,
-		MTTF:        mttf,
-		MTTR:        mttr,
-		ModelUWT:    opt.UWT,
-		ModelStatus: opt.Status,
-		Assumptions: assume,
-	}
-	best, sweep, err := c.sweep.run(seg.Duration, opt.Interval, replay)
+	best, sweep, err := c.sweep.run(seg.Duration, sv.opt.Interval, replay)
 	if err != nil {
-		return SegmentResult{}, err
+		return err
 	}
 	res.Sweep = sweep
 	outcomes := []*Outcome{&res.Model, &res.Paper}
-	chosen := []float64{opt.Interval, opt.ModelInterval}
+	chosen := []float64{sv.opt.Interval, sv.opt.ModelInterval}
 	if c.events.Model {
-		res.Events, res.EventsUWT, res.EventsStatus, res.EventSizes = new(Outcome), evOpt.UWT, evOpt.Status, sizes
+		res.Events, res.EventsUWT, res.EventsStatus, res.EventSizes = new(Outcome), sv.events.UWT, sv.events.Status, sv.sizes
 		outcomes = append(outcomes, res.Events)
-		chosen = append(chosen, evOpt.Interval)
+		chosen = append(chosen, sv.events.Interval)
 	}
-	if p, _, err := intervals.ForScenario(sc); err == nil && p.Checkpoint > 0 {
+	if p, _, err := intervals.ForScenario(m.sc); err == nil && p.Checkpoint > 0 {
 		// ForScenario fails only for r(N) = 0; both functions fail only for
 		// M ≤ 0 or δ ≤ 0, excluded here.
 		young, _ := intervals.YoungInterval(p.MTBF, p.Checkpoint)
@@ -392,31 +454,31 @@ func (c config) segment(ctx context.Context, tr *trace.Trace, app scenario.Appli
 	for k, o := range outcomes {
 		r, err := replay(chosen[k])
 		if err != nil {
-			return SegmentResult{}, err
+			return err
 		}
 		o.Replay = r
 		if r.Work > best.Work {
 			best = r
 		}
 	}
-	if pc != nil {
+	if m.pc != nil {
 		// The optimal policy: Model is the replay with its intervals I(a)
 		// (level 3), measured against the best single interval in
 		// hindsight (best, which it does not enter: its efficiency may
 		// exceed 1).
 		if err := ctx.Err(); err != nil {
-			return SegmentResult{}, err
+			return err
 		}
-		if res.Model.Replay, err = rp.runIntervals(sc, pc.mean, pc.intervals); err != nil {
-			return SegmentResult{}, err
+		if res.Model.Replay, err = rp.runIntervals(m.sc, m.pc.mean, m.pc.intervals); err != nil {
+			return err
 		}
-		res.ModelUWT = pc.uwt
+		res.ModelUWT = m.pc.uwt
 	}
 	res.Best = Outcome{Replay: best, Efficiency: efficiency(best.Work, best.Work)}
 	for _, o := range outcomes {
 		o.Efficiency = efficiency(o.Work, best.Work)
 	}
-	return res, nil
+	return nil
 }
 
 // efficiency returns work/best, or NaN when best is zero: no interval

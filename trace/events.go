@@ -266,16 +266,11 @@ type failure struct {
 	t     float64
 	node  int
 	label int
+	cause Cause
 }
 
 // eventStats groups the failures into events and measures them.
 func eventStats(fails []failure, upTime, span float64, set EventSettings, alpha float64) EventStats {
-	slices.SortFunc(fails, func(a, b failure) int {
-		if c := cmp.Compare(a.t, b.t); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.node, b.node)
-	})
 	g := groupFailures(fails, set.Tolerance)
 	st := EventStats{Failures: len(fails), Events: len(g.sizes), Coincidences: g.coincidences}
 	st.Rate = Rate{Events: st.Events, Exposure: upTime}
@@ -291,19 +286,27 @@ func eventStats(fails []failure, upTime, span float64, set EventSettings, alpha 
 	return st
 }
 
-// grouping is the failures grouped into events: each event's number of
-// failures and whether two of them carry the same label, and the number
-// of failures within the tolerance of the first of their time cluster.
+// grouping is the failures grouped into events: each failure's event,
+// each event's number of failures and whether two of them carry the same
+// label, and the number of failures within the tolerance of the first of
+// their time cluster.
 type grouping struct {
+	of           []int
 	sizes        []int
 	labelled     []bool
 	coincidences int
 }
 
-// groupFailures groups the failures, sorted by time, into events by
-// union–find: same label, or within tol of the first failure of the
-// current time cluster.
+// groupFailures sorts the failures by time (then node) and groups them
+// into events by union–find: same label, or within tol of the first
+// failure of the current time cluster.
 func groupFailures(fails []failure, tol float64) grouping {
+	slices.SortFunc(fails, func(a, b failure) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.node, b.node)
+	})
 	var g grouping
 	parent := make([]int, len(fails))
 	for k := range parent {
@@ -353,6 +356,7 @@ func groupFailures(fails []failure, tol float64) grouping {
 			labels = append(labels, nil)
 		}
 		e := event[r]
+		event[k] = e
 		g.sizes[e]++
 		if f.label > 0 {
 			if labels[e] == nil {
@@ -367,6 +371,7 @@ func groupFailures(fails []failure, tol float64) grouping {
 			g.labelled[e] = g.labelled[e] || c >= 2
 		}
 	}
+	g.of = event
 	return g
 }
 

@@ -34,7 +34,17 @@ func roundTrip(t *testing.T, tr *Trace) {
 	if err != nil {
 		t.Fatalf("reading back: %v", err)
 	}
-	if !reflect.DeepEqual(back, tr) {
+	// The generic format has no cause column: the causes are lost.
+	nodes := make([]Node, tr.NumNodes())
+	for i := range nodes {
+		nodes[i] = tr.Node(i)
+		nodes[i].Down = withoutCauses(nodes[i].Down)
+	}
+	want, err := New(nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, want) {
 		t.Fatalf("round trip changed the trace")
 	}
 }

@@ -96,8 +96,14 @@ func ReadLANL(r io.Reader, system int) (*Trace, error) {
 }
 
 // lanlColumns are the columns the reader uses; the others are ignored.
-// "Same Event" may be absent (every row then counts as "No").
-var lanlColumns = []string{"System", "nodes", "nodenumz", "node prod", "node decom", "Prob Started", "Prob Fixed", "Same Event"}
+// "Same Event" may be absent (every row then counts as "No"), and so may
+// the cause columns (from colCause on, in the order of causeColumns).
+var lanlColumns = []string{"System", "nodes", "nodenumz", "node prod", "node decom", "Prob Started", "Prob Fixed", "Same Event",
+	"Facilities", "Hardware", "Human Error", "Network", "Undetermined", "Software"}
+
+// causeColumns are the causes of the cause columns of lanlColumns, from
+// colCause on.
+var causeColumns = []Cause{Facilities, Hardware, HumanError, Network, Undetermined, Software}
 
 const (
 	colSystem = iota
@@ -108,6 +114,7 @@ const (
 	colStarted
 	colFixed
 	colSame
+	colCause // the first cause column
 )
 
 // lanlRow is one parsed row.
@@ -121,6 +128,7 @@ type lanlRow struct {
 	started, fixed      int64
 	open                bool // Prob Fixed empty
 	same                bool
+	cause               Cause
 }
 
 // ReadLANLSystems reads a LANL failure log and returns every system in it,
@@ -287,7 +295,7 @@ func lanlHeader(header []string) ([]int, error) {
 		}
 	}
 	for c, want := range lanlColumns {
-		if idx[c] < 0 && c != colSame {
+		if idx[c] < 0 && c < colSame {
 			return nil, &ParseError{Line: 1, Column: want, Err: errors.New("required column missing from the header")}
 		}
 	}
@@ -376,6 +384,13 @@ func parseLANLTimes(row lanlRow, field func(int) string) (lanlRow, int, error) {
 	case v == "" || strings.EqualFold(v, "no"):
 	default:
 		return row, colSame, fmt.Errorf("%s is neither Yes nor No", quote.Value(v))
+	}
+	// The cause: the first non-empty cause column (the release fills one).
+	for k, c := range causeColumns {
+		if field(colCause+k) != "" {
+			row.cause = c
+			break
+		}
 	}
 	return row, 0, nil
 }
@@ -482,7 +497,7 @@ func (sys *LANLSystem) outages(rows []lanlRow, windows []*nodeWindow, labels []i
 			continue
 		}
 		nd := &nodes[row.node]
-		iv := Interval{Start: float64(row.started), End: float64(row.fixed), Event: labels[k]}
+		iv := Interval{Start: float64(row.started), End: float64(row.fixed), Event: labels[k], Cause: row.cause}
 		if row.open {
 			iv.End = math.Max(iv.Start, nd.End)
 		}

@@ -232,7 +232,7 @@ func TestLANLFile(t *testing.T) {
 		}
 		sys := mustAtoi(t, r.f["System"])
 		for _, s := range systems {
-			if s.System == sys && !slices.Contains(s.Trace.Node(mustAtoi(t, r.f["nodenumz"])).Down, Interval{Start: a, End: b}) {
+			if s.System == sys && !slices.Contains(withoutCauses(s.Trace.Node(mustAtoi(t, r.f["nodenumz"])).Down), Interval{Start: a, End: b}) {
 				t.Errorf("line %d: outage [%v, %v) not in the trace", r.line, utc(a), utc(b))
 			}
 		}
@@ -294,7 +294,7 @@ func TestLANLFileOutages(t *testing.T) {
 		if bestLen < 10 {
 			t.Fatalf("system %d: no node with 10 clean rows", sys.System)
 		}
-		if got := sys.Trace.Node(best).Down; !slices.Equal(got, raw[best]) {
+		if got := withoutCauses(sys.Trace.Node(best).Down); !slices.Equal(got, raw[best]) {
 			t.Errorf("system %d node %d: outages\n%v\nwant\n%v", sys.System, best, got, raw[best])
 		}
 	}
@@ -341,7 +341,7 @@ func TestLANLFileMerging(t *testing.T) {
 					runs[len(runs)-1].End = n.Start + 60*float64(m+1)
 				}
 			}
-			if !slices.Equal(n.Down, runs) {
+			if !slices.Equal(withoutCauses(n.Down), runs) {
 				t.Errorf("system %d node %d: merged outages differ from the bitmap runs\n%v\n%v", sys.System, node, n.Down, runs)
 			}
 			checked++
@@ -413,4 +413,15 @@ func BenchmarkReadLANL(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// withoutCauses returns a copy of the outages with their causes cleared,
+// for comparison with oracles that read the times only (the causes have
+// their own test, TestReadLANLCauses).
+func withoutCauses(ivs []Interval) []Interval {
+	out := slices.Clone(ivs)
+	for k := range out {
+		out[k].Cause = UnknownCause
+	}
+	return out
 }

@@ -20,9 +20,15 @@ const MaxNodes = 1 << 20
 // took down several nodes at once (a grouped failure, such as the rows the
 // LANL log marks "Same Event"). Zero means no label: the outage is an event
 // of its own unless EstimateEvents finds it coincident with another.
+//
+// Cause is what the log says caused the outage (the LANL release's cause
+// columns); UnknownCause where it says nothing (the generic format has no
+// cause column: WriteGeneric drops the causes). SeverityMap turns it into
+// the failure severity of the multi-level model.
 type Interval struct {
 	Start, End float64
 	Event      int
+	Cause      Cause
 }
 
 // Node is one processor of a trace.
@@ -93,8 +99,8 @@ type Trace struct {
 // overlapping or touching outages (next Start <= current End) is merged into
 // their union: a node cannot fail again while down, and two outages that
 // touch leave no up time between them, so they are one outage. The union
-// keeps the Event label of its first outage (earliest Start, then earliest
-// End, then smallest label). Event labels must be non-negative. At least one
+// keeps the Event label and the Cause of its first outage (earliest Start,
+// then earliest End, then smallest label, then smallest cause). Event labels must be non-negative. At least one
 // node is required.
 func New(nodes []Node) (*Trace, error) {
 	if len(nodes) == 0 {
@@ -138,7 +144,7 @@ func New(nodes []Node) (*Trace, error) {
 // when nothing of the outage is left: no length inside the window and not a
 // zero-length outage strictly inside it.
 func clip(iv Interval, start, end float64) (Interval, bool) {
-	c := Interval{Start: math.Max(iv.Start, start), End: math.Min(iv.End, end), Event: iv.Event}
+	c := Interval{Start: math.Max(iv.Start, start), End: math.Min(iv.End, end), Event: iv.Event, Cause: iv.Cause}
 	if c.End > c.Start {
 		return c, true
 	}
@@ -166,7 +172,10 @@ func merge(down []Interval) []Interval {
 		case a.End > b.End:
 			return 1
 		}
-		return a.Event - b.Event
+		if a.Event != b.Event {
+			return a.Event - b.Event
+		}
+		return int(a.Cause) - int(b.Cause)
 	})
 	out := down[:1]
 	for _, iv := range down[1:] {

@@ -29,6 +29,7 @@ type evaluateOptions struct {
 	Systems      string
 	Generic      []string
 	Apps         string
+	Scenario     string
 	Policies     string
 	Processors   int
 	Segments     int
@@ -47,6 +48,8 @@ type evaluateOptions struct {
 	Events       bool
 	EventTol     string
 	Plot         plotOptions
+	// changed reports whether a flag was given (set by newEvaluateCmd).
+	changed func(string) bool
 }
 
 func newEvaluateCmd(e *env) *cobra.Command {
@@ -78,7 +81,20 @@ FILE (repeatable) in the generic format: one "node,down_start,down_end" line
 per outage, times in seconds, with a "# nodes=N start=S end=E" header.
 Applications are the built-in benchmarks (qr, cg, md), up to 512 processors:
 each system runs on min(its nodes, 512) (or --processors); systems with more
-nodes use a random subset for each segment.
+nodes use a random subset for each segment. --scenario FILE replays instead
+the application of a scenario file (work rate, checkpoint and recovery
+costs; one checkpoint level), with its policy unless --policies is given
+and its reconfiguration unless --reconfigure is given; its system's rates
+are replaced by each segment's estimates, and each system runs on min(its
+nodes, the file's processors) (or --processors).
+
+Node MTTF and MTTR are the per-node means given to the model, estimated from
+each segment's history and averaged over the segments (markov trace stats
+estimates them from the whole trace instead). For policies solved or
+resolved for each segment (optimal, ab), the vectors r(n) replayed are
+printed below the table in the range form of markov optimize --policy
+optimal. Off a terminal, stderr gets a progress line per segment (at most
+ten a second).
 Policies: greedy, pb, ab (availability based, from the history), moldable:A,
 optimal (the optimal policy with one interval per configuration I(a), solved
 for each segment from the estimated rates and replayed with those intervals;
@@ -108,21 +124,24 @@ saying why; the other systems are still evaluated and printed, and the exit
 status is then 1. Where no interval commits any work in any segment, the
 row says NoUsefulWork instead of an efficiency. A LANL system whose
 rows give no node data (system 17 of the full release) is refused.`,
-		Example: `  markov evaluate --lanl failures.csv --systems 18,19,20
-  markov evaluate --lanl failures.csv --systems 20 --policies pb,ab --apps qr
-  markov evaluate --lanl failures.csv --systems 18,19,20 --policies optimal,greedy,pb --apps qr
+		Example: `  markov evaluate --lanl failures.csv.gz --systems 18,19,20
+  markov evaluate --lanl failures.csv.gz --systems 20 --policies pb,ab --apps qr
+  markov evaluate --lanl failures.csv.gz --systems 18,19,20 --policies optimal,greedy,pb --apps qr
+  markov evaluate --lanl failures.csv.gz --systems 20 --scenario docs/examples/cluster.json --policies optimal,greedy
   markov evaluate --trace mycluster.csv --segments 20 --json
-  markov evaluate --lanl failures.csv --systems 18,19,20 --apps qr --events`,
+  markov evaluate --lanl failures.csv.gz --systems 18,19,20 --apps qr --events`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runEvaluate(ctx, opts)
 		}),
 	}
 	f := cmd.Flags()
+	opts.changed = f.Changed
 	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV `FILE`, plain or gzip (as the repository ships it: trace/testdata/lanl/failures.csv.gz)")
 	f.StringVar(&opts.Systems, "systems", "", "LANL system ids, a `LIST` like 18,19,20, each once (required with --lanl)")
 	f.StringArrayVar(&opts.Generic, "trace", nil, "trace `FILE` in the generic format, plain or gzip (repeatable)")
 	f.StringVar(&opts.Apps, "apps", "qr,cg,md", "benchmark applications, a `LIST` like qr,cg,md")
+	f.StringVarP(&opts.Scenario, "scenario", "s", "", "replay the application, costs, policy and reconfiguration of a scenario `FILE` (JSON; its system's rates are replaced by each segment's history) instead of --apps")
 	f.StringVar(&opts.Policies, "policies", "greedy", "policies, a `LIST` of greedy, pb, ab, moldable:A, vector:r1,...,rN, optimal")
 	f.IntVarP(&opts.Processors, "processors", "n", 0, "processors `N` the application runs on (0: min(nodes, 512))")
 	f.IntVar(&opts.Segments, "segments", evaluate.DefaultSegments, "random segments per system")
@@ -152,21 +171,18 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	if err != nil {
 		return err
 	}
-	bar := opts.env.startProgress("evaluating segments", 0)
-	set.Progress = func(done, total int) {
-		if done == 1 && bar != nil {
-			bar.finish()
-			bar = opts.env.startProgress("evaluating segments", total)
-			bar.add(1)
-			return
-		}
-		bar.add(1)
-	}
+	var finish func()
+	set.Progress, finish = opts.env.stepProgress("evaluating segments", "evaluate", "segments")
 	tab, err := evaluate.Run(ctx, set)
-	bar.finish()
+	finish()
+	err = evaluateFlagError(err)
+	if se := (*scenario.Error)(nil); errors.As(err, &se) && se.Field == "policy" && opts.Scenario != "" && !opts.changed("policies") {
+		// The scenario file's policy does not fit a system's node count.
+		return fmt.Errorf("%s: %w", opts.Scenario, err)
+	}
 	if se := (*scenario.Error)(nil); errors.As(err, &se) && se.Field == "policy" {
-		// The policies come from --policies alone (evaluate reads no
-		// scenario file): one that does not fit a system's node count.
+		// The policies come from --policies: one that does not fit a
+		// system's node count.
 		return flagError("policies", "%s", se.Problem)
 	}
 	if err != nil {
@@ -179,6 +195,33 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 		return fmt.Errorf("%d of %d systems could not be evaluated (see the table)", len(bad), len(set.Systems))
 	}
 	return nil
+}
+
+// evaluateFlags names the flag of each field of evaluate.Settings that
+// evaluate validates (evaluate.SettingsError): the checks live there only.
+var evaluateFlags = map[string]string{
+	"Segments":            "segments",
+	"Processors":          "processors",
+	"Workers":             "workers",
+	"MinDuration":         "min-duration",
+	"MaxDuration":         "max-duration",
+	"Rates":               "rates",
+	"Sweep.Start":         "sweep-from",
+	"Sweep.StartFraction": "sweep-from",
+	"Sweep.End":           "sweep-to",
+	"Sweep.Points":        "sweep-points",
+	"Events.Tolerance":    "event-tolerance",
+}
+
+// evaluateFlagError returns the error of a field evaluate validates as
+// the error of its flag, and any other error as it is.
+func evaluateFlagError(err error) error {
+	if se := (*evaluate.SettingsError)(nil); errors.As(err, &se) {
+		if flag, ok := evaluateFlags[se.Field]; ok {
+			return flagError(flag, "%s", se.Problem)
+		}
+	}
+	return err
 }
 
 // evaluateReport is the result of markov evaluate.
@@ -217,22 +260,36 @@ type evaluateRowJSON struct {
 	ModelUWT        statJSON     `json:"model_uwt"`
 	UWT             statJSON     `json:"uwt"`
 	BestUWT         statJSON     `json:"best_uwt"`
-	// ModelEvents and ModelEventsInterval are the efficiency and interval
-	// of the model with failure events (--events); EventsSegments counts
-	// the segments whose history showed grouped failures.
-	ModelEvents         *statJSON `json:"model_events,omitempty"`
-	ModelEventsInterval *statJSON `json:"model_events_interval,omitempty"`
-	EventsSegments      int       `json:"events_segments"`
+	// ModelEventsEfficiency and ModelEventsInterval are the efficiency
+	// and interval of the model with failure events (--events);
+	// EventsSegments counts the segments whose history showed grouped
+	// failures. ModelEvents is the efficiency's name before every
+	// efficiency field ended in _efficiency: an alias kept for one
+	// release (README), to be removed in the next.
+	ModelEventsEfficiency *statJSON `json:"model_events_efficiency,omitempty"`
+	ModelEvents           *statJSON `json:"model_events,omitempty"`
+	ModelEventsInterval   *statJSON `json:"model_events_interval,omitempty"`
+	EventsSegments        int       `json:"events_segments"`
 	// NoWorkSegments counts the segments where no interval committed any
 	// work: their efficiencies are undefined and left out (all null, and
 	// status "NoUsefulWork", when every segment is one).
 	NoWorkSegments int `json:"no_work_segments,omitempty"`
 	// ExponentialRejected and GroupedFailures count the segments whose
 	// history contradicts exponential up times or single-node failures.
-	ExponentialRejected int           `json:"exponential_rejected"`
-	GroupedFailures     int           `json:"grouped_failures"`
-	Verdict             string        `json:"verdict,omitempty"`
-	Results             []segmentJSON `json:"results,omitempty"`
+	ExponentialRejected int    `json:"exponential_rejected"`
+	GroupedFailures     int    `json:"grouped_failures"`
+	Verdict             string `json:"verdict,omitempty"`
+	// Replayed lists the vectors r(n) the segments replayed (one for a
+	// fixed policy), the most frequent first.
+	Replayed []replayedJSON `json:"replayed"`
+	Results  []segmentJSON  `json:"results,omitempty"`
+}
+
+// replayedJSON is one vector of a row, in the range form of markov
+// optimize --policy optimal, and the number of segments that replayed it.
+type replayedJSON struct {
+	Runs     string `json:"runs"`
+	Segments int    `json:"segments"`
 }
 
 // statJSON summarises a quantity over the segments of a row.
@@ -251,6 +308,7 @@ type segmentJSON struct {
 	Processors  int              `json:"processors"`
 	Used        int              `json:"used"`
 	Rates       string           `json:"rates"`
+	Runs        string           `json:"runs"`
 	MTTF        jsonFloat        `json:"mttf"`
 	MTTR        jsonFloat        `json:"mttr"`
 	ModelUWT    jsonFloat        `json:"model_uwt"`
@@ -324,15 +382,18 @@ func (r evaluateReport) JSON() any {
 			GroupedFailures:     row.Rejected.SingleFailures,
 			Verdict:             verdict(row),
 		}
+		for _, v := range replayed(row) {
+			rj.Replayed = append(rj.Replayed, replayedJSON{Runs: v.runs, Segments: v.segments})
+		}
 		if len(row.Results) > 0 && row.Results[0].Events != nil {
 			e, i := stat(row.EventsEfficiency), stat(row.EventsInterval)
-			rj.ModelEvents, rj.ModelEventsInterval = &e, &i
+			rj.ModelEventsEfficiency, rj.ModelEvents, rj.ModelEventsInterval = &e, &e, &i
 		}
 		if r.segments {
 			for _, res := range row.Results {
 				sj := segmentJSON{
 					Start: jsonFloat(res.Start), Duration: jsonFloat(res.Duration), Nodes: res.Nodes,
-					Processors: res.Processors, Used: res.Used, Rates: res.Rates.String(), MTTF: jsonFloat(res.MTTF), MTTR: jsonFloat(res.MTTR),
+					Processors: res.Processors, Used: res.Used, Rates: res.Rates.String(), Runs: runs(res.Vector), MTTF: jsonFloat(res.MTTF), MTTR: jsonFloat(res.MTTR),
 					ModelUWT: jsonFloat(res.ModelUWT), ModelStatus: res.ModelStatus.String(),
 					Model: outcome(res.Model), Paper: outcome(res.Paper), Best: outcome(res.Best),
 				}
@@ -367,7 +428,9 @@ func (r evaluateReport) CSV() ([]string, [][]string) {
 	header := []string{"system", "application", "policy", "processors", "segments", "rates", "mttf", "mttr",
 		"efficiency", "efficiency_std", "efficiency_min", "young_efficiency", "daly_efficiency",
 		"interval", "best_interval", "uwt", "best_uwt", "status",
-		"model_events", "model_events_min", "young_efficiency_min", "daly_efficiency_min", "events_segments"}
+		"model_events_efficiency", "model_events_efficiency_min", "young_efficiency_min", "daly_efficiency_min", "events_segments",
+		// The old names of the first two, kept for one release.
+		"model_events", "model_events_min"}
 	var rows [][]string
 	for _, r := range r.tab.Rows {
 		if r.Status != evaluate.Evaluated {
@@ -385,7 +448,7 @@ func (r evaluateReport) CSV() ([]string, [][]string) {
 			r.Rates.String(), csvFloat(r.MTTF), csvFloat(r.MTTR), csvFloat(r.Efficiency.Mean), csvFloat(r.Efficiency.Std), csvFloat(r.Efficiency.Min),
 			csvFloat(r.YoungEfficiency.Mean), csvFloat(r.DalyEfficiency.Mean), csvFloat(r.Interval.Mean), csvFloat(r.BestInterval.Mean),
 			csvFloat(r.UWT.Mean), csvFloat(r.BestUWT.Mean), rowStatus(r),
-			ev, evMin, csvFloat(r.YoungEfficiency.Min), csvFloat(r.DalyEfficiency.Min), strconv.Itoa(r.EventsSegments)})
+			ev, evMin, csvFloat(r.YoungEfficiency.Min), csvFloat(r.DalyEfficiency.Min), strconv.Itoa(r.EventsSegments), ev, evMin})
 	}
 	return header, rows
 }
@@ -427,7 +490,7 @@ func (r evaluateReport) Text(w io.Writer) error {
 	pct := func(s evaluate.Stat) string { return fmt.Sprintf("%.1f%% (%.1f%%)", 100*s.Mean, 100*s.Min) }
 	events := r.withEvents()
 	t := newTable(w)
-	head := []string{"System", "App", "Policy", "N", "Rates", "MTTF", "MTTR", "Efficiency (min)"}
+	head := []string{"System", "App", "Policy", "N", "Rates", "Node MTTF", "Node MTTR", "Efficiency (min)"}
 	if events {
 		head = append(head, "Events (min)")
 	}
@@ -486,7 +549,8 @@ func (r evaluateReport) Text(w io.Writer) error {
 				break
 			}
 		}
-		fmt.Fprintln(w, "Rates: the model's failure rate is that of the nodes the rule uses (used) or pooled over all nodes (all).")
+		fmt.Fprintln(w, "Node MTTF, MTTR: the per-node means given to the model, estimated from each segment's history and averaged over the segments;")
+		fmt.Fprintln(w, "the MTTF is that of the nodes the rule uses (Rates used) or pooled over all nodes (all). markov trace stats estimates them from the whole trace.")
 		if events {
 			fmt.Fprintln(w, "Events: the model with the failure events of each segment's history (the model itself where it shows no grouped failures).")
 		}
@@ -494,7 +558,85 @@ func (r evaluateReport) Text(w io.Writer) error {
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
 	}
+	return r.policiesText(w)
+}
+
+// policiesText writes, for each row whose policy is solved (optimal) or
+// resolved (availability based) for each segment, the vectors r(n) it
+// replayed, in the range form of markov optimize --policy optimal (runs),
+// with the MTTF they were solved for and where it comes from.
+func (r evaluateReport) policiesText(w io.Writer) error {
+	first := true
+	for _, row := range r.tab.Rows {
+		if row.Status != evaluate.Evaluated || row.Policy.Explicit != nil ||
+			(row.Policy.Kind != scenario.Optimal && row.Policy.Kind != scenario.AvailabilityBased) {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w, "\nPolicies solved for each segment and replayed, r(n) for n functional nodes:")
+			first = false
+		}
+		fmt.Fprintf(w, "system %s, %s, %s (MTTF %s: %s): %s\n", row.System, row.Application, row.Policy,
+			short(row.MTTF), mttfSource(row.Rates), replayedText(replayed(row)))
+	}
 	return nil
+}
+
+// mttfSource says which estimate a row's MTTF is.
+func mttfSource(r evaluate.Rates) string {
+	switch r {
+	case evaluate.UsedNodes:
+		return "per node, of the nodes used, segment histories"
+	case evaluate.AllNodes:
+		return "per node, pooled over all nodes, segment histories"
+	}
+	return "per node, of the nodes used or pooled, segment histories"
+}
+
+// replayedVector is one vector a row replayed and in how many segments.
+type replayedVector struct {
+	runs     string
+	segments int
+}
+
+// replayed returns the distinct vectors of a row's segments, the most
+// frequent first (ties in segment order).
+func replayed(row evaluate.Row) []replayedVector {
+	var out []replayedVector
+	at := map[string]int{}
+	for _, res := range row.Results {
+		k := runs(res.Vector)
+		if i, ok := at[k]; ok {
+			out[i].segments++
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, replayedVector{runs: k, segments: 1})
+	}
+	slices.SortStableFunc(out, func(a, b replayedVector) int { return b.segments - a.segments })
+	return out
+}
+
+// maxReplayedText is the number of distinct vectors replayedText writes.
+const maxReplayedText = 3
+
+// replayedText writes the vectors of replayed, at most maxReplayedText.
+func replayedText(vs []replayedVector) string {
+	total := 0
+	for _, v := range vs {
+		total += v.segments
+	}
+	if len(vs) == 1 {
+		return fmt.Sprintf("%s in all %d segments", vs[0].runs, total)
+	}
+	var parts []string
+	for _, v := range vs[:min(len(vs), maxReplayedText)] {
+		parts = append(parts, fmt.Sprintf("%s in %d of %d segments", v.runs, v.segments, total))
+	}
+	if len(vs) > maxReplayedText {
+		parts = append(parts, fmt.Sprintf("%d other vectors", len(vs)-maxReplayedText))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // settings turns the flags into evaluate.Settings, reading the traces.
@@ -505,14 +647,14 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		Seed:       o.Seed,
 		Workers:    o.Workers,
 	}
-	if o.Segments < 1 || o.Segments > evaluate.MaxSegments {
-		return nil, flagError("segments", "%d, want at least 1 and at most %d", o.Segments, evaluate.MaxSegments)
+	// evaluate.Settings validates every field (evaluate.SettingsError,
+	// evaluateFlags), but reads a zero as its default: given on the
+	// command line, it is a mistake.
+	if o.Segments == 0 {
+		return nil, flagError("segments", "0, want 1 … %d", evaluate.MaxSegments)
 	}
-	if o.Processors < 0 {
-		return nil, flagError("processors", "%d, want 0 or more", o.Processors)
-	}
-	if o.Workers < 0 {
-		return nil, flagError("workers", "%d, want 0 or more", o.Workers)
+	if o.SweepPoints == 0 {
+		return nil, flagError("sweep-points", "0, want 3 … %d", evaluate.MaxSweepPoints)
 	}
 	var err error
 	if set.Reconfigure, err = scenario.ParseReconfigure(o.Reconfigure); err != nil {
@@ -541,26 +683,47 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 	if set.Events.Tolerance, err = nonNegativeDuration("event-tolerance", o.EventTol); err != nil {
 		return nil, err
 	}
-	set.Applications = splitList(o.Apps)
-	if len(set.Applications) == 0 {
-		return nil, flagError("apps", "empty, want e.g. qr,cg,md")
+	file, err := o.scenarioFile(set)
+	if err != nil {
+		return nil, err
 	}
-	for _, a := range set.Applications {
-		if !slices.ContainsFunc(bench.Names(), func(n string) bool { return strings.EqualFold(n, a) }) {
-			return nil, flagError("apps", "%s is not one of %s", quote.Value(a), strings.Join(bench.Names(), ", "))
+	if file == nil {
+		set.Applications = splitList(o.Apps)
+		if len(set.Applications) == 0 {
+			return nil, flagError("apps", "empty, want e.g. qr,cg,md")
+		}
+		for _, a := range set.Applications {
+			if !slices.ContainsFunc(bench.Names(), func(n string) bool { return strings.EqualFold(n, a) }) {
+				return nil, flagError("apps", "%s is not one of %s", quote.Value(a), strings.Join(bench.Names(), ", "))
+			}
 		}
 	}
-	if strings.TrimSpace(o.Policies) == "" {
-		return nil, flagError("policies", "empty, want e.g. greedy,pb")
-	}
-	if set.Policies, err = scenario.SplitPolicies(o.Policies); err != nil {
-		return nil, flagError("policies", "%s", problem(err))
+	if file == nil || o.changed("policies") {
+		if strings.TrimSpace(o.Policies) == "" {
+			return nil, flagError("policies", "empty, want e.g. greedy,pb")
+		}
+		if set.Policies, err = scenario.SplitPolicies(o.Policies); err != nil {
+			return nil, flagError("policies", "%s", problem(err))
+		}
 	}
 	for _, p := range set.Policies {
 		if p.Kind == scenario.Explicit && o.Processors > 0 && len(p.Explicit) != o.Processors {
 			return nil, flagError("policies", "%s has %d entries, want %d (--processors)", p, len(p.Explicit), o.Processors)
 		}
 	}
+	// Every flag is checked (by evaluate) before a trace is read.
+	if err := set.Validate(); err != nil {
+		return nil, evaluateFlagError(err)
+	}
+	if set.Systems, err = o.systems(); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// systems reads the traces of --lanl and --trace.
+func (o *evaluateOptions) systems() ([]evaluate.System, error) {
+	var out []evaluate.System
 	switch {
 	case o.LANL == "" && len(o.Generic) == 0:
 		return nil, flagError("lanl", "give a trace: --lanl FILE --systems IDS, or --trace FILE")
@@ -574,7 +737,7 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		if err != nil {
 			return nil, err
 		}
-		set.Systems = append(set.Systems, systems...)
+		out = append(out, systems...)
 	}
 	for _, path := range o.Generic {
 		f, err := os.Open(path)
@@ -586,9 +749,51 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		set.Systems = append(set.Systems, evaluate.System{Name: filepath.Base(path), Trace: tr})
+		out = append(out, evaluate.System{Name: filepath.Base(path), Trace: tr})
 	}
-	return set, nil
+	return out, nil
+}
+
+// scenarioFile reads --scenario into set: its application (the only one,
+// named by the file, restricted to each system's N by its first counts),
+// its policy unless --policies is given, and its reconfiguration unless
+// --reconfigure is given. Its system's rates are not used: each segment's
+// come from its history. It returns nil without --scenario.
+func (o *evaluateOptions) scenarioFile(set *evaluate.Settings) (*scenario.Scenario, error) {
+	if o.Scenario == "" {
+		return nil, nil
+	}
+	if o.changed("apps") {
+		return nil, flagError("scenario", "give --scenario FILE or --apps, not both")
+	}
+	sc, err := scenario.Load(o.Scenario, &scenario.ParseSettings{Applications: bench.Application})
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.SingleLevel("markov evaluate"); err != nil {
+		// The replay of a multi-level schedule on a trace is not written
+		// yet: say so before any trace is read.
+		return nil, fmt.Errorf("%s: %w", o.Scenario, err)
+	}
+	app, name := sc.Application, filepath.Base(o.Scenario)
+	if o.Processors > app.N() {
+		return nil, flagError("processors", "%d, but the application of %s is described for %d processors", o.Processors, name, app.N())
+	}
+	set.Applications = []string{name}
+	set.MaxProcessors = app.N()
+	set.Resolve = func(_ string, n int) (scenario.Application, error) {
+		if n == app.N() {
+			return app, nil
+		}
+		return app.FirstCounts(n)
+	}
+	if !o.changed("policies") {
+		set.Policies = []scenario.Policy{sc.Policy}
+	}
+	if !o.changed("reconfigure") {
+		set.Reconfigure = sc.Reconfigure
+	}
+	return sc, nil
 }
 
 // sweep reads the sweep's flags: --sweep-from is a duration or I*/K.
@@ -597,7 +802,7 @@ func (o *evaluateOptions) sweep() (evaluate.Sweep, error) {
 	from := strings.TrimSpace(o.SweepFrom)
 	if k, ok := strings.CutPrefix(from, "I*/"); ok {
 		d, err := strconv.ParseFloat(k, 64)
-		if err != nil || !(d >= 1) || math.IsInf(d, 0) {
+		if err != nil || !(d > 0) || math.IsInf(d, 0) {
 			return sw, flagError("sweep-from", "%s, want I*/K with a finite K ≥ 1, or a duration", quote.Value(o.SweepFrom))
 		}
 		sw.StartFraction = 1 / d
@@ -613,13 +818,7 @@ func (o *evaluateOptions) sweep() (evaluate.Sweep, error) {
 		if err != nil {
 			return sw, err
 		}
-		if sw.Start > 0 && v < sw.Start {
-			return sw, flagError("sweep-to", "%s is below --sweep-from %s", quote.Value(o.SweepTo), quote.Value(o.SweepFrom))
-		}
 		sw.End = v
-	}
-	if o.SweepPoints < 3 || o.SweepPoints > evaluate.MaxSweepPoints {
-		return sw, flagError("sweep-points", "%d, want 3 … %d", o.SweepPoints, evaluate.MaxSweepPoints)
 	}
 	sw.Points = o.SweepPoints
 	return sw, nil

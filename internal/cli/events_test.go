@@ -75,7 +75,7 @@ func TestTraceSynthErrors(t *testing.T) {
 
 // TestEvaluateEvents runs evaluate --events on a grouped synthetic trace:
 // the table has the Events column and the system's verdict line, the JSON
-// the model_events fields, and the events model's interval is longer than
+// the model_events_efficiency fields, and the events model's interval is longer than
 // the single-failure model's (grouped failures interrupt once per event).
 func TestEvaluateEvents(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "grouped.csv")
@@ -91,7 +91,8 @@ func TestEvaluateEvents(t *testing.T) {
 	var got struct {
 		Rows []struct {
 			Interval            struct{ Mean float64 }       `json:"interval"`
-			ModelEvents         *struct{ Mean, Min float64 } `json:"model_events"`
+			ModelEvents         *struct{ Mean, Min float64 } `json:"model_events_efficiency"`
+			OldName             *struct{ Mean, Min float64 } `json:"model_events"`
 			ModelEventsInterval *struct{ Mean float64 }      `json:"model_events_interval"`
 			EventsSegments      int                          `json:"events_segments"`
 			GroupedFailures     int                          `json:"grouped_failures"`
@@ -105,7 +106,10 @@ func TestEvaluateEvents(t *testing.T) {
 	}
 	r := got.Rows[0]
 	if r.ModelEvents == nil || r.ModelEventsInterval == nil || !(r.ModelEvents.Min > 0 && r.ModelEvents.Mean <= 1) {
-		t.Fatalf("model_events %+v, want an efficiency in (0, 1]:\n%s", r.ModelEvents, out)
+		t.Fatalf("model_events_efficiency %+v, want an efficiency in (0, 1]:\n%s", r.ModelEvents, out)
+	}
+	if r.OldName == nil || *r.OldName != *r.ModelEvents {
+		t.Errorf("model_events %+v, want the alias of model_events_efficiency %+v", r.OldName, r.ModelEvents)
 	}
 	if r.EventsSegments != 2 || r.GroupedFailures != 2 || !strings.Contains(r.Verdict, "grouped failures: PRESENT") {
 		t.Errorf("events segments %d, grouped %d, verdict %q; want 2, 2, PRESENT", r.EventsSegments, r.GroupedFailures, r.Verdict)

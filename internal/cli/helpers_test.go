@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -22,15 +23,23 @@ func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 }
 
 // mustRun executes a command line that must succeed, without writing
-// anything on stderr (which is no terminal here, so no progress bar).
+// anything on stderr but progress lines (stderr is no terminal here, so
+// there is no progress bar; progressLine).
 func mustRun(t *testing.T, args ...string) string {
 	t.Helper()
 	out, errOut, code := run(t, args...)
-	if code != 0 || errOut != "" {
+	if code != 0 || withoutProgress(errOut) != "" {
 		t.Fatalf("markov %s: exit %d, stderr %q", strings.Join(args, " "), code, errOut)
 	}
 	return out
 }
+
+// progressLine matches a progress line of a long command off a terminal,
+// as "evaluate: 3 of 60 segments done".
+var progressLine = regexp.MustCompile(`(?m)^[a-z]+: [0-9]+ of [0-9]+ [a-z]+ done\n`)
+
+// withoutProgress returns stderr without its progress lines.
+func withoutProgress(stderr string) string { return progressLine.ReplaceAllString(stderr, "") }
 
 // runJSON executes a command line with --json and decodes its output into
 // v. It returns the raw output, for requireKeys.

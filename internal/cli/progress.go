@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -86,4 +87,35 @@ func (p *progress) finish() {
 		_ = p.bar.Clear()
 		_ = p.bar.Exit()
 	}
+}
+
+// progressLineEvery is the least time between two progress lines written
+// off a terminal.
+const progressLineEvery = 100 * time.Millisecond
+
+// stepProgress reports work of many steps, whose total is known from the
+// first step on: on a terminal a bar described by desc (startProgress);
+// otherwise, for batch logs, a line "cmd: done of total unit done" on
+// stderr a step, so that a log shows the pace before the work ends, but
+// at most ten a second (and the last) when steps take milliseconds. Call
+// finish when the work ends.
+func (e *env) stepProgress(desc, cmd, unit string) (step func(done, total int), finish func()) {
+	if !e.tty {
+		var last time.Time
+		return func(done, total int) {
+			if done == total || time.Since(last) >= progressLineEvery {
+				fmt.Fprintf(e.errOut, "%s: %d of %d %s done\n", cmd, done, total, unit)
+				last = time.Now()
+			}
+		}, func() {}
+	}
+	bar := e.startProgress(desc, 0)
+	return func(done, total int) {
+		if done == 1 {
+			// The total is known now: a bar instead of the spinner.
+			bar.finish()
+			bar = e.startProgress(desc, total)
+		}
+		bar.add(1)
+	}, func() { bar.finish() }
 }

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -93,31 +92,12 @@ func runSweepRun(ctx context.Context, path string, opts *sweepRunOptions) error 
 	if err != nil {
 		return err
 	}
-	var bar *progress
-	if opts.env.tty {
-		bar = opts.env.startProgress("running tasks", 0)
-		set.Progress = func(done, total int) {
-			if done == 1 {
-				bar.finish()
-				bar = opts.env.startProgress("running tasks", total)
-			}
-			bar.add(1)
-		}
-	} else {
-		// A batch log: a line a task, so that it shows the shard's pace
-		// before the shard ends; at most ten a second (and the last) when
-		// tasks take milliseconds, or a study of 10⁶ tasks would write
-		// 10⁶ lines.
-		var last time.Time
-		set.Progress = func(done, total int) {
-			if done == total || time.Since(last) >= progressLineEvery {
-				fmt.Fprintf(opts.env.errOut, "sweep: %d of %d tasks done\n", done, total)
-				last = time.Now()
-			}
-		}
-	}
+	// A batch log gets a line a task, so that it shows the shard's pace
+	// before the shard ends.
+	var finish func()
+	set.Progress, finish = opts.env.stepProgress("running tasks", "sweep", "tasks")
 	sum, err := sweep.Run(ctx, st, opts.Out, set)
-	bar.finish()
+	finish()
 	if err == nil || sum.Done > 0 {
 		fmt.Fprintf(opts.env.out, "%s: %d tasks, %d already done, %d run now", sum.File, sum.Tasks, sum.Skipped, sum.Done)
 		if sum.Others > 0 {
@@ -130,10 +110,6 @@ func runSweepRun(ctx context.Context, path string, opts *sweepRunOptions) error 
 	}
 	return err
 }
-
-// progressLineEvery is the least time between two progress lines of sweep
-// run off a terminal.
-const progressLineEvery = 100 * time.Millisecond
 
 // sweepSlurmOptions are the flags of markov sweep slurm.
 type sweepSlurmOptions struct {

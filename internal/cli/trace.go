@@ -32,7 +32,11 @@ type traceStatsOptions struct {
 	Resolution string
 	Lookback   string
 	Level      float64
-	Output     outputOptions
+	// Levels and Severity ask for the failure severity law of L
+	// checkpoint levels, with the mapping's overrides.
+	Levels   int
+	Severity string
+	Output   outputOptions
 }
 
 func newTraceCmd(e *env) *cobra.Command {
@@ -184,10 +188,18 @@ or --trace FILE (repeatable) in the generic format. Equal times in a log that
 rounds them can be chance: --resolution is the log's clock tick, used to tell
 chance from grouping. LANL times are minutes (default 1m); for --trace the
 default is the coarsest of 1h, 1m, 1s and 0.1 s … 1 µs dividing every
-failure time, else 0.`,
+failure time, else 0.
+
+--levels L adds the failure severity law of L checkpoint levels, the shares
+of the events of each severity (the scenario field system.failure_severity):
+each failure's severity comes from its cause (the LANL release's cause
+columns) and its event's size through the mapping of docs/scenario.md
+("Severity from a failure log"); --severity overrides it, e.g.
+--severity software=1,hardware=3,grouped=3.`,
 		Example: `  markov trace stats --lanl failures.csv --systems 20
   markov trace stats --lanl failures.csv.gz --systems 18,19,20 --json
-  markov trace stats --trace cluster.csv --tolerance 5m`,
+  markov trace stats --trace cluster.csv --tolerance 5m
+  markov trace stats --lanl failures.csv.gz --systems 20 --levels 3`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runTraceStats(ctx, opts)
@@ -201,6 +213,8 @@ failure time, else 0.`,
 	f.StringVar(&opts.Resolution, "resolution", "", "clock tick of the log, a `DURATION` (default 1m with --lanl; with --trace, 1h, 1m, 1s or 0.1s … 1µs when every failure time is a multiple, else 0)")
 	f.StringVar(&opts.Lookback, "lookback", "", "use only this `DURATION` of history before the end of the trace (default all)")
 	f.Float64Var(&opts.Level, "level", 0.95, "confidence level of the intervals; the tests reject at 1 − level")
+	f.IntVar(&opts.Levels, "levels", 0, "also estimate the failure severity law (system.failure_severity) of `L` checkpoint levels from the causes and event sizes (docs/scenario.md)")
+	f.StringVar(&opts.Severity, "severity", "", "with --levels, override the cause → severity mapping: `LIST` such as software=1,hardware=2,grouped=3")
 	opts.Output.register(cmd)
 	return cmd
 }
@@ -243,8 +257,18 @@ type traceSystemStats struct {
 	Exponential          string     `json:"exponential"`
 	SingleFailures       string     `json:"single_failures"`
 	Summary              string     `json:"summary"`
-	est                  trace.EventEstimate
-	rates                *trace.Estimate
+	// FailureSeverity is the severity law of --levels, null without it.
+	FailureSeverity *severityOut `json:"failure_severity,omitempty"`
+	est             trace.EventEstimate
+	rates           *trace.Estimate
+}
+
+// severityOut is the failure severity law of a history (--levels).
+type severityOut struct {
+	Levels int            `json:"levels"`
+	Shares []jsonFloat    `json:"shares"`
+	Events []int          `json:"events"`
+	Causes map[string]int `json:"causes"`
 }
 
 type rateOut struct {
@@ -320,6 +344,10 @@ func runTraceStats(_ context.Context, o *traceStatsOptions) error {
 	}
 	if o.LANL != "" {
 		set.Resolution = 60 // the LANL log records minutes
+	}
+	sevMap, err := o.severityMap()
+	if err != nil {
+		return err
 	}
 	if o.Resolution != "" {
 		if set.Resolution, err = nonNegativeDuration("resolution", o.Resolution); err != nil {
@@ -398,9 +426,54 @@ func runTraceStats(_ context.Context, o *traceStatsOptions) error {
 			LR: jsonFloat(u.LR), PValue: jsonFloat(u.P)}
 		st.Exponential, st.SingleFailures = est.Exponential.String(), est.SingleFailures.String()
 		st.Summary = est.Summary()
+		if sevMap != nil {
+			if st.FailureSeverity, err = severity(s.tr, end, *sevMap, &set); err != nil {
+				return fmt.Errorf("system %s: %w", s.name, err)
+			}
+		}
 		out.Systems = append(out.Systems, st)
 	}
 	return o.env.render(o.Output, &out)
+}
+
+// severityMap reads --levels and --severity: nil without --levels.
+func (o *traceStatsOptions) severityMap() (*trace.SeverityMap, error) {
+	if o.Levels == 0 {
+		if o.Severity != "" {
+			return nil, flagError("severity", "goes with --levels L")
+		}
+		return nil, nil
+	}
+	if o.Levels < 1 || o.Levels > trace.MaxLevels {
+		return nil, flagError("levels", "%d, want 1 … %d", o.Levels, trace.MaxLevels)
+	}
+	m, err := trace.DefaultSeverityMap(o.Levels).Override(o.Severity)
+	if err != nil {
+		return nil, flagError("severity", "%s", strings.TrimPrefix(err.Error(), "trace: "))
+	}
+	return &m, nil
+}
+
+// severity estimates the failure severity law of tr's history before end
+// (nil, without error, when the history holds no failure).
+func severity(tr *trace.Trace, end float64, m trace.SeverityMap, set *trace.EventSettings) (*severityOut, error) {
+	sh, err := trace.EstimateSeverity(tr, end, m, set)
+	if errors.Is(err, trace.ErrTooFewEvents) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &severityOut{Levels: m.Levels, Events: sh.Events, Causes: map[string]int{}}
+	for _, f := range sh.Shares {
+		out.Shares = append(out.Shares, jsonFloat(f))
+	}
+	for c, n := range sh.Causes {
+		if n > 0 {
+			out.Causes[trace.Cause(c).String()] = n
+		}
+	}
+	return out, nil
 }
 
 // JSON returns the --json value (rates per second, times in seconds).
@@ -488,6 +561,13 @@ func writeTraceStats(w io.Writer, out *traceStatsOut) error {
 		}
 		if err := t.flush(); err != nil {
 			return err
+		}
+		if sv := s.FailureSeverity; sv != nil {
+			fmt.Fprintf(w, "failure severity, %d levels (system.failure_severity):", sv.Levels)
+			for l, f := range sv.Shares {
+				fmt.Fprintf(w, " %d: %s (%d events)", l+1, percent(float64(f)), sv.Events[l])
+			}
+			fmt.Fprintln(w)
 		}
 		if len(ev.Sizes) > 1 {
 			fmt.Fprint(w, "nodes per event:")
