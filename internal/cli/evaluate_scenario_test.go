@@ -55,7 +55,7 @@ func TestEvaluateScenario(t *testing.T) {
 		t.Fatalf("%d rows, want optimal and greedy", len(got.Rows))
 	}
 	for _, row := range got.Rows {
-		if row.Status != "evaluated" || row.Scenario.Application != "cluster.json" || row.Scenario.Processors != n {
+		if row.Status != "Evaluated" || row.Scenario.Application != "cluster.json" || row.Scenario.Processors != n {
 			t.Errorf("row %+v, want cluster.json evaluated on %d processors", row.Scenario, n)
 		}
 		segs := 0
