@@ -275,7 +275,7 @@ func (r availabilityReport) Text(w io.Writer) error {
 	fmt.Fprintf(w, "System    %d processors, MTTF %s, MTTR %s (moldable: the policy is not used)\n",
 		sys.Processors, short(sys.MTTF), short(sys.MTTR))
 	if r.work > 0 {
-		fmt.Fprintf(w, "Job       %s failure-free on %d processors\n", short(r.work), r.workOn)
+		fmt.Fprintf(w, "Job       %s failure-free on %s\n", short(r.work), processors(r.workOn))
 	}
 	fmt.Fprintln(w)
 	t := newTable(w)

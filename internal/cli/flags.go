@@ -78,8 +78,8 @@ type scenarioInfo struct {
 // describe returns a one-line description of the scenario.
 func (s scenarioInfo) describe() string {
 	sys := s.sc.System
-	out := fmt.Sprintf("%s on %d processors, MTTF %s, MTTR %s, policy %s",
-		s.application(), sys.Processors, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), s.shortPolicy())
+	out := fmt.Sprintf("%s on %s, MTTF %s, MTTR %s, policy %s",
+		s.application(), processors(sys.Processors), scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), s.shortPolicy())
 	if s.sc.Reconfigure != scenario.Never {
 		out += ", reconfigure " + s.sc.Reconfigure.String()
 	}

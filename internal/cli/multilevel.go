@@ -185,9 +185,9 @@ func levelPath(m *multilevel.Model, r multilevel.Result) string {
 // writeLevelRows writes a multi-level schedule and its UWT.
 func writeLevelRows(t *table, m *multilevel.Model, r multilevel.Result) {
 	if m.Malleable() {
-		t.row("Levels", fmt.Sprintf("%d, malleable: on %d processors with all functional", m.Levels(), m.Processors()))
+		t.row("Levels", fmt.Sprintf("%d, malleable: on %s with all functional", m.Levels(), processors(m.Processors())))
 	} else {
-		t.row("Levels", fmt.Sprintf("%d, on %d processors", m.Levels(), m.Processors()))
+		t.row("Levels", fmt.Sprintf("%d, on %s", m.Levels(), processors(m.Processors())))
 	}
 	t.row("Pattern", patternText(r.Pattern))
 	t.row("Interval I", dur(r.Interval))

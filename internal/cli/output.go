@@ -141,3 +141,11 @@ func percent(f float64) string {
 // halfWidth formats the half-width of a confidence interval to two
 // significant digits.
 func halfWidth(v float64) string { return strconv.FormatFloat(v, 'g', 2, 64) }
+
+// processors returns "1 processor" or "N processors".
+func processors(n int) string {
+	if n == 1 {
+		return "1 processor"
+	}
+	return fmt.Sprintf("%d processors", n)
+}
