@@ -503,10 +503,21 @@ func (sv *Solver) solveX(v *values, pol *Policy, eqs []equation) error {
 // must be in xs.
 func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) error {
 	k := len(xs)
-	local := make(map[int]int, k)
-	for i, x := range xs {
-		local[x] = i
+	if len(sv.local) < len(eqs) {
+		sv.local = make([]int32, len(eqs))
+		for i := range sv.local {
+			sv.local[i] = -1
+		}
 	}
+	local := sv.local
+	for i, x := range xs {
+		local[x] = int32(i)
+	}
+	defer func() {
+		for _, x := range xs {
+			local[x] = -1
+		}
+	}()
 	a := mat.NewDense(k, k, nil)
 	rhs := mat.NewVecDense(k, nil)
 	gcol := make([]float64, k)
@@ -516,7 +527,7 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 		row[i]++
 		r := e.rh
 		for t, y := range e.to {
-			if l, ok := local[y]; ok {
+			if l := local[y]; l >= 0 {
 				row[l] -= e.coef[t]
 			} else {
 				r += e.coef[t] * v.hX[y]
@@ -534,7 +545,7 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 	// that the condition number judges the system, not the unit of time.
 	ref, gscale := -1, 1.0
 	if withG {
-		ref = local[v.x0]
+		ref = int(local[v.x0])
 		if m := floats.Norm(gcol, math.Inf(1)); m > 0 {
 			gscale = m
 		}
