@@ -91,23 +91,8 @@ func (o *optimalOptions) settings(ctx context.Context, cmd *cobra.Command, so *s
 	return info, set, nil
 }
 
-// solver loads the scenario and builds the optimal-policy solver with the
-// restriction the flags ask for (for the four levels of optimize).
-func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Solver, error) {
-	info, set, err := o.settings(ctx, cmd, so, mo)
-	if err != nil {
-		return info, nil, err
-	}
-	sv, err := optimal.New(info.sc, set)
-	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
-		// optimal's error names its Settings; here the flags.
-		return info, nil, fmt.Errorf("the optimal policy on %d processors is too large: its decision process needs %d states and %d recovery rows, more than the limit of %d states; restrict the processor counts with --candidates or --refine", se.N, se.States, se.Rows, se.MaxStates)
-	}
-	return info, sv, err
-}
-
-// solve loads the scenario and solves its optimal policy (optimal.Solve)
-// with the restriction the flags ask for.
+// solve loads the scenario and solves its optimal policy (optimal.Solve,
+// the one entry point) with the restriction the flags ask for.
 func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions, opt optimal.Options) (scenarioInfo, optimal.Solution, error) {
 	info, set, err := o.settings(ctx, cmd, so, mo)
 	if err != nil {
@@ -115,6 +100,10 @@ func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scen
 	}
 	opt.Settings, opt.Reconfigure = set, info.sc.Reconfigure
 	sol, err := optimal.Solve(ctx, info.sc.System, info.sc.Application, &opt)
+	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
+		// optimal's error names its Settings; here the flags.
+		return info, sol, fmt.Errorf("the optimal policy on %d processors is too large: its decision process needs %d states and %d recovery rows, more than the limit of %d states; restrict the processor counts with --candidates or --refine", se.N, se.States, se.Rows, se.MaxStates)
+	}
 	return info, sol, err
 }
 
@@ -167,17 +156,13 @@ func intervalsText(iv, mass map[int]float64) string {
 
 func runOptimizeOptimal(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
-	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
-	if err != nil {
-		bar.finish()
-		return err
-	}
-	rep, err := sv.Levels(ctx, []scenario.Policy{{Kind: scenario.Greedy}, {Kind: scenario.PerformanceBased}})
+	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &opts.Model, optimal.Options{
+		AllLevels: true, Compare: []scenario.Policy{{Kind: scenario.Greedy}, {Kind: scenario.PerformanceBased}}})
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	return opts.env.render(opts.Output, optimalLevelsReport{info, sv, rep})
+	return opts.env.render(opts.Output, optimalLevelsReport{info, sol.Solver, sol.Levels})
 }
 
 // optimalLevelsReport is the result of markov optimize --policy optimal:
@@ -403,16 +388,12 @@ func (r optimalUWTReport) Text(w io.Writer) error {
 
 func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptions) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
-	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &modelOptions{})
-	if err != nil {
-		bar.finish()
-		return err
-	}
-	rep, err := sv.Levels(ctx, nil)
+	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &modelOptions{}, optimal.Options{AllLevels: true})
 	bar.finish()
 	if err != nil {
 		return err
 	}
+	rep := sol.Levels
 	v, err := rep.Single.Policy.Vector()
 	if err != nil {
 		return fmt.Errorf("the optimal policy has no vector to write (%v); use markov optimize --policy optimal", err)
