@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ckpt-markov/markov/markov"
+	"github.com/ckpt-markov/markov/scenario"
 )
 
 // block holds the up states U(a, ·) of one configuration at given
@@ -556,7 +557,7 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 	var lu mat.LU
 	lu.Factorize(a)
 	if c := lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
-		return fmt.Errorf("optimal: the policy's evaluation system is singular (condition %.3g): the policy may have several recurrent classes", c)
+		return sv.singular(c, eqs, xs)
 	}
 	var sol mat.VecDense
 	if err := lu.SolveVecTo(&sol, false, rhs); err != nil {
@@ -570,4 +571,21 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 		v.hX[v.x0] = 0
 	}
 	return nil
+}
+
+// singular is solveSet's error for a system of condition c over the
+// states xs: it names the inputs that set the spread of its coefficients,
+// the failure and repair rates (system.mttf, system.mttr) through the
+// sojourn times of its states, and the other cause, a policy with several
+// recurrent classes.
+func (sv *Solver) singular(c float64, eqs []equation, xs []int) error {
+	lo, hi := math.Inf(1), 0.0
+	for _, x := range xs {
+		if t := eqs[x].gc; t > 0 {
+			lo, hi = min(lo, t), max(hi, t)
+		}
+	}
+	sys := sv.sc.System
+	return fmt.Errorf("optimal: the policy's evaluation system over %d decision states is singular (condition %.3g): its sojourn times span %.3g s to %.3g s, set by system.mttf = %s and system.mttr = %s on %d processors; or the policy has several recurrent classes",
+		len(xs), c, lo, hi, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), sv.n)
 }

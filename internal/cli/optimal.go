@@ -354,8 +354,17 @@ type optimalUWTJSON struct {
 	Residual     jsonFloat    `json:"residual"`
 }
 
+// vector is optimalVector of the result's policy, or none when no policy
+// does useful work (the policy is then an unsolved placeholder).
+func (r optimalUWTReport) vector() (reschedule.Vector, string) {
+	if r.res.Status == optimal.NoUsefulWork {
+		return nil, "none: no policy does useful work"
+	}
+	return optimalVector(r.res.Policy)
+}
+
 func (r optimalUWTReport) JSON() any {
-	v, rr := optimalVector(r.res.Policy)
+	v, rr := r.vector()
 	return optimalUWTJSON{
 		Scenario: r.info.json(), Interval: jsonFloat(r.interval), UWT: jsonFloat(r.res.UWT),
 		Vector: v, Runs: rr, DependsOnOld: r.res.Policy.DependsOnOld(), Iterations: r.res.Iterations, Status: r.res.Status.String(),
@@ -364,14 +373,14 @@ func (r optimalUWTReport) JSON() any {
 }
 
 func (r optimalUWTReport) CSV() ([]string, [][]string) {
-	_, rr := optimalVector(r.res.Policy)
+	_, rr := r.vector()
 	return []string{"interval", "uwt", "runs", "iterations", "states", "dropped", "residual"},
 		[][]string{{csvFloat(r.interval), csvFloat(r.res.UWT), rr, strconv.Itoa(r.res.Iterations),
 			strconv.Itoa(r.res.States), csvFloat(r.res.Dropped), csvFloat(r.res.Residual)}}
 }
 
 func (r optimalUWTReport) Text(w io.Writer) error {
-	_, rr := optimalVector(r.res.Policy)
+	_, rr := r.vector()
 	t := newTable(w)
 	t.row("Scenario", r.info.describe())
 	t.row("Interval I", dur(r.interval))
@@ -392,6 +401,9 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	bar.finish()
 	if err != nil {
 		return err
+	}
+	if sol.Status == optimal.NoUsefulWork {
+		return fmt.Errorf("the optimal policy: no policy does useful work on this system (every up segment's reward rate is at most %s work/s, within the model's accuracy of zero): no vector to write", sci(sol.Solver.MaxUWT()))
 	}
 	rep := sol.Levels
 	v, err := rep.Single.Policy.Vector()

@@ -179,4 +179,16 @@ func TestOptimalEdges(t *testing.T) {
 	if o.Status != "Converged" || o.IntervalStatus != "Converged" || o.UWT <= 0 {
 		t.Errorf("JSON, built-in system: %+v", o)
 	}
+	// uwt writes no placeholder vector; policy refuses (a data error):
+	// greedy stands in for a policy that was never solved.
+	runJSON(t, &o, "uwt", "--policy", "optimal", "-n", "8", "--mttf", "1e-6s", "--interval", "1h")
+	if o.Status != "NoUsefulWork" || o.UWT != 0 || o.Vector != nil {
+		t.Errorf("uwt JSON: %+v", o)
+	}
+	if out, _, code := run(t, "uwt", "--policy", "optimal", "-n", "8", "--mttf", "1e-6s", "--interval", "1h"); !strings.Contains(out, "none: no policy does useful work") {
+		t.Errorf("uwt: exit %d, text:\n%s", code, out)
+	}
+	if _, stderr, code := run(t, "policy", "--policy", "optimal", "-n", "8", "--mttf", "1e-6s"); code != 1 || !strings.Contains(stderr, "no policy does useful work") {
+		t.Errorf("policy: exit %d, stderr %q", code, stderr)
+	}
 }
