@@ -371,21 +371,35 @@ func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, er
 			return nil
 		}
 		a := sv.acts[b]
-		bd := sv.band(b)
-		f := make([]float64, bd.B1-bd.B0+1)
+		sc := bandScratch.Get().(*bandWork)
+		defer bandScratch.Put(sc)
+		bd := &sc.bd
+		bd.Reset(sv.n-a, sv.lambda, sv.theta, sv.phases[b].Rho, fc.b0, fc.b1)
+		f := sc.f[:0]
 		hp := v.hX[sv.pa(b)*sv.w : (sv.pa(b)+1)*sv.w]
-		for j := range f {
+		for j := range bd.B1 - bd.B0 + 1 {
+			h := 0.0
 			if n2 := a - 1 + bd.B0 + j; n2 >= sv.lo && n2 <= sv.hi {
-				f[j] = hp[n2-sv.lo]
+				h = hp[n2-sv.lo]
 			}
+			f = append(f, h)
 		}
-		x := bd.Apply(f, f)
+		sc.f = bd.Apply(f, f)
 		r0 := fc.n0 - a - bd.B0
-		out[b] = x[r0 : r0+len(fc.kept)]
+		out[b] = slices.Clone(sc.f[r0 : r0+len(fc.kept)])
 		return nil
 	}, nil)
 	return out, err
 }
+
+// bandWork is the storage of one killed-resolvent solve, reused through
+// bandScratch by the goroutines of resolventSums.
+type bandWork struct {
+	bd decision.Band
+	f  []float64
+}
+
+var bandScratch = sync.Pool{New: func() any { return new(bandWork) }}
 
 // fastConfig is what the bounds of improvePhase need of configuration b
 // that depends on neither the policy nor p: the band of spare counts its
