@@ -39,11 +39,14 @@
 // (row n − a of the spare chain's resolvent, split between the failures
 // in the recovery, which keep p, and those in the up phase, which carry
 // a) are package internal/decision's Phase, shared with uwt. Neither the
-// transitions nor the sojourns depend on the interval: the rows of a
-// block (p, a) are computed when a policy first needs them and kept
-// (within a bound on their entries, beyond which they are recomputed),
-// never as an eager (p, a, n) table; an interval changes only the
-// rewards. The per-state optimum is then the configuration's closed form
+// transitions nor the sojourns depend on the interval: the row of each
+// decision state under the policy's action is computed when the policy
+// first takes that action and kept with the state (within a bound on
+// the entries, beyond which it is recomputed), never as an eager
+// (p, a, n) table; an interval changes only the rewards. The improvement
+// computes the row of another action only where a bound says it may win
+// ("Improvement by bounds" below). The per-state optimum is then the
+// configuration's closed form
 // (below, "The four levels"), so level 4 is level 3. An up state enters
 // the process only with reconfiguration at checkpoints, where the
 // solver keeps the up states U(a, s) as described next; the tests hold
@@ -70,6 +73,34 @@
 // reconfiguring up states, so a solve costs more (level 2 of QR on 32
 // processors, MTTF 8 h, MTTR 4 h: about 6 s of CPU with the option
 // against well under one without, on the shared machine).
+//
+// # Improvement by bounds
+//
+// Without reconfiguration, the improvement in X(p, n) needs the bracket
+//
+//	w(p, a) − g/(aλ) + Σ_y Q_t[s, y]·h(X(p, ·)) + Σ_y (Q_∞ − Q_t)[s, y]·h(X(a, ·))
+//
+// (s = n − a, t = R(p, a) + L(a), rows renormalised over the window) for
+// every count a. Its p-free part, Σ Q_∞[s, ·]·h(X(a, ·)), is one vector
+// per configuration and step: ρ(ρI − G_m)⁻¹ applied to h, a tridiagonal
+// solve on a band of spare counts around the window (internal/decision,
+// Band; the chain is killed when it leaves the band, and the probability
+// of that, e, widens the bound by 2e·max|h| over the killed mass K). The
+// recovery's part, Σ Q_t·d with d = h(X(p, ·)) − h(X(a, ·)), is bounded
+// without Q_t: its failures have mass M = 1 − e^{−ρt}, at least
+// M(1 − ν_s t) of it before the spare count moves (ν_s its rate of moving
+// from s), at most M·ν_s·ν'·t²/2 after two moves or more, the rest on
+// s ± 1. An action whose bound, plus a slack of 1e-9 of the terms' size,
+// does not exceed the better of the current action and waiting cannot
+// change the state's action; the others are computed exactly in
+// decreasing order of bound until the next bound is below the best
+// bracket found, and the rule of the exhaustive search (wait, then the
+// counts in increasing order, each taken when strictly better; TieTol
+// against the current action) picks among them, so the policy found is
+// the exhaustive search's. A whole block (p, a) is first tested with its
+// largest bound. The cost of a step is one band solve per configuration
+// and a few operations per (p, a, n), plus the exact rows of the actions
+// that may win; BENCHMARKS.md gives the times.
 //
 // # Optimality equations and policy iteration
 //
@@ -122,15 +153,17 @@
 //
 // Solve takes a system and an application (no policy: the solver
 // considers every action) and returns the policy, its intervals, its UWT
-// and its status; the CLI, package evaluate and package sweep call it.
-// Levels computes the four levels of docs/optimal-policy.md section 4
-// beside typed hand-made policies. MaxUWT bounds every policy's UWT (the
+// and its status; the CLI (optimize, policy, uwt, simulate), package
+// evaluate and package sweep call it. With Options.AllLevels it returns
+// the four levels of docs/optimal-policy.md section 4 (Levels) beside
+// typed hand-made policies (Options.Compare, []scenario.Policy). MaxUWT bounds every policy's UWT (the
 // largest reward rate of an up segment); when it is within Settings.Tol
 // of zero relative to the largest work rate, every solve returns Status
 // NoUsefulWork without solving. Single.IntervalStatus flags an I* at a
 // bound of the search. Results are bit-identical whatever
-// Settings.Workers (TestDeterministic): the pool computes blocks that are
-// reduced in a fixed order, and the row cache is filled from one
+// Settings.Workers (TestDeterministic): the pool computes one
+// configuration's band or one state's candidates per task, each reduced
+// in a fixed order, and the rows kept per state are stored from one
 // goroutine.
 //
 // # Decision tables

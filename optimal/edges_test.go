@@ -2,6 +2,7 @@ package optimal
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -88,6 +89,31 @@ func TestIntervalAtBound(t *testing.T) {
 		}
 		if one.IntervalStatus != k.want {
 			t.Errorf("I* = %g: %v, want %v", one.Interval, one.IntervalStatus, k.want)
+		}
+	}
+}
+
+// TestSingularNamesInputs: an evaluation system that is singular (two
+// closed classes solved as one set, so the bias of the second is fixed
+// only up to a constant) is refused with an error that names the inputs
+// behind its coefficients, system.mttf and system.mttr, and the other
+// cause, several recurrent classes.
+func TestSingularNamesInputs(t *testing.T) {
+	c := oracleCases()[0]
+	sv, err := New(c.scenario(t, scenario.Policy{}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq := func(to int) equation { return equation{to: []int{to}, coef: []float64{1}, gc: 1, rh: 1} }
+	eqs := []equation{eq(1), eq(0), eq(3), eq(2)}
+	v := &values{x0: 0, hX: make([]float64, len(eqs))}
+	err = sv.solveSet(v, eqs, []int{0, 1, 2, 3}, true)
+	if err == nil {
+		t.Fatal("a singular system was solved")
+	}
+	for _, want := range []string{"singular", "system.mttf", "system.mttr", "recurrent classes"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %q", err, want)
 		}
 	}
 }

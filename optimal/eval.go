@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ckpt-markov/markov/markov"
+	"github.com/ckpt-markov/markov/scenario"
 )
 
 // block holds the up states U(a, ·) of one configuration at given
@@ -503,10 +504,21 @@ func (sv *Solver) solveX(v *values, pol *Policy, eqs []equation) error {
 // must be in xs.
 func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) error {
 	k := len(xs)
-	local := make(map[int]int, k)
-	for i, x := range xs {
-		local[x] = i
+	if len(sv.local) < len(eqs) {
+		sv.local = make([]int32, len(eqs))
+		for i := range sv.local {
+			sv.local[i] = -1
+		}
 	}
+	local := sv.local
+	for i, x := range xs {
+		local[x] = int32(i)
+	}
+	defer func() {
+		for _, x := range xs {
+			local[x] = -1
+		}
+	}()
 	a := mat.NewDense(k, k, nil)
 	rhs := mat.NewVecDense(k, nil)
 	gcol := make([]float64, k)
@@ -516,7 +528,7 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 		row[i]++
 		r := e.rh
 		for t, y := range e.to {
-			if l, ok := local[y]; ok {
+			if l := local[y]; l >= 0 {
 				row[l] -= e.coef[t]
 			} else {
 				r += e.coef[t] * v.hX[y]
@@ -534,7 +546,7 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 	// that the condition number judges the system, not the unit of time.
 	ref, gscale := -1, 1.0
 	if withG {
-		ref = local[v.x0]
+		ref = int(local[v.x0])
 		if m := floats.Norm(gcol, math.Inf(1)); m > 0 {
 			gscale = m
 		}
@@ -545,7 +557,7 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 	var lu mat.LU
 	lu.Factorize(a)
 	if c := lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
-		return fmt.Errorf("optimal: the policy's evaluation system is singular (condition %.3g): the policy may have several recurrent classes", c)
+		return sv.singular(c, eqs, xs)
 	}
 	var sol mat.VecDense
 	if err := lu.SolveVecTo(&sol, false, rhs); err != nil {
@@ -559,4 +571,21 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 		v.hX[v.x0] = 0
 	}
 	return nil
+}
+
+// singular is solveSet's error for a system of condition c over the
+// states xs: it names the inputs that set the spread of its coefficients,
+// the failure and repair rates (system.mttf, system.mttr) through the
+// sojourn times of its states, and the other cause, a policy with several
+// recurrent classes.
+func (sv *Solver) singular(c float64, eqs []equation, xs []int) error {
+	lo, hi := math.Inf(1), 0.0
+	for _, x := range xs {
+		if t := eqs[x].gc; t > 0 {
+			lo, hi = min(lo, t), max(hi, t)
+		}
+	}
+	sys := sv.sc.System
+	return fmt.Errorf("optimal: the policy's evaluation system over %d decision states is singular (condition %.3g): its sojourn times span %.3g s to %.3g s, set by system.mttf = %s and system.mttr = %s on %d processors; or the policy has several recurrent classes",
+		len(xs), c, lo, hi, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), sv.n)
 }

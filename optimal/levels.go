@@ -432,8 +432,10 @@ func (sv *Solver) perConfigurationClosed(ctx context.Context, start *Policy) (Co
 // Named is a hand-made policy at its own best single interval, by the
 // existing model (package uwt).
 type Named struct {
+	// Policy is the policy as given to Levels.
+	Policy scenario.Policy
 	// Name is the policy in the form scenario.ParsePolicy reads
-	// ("greedy", "pb", "moldable:A", "vector:...").
+	// ("greedy", "pb", "moldable:A", "vector:..."): Policy.String().
 	Name string
 	// Vector is its rescheduling vector.
 	Vector reschedule.Vector
@@ -497,5 +499,5 @@ func (sv *Solver) handMade(ctx context.Context, pol scenario.Policy) (Named, err
 	if err != nil {
 		return Named{}, err
 	}
-	return Named{Name: pol.String(), Vector: sc.Reschedule, Interval: o.Interval, UWT: o.UWT}, nil
+	return Named{Policy: pol, Name: pol.String(), Vector: sc.Reschedule, Interval: o.Interval, UWT: o.UWT}, nil
 }

@@ -86,37 +86,64 @@ func (sv *Solver) initRecovery() {
 
 // stateRow is the row of one decision state under one action, kept
 // between evaluations (the policy's rows change only where its actions
-// do).
+// do), with its transitions as the equation's states and coefficients.
 type stateRow struct {
 	act  int
 	surv float64
 	row  *phaseRow
+	to   []int
+	coef []float64
 }
 
-// phaseRowAt returns the row of X(ps[pi], n) → acts[b] and its block's
-// survival: from the decision state's slot when it holds that action,
-// else computed and kept there (within maxCachedEntries). Not safe for
+// entries is the memory of the row in units of 16 bytes.
+func (r *stateRow) entries() int64 { return int64(len(r.row.rec) + len(r.row.up) + len(r.to)) }
+
+// newStateRow returns the state row of X(ps[pi], ·) → acts[b] with the
+// exit law r and survival surv.
+func (sv *Solver) newStateRow(pi, b int, surv float64, r *phaseRow) stateRow {
+	sr := stateRow{act: sv.acts[b], surv: surv, row: r}
+	sr.to = make([]int, 0, len(r.rec)+len(r.up))
+	sr.coef = make([]float64, 0, len(r.rec)+len(r.up))
+	base, pb := pi*sv.w, sv.pa(b)*sv.w
+	for _, t := range r.rec {
+		sr.to, sr.coef = append(sr.to, base+int(t.i)), append(sr.coef, t.p)
+	}
+	for _, t := range r.up {
+		sr.to, sr.coef = append(sr.to, pb+int(t.i)), append(sr.coef, t.p)
+	}
+	return sr
+}
+
+// keepRow stores sr in the slot of decision state x, within
+// maxCachedEntries (beyond it the slot is emptied). Not safe for
 // concurrent use.
-func (sv *Solver) phaseRowAt(pi, b, n int) (*phaseRow, float64, error) {
-	x := pi*sv.w + n - sv.lo
-	a := sv.acts[b]
-	if r := &sv.srows[x]; r.row != nil && r.act == a {
-		return r.row, r.surv, nil
-	}
-	blk, entries, err := sv.computeBlock(pi, b, n, n)
-	if err != nil {
-		return nil, 0, err
-	}
+func (sv *Solver) keepRow(x int, sr stateRow) {
 	r := &sv.srows[x]
 	if r.row != nil {
-		sv.cached -= int64(len(r.row.rec) + len(r.row.up))
+		sv.cached -= r.entries()
 		*r = stateRow{}
 	}
-	if sv.cached+int64(entries) <= maxCachedEntries {
-		sv.cached += int64(entries)
-		*r = stateRow{act: a, surv: blk.surv, row: &blk.rows[0]}
+	if e := sr.entries(); sv.cached+e <= maxCachedEntries {
+		sv.cached += e
+		*r = sr
 	}
-	return &blk.rows[0], blk.surv, nil
+}
+
+// stateRowAt returns the row of X(ps[pi], n) → acts[b]: from the decision
+// state's slot when it holds that action, else computed and kept there
+// (keepRow). Not safe for concurrent use.
+func (sv *Solver) stateRowAt(pi, b, n int) (*stateRow, error) {
+	x := pi*sv.w + n - sv.lo
+	if r := &sv.srows[x]; r.row != nil && r.act == sv.acts[b] {
+		return r, nil
+	}
+	blk, _, err := sv.computeBlock(pi, b, n, n)
+	if err != nil {
+		return nil, err
+	}
+	sr := sv.newStateRow(pi, b, blk.surv, &blk.rows[0])
+	sv.keepRow(x, sr)
+	return &sr, nil
 }
 
 // computeBlock computes the rows of X(ps[pi], n) → acts[b] for n0 ≤ n ≤
@@ -176,22 +203,12 @@ func (sv *Solver) computeBlock(pi, b, n0, n1 int) (*phaseBlock, int, error) {
 // the chain of up phases, with the interval v.iv[b] of the configuration.
 func (sv *Solver) phaseEquation(v *values, pi, n, act int) equation {
 	b := sv.aIdx[act]
-	r, surv, err := sv.phaseRowAt(pi, b, n)
+	r, err := sv.stateRowAt(pi, b, n)
 	if err != nil {
 		return equation{err: err}
 	}
 	ph := sv.phases[b]
-	e := equation{gc: ph.Sojourn(), rh: surv * ph.WorkRate * ph.Useful(v.iv[b])}
-	e.to = make([]int, 0, len(r.rec)+len(r.up))
-	e.coef = make([]float64, 0, len(r.rec)+len(r.up))
-	base, pb := pi*sv.w, sv.pa(b)*sv.w
-	for _, t := range r.rec {
-		e.to, e.coef = append(e.to, base+int(t.i)), append(e.coef, t.p)
-	}
-	for _, t := range r.up {
-		e.to, e.coef = append(e.to, pb+int(t.i)), append(e.coef, t.p)
-	}
-	return e
+	return equation{gc: ph.Sojourn(), rh: r.surv * ph.WorkRate * ph.Useful(v.iv[b]), to: r.to, coef: r.coef}
 }
 
 // phaseIntervals returns the interval of each configuration of pol.
@@ -281,13 +298,18 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 	for b, ph := range sv.phases {
 		useful[b] = ph.Useful(v.iv[b])
 	}
-	ubs := make([][]float64, nb)
+	ubs, ratio := make([][]float64, nb), make([][]float64, nb)
 	for b := range ubs {
 		if sums[b] != nil {
 			ubs[b] = make([]float64, sv.w)
+			ratio[b] = make([]float64, len(sums[b]))
+			for i, s := range sums[b] {
+				ratio[b][i] = s / sv.fast[b].kept[i]
+			}
 		}
 	}
-	best, acts := make([]float64, sv.w), make([]int, sv.w)
+	thr := make([]float64, sv.w)
+	best, acts, rows := make([]float64, sv.w), make([]int, sv.w), make([]*stateRow, sv.w)
 	vc, v0 := make([]float64, sv.w), make([]float64, sv.w)
 	changed := false
 	for pi := range sv.ps {
@@ -302,24 +324,35 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 			vc[k] = sv.xValue(v, pi, n, pol.action[pi*sv.w+k])
 			v0[k] = sv.xValue(v, pi, n, 0)
 		}
+		thrAbs := 0.0
+		for k := range sv.w {
+			thr[k] = max(vc[k], v0[k])
+			thrAbs = max(thrAbs, math.Abs(thr[k]))
+		}
 		for b := range sv.acts {
 			if ubs[b] != nil {
-				sv.bounds(v, pol, pi, b, sums[b], habs, useful, vc, v0, ubs[b])
+				sv.bounds(v, pol, pi, b, sums[b], ratio[b], habs, useful, thr, thrAbs, ubs[b])
 			}
 		}
 		if err := sv.forStates(ctx, func(k int) error {
-			a, vb, err := sv.bestByBounds(v, pi, k, max(vc[k], v0[k]), ubs)
+			a, vb, row, err := sv.bestByBounds(v, pi, k, max(vc[k], v0[k]), ubs)
 			best[k] = math.NaN()
 			if a > 0 {
 				best[k] = vb
 			}
-			acts[k] = a
+			acts[k], rows[k] = a, row
 			return err
 		}); err != nil {
 			return false, err
 		}
 		if sv.takeBest(v, pol, pi, vc, v0, acts, best) {
 			changed = true
+		}
+		for k, r := range rows {
+			if x := pi*sv.w + k; r != nil && pol.action[x] == r.act && (sv.srows[x].row == nil || sv.srows[x].act != r.act) {
+				sv.keepRow(x, *r)
+			}
+			rows[k] = nil
 		}
 	}
 	return changed, nil
@@ -338,21 +371,35 @@ func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, er
 			return nil
 		}
 		a := sv.acts[b]
-		bd := sv.band(b)
-		f := make([]float64, bd.B1-bd.B0+1)
+		sc := bandScratch.Get().(*bandWork)
+		defer bandScratch.Put(sc)
+		bd := &sc.bd
+		bd.Reset(sv.n-a, sv.lambda, sv.theta, sv.phases[b].Rho, fc.b0, fc.b1)
+		f := sc.f[:0]
 		hp := v.hX[sv.pa(b)*sv.w : (sv.pa(b)+1)*sv.w]
-		for j := range f {
+		for j := range bd.B1 - bd.B0 + 1 {
+			h := 0.0
 			if n2 := a - 1 + bd.B0 + j; n2 >= sv.lo && n2 <= sv.hi {
-				f[j] = hp[n2-sv.lo]
+				h = hp[n2-sv.lo]
 			}
+			f = append(f, h)
 		}
-		x := bd.Apply(f, f)
+		sc.f = bd.Apply(f, f)
 		r0 := fc.n0 - a - bd.B0
-		out[b] = x[r0 : r0+len(fc.kept)]
+		out[b] = slices.Clone(sc.f[r0 : r0+len(fc.kept)])
 		return nil
 	}, nil)
 	return out, err
 }
+
+// bandWork is the storage of one killed-resolvent solve, reused through
+// bandScratch by the goroutines of resolventSums.
+type bandWork struct {
+	bd decision.Band
+	f  []float64
+}
+
+var bandScratch = sync.Pool{New: func() any { return new(bandWork) }}
 
 // fastConfig is what the bounds of improvePhase need of configuration b
 // that depends on neither the policy nor p: the band of spare counts its
@@ -413,7 +460,8 @@ func (sv *Solver) band(b int) *decision.Band {
 
 // bounds sets ubs[k], for the states X(ps[pi], lo + k), to an upper
 // bound on the bracket of the decision → acts[b] where that bound exceeds
-// the better of the current action (vc) and waiting (v0), and to −∞
+// thr, the better of the current action and waiting (thrAbs the largest
+// |thr|; ratio is sums over the resolvent's mass), and to −∞
 // where it does not (the action cannot win there) or where acts[b] is
 // the current action (doc.go, "Improvement by bounds"). The bound is
 //
@@ -424,7 +472,7 @@ func (sv *Solver) band(b int) *decision.Band {
 // T ≥ Σ Q_t·(h(X(p, ·)) − h(X(a, ·))) over the window (splitBound). The
 // slack covers the band's exit probability e (2(e + 1e-12)(|h| + |T|)/K)
 // and rounding (1e-9 of the terms' size); a row with K < 1/2 gets +∞.
-func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, habs, useful, vc, v0, ubs []float64) {
+func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, ratio, habs, useful, thr []float64, thrAbs float64, ubs []float64) {
 	for k := range ubs {
 		ubs[k] = math.Inf(-1)
 	}
@@ -442,11 +490,9 @@ func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, habs, useful, 
 		// w − g/ρ + max(S/K − thr) + M·2|h|/K_min + the largest slack
 		// (|T| ≤ M·2|h|).
 		k0 := fc.n0 - sv.lo
-		diff, thrAbs := math.Inf(-1), 0.0
-		for i, kept := range fc.kept {
-			thr := max(vc[k0+i], v0[k0+i])
-			diff = max(diff, sums[i]/kept-thr)
-			thrAbs = max(thrAbs, math.Abs(thr))
+		diff := math.Inf(-1)
+		for i, r := range ratio {
+			diff = max(diff, r-thr[k0+i])
 		}
 		tAbs := 0.0
 		if split {
@@ -477,14 +523,13 @@ func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, habs, useful, 
 			ubs[k] = math.Inf(1)
 			continue
 		}
-		thr := max(vc[k], v0[k])
 		tt := 0.0
 		if split {
 			tt = sv.splitBound(hp, ha, k, n-a, m, t, mass, dmax)
 		}
 		ub := w - gt + (sums[i]+tt)/kept
-		ub += 2*(fc.exit[i]+1e-12)*(habsT+math.Abs(tt))/kept + 1e-9*(math.Abs(w)+math.Abs(gt)+habsT+math.Abs(tt)+math.Abs(thr))
-		if ub > thr {
+		ub += 2*(fc.exit[i]+1e-12)*(habsT+math.Abs(tt))/kept + 1e-9*(math.Abs(w)+math.Abs(gt)+habsT+math.Abs(tt)+math.Abs(thr[k]))
+		if ub > thr[k] {
 			ubs[k] = ub
 		}
 	}
@@ -497,7 +542,7 @@ func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, habs, useful, 
 // when the next bound is below the best bracket found: the counts left
 // cannot reach it. Equal brackets go to the smaller count, as in
 // takeBest's order.
-func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, ubs [][]float64) (int, float64, error) {
+func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, ubs [][]float64) (int, float64, *stateRow, error) {
 	type cand struct {
 		b  int
 		ub float64
@@ -511,21 +556,23 @@ func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, ubs [][]float6
 	slices.SortStableFunc(cs, func(x, y cand) int { return cmpf(y.ub, x.ub) })
 	n := sv.lo + k
 	bestA, bestV := 0, thr
+	var bestRow *stateRow
 	for _, c := range cs {
 		if c.ub < bestV {
 			break
 		}
 		blk, _, err := sv.computeBlock(pi, c.b, n, n)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, nil, err
 		}
 		val := sv.rowBracket(v, pi, c.b, blk.surv, &blk.rows[0])
 		a := sv.acts[c.b]
 		if val > bestV || (val == bestV && bestA > 0 && a < bestA) {
-			bestA, bestV = a, val
+			sr := sv.newStateRow(pi, c.b, blk.surv, &blk.rows[0])
+			bestA, bestV, bestRow = a, val, &sr
 		}
 	}
-	return bestA, bestV, nil
+	return bestA, bestV, bestRow, nil
 }
 
 // forStates calls f(k) for every offset k of the window, in a pool of
@@ -716,13 +763,13 @@ func (sv *Solver) finishPhase(ctx context.Context, pol *Policy, v *values, r *Re
 		tau[x], work[x] = e.gc, e.rh
 		if a := pol.action[x]; a > 0 {
 			b := sv.aIdx[a]
-			row, surv, err := sv.phaseRowAt(pi, b, n)
+			sr, err := sv.stateRowAt(pi, b, n)
 			if err != nil {
 				return err
 			}
-			drop[x] = row.drop
+			drop[x] = sr.row.drop
 			ph := sv.phases[b]
-			visits[x] = surv / -math.Expm1(-ph.Rho*(v.iv[b]+ph.Latency))
+			visits[x] = sr.surv / -math.Expm1(-ph.Rho*(v.iv[b]+ph.Latency))
 		} else {
 			drop[x] = sv.waitRow(n).drop
 		}

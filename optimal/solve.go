@@ -25,6 +25,12 @@ type Options struct {
 	Reconfigure scenario.Reconfigure
 	// Settings configures the solver (nil: defaults).
 	Settings *Settings
+	// AllLevels computes the four levels of docs/optimal-policy.md
+	// section 4 (Solver.Levels) into Solution.Levels, with the hand-made
+	// policies Compare at their own best intervals; Result is then level
+	// 2's. It needs Interval = 0 and ignores Level.
+	AllLevels bool
+	Compare   []scenario.Policy
 }
 
 // Solution is the optimal policy of a system and an application.
@@ -42,6 +48,9 @@ type Solution struct {
 	// Single is level 2, from which levels 3 and 4 start (zero with a
 	// fixed interval).
 	Single Single
+	// Levels holds the four levels and the hand-made policies when
+	// Options.AllLevels asked for them (zero otherwise).
+	Levels Report
 	// Solver is the decision process solved.
 	Solver *Solver
 }
@@ -61,6 +70,12 @@ func Solve(ctx context.Context, sys scenario.System, app scenario.Application, o
 	if o.Level < 2 || o.Level > 4 {
 		return Solution{}, fmt.Errorf("optimal: Options.Level = %d, want 2, 3 or 4", o.Level)
 	}
+	if o.AllLevels && o.Interval > 0 {
+		return Solution{}, fmt.Errorf("optimal: Options.AllLevels with Options.Interval = %v: the levels search their intervals", o.Interval)
+	}
+	if len(o.Compare) > 0 && !o.AllLevels {
+		return Solution{}, fmt.Errorf("optimal: Options.Compare without Options.AllLevels")
+	}
 	// The solver's scenario: any policy stands in for the one it solves
 	// (New ignores it); greedy is valid for every application.
 	sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
@@ -73,6 +88,14 @@ func Solve(ctx context.Context, sys scenario.System, app scenario.Application, o
 		return Solution{}, err
 	}
 	out := Solution{Solver: sv, IntervalStatus: uwt.Converged}
+	if o.AllLevels {
+		if out.Levels, err = sv.Levels(ctx, o.Compare); err != nil {
+			return Solution{}, err
+		}
+		out.Single = out.Levels.Single
+		out.Result, out.Interval, out.IntervalStatus = out.Single.Result, out.Single.Interval, out.Single.IntervalStatus
+		return out, nil
+	}
 	if o.Interval > 0 {
 		out.Result, err = sv.FixedInterval(ctx, o.Interval)
 		out.Interval = o.Interval

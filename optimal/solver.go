@@ -148,6 +148,7 @@ type Solver struct {
 	srows  []stateRow
 	cached int64
 	fast   []*fastConfig
+	local  []int32      // solveSet's scratch: state → index in its set, −1 outside
 	rtab   [][3]float64 // per block (p index·len(acts) + b): t, e^{−ρt}, 1 − e^{−ρt}
 
 	rec   [][][]row // [p index][configuration index] rows by n (up states only)

@@ -91,23 +91,8 @@ func (o *optimalOptions) settings(ctx context.Context, cmd *cobra.Command, so *s
 	return info, set, nil
 }
 
-// solver loads the scenario and builds the optimal-policy solver with the
-// restriction the flags ask for (for the four levels of optimize).
-func (o *optimalOptions) solver(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Solver, error) {
-	info, set, err := o.settings(ctx, cmd, so, mo)
-	if err != nil {
-		return info, nil, err
-	}
-	sv, err := optimal.New(info.sc, set)
-	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
-		// optimal's error names its Settings; here the flags.
-		return info, nil, fmt.Errorf("the optimal policy on %d processors is too large: its decision process needs %d states and %d recovery rows, more than the limit of %d states; restrict the processor counts with --candidates or --refine", se.N, se.States, se.Rows, se.MaxStates)
-	}
-	return info, sv, err
-}
-
-// solve loads the scenario and solves its optimal policy (optimal.Solve)
-// with the restriction the flags ask for.
+// solve loads the scenario and solves its optimal policy (optimal.Solve,
+// the one entry point) with the restriction the flags ask for.
 func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions, opt optimal.Options) (scenarioInfo, optimal.Solution, error) {
 	info, set, err := o.settings(ctx, cmd, so, mo)
 	if err != nil {
@@ -115,6 +100,10 @@ func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scen
 	}
 	opt.Settings, opt.Reconfigure = set, info.sc.Reconfigure
 	sol, err := optimal.Solve(ctx, info.sc.System, info.sc.Application, &opt)
+	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
+		// optimal's error names its Settings; here the flags.
+		return info, sol, fmt.Errorf("the optimal policy on %d processors is too large: its decision process needs %d states and %d recovery rows, more than the limit of %d states; restrict the processor counts with --candidates or --refine", se.N, se.States, se.Rows, se.MaxStates)
+	}
 	return info, sol, err
 }
 
@@ -167,17 +156,13 @@ func intervalsText(iv, mass map[int]float64) string {
 
 func runOptimizeOptimal(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
-	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &opts.Model)
-	if err != nil {
-		bar.finish()
-		return err
-	}
-	rep, err := sv.Levels(ctx, []scenario.Policy{{Kind: scenario.Greedy}, {Kind: scenario.PerformanceBased}})
+	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &opts.Model, optimal.Options{
+		AllLevels: true, Compare: []scenario.Policy{{Kind: scenario.Greedy}, {Kind: scenario.PerformanceBased}}})
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	r := optimalLevelsReport{info, sv, rep}
+	r := optimalLevelsReport{info, sol.Solver, sol.Levels}
 	if opts.Plot.Path != "" {
 		fig, err := r.optimalFigure()
 		if err != nil {
@@ -378,8 +363,17 @@ type optimalUWTJSON struct {
 	Residual     jsonFloat    `json:"residual"`
 }
 
+// vector is optimalVector of the result's policy, or none when no policy
+// does useful work (the policy is then an unsolved placeholder).
+func (r optimalUWTReport) vector() (reschedule.Vector, string) {
+	if r.res.Status == optimal.NoUsefulWork {
+		return nil, "none: no policy does useful work"
+	}
+	return optimalVector(r.res.Policy)
+}
+
 func (r optimalUWTReport) JSON() any {
-	v, rr := optimalVector(r.res.Policy)
+	v, rr := r.vector()
 	return optimalUWTJSON{
 		Scenario: r.info.json(), Interval: jsonFloat(r.interval), UWT: jsonFloat(r.res.UWT),
 		Vector: v, Runs: rr, DependsOnOld: r.res.Policy.DependsOnOld(), Iterations: r.res.Iterations, Status: r.res.Status.String(),
@@ -388,14 +382,14 @@ func (r optimalUWTReport) JSON() any {
 }
 
 func (r optimalUWTReport) CSV() ([]string, [][]string) {
-	_, rr := optimalVector(r.res.Policy)
+	_, rr := r.vector()
 	return []string{"interval", "uwt", "runs", "iterations", "states", "dropped", "residual"},
 		[][]string{{csvFloat(r.interval), csvFloat(r.res.UWT), rr, strconv.Itoa(r.res.Iterations),
 			strconv.Itoa(r.res.States), csvFloat(r.res.Dropped), csvFloat(r.res.Residual)}}
 }
 
 func (r optimalUWTReport) Text(w io.Writer) error {
-	_, rr := optimalVector(r.res.Policy)
+	_, rr := r.vector()
 	t := newTable(w)
 	t.row("Scenario", r.info.describe())
 	t.row("Interval I", dur(r.interval))
@@ -412,10 +406,10 @@ func (r optimalUWTReport) Text(w io.Writer) error {
 
 func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptions) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
-	info, sv, err := opts.Optimal.solver(ctx, cmd, &opts.Scenario, &modelOptions{})
+	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &modelOptions{}, optimal.Options{AllLevels: true})
 	if err != nil && info.sc != nil && !info.sc.System.FailureEvents.Single() {
-		// The solver of New models single failures; the batch model's
-		// solver takes the failure events.
+		// Solve models single failures; the batch model's solver takes
+		// the failure events.
 		res, err := solveEvents(ctx, opts, info)
 		bar.finish()
 		if err != nil {
@@ -423,15 +417,14 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 		}
 		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: res.Table, interval: res.Interval, uwt: res.UWT})
 	}
-	if err != nil {
-		bar.finish()
-		return err
-	}
-	rep, err := sv.Levels(ctx, nil)
 	bar.finish()
 	if err != nil {
 		return err
 	}
+	if sol.Status == optimal.NoUsefulWork {
+		return fmt.Errorf("the optimal policy: no policy does useful work on this system (every up segment's reward rate is at most %s work/s, within the model's accuracy of zero): no decision table to write", sci(sol.Solver.MaxUWT()))
+	}
+	rep := sol.Levels
 	t, err := rep.Single.Policy.Table()
 	if err != nil {
 		return fmt.Errorf("the optimal policy has no decision table to write (%v); use markov optimize --policy optimal", err)

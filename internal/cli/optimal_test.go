@@ -3,6 +3,7 @@ package cli_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -178,5 +179,41 @@ func TestOptimalEdges(t *testing.T) {
 	runJSON(t, &o, "optimize", "--policy", "optimal", "-n", "8")
 	if o.Status != "Converged" || o.IntervalStatus != "Converged" || o.UWT <= 0 {
 		t.Errorf("JSON, built-in system: %+v", o)
+	}
+	// uwt writes no placeholder vector; policy refuses (a data error):
+	// greedy stands in for a policy that was never solved.
+	runJSON(t, &o, "uwt", "--policy", "optimal", "-n", "8", "--mttf", "1e-6s", "--interval", "1h")
+	if o.Status != "NoUsefulWork" || o.UWT != 0 || o.Vector != nil {
+		t.Errorf("uwt JSON: %+v", o)
+	}
+	if out, _, code := run(t, "uwt", "--policy", "optimal", "-n", "8", "--mttf", "1e-6s", "--interval", "1h"); !strings.Contains(out, "none: no policy does useful work") {
+		t.Errorf("uwt: exit %d, text:\n%s", code, out)
+	}
+	if _, stderr, code := run(t, "policy", "--policy", "optimal", "-n", "8", "--mttf", "1e-6s"); code != 1 || !strings.Contains(stderr, "no policy does useful work") {
+		t.Errorf("policy: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestOptimalAtMin: with L = C = R = 0 every segment is free, so g* rises
+// as I falls and the optimal policy's I* is the search's lower bound,
+// 1 s (issue 20, deliverable 7): optimize --policy optimal flags it as
+// optimize does for a fixed policy, in JSON (interval_status AtMin) and
+// in text (the warning).
+func TestOptimalAtMin(t *testing.T) {
+	path := writeFile(t, "free.json", `{
+  "system": {"processors": 4, "mttf": "2d", "mttr": "1h"},
+  "application": {"work_rate": [1, 1.9, 2.7, 3.4], "checkpoint_latency": 0, "recovery": 0},
+  "policy": "greedy"
+}`)
+	var o struct {
+		Interval       float64 `json:"interval"`
+		IntervalStatus string  `json:"interval_status"`
+	}
+	runJSON(t, &o, "optimize", "--scenario", path, "--policy", "optimal")
+	if o.IntervalStatus != "AtMin" || math.Abs(o.Interval-1) > 1e-5 {
+		t.Errorf("interval %g s, interval_status %q; want 1 s, AtMin", o.Interval, o.IntervalStatus)
+	}
+	if table := mustRun(t, "optimize", "--scenario", path, "--policy", "optimal"); !strings.Contains(table, "smallest interval searched") || strings.Contains(table, "NaN") {
+		t.Errorf("no warning (or a NaN) in the table:\n%s", table)
 	}
 }

@@ -28,11 +28,26 @@ type Band struct {
 // rho is not positive (programmer errors: the callers derive these from
 // a validated scenario).
 func NewBand(m int, lambda, theta, rho float64, b0, b1 int) *Band {
+	bd := new(Band)
+	bd.Reset(m, lambda, theta, rho, b0, b1)
+	return bd
+}
+
+// Reset makes bd the killed resolvent NewBand returns for these
+// arguments, reusing its storage. It panics as NewBand does.
+func (bd *Band) Reset(m int, lambda, theta, rho float64, b0, b1 int) {
 	if b0 < 0 || b1 > m || b0 > b1 || !(rho > 0) {
 		panic("decision: bad band")
 	}
 	k := b1 - b0 + 1
-	bd := &Band{B0: b0, B1: b1, rho: rho, down: make([]float64, k), up: make([]float64, k), piv: make([]float64, k), mul: make([]float64, k)}
+	grow := func(s []float64) []float64 {
+		if cap(s) < k {
+			return make([]float64, k)
+		}
+		return s[:k]
+	}
+	bd.B0, bd.B1, bd.rho = b0, b1, rho
+	bd.down, bd.up, bd.piv, bd.mul = grow(bd.down), grow(bd.up), grow(bd.piv), grow(bd.mul)
 	for i := range k {
 		j := b0 + i
 		bd.down[i] = float64(j) * lambda
@@ -44,13 +59,13 @@ func NewBand(m int, lambda, theta, rho float64, b0, b1 int) *Band {
 	// non-negative (down_0 and up_{k−1} are the killing rates).
 	sigma := rho + bd.down[0]
 	bd.piv[0] = sigma + bd.up[0]
+	bd.mul[0] = 0
 	for i := 1; i < k; i++ {
 		r := bd.down[i] / bd.piv[i-1]
 		bd.mul[i] = r
 		sigma = rho + r*sigma
 		bd.piv[i] = sigma + bd.up[i]
 	}
-	return bd
 }
 
 // Apply sets dst[i] = Σ_j ρ(ρI − G_B)⁻¹[B0+i, B0+j]·f[j] for the band's

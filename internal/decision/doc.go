@@ -45,6 +45,19 @@
 // processors that go down at (1 − f₁)λ and its own rewards (the nested
 // period, docs/model.md section 12); Phase stays the single level's.
 //
+// # Resolvent sums
+//
+// The bounds of package optimal's improvement need, for every
+// configuration, the resolvent applied to a vector, Σ_{s'} Q_∞[s, s']·f(s')
+// for every row s of the window at once. Band is the resolvent of the
+// spare chain killed outside a band of spare counts, ρ(ρI − G_B)⁻¹, a
+// tridiagonal M-matrix factorised without pivoting in subtraction-free
+// form (each pivot is ρ plus non-negative terms, as in the GTH
+// algorithm): Apply costs a few operations per state of the band, and
+// Exit gives the probability of leaving the band before the clock rings,
+// which bounds what the killing drops (TestBand holds Apply against the
+// closed-form rows of package birthdeath and a dense LU).
+//
 // References:
 //
 //   - J. T. Daly, "A higher order estimate of the optimum checkpoint
