@@ -84,7 +84,7 @@ it); --counts limits the search to the counts given.`,
 	opts.Plot.register(cmd, "I*(a) and UWT(a) against the processor count a")
 	f := cmd.Flags()
 	f.StringVar(&opts.Counts, "counts", "", "processor counts to try, as `LIST` like 1-16,32,64 (default: every count with a positive work rate)")
-	f.StringVar(&opts.Work, "work", "", "failure-free run time of a job (`DURATION`), to show its expected run time")
+	f.StringVar(&opts.Work, "work", "", "failure-free run time of a job (`DURATION`), to show its expected run time; or the work rate's FORM, as on the other model commands: linear, amdahl:F or power:E")
 	f.IntVar(&opts.WorkOn, "work-on", 0, "processor count on which the job takes --work (default: N)")
 	return cmd
 }
@@ -96,6 +96,7 @@ func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availability
 	if err := opts.Plot.check(); err != nil {
 		return err
 	}
+	opts.Scenario.takeWorkForm(&opts.Work)
 	info, err := opts.Scenario.load(cmd)
 	if err != nil {
 		return err

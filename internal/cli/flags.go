@@ -56,7 +56,23 @@ func (o *scenarioOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.Overhead, "overhead", "", "override the checkpoint overhead C(a) on every count (`DURATION`, at most the latency)")
 	f.StringVar(&o.Recovery, "recovery", "", "override the recovery cost R(p, a) on every count (`DURATION`)")
 	if !o.jobWork {
-		f.StringVar(&o.Work, "work", "", "override the work rate ω(a) with the `FORM` linear (ω = a), amdahl:F (a/(1 + F(a−1)), serial fraction F) or power:E (a^E)")
+		f.StringVar(&o.Work, "work", "", workFormHelp)
+	}
+}
+
+// workFormHelp is the help of --work on the model commands.
+const workFormHelp = "override the work rate ω(a) with the `FORM` linear (ω = a), amdahl:F (a/(1 + F(a−1)), serial fraction F) or power:E (a^E)"
+
+// takeWorkForm serves the commands whose --work is also a job's
+// failure-free time (availability, intervals): a value whose name is a
+// work-rate form (linear, amdahl, power) overrides ω(a) as --work FORM
+// does on the other model commands, and is taken out of *work; any other
+// value stays there, a DURATION.
+func (o *scenarioOptions) takeWorkForm(work *string) {
+	name, _, _ := strings.Cut(strings.TrimSpace(*work), ":")
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "linear", "amdahl", "power":
+		o.Work, *work = *work, ""
 	}
 }
 

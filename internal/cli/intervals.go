@@ -101,11 +101,12 @@ highest level alone (pattern 0), each rated by the multi-level model.`,
 	handMadePolicies(cmd)
 	opts.Model.register(cmd)
 	opts.Output.register(cmd)
-	cmd.Flags().StringVar(&opts.Work, "work", "", "failure-free compute time of the job (`DURATION`), for Bouguerra's model")
+	cmd.Flags().StringVar(&opts.Work, "work", "", "failure-free compute time of the job (`DURATION`), for Bouguerra's model; or the work rate's FORM, as on the other model commands: linear, amdahl:F or power:E")
 	return cmd
 }
 
 func runIntervals(ctx context.Context, cmd *cobra.Command, opts *intervalsOptions) error {
+	opts.Scenario.takeWorkForm(&opts.Work)
 	var work float64
 	if opts.Work != "" {
 		w, err := positiveDuration("work", opts.Work)

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -58,15 +59,24 @@ func TestCostFlags(t *testing.T) {
 		if !strings.Contains(out, `"`+tc.key+`"`) {
 			t.Errorf("%v: the scenario object does not show %s:\n%s", tc.flags, tc.key, out)
 		}
-		// The other model commands take the same flags (availability and
-		// intervals have --work for the job's time, so not the form).
+		// The other model commands take the same flags.
 		cmds := [][]string{{"optimize"}, {"curve", "--points", "3"}, {"policy"},
 			{"simulate", "--interval", "1h", "--horizon", "10d", "--rel-tol", "-1", "--replications", "2"}}
-		if tc.flags[0] != "--work" {
-			cmds = append(cmds, []string{"availability"}, []string{"intervals"})
-		}
 		for _, cmd := range cmds {
 			mustRun(t, append(append(cmd, "--scenario", base), tc.flags...)...)
+		}
+		// availability and intervals, whose --work is also a job's
+		// DURATION, give what the edited file gives, every field but the
+		// scenario's description.
+		for _, cmd := range [][]string{{"availability"}, {"intervals"}} {
+			var got, want map[string]any
+			runJSON(t, &got, append(append(cmd, "--json", "--scenario", base), tc.flags...)...)
+			runJSON(t, &want, append(cmd, "--json", "--scenario", edited)...)
+			delete(got, "scenario")
+			delete(want, "scenario")
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %v: %v\nthe edited file gives %v", cmd[0], tc.flags, got, want)
+			}
 		}
 	}
 }
