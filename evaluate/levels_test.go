@@ -1,0 +1,153 @@
+package evaluate
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ckpt-markov/markov/multilevel"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/trace"
+)
+
+// synthSeverityTrace returns a trace of n nodes over [0, span): each node
+// fails at rate lambda while up; a failure is a software one (severity 1
+// under trace.DefaultSeverityMap(2)) with probability f1, repaired at once
+// (a zero-length outage: the process crash of docs/model.md section 12,
+// which takes no processor down), and otherwise a hardware one (severity
+// 2) with an exponential repair of mean mttr.
+func synthSeverityTrace(t *testing.T, rng *rand.Rand, n int, span, lambda, f1, mttr float64) *trace.Trace {
+	t.Helper()
+	nodes := make([]trace.Node, n)
+	for i := range nodes {
+		nd := trace.Node{Start: 0, End: span}
+		at := 0.0
+		for {
+			at += rng.ExpFloat64() / lambda
+			if at >= span {
+				break
+			}
+			iv := trace.Interval{Start: at, End: at, Cause: trace.Software}
+			if rng.Float64() >= f1 {
+				iv.Cause = trace.Hardware
+				iv.End = math.Min(at+rng.ExpFloat64()*mttr, span)
+			}
+			nd.Down = append(nd.Down, iv)
+			at = iv.End
+		}
+		nodes[i] = nd
+	}
+	tr, err := trace.New(nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// twoLevelApp is an application of n processors with two checkpoint
+// levels of constant costs: level 1 c1 seconds, level 2 c2 (latency =
+// overhead = recovery), work rate a^0.9.
+func twoLevelApp(n int, c1, c2 float64) scenario.Application {
+	var work, l1, l2 []float64
+	for k := 1; k <= n; k++ {
+		work = append(work, math.Pow(float64(k), 0.9))
+		l1, l2 = append(l1, c1), append(l2, c2)
+	}
+	return scenario.Application{WorkRate: work, Levels: []scenario.Level{
+		{Latency: l1, Overhead: l1, Recovery: scenario.RecoveryConstant(c1, n)},
+		{Latency: l2, Overhead: l2, Recovery: scenario.RecoveryConstant(c2, n)},
+	}}
+}
+
+// TestLevelsReplayMatchesModel is the oracle of the multi-level replay:
+// on a synthetic trace drawn from known rates and known severity shares,
+// the work per second replayed with the model's joint optimum (and with
+// its best single-level schedule), each failure's severity taken from the
+// trace's causes, agrees with package multilevel's UWT within the
+// replay's confidence interval (K independent segments, z = 3.29: 99.9 %).
+// Power check: the model given the wrong severity shares predicts a UWT
+// for the same schedule that the interval rejects.
+func TestLevelsReplayMatchesModel(t *testing.T) {
+	const (
+		z    = 3.29
+		K    = 24
+		span = 20 * 86400.0
+	)
+	for _, tc := range []struct {
+		name       string
+		n          int
+		mttf, mttr float64
+		f1         float64
+		c1, c2     float64
+		wrong      []float64
+		seed       uint64
+	}{
+		{"one node", 1, 2 * 3600, 3600, 0.75, 10, 150, []float64{0.4, 0.6}, 1},
+		{"greedy on 4", 4, 8 * 3600, 2 * 3600, 0.8, 5, 120, []float64{0.5, 0.5}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(tc.seed, 7))
+			tr := synthSeverityTrace(t, rng, tc.n, K*span, 1/tc.mttf, tc.f1, tc.mttr)
+			app := twoLevelApp(tc.n, tc.c1, tc.c2)
+			model := func(shares []float64) *multilevel.Model {
+				sc, err := scenario.New(scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: tc.mttr,
+					FailureSeverity: &scenario.FailureSeverity{Shares: shares}}, app, scenario.Policy{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := multilevel.New(sc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return m
+			}
+			truth := []float64{tc.f1, 1 - tc.f1}
+			m := model(truth)
+			opt, err := m.Optimize(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if opt.Pattern[0] == 0 {
+				t.Fatalf("the optimum %v uses one level: the case tests nothing", opt.Pattern)
+			}
+			sc, err := scenario.New(scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: tc.mttr,
+				FailureSeverity: &scenario.FailureSeverity{Shares: truth}}, app, scenario.Policy{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wrong := model(tc.wrong)
+			for _, sched := range []multilevel.Result{opt.Result, opt.SingleLevel} {
+				run := *sc
+				run.CheckpointPattern = sched.Pattern
+				var sum, sum2 float64
+				for k := range K {
+					rp, _, err := newLevelsReplayer(tr, Segment{Start: float64(k) * span, Duration: span}, ReplaySettings{}, trace.DefaultSeverityMap(2), 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					r, err := rp.run(&run, sched.Interval)
+					if err != nil {
+						t.Fatal(err)
+					}
+					u := r.Work / span
+					sum += u
+					sum2 += u * u
+				}
+				mean := sum / K
+				hw := z * math.Sqrt((sum2-K*mean*mean)/(K-1)/K)
+				if d := math.Abs(mean - sched.UWT); d > hw {
+					t.Errorf("pattern %v, I = %.1f s: replayed UWT %.5f ± %.5f, model %.5f (off by %.2g)", sched.Pattern, sched.Interval, mean, hw, sched.UWT, d)
+				}
+				w, err := wrong.Evaluate(sched.Pattern, sched.Interval)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if math.Abs(mean-w.UWT) <= hw {
+					t.Errorf("pattern %v: the model with shares %v (UWT %.5f) is not rejected by %.5f ± %.5f: no power", sched.Pattern, tc.wrong, w.UWT, mean, hw)
+				}
+				t.Logf("pattern %v, I = %.1f s: replay %.5f ± %.5f, model %.5f, wrong shares %.5f", sched.Pattern, sched.Interval, mean, hw, sched.UWT, w.UWT)
+			}
+		})
+	}
+}
