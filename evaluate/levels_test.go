@@ -2,8 +2,10 @@ package evaluate
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/ckpt-markov/markov/multilevel"
@@ -149,5 +151,78 @@ func TestLevelsReplayMatchesModel(t *testing.T) {
 				t.Logf("pattern %v, I = %.1f s: replay %.5f ± %.5f, model %.5f, wrong shares %.5f", sched.Pattern, sched.Interval, mean, hw, sched.UWT, w.UWT)
 			}
 		})
+	}
+}
+
+// TestRunLevels runs the multi-level table on a synthetic trace of known
+// severity shares: every segment's shares estimated from its history lie
+// within 4 binomial standard deviations of the truth (the history holds
+// hundreds of events), the table is the same whatever the worker count,
+// and a one-level application, a mapping of the wrong L and the optimal
+// policy are refused naming their field.
+func TestRunLevels(t *testing.T) {
+	const (
+		n    = 4
+		mttf = 8 * 3600.0
+		f1   = 0.8
+	)
+	rng := rand.New(rand.NewPCG(5, 7))
+	tr := synthSeverityTrace(t, rng, n, 120*86400, 1/mttf, f1, 2*3600)
+	settings := func(workers int) *Settings {
+		return &Settings{
+			Systems:      []System{{Name: "synth", Trace: tr}},
+			Applications: []string{"two"},
+			Resolve: func(_ string, k int) (scenario.Application, error) {
+				return twoLevelApp(k, 5, 120), nil
+			},
+			Segments: 4, MinDuration: 5 * 86400, MaxDuration: 10 * 86400,
+			Seed: 3, Workers: workers,
+		}
+	}
+	one, err := RunLevels(context.Background(), settings(1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := RunLevels(context.Background(), settings(2), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(one, two) {
+		t.Error("the table depends on the worker count")
+	}
+	row := one.Rows[0]
+	if row.Status != Evaluated || len(row.Results) != 4 {
+		t.Fatalf("row %+v", row)
+	}
+	for k, res := range row.Results {
+		events := float64(res.Processors) * (res.Start - 0) / mttf
+		if sd := math.Sqrt(f1 * (1 - f1) / events); !res.Estimated || math.Abs(res.Severity[0]-f1) > 4*sd {
+			t.Errorf("segment %d: estimated shares %v, want f₁ = %v ± %.3f", k, res.Severity, f1, 4*sd)
+		}
+		if res.MultiLevel.Pattern[0] == 0 || !(res.Gain > -1) {
+			t.Errorf("segment %d: pattern %v, gain %v", k, res.MultiLevel.Pattern, res.Gain)
+		}
+	}
+	t.Logf("gain %.4f ± %.4f, replayed UWT %.4f vs model %.4f", row.Gain.Mean, row.Gain.Std, row.UWT.Mean, row.ModelUWT.Mean)
+
+	for _, tc := range []struct {
+		name, field string
+		set         func(*Settings)
+		lv          *Levels
+	}{
+		{"one level", "application.checkpoint_levels", func(s *Settings) {
+			s.Resolve = func(_ string, k int) (scenario.Application, error) { return topLevel(twoLevelApp(k, 5, 120)), nil }
+		}, nil},
+		{"map of 3 levels", "Levels.Map", func(*Settings) {}, &Levels{Map: trace.DefaultSeverityMap(3)}},
+		{"shares of 3 levels", "Levels.Shares", func(*Settings) {}, &Levels{Shares: []float64{0.5, 0.25, 0.25}}},
+		{"optimal", "Policy", func(s *Settings) { s.Policies = []scenario.Policy{{Kind: scenario.Optimal}} }, nil},
+	} {
+		s := settings(1)
+		tc.set(s)
+		_, err := RunLevels(context.Background(), s, tc.lv)
+		var se *SettingsError
+		if !errors.As(err, &se) || se.Field != tc.field {
+			t.Errorf("%s: error %v, want one naming %s", tc.name, err, tc.field)
+		}
 	}
 }
