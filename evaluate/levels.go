@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/ckpt-markov/markov/multilevel"
 	"github.com/ckpt-markov/markov/scenario"
@@ -27,6 +28,10 @@ type Levels struct {
 	// failure events of each segment's history (trace.EstimateSeverity,
 	// grouped with Events.Tolerance), as the replay counts them.
 	Shares []float64
+	// Pattern, when not nil, fixes the pattern [V₁, …, V_{L−1}] (a
+	// scenario's checkpoint_pattern): only the interval is optimised
+	// for it. Nil means the joint optimum of pattern and interval.
+	Pattern []int
 }
 
 // LevelsResult is the multi-level evaluation of one segment: the model's
@@ -67,8 +72,9 @@ type LevelsResult struct {
 // levelsConfig is the validated form of Levels for an application of L
 // levels.
 type levelsConfig struct {
-	m      trace.SeverityMap
-	shares []float64
+	m       trace.SeverityMap
+	shares  []float64
+	pattern []int
 }
 
 func (lv Levels) config(L int) (levelsConfig, error) {
@@ -86,6 +92,12 @@ func (lv Levels) config(L int) (levelsConfig, error) {
 		return levelsConfig{}, fmt.Errorf("evaluate: Levels.Map: %w", err)
 	}
 	c := levelsConfig{m: m}
+	if lv.Pattern != nil {
+		if err := multilevel.CheckPattern(lv.Pattern, L); err != nil {
+			return levelsConfig{}, settingsErr("Levels.Pattern", "%s", strings.TrimPrefix(err.Error(), "multilevel: "))
+		}
+		c.pattern = append([]int(nil), lv.Pattern...)
+	}
 	if lv.Shares != nil {
 		if len(lv.Shares) != L {
 			return levelsConfig{}, settingsErr("Levels.Shares", "%d shares, want one per level (%d)", len(lv.Shares), L)
@@ -186,7 +198,7 @@ func (c config) levels(ctx context.Context, tr *trace.Trace, app scenario.Applic
 	if err != nil {
 		return LevelsResult{}, err
 	}
-	opt, err := model.Optimize(ctx, nil)
+	opt, err := model.Optimize(ctx, &multilevel.OptimizeSettings{Pattern: lc.pattern})
 	if err != nil {
 		return LevelsResult{}, err
 	}
