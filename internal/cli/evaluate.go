@@ -89,6 +89,20 @@ and its reconfiguration unless --reconfigure is given; its system's rates
 are replaced by each segment's estimates, and each system runs on min(its
 nodes, the file's processors) (or --processors).
 
+--levels replays a scenario file with application.checkpoint_levels
+(docs/model.md section 12): for each segment the model chooses its
+multi-level schedule (pattern and interval together; the file's
+checkpoint_pattern fixes the pattern) and its best single-level one (the
+top level alone), both are replayed with each failure's severity from its
+cause and event size (docs/scenario.md "Severity from a failure log";
+--severity overrides the mapping, e.g. software=1,hardware=3,grouped=3),
+and the table gives the replayed work per second of each beside the
+model's, and the gain. The model's severity shares are each segment's
+history's (--severity-shares history) or the file's (scenario). A
+severity-1 failure still takes its node down for the outage in the log.
+The sweep, --events and --plot do not go with --levels; the optimal
+policy has no multi-level form.
+
 Node MTTF and MTTR are the per-node means given to the model, estimated from
 each segment's history and averaged over the segments (markov trace stats
 estimates them from the whole trace instead). For policies solved or
@@ -130,7 +144,8 @@ rows give no node data (system 17 of the full release) is refused.`,
   markov evaluate --lanl failures.csv.gz --systems 18,19,20 --policies optimal,greedy,pb --apps qr
   markov evaluate --lanl failures.csv.gz --systems 20 --scenario docs/examples/cluster.json --policies optimal,greedy
   markov evaluate --trace mycluster.csv --segments 20 --json
-  markov evaluate --lanl failures.csv.gz --systems 18,19,20 --apps qr --events`,
+  markov evaluate --lanl failures.csv.gz --systems 18,19,20 --apps qr --events
+  markov evaluate --lanl failures.csv.gz --systems 20 --scenario docs/examples/atlas-two-level.json --levels`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runEvaluate(ctx, opts)

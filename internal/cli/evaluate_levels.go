@@ -234,7 +234,7 @@ func (r levelsReport) CSV() ([]string, [][]string) {
 
 func (r levelsReport) Text(w io.Writer) error {
 	t := newTable(w)
-	t.row("System", "App", "Policy", "N", "Severity", "Node MTTF", "Node MTTR", "Pattern", "I", "Top I", "Work/s", "(model)", "Single I", "Work/s", "(model)", "Gain (min)")
+	t.row("System", "App", "Policy", "N", "Severity", "Node MTTF", "Node MTTR", "Pattern", "I", "Top I", "Work/s", "Model", "Single I", "Work/s", "Model", "Gain (min)")
 	var notes []string
 	segments := 0
 	for _, row := range r.tab.Rows {
@@ -259,7 +259,7 @@ func (r levelsReport) Text(w io.Writer) error {
 	}
 	if segments > 0 {
 		fmt.Fprintf(w, "\n%d segments per system; each replays the model's multi-level schedule (pattern, I) and its best single-level one (top level alone, Single I),\n"+
-			"severities from the causes and event sizes; Work/s is the replayed work per second, (model) the model's; Gain = Work/s multi-level / single-level − 1.\n", segments)
+			"severities from the causes and event sizes; Work/s is the replayed work per second, Model the model's; Gain = Work/s multi-level / single-level − 1.\n", segments)
 	}
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
