@@ -158,8 +158,8 @@ func TestLevelsReplayMatchesModel(t *testing.T) {
 // severity shares: every segment's shares estimated from its history lie
 // within 4 binomial standard deviations of the truth (the history holds
 // hundreds of events), the table is the same whatever the worker count,
-// and a one-level application, a mapping of the wrong L and the optimal
-// policy are refused naming their field.
+// and a one-level application, a mapping or shares of the wrong L, a bad
+// pattern and the optimal policy are refused naming their field.
 func TestRunLevels(t *testing.T) {
 	const (
 		n    = 4
@@ -215,6 +215,8 @@ func TestRunLevels(t *testing.T) {
 		}, nil},
 		{"map of 3 levels", "Levels.Map", func(*Settings) {}, &Levels{Map: trace.DefaultSeverityMap(3)}},
 		{"shares of 3 levels", "Levels.Shares", func(*Settings) {}, &Levels{Shares: []float64{0.5, 0.25, 0.25}}},
+		{"pattern of 2 entries", "Levels.Pattern", func(*Settings) {}, &Levels{Pattern: []int{1, 2}}},
+		{"negative pattern", "Levels.Pattern", func(*Settings) {}, &Levels{Pattern: []int{-1}}},
 		{"optimal", "Policy", func(s *Settings) { s.Policies = []scenario.Policy{{Kind: scenario.Optimal}} }, nil},
 	} {
 		s := settings(1)

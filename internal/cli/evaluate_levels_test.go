@@ -43,7 +43,8 @@ type evaluateLevelsOut struct {
 // multi-level optimum beside the best single-level schedule on each
 // segment. Checks: the shares estimated from each history sum to 1;
 // --severity-shares scenario gives the file's; the level intervals are
-// I·∏(V_ℓ + 1); gain = uwt / single uwt − 1. Oracle: when every cause maps
+// I·∏(V_ℓ + 1); gain = uwt / single uwt − 1; a file's checkpoint_pattern
+// fixes the pattern. Oracle: when every cause maps
 // to the top level (--severity …=2), no failure is survived by a level-1
 // checkpoint, so the model's optimum is the single-level schedule (V = 0)
 // and the gain is exactly 0.
@@ -73,6 +74,18 @@ func TestEvaluateLevels(t *testing.T) {
 	for k, res := range file.Rows[0].Results {
 		if res.Estimated || res.FailureSeverity[0] != 0.9374623448608267 {
 			t.Errorf("segment %d: shares %v (estimated %v), want the file's", k, res.FailureSeverity, res.Estimated)
+		}
+	}
+
+	// The file's checkpoint_pattern fixes the pattern.
+	fixed := writeFile(t, "fixed.json", `{"system": {"processors": 1, "mttf": "10d", "mttr": "1h", "failure_severity": [0.9, 0.1]},
+		"application": {"work_rate": [1], "checkpoint_levels": [{"latency": 9, "recovery": 9}, {"latency": 438, "recovery": 438}]},
+		"checkpoint_pattern": [3], "policy": "greedy"}`)
+	var pat evaluateLevelsOut
+	runJSON(t, &pat, "evaluate", "--lanl", lanlSample, "--systems", "20", "--scenario", fixed, "--levels", "--segments", "2", "--segments-detail")
+	for k, res := range pat.Rows[0].Results {
+		if len(res.MultiLevel.Pattern) != 1 || res.MultiLevel.Pattern[0] != 3 {
+			t.Errorf("segment %d: pattern %v, want the file's [3]", k, res.MultiLevel.Pattern)
 		}
 	}
 
