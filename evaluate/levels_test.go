@@ -67,7 +67,9 @@ func twoLevelApp(n int, c1, c2 float64) scenario.Application {
 // the work per second replayed with the model's joint optimum (and with
 // its best single-level schedule), each failure's severity taken from the
 // trace's causes, agrees with package multilevel's UWT within the
-// replay's confidence interval (K independent segments, z = 3.29: 99.9 %).
+// replay's confidence interval (K independent segments, z = 3.29: 99.9 %),
+// on one node, under greedy on four nodes and moldable:2 of four (spares
+// and long repairs).
 // Power check: the model given the wrong severity shares predicts a UWT
 // for the same schedule that the interval rejects.
 func TestLevelsReplayMatchesModel(t *testing.T) {
@@ -84,9 +86,11 @@ func TestLevelsReplayMatchesModel(t *testing.T) {
 		c1, c2     float64
 		wrong      []float64
 		seed       uint64
+		policy     scenario.Policy
 	}{
-		{"one node", 1, 2 * 3600, 3600, 0.75, 10, 150, []float64{0.4, 0.6}, 1},
-		{"greedy on 4", 4, 8 * 3600, 2 * 3600, 0.8, 5, 120, []float64{0.5, 0.5}, 2},
+		{"one node", 1, 2 * 3600, 3600, 0.75, 10, 150, []float64{0.4, 0.6}, 1, scenario.Policy{}},
+		{"greedy on 4", 4, 8 * 3600, 2 * 3600, 0.8, 5, 120, []float64{0.5, 0.5}, 2, scenario.Policy{}},
+		{"moldable:2 of 4", 4, 4 * 3600, 8 * 3600, 0.7, 5, 120, []float64{0.4, 0.6}, 3, scenario.Policy{Kind: scenario.Moldable, Processors: 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(tc.seed, 7))
@@ -94,7 +98,7 @@ func TestLevelsReplayMatchesModel(t *testing.T) {
 			app := twoLevelApp(tc.n, tc.c1, tc.c2)
 			model := func(shares []float64) *multilevel.Model {
 				sc, err := scenario.New(scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: tc.mttr,
-					FailureSeverity: &scenario.FailureSeverity{Shares: shares}}, app, scenario.Policy{})
+					FailureSeverity: &scenario.FailureSeverity{Shares: shares}}, app, tc.policy)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -114,7 +118,7 @@ func TestLevelsReplayMatchesModel(t *testing.T) {
 				t.Fatalf("the optimum %v uses one level: the case tests nothing", opt.Pattern)
 			}
 			sc, err := scenario.New(scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: tc.mttr,
-				FailureSeverity: &scenario.FailureSeverity{Shares: truth}}, app, scenario.Policy{})
+				FailureSeverity: &scenario.FailureSeverity{Shares: truth}}, app, tc.policy)
 			if err != nil {
 				t.Fatal(err)
 			}
