@@ -239,6 +239,19 @@
 //     sub-linearly, this policy runs the benchmarks on very few
 //     processors; see the package reschedule for the choice.
 //
+// # Multi-level checkpointing
+//
+// EvaluateLevels and RunLevels evaluate a multi-level application
+// (application.checkpoint_levels, docs/model.md section 12) on the same
+// segments: for each, the rates of its history, the severity shares of its
+// history's events (trace.EstimateSeverity with Levels.Map) unless
+// Levels.Shares gives them, package multilevel's joint optimum of pattern
+// and interval and its best single-level schedule (the top level alone);
+// both are replayed with each failure's severity from the trace
+// (trace.FailureSeverities, the same mapping and grouping), and the
+// result is the replayed work per second of each and the gain
+// UWT / SingleUWT − 1. The optimal policy is refused.
+//
 // # Reproducibility
 //
 // Segment k of system s takes its stream from SplitMix64 of Settings.Seed

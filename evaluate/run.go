@@ -702,6 +702,11 @@ func summary(rs []SegmentResult, f func(*SegmentResult) (float64, bool)) Stat {
 			xs = append(xs, x)
 		}
 	}
+	return statOf(xs)
+}
+
+// statOf summarises xs; the zero Stat when xs is empty.
+func statOf(xs []float64) Stat {
 	if len(xs) == 0 {
 		return Stat{}
 	}

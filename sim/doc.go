@@ -149,7 +149,13 @@
 // recovery from a level-ℓ checkpoint restarts on a lower severity,
 // escalates on severity ℓ. Failure events of several processors,
 // reconfiguration at checkpoints and per-state decisions are refused
-// with several levels.
+// with several levels. On a SeveritySource (NewSeverityListSource, a
+// trace replay) each failure's severity comes with its event instead:
+// nothing is drawn and no crash clock runs; a severity-1 failure whose
+// processors are all functional again at its instant (a zero-length
+// outage) is a crash, recovered in place, and one whose processor stays
+// down is a failure like the others (docs/model.md section 12, "On a
+// failure log").
 //
 // # References
 //

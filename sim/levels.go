@@ -25,6 +25,8 @@ type levels struct {
 	accU     []float64 // useful time since then
 	next     float64   // time of the next crash of a used processor
 	crashed  bool      // the pending interruption is a crash
+	given    bool      // the source gives each failure's severity (SeveritySource)
+	hit      int       // highest given severity of the pending interruption's failures
 	restore  int       // level of the checkpoint being restored
 	interval float64
 }

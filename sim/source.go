@@ -15,6 +15,23 @@ type Event struct {
 	// Up is true when the processor comes back from repair and false when
 	// it fails.
 	Up bool
+	// Severity is the severity s ≥ 1 of a failure (docs/model.md section
+	// 12) where the source knows it, as a trace replay does
+	// (NewSeverityListSource); 0 where it does not, and for repairs: a
+	// multi-level timeline then draws it from system.failure_severity.
+	// One level ignores it; a severity above the scenario's L counts as L.
+	Severity int
+}
+
+// SeveritySource is a Source whose failures carry their severity
+// (Event.Severity ≥ 1) when Severities reports true. A multi-level
+// timeline on such a source takes each failure's severity from its event
+// and draws no process crashes of its own: a severity-1 failure is an
+// event of the source like any other, and the processor it takes down
+// stays down until the source repairs it.
+type SeveritySource interface {
+	Source
+	Severities() bool
 }
 
 // Source produces the failures and repairs of N processors, in time order.
@@ -122,17 +139,49 @@ func (e *Exponential) Next() Event {
 // ListSource replays a fixed list of events, such as a failure trace or a
 // scripted test case.
 type ListSource struct {
-	initial []bool
-	events  []Event
-	next    int
+	initial    []bool
+	events     []Event
+	next       int
+	severities bool // failures carry their severity (NewSeverityListSource)
 }
 
 // NewListSource returns a source of len(up) processors in the states up at
 // time 0 that then goes through events. Events must have finite times
 // ≥ 0 in non-decreasing order, processors in range, and must alternate:
 // only a functional processor fails, only a failed one is repaired.
-// The slices are copied.
+// Severities must be 0 (NewSeverityListSource gives them). The slices are
+// copied.
 func NewListSource(up []bool, events []Event) (*ListSource, error) {
+	for i, ev := range events {
+		if ev.Severity != 0 {
+			return nil, fmt.Errorf("sim: events[%d].Severity = %d, want 0 (NewSeverityListSource takes severities)", i, ev.Severity)
+		}
+	}
+	return newListSource(up, events)
+}
+
+// NewSeverityListSource is NewListSource for events whose failures carry
+// their severity: every failure must have Severity ≥ 1 and every repair
+// Severity 0. The source is a SeveritySource (even without any failure):
+// a multi-level timeline on it draws no severities and no process crashes.
+func NewSeverityListSource(up []bool, events []Event) (*ListSource, error) {
+	for i, ev := range events {
+		if ev.Up && ev.Severity != 0 || !ev.Up && ev.Severity < 1 {
+			return nil, fmt.Errorf("sim: events[%d].Severity = %d, want ≥ 1 for a failure and 0 for a repair", i, ev.Severity)
+		}
+	}
+	l, err := newListSource(up, events)
+	if err != nil {
+		return nil, err
+	}
+	l.severities = true
+	return l, nil
+}
+
+// Severities reports whether the failures carry their severity.
+func (l *ListSource) Severities() bool { return l.severities }
+
+func newListSource(up []bool, events []Event) (*ListSource, error) {
 	if len(up) == 0 {
 		return nil, fmt.Errorf("sim: up is empty, want one state per processor")
 	}

@@ -242,6 +242,11 @@ func newTimeline(sc *scenario.Scenario, interval float64, d Decisions, src Sourc
 	}
 	if tl.lv = newLevels(sc); tl.lv != nil {
 		tl.lv.interval = interval
+		if ss, ok := src.(SeveritySource); ok && ss.Severities() {
+			// Severities come with the events; a severity-1 failure is
+			// one of them, so no crash clock runs (levels.go).
+			tl.lv.given, tl.lv.crash = true, 0
+		}
 	} else {
 		for i := range n {
 			tl.segLen[i] = interval + app.Latency[i]
@@ -416,6 +421,9 @@ func (tl *Timeline) apply() (bool, error) {
 		if hit && tl.rep != nil {
 			hit = tl.rep.lose(ev.Proc, tl.used)
 		}
+		if hit && tl.lv != nil {
+			tl.lv.hit = max(tl.lv.hit, ev.Severity)
+		}
 	}
 	return hit, tl.fetch()
 }
@@ -435,10 +443,19 @@ func (tl *Timeline) applyInstant() error {
 func (tl *Timeline) interrupt() {
 	if lv := tl.lv; lv != nil {
 		s, crashed := 1, lv.crashed
-		if !crashed {
+		switch {
+		case crashed:
+		case lv.given:
+			s = min(max(lv.hit, 1), len(lv.accW))
+			// A severity-1 failure whose nodes are back at once (a
+			// zero-length outage in a log) is a process crash; one whose
+			// node stays down is a failure like the others, and a
+			// rescheduling point (docs/model.md section 12).
+			crashed = s == 1 && tl.usedUp()
+		default:
 			s = lv.severity(tl.rng.Float64())
 		}
-		lv.crashed = false
+		lv.crashed, lv.hit = false, 0
 		w, u := lv.fail(s, tl.phase == phaseRecovery)
 		tl.tot.Work -= w
 		tl.tot.Useful -= u
@@ -460,6 +477,16 @@ func (tl *Timeline) interrupt() {
 	tl.a = 0
 	tl.phase = phaseDown
 	tl.resume()
+}
+
+// usedUp reports whether every processor in use is functional.
+func (tl *Timeline) usedUp() bool {
+	for i, w := range tl.used {
+		if w&^tl.up[i] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // resume leaves the down phase if the policy's action in X(p, n) is not

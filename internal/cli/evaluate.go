@@ -48,6 +48,7 @@ type evaluateOptions struct {
 	Events       bool
 	EventTol     string
 	Plot         plotOptions
+	Levels       levelsOptions
 	// changed reports whether a flag was given (set by newEvaluateCmd).
 	changed func(string) bool
 }
@@ -87,6 +88,20 @@ costs; one checkpoint level), with its policy unless --policies is given
 and its reconfiguration unless --reconfigure is given; its system's rates
 are replaced by each segment's estimates, and each system runs on min(its
 nodes, the file's processors) (or --processors).
+
+--levels replays a scenario file with application.checkpoint_levels
+(docs/model.md section 12): for each segment the model chooses its
+multi-level schedule (pattern and interval together; the file's
+checkpoint_pattern fixes the pattern) and its best single-level one (the
+top level alone), both are replayed with each failure's severity from its
+cause and event size (docs/scenario.md "Severity from a failure log";
+--severity overrides the mapping, e.g. software=1,hardware=3,grouped=3),
+and the table gives the replayed work per second of each beside the
+model's, and the gain. The model's severity shares are each segment's
+history's (--severity-shares history) or the file's (scenario). A
+severity-1 failure still takes its node down for the outage in the log.
+The sweep, --events and --plot do not go with --levels; the optimal
+policy has no multi-level form.
 
 Node MTTF and MTTR are the per-node means given to the model, estimated from
 each segment's history and averaged over the segments (markov trace stats
@@ -129,7 +144,8 @@ rows give no node data (system 17 of the full release) is refused.`,
   markov evaluate --lanl failures.csv.gz --systems 18,19,20 --policies optimal,greedy,pb --apps qr
   markov evaluate --lanl failures.csv.gz --systems 20 --scenario docs/examples/cluster.json --policies optimal,greedy
   markov evaluate --trace mycluster.csv --segments 20 --json
-  markov evaluate --lanl failures.csv.gz --systems 18,19,20 --apps qr --events`,
+  markov evaluate --lanl failures.csv.gz --systems 18,19,20 --apps qr --events
+  markov evaluate --lanl failures.csv.gz --systems 20 --scenario docs/examples/atlas-two-level.json --levels`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
 			return runEvaluate(ctx, opts)
@@ -158,6 +174,9 @@ rows give no node data (system 17 of the full release) is refused.`,
 	f.BoolVar(&opts.ShowSegments, "segments-detail", false, "with --json, include every segment's result")
 	f.BoolVar(&opts.Events, "events", false, "also replay the interval of the model with failure events estimated from each segment's history")
 	f.StringVar(&opts.EventTol, "event-tolerance", "0", "failures of different nodes starting at most this `DURATION` apart are one event")
+	f.BoolVar(&opts.Levels.On, "levels", false, "replay the multi-level schedule the model chooses for the --scenario's application.checkpoint_levels beside the best single-level one, and report the gain")
+	f.StringVar(&opts.Levels.Severity, "severity", "", "with --levels, override the cause → severity mapping: `LIST` such as software=1,hardware=2,grouped=3")
+	f.StringVar(&opts.Levels.Shares, "severity-shares", "history", "with --levels, the failure_severity given to the model: `FROM` history (each segment's, estimated) or scenario (the file's)")
 	opts.Output.register(cmd)
 	opts.Plot.register(cmd, evaluatePlotWhat)
 	return cmd
@@ -170,6 +189,9 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	set, err := opts.settings()
 	if err != nil {
 		return err
+	}
+	if opts.Levels.On {
+		return runEvaluateLevels(ctx, opts, set)
 	}
 	var finish func()
 	set.Progress, finish = opts.env.stepProgress("evaluating segments", "evaluate", "segments")
@@ -211,6 +233,7 @@ var evaluateFlags = map[string]string{
 	"Sweep.End":           "sweep-to",
 	"Sweep.Points":        "sweep-points",
 	"Events.Tolerance":    "event-tolerance",
+	"Policy":              "policies",
 }
 
 // evaluateFlagError returns the error of a field evaluate validates as
@@ -760,6 +783,9 @@ func (o *evaluateOptions) systems() ([]evaluate.System, error) {
 // --reconfigure is given. Its system's rates are not used: each segment's
 // come from its history. It returns nil without --scenario.
 func (o *evaluateOptions) scenarioFile(set *evaluate.Settings) (*scenario.Scenario, error) {
+	if err := o.checkLevels(); err != nil {
+		return nil, err
+	}
 	if o.Scenario == "" {
 		return nil, nil
 	}
@@ -770,10 +796,14 @@ func (o *evaluateOptions) scenarioFile(set *evaluate.Settings) (*scenario.Scenar
 	if err != nil {
 		return nil, err
 	}
-	if err := sc.SingleLevel("markov evaluate"); err != nil {
-		// The replay of a multi-level schedule on a trace is not written
-		// yet: say so before any trace is read.
-		return nil, fmt.Errorf("%s: %w", o.Scenario, err)
+	if o.Levels.On {
+		if err := o.levelsScenario(sc); err != nil {
+			return nil, err
+		}
+	} else if err := sc.SingleLevel("markov evaluate"); err != nil {
+		// A multi-level schedule is replayed with --levels only: say so
+		// before any trace is read.
+		return nil, fmt.Errorf("%s: %w (replay it with --levels)", o.Scenario, err)
 	}
 	app, name := sc.Application, filepath.Base(o.Scenario)
 	if o.Processors > app.N() {
