@@ -68,6 +68,13 @@ func (o *optimalOptions) settings(ctx context.Context, cmd *cobra.Command, so *s
 	}
 	set := &optimal.Settings{Full: mo.Exact, Workers: mo.Workers}
 	n := info.sc.N()
+	if !info.sc.System.FailureEvents.Single() {
+		for _, f := range []string{"candidates", "refine"} {
+			if o.changed(f) {
+				return info, nil, flagError(f, "the optimal policy with failure events considers every processor count; omit --%s", f)
+			}
+		}
+	}
 	switch {
 	case o.changed("candidates") && o.changed("refine"):
 		return info, nil, flagError("refine", "give --candidates or --refine, not both")
@@ -99,6 +106,10 @@ func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scen
 		return info, optimal.Solution{}, err
 	}
 	opt.Settings, opt.Reconfigure = set, info.sc.Reconfigure
+	if !info.sc.System.FailureEvents.Single() && opt.AllLevels {
+		// Only level 2 is solved with failure events (Solution.Events).
+		opt.AllLevels, opt.Compare = false, nil
+	}
 	sol, err := optimal.Solve(ctx, info.sc.System, info.sc.Application, &opt)
 	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
 		// optimal's error names its Settings; here the flags.
@@ -107,19 +118,38 @@ func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scen
 	return info, sol, err
 }
 
-// optimalVector returns r*(1..N) and its compact form, or nil and a
-// sentence when the policy depends on the checkpoint count p, or, with
-// reconfiguration at checkpoints, runs on where its vector would
+// optimalVector returns r*(1..N) and its compact form; nil and the range
+// form of its decision table (reschedule.Table.String) when the policy
+// depends on the checkpoint count p; nil and a sentence when, with
+// reconfiguration at checkpoints, it runs on where its vector would
 // reconfigure (or the reverse).
 func optimalVector(pol *optimal.Policy) (reschedule.Vector, string) {
 	v, err := pol.Vector()
+	if err == nil {
+		return v, runs(v)
+	}
+	if !pol.DependsOnOld() {
+		return nil, "no single vector: with reconfiguration at checkpoints its choice to reconfigure depends on the running count, not only on r(n)"
+	}
+	t, err := pol.Table()
 	if err != nil {
-		if !pol.DependsOnOld() {
-			return nil, "no single vector: with reconfiguration at checkpoints its choice to reconfigure depends on the running count, not only on r(n)"
-		}
 		return nil, "depends on the checkpoint count p (the recovery cost depends on it); no single vector"
 	}
-	return v, runs(v)
+	return nil, t.String()
+}
+
+// optimalRows writes r*(n) under label: runs of the vector, or the
+// decision table in range form, one of its rows per line, when the
+// policy depends on the checkpoint count p (decisionTableRows).
+func optimalRows(t *table, label string, pol *optimal.Policy) {
+	if pol.DependsOnOld() {
+		if tb, err := pol.Table(); err == nil {
+			decisionTableRows(t, label, tb)
+			return
+		}
+	}
+	_, rr := optimalVector(pol)
+	t.row(label, rr)
 }
 
 // secondsByCount writes a map from processor count to seconds with
@@ -161,6 +191,12 @@ func runOptimizeOptimal(ctx context.Context, cmd *cobra.Command, opts *optimizeO
 	bar.finish()
 	if err != nil {
 		return err
+	}
+	if sol.Events != nil {
+		if opts.Plot.Path != "" {
+			return flagError("plot", "the optimal policy with failure events has level 2 only: nothing to plot")
+		}
+		return opts.env.render(opts.Output, optimalEventsReport{info: info, sol: sol})
 	}
 	r := optimalLevelsReport{info, sol.Solver, sol.Levels}
 	if opts.Plot.Path != "" {
@@ -302,9 +338,9 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	_, rr := optimalVector(rep.Single.Policy)
 	_, rr4 := optimalVector(rep.PerState.Policy)
 	t = newTable(w)
-	t.row("r*(n), level 2", rr)
+	optimalRows(t, "r*(n), level 2", rep.Single.Policy)
 	if rr4 != rr {
-		t.row("r*(n), level 4", rr4)
+		optimalRows(t, "r*(n), level 4", rep.PerState.Policy)
 	}
 	local := "a coordinate-wise local optimum"
 	switch {
@@ -337,6 +373,9 @@ func runUWTOptimal(ctx context.Context, cmd *cobra.Command, opts *uwtOptions, in
 	bar.finish()
 	if err != nil {
 		return err
+	}
+	if sol.Events != nil {
+		return opts.env.render(opts.Output, optimalEventsReport{info: info, sol: sol, fixed: true})
 	}
 	return opts.env.render(opts.Output, optimalUWTReport{info, interval, sol.Result})
 }
@@ -407,19 +446,13 @@ func (r optimalUWTReport) Text(w io.Writer) error {
 func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptions) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
 	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &modelOptions{}, optimal.Options{AllLevels: true})
-	if err != nil && info.sc != nil && !info.sc.System.FailureEvents.Single() {
-		// Solve models single failures; the batch model's solver takes
-		// the failure events.
-		res, err := solveEvents(ctx, opts, info)
-		bar.finish()
-		if err != nil {
-			return err
-		}
-		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: res.Table, interval: res.Interval, uwt: res.UWT})
-	}
 	bar.finish()
 	if err != nil {
 		return err
+	}
+	if sol.Events != nil {
+		// Level 2 only (one interval): no I(a).
+		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: sol.Events.Table, interval: sol.Interval, uwt: sol.UWT})
 	}
 	if sol.Status == optimal.NoUsefulWork {
 		return fmt.Errorf("the optimal policy: no policy does useful work on this system (every up segment's reward rate is at most %s work/s, within the model's accuracy of zero): no decision table to write", sci(sol.Solver.MaxUWT()))
@@ -431,21 +464,6 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	}
 	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: t, interval: rep.Single.Interval, uwt: rep.Single.UWT,
 		intervals: rep.PerConfiguration.Intervals, mass: rep.PerConfiguration.Mass})
-}
-
-// solveEvents is markov policy --policy optimal on a system with failure
-// events: the solver of the batch model (optimal.SingleIntervalEvents),
-// one interval for every configuration.
-func solveEvents(ctx context.Context, opts *policyOptions, info scenarioInfo) (optimal.EventsResult, error) {
-	for _, f := range []string{"candidates", "refine"} {
-		if opts.Optimal.changed(f) {
-			return optimal.EventsResult{}, flagError(f, "the optimal policy with failure events considers every processor count; omit --%s", f)
-		}
-	}
-	if info.sc.Reconfigure == scenario.AtCheckpoint {
-		return optimal.EventsResult{}, errors.New("the optimal policy with failure events does not model reconfiguration at checkpoints (reconfigure: at-checkpoint)")
-	}
-	return optimal.SingleIntervalEvents(ctx, info.sc.System, info.sc.Application, nil)
 }
 
 // optimalPolicyReport is the result of markov policy --policy optimal:

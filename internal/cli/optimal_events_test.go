@@ -1,0 +1,90 @@
+package cli_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestOptimizeOptimalEvents: on systems with failure events, markov
+// optimize --policy optimal goes through the one entry point
+// (optimal.Solve) and gives the g* and I* that markov policy --policy
+// optimal writes (to 1e-12: the same level-2 search), and the oracle is
+// independent: markov uwt's exact batch model (the chain of all states,
+// not the decision process) of the policy optimize printed, read back as
+// a vector or a decision table, gives its g* at I* to 1e-9. Beyond
+// optimal.MaxEventsProcessors the error names the processors (exit 1).
+func TestOptimizeOptimalEvents(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "migration.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mig := strings.Replace(string(raw), `"mttr": "4h"}`, `"mttr": "4h", "failure_events": {"sizes": [0.6, 0.4]}}`, 1)
+	if mig == string(raw) {
+		t.Fatal("the example's system line changed")
+	}
+	flat := `{"system": {"processors": 5, "mttf": "2h", "mttr": "3h", "failure_events": {"sizes": [0.5, 0.3, 0.2]}},
+ "application": {"work_rate": [1, 1.8, 2.5, 3.1, 3.6], "checkpoint_latency": 60, "recovery": 90}, "policy": "greedy"}`
+	for _, c := range []struct {
+		name, file string
+		table      bool
+	}{
+		{"migration", mig, true},
+		{"flat", flat, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := writeFile(t, c.name+".json", c.file)
+			var o struct {
+				UWT      float64          `json:"uwt"`
+				Interval float64          `json:"interval"`
+				Vector   []int            `json:"vector"`
+				Table    []map[string]any `json:"table"`
+				Levels   []int            `json:"levels"`
+				Status   string           `json:"status"`
+			}
+			runJSON(t, &o, "optimize", "--scenario", f, "--policy", "optimal")
+			var p struct {
+				Policy         string  `json:"policy"`
+				Interval       float64 `json:"interval"`
+				UWT            float64 `json:"uwt"`
+				ScenarioPolicy any     `json:"scenario_policy"`
+			}
+			runJSON(t, &p, "policy", "--scenario", f, "--policy", "optimal")
+			if relErr(o.UWT, p.UWT) > 1e-12 || relErr(o.Interval, p.Interval) > 1e-12 {
+				t.Errorf("optimize g* %.15g at I* %.15g, policy %.15g at %.15g", o.UWT, o.Interval, p.UWT, p.Interval)
+			}
+			if o.Status != "Converged" || len(o.Levels) != 1 || o.Levels[0] != 2 {
+				t.Errorf("status %q, levels %v; want Converged, [2]", o.Status, o.Levels)
+			}
+			if got := o.Table != nil; got != c.table || got == (o.Vector != nil) {
+				t.Errorf("table %v, vector %v; want a table: %v", o.Table, o.Vector, c.table)
+			}
+			u := struct {
+				UWT float64 `json:"uwt"`
+			}{}
+			runJSON(t, &u, "uwt", "--scenario", f, "--policy", p.Policy, "--interval", fmt.Sprintf("%.17gs", o.Interval), "--exact")
+			if relErr(u.UWT, o.UWT) > 1e-9 {
+				t.Errorf("uwt of the policy read back: %.15g, optimize g* %.15g", u.UWT, o.UWT)
+			}
+			var g struct {
+				UWT float64 `json:"uwt"`
+			}
+			runJSON(t, &g, "uwt", "--scenario", f, "--policy", "optimal", "--interval", fmt.Sprintf("%.17gs", o.Interval))
+			if relErr(g.UWT, o.UWT) > 1e-12 {
+				t.Errorf("uwt --policy optimal at I*: %.15g, optimize g* %.15g", g.UWT, o.UWT)
+			}
+			text := mustRun(t, "optimize", "--scenario", f, "--policy", "optimal")
+			if want := map[bool]string{true: "r*(p, n)", false: "r*(n)"}[c.table]; !strings.Contains(text, want) || !strings.Contains(text, "level 2 only") {
+				t.Errorf("want %q and the levels note in:\n%s", want, text)
+			}
+		})
+	}
+	big := strings.Replace(flat, `"processors": 5`, `"processors": 65`, 1)
+	big = strings.Replace(big, `"work_rate": [1, 1.8, 2.5, 3.1, 3.6]`, `"work_rate": {"constant": 0, "per_processor": 1}`, 1)
+	_, stderr, code := run(t, "optimize", "--scenario", writeFile(t, "big.json", big), "--policy", "optimal")
+	if code != 1 || !strings.Contains(stderr, "system.processors = 65") {
+		t.Errorf("65 processors with failure events: exit %d, %q; want 1 naming system.processors", code, stderr)
+	}
+}
