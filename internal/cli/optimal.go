@@ -138,18 +138,19 @@ func optimalVector(pol *optimal.Policy) (reschedule.Vector, string) {
 	return nil, t.String()
 }
 
-// optimalRows writes r*(n) under label: runs of the vector, or the
-// decision table in range form, one of its rows per line, when the
-// policy depends on the checkpoint count p (decisionTableRows).
-func optimalRows(t *table, label string, pol *optimal.Policy) {
+// optimalRows writes the policy under "r*(n)"+suffix: runs of the
+// vector, or, under "r*(p, n)"+suffix, the decision table in range form,
+// one of its rows per line, when the policy depends on the checkpoint
+// count p (decisionTableRows).
+func optimalRows(t *table, suffix string, pol *optimal.Policy) {
 	if pol.DependsOnOld() {
 		if tb, err := pol.Table(); err == nil {
-			decisionTableRows(t, label, tb)
+			decisionTableRows(t, "r*(p, n)"+suffix, tb)
 			return
 		}
 	}
 	_, rr := optimalVector(pol)
-	t.row(label, rr)
+	t.row("r*(n)"+suffix, rr)
 }
 
 // secondsByCount writes a map from processor count to seconds with
@@ -338,9 +339,9 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	_, rr := optimalVector(rep.Single.Policy)
 	_, rr4 := optimalVector(rep.PerState.Policy)
 	t = newTable(w)
-	optimalRows(t, "r*(n), level 2", rep.Single.Policy)
+	optimalRows(t, ", level 2", rep.Single.Policy)
 	if rr4 != rr {
-		optimalRows(t, "r*(n), level 4", rep.PerState.Policy)
+		optimalRows(t, ", level 4", rep.PerState.Policy)
 	}
 	local := "a coordinate-wise local optimum"
 	switch {
@@ -428,12 +429,16 @@ func (r optimalUWTReport) CSV() ([]string, [][]string) {
 }
 
 func (r optimalUWTReport) Text(w io.Writer) error {
-	_, rr := r.vector()
 	t := newTable(w)
 	t.row("Scenario", r.info.describe())
 	t.row("Interval I", dur(r.interval))
 	t.row("g*(I)", num(r.res.UWT)+" work/s (the best rescheduling policy at this interval)")
-	t.row("r*(n)", rr)
+	if r.res.Status == optimal.NoUsefulWork {
+		_, rr := r.vector()
+		t.row("r*(n)", rr)
+	} else {
+		optimalRows(t, "", r.res.Policy)
+	}
 	t.row("Policy iteration", fmt.Sprintf("%s after %d improvements", r.res.Status, r.res.Iterations))
 	t.row("States", fmt.Sprintf("%d decision states, %d recurrent", r.res.States, r.res.Recurrent))
 	t.row("Dropped mass", sci(r.res.Dropped)+" per jump")

@@ -88,3 +88,40 @@ func TestOptimizeOptimalEvents(t *testing.T) {
 		t.Errorf("65 processors with failure events: exit %d, %q; want 1 naming system.processors", code, stderr)
 	}
 }
+
+// TestOptimizeOptimalTable: where the optimal policy depends on the
+// checkpoint count p (docs/examples/migration.json), markov optimize
+// --policy optimal prints its decision table in the range form markov
+// policy --policy optimal writes (the same renderer), and that form read
+// back through --policy "table:…" gives, in markov uwt's exact model,
+// the g* optimize printed at I*, to 1e-9.
+func TestOptimizeOptimalTable(t *testing.T) {
+	mig := filepath.Join("..", "..", "docs", "examples", "migration.json")
+	var o struct {
+		UWT      float64 `json:"uwt"`
+		Interval float64 `json:"interval"`
+		Vector   []int   `json:"vector"`
+		Runs     string  `json:"runs"`
+	}
+	runJSON(t, &o, "optimize", "--scenario", mig, "--policy", "optimal")
+	var p struct {
+		Runs string `json:"runs"`
+	}
+	runJSON(t, &p, "policy", "--scenario", mig, "--policy", "optimal")
+	if o.Vector != nil || o.Runs != p.Runs {
+		t.Errorf("optimize vector %v, runs %q; policy runs %q", o.Vector, o.Runs, p.Runs)
+	}
+	var u struct {
+		UWT float64 `json:"uwt"`
+	}
+	runJSON(t, &u, "uwt", "--scenario", mig, "--policy", "table:"+o.Runs, "--interval", fmt.Sprintf("%.17gs", o.Interval), "--exact")
+	if relErr(u.UWT, o.UWT) > 1e-9 {
+		t.Errorf("uwt of the table read back: %.15g, optimize g* %.15g", u.UWT, o.UWT)
+	}
+	text := mustRun(t, "optimize", "--scenario", mig, "--policy", "optimal")
+	for _, want := range []string{"r*(p, n), level 2", "p=3: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
+	}
+}
