@@ -153,6 +153,36 @@ func optimalRows(t *table, suffix string, pol *optimal.Policy) {
 	t.row("r*(n)"+suffix, rr)
 }
 
+// outsideWindow writes the row that tells where r*(n) is not solved: the
+// functional counts outside the solver's window lo..hi of N, whose states
+// the stationary law of the functional count reaches with at most
+// Settings.Tol of its mass on each side. There the vector repeats the
+// action of the nearest count in the window, capped at n
+// (optimal.Policy.Recovery), which is what a replay does if it ever gets
+// there; docs/optimal-policy.md section 4. No row when the window is
+// 1..N.
+func outsideWindow(t *table, lo, hi, n int) {
+	var parts []string
+	if lo > 1 {
+		parts = append(parts, fmt.Sprintf("n = %s: as n = %d", countRange(1, lo-1), lo))
+	}
+	if hi < n {
+		parts = append(parts, fmt.Sprintf("n = %s: as n = %d", countRange(hi+1, n), hi))
+	}
+	if len(parts) == 0 {
+		return
+	}
+	t.row("Outside window", strings.Join(parts, "; ")+" (capped at n); not solved: the functional count stays in "+countRange(lo, hi)+" but for a negligible fraction of the time")
+}
+
+// countRange writes lo..hi as "lo-hi", or "lo" when they are equal.
+func countRange(lo, hi int) string {
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d-%d", lo, hi)
+}
+
 // secondsByCount writes a map from processor count to seconds with
 // string keys, as JSON objects need.
 func secondsByCount(m map[int]float64) map[string]jsonFloat {
@@ -343,6 +373,7 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	if rr4 != rr {
 		optimalRows(t, ", level 4", rep.PerState.Policy)
 	}
+	outsideWindow(t, lo, hi, r.info.sc.N())
 	local := "a coordinate-wise local optimum"
 	switch {
 	case rep.PerConfiguration.Global:
@@ -378,7 +409,8 @@ func runUWTOptimal(ctx context.Context, cmd *cobra.Command, opts *uwtOptions, in
 	if sol.Events != nil {
 		return opts.env.render(opts.Output, optimalEventsReport{info: info, sol: sol, fixed: true})
 	}
-	return opts.env.render(opts.Output, optimalUWTReport{info, interval, sol.Result})
+	lo, hi := sol.Solver.Window()
+	return opts.env.render(opts.Output, optimalUWTReport{info, interval, sol.Result, lo, hi})
 }
 
 // optimalUWTReport is the result of markov uwt --policy optimal: g*(I).
@@ -386,6 +418,7 @@ type optimalUWTReport struct {
 	info     scenarioInfo
 	interval float64
 	res      optimal.Result
+	lo, hi   int // the solver's window of functional counts
 }
 
 type optimalUWTJSON struct {
@@ -438,6 +471,7 @@ func (r optimalUWTReport) Text(w io.Writer) error {
 		t.row("r*(n)", rr)
 	} else {
 		optimalRows(t, "", r.res.Policy)
+		outsideWindow(t, r.lo, r.hi, r.info.sc.N())
 	}
 	t.row("Policy iteration", fmt.Sprintf("%s after %d improvements", r.res.Status, r.res.Iterations))
 	t.row("States", fmt.Sprintf("%d decision states, %d recurrent", r.res.States, r.res.Recurrent))
@@ -457,7 +491,7 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	}
 	if sol.Events != nil {
 		// Level 2 only (one interval): no I(a).
-		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: sol.Events.Table, interval: sol.Interval, uwt: sol.UWT})
+		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: sol.Events.Table, interval: sol.Interval, uwt: sol.UWT, lo: 1, hi: info.sc.N()})
 	}
 	if sol.Status == optimal.NoUsefulWork {
 		return fmt.Errorf("the optimal policy: no policy does useful work on this system (every up segment's reward rate is at most %s work/s, within the model's accuracy of zero): no decision table to write", sci(sol.Solver.MaxUWT()))
@@ -467,8 +501,9 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	if err != nil {
 		return fmt.Errorf("the optimal policy has no decision table to write (%v); use markov optimize --policy optimal", err)
 	}
+	lo, hi := sol.Solver.Window()
 	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: t, interval: rep.Single.Interval, uwt: rep.Single.UWT,
-		intervals: rep.PerConfiguration.Intervals, mass: rep.PerConfiguration.Mass})
+		intervals: rep.PerConfiguration.Intervals, mass: rep.PerConfiguration.Mass, lo: lo, hi: hi})
 }
 
 // optimalPolicyReport is the result of markov policy --policy optimal:
@@ -480,6 +515,7 @@ type optimalPolicyReport struct {
 	t               *reschedule.Table
 	interval, uwt   float64
 	intervals, mass map[int]float64
+	lo, hi          int // the solver's window of functional counts
 }
 
 // optimalPolicyJSON extends policyJSON: Policy is "vector:r1,...,rN" or
@@ -553,6 +589,7 @@ func (p optimalPolicyReport) Text(w io.Writer) error {
 		sc.Reschedule, sc.Table = v, nil
 	}
 	tableRows(t, sc)
+	outsideWindow(t, p.lo, p.hi, p.t.N())
 	t.row("I*", short(p.interval)+" (one interval, UWT "+num(p.uwt)+" work/s)")
 	if p.intervals != nil {
 		t.row("I(a)", intervalsText(p.intervals, p.mass))

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // TestOptimizeOptimalEvents: on systems with failure events, markov
@@ -122,6 +124,50 @@ func TestOptimizeOptimalTable(t *testing.T) {
 	for _, want := range []string{"r*(p, n), level 2", "p=3: "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in:\n%s", want, text)
+		}
+	}
+}
+
+// TestOptimalOutsideWindow: on 32 processors of the built-in system the
+// solver's window of functional counts starts above 1; the text output
+// names the counts outside it and the count whose action the vector
+// repeats there, and the JSON vector is that action capped at n
+// (docs/optimal-policy.md section 4). The window's claim is checked
+// independently: the stationary law of the functional count,
+// Binomial(N, MTTF/(MTTF + MTTR)) (gonum's distuv), has at most 1e-12 of
+// its mass below it.
+func TestOptimalOutsideWindow(t *testing.T) {
+	var o struct {
+		Scenario struct {
+			Processors int     `json:"processors"`
+			MTTF       float64 `json:"mttf"`
+			MTTR       float64 `json:"mttr"`
+		} `json:"scenario"`
+		Vector []int  `json:"vector"`
+		Window [2]int `json:"window"`
+	}
+	runJSON(t, &o, "optimize", "--policy", "optimal", "-n", "32")
+	lo, n := o.Window[0], o.Scenario.Processors
+	if lo <= 1 || len(o.Vector) != n {
+		t.Fatalf("window %v, vector %v: want a window above 1 on %d processors", o.Window, o.Vector, n)
+	}
+	b := distuv.Binomial{N: float64(n), P: o.Scenario.MTTF / (o.Scenario.MTTF + o.Scenario.MTTR)}
+	if m := b.CDF(float64(lo - 1)); m > 1e-12 {
+		t.Errorf("mass %g below the window %v, want at most 1e-12", m, o.Window)
+	}
+	for k := 1; k < lo; k++ {
+		if want := min(o.Vector[lo-1], k); o.Vector[k-1] != want {
+			t.Errorf("r(%d) = %d, want r(%d) = %d capped at %d", k, o.Vector[k-1], lo, o.Vector[lo-1], k)
+		}
+	}
+	want := fmt.Sprintf("Outside window  n = 1-%d: as n = %d", lo-1, lo)
+	for _, cmd := range [][]string{
+		{"optimize", "--policy", "optimal", "-n", "32"},
+		{"uwt", "--policy", "optimal", "-n", "32", "--interval", "2h"},
+		{"policy", "--policy", "optimal", "-n", "32"},
+	} {
+		if text := mustRun(t, cmd...); !strings.Contains(strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("%s: no %q in:\n%s", cmd[0], want, text)
 		}
 	}
 }
