@@ -58,8 +58,7 @@ func wantsOptimal(policy string) bool {
 // settings loads the scenario and returns the solver's settings with the
 // restriction the flags ask for.
 func (o *optimalOptions) settings(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Settings, error) {
-	so.optimal = true
-	info, err := so.load(cmd)
+	info, err := so.loadOptimal(cmd)
 	if err != nil {
 		return info, nil, err
 	}
