@@ -45,11 +45,16 @@ type perConfiguration struct {
 // solveOptimal solves the optimal policy (optimal.Solve, level 3: one
 // interval per configuration, by coordinate ascent started at level 2's
 // I*; starting from level 4 as the specification suggests would cost a
-// per-state policy iteration per segment) on the system, application and
+// per-state policy iteration per segment; level 2, one interval, with
+// failure events, the only level solved there) on the system, application and
 // reconfiguration rule of sc. It returns the scenario of its vector and
 // its intervals.
 func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy) (*scenario.Scenario, *perConfiguration, error) {
-	sol, err := optimal.Solve(ctx, sc.System, sc.Application, &optimal.Options{Level: 3, Reconfigure: sc.Reconfigure, Settings: &optimal.Settings{Workers: 1}})
+	level := 3
+	if !sc.System.FailureEvents.Single() {
+		level = 2
+	}
+	sol, err := optimal.Solve(ctx, sc.System, sc.Application, &optimal.Options{Level: level, Reconfigure: sc.Reconfigure, Settings: &optimal.Settings{Workers: 1}})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -59,7 +64,7 @@ func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy)
 	// The actions after an interruption as a decision table (a vector
 	// unless they depend on the checkpoint count p); with reconfiguration
 	// at checkpoints the up states' own choices are replayed below.
-	table := sol.Policy.Table
+	table := sol.DecisionTable
 	if sc.Reconfigure == scenario.AtCheckpoint {
 		table = sol.Policy.RecoveryTable
 	}
@@ -78,6 +83,11 @@ func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy)
 		pc.reconf = sol.Policy.SegmentReconfigure
 	}
 	pol := sol.Policy
+	if sol.Events != nil {
+		// With failure events only level 2 is solved: one interval.
+		pc.intervals = func(int, int) float64 { return sol.Interval }
+		return out, pc, nil
+	}
 	pc.intervals = func(a, s int) float64 {
 		if iv := pol.SegmentInterval(a, s); iv > 0 {
 			return iv

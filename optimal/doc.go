@@ -185,7 +185,12 @@
 // rows are dense (N ≤ MaxEventsProcessors). The tests hold g*(I) against
 // the enumeration of every vector with package uwt's batch model
 // (TestEventsEnumeration, 1e-9) and, without events, against New's solver
-// (TestEventsSecondSolver, 1e-10). New itself refuses failure events.
+// (TestEventsSecondSolver, 1e-10). New itself refuses failure events;
+// Solve routes them here (Solution.Events, the policy a decision table):
+// with failure events only level 2 and g*(I) exist, on at most
+// MaxEventsProcessors processors (an error naming system.processors
+// above), without reconfiguration at checkpoints or Settings.Candidates
+// (TestSolveEvents).
 //
 // # Restriction for large N
 //

@@ -13,6 +13,7 @@ import (
 	"github.com/ckpt-markov/markov/internal/scalar"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
 )
 
 // MaxEventsProcessors bounds N for the solver with failure events, whose
@@ -35,6 +36,10 @@ type EventsResult struct {
 	Table *reschedule.Table
 	// Iterations is the number of policy improvements made.
 	Iterations int
+	// IntervalStatus tells, for SingleIntervalEvents, whether I* lies at
+	// a bound of its scan (uwt.AtMin, uwt.AtMax); uwt.Converged
+	// otherwise, and for FixedIntervalEvents.
+	IntervalStatus uwt.Status
 }
 
 // eventsProcess is the decision process of a system with failure events
@@ -122,8 +127,14 @@ func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario
 			k = i
 		}
 	}
-	if k == 0 || k == len(us)-1 {
-		return best, nil // at a bound of the scan
+	best.IntervalStatus = uwt.Converged
+	switch k {
+	case 0:
+		best.IntervalStatus = uwt.AtMin
+		return best, nil
+	case len(us) - 1:
+		best.IntervalStatus = uwt.AtMax
+		return best, nil
 	}
 	if _, _, err := scalar.Maximize(g, us[k-1], us[k+1], 1e-6, us[k], fs[k], fs[k-1], fs[k+1]); err != nil {
 		return EventsResult{}, err
@@ -383,7 +394,7 @@ func (pr *eventsProcess) solve(set Settings) (EventsResult, error) {
 	if act[pr.index(pr.ps[0], n)] == 0 {
 		return EventsResult{}, errors.New("optimal: the work rate is zero on every processor count")
 	}
-	res := EventsResult{Interval: pr.interval, Status: IterationLimit}
+	res := EventsResult{Interval: pr.interval, Status: IterationLimit, IntervalStatus: uwt.Converged}
 	tr := &sparseRow{val: make([]float64, nx)}
 	for it := 0; it <= set.MaxIter; it++ {
 		g, h, err := pr.evaluate(act)

@@ -2,6 +2,7 @@ package optimal
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -51,14 +52,30 @@ type Solution struct {
 	// Levels holds the four levels and the hand-made policies when
 	// Options.AllLevels asked for them (zero otherwise).
 	Levels Report
-	// Solver is the decision process solved.
+	// Solver is the decision process solved; nil with failure events.
 	Solver *Solver
+	// Events is the policy of a system with failure events
+	// (system.failure_events not single): level 2 or g*(I) of
+	// SingleIntervalEvents or FixedIntervalEvents, its decision table
+	// in Events.Table. Result then holds its Status, UWT and Iterations
+	// only (Result.Policy is nil), and Single and Levels are zero. Nil
+	// without failure events.
+	Events *EventsResult
+	// sc is the scenario solved (greedy standing in for the policy).
+	sc *scenario.Scenario
 }
 
 // Solve computes the optimal rescheduling policy and its intervals for
 // the system and the application: the one library entry point that the
 // CLI, package evaluate and package sweep call. No policy is given: the
 // solver considers every action (docs/optimal-policy.md).
+//
+// With failure events (system.failure_events not single) Solve runs the
+// solver of the batch model (FixedIntervalEvents, SingleIntervalEvents)
+// into Solution.Events: only level 2 and g*(I) exist there, on at most
+// MaxEventsProcessors processors, without reconfiguration at checkpoints
+// and without Settings.Candidates; Options.Level 3 or 4 and
+// Options.AllLevels are errors.
 func Solve(ctx context.Context, sys scenario.System, app scenario.Application, opt *Options) (Solution, error) {
 	var o Options
 	if opt != nil {
@@ -83,11 +100,14 @@ func Solve(ctx context.Context, sys scenario.System, app scenario.Application, o
 		return Solution{}, err
 	}
 	sc.Reconfigure = o.Reconfigure
+	if !sys.FailureEvents.Single() {
+		return solveEvents(ctx, sc, o)
+	}
 	sv, err := New(sc, o.Settings)
 	if err != nil {
 		return Solution{}, err
 	}
-	out := Solution{Solver: sv, IntervalStatus: uwt.Converged}
+	out := Solution{Solver: sv, IntervalStatus: uwt.Converged, sc: sc}
 	if o.AllLevels {
 		if out.Levels, err = sv.Levels(ctx, o.Compare); err != nil {
 			return Solution{}, err
@@ -126,6 +146,49 @@ func Solve(ctx context.Context, sys scenario.System, app scenario.Application, o
 	return out, nil
 }
 
+// solveEvents is Solve with failure events: level 2 or g*(I) of the batch
+// model's solver.
+func solveEvents(ctx context.Context, sc *scenario.Scenario, o Options) (Solution, error) {
+	switch {
+	case o.AllLevels:
+		return Solution{}, errors.New("optimal: Options.AllLevels with system.failure_events: only level 2 (one interval) is solved with failure events")
+	case o.Interval == 0 && o.Level != 2:
+		return Solution{}, fmt.Errorf("optimal: Options.Level = %d with system.failure_events: only level 2 (one interval) is solved with failure events", o.Level)
+	case sc.Reconfigure == scenario.AtCheckpoint:
+		return Solution{}, errors.New("optimal: reconfigure: at-checkpoint with system.failure_events: the solver with failure events does not model reconfiguration at checkpoints")
+	case o.Settings != nil && o.Settings.Candidates != nil:
+		return Solution{}, errors.New("optimal: Settings.Candidates with system.failure_events: the solver with failure events considers every processor count")
+	case sc.N() > MaxEventsProcessors:
+		return Solution{}, fmt.Errorf("optimal: system.processors = %d with system.failure_events: the solver with failure events is dense, at most %d processors", sc.N(), MaxEventsProcessors)
+	}
+	var (
+		r   EventsResult
+		err error
+	)
+	if o.Interval > 0 {
+		r, err = FixedIntervalEvents(ctx, sc.System, sc.Application, o.Interval, o.Settings)
+	} else {
+		r, err = SingleIntervalEvents(ctx, sc.System, sc.Application, o.Settings)
+	}
+	if err != nil {
+		return Solution{}, err
+	}
+	return Solution{
+		Result:   Result{Status: r.Status, UWT: r.UWT, Iterations: r.Iterations},
+		Interval: r.Interval, IntervalStatus: r.IntervalStatus, Events: &r, sc: sc,
+	}, nil
+}
+
+// DecisionTable returns the action in each decision state X(p, n), n =
+// 1..N, of the solution's policy: Events.Table with failure events, else
+// Policy.Table.
+func (s *Solution) DecisionTable() (*reschedule.Table, error) {
+	if s.Events != nil {
+		return s.Events.Table, nil
+	}
+	return s.Policy.Table()
+}
+
 // meanInterval is the stationary-weighted mean of the intervals, summed
 // in increasing order of count (a sum in the map's order would change its
 // last bits from run to run).
@@ -146,11 +209,19 @@ func (s *Solution) meanInterval() float64 {
 // scenario.Policy{Kind: Optimal} resolved to its vector. It returns an
 // error when the policy is not a vector (Policy.Vector).
 func (s *Solution) Scenario() (*scenario.Scenario, reschedule.Vector, error) {
-	v, err := s.Policy.Vector()
+	var (
+		v   reschedule.Vector
+		err error
+	)
+	if s.Events != nil {
+		v, err = s.Events.Table.Vector()
+	} else {
+		v, err = s.Policy.Vector()
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	sc := *s.Solver.Scenario()
+	sc := *s.sc
 	sc.Policy, sc.Reschedule = scenario.Policy{Kind: scenario.Optimal}.Resolved(v), v
 	return &sc, v, nil
 }

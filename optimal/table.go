@@ -120,11 +120,11 @@ func (pol *Policy) checkTableReconf(t *reschedule.Table) error {
 // scenario.Policy.ResolvedTable): the scenario every model and simulator
 // of the toolkit replays through scenario.Scenario.Rule.
 func (s *Solution) TableScenario() (*scenario.Scenario, error) {
-	t, err := s.Policy.Table()
+	t, err := s.DecisionTable()
 	if err != nil {
 		return nil, err
 	}
-	base := s.Solver.Scenario()
+	base := s.sc
 	sc, err := scenario.New(base.System, base.Application, scenario.Policy{Kind: scenario.Optimal}.ResolvedTable(t))
 	if err != nil {
 		return nil, err

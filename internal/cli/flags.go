@@ -35,9 +35,6 @@ type scenarioOptions struct {
 	// rate's form.
 	Checkpoint, Overhead, Recovery, Work string
 
-	// optimal is whether the command accepts --policy optimal: the
-	// scenario then carries the greedy vector until the solver replaces it.
-	optimal bool
 	// jobWork is whether the command's --work is a job's failure-free time
 	// (availability, intervals), so that the work-rate form has no flag.
 	jobWork bool
@@ -84,9 +81,6 @@ type scenarioInfo struct {
 	app string
 	// file is the scenario file, if any.
 	file string
-	// optimal is whether the policy is the optimal one (the scenario
-	// carries the greedy vector as a placeholder).
-	optimal bool
 	// ov are the overrides the flags gave.
 	ov scenario.Overrides
 }
@@ -217,14 +211,17 @@ func (s scenarioInfo) shortPolicy() string {
 
 // policy names the scenario's policy.
 func (s scenarioInfo) policy() string {
-	if s.optimal {
+	if s.ov.Policy != nil && s.ov.Policy.Kind == scenario.Optimal {
+		// The solver's policy: sc holds the system and application it
+		// takes (loadOptimal).
 		return scenario.Policy{Kind: scenario.Optimal}.String()
 	}
 	return s.sc.Policy.String()
 }
 
-// overrides reads the overriding flags; errors name the flag.
-func (o *scenarioOptions) overrides(cmd *cobra.Command) (scenario.Overrides, error) {
+// overrides reads the overriding flags; errors name the flag. --policy
+// optimal is an error unless optimalOK.
+func (o *scenarioOptions) overrides(cmd *cobra.Command, optimalOK bool) (scenario.Overrides, error) {
 	var ov scenario.Overrides
 	if cmd.Flags().Changed("processors") {
 		ov.Processors = &o.Processors
@@ -251,7 +248,7 @@ func (o *scenarioOptions) overrides(cmd *cobra.Command) (scenario.Overrides, err
 		if err != nil {
 			return ov, flagError("policy", "%s", problem(err))
 		}
-		if p.Kind == scenario.Optimal && !o.optimal {
+		if p.Kind == scenario.Optimal && !optimalOK {
 			return ov, flagError("policy", "%s: the optimal policy is not available in this command", quote.Value(o.Policy))
 		}
 		ov.Policy = &p
@@ -288,9 +285,22 @@ var overrideFlags = map[string]string{
 }
 
 // load reads the scenario file (or takes the built-in scenario) and applies
-// the overriding flags (scenario.Overrides.Apply).
+// the overriding flags (scenario.Overrides.Apply); --policy optimal is a
+// flag error (loadOptimal takes it).
 func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
-	ov, err := o.overrides(cmd)
+	return o.loadPolicy(cmd, false)
+}
+
+// loadOptimal is load for --policy optimal: the system and application
+// that optimal.Solve takes, in info.sc.System and info.sc.Application
+// (info.sc's own policy is not the solver's and is not used; the
+// description names the optimal policy).
+func (o *scenarioOptions) loadOptimal(cmd *cobra.Command) (scenarioInfo, error) {
+	return o.loadPolicy(cmd, true)
+}
+
+func (o *scenarioOptions) loadPolicy(cmd *cobra.Command, optimalOK bool) (scenarioInfo, error) {
+	ov, err := o.overrides(cmd, optimalOK)
 	if err != nil {
 		return scenarioInfo{}, err
 	}
@@ -316,7 +326,6 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 	if base == nil && info.app == "" {
 		info.app = scenario.DefaultApplication
 	}
-	info.optimal = ov.Policy != nil && ov.Policy.Kind == scenario.Optimal
 	return info, nil
 }
 

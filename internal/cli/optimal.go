@@ -58,8 +58,7 @@ func wantsOptimal(policy string) bool {
 // settings loads the scenario and returns the solver's settings with the
 // restriction the flags ask for.
 func (o *optimalOptions) settings(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Settings, error) {
-	so.optimal = true
-	info, err := so.load(cmd)
+	info, err := so.loadOptimal(cmd)
 	if err != nil {
 		return info, nil, err
 	}
@@ -68,6 +67,13 @@ func (o *optimalOptions) settings(ctx context.Context, cmd *cobra.Command, so *s
 	}
 	set := &optimal.Settings{Full: mo.Exact, Workers: mo.Workers}
 	n := info.sc.N()
+	if !info.sc.System.FailureEvents.Single() {
+		for _, f := range []string{"candidates", "refine"} {
+			if o.changed(f) {
+				return info, nil, flagError(f, "the optimal policy with failure events considers every processor count; omit --%s", f)
+			}
+		}
+	}
 	switch {
 	case o.changed("candidates") && o.changed("refine"):
 		return info, nil, flagError("refine", "give --candidates or --refine, not both")
@@ -99,6 +105,10 @@ func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scen
 		return info, optimal.Solution{}, err
 	}
 	opt.Settings, opt.Reconfigure = set, info.sc.Reconfigure
+	if !info.sc.System.FailureEvents.Single() && opt.AllLevels {
+		// Only level 2 is solved with failure events (Solution.Events).
+		opt.AllLevels, opt.Compare = false, nil
+	}
 	sol, err := optimal.Solve(ctx, info.sc.System, info.sc.Application, &opt)
 	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
 		// optimal's error names its Settings; here the flags.
@@ -107,19 +117,69 @@ func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scen
 	return info, sol, err
 }
 
-// optimalVector returns r*(1..N) and its compact form, or nil and a
-// sentence when the policy depends on the checkpoint count p, or, with
-// reconfiguration at checkpoints, runs on where its vector would
+// optimalVector returns r*(1..N) and its compact form; nil and the range
+// form of its decision table (reschedule.Table.String) when the policy
+// depends on the checkpoint count p; nil and a sentence when, with
+// reconfiguration at checkpoints, it runs on where its vector would
 // reconfigure (or the reverse).
 func optimalVector(pol *optimal.Policy) (reschedule.Vector, string) {
 	v, err := pol.Vector()
+	if err == nil {
+		return v, runs(v)
+	}
+	if !pol.DependsOnOld() {
+		return nil, "no single vector: with reconfiguration at checkpoints its choice to reconfigure depends on the running count, not only on r(n)"
+	}
+	t, err := pol.Table()
 	if err != nil {
-		if !pol.DependsOnOld() {
-			return nil, "no single vector: with reconfiguration at checkpoints its choice to reconfigure depends on the running count, not only on r(n)"
-		}
 		return nil, "depends on the checkpoint count p (the recovery cost depends on it); no single vector"
 	}
-	return v, runs(v)
+	return nil, t.String()
+}
+
+// optimalRows writes the policy under "r*(n)"+suffix: runs of the
+// vector, or, under "r*(p, n)"+suffix, the decision table in range form,
+// one of its rows per line, when the policy depends on the checkpoint
+// count p (decisionTableRows).
+func optimalRows(t *table, suffix string, pol *optimal.Policy) {
+	if pol.DependsOnOld() {
+		if tb, err := pol.Table(); err == nil {
+			decisionTableRows(t, "r*(p, n)"+suffix, tb)
+			return
+		}
+	}
+	_, rr := optimalVector(pol)
+	t.row("r*(n)"+suffix, rr)
+}
+
+// outsideWindow writes the row that tells where r*(n) is not solved: the
+// functional counts outside the solver's window lo..hi of N, whose states
+// the stationary law of the functional count reaches with at most
+// Settings.Tol of its mass on each side. There the vector repeats the
+// action of the nearest count in the window, capped at n
+// (optimal.Policy.Recovery), which is what a replay does if it ever gets
+// there; docs/optimal-policy.md section 4. No row when the window is
+// 1..N.
+func outsideWindow(t *table, lo, hi, n int) {
+	var parts []string
+	if lo > 1 {
+		parts = append(parts, fmt.Sprintf("n = %s: as n = %d", countRange(1, lo-1), lo))
+	}
+	if hi < n {
+		parts = append(parts, fmt.Sprintf("n = %s: as n = %d", countRange(hi+1, n), hi))
+	}
+	if len(parts) == 0 {
+		return
+	}
+	t.row("Outside window", strings.Join(parts, "; ")+" (capped at n); not solved: the functional count stays in "+countRange(lo, hi)+" but for a negligible fraction of the time")
+}
+
+// countRange writes lo..hi as "lo-hi", or "lo" when they are equal.
+func countRange(lo, hi int) string {
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d-%d", lo, hi)
 }
 
 // secondsByCount writes a map from processor count to seconds with
@@ -161,6 +221,12 @@ func runOptimizeOptimal(ctx context.Context, cmd *cobra.Command, opts *optimizeO
 	bar.finish()
 	if err != nil {
 		return err
+	}
+	if sol.Events != nil {
+		if opts.Plot.Path != "" {
+			return flagError("plot", "the optimal policy with failure events has level 2 only: nothing to plot")
+		}
+		return opts.env.render(opts.Output, optimalEventsReport{info: info, sol: sol})
 	}
 	r := optimalLevelsReport{info, sol.Solver, sol.Levels}
 	if opts.Plot.Path != "" {
@@ -302,10 +368,11 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	_, rr := optimalVector(rep.Single.Policy)
 	_, rr4 := optimalVector(rep.PerState.Policy)
 	t = newTable(w)
-	t.row("r*(n), level 2", rr)
+	optimalRows(t, ", level 2", rep.Single.Policy)
 	if rr4 != rr {
-		t.row("r*(n), level 4", rr4)
+		optimalRows(t, ", level 4", rep.PerState.Policy)
 	}
+	outsideWindow(t, lo, hi, r.info.sc.N())
 	local := "a coordinate-wise local optimum"
 	switch {
 	case rep.PerConfiguration.Global:
@@ -338,7 +405,11 @@ func runUWTOptimal(ctx context.Context, cmd *cobra.Command, opts *uwtOptions, in
 	if err != nil {
 		return err
 	}
-	return opts.env.render(opts.Output, optimalUWTReport{info, interval, sol.Result})
+	if sol.Events != nil {
+		return opts.env.render(opts.Output, optimalEventsReport{info: info, sol: sol, fixed: true})
+	}
+	lo, hi := sol.Solver.Window()
+	return opts.env.render(opts.Output, optimalUWTReport{info, interval, sol.Result, lo, hi})
 }
 
 // optimalUWTReport is the result of markov uwt --policy optimal: g*(I).
@@ -346,6 +417,7 @@ type optimalUWTReport struct {
 	info     scenarioInfo
 	interval float64
 	res      optimal.Result
+	lo, hi   int // the solver's window of functional counts
 }
 
 type optimalUWTJSON struct {
@@ -389,12 +461,17 @@ func (r optimalUWTReport) CSV() ([]string, [][]string) {
 }
 
 func (r optimalUWTReport) Text(w io.Writer) error {
-	_, rr := r.vector()
 	t := newTable(w)
 	t.row("Scenario", r.info.describe())
 	t.row("Interval I", dur(r.interval))
 	t.row("g*(I)", num(r.res.UWT)+" work/s (the best rescheduling policy at this interval)")
-	t.row("r*(n)", rr)
+	if r.res.Status == optimal.NoUsefulWork {
+		_, rr := r.vector()
+		t.row("r*(n)", rr)
+	} else {
+		optimalRows(t, "", r.res.Policy)
+		outsideWindow(t, r.lo, r.hi, r.info.sc.N())
+	}
 	t.row("Policy iteration", fmt.Sprintf("%s after %d improvements", r.res.Status, r.res.Iterations))
 	t.row("States", fmt.Sprintf("%d decision states, %d recurrent", r.res.States, r.res.Recurrent))
 	t.row("Dropped mass", sci(r.res.Dropped)+" per jump")
@@ -407,19 +484,13 @@ func (r optimalUWTReport) Text(w io.Writer) error {
 func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptions) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
 	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &modelOptions{}, optimal.Options{AllLevels: true})
-	if err != nil && info.sc != nil && !info.sc.System.FailureEvents.Single() {
-		// Solve models single failures; the batch model's solver takes
-		// the failure events.
-		res, err := solveEvents(ctx, opts, info)
-		bar.finish()
-		if err != nil {
-			return err
-		}
-		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: res.Table, interval: res.Interval, uwt: res.UWT})
-	}
 	bar.finish()
 	if err != nil {
 		return err
+	}
+	if sol.Events != nil {
+		// Level 2 only (one interval): no I(a).
+		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: sol.Events.Table, interval: sol.Interval, uwt: sol.UWT, lo: 1, hi: info.sc.N()})
 	}
 	if sol.Status == optimal.NoUsefulWork {
 		return fmt.Errorf("the optimal policy: no policy does useful work on this system (every up segment's reward rate is at most %s work/s, within the model's accuracy of zero): no decision table to write", sci(sol.Solver.MaxUWT()))
@@ -429,23 +500,9 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	if err != nil {
 		return fmt.Errorf("the optimal policy has no decision table to write (%v); use markov optimize --policy optimal", err)
 	}
+	lo, hi := sol.Solver.Window()
 	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: t, interval: rep.Single.Interval, uwt: rep.Single.UWT,
-		intervals: rep.PerConfiguration.Intervals, mass: rep.PerConfiguration.Mass})
-}
-
-// solveEvents is markov policy --policy optimal on a system with failure
-// events: the solver of the batch model (optimal.SingleIntervalEvents),
-// one interval for every configuration.
-func solveEvents(ctx context.Context, opts *policyOptions, info scenarioInfo) (optimal.EventsResult, error) {
-	for _, f := range []string{"candidates", "refine"} {
-		if opts.Optimal.changed(f) {
-			return optimal.EventsResult{}, flagError(f, "the optimal policy with failure events considers every processor count; omit --%s", f)
-		}
-	}
-	if info.sc.Reconfigure == scenario.AtCheckpoint {
-		return optimal.EventsResult{}, errors.New("the optimal policy with failure events does not model reconfiguration at checkpoints (reconfigure: at-checkpoint)")
-	}
-	return optimal.SingleIntervalEvents(ctx, info.sc.System, info.sc.Application, nil)
+		intervals: rep.PerConfiguration.Intervals, mass: rep.PerConfiguration.Mass, lo: lo, hi: hi})
 }
 
 // optimalPolicyReport is the result of markov policy --policy optimal:
@@ -457,6 +514,7 @@ type optimalPolicyReport struct {
 	t               *reschedule.Table
 	interval, uwt   float64
 	intervals, mass map[int]float64
+	lo, hi          int // the solver's window of functional counts
 }
 
 // optimalPolicyJSON extends policyJSON: Policy is "vector:r1,...,rN" or
@@ -530,6 +588,7 @@ func (p optimalPolicyReport) Text(w io.Writer) error {
 		sc.Reschedule, sc.Table = v, nil
 	}
 	tableRows(t, sc)
+	outsideWindow(t, p.lo, p.hi, p.t.N())
 	t.row("I*", short(p.interval)+" (one interval, UWT "+num(p.uwt)+" work/s)")
 	if p.intervals != nil {
 		t.row("I(a)", intervalsText(p.intervals, p.mass))

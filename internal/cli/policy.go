@@ -155,8 +155,15 @@ func tableRows(t *table, sc *scenario.Scenario) {
 		t.row("r(n)", runs(sc.Reschedule))
 		return
 	}
-	rows := strings.Split(sc.Table.String(), "; ")
-	t.row("r(p, n)", rows[0]+"  (p not listed below)")
+	decisionTableRows(t, "r(p, n)", sc.Table)
+}
+
+// decisionTableRows writes a decision table in its range form under
+// label, one row of the table per line: the one renderer of tables in
+// text output.
+func decisionTableRows(t *table, label string, tb *reschedule.Table) {
+	rows := strings.Split(tb.String(), "; ")
+	t.row(label, rows[0]+"  (p not listed below)")
 	for _, r := range rows[1:] {
 		t.row("", r)
 	}
