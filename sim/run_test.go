@@ -181,7 +181,12 @@ func TestSmallLambdaLimit(t *testing.T) {
 	// λ = 10⁻¹² s⁻¹ is far above it), and every replication is the same
 	// deterministic run (R·horizon·λ ≈ 10⁻³ expected failures), so the
 	// minimum R = 2 tests the same default horizon as R = 32 at a
-	// sixteenth of the cost (32·10⁶ segments took 23 s).
+	// sixteenth of the cost (32·10⁶ segments took 23 s). Still 2·10⁶
+	// segments of pure arithmetic, so not in -short (the race
+	// detector's run), which the cases above keep meaningful.
+	if testing.Short() {
+		return
+	}
 	sc := scriptedScenario(t, 1e12, 600, []int{1}, []float64{1}, []float64{60}, []float64{60}, scenario.Recovery{})
 	res, err := Run(context.Background(), sc, 600, &Settings{Replications: 2})
 	if err != nil {
