@@ -104,6 +104,23 @@
 // prefers is estimated and the policy is solved again with it (its vector
 // may then use another r(N); the rate is not iterated further).
 //
+// # Replicated applications (Volpex)
+//
+// An application with application.replicas = r > 1 (docs/model.md section
+// 13) runs only with the policies that are moldable on a multiple of r
+// processors; Run pairs it with those and skips the others (the
+// unreplicated twin of the CLI replays them), and refuses it if none is
+// given. Its model is package replication's exact chain for a = A/r
+// logical processes, optimised on the segment's rates; its I* is also
+// the paper's I_model (the chain gives no near-optimal band), and the
+// model with failure events is not written for replicas (an error with
+// Events.Model). The replay keeps the replicas, refills the dead ones
+// from the hot spares at every checkpoint and picks hosts by the rule
+// (sim.Lastval for Volpex's). Oracle: TestReplayReplicatedAgainstModel,
+// the replay of synthetic exponential traces against the chain within
+// the replay's 99 % interval, which excludes the chain with one replica
+// and with an MTTF 5 % off.
+//
 // # Rates of the used nodes
 //
 // The model's processors are exchangeable: one λ for all N. On a trace

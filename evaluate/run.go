@@ -314,7 +314,13 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 			if app.N() != procs {
 				return nil, fmt.Errorf("evaluate: application %s is described for %d processors, want %d (system %s)", quote.Value(name), app.N(), procs, quote.Value(sys.Name))
 			}
+			if err := checkReplicated(name, app, set.Policies, set.Events.Model); err != nil {
+				return nil, err
+			}
 			for _, pol := range set.Policies {
+				if !replicable(pol, app) {
+					continue // replicas.go
+				}
 				c, err := newConfig(set.segmentSettings(pol))
 				if err != nil {
 					return nil, err

@@ -380,6 +380,9 @@ type solved struct {
 // solve solves the model of a segment (package uwt, fast path) and, with
 // Events.Model, the model with the failure events of its history.
 func (c config) solve(ctx context.Context, tr *trace.Trace, seg Segment, m modelled) (solved, error) {
+	if m.sc.Application.ReplicaCount() > 1 {
+		return c.solveReplicated(ctx, tr, seg, m)
+	}
 	um, err := uwt.New(ctx, m.sc, &uwt.Settings{Workers: 1})
 	if err != nil {
 		return solved{}, err

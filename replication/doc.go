@@ -52,10 +52,24 @@
 // of (N − Σ k·c_k + 1) states, C(a + r − 1, r − 1) profiles; MaxStates
 // bounds it, and with it the O(S³) cost of the exponentials. Optimize
 // maximises UWT(I) over ln I by Brent's method (internal/scalar), from a
-// Young-like start; UWT(I) is assumed unimodal, as in package uwt. Best
-// maximises jointly over (a, r, I) by exhaustive search over the pairs
-// whose chain fits MaxStates (skipped pairs are counted, not compared),
-// and reports the best pair with r = 1 beside (Choice.Single). Optimize
+// Young-like start; UWT(I) is assumed unimodal, as in package uwt.
+//
+// # The joint search
+//
+// Best maximises jointly over (a, r, I) and reports the best pair with r
+// = 1 beside (Choice.Single). Every pair obeys the bound (Model.Bound)
+//
+//	UWT(I) ≤ ω(a)·P(F ≥ a),   F ~ Binomial(N, MTTF/(MTTF + MTTR)),
+//
+// since the functional count F evolves independently of the application
+// and an up segment, the only time work is committed (at most ω(a) per
+// second), needs a live replica of each of the a processes. Best visits
+// the pairs in decreasing order of the bound and prunes those below the
+// best UWT found; it solves the pairs with r = 1 with package uwt (the
+// same model on functional counts, whose cost grows about linearly in
+// N) and those with r > 1 with this chain (skipped and counted above
+// MaxStates). The answer is the exhaustive search's. Beyond MaxPairs
+// pairs, or MaxWork of estimated work, Best returns a *WorkError. Optimize
 // builds the state space, the generator, the recovery segment and the
 // down times once; each evaluation then costs one exponential and one
 // integral of the up segment and one stationary solve.
@@ -69,7 +83,10 @@
 // scenarios with few spares and slow repairs, and check that the interval
 // excludes the model with an MTTF 5 % off and with one replica fewer.
 // Best with r = 1 finds the count and UWT that package uwt's optimiser
-// finds count by count.
+// finds count by count; Best with pruning chooses the pairs of the
+// exhaustive search that solves every pair, r = 1 included, with this
+// chain; the chain never exceeds Bound, on volatile pools where the
+// wrong bound ω(a)·P(F ≥ a·r) would be exceeded.
 //
 // # References
 //

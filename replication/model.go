@@ -445,11 +445,18 @@ func (m Model) Optimize(tol float64) (Optimum, error) {
 	if err != nil {
 		return Optimum{}, err
 	}
+	return m.optimizeWith(func(x float64) (Result, error) { return m.uwtWith(pr, x) }, tol)
+}
+
+// optimizeWith maximises UWT(I) = eval(I).UWT over ln I by Brent's
+// method from the Young-like start of Optimize; tol is already checked.
+// Best calls it with package uwt's evaluation for r = 1.
+func (m Model) optimizeWith(uwtAt func(float64) (Result, error), tol float64) (Optimum, error) {
 	eval := func(x float64) (Result, error) {
 		if !(x > 0) || math.IsInf(x, 0) {
 			return Result{}, fmt.Errorf("replication: interval = %v, want a finite positive number of seconds", x)
 		}
-		return m.uwtWith(pr, x)
+		return uwtAt(x)
 	}
 	x0 := math.Sqrt(2 * math.Max(m.Latency, 1e-3*m.MTTF) * m.MTTF / float64(m.Processes))
 	iv, err := scalar.LogMinimize(func(x float64) (float64, error) {

@@ -87,7 +87,12 @@ the application of a scenario file (work rate, checkpoint and recovery
 costs; one checkpoint level), with its policy unless --policies is given
 and its reconfiguration unless --reconfigure is given; its system's rates
 are replaced by each segment's estimates, and each system runs on min(its
-nodes, the file's processors) (or --processors).
+nodes, the file's processors) (or --processors). A file with
+application.replicas = r > 1 and the policy moldable:A, A = a·r, is
+replayed as Volpex runs (replicas, hot spares, co-operative checkpoints;
+--rule lastval for its host selection) with the interval of package
+replication's model, beside the same application with one replica ("FILE
+(r = 1)") under the file's policy and every policy of --policies.
 
 --levels replays a scenario file with application.checkpoint_levels
 (docs/model.md section 12): for each segment the model chooses its
@@ -729,6 +734,9 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 			return nil, flagError("policies", "%s", problem(err))
 		}
 	}
+	if file != nil && file.Application.ReplicaCount() > 1 {
+		replicatedFile(set, file, filepath.Base(o.Scenario))
+	}
 	for _, p := range set.Policies {
 		if p.Kind == scenario.Explicit && o.Processors > 0 && len(p.Explicit) != o.Processors {
 			return nil, flagError("policies", "%s has %d entries, want %d (--processors)", p, len(p.Explicit), o.Processors)
@@ -824,6 +832,35 @@ func (o *evaluateOptions) scenarioFile(set *evaluate.Settings) (*scenario.Scenar
 		set.Reconfigure = sc.Reconfigure
 	}
 	return sc, nil
+}
+
+// replicatedFile sets up the replay of a scenario file with
+// application.replicas = r > 1: the application as given (replayed with
+// the file's policy, a moldable one on a·r processors, evaluate's
+// replicable) beside the same application with one replica (name + " (r =
+// 1)"), which every policy replays; the file's policy is added to
+// --policies when they do not hold it, so the replicated run is always
+// there.
+func replicatedFile(set *evaluate.Settings, sc *scenario.Scenario, name string) {
+	app := sc.Application
+	single := name + " (r = 1)"
+	set.Applications = []string{name, single}
+	set.Resolve = func(which string, n int) (scenario.Application, error) {
+		a := app
+		if n != app.N() {
+			var err error
+			if a, err = app.FirstCounts(n); err != nil {
+				return a, err
+			}
+		}
+		if which == single {
+			a.Replicas = 0
+		}
+		return a, nil
+	}
+	if !slices.ContainsFunc(set.Policies, sc.Policy.Equal) {
+		set.Policies = append([]scenario.Policy{sc.Policy}, set.Policies...)
+	}
 }
 
 // sweep reads the sweep's flags: --sweep-from is a duration or I*/K.

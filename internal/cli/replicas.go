@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -62,6 +64,10 @@ func runOptimizeReplicas(ctx context.Context, opts *optimizeOptions, info scenar
 		done = d
 	})
 	bar.finish()
+	var we *replication.WorkError
+	if errors.As(err, &we) {
+		return flagError("processors", "N = %d is too large for --replicas auto: %s", we.Processors, strings.TrimPrefix(we.Error(), "replication: "))
+	}
 	if err != nil {
 		return err
 	}
@@ -91,6 +97,7 @@ type replicasJSON struct {
 	Best      pairJSON     `json:"best"`
 	Single    *pairJSON    `json:"single"`
 	Evaluated int          `json:"evaluated"`
+	Pruned    int          `json:"pruned"`
 	Skipped   int          `json:"skipped"`
 	MaxStates int          `json:"max_states"`
 }
@@ -108,6 +115,7 @@ func (r replicasReport) JSON() any {
 		Scenario:  r.info.json(),
 		Best:      toPairJSON(r.choice.Pair),
 		Evaluated: r.choice.Evaluated,
+		Pruned:    r.choice.Pruned,
 		Skipped:   r.choice.Skipped,
 		MaxStates: replication.MaxStates,
 	}
@@ -144,7 +152,7 @@ func (r replicasReport) Text(w io.Writer) error {
 	for k, name := range []string{"Replicas r", "Logical processes a", "Processors used a·r", "Interval I*", "UWT at I*"} {
 		t.row(name, best[k], single[k])
 	}
-	t.row("Search", fmt.Sprintf("%d (a, r) pairs optimised; %d skipped (chain above %d states)", r.choice.Evaluated, r.choice.Skipped, replication.MaxStates))
+	t.row("Search", fmt.Sprintf("%d (a, r) pairs optimised; %d pruned (bound below the best); %d skipped (chain above %d states)", r.choice.Evaluated, r.choice.Pruned, r.choice.Skipped, replication.MaxStates))
 	return t.flush()
 }
 

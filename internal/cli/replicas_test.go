@@ -43,10 +43,11 @@ func TestOptimizeReplicasAuto(t *testing.T) {
 		Best      replicasPair  `json:"best"`
 		Single    *replicasPair `json:"single"`
 		Evaluated int           `json:"evaluated"`
+		Pruned    int           `json:"pruned"`
 		Skipped   int           `json:"skipped"`
 	}
 	out := runJSON(t, &got, "optimize", "--scenario", path, "--replicas", "auto", "--rel-tol", "1e-8")
-	requireKeys(t, out, "scenario", "best", "single", "evaluated", "skipped", "max_states")
+	requireKeys(t, out, "scenario", "best", "single", "evaluated", "pruned", "skipped", "max_states")
 	if got.Single == nil {
 		t.Fatal("no single-replica choice")
 	}
@@ -72,8 +73,8 @@ func TestOptimizeReplicasAuto(t *testing.T) {
 		t.Errorf("best %+v: want a replicated choice on this pool", b)
 	}
 	// Every pair of r = 1 … 6 with a·r ≤ 6: 6 + 3 + 2 + 1 + 1 + 1.
-	if got.Evaluated+got.Skipped != 14 {
-		t.Errorf("evaluated %d + skipped %d, want 14 pairs", got.Evaluated, got.Skipped)
+	if got.Evaluated+got.Pruned+got.Skipped != 14 {
+		t.Errorf("evaluated %d + pruned %d + skipped %d, want 14 pairs", got.Evaluated, got.Pruned, got.Skipped)
 	}
 	text := mustRun(t, "optimize", "--scenario", path, "--replicas", "auto")
 	for _, want := range []string{"best with r = 1", "Replicas r", "Interval I*", "pairs optimised"} {
@@ -106,6 +107,21 @@ func TestOptimizeReplicasFlags(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, c.flag) || len(stderr) > 400 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %s", c.args, code, stderr, c.flag)
 		}
+	}
+}
+
+// TestOptimizeReplicasTooLarge: a pool with more (a, r) pairs than
+// replication.MaxPairs is a usage error naming --processors (exit 2),
+// before anything is solved, not a search silently cut short.
+func TestOptimizeReplicasTooLarge(t *testing.T) {
+	path := writeFile(t, "huge.json", `{
+  "system": {"processors": 1048576, "mttf": "8h", "mttr": "4h"},
+  "application": {"work_rate": {"constant": 0, "per_processor": 1}, "checkpoint_latency": "10m", "recovery": "10m"},
+  "policy": "greedy"
+}`)
+	_, stderr, code := run(t, "optimize", "--scenario", path, "--replicas", "auto")
+	if code != 2 || !strings.Contains(stderr, "--processors") || !strings.Contains(stderr, "pairs") || len(stderr) > 400 {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming --processors", code, stderr)
 	}
 }
 
