@@ -97,6 +97,7 @@ func batchScenarios(t testing.TB) map[string]*scenario.Scenario {
 // Loan exponentials of package expm, every state) to 1e-9 relative, the
 // agreement TestFastMatchesExact requires of single failures.
 func TestBatchFastMatchesExact(t *testing.T) {
+	skipNumericsUnderRace(t)
 	scs := batchScenarios(t)
 	for _, name := range slices.Sorted(maps.Keys(scs)) {
 		for _, interval := range []float64{600, 3600} {
