@@ -620,6 +620,11 @@ func massText(m float64) string {
 func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateOptions, interval float64, set *sim.Settings) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
 	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &opts.Model, optimal.Options{Interval: interval, Level: 4})
+	if err != nil && interval == 0 && info.sc != nil && !info.sc.System.FailureEvents.Single() {
+		// With failure events the best single interval (level 2) is the
+		// policy there is (optimal.Solve).
+		info, sol, err = opts.Optimal.solve(ctx, cmd, &opts.Scenario, &opts.Model, optimal.Options{Level: 2})
+	}
 	bar.finish()
 	if err != nil {
 		return err
@@ -628,6 +633,10 @@ func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateO
 		return fmt.Errorf("the optimal policy: no policy does useful work on this system (nothing to simulate)")
 	}
 	res := sol.Result
+	if sol.Events != nil {
+		// One interval, the table of the batch model's solver.
+		return simulateTable(ctx, opts, info, sol.Events.Table, sol.Interval, res.UWT, set)
+	}
 	// The actions after an interruption as a vector, and, with
 	// reconfiguration at checkpoints, the up states' own choices.
 	t, err := res.Policy.RecoveryTable()
@@ -643,17 +652,24 @@ func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateO
 		set.Intervals = res.Policy.SegmentInterval
 		interval = sol.Interval
 	}
+	return simulateTable(ctx, opts, info, t, interval, res.UWT, set)
+}
+
+// simulateTable simulates the decision table t of the optimal policy at
+// interval (set.Intervals, when set, gives each segment its own) beside
+// the model's UWT g.
+func simulateTable(ctx context.Context, opts *simulateOptions, info scenarioInfo, t *reschedule.Table, interval, g float64, set *sim.Settings) error {
 	sc := *info.sc
 	sc.Policy, sc.Reschedule, sc.Table = scenario.Policy{Kind: scenario.Optimal}.ResolvedTable(t), t.Row(0), nil
 	if t.DependsOnOld() {
 		sc.Table = t
 	}
-	bar = opts.env.startProgress("simulating", 0)
+	bar := opts.env.startProgress("simulating", 0)
 	out, err := sim.Run(ctx, &sc, interval, set)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	model := uwt.Result{Interval: interval, UWT: res.UWT, Availability: math.NaN()}
+	model := uwt.Result{Interval: interval, UWT: g, Availability: math.NaN()}
 	return opts.env.render(opts.Output, simulateReport{info: info, interval: interval, seed: opts.Seed, model: model, res: out})
 }
