@@ -129,12 +129,7 @@ func runAvailability(ctx context.Context, cmd *cobra.Command, opts *availability
 	if err != nil {
 		return err
 	}
-	if opts.Plot.Path != "" {
-		if err := opts.Plot.save(r.figure()); err != nil {
-			return err
-		}
-	}
-	return opts.env.renderPlotted(opts.Output, opts.Plot, r)
+	return opts.env.renderPlotted(opts.Output, opts.Plot, r, func() (chart.Figure, error) { return r.figure(), nil })
 }
 
 // figure draws I*(a) and UWT(a) against a, the best count marked.

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/ckpt-markov/markov/internal/chart"
 	"github.com/ckpt-markov/markov/uwt"
 )
 
@@ -130,12 +131,7 @@ func runCurve(ctx context.Context, cmd *cobra.Command, opts *curveOptions) error
 	if r.unit, err = pickUnit(opts.Unit, to); err != nil {
 		return err
 	}
-	if opts.Plot.Path != "" {
-		if err := opts.Plot.save(r.curvePlot().figure()); err != nil {
-			return err
-		}
-	}
-	return opts.env.renderPlotted(opts.Output, opts.Plot, r)
+	return opts.env.renderPlotted(opts.Output, opts.Plot, r, func() (chart.Figure, error) { return r.curvePlot().figure(), nil })
 }
 
 // bounds checks the flags and returns --from and --to in seconds (0 when

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/ckpt-markov/markov/internal/chart"
 	"github.com/ckpt-markov/markov/multilevel"
 )
 
@@ -65,12 +66,7 @@ func runCurveLevels(ctx context.Context, opts *curveOptions, info scenarioInfo, 
 	if r.unit, err = pickUnit(opts.Unit, to); err != nil {
 		return err
 	}
-	if opts.Plot.Path != "" {
-		if err := opts.Plot.save(r.curvePlot().figure()); err != nil {
-			return err
-		}
-	}
-	return opts.env.renderPlotted(opts.Output, opts.Plot, r)
+	return opts.env.renderPlotted(opts.Output, opts.Plot, r, func() (chart.Figure, error) { return r.curvePlot().figure(), nil })
 }
 
 // levelsCurveReport is the result of markov curve on a multi-level

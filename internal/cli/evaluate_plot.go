@@ -13,16 +13,7 @@ const evaluatePlotWhat = "the work lost (100% - mean efficiency) with the model'
 
 // showEvaluate writes the figure of --plot, if asked, and the report.
 func (o *evaluateOptions) showEvaluate(r evaluateReport) error {
-	if o.Plot.Path != "" {
-		fig, err := r.figure()
-		if err != nil {
-			return err
-		}
-		if err := o.Plot.save(fig); err != nil {
-			return err
-		}
-	}
-	return o.env.renderPlotted(o.Output, o.Plot, r)
+	return o.env.renderPlotted(o.Output, o.Plot, r, r.figure)
 }
 
 // figure draws, for each evaluated row with useful work, the mean

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-markov/markov/internal/chart"
 	"github.com/ckpt-markov/markov/intervals"
 	"github.com/ckpt-markov/markov/multilevel"
 	"github.com/ckpt-markov/markov/scenario"
@@ -242,14 +243,8 @@ func runOptimizeLevels(ctx context.Context, opts *optimizeOptions, info scenario
 		return err
 	}
 	rep.di = diTwoLevel(m)
-	if opts.Plot.Path != "" {
-		fig, err := rep.levelsFigure(ctx)
-		if err != nil {
-			return err
-		}
-		if err := opts.Plot.save(fig); err != nil {
-			return err
-		}
+	if err := opts.Plot.draw(func() (chart.Figure, error) { return rep.levelsFigure(ctx) }); err != nil {
+		return err
 	}
 	if opts.Levels.Format != "" {
 		cfg, err := libraryConfig(opts.Levels.Format, opt.Result, m)
@@ -259,7 +254,7 @@ func runOptimizeLevels(ctx context.Context, opts *optimizeOptions, info scenario
 		_, err = io.WriteString(opts.env.out, cfg)
 		return err
 	}
-	return opts.env.renderPlotted(opts.Output, opts.Plot, rep)
+	return opts.env.renderPlotted(opts.Output, opts.Plot, rep, nil)
 }
 
 // diTwoLevel returns Di et al.'s first-order two-level schedule on the

@@ -229,16 +229,7 @@ func runOptimizeOptimal(ctx context.Context, cmd *cobra.Command, opts *optimizeO
 		return opts.env.render(opts.Output, optimalEventsReport{info: info, sol: sol})
 	}
 	r := optimalLevelsReport{info, sol.Solver, sol.Levels}
-	if opts.Plot.Path != "" {
-		fig, err := r.optimalFigure()
-		if err != nil {
-			return err
-		}
-		if err := opts.Plot.save(fig); err != nil {
-			return err
-		}
-	}
-	return opts.env.renderPlotted(opts.Output, opts.Plot, r)
+	return opts.env.renderPlotted(opts.Output, opts.Plot, r, r.optimalFigure)
 }
 
 // optimalLevelsReport is the result of markov optimize --policy optimal:

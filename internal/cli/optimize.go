@@ -177,16 +177,7 @@ func runOptimize(ctx context.Context, cmd *cobra.Command, opts *optimizeOptions)
 	}
 
 	r := optimizeReport{info, opts.Model, opts.Band, opts.Scan, opt}
-	if opts.Plot.Path != "" {
-		fig, err := r.scanFigure()
-		if err != nil {
-			return err
-		}
-		if err := opts.Plot.save(fig); err != nil {
-			return err
-		}
-	}
-	return opts.env.renderPlotted(opts.Output, opts.Plot, r)
+	return opts.env.renderPlotted(opts.Output, opts.Plot, r, r.scanFigure)
 }
 
 // optimizeReport is the result of markov optimize.

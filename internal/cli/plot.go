@@ -101,9 +101,28 @@ func (o *plotOptions) save(fig chart.Figure) error {
 	return fig.Save(o.Path, size)
 }
 
-// renderPlotted writes r as render does, except that in the text form a
-// written figure replaces the table unless --table asks for both.
-func (e *env) renderPlotted(o outputOptions, p plotOptions, r report) error {
+// draw writes the figure fig draws when --plot asks for one, and does
+// nothing (fig is not called) otherwise, or when fig is nil (the caller
+// drew it already).
+func (o *plotOptions) draw(fig func() (chart.Figure, error)) error {
+	if o.Path == "" || fig == nil {
+		return nil
+	}
+	f, err := fig()
+	if err != nil {
+		return err
+	}
+	return o.save(f)
+}
+
+// renderPlotted writes the figure fig draws when --plot asks for one (one
+// place for every command's --plot), then r as render does, except that
+// in the text form a written figure replaces the table unless --table
+// asks for both.
+func (e *env) renderPlotted(o outputOptions, p plotOptions, r report, fig func() (chart.Figure, error)) error {
+	if err := p.draw(fig); err != nil {
+		return err
+	}
 	if p.Path == "" || o.JSON || o.CSV {
 		return e.render(o, r)
 	}
