@@ -283,68 +283,45 @@ func Run(ctx context.Context, s *Settings) (*Table, error) {
 	}
 	var jobs []job
 	table := &Table{}
-	for _, sys := range set.Systems {
-		_, end := sys.Trace.Window()
-		assume, err := trace.EstimateEvents(sys.Trace, end, set.Events.settings(sys.Trace, set.Estimate.Lookback))
-		if err != nil {
-			return nil, fmt.Errorf("evaluate: system %s: %w", quote.Value(sys.Name), err)
-		}
-		procs := set.processors(sys)
-		draws, err := set.draw(sys, procs)
-		var short *shortError
-		if errors.As(err, &short) {
-			table.Rows = append(table.Rows, Row{
-				System:      sys.Name,
-				Status:      NotEvaluated,
-				Reason:      short.Error(),
-				Nodes:       sys.Trace.NumNodes(),
-				Processors:  procs,
-				Assumptions: &assume,
-			})
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, name := range set.Applications {
-			app, err := set.Resolve(name, procs)
+	var assume *trace.EventEstimate // the current system's, shared by its rows
+	err = set.plan(planner{
+		system: func(sys System) error {
+			_, end := sys.Trace.Window()
+			a, err := trace.EstimateEvents(sys.Trace, end, set.Events.settings(sys.Trace, set.Estimate.Lookback))
 			if err != nil {
-				return nil, fmt.Errorf("evaluate: application %s on %d processors (system %s): %w", quote.Value(name), procs, quote.Value(sys.Name), err)
+				return fmt.Errorf("evaluate: system %s: %w", quote.Value(sys.Name), err)
 			}
-			if app.N() != procs {
-				return nil, fmt.Errorf("evaluate: application %s is described for %d processors, want %d (system %s)", quote.Value(name), app.N(), procs, quote.Value(sys.Name))
+			assume = &a
+			return nil
+		},
+		application: func(name string, app scenario.Application) error {
+			return checkReplicated(name, app, set.Policies, set.Events.Model)
+		},
+		keep: replicable, // replicas.go
+		short: func(sys System, procs int, reason string) {
+			table.Rows = append(table.Rows, Row{System: sys.Name, Status: NotEvaluated, Reason: reason,
+				Nodes: sys.Trace.NumNodes(), Processors: procs, Assumptions: assume})
+		},
+		cell: func(c cell) {
+			row := len(table.Rows)
+			table.Rows = append(table.Rows, Row{
+				System:      c.sys.Name,
+				Application: c.name,
+				Policy:      c.cfg.policy,
+				Status:      Evaluated,
+				Nodes:       c.sys.Trace.NumNodes(),
+				Processors:  c.procs,
+				Segments:    set.Segments,
+				Results:     make([]SegmentResult, set.Segments),
+				Assumptions: assume,
+			})
+			for k, d := range c.draws {
+				jobs = append(jobs, job{row: row, seg: k, cfg: c.cfg, app: c.app, draw: d})
 			}
-			if err := checkReplicated(name, app, set.Policies, set.Events.Model); err != nil {
-				return nil, err
-			}
-			for _, pol := range set.Policies {
-				if !replicable(pol, app) {
-					continue // replicas.go
-				}
-				c, err := newConfig(set.segmentSettings(pol))
-				if err != nil {
-					return nil, err
-				}
-				if err := fits(pol, app); err != nil {
-					return nil, err
-				}
-				row := len(table.Rows)
-				table.Rows = append(table.Rows, Row{
-					System:      sys.Name,
-					Application: name,
-					Policy:      c.policy,
-					Status:      Evaluated,
-					Nodes:       sys.Trace.NumNodes(),
-					Processors:  procs,
-					Segments:    set.Segments,
-					Results:     make([]SegmentResult, set.Segments),
-					Assumptions: &assume,
-				})
-				for k, d := range draws {
-					jobs = append(jobs, job{row: row, seg: k, cfg: c, app: app, draw: d})
-				}
-			}
-		}
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	if err := set.evaluate(ctx, jobs, table); err != nil {
 		return nil, err

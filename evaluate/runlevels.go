@@ -83,6 +83,7 @@ func RunLevels(ctx context.Context, s *Settings, lv *Levels) (*LevelsTable, erro
 	if lv != nil {
 		l = *lv
 	}
+	lcs := map[string]levelsConfig{} // by application, for the current system
 	type levelsJob struct {
 		row, seg int
 		cfg      config
@@ -92,48 +93,29 @@ func RunLevels(ctx context.Context, s *Settings, lv *Levels) (*LevelsTable, erro
 	}
 	var jobs []levelsJob
 	table := &LevelsTable{}
-	for _, sys := range set.Systems {
-		procs := set.processors(sys)
-		draws, err := set.draw(sys, procs)
-		var short *shortError
-		if errors.As(err, &short) {
-			table.Rows = append(table.Rows, LevelsRow{System: sys.Name, Status: NotEvaluated, Reason: short.Error(), Nodes: sys.Trace.NumNodes(), Processors: procs})
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, name := range set.Applications {
-			app, err := set.Resolve(name, procs)
-			if err != nil {
-				return nil, fmt.Errorf("evaluate: application %s on %d processors (system %s): %w", quote.Value(name), procs, quote.Value(sys.Name), err)
+	err = set.plan(planner{
+		short: func(sys System, procs int, reason string) {
+			table.Rows = append(table.Rows, LevelsRow{System: sys.Name, Status: NotEvaluated, Reason: reason, Nodes: sys.Trace.NumNodes(), Processors: procs})
+		},
+		cell: func(c cell) {
+			row := len(table.Rows)
+			table.Rows = append(table.Rows, LevelsRow{
+				System: c.sys.Name, Application: c.name, Policy: c.cfg.policy, Status: Evaluated,
+				Nodes: c.sys.Trace.NumNodes(), Processors: c.procs, Levels: c.app.NumLevels(),
+				Segments: set.Segments, Results: make([]LevelsResult, set.Segments),
+			})
+			for k, d := range c.draws {
+				jobs = append(jobs, levelsJob{row: row, seg: k, cfg: c.cfg, lc: lcs[c.name], app: c.app, draw: d})
 			}
-			if app.N() != procs {
-				return nil, fmt.Errorf("evaluate: application %s is described for %d processors, want %d (system %s)", quote.Value(name), app.N(), procs, quote.Value(sys.Name))
-			}
+		},
+		application: func(name string, app scenario.Application) error {
 			lc, err := l.config(app.NumLevels())
-			if err != nil {
-				return nil, err
-			}
-			for _, pol := range set.Policies {
-				c, err := newConfig(set.segmentSettings(pol))
-				if err != nil {
-					return nil, err
-				}
-				if err := fits(pol, app); err != nil {
-					return nil, err
-				}
-				row := len(table.Rows)
-				table.Rows = append(table.Rows, LevelsRow{
-					System: sys.Name, Application: name, Policy: c.policy, Status: Evaluated,
-					Nodes: sys.Trace.NumNodes(), Processors: procs, Levels: app.NumLevels(),
-					Segments: set.Segments, Results: make([]LevelsResult, set.Segments),
-				})
-				for k, d := range draws {
-					jobs = append(jobs, levelsJob{row: row, seg: k, cfg: c, lc: lc, app: app, draw: d})
-				}
-			}
-		}
+			lcs[name] = lc
+			return err
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	err = pool.Map(ctx, len(jobs), set.Workers, func(ctx context.Context, j int) (LevelsResult, error) {
 		jb := jobs[j]

@@ -211,7 +211,7 @@ func (sr *searcher) climb(start []int) (Result, error) {
 				r, err := sr.best(w)
 				return r.UWT, err
 			}
-			x, err := maxInt(g, v[l], MaxPatternEntry)
+			x, err := scalar.MaximizeInt(g, v[l], MaxPatternEntry)
 			if err != nil {
 				return Result{}, err
 			}
@@ -224,106 +224,6 @@ func (sr *searcher) climb(start []int) (Result, error) {
 		}
 	}
 	return cur, nil
-}
-
-// maxInt maximises g over the integers 0..hi from x0, assuming g
-// unimodal: doubling steps in the rising direction until g falls, then
-// a golden-section search on the integers of the bracket. Ties go to the
-// smaller integer.
-func maxInt(g func(int) (float64, error), x0, hi int) (int, error) {
-	val := map[int]float64{}
-	at := func(x int) (float64, error) {
-		if y, ok := val[x]; ok {
-			return y, nil
-		}
-		y, err := g(x)
-		val[x] = y
-		return y, err
-	}
-	f0, err := at(x0)
-	if err != nil {
-		return 0, err
-	}
-	dir := 0
-	if x0 < hi {
-		f1, err := at(x0 + 1)
-		if err != nil {
-			return 0, err
-		}
-		if f1 > f0 {
-			dir = 1
-		}
-	}
-	if dir == 0 && x0 > 0 {
-		fm, err := at(x0 - 1)
-		if err != nil {
-			return 0, err
-		}
-		if fm > f0 {
-			dir = -1
-		}
-	}
-	if dir == 0 {
-		return x0, nil
-	}
-	// Bracket: lo < best < hiB with g(best) ≥ both ends (or an end of
-	// the range).
-	prev, cur := x0, x0+dir
-	fcur, _ := at(cur)
-	step := 1
-	var lo, up int
-	for {
-		step *= 2
-		next := cur + dir*step
-		if next < 0 {
-			next = 0
-		}
-		if next > hi {
-			next = hi
-		}
-		if next == cur {
-			lo, up = min(prev, cur), max(prev, cur)
-			break
-		}
-		fn, err := at(next)
-		if err != nil {
-			return 0, err
-		}
-		if fn <= fcur {
-			lo, up = min(prev, next), max(prev, next)
-			break
-		}
-		prev, cur, fcur = cur, next, fn
-	}
-	// Ternary search on the integers of [lo, up].
-	for up-lo > 2 {
-		m1 := lo + (up-lo)/3
-		m2 := up - (up-lo)/3
-		f1, err := at(m1)
-		if err != nil {
-			return 0, err
-		}
-		f2, err := at(m2)
-		if err != nil {
-			return 0, err
-		}
-		if f1 >= f2 {
-			up = m2
-		} else {
-			lo = m1
-		}
-	}
-	best, fb := lo, math.Inf(-1)
-	for x := lo; x <= up; x++ {
-		y, err := at(x)
-		if err != nil {
-			return 0, err
-		}
-		if y > fb {
-			best, fb = x, y
-		}
-	}
-	return best, nil
 }
 
 // Band returns the near-optimal band of the pattern of best: the
