@@ -157,28 +157,13 @@ func (m *ilu0) solve(z, v []float64) {
 // is compared with tol. It returns the number of GMRES iterations.
 func gmres(a *csrMat, m *ilu0, x []float64, tol float64, maxIter, restart int) int {
 	n := len(x)
-	restart = min(restart, n)
-	// Arnoldi basis, allocated as the cycles need it.
-	v := make([][]float64, 0, restart+1)
-	basis := func(j int) []float64 {
-		for len(v) <= j {
-			v = append(v, make([]float64, n))
-		}
-		return v[j]
-	}
-	h := make([]float64, (restart+1)*restart) // Hessenberg matrix, h[i*restart+j]
-	cs := make([]float64, restart)
-	sn := make([]float64, restart)
-	g := make([]float64, restart+1)
-	y := make([]float64, restart)
-	z := make([]float64, n)
-	w := make([]float64, n)
+	ws := newGMRESWork(n, min(restart, n))
 	// The inner loop targets the ℓ2 residual that guarantees the ℓ1 one.
 	target := 0.5 * tol / math.Sqrt(float64(n))
 	iter := 0
 	for {
 		normaliseSum(x)
-		r := basis(0)
+		r := ws.basis(0)
 		a.mulVec(r, x)
 		floats.Scale(-1, r)
 		if floats.Norm(r, 1) <= tol || iter >= maxIter {
@@ -186,65 +171,113 @@ func gmres(a *csrMat, m *ilu0, x []float64, tol float64, maxIter, restart int) i
 		}
 		beta := floats.Norm(r, 2)
 		floats.Scale(1/beta, r)
-		clear(g)
-		g[0] = beta
+		clear(ws.g)
+		ws.g[0] = beta
 		k := 0 // number of completed Arnoldi steps in this cycle
-		for k < restart && iter < maxIter {
+		for k < ws.restart && iter < maxIter {
 			j := k
-			m.solve(z, basis(j))
-			a.mulVec(w, z)
-			// Modified Gram–Schmidt.
-			for i := 0; i <= j; i++ {
-				hij := floats.Dot(w, basis(i))
-				h[i*restart+j] = hij
-				floats.AddScaled(w, -hij, basis(i))
-			}
-			hnext := floats.Norm(w, 2)
-			h[(j+1)*restart+j] = hnext
-			// Apply the previous Givens rotations to column j, then a new
-			// one that annihilates h[j+1][j].
-			for i := 0; i < j; i++ {
-				t := cs[i]*h[i*restart+j] + sn[i]*h[(i+1)*restart+j]
-				h[(i+1)*restart+j] = -sn[i]*h[i*restart+j] + cs[i]*h[(i+1)*restart+j]
-				h[i*restart+j] = t
-			}
-			hjj := h[j*restart+j]
-			rho := math.Hypot(hjj, hnext)
+			hnext, rho := ws.arnoldi(a, m, j)
 			if rho == 0 {
 				// The Krylov space is exhausted without a new direction:
 				// solve with the columns found so far.
 				break
 			}
-			cs[j], sn[j] = hjj/rho, hnext/rho
-			h[j*restart+j] = rho
-			h[(j+1)*restart+j] = 0
-			g[j+1] = -sn[j] * g[j]
-			g[j] *= cs[j]
 			k++
 			iter++
-			if math.Abs(g[j+1]) <= target || hnext <= 1e-14*rho {
+			if math.Abs(ws.g[j+1]) <= target || hnext <= 1e-14*rho {
 				break
 			}
-			floats.ScaleTo(basis(j+1), 1/hnext, w)
+			floats.ScaleTo(ws.basis(j+1), 1/hnext, ws.w)
 		}
 		if k == 0 {
 			return iter
 		}
-		// Back substitution for y in the triangular system H y = g.
-		for i := k - 1; i >= 0; i-- {
-			s := g[i]
-			for l := i + 1; l < k; l++ {
-				s -= h[i*restart+l] * y[l]
-			}
-			y[i] = s / h[i*restart+i]
-		}
-		clear(w)
-		for i := 0; i < k; i++ {
-			floats.AddScaled(w, y[i], basis(i))
-		}
-		m.solve(z, w)
-		floats.Add(x, z)
+		ws.update(m, x, k)
 	}
+}
+
+// gmresWork holds the work space of one GMRES(m) cycle: the Arnoldi
+// basis (allocated as the cycles need it), the Hessenberg matrix
+// h[i*restart+j], the Givens rotations and the right-hand side g.
+type gmresWork struct {
+	n, restart int
+	v          [][]float64
+	h          []float64
+	cs, sn     []float64
+	g, y       []float64
+	z, w       []float64
+}
+
+func newGMRESWork(n, restart int) *gmresWork {
+	return &gmresWork{
+		n: n, restart: restart,
+		v:  make([][]float64, 0, restart+1),
+		h:  make([]float64, (restart+1)*restart),
+		cs: make([]float64, restart), sn: make([]float64, restart),
+		g: make([]float64, restart+1), y: make([]float64, restart),
+		z: make([]float64, n), w: make([]float64, n),
+	}
+}
+
+// basis returns the j-th vector of the Arnoldi basis.
+func (ws *gmresWork) basis(j int) []float64 {
+	for len(ws.v) <= j {
+		ws.v = append(ws.v, make([]float64, ws.n))
+	}
+	return ws.v[j]
+}
+
+// arnoldi makes Arnoldi step j: w = A M⁻¹ v_j orthogonalised against
+// the basis (modified Gram–Schmidt) into column j of H, the previous
+// Givens rotations applied to that column and a new one that annihilates
+// h[j+1][j], updating g. It returns ‖w‖₂ and the new diagonal entry
+// (0 when the Krylov space is exhausted; then nothing else changes).
+func (ws *gmresWork) arnoldi(a *csrMat, m *ilu0, j int) (hnext, rho float64) {
+	h, restart := ws.h, ws.restart
+	m.solve(ws.z, ws.basis(j))
+	a.mulVec(ws.w, ws.z)
+	for i := 0; i <= j; i++ {
+		hij := floats.Dot(ws.w, ws.basis(i))
+		h[i*restart+j] = hij
+		floats.AddScaled(ws.w, -hij, ws.basis(i))
+	}
+	hnext = floats.Norm(ws.w, 2)
+	h[(j+1)*restart+j] = hnext
+	for i := 0; i < j; i++ {
+		t := ws.cs[i]*h[i*restart+j] + ws.sn[i]*h[(i+1)*restart+j]
+		h[(i+1)*restart+j] = -ws.sn[i]*h[i*restart+j] + ws.cs[i]*h[(i+1)*restart+j]
+		h[i*restart+j] = t
+	}
+	hjj := h[j*restart+j]
+	rho = math.Hypot(hjj, hnext)
+	if rho == 0 {
+		return hnext, 0
+	}
+	ws.cs[j], ws.sn[j] = hjj/rho, hnext/rho
+	h[j*restart+j] = rho
+	h[(j+1)*restart+j] = 0
+	ws.g[j+1] = -ws.sn[j] * ws.g[j]
+	ws.g[j] *= ws.cs[j]
+	return hnext, rho
+}
+
+// update solves the triangular system H y = g of the cycle's k steps by
+// back substitution and adds M⁻¹ V y to x.
+func (ws *gmresWork) update(m *ilu0, x []float64, k int) {
+	h, restart, y := ws.h, ws.restart, ws.y
+	for i := k - 1; i >= 0; i-- {
+		s := ws.g[i]
+		for l := i + 1; l < k; l++ {
+			s -= h[i*restart+l] * y[l]
+		}
+		y[i] = s / h[i*restart+i]
+	}
+	clear(ws.w)
+	for i := 0; i < k; i++ {
+		floats.AddScaled(ws.w, y[i], ws.basis(i))
+	}
+	m.solve(ws.z, ws.w)
+	floats.Add(x, ws.z)
 }
 
 // normaliseSum scales x to sum 1; a vector with no usable sum is replaced

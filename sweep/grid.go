@@ -94,28 +94,7 @@ func (t *Table) Grid(value string) (*Grid, error) {
 			recs = append(recs, &t.Records[k])
 		}
 	}
-	var varying []GridAxis
-	var coords []gridCoord
-	for _, c := range gridCoords {
-		if c.name == "interval" && g.Compute == Optimize {
-			continue
-		}
-		ax := GridAxis{Name: c.name, Numeric: c.num != nil, Duration: c.duration}
-		for _, r := range recs {
-			if c.num != nil {
-				if x, ok := c.num(r); ok && !slices.Contains(ax.Values, x) {
-					ax.Values = append(ax.Values, x)
-				}
-			} else if l := c.label(r); !slices.Contains(ax.Labels, l) {
-				ax.Labels = append(ax.Labels, l)
-			}
-		}
-		if len(ax.Values)+len(ax.Labels) > 1 {
-			slices.Sort(ax.Values)
-			varying = append(varying, ax)
-			coords = append(coords, c)
-		}
-	}
+	varying, coords := g.varyingAxes(recs)
 	names := make([]string, len(varying))
 	for k, a := range varying {
 		names[k] = a.Name
@@ -144,6 +123,42 @@ func (t *Table) Grid(value string) (*Grid, error) {
 	} else {
 		g.Lines = GridAxis{Labels: []string{""}}
 	}
+	g.fill(recs, xc, lc)
+	return g, nil
+}
+
+// varyingAxes returns the axes of gridCoords (not the interval of
+// optimize, its result) that take more than one value over recs, with
+// their coordinates.
+func (g *Grid) varyingAxes(recs []*Record) ([]GridAxis, []gridCoord) {
+	var varying []GridAxis
+	var coords []gridCoord
+	for _, c := range gridCoords {
+		if c.name == "interval" && g.Compute == Optimize {
+			continue
+		}
+		ax := GridAxis{Name: c.name, Numeric: c.num != nil, Duration: c.duration}
+		for _, r := range recs {
+			if c.num != nil {
+				if x, ok := c.num(r); ok && !slices.Contains(ax.Values, x) {
+					ax.Values = append(ax.Values, x)
+				}
+			} else if l := c.label(r); !slices.Contains(ax.Labels, l) {
+				ax.Labels = append(ax.Labels, l)
+			}
+		}
+		if len(ax.Values)+len(ax.Labels) > 1 {
+			slices.Sort(ax.Values)
+			varying = append(varying, ax)
+			coords = append(coords, c)
+		}
+	}
+	return varying, coords
+}
+
+// fill lays out the records' values over X (coordinate xc) and Lines
+// (lc, nil for one line); NaN where no record, or a failed one, lies.
+func (g *Grid) fill(recs []*Record, xc gridCoord, lc *gridCoord) {
 	nl := max(len(g.Lines.Values), len(g.Lines.Labels))
 	g.Y = make([][]float64, nl)
 	for k := range g.Y {
@@ -165,12 +180,11 @@ func (t *Table) Grid(value string) (*Grid, error) {
 			}
 		}
 		y := r.UWT
-		if value == "interval" {
+		if g.Value == "interval" {
 			y = r.Interval
 		}
 		if i >= 0 && k >= 0 && y != nil && r.Error == "" {
 			g.Y[k][i] = *y
 		}
 	}
-	return g, nil
 }

@@ -53,12 +53,8 @@ type evaluateOptions struct {
 	changed func(string) bool
 }
 
-func newEvaluateCmd(e *env) *cobra.Command {
-	opts := &evaluateOptions{env: e}
-	cmd := &cobra.Command{
-		Use:   "evaluate",
-		Short: "Measure how good the model's interval is on real failure traces",
-		Long: `Replay real failure traces to measure the model's efficiency, as in section
+// evaluateLong is the help text of markov evaluate.
+const evaluateLong = `Replay real failure traces to measure the model's efficiency, as in section
 VI-C of the malleable-checkpointing paper.
 
 For random segments (start, duration) of each system's trace, the failure
@@ -143,7 +139,14 @@ A system whose trace is too short for 30 days of history and a
 saying why; the other systems are still evaluated and printed, and the exit
 status is then 1. Where no interval commits any work in any segment, the
 row says NoUsefulWork instead of an efficiency. A LANL system whose
-rows give no node data (system 17 of the full release) is refused.`,
+rows give no node data (system 17 of the full release) is refused.`
+
+func newEvaluateCmd(e *env) *cobra.Command {
+	opts := &evaluateOptions{env: e}
+	cmd := &cobra.Command{
+		Use:   "evaluate",
+		Short: "Measure how good the model's interval is on real failure traces",
+		Long:  evaluateLong,
 		Example: `  markov evaluate --lanl failures.csv.gz --systems 18,19,20
   markov evaluate --lanl failures.csv.gz --systems 20 --policies pb,ab --apps qr
   markov evaluate --lanl failures.csv.gz --systems 18,19,20 --policies optimal,greedy,pb --apps qr
@@ -156,6 +159,14 @@ rows give no node data (system 17 of the full release) is refused.`,
 			return runEvaluate(ctx, opts)
 		}),
 	}
+	opts.register(cmd)
+	opts.Output.register(cmd)
+	opts.Plot.register(cmd, evaluatePlotWhat)
+	return cmd
+}
+
+// register defines the flags of markov evaluate.
+func (opts *evaluateOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	opts.changed = f.Changed
 	f.StringVar(&opts.LANL, "lanl", "", "LANL failure-data CSV `FILE`, plain or gzip (as the repository ships it: trace/testdata/lanl/failures.csv.gz)")
@@ -182,9 +193,6 @@ rows give no node data (system 17 of the full release) is refused.`,
 	f.BoolVar(&opts.Levels.On, "levels", false, "replay the multi-level schedule the model chooses for the --scenario's application.checkpoint_levels beside the best single-level one, and report the gain")
 	f.StringVar(&opts.Levels.Severity, "severity", "", "with --levels, override the cause → severity mapping: `LIST` such as software=1,hardware=2,grouped=3")
 	f.StringVar(&opts.Levels.Shares, "severity-shares", "history", "with --levels, the failure_severity given to the model: `FROM` history (each segment's, estimated) or scenario (the file's)")
-	opts.Output.register(cmd)
-	opts.Plot.register(cmd, evaluatePlotWhat)
-	return cmd
 }
 
 func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
@@ -684,63 +692,15 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 	if o.SweepPoints == 0 {
 		return nil, flagError("sweep-points", "0, want 3 … %d", evaluate.MaxSweepPoints)
 	}
-	var err error
-	if set.Reconfigure, err = scenario.ParseReconfigure(o.Reconfigure); err != nil {
-		return nil, flagError("reconfigure", "%s, want never or at-checkpoint", quote.Value(o.Reconfigure))
-	}
-	if o.MinDuration != "" {
-		if set.MinDuration, err = positiveDuration("min-duration", o.MinDuration); err != nil {
-			return nil, err
-		}
-	}
-	if o.MaxDuration != "" {
-		if set.MaxDuration, err = positiveDuration("max-duration", o.MaxDuration); err != nil {
-			return nil, err
-		}
-	}
-	if set.Rule, err = sim.ParseRule(o.Rule); err != nil {
-		return nil, flagError("rule", "%v", err)
-	}
-	if set.Rates, err = evaluate.ParseRates(o.Rates); err != nil {
-		return nil, flagError("rates", "%v", err)
-	}
-	if set.Sweep, err = o.sweep(); err != nil {
-		return nil, err
-	}
-	set.Events.Model = o.Events
-	if set.Events.Tolerance, err = nonNegativeDuration("event-tolerance", o.EventTol); err != nil {
+	if err := o.replayFlags(set); err != nil {
 		return nil, err
 	}
 	file, err := o.scenarioFile(set)
 	if err != nil {
 		return nil, err
 	}
-	if file == nil {
-		set.Applications = splitList(o.Apps)
-		if len(set.Applications) == 0 {
-			return nil, flagError("apps", "empty, want e.g. qr,cg,md")
-		}
-		for _, a := range set.Applications {
-			if !slices.ContainsFunc(bench.Names(), func(n string) bool { return strings.EqualFold(n, a) }) {
-				return nil, flagError("apps", "%s is not one of %s", quote.Value(a), strings.Join(bench.Names(), ", "))
-			}
-		}
-	}
-	if file == nil || o.changed("policies") {
-		if strings.TrimSpace(o.Policies) == "" {
-			return nil, flagError("policies", "empty, want e.g. greedy,pb")
-		}
-		if set.Policies, err = scenario.SplitPolicies(o.Policies); err != nil {
-			return nil, flagError("policies", "%s", problem(err))
-		}
-	}
-	if file != nil && file.Application.ReplicaCount() > 1 {
-		replicatedFile(set, file, filepath.Base(o.Scenario))
-	}
-	for _, p := range set.Policies {
-		if p.Kind == scenario.Explicit && o.Processors > 0 && len(p.Explicit) != o.Processors {
-			return nil, flagError("policies", "%s has %d entries, want %d (--processors)", p, len(p.Explicit), o.Processors)
-		}
+	if err := o.workload(set, file); err != nil {
+		return nil, err
 	}
 	// Every flag is checked (by evaluate) before a trace is read.
 	if err := set.Validate(); err != nil {
@@ -750,6 +710,73 @@ func (o *evaluateOptions) settings() (*evaluate.Settings, error) {
 		return nil, err
 	}
 	return set, nil
+}
+
+// replayFlags reads the flags of the replay into set: reconfiguration,
+// segment durations, the node rule, the rates, the sweep and the events.
+func (o *evaluateOptions) replayFlags(set *evaluate.Settings) error {
+	var err error
+	if set.Reconfigure, err = scenario.ParseReconfigure(o.Reconfigure); err != nil {
+		return flagError("reconfigure", "%s, want never or at-checkpoint", quote.Value(o.Reconfigure))
+	}
+	if o.MinDuration != "" {
+		if set.MinDuration, err = positiveDuration("min-duration", o.MinDuration); err != nil {
+			return err
+		}
+	}
+	if o.MaxDuration != "" {
+		if set.MaxDuration, err = positiveDuration("max-duration", o.MaxDuration); err != nil {
+			return err
+		}
+	}
+	if set.Rule, err = sim.ParseRule(o.Rule); err != nil {
+		return flagError("rule", "%v", err)
+	}
+	if set.Rates, err = evaluate.ParseRates(o.Rates); err != nil {
+		return flagError("rates", "%v", err)
+	}
+	if set.Sweep, err = o.sweep(); err != nil {
+		return err
+	}
+	set.Events.Model = o.Events
+	if set.Events.Tolerance, err = nonNegativeDuration("event-tolerance", o.EventTol); err != nil {
+		return err
+	}
+	return nil
+}
+
+// workload reads --apps (without a scenario file) and --policies into
+// set, and the replicated form of a file with replicas.
+func (o *evaluateOptions) workload(set *evaluate.Settings, file *scenario.Scenario) error {
+	var err error
+	if file == nil {
+		set.Applications = splitList(o.Apps)
+		if len(set.Applications) == 0 {
+			return flagError("apps", "empty, want e.g. qr,cg,md")
+		}
+		for _, a := range set.Applications {
+			if !slices.ContainsFunc(bench.Names(), func(n string) bool { return strings.EqualFold(n, a) }) {
+				return flagError("apps", "%s is not one of %s", quote.Value(a), strings.Join(bench.Names(), ", "))
+			}
+		}
+	}
+	if file == nil || o.changed("policies") {
+		if strings.TrimSpace(o.Policies) == "" {
+			return flagError("policies", "empty, want e.g. greedy,pb")
+		}
+		if set.Policies, err = scenario.SplitPolicies(o.Policies); err != nil {
+			return flagError("policies", "%s", problem(err))
+		}
+	}
+	if file != nil && file.Application.ReplicaCount() > 1 {
+		replicatedFile(set, file, filepath.Base(o.Scenario))
+	}
+	for _, p := range set.Policies {
+		if p.Kind == scenario.Explicit && o.Processors > 0 && len(p.Explicit) != o.Processors {
+			return flagError("policies", "%s has %d entries, want %d (--processors)", p, len(p.Explicit), o.Processors)
+		}
+	}
+	return nil
 }
 
 // systems reads the traces of --lanl and --trace.

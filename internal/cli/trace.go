@@ -319,121 +319,150 @@ func toProportion(p trace.Proportion) proportion {
 }
 
 func runTraceStats(_ context.Context, o *traceStatsOptions) error {
-	set := &trace.EventSettings{Level: o.Level}
-	if math.IsNaN(o.Level) || !(o.Level > 0 && o.Level < 1) {
-		return flagError("level", "%v, want a confidence level in (0, 1)", o.Level)
-	}
-	var err error
-	if set.Tolerance, err = nonNegativeDuration("tolerance", o.Tolerance); err != nil {
+	set, err := o.eventSettings()
+	if err != nil {
 		return err
-	}
-	if o.Lookback != "" {
-		if set.Lookback, err = positiveDuration("lookback", o.Lookback); err != nil {
-			return err
-		}
-	}
-	switch {
-	case o.LANL == "" && len(o.Generic) == 0:
-		return flagError("lanl", "give a trace: --lanl FILE --systems IDS, or --trace FILE")
-	case o.LANL != "" && len(o.Generic) > 0:
-		return flagError("trace", "give --lanl or --trace, not both (their clocks differ)")
-	case o.LANL != "" && o.Systems == "":
-		return flagError("systems", "required with --lanl, e.g. --systems 18,19,20")
-	case o.LANL == "" && o.Systems != "":
-		return flagError("systems", "goes with --lanl FILE")
-	}
-	if o.LANL != "" {
-		set.Resolution = 60 // the LANL log records minutes
 	}
 	sevMap, err := o.severityMap()
 	if err != nil {
 		return err
 	}
-	if o.Resolution != "" {
-		if set.Resolution, err = nonNegativeDuration("resolution", o.Resolution); err != nil {
-			return err
+	systems, noNodeData, err := o.readSystems()
+	if err != nil {
+		return err
+	}
+	out := traceStatsOut{Level: o.Level, Tolerance: set.Tolerance, Resolution: set.Resolution, lanl: o.LANL != "", NoNodeData: noNodeData}
+	for _, s := range systems {
+		st, err := o.systemStats(s, *set, sevMap)
+		if err != nil {
+			return fmt.Errorf("system %s: %w", s.name, err)
+		}
+		out.Systems = append(out.Systems, st)
+	}
+	return o.env.render(o.Output, &out)
+}
+
+// eventSettings checks the flags of markov trace stats and returns the
+// settings of the event estimate.
+func (o *traceStatsOptions) eventSettings() (*trace.EventSettings, error) {
+	set := &trace.EventSettings{Level: o.Level}
+	if math.IsNaN(o.Level) || !(o.Level > 0 && o.Level < 1) {
+		return nil, flagError("level", "%v, want a confidence level in (0, 1)", o.Level)
+	}
+	var err error
+	if set.Tolerance, err = nonNegativeDuration("tolerance", o.Tolerance); err != nil {
+		return nil, err
+	}
+	if o.Lookback != "" {
+		if set.Lookback, err = positiveDuration("lookback", o.Lookback); err != nil {
+			return nil, err
 		}
 	}
-
-	type named struct {
-		name string
-		tr   *trace.Trace
+	switch {
+	case o.LANL == "" && len(o.Generic) == 0:
+		return nil, flagError("lanl", "give a trace: --lanl FILE --systems IDS, or --trace FILE")
+	case o.LANL != "" && len(o.Generic) > 0:
+		return nil, flagError("trace", "give --lanl or --trace, not both (their clocks differ)")
+	case o.LANL != "" && o.Systems == "":
+		return nil, flagError("systems", "required with --lanl, e.g. --systems 18,19,20")
+	case o.LANL == "" && o.Systems != "":
+		return nil, flagError("systems", "goes with --lanl FILE")
 	}
-	var systems []named
+	if o.LANL != "" {
+		set.Resolution = 60 // the LANL log records minutes
+	}
+	if o.Resolution != "" {
+		if set.Resolution, err = nonNegativeDuration("resolution", o.Resolution); err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
+}
+
+// namedTrace is a trace and the name of its system.
+type namedTrace struct {
+	name string
+	tr   *trace.Trace
+}
+
+// readSystems reads --lanl (with --systems) and --trace, and the LANL
+// systems whose rows give no node data.
+func (o *traceStatsOptions) readSystems() ([]namedTrace, []string, error) {
+	var systems []namedTrace
 	var noNodeData []string
 	if o.LANL != "" {
 		read, err := readLANL(o.LANL, o.Systems, &noNodeData)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		for _, s := range read {
-			systems = append(systems, named{s.Name, s.Trace})
+			systems = append(systems, namedTrace{s.Name, s.Trace})
 		}
 	}
 	for _, path := range o.Generic {
 		f, err := os.Open(path)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		tr, err := trace.ReadGeneric(f)
 		f.Close()
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		systems = append(systems, named{filepath.Base(path), tr})
+		systems = append(systems, namedTrace{filepath.Base(path), tr})
 	}
+	return systems, noNodeData, nil
+}
 
-	out := traceStatsOut{Level: o.Level, Tolerance: set.Tolerance, Resolution: set.Resolution, lanl: o.LANL != "", NoNodeData: noNodeData}
-	for _, s := range systems {
-		_, end := s.tr.Window()
-		set := *set
-		if o.LANL == "" && o.Resolution == "" {
-			set.Resolution = s.tr.ClockTick()
-		}
-		est, err := trace.EstimateEvents(s.tr, end, &set)
-		if err != nil {
-			return fmt.Errorf("system %s: %w", s.name, err)
-		}
-		st := traceSystemStats{System: s.name, Nodes: s.tr.NumNodes(), Resolution: jsonFloat(set.Resolution),
-			From: jsonFloat(est.From), To: jsonFloat(est.To), est: est}
-		rates, err := trace.EstimateRates(s.tr, end, &trace.EstimateSettings{Lookback: set.Lookback, Level: o.Level})
-		switch {
-		case err == nil:
-			st.rates = &rates
-			fr, rr := toRate(rates.Failure), toRate(rates.Repair)
-			st.Failure, st.Repair = &fr, &rr
-		case !errors.Is(err, trace.ErrTooFewEvents):
-			return fmt.Errorf("system %s: %w", s.name, err)
-		}
-		ev := est.Events
-		st.Failures, st.Events = ev.Failures, ev.Events
-		st.EventRate, st.SystemEventRate = toRate(ev.Rate), toRate(ev.SystemRate)
-		st.GroupedEvents = toProportion(ev.Grouped)
-		st.GroupedFailures = jsonFloat(ev.GroupedFailures)
-		st.LabelledGroups = ev.Labelled
-		st.MeanSize = interval{jsonFloat(ev.MeanSize), jsonFloat(ev.MeanLow), jsonFloat(ev.MeanHigh)}
-		st.Sizes = []sizeOut{}
-		for _, sc := range ev.Sizes {
-			st.Sizes = append(st.Sizes, sizeOut{Size: sc.Size, proportion: toProportion(sc.Fraction)})
-		}
-		st.Coincidences = ev.Coincidences
-		st.ExpectedCoincidences = jsonFloat(ev.ExpectedCoincidences)
-		st.CoincidenceP = jsonFloat(ev.CoincidenceP)
-		u := est.UpTime
-		st.UpTime = upTimeOut{Complete: u.Complete, Censored: u.Censored, MTTF: jsonFloat(u.MTTF),
-			WeibullShape: interval{jsonFloat(u.Shape), jsonFloat(u.ShapeLow), jsonFloat(u.ShapeHigh)},
-			WeibullScale: jsonFloat(u.Scale), LogLikExp: jsonFloat(u.LogLikExp), LogLikWeibull: jsonFloat(u.LogLikWeibull),
-			LR: jsonFloat(u.LR), PValue: jsonFloat(u.P)}
-		st.Exponential, st.SingleFailures = est.Exponential.String(), est.SingleFailures.String()
-		st.Summary = est.Summary()
-		if sevMap != nil {
-			if st.FailureSeverity, err = severity(s.tr, end, *sevMap, &set); err != nil {
-				return fmt.Errorf("system %s: %w", s.name, err)
-			}
-		}
-		out.Systems = append(out.Systems, st)
+// systemStats estimates the events, rates, up-time law and (with
+// --levels) severity shares of one system's whole trace.
+func (o *traceStatsOptions) systemStats(s namedTrace, set trace.EventSettings, sevMap *trace.SeverityMap) (traceSystemStats, error) {
+	_, end := s.tr.Window()
+	if o.LANL == "" && o.Resolution == "" {
+		set.Resolution = s.tr.ClockTick()
 	}
-	return o.env.render(o.Output, &out)
+	est, err := trace.EstimateEvents(s.tr, end, &set)
+	if err != nil {
+		return traceSystemStats{}, err
+	}
+	st := traceSystemStats{System: s.name, Nodes: s.tr.NumNodes(), Resolution: jsonFloat(set.Resolution),
+		From: jsonFloat(est.From), To: jsonFloat(est.To), est: est}
+	rates, err := trace.EstimateRates(s.tr, end, &trace.EstimateSettings{Lookback: set.Lookback, Level: o.Level})
+	switch {
+	case err == nil:
+		st.rates = &rates
+		fr, rr := toRate(rates.Failure), toRate(rates.Repair)
+		st.Failure, st.Repair = &fr, &rr
+	case !errors.Is(err, trace.ErrTooFewEvents):
+		return traceSystemStats{}, err
+	}
+	ev := est.Events
+	st.Failures, st.Events = ev.Failures, ev.Events
+	st.EventRate, st.SystemEventRate = toRate(ev.Rate), toRate(ev.SystemRate)
+	st.GroupedEvents = toProportion(ev.Grouped)
+	st.GroupedFailures = jsonFloat(ev.GroupedFailures)
+	st.LabelledGroups = ev.Labelled
+	st.MeanSize = interval{jsonFloat(ev.MeanSize), jsonFloat(ev.MeanLow), jsonFloat(ev.MeanHigh)}
+	st.Sizes = []sizeOut{}
+	for _, sc := range ev.Sizes {
+		st.Sizes = append(st.Sizes, sizeOut{Size: sc.Size, proportion: toProportion(sc.Fraction)})
+	}
+	st.Coincidences = ev.Coincidences
+	st.ExpectedCoincidences = jsonFloat(ev.ExpectedCoincidences)
+	st.CoincidenceP = jsonFloat(ev.CoincidenceP)
+	u := est.UpTime
+	st.UpTime = upTimeOut{Complete: u.Complete, Censored: u.Censored, MTTF: jsonFloat(u.MTTF),
+		WeibullShape: interval{jsonFloat(u.Shape), jsonFloat(u.ShapeLow), jsonFloat(u.ShapeHigh)},
+		WeibullScale: jsonFloat(u.Scale), LogLikExp: jsonFloat(u.LogLikExp), LogLikWeibull: jsonFloat(u.LogLikWeibull),
+		LR: jsonFloat(u.LR), PValue: jsonFloat(u.P)}
+	st.Exponential, st.SingleFailures = est.Exponential.String(), est.SingleFailures.String()
+	st.Summary = est.Summary()
+	if sevMap != nil {
+		if st.FailureSeverity, err = severity(s.tr, end, *sevMap, &set); err != nil {
+			return traceSystemStats{}, err
+		}
+	}
+	return st, nil
 }
 
 // severityMap reads --levels and --severity: nil without --levels.
