@@ -168,20 +168,7 @@ func normEst1(op operator, rnd *rand.Rand) float64 {
 	z := mat.NewDense(n, t, nil)
 	sgn := mat.NewDense(n, t, nil)
 	sgnOld := mat.NewDense(n, t, nil)
-	// Starting matrix: first column all ones, the others random ±1, not
-	// parallel to earlier columns; all scaled by 1/n.
-	for i := 0; i < n; i++ {
-		x.Set(i, 0, 1)
-	}
-	for j := 1; j < t; j++ {
-		for tries := 0; ; tries++ {
-			randomSigns(x, j, rnd)
-			if !parallelToAny(x, j, x, j) || tries > 100 {
-				break
-			}
-		}
-	}
-	x.Scale(1/float64(n), x)
+	startBlock(x, rnd)
 
 	var (
 		est, estOld float64
@@ -207,60 +194,13 @@ func normEst1(op operator, rnd *rand.Rand) float64 {
 			break
 		}
 		sgnOld.Copy(sgn)
-		for i := 0; i < n; i++ {
-			for j := 0; j < t; j++ {
-				if y.At(i, j) >= 0 {
-					sgn.Set(i, j, 1)
-				} else {
-					sgn.Set(i, j, -1)
-				}
-			}
-		}
+		signsOf(sgn, y)
 		if k >= 2 && allParallel(sgn, sgnOld) {
 			break
 		}
-		// Replace columns parallel to an earlier column of sgn or to a
-		// column of sgnOld by random ±1 vectors.
-		for j := 0; j < t; j++ {
-			for tries := 0; tries < 100; tries++ {
-				if !parallelToAny(sgn, j, sgn, j) && (k == 1 || !parallelToAny(sgn, j, sgnOld, t)) {
-					break
-				}
-				randomSigns(sgn, j, rnd)
-			}
-		}
+		resampleParallel(sgn, sgnOld, k == 1, rnd)
 		op.apply(z, sgn, true)
-		hMax := 0.0
-		for i := 0; i < n; i++ {
-			h[i] = math.Max(math.Abs(z.At(i, 0)), math.Abs(z.At(i, 1)))
-			hMax = math.Max(hMax, h[i])
-			ind[i] = i
-		}
-		if k >= 2 && indBest >= 0 && hMax == h[indBest] {
-			break
-		}
-		sort.SliceStable(ind, func(a, b int) bool { return h[ind[a]] > h[ind[b]] })
-		allUsed := true
-		for _, i := range ind[:t] {
-			if !used[i] {
-				allUsed = false
-			}
-		}
-		if allUsed {
-			break
-		}
-		// Next x: unit vectors of the largest h not used before.
-		c := 0
-		for _, i := range ind {
-			if c == t {
-				break
-			}
-			if !used[i] {
-				chosen[c] = i
-				c++
-			}
-		}
-		if c < t {
+		if !nextUnitVectors(z, h, ind, chosen, used, k >= 2, indBest) {
 			break
 		}
 		x.Zero()
@@ -270,6 +210,93 @@ func normEst1(op operator, rnd *rand.Rand) float64 {
 		}
 	}
 	return est
+}
+
+// startBlock sets x to the estimator's starting matrix: first column all
+// ones, the others random ±1 not parallel to earlier columns; all scaled
+// by 1/n.
+func startBlock(x *mat.Dense, rnd *rand.Rand) {
+	n, t := x.Dims()
+	for i := 0; i < n; i++ {
+		x.Set(i, 0, 1)
+	}
+	for j := 1; j < t; j++ {
+		for tries := 0; ; tries++ {
+			randomSigns(x, j, rnd)
+			if !parallelToAny(x, j, x, j) || tries > 100 {
+				break
+			}
+		}
+	}
+	x.Scale(1/float64(n), x)
+}
+
+// signsOf sets sgn to the signs of y (+1 for 0).
+func signsOf(sgn, y *mat.Dense) {
+	n, t := y.Dims()
+	for i := 0; i < n; i++ {
+		for j := 0; j < t; j++ {
+			if y.At(i, j) >= 0 {
+				sgn.Set(i, j, 1)
+			} else {
+				sgn.Set(i, j, -1)
+			}
+		}
+	}
+}
+
+// resampleParallel replaces the columns of sgn parallel to an earlier
+// column of sgn or (after the first iteration) to a column of sgnOld by
+// random ±1 vectors.
+func resampleParallel(sgn, sgnOld *mat.Dense, first bool, rnd *rand.Rand) {
+	_, t := sgn.Dims()
+	for j := 0; j < t; j++ {
+		for tries := 0; tries < 100; tries++ {
+			if !parallelToAny(sgn, j, sgn, j) && (first || !parallelToAny(sgn, j, sgnOld, t)) {
+				break
+			}
+			randomSigns(sgn, j, rnd)
+		}
+	}
+}
+
+// nextUnitVectors computes h_i = max_j |z_ij| and chooses in chosen the
+// unit vectors of the largest h not used before (steps 4–5 of the
+// algorithm). It reports false when the iteration must stop: after the
+// first iteration the best index already has the largest h, the t
+// largest were all used, or fewer than t unused remain.
+func nextUnitVectors(z *mat.Dense, h []float64, ind, chosen []int, used map[int]bool, later bool, indBest int) bool {
+	t := len(chosen)
+	hMax := 0.0
+	for i := range h {
+		h[i] = math.Max(math.Abs(z.At(i, 0)), math.Abs(z.At(i, 1)))
+		hMax = math.Max(hMax, h[i])
+		ind[i] = i
+	}
+	if later && indBest >= 0 && hMax == h[indBest] {
+		return false
+	}
+	sort.SliceStable(ind, func(a, b int) bool { return h[ind[a]] > h[ind[b]] })
+	allUsed := true
+	for _, i := range ind[:t] {
+		if !used[i] {
+			allUsed = false
+		}
+	}
+	if allUsed {
+		return false
+	}
+	c := 0
+	for _, i := range ind {
+		if c == t {
+			break
+		}
+		if !used[i] {
+			chosen[c] = i
+			c++
+		}
+	}
+	return c == t
 }
 
 // exactNorm1 returns ‖Op‖₁ by applying Op to the identity.
