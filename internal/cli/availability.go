@@ -268,8 +268,11 @@ func (r availabilityReport) CSV() ([]string, [][]string) {
 
 func (r availabilityReport) Text(w io.Writer) error {
 	sys := r.info.sc.System
-	fmt.Fprintf(w, "System    %d processors, MTTF %s, MTTR %s (moldable: the policy is not used)\n",
-		sys.Processors, short(sys.MTTF), short(sys.MTTR))
+	line := fmt.Sprintf("System    %d processors, MTTF %s, MTTR %s", sys.Processors, short(sys.MTTF), short(sys.MTTR))
+	for _, c := range r.info.costs() {
+		line += ", " + c.name + " " + c.text
+	}
+	fmt.Fprintln(w, line+" (moldable: the policy is not used)")
 	if r.work > 0 {
 		fmt.Fprintf(w, "Job       %s failure-free on %s\n", short(r.work), processors(r.workOn))
 	}

@@ -175,3 +175,21 @@ func TestEverydayQuestion(t *testing.T) {
 		t.Errorf("greedy: UWT %v, want positive", greedy.UWT)
 	}
 }
+
+// TestAvailabilityShowsOverrides: the text of availability names the cost
+// and work-rate flags it applied, as every other command's scenario line
+// does (it used to show the system alone, so a table computed with
+// --work amdahl:0.1 looked like the benchmark's).
+func TestAvailabilityShowsOverrides(t *testing.T) {
+	out := mustRun(t, "availability", "-n", "4", "--work", "amdahl:0.1", "--checkpoint", "2m")
+	first, _, _ := strings.Cut(out, "\n")
+	for _, want := range []string{"checkpoint 2m", "work amdahl:0.1"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("System line %q does not name %q", first, want)
+		}
+	}
+	plain, _, _ := strings.Cut(mustRun(t, "availability", "-n", "4"), "\n")
+	if strings.Contains(plain, "work ") {
+		t.Errorf("without overrides the System line names a work rate: %q", plain)
+	}
+}
