@@ -361,7 +361,38 @@ func (panel Panel) plot() (*plot.Plot, error) {
 	if panel.Bars != nil && panel.Legend == TopLeft {
 		p.Y.Max += legendRoom * float64(len(panel.Bars.Series)+1) * (p.Y.Max - p.Y.Min)
 	}
+	p.Add(legendBox{&p.Legend}) // last: over the data, under the legend
 	return p, nil
+}
+
+// legendBox is a plotter that fills the legend's box with the
+// background, so that a line the data draw through it (a mark's drop
+// line, a curve) does not cross its text. gonum/plot draws the legend
+// after every plotter, on the data area before the axes' glyph padding,
+// with no background of its own (and its Legend.Rectangle ignores the
+// offsets and swaps left and right: only its size is used); the box
+// follows Legend.Draw's layout of left-aligned entries, widened by
+// boxMargin on every side for that padding.
+type legendBox struct{ l *plot.Legend }
+
+// boxMargin is the legend box's margin around its entries.
+const boxMargin = 3 // points
+
+func (b legendBox) Plot(c draw.Canvas, _ *plot.Plot) {
+	l := b.l
+	size := l.Rectangle(c).Size() // its placement is wrong, its size right
+	if size.X <= 0 || size.Y <= 0 {
+		return // no entries
+	}
+	x0 := c.Min.X + l.XOffs
+	y0 := c.Min.Y + l.YOffs
+	if l.Top {
+		y0 = c.Max.Y - l.TextStyle.FontExtents().Descent + l.YOffs - size.Y
+	}
+	m := vg.Points(boxMargin)
+	r := vg.Rectangle{Min: vg.Point{X: x0 - m, Y: y0 - m}, Max: vg.Point{X: x0 + size.X + m, Y: y0 + size.Y + m}}
+	c.SetColor(color.White)
+	c.Fill(r.Path())
 }
 
 // setAxis applies an axis's scale and tick labels.

@@ -300,3 +300,60 @@ func TestLogAxisWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestLegendBoxHidesDropLine checks that the legend's box is filled: a
+// mark's drop line that runs under the legend (bottom-left, the mark near
+// the left edge) is hidden there, so the column of the drop line holds
+// fewer red pixels than the same figure without a legend: by at least
+// 10, the red part (4 of every 7 points of dash) of two legend entries'
+// height being about 17 pixels here. Before the box the line crossed
+// the legend's text and both counts were equal (186).
+func TestLegendBoxHidesDropLine(t *testing.T) {
+	redColumn := func(named bool) int {
+		fig := Figure{Title: "t", Panels: []Panel{{
+			X:     Axis{Label: "x"},
+			Y:     Axis{Zero: true, Label: "y"},
+			Lines: []Line{{X: []float64{0, 10}, Y: []float64{9, 10}}},
+			Marks: []Mark{{X: 0.6, Y: 9.06}},
+		}}}
+		if named {
+			fig.Panels[0].Lines[0].Name = "a curve with a long enough name"
+			fig.Panels[0].Marks[0].Label = "a mark with a long enough name"
+		}
+		path := filepath.Join(t.TempDir(), "f.png")
+		if err := fig.Save(path, DefaultSize); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The drop line's red (200, 0, 0): the most red pixels in one
+		// column.
+		best := 0
+		b := img.Bounds()
+		for px := b.Min.X; px < b.Max.X; px++ {
+			n := 0
+			for py := b.Min.Y; py < b.Max.Y; py++ {
+				r, g, bl, _ := img.At(px, py).RGBA()
+				if r>>8 > 150 && int(r>>8)-int(g>>8) > 50 && int(r>>8)-int(bl>>8) > 50 {
+					n++
+				}
+			}
+			best = max(best, n)
+		}
+		return best
+	}
+	plain, boxed := redColumn(false), redColumn(true)
+	if plain < 100 {
+		t.Fatalf("the drop line has %d red pixels in its column, want a long line", plain)
+	}
+	if boxed > plain-10 {
+		t.Errorf("drop line: %d red pixels under the legend, %d without a legend: the legend box does not hide it", boxed, plain)
+	}
+}
