@@ -35,23 +35,7 @@ func TestSimulateIntervalsMatchesModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	sv, err := optimal.New(base, &optimal.Settings{Full: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	one, err := sv.SingleInterval(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conf, err := sv.PerConfiguration(ctx, one, one.Result)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := conf.Policy.Vector()
-	if err != nil {
-		t.Fatal(err)
-	}
+	one, conf, v := levelThree(t, base, &optimal.Settings{Full: true})
 	t.Logf("level 2: %.6g at I* = %.1f; level 3: %.6g, r = %v, I(a) = %v, mass %v", one.UWT, one.Interval, conf.UWT, v, conf.Intervals, conf.Mass)
 	sc, err := scenario.New(base.System, app, scenario.Policy{Kind: scenario.Explicit, Explicit: v})
 	if err != nil {
@@ -133,22 +117,7 @@ func TestEvaluateSegmentOptimal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sv, err := optimal.New(base, &optimal.Settings{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	one, err := sv.SingleInterval(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conf, err := sv.PerConfiguration(ctx, one, one.Result)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := conf.Policy.Vector()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, conf, v := levelThree(t, base, &optimal.Settings{Workers: 1})
 	sc, err := scenario.New(base.System, app, scenario.Policy{Kind: scenario.Explicit, Explicit: v})
 	if err != nil {
 		t.Fatal(err)
@@ -199,21 +168,7 @@ func TestSimulateReconfigureMatchesModel(t *testing.T) {
 	sc.Reconfigure = scenario.AtCheckpoint
 	want := exactUWT(t, sc, interval)
 	tr := exponentialTrace(t, n, mttf, mttr, k*length, rand.New(rand.NewPCG(3, 5)))
-	var sum, sum2 float64
-	for j := range k {
-		r, err := Simulate(tr, sc, interval, Segment{Start: float64(j) * length, Duration: length}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u := r.Work / length
-		sum += u
-		sum2 += u * u
-	}
-	mean := sum / k
-	sd := math.Sqrt((sum2 - k*mean*mean) / (k - 1))
-	// t quantile 0.9995 with 19 degrees of freedom, and the bias of the
-	// lost last segment, as in TestSimulateMatchesModel.
-	half := 3.883*sd/math.Sqrt(k) + 1e-4*want
+	mean, half, _ := replayMean(t, tr, sc, interval, k, length, want)
 	if math.Abs(mean-want) > half {
 		t.Errorf("replayed UWT %.5f ± %.5f, model with reconfiguration %.5f", mean, half, want)
 	}
@@ -264,4 +219,29 @@ func TestEvaluateSegmentReconfigure(t *testing.T) {
 	if r.Work != res.Model.Work {
 		t.Errorf("Model replay work %v, Simulate with the option %v", res.Model.Work, r.Work)
 	}
+}
+
+// levelThree solves base's optimal policy with one interval (level 2) and
+// then with one interval per configuration (level 3), and returns both
+// and level 3's vector.
+func levelThree(t *testing.T, base *scenario.Scenario, set *optimal.Settings) (optimal.Single, optimal.Configuration, []int) {
+	t.Helper()
+	ctx := context.Background()
+	sv, err := optimal.New(base, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := sv.SingleInterval(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf, err := sv.PerConfiguration(ctx, one, one.Result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := conf.Policy.Vector()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return one, conf, v
 }

@@ -309,22 +309,7 @@ func TestSimulateMatchesModel(t *testing.T) {
 	}
 	want := exactUWT(t, sc, interval)
 	tr := exponentialTrace(t, n, mttf, mttr, k*length, rand.New(rand.NewPCG(3, 5)))
-	var sum, sum2 float64
-	for j := range k {
-		r, err := Simulate(tr, sc, interval, Segment{Start: float64(j) * length, Duration: length}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u := r.Work / length
-		sum += u
-		sum2 += u * u
-	}
-	mean := sum / k
-	sd := math.Sqrt((sum2 - k*mean*mean) / (k - 1))
-	// t quantile 0.9995 with 19 degrees of freedom (99.9 % two-sided) is
-	// 3.883. Each segment starts wherever the trace is and loses its last
-	// partial up segment: a bias below (I + L)/length < 1e-4 relative.
-	half := 3.883*sd/math.Sqrt(k) + 1e-4*want
+	mean, half, sd := replayMean(t, tr, sc, interval, k, length, want)
 	if math.Abs(mean-want) > half {
 		t.Errorf("replayed UWT %.5f ± %.5f, model %.5f", mean, half, want)
 	}
@@ -346,4 +331,31 @@ func exactUWT(t testing.TB, sc *scenario.Scenario, interval float64) float64 {
 		t.Fatal(err)
 	}
 	return r.UWT
+}
+
+// replayMean replays sc with interval on k consecutive segments of
+// length of tr and returns the mean work per second, the half-width
+// of its 99.9 % interval and the standard deviation: t quantile 0.9995 with k − 1 = 19 degrees of
+// freedom, 3.883, times the standard error, plus the bias of the lost
+// last partial segment of each segment, below (I + L)/length < 1e-4
+// relative to want.
+func replayMean(t *testing.T, tr *trace.Trace, sc *scenario.Scenario, interval float64, k int, length, want float64) (mean, half, sd float64) {
+	t.Helper()
+	if k != 20 {
+		t.Fatalf("replayMean: the t quantile is for 20 segments, not %d", k)
+	}
+	var sum, sum2 float64
+	for j := range k {
+		r, err := Simulate(tr, sc, interval, Segment{Start: float64(j) * length, Duration: length}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := r.Work / length
+		sum += u
+		sum2 += u * u
+	}
+	kf := float64(k)
+	mean = sum / kf
+	sd = math.Sqrt((sum2 - kf*mean*mean) / (kf - 1))
+	return mean, 3.883*sd/math.Sqrt(kf) + 1e-4*want, sd
 }
