@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
@@ -25,6 +26,9 @@ type oracleCase struct {
 	mttf, mttr float64
 	work       []float64
 }
+
+// vectors enumerates every rescheduling vector that runs somewhere.
+var vectors = testmodel.Vectors
 
 func oracleCases() []oracleCase {
 	const h, d = 3600.0, 86400.0
@@ -51,26 +55,6 @@ func (c oracleCase) scenario(t testing.TB, pol scenario.Policy) *scenario.Scenar
 		t.Fatal(err)
 	}
 	return sc
-}
-
-// vectors calls f with every rescheduling vector r(1..n), r(n) ∈ 0..n,
-// that runs somewhere.
-func vectors(n int, f func(reschedule.Vector)) {
-	v := make(reschedule.Vector, n)
-	var rec func(k int)
-	rec = func(k int) {
-		if k == n {
-			if v.Validate() == nil {
-				f(v)
-			}
-			return
-		}
-		for r := 0; r <= k+1; r++ {
-			v[k] = r
-			rec(k + 1)
-		}
-	}
-	rec(0)
 }
 
 // exactUWT is the existing model's UWT of vector r at interval I, on the

@@ -12,31 +12,12 @@ import (
 
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/evaluate"
+	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/trace"
 	"github.com/ckpt-markov/markov/uwt"
 )
-
-// allVectors calls f with every rescheduling vector r(1..n), r(n) ∈ 0..n,
-// that runs somewhere.
-func allVectors(n int, f func(reschedule.Vector)) {
-	v := make(reschedule.Vector, n)
-	var rec func(k int)
-	rec = func(k int) {
-		if k == n {
-			if v.Validate() == nil {
-				f(v)
-			}
-			return
-		}
-		for r := 0; r <= k+1; r++ {
-			v[k] = r
-			rec(k + 1)
-		}
-	}
-	rec(0)
-}
 
 // TestOptimalScenarioTasks: a study names "optimal" like any policy. Its
 // uwt task at I = 1 h must be the largest UWT(I; r) of package uwt over
@@ -74,7 +55,7 @@ func TestOptimalScenarioTasks(t *testing.T) {
 	}
 	app.Recovery = scenario.RecoveryConstant(120, 4)
 	best, count := math.Inf(-1), 0
-	allVectors(4, func(r reschedule.Vector) {
+	testmodel.Vectors(4, func(r reschedule.Vector) {
 		count++
 		sc, err := scenario.New(scenario.System{Processors: 4, MTTF: 2 * 86400, MTTR: 6 * 3600}, app, scenario.Policy{Kind: scenario.Explicit, Explicit: r})
 		if err != nil {

@@ -1,12 +1,14 @@
 // Package testmodel holds the oracles and inputs that the tests of several
 // packages share, so that each is written once: the closed form of the
-// one-processor model and the QR-like application of the scale tests.
+// one-processor model, the QR-like application of the scale tests and
+// the enumeration of rescheduling vectors.
 // It is imported by tests only.
 package testmodel
 
 import (
 	"math"
 
+	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -47,4 +49,26 @@ func QRLike(n int) scenario.Application {
 		app.Latency[i], app.Overhead[i] = 99.19, 99.19
 	}
 	return app
+}
+
+// Vectors calls f with every rescheduling vector r(1..n), r(k) ∈ 0..k,
+// that runs somewhere (reschedule.Vector.Validate), in lexicographic
+// order; f must not keep v, which is reused. The oracle of enumeration
+// tests: the optimal policy is at least as good as each of them.
+func Vectors(n int, f func(v reschedule.Vector)) {
+	v := make(reschedule.Vector, n)
+	var rec func(k int)
+	rec = func(k int) {
+		if k == n {
+			if v.Validate() == nil {
+				f(v)
+			}
+			return
+		}
+		for r := 0; r <= k+1; r++ {
+			v[k] = r
+			rec(k + 1)
+		}
+	}
+	rec(0)
 }
