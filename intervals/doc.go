@@ -70,7 +70,11 @@
 // BirthdayMNFTI the birthday-problem value 1 + Q(b) of the analogy they
 // correct in Ferreira et al. A checkpointing period follows from Young's
 // or Daly's formula with the MTTI in place of the platform MTBF
-// (YoungInterval, DalyOptimum). The tests check the closed form against an
+// (YoungInterval, DalyOptimum): the "no-restart" strategy with period
+// √(2·MTTI·C) that Benoit, Hérault, Le Fèvre and Robert ("Replication is
+// more efficient than you think", SC'19, abstract) describe as the
+// published practice, and improve on by restarting dead replicas at
+// checkpoints (package replication's model). The tests check the closed form against an
 // exact recursion over the absorbing chain (g ≤ 5, b ≤ 12), against the
 // pairs recursion for b = 2^0 … 2^20, and against direct sampling of
 // min_i max_j X_ij. The papers' own tables could not be consulted for

@@ -59,8 +59,12 @@ type traceSynthOptions struct {
 	GroupedFailures float64
 	Sizes           string
 	RateCV          float64
+	Preset          string
 	Seed            uint64
 	Out             string
+	// changed names the flags given on the command line (a preset
+	// refuses the flags it sets).
+	changed func(name string) bool
 }
 
 func newTraceSynthCmd(e *env) *cobra.Command {
@@ -76,11 +80,20 @@ Each node's up times are exponential, its repair times exponential of mean
 events, whose sizes are uniform on --sizes LO-HI nodes; --mttf is the mean
 up time between two failures of one node, counting the failures that other
 nodes' grouped events cause (synth.ForFailures). --rate-cv spreads the
-nodes' failure rates (Gamma multipliers of that coefficient of variation).`,
+nodes' failure rates (Gamma multipliers of that coefficient of variation).
+
+--preset desktop-grid writes a pool of volunteer hosts instead
+(synth.DesktopGrid): log-normal availability intervals of mean 20 h and
+median 8 h, 35 % of the hosts available 99.5 % of the time and the others
+so that the pool is available 65 % of the time (Kondo et al.'s summaries,
+docs/model.md section 13); it sets the laws, so --mttf, --mttr, --rate-cv
+and --grouped-failures are refused with it.`,
 		Example: `  markov trace synth --nodes 128 --duration 180d --mttf 8h --mttr 1h --grouped-failures 0.5 --seed 1 -o t.csv
-  markov evaluate --trace t.csv --events`,
+  markov evaluate --trace t.csv --events
+  markov trace synth --preset desktop-grid --nodes 64 --duration 1y --seed 1 -o grid.csv`,
 		Args: cobra.NoArgs,
 		RunE: e.runE(func(ctx context.Context, cmd *cobra.Command) error {
+			opts.changed = cmd.Flags().Changed
 			return runTraceSynth(opts)
 		}),
 	}
@@ -92,6 +105,7 @@ nodes' failure rates (Gamma multipliers of that coefficient of variation).`,
 	f.Float64Var(&opts.GroupedFailures, "grouped-failures", 0, "fraction of the failures that belong to grouped events, in [0, 1]")
 	f.StringVar(&opts.Sizes, "sizes", "4-16", "nodes per grouped event: `LO-HI`, uniform (2 ≤ LO ≤ HI ≤ nodes; with --grouped-failures > 0)")
 	f.Float64Var(&opts.RateCV, "rate-cv", 0, "coefficient of variation of the nodes' failure rates")
+	f.StringVar(&opts.Preset, "preset", "", "`NAME` of a preset pool: desktop-grid (volunteer hosts; sets the laws)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the trace")
 	f.StringVarP(&opts.Out, "output", "o", "-", "`FILE` to write (- for standard output)")
 	return cmd
@@ -105,43 +119,25 @@ func runTraceSynth(o *traceSynthOptions) error {
 	if err != nil {
 		return err
 	}
-	mttf, err := positiveDuration("mttf", o.MTTF)
-	if err != nil {
-		return err
-	}
-	mttr, err := positiveDuration("mttr", o.MTTR)
-	if err != nil {
-		return err
-	}
-	if math.IsNaN(o.GroupedFailures) || o.GroupedFailures < 0 || o.GroupedFailures > 1 {
-		return flagError("grouped-failures", "%v, want a fraction in [0, 1]", o.GroupedFailures)
-	}
-	if math.IsNaN(o.RateCV) || o.RateCV < 0 || o.RateCV > synth.MaxRateCV {
-		return flagError("rate-cv", "%v, want 0 … %v", o.RateCV, synth.MaxRateCV)
-	}
-	var sizes []float64
-	if o.GroupedFailures > 0 {
-		lo, hi, ok := strings.Cut(o.Sizes, "-")
-		a, errA := strconv.Atoi(strings.TrimSpace(lo))
-		b, errB := strconv.Atoi(strings.TrimSpace(hi))
-		if !ok || errA != nil || errB != nil || a < 2 || b < a || b > o.Nodes {
-			return flagError("sizes", "%s, want LO-HI with 2 ≤ LO ≤ HI ≤ --nodes %d", quote.Value(o.Sizes), o.Nodes)
+	var c synth.Config
+	switch o.Preset {
+	case "":
+		if c, err = o.config(dur); err != nil {
+			return err
 		}
-		sizes = synth.Uniform(a, b)
+	case "desktop-grid":
+		for _, name := range []string{"mttf", "mttr", "rate-cv", "grouped-failures", "sizes"} {
+			if o.changed != nil && o.changed(name) {
+				return flagError(name, "given with --preset desktop-grid, which sets the up and repair laws: drop one of them")
+			}
+		}
+		c = synth.DesktopGrid(o.Nodes, dur)
+		if want := float64(o.Nodes) * dur / c.MeanCycle(); want > 0.9*synth.MaxOutages {
+			return flagError("duration", "about %.3g outages expected (--nodes × --duration / mean cycle), more than the limit of %d: shorten --duration or lower --nodes", want, synth.MaxOutages*9/10)
+		}
+	default:
+		return flagError("preset", "%s, want desktop-grid", quote.Value(o.Preset))
 	}
-	grouped, up, err := synth.ForFailures(o.GroupedFailures, mttf, sizes)
-	if err != nil {
-		return err
-	}
-	// The expected outage count, nodes × duration / (MTTF + MTTR), is
-	// checked here so that a trace past synth's bound is a flag error
-	// naming the flags, not an error of Generate naming Config fields;
-	// 0.9 leaves the count's spread (about its square root) room.
-	if want := float64(o.Nodes) * dur / (mttf + mttr); want > 0.9*synth.MaxOutages {
-		return flagError("duration", "about %.3g outages expected (--nodes × --duration / (--mttf + --mttr)), more than the limit of %d: shorten --duration, lower --nodes or raise --mttf", want, synth.MaxOutages*9/10)
-	}
-	c := synth.Config{Nodes: o.Nodes, Duration: dur, Up: distuv.Exponential{Rate: 1 / up}, Repair: distuv.Exponential{Rate: 1 / mttr},
-		RateCV: o.RateCV, Grouped: grouped, Sizes: sizes}
 	res, err := synth.Generate(c, rand.New(rand.NewPCG(o.Seed, 0)))
 	if err != nil {
 		return err
@@ -159,6 +155,48 @@ func runTraceSynth(o *traceSynthOptions) error {
 		return f.Close()
 	}
 	return trace.WriteGeneric(w, res.Trace)
+}
+
+// config is the configuration of the flags --mttf, --mttr,
+// --grouped-failures, --sizes and --rate-cv.
+func (o *traceSynthOptions) config(dur float64) (synth.Config, error) {
+	mttf, err := positiveDuration("mttf", o.MTTF)
+	if err != nil {
+		return synth.Config{}, err
+	}
+	mttr, err := positiveDuration("mttr", o.MTTR)
+	if err != nil {
+		return synth.Config{}, err
+	}
+	if math.IsNaN(o.GroupedFailures) || o.GroupedFailures < 0 || o.GroupedFailures > 1 {
+		return synth.Config{}, flagError("grouped-failures", "%v, want a fraction in [0, 1]", o.GroupedFailures)
+	}
+	if math.IsNaN(o.RateCV) || o.RateCV < 0 || o.RateCV > synth.MaxRateCV {
+		return synth.Config{}, flagError("rate-cv", "%v, want 0 … %v", o.RateCV, synth.MaxRateCV)
+	}
+	var sizes []float64
+	if o.GroupedFailures > 0 {
+		lo, hi, ok := strings.Cut(o.Sizes, "-")
+		a, errA := strconv.Atoi(strings.TrimSpace(lo))
+		b, errB := strconv.Atoi(strings.TrimSpace(hi))
+		if !ok || errA != nil || errB != nil || a < 2 || b < a || b > o.Nodes {
+			return synth.Config{}, flagError("sizes", "%s, want LO-HI with 2 ≤ LO ≤ HI ≤ --nodes %d", quote.Value(o.Sizes), o.Nodes)
+		}
+		sizes = synth.Uniform(a, b)
+	}
+	grouped, up, err := synth.ForFailures(o.GroupedFailures, mttf, sizes)
+	if err != nil {
+		return synth.Config{}, err
+	}
+	// The expected outage count, nodes × duration / (MTTF + MTTR), is
+	// checked here so that a trace past synth's bound is a flag error
+	// naming the flags, not an error of Generate naming Config fields;
+	// 0.9 leaves the count's spread (about its square root) room.
+	if want := float64(o.Nodes) * dur / (mttf + mttr); want > 0.9*synth.MaxOutages {
+		return synth.Config{}, flagError("duration", "about %.3g outages expected (--nodes × --duration / (--mttf + --mttr)), more than the limit of %d: shorten --duration, lower --nodes or raise --mttf", want, synth.MaxOutages*9/10)
+	}
+	return synth.Config{Nodes: o.Nodes, Duration: dur, Up: distuv.Exponential{Rate: 1 / up}, Repair: distuv.Exponential{Rate: 1 / mttr},
+		RateCV: o.RateCV, Grouped: grouped, Sizes: sizes}, nil
 }
 
 func newTraceStatsCmd(e *env) *cobra.Command {

@@ -28,6 +28,16 @@
 // starts events at rate λ·w_i, each taking down k nodes of the size law:
 // the batch failure process of the Markov model with events.
 //
+// # Heterogeneous pools
+//
+// With Config.Classes the nodes are split among classes of their own up
+// and repair laws, in proportion to the classes' shares (Result.Class).
+// DesktopGrid is the preset of a volunteer pool: log-normal availability
+// intervals of mean 20 h and median 8 h, 35 % of the hosts available
+// 99.5 % of the time and the others so that the pool is available 65 % of
+// the time (Kondo, Andrzejak and Anderson, Grid 2008, as quoted by Nguyen
+// et al., seed 002, section III; docs/model.md, section 13).
+//
 // Draws use the caller's seeded math/rand/v2 generator by inversion
 // (Quantile of a uniform), so a seed gives the same trace on every
 // platform and Go version that keeps math/rand/v2's PCG stream.

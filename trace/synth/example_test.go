@@ -39,3 +39,24 @@ func Example() {
 	// events found: true
 	// exponential up times: holds ; single-node failures: contradicted
 }
+
+// A volunteer pool of 20 hosts over 30 days: the classes hold the
+// published shares (35 % stable hosts) whatever the seed.
+func ExampleDesktopGrid() {
+	cfg := synth.DesktopGrid(20, 30*day)
+	res, err := synth.Generate(cfg, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	count := make([]int, len(cfg.Classes))
+	for _, k := range res.Class {
+		count[k]++
+	}
+	for k, cl := range cfg.Classes {
+		fmt.Printf("%s hosts: %d\n", cl.Name, count[k])
+	}
+	// Output:
+	// stable hosts: 7
+	// intermittent hosts: 13
+}

@@ -28,6 +28,12 @@ type Config struct {
 	Up     law.Law // up times of a node of multiplier 1, seconds (drawn by law.Draw)
 	Repair law.Law // repair times, seconds
 
+	// Classes, when not empty, makes the nodes heterogeneous: node i
+	// takes the up and repair laws of a class, the classes' shares of the
+	// nodes being their Share weights (Result.Class); Up and Repair must then
+	// be nil. At most MaxClasses classes.
+	Classes []Class
+
 	// RateCV is the coefficient of variation of the nodes' failure-rate
 	// multipliers, in [0, MaxRateCV]; 0 means identical nodes.
 	RateCV float64
@@ -64,6 +70,8 @@ type Result struct {
 
 	// Multipliers are the nodes' rate multipliers w_i.
 	Multipliers []float64
+	// Class is each node's index in Config.Classes (nil without classes).
+	Class []int
 
 	Events        int // failure events
 	GroupedEvents int // of those, grouped ones (labels 1..GroupedEvents)
@@ -83,7 +91,19 @@ func Generate(c Config, rng *rand.Rand) (Result, error) {
 	}
 	g := &gen{c: c, rng: rng, w: make([]float64, c.Nodes), gen: make([]int, c.Nodes),
 		pos: make([]int, c.Nodes), ids: make([]int, c.Nodes), nUp: c.Nodes,
-		down: make([][]trace.Interval, c.Nodes)}
+		down: make([][]trace.Interval, c.Nodes), up: make([]law.Law, c.Nodes), repair: make([]law.Law, c.Nodes)}
+	var class []int
+	if len(c.Classes) > 0 {
+		class = classes(c.Classes, c.Nodes)
+	}
+	for i := range c.Nodes {
+		if class == nil {
+			g.up[i], g.repair[i] = c.Up, c.Repair
+			continue
+		}
+		k := class[i]
+		g.up[i], g.repair[i] = c.Classes[k].Up, c.Classes[k].Repair
+	}
 	if c.RateCV > 0 {
 		a := 1 / (c.RateCV * c.RateCV)
 		gam := distuv.Gamma{Alpha: a, Beta: a}
@@ -112,6 +132,7 @@ func Generate(c Config, rng *rand.Rand) (Result, error) {
 		return Result{}, err
 	}
 	res.Multipliers = g.w
+	res.Class = class
 	return res, nil
 }
 
@@ -128,11 +149,17 @@ func (c *Config) check() error {
 	case c.MaxOutages < 0:
 		return fmt.Errorf("synth: Config.MaxOutages = %d, want ≥ 0", c.MaxOutages)
 	}
-	if err := checkLaw("Up", c.Up); err != nil {
-		return err
-	}
-	if err := checkLaw("Repair", c.Repair); err != nil {
-		return err
+	if len(c.Classes) > 0 {
+		if err := c.checkClasses(); err != nil {
+			return err
+		}
+	} else {
+		if err := checkLaw("Up", c.Up); err != nil {
+			return err
+		}
+		if err := checkLaw("Repair", c.Repair); err != nil {
+			return err
+		}
 	}
 	if c.Grouped == 0 {
 		return nil
@@ -167,6 +194,8 @@ type gen struct {
 	rng       *rand.Rand
 	w         []float64
 	sizeTotal float64
+	// up and repair are each node's laws (its class's, or the Config's).
+	up, repair []law.Law
 
 	q   pending
 	gen []int // generation of each node's pending event (stale ones skipped)
@@ -181,7 +210,7 @@ type gen struct {
 // schedule draws the next failure of node i, up from time t.
 func (g *gen) schedule(i int, t float64) {
 	g.gen[i]++
-	g.q.push(pendingEvent{t: t + law.Draw(g.c.Up, g.rng)/g.w[i], node: i, gen: g.gen[i], failure: true})
+	g.q.push(pendingEvent{t: t + law.Draw(g.up[i], g.rng)/g.w[i], node: i, gen: g.gen[i], failure: true})
 }
 
 // markDown moves node i to the down part of ids.
@@ -209,7 +238,7 @@ func (g *gen) fail(i int, t float64, label int) error {
 	}
 	g.outages++
 	g.markDown(i)
-	r := t + law.Draw(g.c.Repair, g.rng)
+	r := t + law.Draw(g.repair[i], g.rng)
 	g.down[i] = append(g.down[i], trace.Interval{Start: t, End: math.Min(r, g.c.Duration), Event: label})
 	g.gen[i]++
 	g.q.push(pendingEvent{t: r, node: i, gen: g.gen[i]})
