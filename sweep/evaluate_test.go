@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"strconv"
 	"strings"
@@ -20,8 +21,15 @@ import (
 // alone, and takes N per system.
 func TestEvaluateTasks(t *testing.T) {
 	path := shareddata.LANL(t)
+	// Two applications; one in -short mode (CI's race run), where the
+	// test took two minutes of the run's ten.
+	apps := []string{"qr", "md"}
+	if testing.Short() {
+		apps = apps[:1]
+	}
+	quoted, _ := json.Marshal(apps)
 	study := `{"name": "lanl", "seed": 5, "compute": ["evaluate"], "traces": {"lanl": ` + strconv.Quote(path) + `,
-		"systems": [18, 19], "applications": ["qr", "md"], "policies": ["greedy", "ab"], "segments": 2}}`
+		"systems": [18, 19], "applications": ` + string(quoted) + `, "policies": ["greedy", "ab"], "segments": 2}}`
 	st := parse(t, study)
 	dir := t.TempDir()
 	if _, err := Run(context.Background(), st, dir, nil); err != nil {
@@ -41,7 +49,7 @@ func TestEvaluateTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := &evaluate.Settings{Applications: []string{"qr", "md"}, Policies: []scenario.Policy{{Kind: scenario.Greedy}, {Kind: scenario.AvailabilityBased}}, Segments: 2, Seed: 5}
+	set := &evaluate.Settings{Applications: apps, Policies: []scenario.Policy{{Kind: scenario.Greedy}, {Kind: scenario.AvailabilityBased}}, Segments: 2, Seed: 5}
 	for _, s := range all {
 		if s.System == 18 || s.System == 19 {
 			set.Systems = append(set.Systems, evaluate.System{Name: strconv.Itoa(s.System), Trace: s.Trace})
