@@ -318,13 +318,11 @@ func weightedSum(s []float64, x float64) float64 {
 		}
 	} else {
 		for k := 1; ; k++ {
-			w, left, right := poisson(float64(k)*x, weightCut)
-			if left >= nd {
+			part, any := poissonDot(s[:nd], float64(k)*x)
+			if !any && float64(k)*x >= float64(nd) {
 				break
 			}
-			for n := left; n <= min(right, nd-1); n++ {
-				sum += w[n-left] * s[n]
-			}
+			sum += part
 		}
 	}
 	var flat float64
@@ -334,10 +332,55 @@ func weightedSum(s []float64, x float64) float64 {
 	return sum + flat/x
 }
 
-// weightCut is the Poisson tail weightedSum leaves out of each window,
-// relative to the window's mass: far below any term that can matter
-// (e^{−x}, the weight of n = 0, is kept down to x ≈ 460).
-const weightCut = 1e-200
+// weightFloor is the smallest Poisson weight poissonDot keeps: the terms
+// left out are below it in absolute terms, far below Expected's
+// tolerance.
+const weightFloor = 1e-300
+
+// poissonDot returns Σ_n P(N = n)·s[n], N ~ Poisson(mu), over the n where
+// the weight is at least weightFloor, and whether any weight was kept.
+// When the mode lies in s, the weights are built outward from it by the
+// ratio recurrence and divided by their sum over every n (a normalised
+// window, as poisson's: no cancellation in e^{−μ}μⁿ/n!); else from the
+// last n of s, whose weight then comes from lgamma (relative error about
+// μ·ε, on terms of the far left tail).
+func poissonDot(s []float64, mu float64) (float64, bool) {
+	if int(mu) < len(s) {
+		n0 := int(mu)
+		sum, total := s[n0], 1.0
+		for n, w := n0-1, 1.0; n >= 0; n-- {
+			if w *= float64(n+1) / mu; w < weightFloor {
+				break
+			}
+			sum += w * s[n]
+			total += w
+		}
+		for n, w := n0+1, 1.0; ; n++ {
+			if w *= mu / float64(n); w < weightFloor {
+				break
+			}
+			if n < len(s) {
+				sum += w * s[n]
+			}
+			total += w
+		}
+		return sum / total, true
+	}
+	n0 := len(s) - 1
+	lg, _ := math.Lgamma(float64(n0 + 1))
+	w := math.Exp(-mu + float64(n0)*math.Log(mu) - lg)
+	if !(w >= weightFloor) {
+		return 0, false
+	}
+	sum := w * s[n0]
+	for n := n0 - 1; n >= 0; n-- {
+		if w *= float64(n+1) / mu; w < weightFloor {
+			break
+		}
+		sum += w * s[n]
+	}
+	return sum, true
+}
 
 // flatFrom returns the first n ≥ 1 from which c_n(x) = 1/x to rounding
 // (see weightedSum): (x²/12)·(1 + (2π/x)²)^{−(n−1)/2} ≤ 2⁻⁵³.
