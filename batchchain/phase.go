@@ -142,25 +142,31 @@ func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 }
 
 // Segments is the expected number of segments committed in one up phase,
-// as a function of the segment length (Expected). With K = I + A/Λ, Λ =
-// Phase.Rate, the sequence s_n = v·Kⁿ·1 does not depend on the length;
-// the length t enters only through the Poisson weights of
+// as a function of the segment length (Expected). With K = I + A/Λ for a
+// uniformization rate Λ ≥ Phase.Rate, the sequence s_n = v·Kⁿ·1 does not
+// depend on the length; the length t enters only through the weights of
 //
-//	Σ_{k≥1} v·exp(A k t)·1 = Σ_n c_n(Λt)·s_n,   c_n(x) = Σ_{k≥1} e^{−kx}(kx)ⁿ/n!,
+//	Σ_{k≥1} v·exp(A k t)·1 = Σ_n c_n(Λt)·s_n,   c_n(x) = Σ_{k≥1} e^{−kx}(kx)ⁿ/n!
 //
-// so the sequence is computed once and extended when a longer segment
-// needs more of it. A Segments is not safe for concurrent use.
+// (Weights), so the sequence is computed once and extended when a longer
+// segment needs more of it, and up phases of the same Λ and length share
+// their weights. A Segments is not safe for concurrent use.
 type Segments struct {
-	ph       *Phase
-	lam      float64
-	r        float64 // max_j (K·1)_j = 1 − hitMin/Λ: s_{n+1} ≤ r·s_n
-	stay     []float64
-	y, next  []float64 // v·Kⁿ on the spare counts [nzLo, nzHi]
-	nzLo     int
-	nzHi     int
-	s        []float64
-	dropped  float64
-	stepDrop float64
+	ph      *Phase
+	lam     float64
+	r       float64 // max_j (K·1)_j = 1 − hitMin/Λ: s_{n+1} ≤ r·s_n
+	stay    []float64
+	upS     []float64 // up[j]/Λ
+	// ks are the event sizes k with a spare-only rate, downS[i][j] that
+	// rate of size ks[i] from spare count j, divided by Λ (by size, so
+	// that each product is a few loops over the band without branches).
+	ks    []int
+	downS [][]float64
+	y, next []float64 // v·Kⁿ on the spare counts [nzLo, nzHi]
+	nzLo    int
+	nzHi    int
+	s       []float64
+	dropped float64
 }
 
 // segmentDrop is the mass, relative to s_n, that one product may drop
@@ -168,14 +174,20 @@ type Segments struct {
 const segmentDrop = 0x1p-60
 
 // Segments returns the expected segment counts of the up phase started
-// from the spare counts distributed as v (v[i] the mass of lo+i). It
-// panics if v does not fit in 0..m.
-func (ph *Phase) Segments(v []float64, lo int) *Segments {
+// from the spare counts distributed as v (v[i] the mass of lo+i), with
+// the uniformization rate lam (0 means Rate). It panics if v does not fit
+// in 0..m or lam is below Rate.
+func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
 	m, kmax := ph.c.m, ph.kmax
 	if lo < 0 || lo+len(v) > m+1 {
 		panic("batchchain: Segments: v outside the spare counts 0..m")
 	}
-	lam := ph.Rate()
+	if lam == 0 {
+		lam = ph.Rate()
+	}
+	if !(lam >= ph.Rate()) || math.IsInf(lam, 0) {
+		panic("batchchain: Segments: uniformization rate below Phase.Rate")
+	}
 	sg := &Segments{ph: ph, lam: lam, r: 1 - ph.hitMin/lam, stay: make([]float64, m+1),
 		y: make([]float64, m+1), next: make([]float64, m+1)}
 	for j := range m + 1 {
@@ -188,6 +200,24 @@ func (ph *Phase) Segments(v []float64, lo int) *Segments {
 		}
 		sg.stay[j] = 1 - out/lam
 	}
+	sg.upS = make([]float64, m+1)
+	for j := range m + 1 {
+		sg.upS[j] = ph.up[j] / lam
+	}
+	for k := 1; k <= kmax; k++ {
+		var row []float64
+		for j := k; j <= m; j++ {
+			if d := ph.dn[j*kmax+k-1]; d > 0 {
+				if row == nil {
+					row = make([]float64, m+1)
+				}
+				row[j] = d / lam
+			}
+		}
+		if row != nil {
+			sg.ks, sg.downS = append(sg.ks, k), append(sg.downS, row)
+		}
+	}
 	copy(sg.y[lo:], v)
 	sg.nzLo, sg.nzHi = lo, lo+len(v)-1
 	var s0 float64
@@ -195,20 +225,22 @@ func (ph *Phase) Segments(v []float64, lo int) *Segments {
 		s0 += x
 	}
 	sg.s = append(sg.s, s0)
-	if len(v) == 0 {
-		sg.nzLo, sg.nzHi = 0, -1
-	}
 	return sg
 }
 
-// Dropped returns the mass dropped from the ends of the band so far,
-// relative to nothing: each product drops at most 2⁻⁶⁰·s_n.
+// Len returns the number of terms s_n computed so far.
+func (sg *Segments) Len() int { return len(sg.s) }
+
+// Rate returns the uniformization rate Λ of the sequence.
+func (sg *Segments) Rate() float64 { return sg.lam }
+
+// Dropped returns the mass dropped from the ends of the band so far: each
+// product drops at most 2⁻⁶⁰·s_n.
 func (sg *Segments) Dropped() float64 { return sg.dropped }
 
 // extend computes s_n up to n = last.
 func (sg *Segments) extend(last int) {
-	ph, kmax, m := sg.ph, sg.ph.kmax, sg.ph.c.m
-	inv := 1 / sg.lam
+	kmax, m := sg.ph.kmax, sg.ph.c.m
 	for len(sg.s) <= last {
 		if sg.nzHi < sg.nzLo {
 			sg.s = append(sg.s, 0)
@@ -217,19 +249,27 @@ func (sg *Segments) extend(last int) {
 		lo, hi := max(sg.nzLo-kmax, 0), min(sg.nzHi+1, m)
 		next := sg.next
 		clear(next[lo : hi+1])
-		for j := sg.nzLo; j <= sg.nzHi; j++ {
-			yj := sg.y[j]
-			if yj == 0 {
+		b0, b1 := sg.nzLo, sg.nzHi
+		y := sg.y[b0 : b1+1]
+		for i, st := range sg.stay[b0 : b1+1] {
+			next[b0+i] += y[i] * st
+		}
+		if top := min(b1, m-1); top >= b0 {
+			dst := next[b0+1 : top+2]
+			for i, u := range sg.upS[b0 : top+1] {
+				dst[i] += y[i] * u
+			}
+		}
+		for i, k := range sg.ks {
+			// j − k ≥ 0: the rates of j < k are zero.
+			j0 := max(b0, k)
+			if j0 > b1 {
 				continue
 			}
-			next[j] += yj * sg.stay[j]
-			if j < m {
-				next[j+1] += yj * ph.up[j] * inv
-			}
-			for k, d := range ph.dn[j*kmax : (j+1)*kmax] {
-				if d > 0 {
-					next[j-k-1] += yj * d * inv
-				}
+			dst := next[j0-k : b1-k+1]
+			src := sg.y[j0 : b1+1]
+			for i2, d := range sg.downS[i][j0 : b1+1] {
+				dst[i2] += src[i2] * d
 			}
 		}
 		clear(sg.y[sg.nzLo : sg.nzHi+1])
@@ -258,8 +298,8 @@ func (sg *Segments) extend(last int) {
 }
 
 // Tolerances of Expected: the sum over n stops at the first N of the
-// ladder 63, 127, 255, … where the bound on the rest is at most
-// expectedRel times the sum or expectedAbs·s_0/max(1, hitMin·t).
+// ladder 63, 127, 191, 255, 319, 398, … (steps of 64 or a quarter) where the bound on the rest is at most
+// expectedRel times the sum or expectedAbs·s_0/max(1, ρ_min·t).
 const (
 	expectedRel = 1e-14
 	expectedAbs = 1e-17
@@ -268,14 +308,16 @@ const (
 // Expected returns Σ_{k≥1} v·exp(A k t)·1 for the segment length t ≥ 0:
 // the expected number of segments of length t that the up phase commits
 // before its interruption, started from v (the probability of each
-// count, summed). The terms s_n of the sum are computed as needed (see
-// Segments); the sum stops at the first N of a fixed ladder where the
-// bound on the rest, s_N·(1 + 1/(Λt))·r/(1 − r) (c_n ≤ 1 + 1/(Λt) for
-// every n, s_{n+1} ≤ r·s_n), is at most 1e-14 of the sum or 1e-17 of s_0
-// divided by max(1, ρ_min t), ρ_min the smallest interruption rate: the
-// result depends on t only, not on earlier calls. It returns +Inf for
-// t = 0 and an error for a negative, NaN or infinite t.
-func (sg *Segments) Expected(t float64) (float64, error) {
+// count, summed). w holds the weights c_n(Λt) (NewWeights(Rate()·t); nil
+// makes them): Segments of the same rate and length can share them. The
+// terms s_n are computed as needed; the sum stops at the first N of a
+// fixed ladder where the bound on the rest, s_N·(1 + 1/(Λt))·r/(1 − r)
+// (c_n ≤ 1 + 1/(Λt) for every n, s_{n+1} ≤ r·s_n), is at most 1e-14 of
+// the sum or 1e-17 of s_0 divided by max(1, ρ_min·t), ρ_min the smallest
+// interruption rate: the result depends on t only, not on earlier calls.
+// It returns +Inf for t = 0 (and s_0 > 0), and an error for a negative,
+// NaN or infinite t. It panics if w is for another Λt.
+func (sg *Segments) Expected(t float64, w *Weights) (float64, error) {
 	if err := checkTime("t", t); err != nil {
 		return 0, err
 	}
@@ -286,10 +328,20 @@ func (sg *Segments) Expected(t float64) (float64, error) {
 		return math.Inf(1), nil
 	}
 	x := sg.lam * t
+	if w == nil {
+		w = NewWeights(x)
+	} else if w.x != x {
+		panic("batchchain: Expected: weights of another rate or length")
+	}
 	abs := expectedAbs * sg.s[0] / math.Max(1, sg.ph.hitMin*t)
-	for last := 63; ; last = 2*last + 1 {
+	var e float64
+	n := 0
+	for last := 63; ; last += max(64, last/4) {
 		sg.extend(last)
-		e := weightedSum(sg.s[:last+1], x)
+		w.ensure(last + 1)
+		for ; n <= last; n++ {
+			e += w.at(n) * sg.s[n]
+		}
 		tail := sg.s[last] * (1 + 1/x) * sg.r / (1 - sg.r)
 		if tail <= expectedRel*e || tail <= abs || sg.s[last] == 0 {
 			return e, nil
@@ -297,93 +349,110 @@ func (sg *Segments) Expected(t float64) (float64, error) {
 	}
 }
 
-// weightedSum returns Σ_n c_n(x)·s_n, c_n(x) = Σ_{k≥1} e^{−kx}(kx)ⁿ/n!.
-// By Poisson summation (the Fourier transform of μⁿe^{−μ}/n! on μ ≥ 0 is
-// (1 + iω)^{−(n+1)}), for n ≥ 1
+// Weights are the weights c_n(x) = Σ_{k≥1} e^{−kx}(kx)ⁿ/n! of
+// Segments.Expected, computed as far as needed. By Poisson summation
+// (the Fourier transform of μⁿe^{−μ}/n! on μ ≥ 0 is (1 + iω)^{−(n+1)}),
+// for n ≥ 1
 //
 //	c_n(x) = (1/x)·(1 + 2 Re Σ_{j≥1} (1 + 2πij/x)^{−(n+1)}),
 //
 // whose sum is at most (x²/24)·(1 + (2π/x)²)^{−(n−1)/2}: from the first n
 // where that is below 2⁻⁵⁴ (flatFrom), c_n = 1/x to rounding. Below it,
 // c_n comes from the Eulerian polynomials when x ≤ 2 (eulerian), else
-// from the Poisson weights of each k (a few k, each a window of n).
-// Every term is non-negative.
-func weightedSum(s []float64, x float64) float64 {
-	nd := min(flatFrom(x), len(s))
-	var sum float64
-	if x <= 2 && nd <= maxEulerian {
-		c := eulerian(x, nd)
-		for n, v := range s[:nd] {
-			sum += c[n] * v
-		}
-	} else {
-		for k := 1; ; k++ {
-			part, any := poissonDot(s[:nd], float64(k)*x)
-			if !any && float64(k)*x >= float64(nd) {
-				break
-			}
-			sum += part
-		}
-	}
-	var flat float64
-	for _, v := range s[nd:] {
-		flat += v
-	}
-	return sum + flat/x
+// from the normalised Poisson weights of each k down to 1e-30 of the
+// mode's (weightFloor). Every
+// term is non-negative. Weights are not safe for concurrent use.
+type Weights struct {
+	x    float64
+	flat int       // c_n = 1/x from n = flat
+	c    []float64 // c_n for n < len(c) ≤ flat
 }
 
-// weightFloor is the smallest Poisson weight poissonDot keeps: the terms
-// left out are below it in absolute terms, far below Expected's
-// tolerance.
-const weightFloor = 1e-300
+// NewWeights returns the weights for x = Λt > 0.
+func NewWeights(x float64) *Weights {
+	if !(x > 0) || math.IsInf(x, 0) {
+		panic("batchchain: NewWeights: x is not a positive number")
+	}
+	return &Weights{x: x, flat: flatFrom(x)}
+}
 
-// poissonDot returns Σ_n P(N = n)·s[n], N ~ Poisson(mu), over the n where
-// the weight is at least weightFloor, and whether any weight was kept.
-// When the mode lies in s, the weights are built outward from it by the
-// ratio recurrence and divided by their sum over every n (a normalised
-// window, as poisson's: no cancellation in e^{−μ}μⁿ/n!); else from the
-// last n of s, whose weight then comes from lgamma (relative error about
-// μ·ε, on terms of the far left tail).
-func poissonDot(s []float64, mu float64) (float64, bool) {
-	if int(mu) < len(s) {
-		n0 := int(mu)
-		sum, total := s[n0], 1.0
-		for n, w := n0-1, 1.0; n >= 0; n-- {
-			if w *= float64(n+1) / mu; w < weightFloor {
-				break
-			}
-			sum += w * s[n]
-			total += w
-		}
-		for n, w := n0+1, 1.0; ; n++ {
-			if w *= mu / float64(n); w < weightFloor {
-				break
-			}
-			if n < len(s) {
-				sum += w * s[n]
-			}
-			total += w
-		}
-		return sum / total, true
+// at returns c_n, n < the last ensure's count or n ≥ flat.
+func (w *Weights) at(n int) float64 {
+	if n >= w.flat {
+		return 1 / w.x
 	}
-	n0 := len(s) - 1
-	lg, _ := math.Lgamma(float64(n0 + 1))
-	w := math.Exp(-mu + float64(n0)*math.Log(mu) - lg)
-	if !(w >= weightFloor) {
-		return 0, false
+	return w.c[n]
+}
+
+// ensure computes c_n for n < min(count, flat).
+func (w *Weights) ensure(count int) {
+	nd := min(count, w.flat)
+	if nd <= len(w.c) {
+		return
 	}
-	sum := w * s[n0]
-	for n := n0 - 1; n >= 0; n-- {
+	// Twice what was asked, so that growing costs a constant factor.
+	nd = min(max(nd, 2*len(w.c)), w.flat)
+	x := w.x
+	if x <= 2 && nd <= maxEulerian {
+		w.c = eulerian(x, nd)
+		return
+	}
+	c := make([]float64, nd)
+	for k := 1; poissonAdd(c, float64(k)*x) || float64(k)*x < float64(nd); k++ {
+	}
+	w.c = c
+}
+
+// weightFloor is the smallest Poisson weight, relative to the mode's,
+// that poissonAdd keeps (about 11.7 standard deviations from it): each
+// term left out is below 1e-30·s_0, and the k and n that Expected sums
+// over are far fewer than 10⁸, so what it leaves out is below 1e-22·s_0,
+// far inside its absolute tolerance.
+const weightFloor = 1e-30
+
+// poissonAdd adds P(N = n), N ~ Poisson(mu), to c[n] for the n < len(c)
+// where it is at least weightFloor times the mode's, and reports whether
+// it added any. The weights are built outward from the mode by the ratio
+// recurrence and divided by their sum over every n (a normalised window,
+// as poisson's: no cancellation in e^{−μ}μⁿ/n!), whatever len(c), so that
+// c_n does not depend on how far the weights were computed.
+func poissonAdd(c []float64, mu float64) bool {
+	n0 := int(mu)
+	lo, hi := n0, n0
+	total := 1.0
+	for n, w := n0-1, 1.0; n >= 0; n-- {
 		if w *= float64(n+1) / mu; w < weightFloor {
 			break
 		}
-		sum += w * s[n]
+		total += w
+		lo = n
 	}
-	return sum, true
+	for n, w := n0+1, 1.0; ; n++ {
+		if w *= mu / float64(n); w < weightFloor {
+			break
+		}
+		total += w
+		hi = n
+	}
+	if lo >= len(c) {
+		return false
+	}
+	inv := 1 / total
+	for n, w := n0, inv; n >= lo; n-- {
+		if n < len(c) {
+			c[n] += w
+		}
+		w *= float64(n) / mu
+	}
+	for n, w := n0+1, inv*mu/float64(n0+1); n <= min(hi, len(c)-1); n++ {
+		c[n] += w
+		w *= mu / float64(n+1)
+	}
+	return true
 }
 
 // flatFrom returns the first n ≥ 1 from which c_n(x) = 1/x to rounding
-// (see weightedSum): (x²/12)·(1 + (2π/x)²)^{−(n−1)/2} ≤ 2⁻⁵³.
+// (see Weights): (x²/12)·(1 + (2π/x)²)^{−(n−1)/2} ≤ 2⁻⁵³.
 func flatFrom(x float64) int {
 	l := math.Log(x*x/12) + 53*math.Ln2
 	if l <= 0 {

@@ -2,6 +2,7 @@ package uwt
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -230,18 +231,41 @@ func (m *Model) newEventPhaseSolution(res Result) (*phaseSolution, error) {
 		for hi > lo && v[hi-1] == 0 {
 			hi--
 		}
-		ev.segs = append(ev.segs, ph.Segments(v[lo:hi], lo))
+		ev.segs = append(ev.segs, ph.Segments(v[lo:hi], lo, rateGrid(ph.Rate())))
 	}
 	ps.events = ev
 	return ps, nil
+}
+
+// rateGrid returns the uniformization rate of an up phase whose largest
+// exit rate is lam: lam rounded up to the grid 2^(k/8), so that the up
+// phases of a window share a few rates, and with them the weights of
+// batchchain.Segments at each interval (any rate at least lam is exact;
+// a larger one lengthens the sequence by at most 9 %).
+func rateGrid(lam float64) float64 {
+	if !(lam > 0) {
+		return lam
+	}
+	g := math.Exp2(math.Ceil(8*math.Log2(lam)) / 8)
+	return max(g, lam)
 }
 
 // at returns res with UWT and the availability at interval.
 func (ev *eventRewards) at(m *Model, res Result, interval float64) (Result, error) {
 	app := m.sc.Application
 	var work, use float64
+	// Up phases of the same rate and segment length share their weights.
+	type key struct{ lam, t float64 }
+	weights := map[key]*batchchain.Weights{}
 	for k, a := range ev.as {
-		e, err := ev.segs[k].Expected(m.upLength(a, interval))
+		sg, t := ev.segs[k], m.upLength(a, interval)
+		kw := key{sg.Rate(), t}
+		w := weights[kw]
+		if w == nil && t > 0 {
+			w = batchchain.NewWeights(sg.Rate() * t)
+			weights[kw] = w
+		}
+		e, err := sg.Expected(t, w)
 		if err != nil {
 			return Result{}, fmt.Errorf("uwt: %w", err)
 		}
