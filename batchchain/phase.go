@@ -152,16 +152,16 @@ func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 // segment needs more of it, and up phases of the same Λ and length share
 // their weights. A Segments is not safe for concurrent use.
 type Segments struct {
-	ph      *Phase
-	lam     float64
-	r       float64 // max_j (K·1)_j = 1 − hitMin/Λ: s_{n+1} ≤ r·s_n
-	stay    []float64
-	upS     []float64 // up[j]/Λ
+	ph   *Phase
+	lam  float64
+	r    float64 // max_j (K·1)_j = 1 − hitMin/Λ: s_{n+1} ≤ r·s_n
+	stay []float64
+	upS  []float64 // up[j]/Λ
 	// ks are the event sizes k with a spare-only rate, downS[i][j] that
 	// rate of size ks[i] from spare count j, divided by Λ (by size, so
 	// that each product is a few loops over the band without branches).
-	ks    []int
-	downS [][]float64
+	ks      []int
+	downS   [][]float64
 	y, next []float64 // v·Kⁿ on the spare counts [nzLo, nzHi]
 	nzLo    int
 	nzHi    int
