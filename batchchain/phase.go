@@ -28,10 +28,19 @@ type Phase struct {
 	edn, eout []float64
 }
 
-// Phase returns the up phase of the chain. It returns an error if some
-// spare count cannot be interrupted (λ = 0), which leaves A singular.
+// MaxPhaseEntries bounds (m + 1)·K_max, the rates a Phase holds per
+// array (three of them, and a Segments one more per event size): 2²⁵ is
+// about 0.8 GB in all.
+const MaxPhaseEntries = 1 << 25
+
+// Phase returns the up phase of the chain. It returns an error if
+// (m + 1)·K_max exceeds MaxPhaseEntries, or if some spare count cannot be
+// interrupted (λ = 0), which leaves A singular.
 func (c *Chain) Phase() (*Phase, error) {
 	n1, kmax := c.m+1, len(c.sizes)
+	if float64(n1)*float64(kmax) > MaxPhaseEntries {
+		return nil, fmt.Errorf("batchchain: the up phase of m + 1 = %d spare counts and events of up to %d processors needs %d rates, more than MaxPhaseEntries = %d", n1, kmax, n1*kmax, MaxPhaseEntries)
+	}
 	ph := &Phase{c: c, kmax: kmax, dn: make([]float64, n1*kmax), hit: make([]float64, n1*kmax), up: make([]float64, n1),
 		hitMin: math.Inf(1)}
 	var r rates

@@ -220,3 +220,25 @@ func TestWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestPhaseBounded: a phase whose rates would exceed MaxPhaseEntries is
+// refused with an error before anything is allocated, and λ = 0 (never
+// interrupted) is an error.
+func TestPhaseBounded(t *testing.T) {
+	sizes := make([]float64, 1<<12)
+	sizes[len(sizes)-1] = 1
+	c, err := New(1<<14, 1, 1e-5, 1e-3, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Phase(); err == nil {
+		t.Errorf("(m+1)·K_max = %d: no error", (c.M()+1)*len(sizes))
+	}
+	c, err = New(8, 2, 0, 1, []float64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Phase(); err == nil {
+		t.Errorf("λ = 0: no error")
+	}
+}
