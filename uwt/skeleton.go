@@ -18,8 +18,11 @@ import (
 // L(a), assembles the transitions and rewards, prunes, restricts to the
 // states reachable from the start, solves for π and computes the rewards;
 // the chain of up phases (doc.go) has no up segments, its recovery
-// segments hold rows of the resolvent, and it is solved once per window
-// (Model.solved), each interval recomputing the rewards only;
+// segments hold rows of the resolvent (with failure events: the
+// recovery's rows and the up phase's exit law, batchchain.Phase.Exit),
+// and it is solved once per window (Model.solved), each interval
+// recomputing the rewards only (with failure events by
+// batchchain.Segments, eventRewards);
 // Model.window and Model.widen give the fast path's window of functional
 // counts. The buffers of an evaluation persist in the Model and are
 // reused by the next: the assembly (its COO arrays hold the solved chain
