@@ -426,6 +426,12 @@ const weightFloor = 1e-30
 // as poisson's: no cancellation in e^{−μ}μⁿ/n!), whatever len(c), so that
 // c_n does not depend on how far the weights were computed.
 func poissonAdd(c []float64, mu float64) bool {
+	// Below the mode by d, the weight is at most e^{−d(d−1)/(2μ)} of the
+	// mode's (Π_{i<d} (μ − i)/μ ≤ e^{−Σ i/μ}): below weightFloor from
+	// d = 12√μ + 1.
+	if float64(len(c)) < mu-12*math.Sqrt(mu)-1 {
+		return false
+	}
 	n0 := int(mu)
 	lo, hi := n0, n0
 	total := 1.0
@@ -468,7 +474,11 @@ func flatFrom(x float64) int {
 		return 1
 	}
 	w := 2 * math.Pi / x
-	return 1 + int(math.Ceil(2*l/math.Log1p(w*w)))
+	f := math.Ceil(2 * l / math.Log1p(w*w))
+	if !(f < 1<<40) {
+		return 1 << 40 // x beyond any segment length times rate
+	}
+	return 1 + int(f)
 }
 
 // maxEulerian bounds the n of eulerian (flatFrom(2) = 31).

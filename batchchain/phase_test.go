@@ -242,3 +242,27 @@ func TestPhaseBounded(t *testing.T) {
 		t.Errorf("λ = 0: no error")
 	}
 }
+
+// TestExpectedLongSegments: segments far longer than the up phase
+// (x = Λt up to 1e12) cost little and give a non-negative sum bounded by
+// the first segment's survival bound, v·1·e^{−ρ_min t}/(1 − e^{−ρ_min t}).
+func TestExpectedLongSegments(t *testing.T) {
+	c, err := New(64, 48, 1/(8*hour), 1/hour, []float64{0.5, 0, 0, 0.25, 0.25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph, err := c.Phase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg := ph.Segments([]float64{0.5, 0.3}, 2, 0)
+	for _, tt := range []float64{1e6, 1e9, 1e12 / sg.Rate()} {
+		e, err := sg.Expected(tt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bound := 0.8 * math.Exp(-ph.hitMin*tt) / -math.Expm1(-ph.hitMin*tt); !(e >= 0 && e <= bound+1e-300) {
+			t.Errorf("t = %g: Expected %g outside [0, %g]", tt, e, bound)
+		}
+	}
+}
