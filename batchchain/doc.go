@@ -117,7 +117,8 @@
 // of each k (TestWeights: the direct sum, 1e-13). The sum over n stops on
 // a fixed ladder of N where the bound s_N·(1 + 1/x)·r/(1 − r) on the rest
 // (c_n ≤ 1 + 1/x, s_{n+1} ≤ r·s_n with r = 1 − min interruption rate/Λ)
-// is at most 1e-14 of the sum or 1e-17 of s_0/max(1, ρ_min·t): the
+// is at most 1e-14 of the sum or 1e-17 of s_0/max(1, ρ_min·t) (of a
+// given mass instead of s_0 with ExpectedWithin): the
 // result depends on t only (TestSegmentsMatchesDense: (I − M)u = M·1 with
 // M = exp(At) from package expm, 1e-11, in two orders of t). The
 // sequence needs about (Λ/ρ_min)·ln(10¹⁴) products, Λ/ρ_min the ratio of

@@ -327,9 +327,22 @@ const (
 // It returns +Inf for t = 0 (and s_0 > 0), and an error for a negative,
 // NaN or infinite t. It panics if w is for another Λt.
 func (sg *Segments) Expected(t float64, w *Weights) (float64, error) {
+	return sg.ExpectedWithin(t, w, sg.s[0])
+}
+
+// ExpectedWithin is Expected with the absolute tolerance scaled by mass
+// instead of s_0 (1e-17·mass/max(1, ρ_min·t)): the up phases of a model
+// whose masses s_0 sum to mass then share one absolute tolerance, and
+// a phase of negligible probability stops early. mass below s_0 counts
+// as s_0.
+func (sg *Segments) ExpectedWithin(t float64, w *Weights, mass float64) (float64, error) {
 	if err := checkTime("t", t); err != nil {
 		return 0, err
 	}
+	if math.IsNaN(mass) || math.IsInf(mass, 0) {
+		return 0, fmt.Errorf("batchchain: mass = %v is not a finite number", mass)
+	}
+	mass = math.Max(mass, sg.s[0])
 	if t == 0 {
 		if sg.s[0] == 0 {
 			return 0, nil
@@ -342,7 +355,7 @@ func (sg *Segments) Expected(t float64, w *Weights) (float64, error) {
 	} else if w.x != x {
 		panic("batchchain: Expected: weights of another rate or length")
 	}
-	abs := expectedAbs * sg.s[0] / math.Max(1, sg.ph.hitMin*t)
+	abs := expectedAbs * mass / math.Max(1, sg.ph.hitMin*t)
 	var e float64
 	n := 0
 	for last := 63; ; last += max(64, last/4) {

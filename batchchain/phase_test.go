@@ -266,3 +266,67 @@ func TestExpectedLongSegments(t *testing.T) {
 		}
 	}
 }
+
+// TestExpectedWithin: with mass = s_0 it is Expected, bit for bit; with a
+// larger mass it agrees with the dense sum to 1e-11 relative plus 1e-16
+// of mass (its absolute tolerance is 1e-17·mass), and mass below s_0
+// counts as s_0.
+func TestExpectedWithin(t *testing.T) {
+	tc := phaseCases[4]
+	c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph, err := c.Phase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, lo := []float64{1e-6, 2e-6}, 3
+	a, _ := c.Generator()
+	n1 := c.M() + 1
+	for _, tt := range []float64{0.5, 8, 40} {
+		want := denseExpected(t, a, n1, v, lo, tt)
+		e1, _ := ph.Segments(v, lo, 0).Expected(tt, nil)
+		e2, _ := ph.Segments(v, lo, 0).ExpectedWithin(tt, nil, 3e-6)
+		e3, _ := ph.Segments(v, lo, 0).ExpectedWithin(tt, nil, 1e-9)
+		if e1 != e2 || e1 != e3 {
+			t.Errorf("t=%v: Expected %v, within s_0 %v, within less %v", tt, e1, e2, e3)
+		}
+		e4, err := ph.Segments(v, lo, 0).ExpectedWithin(tt, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(e4-want) > 1e-11*want+1e-16 {
+			t.Errorf("t=%v: within mass 1: %.16g, dense %.16g", tt, e4, want)
+		}
+	}
+}
+
+// denseExpected is v·Σ_{k≥1} M^k·1 with M = exp(A t) from expm and the
+// sum solved densely, (I − M)u = M·1.
+func denseExpected(t *testing.T, a *mat.Dense, n1 int, v []float64, lo int, tt float64) float64 {
+	var at, mt mat.Dense
+	at.Scale(tt, a)
+	if err := expm.Exp(&mt, &at, nil); err != nil {
+		t.Fatal(err)
+	}
+	var im mat.Dense
+	im.Scale(-1, &mt)
+	for j := range n1 {
+		im.Set(j, j, 1+im.At(j, j))
+	}
+	ones := mat.NewVecDense(n1, nil)
+	for j := range n1 {
+		ones.SetVec(j, 1)
+	}
+	var m1, u mat.VecDense
+	m1.MulVec(&mt, ones)
+	if err := u.SolveVec(&im, &m1); err != nil {
+		t.Fatal(err)
+	}
+	var want float64
+	for k, x := range v {
+		want += x * u.AtVec(lo+k)
+	}
+	return want
+}

@@ -187,6 +187,12 @@ type eventRewards struct {
 	as    []int
 	segs  []*batchchain.Segments
 	piTau float64 // Σ πᵢ τᵢ
+	// mass is Σ_a V_a·1, the probability per jump that an up phase
+	// starts: the scale of every up phase's absolute tolerance
+	// (batchchain.Segments.ExpectedWithin), so that the work of the
+	// phases of negligible probability is not summed to their own
+	// relative precision.
+	mass float64
 }
 
 // newEventPhaseSolution returns the solution of the chain of up phases
@@ -224,6 +230,9 @@ func (m *Model) newEventPhaseSolution(res Result) (*phaseSolution, error) {
 			return nil, fmt.Errorf("uwt: %w", err)
 		}
 		v := start[a]
+		for _, x := range v {
+			ev.mass += x
+		}
 		lo, hi := 0, len(v)
 		for lo < hi && v[lo] == 0 {
 			lo++
@@ -265,7 +274,7 @@ func (ev *eventRewards) at(m *Model, res Result, interval float64) (Result, erro
 			w = batchchain.NewWeights(sg.Rate() * t)
 			weights[kw] = w
 		}
-		e, err := sg.Expected(t, w)
+		e, err := sg.ExpectedWithin(t, w, ev.mass)
 		if err != nil {
 			return Result{}, fmt.Errorf("uwt: %w", err)
 		}
