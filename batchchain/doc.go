@@ -74,6 +74,57 @@
 // which the model's fast path needs for its window; it is no longer
 // binomial.
 //
+// # The up phase
+//
+// Without reconfiguration the application's checkpoints change nothing in
+// the spare count's law, so a recovery and the whole up phase after it,
+// to the interruption, are one step of the model (package uwt, "Up
+// phases"). Chain.Phase gives what that step needs. From the spare
+// counts v (a row vector; its mass the probability that the phase
+// starts), the expected time spent in each spare count before the
+// interruption is x = v·(−A)⁻¹, so that
+//
+//	interruption law  v·(−A)⁻¹·B,    expected duration  v·(−A)⁻¹·1
+//
+// (Phase.Exit), both independent of the interval. −A is an M-matrix whose
+// row sums are the interruption rates; x solves the flow balance
+// x_j·out_j = v_j + Σ_i x_i·A[i, j], which Exit solves by censoring the
+// spare counts from the top (Grassmann, Taksar & Heyman 1985): the only
+// way up is j → j+1, so eliminating j leaves the band intact, and every
+// exit rate is a sum of positive terms; a substitution from the bottom
+// then gives x. O(m·K_max) per row, accurate to rounding entrywise
+// (TestPhaseExitMatchesDense: a dense LU solve, 1e-12).
+//
+// The committed work needs the expected number of segments of length t
+// committed before the interruption, v·Σ_{k≥1} exp(A k t)·1
+// (Segments.Expected). With K = I + A/Λ (Λ ≥ every exit rate) and
+// s_n = v·Kⁿ·1, uniformization gives
+//
+//	v·Σ_{k≥1} exp(A k t)·1 = Σ_n c_n(Λt)·s_n,   c_n(x) = Σ_{k≥1} e^{−kx}(kx)ⁿ/n!,
+//
+// where s_n does not depend on t: the sequence is computed once (and
+// extended when a longer t needs it; the ends of its band carrying at
+// most 2⁻⁶⁰ of s_n are dropped per product), and t enters only through
+// the weights c_n (Weights). By Poisson summation (the Fourier transform
+// of μⁿe^{−μ}/n! on μ ≥ 0 is (1 + iω)^{−(n+1)}),
+//
+//	c_n(x) = (1/x)·(1 + 2 Re Σ_{j≥1} (1 + 2πij/x)^{−(n+1)}),  n ≥ 1,
+//
+// the sum bounded by (x²/24)·(1 + (2π/x)²)^{−(n−1)/2}, so c_n = 1/x to
+// rounding from an n that grows like 1.9x²; below it c_n comes from the
+// Eulerian polynomials (Σ_k kⁿzᵏ = z·A_n(z)/(1 − z)^{n+1}, z = e^{−x},
+// positive coefficients) when x ≤ 2, else from normalised Poisson windows
+// of each k (TestWeights: the direct sum, 1e-13). The sum over n stops on
+// a fixed ladder of N where the bound s_N·(1 + 1/x)·r/(1 − r) on the rest
+// (c_n ≤ 1 + 1/x, s_{n+1} ≤ r·s_n with r = 1 − min interruption rate/Λ)
+// is at most 1e-14 of the sum or 1e-17 of s_0/max(1, ρ_min·t) (of a
+// given mass instead of s_0 with ExpectedWithin): the
+// result depends on t only (TestSegmentsMatchesDense: (I − M)u = M·1 with
+// M = exp(At) from package expm, 1e-11, in two orders of t). The
+// sequence needs about (Λ/ρ_min)·ln(10¹⁴) products, Λ/ρ_min the ratio of
+// the fastest exit rate (repairs, usually) to the slowest interruption
+// rate.
+//
 // # Performance
 //
 // Rows are uniformized in blocks of up to 64 on a common window, the
@@ -105,5 +156,10 @@
 //     Skand. Aktuarietidskr. 36:87–91, 1953 (uniformization).
 //   - W. K. Grassmann, M. I. Taksar and D. P. Heyman, Regenerative analysis
 //     and steady state distributions for Markov chains, Oper. Res.
-//     33(5):1107–1116, 1985 (the cut equations of Functional).
+//     33(5):1107–1116, 1985 (the cut equations of Functional, the
+//     censoring of Phase.Exit).
+//   - R. L. Graham, D. E. Knuth and O. Patashnik, Concrete Mathematics,
+//     2nd ed., Addison-Wesley, 1994, section 6.2 (Eulerian numbers).
+//   - E. M. Stein and R. Shakarchi, Fourier Analysis, Princeton, 2003,
+//     chapter 5 (Poisson summation).
 package batchchain

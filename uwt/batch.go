@@ -1,6 +1,9 @@
 package uwt
 
 import (
+	"fmt"
+	"math"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/floats"
@@ -40,6 +43,25 @@ type batchChains struct {
 	lambda, theta float64
 	sizes         []float64
 	chains        sync.Map // a → *batchchain.Chain
+	phases        sync.Map // a → *batchchain.Phase
+}
+
+// phase returns the up phase of the chain of a (batchchain.Phase), built
+// once.
+func (b *batchChains) phase(a int) (*batchchain.Phase, error) {
+	if ph, ok := b.phases.Load(a); ok {
+		return ph.(*batchchain.Phase), nil
+	}
+	c, err := b.chain(a)
+	if err != nil {
+		return nil, err
+	}
+	ph, err := c.Phase()
+	if err != nil {
+		return nil, err
+	}
+	got, _ := b.phases.LoadOrStore(a, ph)
+	return got.(*batchchain.Phase), nil
 }
 
 func (b *batchChains) chain(a int) (*batchchain.Chain, error) {
@@ -89,7 +111,182 @@ func (b *batchChains) fill(g *segment, exact bool) error {
 		g.lo[i], g.pt[i], g.qlo[i], g.qt[i] = r.Lo, r.P, r.QLo, r.Q
 		g.surv[i], g.tau[i] = r.Survival, r.Sojourn
 	}
+	if !g.phase {
+		return nil
+	}
+	// The up phase after the recovery, to its interruption: its exit law
+	// and sojourn from the spare counts the recovery leaves (doc.go, "Up
+	// phases").
+	ph, err := b.phase(g.a)
+	if err != nil {
+		return err
+	}
+	g.upQlo, g.upQ = make([]int, k), make([][]float64, k)
+	for i, r := range rows {
+		q, qlo, tau := ph.Exit(r.P, r.Lo)
+		g.upQ[i], g.upQlo[i] = q, qlo
+		g.tau[i] += tau
+	}
 	return nil
+}
+
+// assembleBatchPhase adds the row of a recovery state that stands for the
+// recovery and the up phase after it with failure events: the
+// interruptions of the recovery to the decision states of the old count
+// (failN), those of the up phase to the decision states of the new one
+// (failUpN, or failN when the old count does not matter, the two laws
+// then summed), in increasing order of state. The rewards are the
+// solution's (eventRewards), not the assembly's.
+func (m *Model) assembleBatchPhase(asm *assembly, i int, g *segment, s int) {
+	k := s - g.s0
+	asm.tau[i] = g.tau[k]
+	rec, recLo, up, upLo := g.qt[k], g.qlo[k], g.upQ[k], g.upQlo[k]
+	if g.failUpN == nil {
+		lo := min(recLo, upLo)
+		hi := max(recLo+len(rec), upLo+len(up))
+		sum := make([]float64, hi-lo)
+		for c, v := range rec {
+			sum[recLo-lo+c] += v
+		}
+		for c, v := range up {
+			sum[upLo-lo+c] += v
+		}
+		for c, v := range sum {
+			if v > 0 {
+				asm.add(i, g.failN[lo+c], v)
+			}
+		}
+		return
+	}
+	type part struct {
+		v  []float64
+		lo int
+		to []int32
+	}
+	parts := [2]part{{rec, recLo, g.failN}, {up, upLo, g.failUpN}}
+	if g.p > g.a { // the decision states of the larger count come later
+		parts[0], parts[1] = parts[1], parts[0]
+	}
+	for _, pt := range parts {
+		for c, v := range pt.v {
+			if v > 0 {
+				asm.add(i, pt.to[pt.lo+c], v)
+			}
+		}
+	}
+}
+
+// eventRewards are the rewards of the chain of up phases with failure
+// events: with V_a = Σ πᵢ vᵢ over the recurrent recovery states i on a
+// processors, vᵢ the law of the spare count at the end of the recovery
+// (its mass the recovery's survival), the stationary useful time per jump
+// is Σ_a (I + L(a) − C(a))·V_a·Σ_{k≥1} exp(A_a k T_a)·1, T_a = I + L(a)
+// (batchchain.Segments): V_a is computed once per solve, the segments'
+// sequences once and extended as longer intervals need them.
+type eventRewards struct {
+	as    []int
+	segs  []*batchchain.Segments
+	piTau float64 // Σ πᵢ τᵢ
+	// mass is Σ_a V_a·1, the probability per jump that an up phase
+	// starts: the scale of every up phase's absolute tolerance
+	// (batchchain.Segments.ExpectedWithin), so that the work of the
+	// phases of negligible probability is not summed to their own
+	// relative precision.
+	mass float64
+}
+
+// newEventPhaseSolution returns the solution of the chain of up phases
+// with failure events from its solve res.
+func (m *Model) newEventPhaseSolution(res Result) (*phaseSolution, error) {
+	sk := m.sk
+	ps := &phaseSolution{res: res}
+	ev := &eventRewards{}
+	start := map[int][]float64{}
+	for i, p := range res.pi {
+		if p == 0 {
+			continue
+		}
+		ev.piTau += p * m.asm.tau[i]
+		g := sk.segOf[i]
+		if g == nil {
+			continue
+		}
+		v := start[g.a]
+		if v == nil {
+			v = make([]float64, g.m+1)
+			start[g.a] = v
+			ev.as = append(ev.as, g.a)
+		}
+		s := sk.states[i].N - g.a
+		lo, pt, _ := g.row(s)
+		for c, x := range pt {
+			v[lo+c] += p * x
+		}
+	}
+	slices.Sort(ev.as)
+	for _, a := range ev.as {
+		ph, err := m.rows.batch.phase(a)
+		if err != nil {
+			return nil, fmt.Errorf("uwt: %w", err)
+		}
+		v := start[a]
+		for _, x := range v {
+			ev.mass += x
+		}
+		lo, hi := 0, len(v)
+		for lo < hi && v[lo] == 0 {
+			lo++
+		}
+		for hi > lo && v[hi-1] == 0 {
+			hi--
+		}
+		ev.segs = append(ev.segs, ph.Segments(v[lo:hi], lo, rateGrid(ph.Rate())))
+	}
+	ps.events = ev
+	return ps, nil
+}
+
+// rateGrid returns the uniformization rate of an up phase whose largest
+// exit rate is lam: lam rounded up to the grid 2^(k/8), so that the up
+// phases of a window share a few rates, and with them the weights of
+// batchchain.Segments at each interval (any rate at least lam is exact;
+// a larger one lengthens the sequence by at most 9 %).
+func rateGrid(lam float64) float64 {
+	if !(lam > 0) {
+		return lam
+	}
+	g := math.Exp2(math.Ceil(8*math.Log2(lam)) / 8)
+	return max(g, lam)
+}
+
+// at returns res with UWT and the availability at interval.
+func (ev *eventRewards) at(m *Model, res Result, interval float64) (Result, error) {
+	app := m.sc.Application
+	var work, use float64
+	// Up phases of the same rate and segment length share their weights.
+	type key struct{ lam, t float64 }
+	weights := map[key]*batchchain.Weights{}
+	for k, a := range ev.as {
+		sg, t := ev.segs[k], m.upLength(a, interval)
+		kw := key{sg.Rate(), t}
+		w := weights[kw]
+		if w == nil && t > 0 {
+			w = batchchain.NewWeights(sg.Rate() * t)
+			weights[kw] = w
+		}
+		e, err := sg.ExpectedWithin(t, w, ev.mass)
+		if err != nil {
+			return Result{}, fmt.Errorf("uwt: %w", err)
+		}
+		u := (interval + app.Latency[a-1] - app.Overhead[a-1]) * e
+		use += u
+		work += u * app.WorkRate[a-1]
+	}
+	if !(ev.piTau > 0) {
+		return Result{}, fmt.Errorf("uwt: the chain of up phases has no expected sojourn (Σπτ = %v)", ev.piTau)
+	}
+	res.UWT, res.Availability = work/ev.piTau, use/ev.piTau
+	return res, nil
 }
 
 // batchWindow returns the functional counts [lo, hi] outside which the

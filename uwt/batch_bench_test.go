@@ -51,3 +51,28 @@ func BenchmarkBatchEvaluate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBatchOptimize measures a whole interval search with failure
+// events (New and Optimize, the model built afresh each time) at N = 512
+// and 4096, MTTF 1 d, MTTR 1 h, QR-like costs, greedy: on the chain of up
+// phases the chain is solved once and each interval costs the rewards.
+func BenchmarkBatchOptimize(b *testing.B) {
+	for _, n := range []int{512, 4096} {
+		sys := scenario.System{Processors: n, MTTF: 86400, MTTR: 3600, FailureEvents: &scenario.FailureEvents{Sizes: issueSizes()}}
+		sc := mustScenario(b, sys, testmodel.QRLike(n), scenario.Policy{})
+		b.Run(fmt.Sprintf("N=%d/greedy", n), func(b *testing.B) {
+			b.ReportAllocs()
+			c0 := cpuTime()
+			for b.Loop() {
+				m, err := New(context.Background(), sc, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := m.Optimize(context.Background(), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

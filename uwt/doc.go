@@ -52,32 +52,31 @@
 // path, windowed uniformization on the fast path, whose window of
 // functional counts comes from the stationary law batchchain.Functional.
 // Down states move by one event (to n − min(K, n)) or one repair. Sizes
-// [1] take the single-failure code, bit for bit.
+// [1] take the single-failure code, bit for bit. Without reconfiguration
+// the fast path solves the chain of up phases ("Up phases", "With failure
+// events" below), the exact path and reconfiguration the per-segment
+// chain of this section.
 //
 // Without the binomial closed form the rows cost far more, and the
 // stationary law of the functional count has a heavier lower tail, so the
-// window holds more states. CPU time of one fast-path evaluation (go test
-// ./uwt -run X -bench BatchEvaluate -benchtime 1x, cpu-ns/op, two
-// workers; MTTF 1 d, MTTR 1 h, QR-like costs, I = 1 h, half the events of
-// size 1 and half of size 4–16; one run on a shared 2-core machine):
-//
-//	N = 512,  greedy:        1.0 s   (single failures 25 ms)
-//	N = 512,  moldable 256:  34 ms   (0.8 ms)
-//	N = 4096, moldable 2048: 0.22 s  (11 ms)
-//	N = 4096, greedy:        15 s    (0.18 s; 94 394 states, 3 GB allocated)
-//
-// With MTTF 100 d (LANL-like) N = 512 greedy took 81 ms (0.3 ms), and 128
-// processors with MTTF 8 h, greedy, 0.37 s (2–4 ms), in a one-off
-// measurement (getrusage CPU time of Evaluate with one worker) before the
-// rows dropped the negligible ends of their band, which changed little
-// below N = 1000.
+// window holds more states. CPU time (BENCHMARKS.md, "Failure events on
+// the chain of up phases"; MTTF 1 d, MTTR 1 h, QR-like costs, half the
+// events of size 1 and half of size 4–16, greedy; go test ./uwt -run X
+// -bench 'Batch(Evaluate|Optimize)' -benchtime 3x, cpu-ns/op; two
+// workers, a shared 2-core machine): a whole interval search (New and
+// Optimize, 18 evaluations) takes 0.21 s at N = 512 (166 decision
+// states; one evaluation of the per-segment chain, about 14 000 states,
+// took 1.9 s) and 0.55 s at N = 4096 (433 decision states; the
+// per-segment chain needs 94 394 states and is refused by the default
+// MaxTransitions); once built, a further interval costs 2 ms and under
+// 1 ms.
 //
 // Only the up states' rows depend on I: the state skeleton, the recovery
 // and down rows, and the spare chains' eigendecompositions are computed
 // once per Model and reused for every interval. (This per-segment chain
-// is the exact path's, and the fast path's with failure events or
-// reconfiguration; otherwise the fast path solves the chain of up phases
-// below, which does not depend on I at all.)
+// is the exact path's, and the fast path's with reconfiguration;
+// otherwise the fast path solves the chain of up phases below, whose
+// transitions do not depend on I at all.)
 //
 // # Exact path and fast path
 //
@@ -99,8 +98,8 @@
 //
 // # Up phases
 //
-// Without failure events and without reconfiguration, the fast path
-// solves an equivalent, smaller chain. The used processors fail at rate
+// Without reconfiguration, the fast path solves an equivalent, smaller
+// chain (with failure events too: "With failure events" below). The used processors fail at rate
 // ρ = aλ whatever the application does, so the time from the start of a
 // recovery on a processors to the next failure of one of them is Exp(ρ),
 // across the recovery and every committed segment after it; meanwhile
@@ -131,6 +130,44 @@
 // the exact path's chain of segments (TestFastMatchesExact, 1e-9), the
 // chain built by hand from dense exponentials (TestRowOracle, 1e-12), and
 // the renewal–reward sum over Inspect (TestCurveAndInspect).
+//
+// # With failure events
+//
+// Events and repairs do not depend on the checkpoints either, so the
+// same chain of decision states holds with failure events, but the up
+// phase no longer ends at an Exp(aλ) time independent of the spares: the
+// spare count j moves by the sub-generator A of package batchchain while
+// the application runs, and the interruption rate depends on j. With v
+// row s of P_T of the recovery (the spare counts at its end, of mass its
+// survival), the row of R(p, n) sends the recovery's Q_T to the decision
+// states of p and the up phase's interruption law v·(−A)⁻¹·B to those of
+// a (one law when p is not kept), with
+//
+//	τ_R = τ_T[s] + v·(−A)⁻¹·1,
+//	w_R = ω(a)(I + L(a) − C(a))·v·Σ_{k≥1} exp(A k T)·1,  T = I + L(a):
+//
+// batchchain.Phase.Exit solves x·(−A) = v by censoring (sums of positive
+// terms), once per window; the rewards are summed per used count, with
+// V_a = Σ πᵢvᵢ over the recurrent states on a, by batchchain.Segments,
+// whose uniformized sequence s_n = V_a·Kⁿ·1 does not depend on I (the
+// interval enters through Poisson weights that the up phases of one
+// uniformization rate, rounded up to the grid 2^(k/8), share). Each
+// interval costs the weights and one dot product per used count, plus
+// the sequence's extension when a longer segment needs more of it; the
+// sum stops on a fixed ladder, so the result depends on I only
+// (TestEventPhasesOrderIndependent), to 1e-14 relative or 1e-17 of
+// Σ_a V_a·1, the probability per jump that an up phase starts (one
+// absolute tolerance for all used counts, batchchain.Segments.
+// ExpectedWithin: a phase of negligible probability stops early; the
+// error of UWT is then below about 1e-17·ω_max per used count, since
+// Σπτ ≥ mass/ρ_max). Oracles: the
+// per-segment chain on the fast path (TestEventPhasesMatchSegmentChain,
+// 1e-9), the chain built by hand (TestBatchRowOracle, 1e-12), the exact
+// path (TestBatchFastMatchesExact, 1e-9), sizes [1] against single
+// failures (TestEventPhasesSingleSize, TestBatchPathSingleSize, 1e-12)
+// and the simulator (TestBatchMatchesSimulation). The one recovery
+// class below does not apply: the interruptions are not a Poisson
+// process.
 //
 // # One recovery class
 //

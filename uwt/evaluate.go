@@ -189,7 +189,14 @@ func (m *Model) evaluate(ctx context.Context, interval float64) (Result, error) 
 			if err != nil {
 				return Result{}, err
 			}
-			m.solved = newPhaseSolution(res, m.sk, m.asm.tau)
+			if m.events != nil {
+				m.solved, err = m.newEventPhaseSolution(res)
+				if err != nil {
+					return Result{}, err
+				}
+			} else {
+				m.solved = newPhaseSolution(res, m.sk, m.asm.tau)
+			}
 		}
 		return m.solved.at(m, interval)
 	}
@@ -325,6 +332,10 @@ func (m *Model) assembleSegment(asm *assembly, i int, st State, interval float64
 	if st.Kind == Recovery {
 		s = st.N - g.a
 	}
+	if g.failN != nil && g.phase {
+		m.assembleBatchPhase(asm, i, g, s)
+		return
+	}
 	if g.failN != nil {
 		m.assembleBatchSegment(asm, i, st, s, interval)
 		return
@@ -393,6 +404,9 @@ type phaseSolution struct {
 	pi, tau   []float64 // their probabilities and sojourns
 	surv      []float64 // their recovery's survival e^{−ρ(R + L)}, 0 if down
 	work, use []float64 // scratch for the rewards
+	// events, with failure events, computes the rewards instead (the
+	// up phase's segments depend on the spare count).
+	events *eventRewards
 }
 
 func newPhaseSolution(res Result, sk *skeleton, tau []float64) *phaseSolution {
@@ -418,6 +432,9 @@ func (ps *phaseSolution) at(m *Model, interval float64) (Result, error) {
 	res := ps.res
 	res.Interval = interval
 	res.Phases = true
+	if ps.events != nil {
+		return ps.events.at(m, res, interval)
+	}
 	for k, i := range ps.rec {
 		ps.work[k], ps.use[k] = 0, 0
 		if g := m.sk.segOf[i]; g != nil {

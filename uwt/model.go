@@ -199,7 +199,7 @@ func newModel(ctx context.Context, sc *scenario.Scenario, s *Settings, shift int
 	if m.byOld && set.OldCountBin > 1 && sc.Table == nil {
 		m.bin, m.binShift = set.OldCountBin, shift
 	}
-	m.phase = !set.Exact && m.events == nil && sc.Reconfigure != scenario.AtCheckpoint
+	m.phase = !set.Exact && (m.events == nil || eventPhases) && sc.Reconfigure != scenario.AtCheckpoint
 	m.rows = newSpareChains(m.lambda, m.theta, set.Exact)
 	m.mode = sc.N() - decision.Mode(sc.N(), m.lambda/(m.lambda+m.theta))
 	lo, hi := m.window()
@@ -269,6 +269,11 @@ func (m *Model) widen(lo, hi int) (int, int) {
 	return max(lo-w, 0), min(hi+w, m.sc.N())
 }
 
+// eventPhases makes the fast path with failure events solve the chain of
+// up phases (doc.go, "Up phases"); tests turn it off to solve the
+// per-segment chain instead, its oracle.
+var eventPhases = true
+
 // lumpOneClass enables the closed form of a window with one recovery
 // class; tests turn it off to solve the same chain instead.
 var lumpOneClass = true
@@ -277,7 +282,9 @@ var lumpOneClass = true
 // has one recovery class: every functional count in it recovers on the
 // same a = r(k) > 0 (doc.go, "One recovery class"), which it returns.
 func (m *Model) oneClass(lo, hi int) (int, bool) {
-	if !m.phase || !lumpOneClass {
+	if !m.phase || !lumpOneClass || m.events != nil {
+		// With failure events the interruptions of the used processors
+		// are not a Poisson process: no closed form.
 		return 0, false
 	}
 	if m.sc.Table != nil {

@@ -18,8 +18,11 @@ import (
 // L(a), assembles the transitions and rewards, prunes, restricts to the
 // states reachable from the start, solves for π and computes the rewards;
 // the chain of up phases (doc.go) has no up segments, its recovery
-// segments hold rows of the resolvent, and it is solved once per window
-// (Model.solved), each interval recomputing the rewards only;
+// segments hold rows of the resolvent (with failure events: the
+// recovery's rows and the up phase's exit law, batchchain.Phase.Exit),
+// and it is solved once per window (Model.solved), each interval
+// recomputing the rewards only (with failure events by
+// batchchain.Segments, eventRewards);
 // Model.window and Model.widen give the fast path's window of functional
 // counts. The buffers of an evaluation persist in the Model and are
 // reused by the next: the assembly (its COO arrays hold the solved chain
@@ -89,6 +92,13 @@ type segment struct {
 	failN     []int32
 	qlo       []int
 	surv, tau []float64
+	// With failure events on the chain of up phases: upQ[k] is the law of
+	// the functional count the interruption of the up phase leaves (from
+	// upQlo[k]), whose decision states are failUpN's (nil: failN's, the
+	// old count not mattering); tau[k] includes the up phase's sojourn.
+	failUpN []int32
+	upQlo   []int
+	upQ     [][]float64
 	// lo[k], pt[k], qt[k]: row s0+k of P_T and Q_T on the columns
 	// lo[k] .. lo[k]+len(pt[k])−1 (zero, below the row tolerance, elsewhere).
 	lo     []int
@@ -338,6 +348,10 @@ func (m *Model) estimateSize(as []int, lo, hi int) (states int, trans float64) {
 	// with failure events an interruption may leave any functional count
 	// of the window, so Q is bounded by the window.
 	row := func(a, s int) float64 {
+		if m.events != nil && m.phase {
+			// The recovery's interruptions and the up phase's.
+			return 2 * float64(hi-lo+1)
+		}
 		if m.events != nil {
 			return cols(a, s) + float64(hi-lo+1)
 		}
@@ -567,6 +581,12 @@ func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 		g.failN = make([]int32, sk.n)
 		for k := range sk.n {
 			g.failN[k] = sk.target(sk.decision(m, p, k))
+		}
+		if g.failUp.sk != nil {
+			g.failUpN = make([]int32, sk.n)
+			for k := range sk.n {
+				g.failUpN[k] = sk.target(sk.decision(m, a, k))
+			}
 		}
 	}
 	if !up {

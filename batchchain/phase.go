@@ -1,0 +1,545 @@
+package batchchain
+
+import (
+	"fmt"
+	"math"
+)
+
+// Phase is the up phase of the application on a processors with failure
+// events: the spare count j moves by the sub-generator A (Chain.Generator)
+// until the first event that interrupts the application, whatever the
+// checkpoints do. It gives the law of that interruption and the expected
+// time to it (Exit), both independent of the checkpoint interval, and the
+// expected number of segments of a given length committed before it
+// (Segments), the only part that depends on the interval (package
+// documentation, "The up phase"). A Phase is immutable and safe for
+// concurrent use.
+type Phase struct {
+	c    *Chain
+	kmax int
+	// The rates of A by spare count j: dn[j*kmax+k-1] of j → j−k (spare
+	// events), hit[j*kmax+k-1] of the interruptions that take k
+	// functional processors (to n' = a + j − k), up[j] of j → j+1.
+	dn, hit, up []float64
+	// hitMin is the smallest interruption rate over the spare counts.
+	hitMin float64
+	// The censored rates of the elimination (Exit): edn like dn, eout the
+	// exit rate of j once every spare count above it is eliminated.
+	edn, eout []float64
+}
+
+// MaxPhaseEntries bounds (m + 1)·K_max, the rates a Phase holds per
+// array (three of them, and a Segments one more per event size): 2²⁵ is
+// about 0.8 GB in all.
+const MaxPhaseEntries = 1 << 25
+
+// Phase returns the up phase of the chain. It returns an error if
+// (m + 1)·K_max exceeds MaxPhaseEntries, or if some spare count cannot be
+// interrupted (λ = 0), which leaves A singular.
+func (c *Chain) Phase() (*Phase, error) {
+	n1, kmax := c.m+1, len(c.sizes)
+	if float64(n1)*float64(kmax) > MaxPhaseEntries {
+		return nil, fmt.Errorf("batchchain: the up phase of m + 1 = %d spare counts and events of up to %d processors needs %d rates, more than MaxPhaseEntries = %d", n1, kmax, n1*kmax, MaxPhaseEntries)
+	}
+	ph := &Phase{c: c, kmax: kmax, dn: make([]float64, n1*kmax), hit: make([]float64, n1*kmax), up: make([]float64, n1),
+		hitMin: math.Inf(1)}
+	var r rates
+	hitTot := make([]float64, n1)
+	for j := range n1 {
+		c.ratesAt(j, &r)
+		copy(ph.dn[j*kmax:], r.down)
+		copy(ph.hit[j*kmax:], r.hit)
+		ph.up[j] = r.up
+		for _, h := range r.hit {
+			hitTot[j] += h
+		}
+		ph.hitMin = math.Min(ph.hitMin, hitTot[j])
+	}
+	if !(ph.hitMin > 0) {
+		return nil, fmt.Errorf("batchchain: the application on a = %d of n = %d is never interrupted (lambda = %v): its up phase does not end", c.a, c.n, c.lambda)
+	}
+	// Censoring from the top (Grassmann, Taksar & Heyman 1985): once
+	// j+1, … are eliminated, j leaves by spare events to j−k (edn, the
+	// direct rates plus those through the eliminated counts) and by
+	// interruptions (hitTot, likewise); its exit rate is their sum, a sum
+	// of positive terms. Eliminating j gives j−1, whose only way up is
+	// j−1 → j at up[j−1], the rates of j scaled by up[j−1]/eout[j]; the
+	// part that returns to j−1 is a self-loop and drops out.
+	ph.edn = append([]float64(nil), ph.dn...)
+	ph.eout = make([]float64, n1)
+	for j := c.m; j >= 0; j-- {
+		out := hitTot[j]
+		for _, v := range ph.edn[j*kmax : (j+1)*kmax] {
+			out += v
+		}
+		ph.eout[j] = out
+		if j == 0 {
+			break
+		}
+		f := ph.up[j-1] / out
+		if f == 0 {
+			continue
+		}
+		hitTot[j-1] += f * hitTot[j]
+		below := ph.edn[(j-1)*kmax : j*kmax]
+		for k := 2; k <= min(kmax, j); k++ { // j → j−k is j−1 → (j−1)−(k−1)
+			below[k-2] += f * ph.edn[j*kmax+k-1]
+		}
+	}
+	return ph, nil
+}
+
+// Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
+// the smallest valid uniformization rate of Segments.
+func (ph *Phase) Rate() float64 {
+	var lam float64
+	for j := range ph.up {
+		lam = math.Max(lam, float64(ph.c.a+j)*ph.c.rate+ph.up[j])
+	}
+	return lam
+}
+
+// Exit returns, for the spare counts at the start of the up phase
+// distributed as v (v[i] the mass of spare count lo+i, its total the
+// probability that the phase starts), the law of the functional count n'
+// that the interruption ending the phase leaves, q[i] for n' = qlo+i
+// (that is, v·(−A)⁻¹·B), and the expected time to it, v·(−A)⁻¹·1. The
+// expected times x = v·(−A)⁻¹ in each spare count solve the flow balance
+// by the censoring of Phase from the top and a substitution from the
+// bottom: sums of positive terms only, so every entry is accurate to
+// rounding relative to itself. Σ q = Σ v up to rounding. It panics if v
+// does not fit in 0..m.
+func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
+	m, kmax := ph.c.m, ph.kmax
+	if lo < 0 || lo+len(v) > m+1 {
+		panic("batchchain: Exit: v outside the spare counts 0..m")
+	}
+	top := lo + len(v) - 1
+	w := make([]float64, m+1)
+	copy(w[lo:], v)
+	// Forward: the mass that enters j (v'_j) passes on to the counts
+	// below in the proportions of the censored rates.
+	for j := top; j >= 1; j-- {
+		if w[j] == 0 {
+			continue
+		}
+		f := w[j] / ph.eout[j]
+		for k := 1; k <= min(kmax, j); k++ {
+			w[j-k] += f * ph.edn[j*kmax+k-1]
+		}
+	}
+	// Back substitution: x_j·eout_j = v'_j + x_{j−1}·up_{j−1}.
+	x := w
+	x[0] /= ph.eout[0]
+	for j := 1; j <= m; j++ {
+		x[j] = (x[j] + x[j-1]*ph.up[j-1]) / ph.eout[j]
+	}
+	qlo = max(ph.c.a-kmax, 0)
+	q = make([]float64, ph.c.a+m-qlo)
+	for j, xj := range x {
+		if xj == 0 {
+			continue
+		}
+		tau += xj
+		for k, h := range ph.hit[j*kmax : (j+1)*kmax] {
+			if h > 0 {
+				q[ph.c.a+j-k-1-qlo] += xj * h
+			}
+		}
+	}
+	return q, qlo, tau
+}
+
+// Segments is the expected number of segments committed in one up phase,
+// as a function of the segment length (Expected). With K = I + A/Λ for a
+// uniformization rate Λ ≥ Phase.Rate, the sequence s_n = v·Kⁿ·1 does not
+// depend on the length; the length t enters only through the weights of
+//
+//	Σ_{k≥1} v·exp(A k t)·1 = Σ_n c_n(Λt)·s_n,   c_n(x) = Σ_{k≥1} e^{−kx}(kx)ⁿ/n!
+//
+// (Weights), so the sequence is computed once and extended when a longer
+// segment needs more of it, and up phases of the same Λ and length share
+// their weights. A Segments is not safe for concurrent use.
+type Segments struct {
+	ph   *Phase
+	lam  float64
+	r    float64 // max_j (K·1)_j = 1 − hitMin/Λ: s_{n+1} ≤ r·s_n
+	stay []float64
+	upS  []float64 // up[j]/Λ
+	// ks are the event sizes k with a spare-only rate, downS[i][j] that
+	// rate of size ks[i] from spare count j, divided by Λ (by size, so
+	// that each product is a few loops over the band without branches).
+	ks      []int
+	downS   [][]float64
+	y, next []float64 // v·Kⁿ on the spare counts [nzLo, nzHi]
+	nzLo    int
+	nzHi    int
+	s       []float64
+	dropped float64
+}
+
+// segmentDrop is the mass, relative to s_n, that one product may drop
+// from the ends of the band of v·Kⁿ.
+const segmentDrop = 0x1p-60
+
+// Segments returns the expected segment counts of the up phase started
+// from the spare counts distributed as v (v[i] the mass of lo+i), with
+// the uniformization rate lam (0 means Rate). It panics if v does not fit
+// in 0..m or lam is below Rate.
+func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
+	m, kmax := ph.c.m, ph.kmax
+	if lo < 0 || lo+len(v) > m+1 {
+		panic("batchchain: Segments: v outside the spare counts 0..m")
+	}
+	if lam == 0 {
+		lam = ph.Rate()
+	}
+	if !(lam >= ph.Rate()) || math.IsInf(lam, 0) {
+		panic("batchchain: Segments: uniformization rate below Phase.Rate")
+	}
+	sg := &Segments{ph: ph, lam: lam, r: 1 - ph.hitMin/lam, stay: make([]float64, m+1),
+		y: make([]float64, m+1), next: make([]float64, m+1)}
+	for j := range m + 1 {
+		out := ph.up[j]
+		for _, d := range ph.dn[j*kmax : (j+1)*kmax] {
+			out += d
+		}
+		for _, h := range ph.hit[j*kmax : (j+1)*kmax] {
+			out += h
+		}
+		sg.stay[j] = 1 - out/lam
+	}
+	sg.upS = make([]float64, m+1)
+	for j := range m + 1 {
+		sg.upS[j] = ph.up[j] / lam
+	}
+	for k := 1; k <= kmax; k++ {
+		var row []float64
+		for j := k; j <= m; j++ {
+			if d := ph.dn[j*kmax+k-1]; d > 0 {
+				if row == nil {
+					row = make([]float64, m+1)
+				}
+				row[j] = d / lam
+			}
+		}
+		if row != nil {
+			sg.ks, sg.downS = append(sg.ks, k), append(sg.downS, row)
+		}
+	}
+	copy(sg.y[lo:], v)
+	sg.nzLo, sg.nzHi = lo, lo+len(v)-1
+	var s0 float64
+	for _, x := range v {
+		s0 += x
+	}
+	sg.s = append(sg.s, s0)
+	return sg
+}
+
+// Len returns the number of terms s_n computed so far.
+func (sg *Segments) Len() int { return len(sg.s) }
+
+// Rate returns the uniformization rate Λ of the sequence.
+func (sg *Segments) Rate() float64 { return sg.lam }
+
+// Dropped returns the mass dropped from the ends of the band so far: each
+// product drops at most 2⁻⁶⁰·s_n.
+func (sg *Segments) Dropped() float64 { return sg.dropped }
+
+// extend computes s_n up to n = last.
+func (sg *Segments) extend(last int) {
+	kmax, m := sg.ph.kmax, sg.ph.c.m
+	for len(sg.s) <= last {
+		if sg.nzHi < sg.nzLo {
+			sg.s = append(sg.s, 0)
+			continue
+		}
+		lo, hi := max(sg.nzLo-kmax, 0), min(sg.nzHi+1, m)
+		next := sg.next
+		clear(next[lo : hi+1])
+		b0, b1 := sg.nzLo, sg.nzHi
+		y := sg.y[b0 : b1+1]
+		for i, st := range sg.stay[b0 : b1+1] {
+			next[b0+i] += y[i] * st
+		}
+		if top := min(b1, m-1); top >= b0 {
+			dst := next[b0+1 : top+2]
+			for i, u := range sg.upS[b0 : top+1] {
+				dst[i] += y[i] * u
+			}
+		}
+		for i, k := range sg.ks {
+			// j − k ≥ 0: the rates of j < k are zero.
+			j0 := max(b0, k)
+			if j0 > b1 {
+				continue
+			}
+			dst := next[j0-k : b1-k+1]
+			src := sg.y[j0 : b1+1]
+			for i2, d := range sg.downS[i][j0 : b1+1] {
+				dst[i2] += src[i2] * d
+			}
+		}
+		clear(sg.y[sg.nzLo : sg.nzHi+1])
+		sg.y, sg.next = next, sg.y
+		var s float64
+		for _, v := range sg.y[lo : hi+1] {
+			s += v
+		}
+		// Drop the ends of the band while they carry at most
+		// segmentDrop·s in all.
+		budget, cut := segmentDrop*s, 0.0
+		for lo < hi && cut+sg.y[lo] <= budget {
+			cut += sg.y[lo]
+			sg.y[lo] = 0
+			lo++
+		}
+		for hi > lo && cut+sg.y[hi] <= budget {
+			cut += sg.y[hi]
+			sg.y[hi] = 0
+			hi--
+		}
+		sg.dropped += cut
+		sg.nzLo, sg.nzHi = lo, hi
+		sg.s = append(sg.s, s-cut)
+	}
+}
+
+// Tolerances of Expected: the sum over n stops at the first N of the
+// ladder 63, 127, 191, 255, 319, 398, … (steps of 64 or a quarter) where the bound on the rest is at most
+// expectedRel times the sum or expectedAbs·s_0/max(1, ρ_min·t).
+const (
+	expectedRel = 1e-14
+	expectedAbs = 1e-17
+)
+
+// Expected returns Σ_{k≥1} v·exp(A k t)·1 for the segment length t ≥ 0:
+// the expected number of segments of length t that the up phase commits
+// before its interruption, started from v (the probability of each
+// count, summed). w holds the weights c_n(Λt) (NewWeights(Rate()·t); nil
+// makes them): Segments of the same rate and length can share them. The
+// terms s_n are computed as needed; the sum stops at the first N of a
+// fixed ladder where the bound on the rest, s_N·(1 + 1/(Λt))·r/(1 − r)
+// (c_n ≤ 1 + 1/(Λt) for every n, s_{n+1} ≤ r·s_n), is at most 1e-14 of
+// the sum or 1e-17 of s_0 divided by max(1, ρ_min·t), ρ_min the smallest
+// interruption rate: the result depends on t only, not on earlier calls.
+// It returns +Inf for t = 0 (and s_0 > 0), and an error for a negative,
+// NaN or infinite t. It panics if w is for another Λt.
+func (sg *Segments) Expected(t float64, w *Weights) (float64, error) {
+	return sg.ExpectedWithin(t, w, sg.s[0])
+}
+
+// ExpectedWithin is Expected with the absolute tolerance scaled by mass
+// instead of s_0 (1e-17·mass/max(1, ρ_min·t)): the up phases of a model
+// whose masses s_0 sum to mass then share one absolute tolerance, and
+// a phase of negligible probability stops early. mass below s_0 counts
+// as s_0.
+func (sg *Segments) ExpectedWithin(t float64, w *Weights, mass float64) (float64, error) {
+	if err := checkTime("t", t); err != nil {
+		return 0, err
+	}
+	if math.IsNaN(mass) || math.IsInf(mass, 0) {
+		return 0, fmt.Errorf("batchchain: mass = %v is not a finite number", mass)
+	}
+	mass = math.Max(mass, sg.s[0])
+	if t == 0 {
+		if sg.s[0] == 0 {
+			return 0, nil
+		}
+		return math.Inf(1), nil
+	}
+	x := sg.lam * t
+	if w == nil {
+		w = NewWeights(x)
+	} else if w.x != x {
+		panic("batchchain: Expected: weights of another rate or length")
+	}
+	abs := expectedAbs * mass / math.Max(1, sg.ph.hitMin*t)
+	var e float64
+	n := 0
+	for last := 63; ; last += max(64, last/4) {
+		sg.extend(last)
+		w.ensure(last + 1)
+		for ; n <= last; n++ {
+			e += w.at(n) * sg.s[n]
+		}
+		tail := sg.s[last] * (1 + 1/x) * sg.r / (1 - sg.r)
+		if tail <= expectedRel*e || tail <= abs || sg.s[last] == 0 {
+			return e, nil
+		}
+	}
+}
+
+// Weights are the weights c_n(x) = Σ_{k≥1} e^{−kx}(kx)ⁿ/n! of
+// Segments.Expected, computed as far as needed. By Poisson summation
+// (the Fourier transform of μⁿe^{−μ}/n! on μ ≥ 0 is (1 + iω)^{−(n+1)}),
+// for n ≥ 1
+//
+//	c_n(x) = (1/x)·(1 + 2 Re Σ_{j≥1} (1 + 2πij/x)^{−(n+1)}),
+//
+// whose sum is at most (x²/24)·(1 + (2π/x)²)^{−(n−1)/2}: from the first n
+// where that is below 2⁻⁵⁴ (flatFrom), c_n = 1/x to rounding. Below it,
+// c_n comes from the Eulerian polynomials when x ≤ 2 (eulerian), else
+// from the normalised Poisson weights of each k down to 1e-30 of the
+// mode's (weightFloor). Every
+// term is non-negative. Weights are not safe for concurrent use.
+type Weights struct {
+	x    float64
+	flat int       // c_n = 1/x from n = flat
+	c    []float64 // c_n for n < len(c) ≤ flat
+}
+
+// NewWeights returns the weights for x = Λt > 0.
+func NewWeights(x float64) *Weights {
+	if !(x > 0) || math.IsInf(x, 0) {
+		panic("batchchain: NewWeights: x is not a positive number")
+	}
+	return &Weights{x: x, flat: flatFrom(x)}
+}
+
+// at returns c_n, n < the last ensure's count or n ≥ flat.
+func (w *Weights) at(n int) float64 {
+	if n >= w.flat {
+		return 1 / w.x
+	}
+	return w.c[n]
+}
+
+// ensure computes c_n for n < min(count, flat).
+func (w *Weights) ensure(count int) {
+	nd := min(count, w.flat)
+	if nd <= len(w.c) {
+		return
+	}
+	// Twice what was asked, so that growing costs a constant factor.
+	nd = min(max(nd, 2*len(w.c)), w.flat)
+	x := w.x
+	if x <= 2 && nd <= maxEulerian {
+		w.c = eulerian(x, nd)
+		return
+	}
+	c := make([]float64, nd)
+	for k := 1; poissonAdd(c, float64(k)*x) || float64(k)*x < float64(nd); k++ {
+	}
+	w.c = c
+}
+
+// weightFloor is the smallest Poisson weight, relative to the mode's,
+// that poissonAdd keeps (about 11.7 standard deviations from it): each
+// term left out is below 1e-30·s_0, and the k and n that Expected sums
+// over are far fewer than 10⁸, so what it leaves out is below 1e-22·s_0,
+// far inside its absolute tolerance.
+const weightFloor = 1e-30
+
+// poissonAdd adds P(N = n), N ~ Poisson(mu), to c[n] for the n < len(c)
+// where it is at least weightFloor times the mode's, and reports whether
+// it added any. The weights are built outward from the mode by the ratio
+// recurrence and divided by their sum over every n (a normalised window,
+// as poisson's: no cancellation in e^{−μ}μⁿ/n!), whatever len(c), so that
+// c_n does not depend on how far the weights were computed.
+func poissonAdd(c []float64, mu float64) bool {
+	// Below the mode by d, the weight is at most e^{−d(d−1)/(2μ)} of the
+	// mode's (Π_{i<d} (μ − i)/μ ≤ e^{−Σ i/μ}): below weightFloor from
+	// d = 12√μ + 1.
+	if float64(len(c)) < mu-12*math.Sqrt(mu)-1 {
+		return false
+	}
+	n0 := int(mu)
+	lo, hi := n0, n0
+	total := 1.0
+	for n, w := n0-1, 1.0; n >= 0; n-- {
+		if w *= float64(n+1) / mu; w < weightFloor {
+			break
+		}
+		total += w
+		lo = n
+	}
+	for n, w := n0+1, 1.0; ; n++ {
+		if w *= mu / float64(n); w < weightFloor {
+			break
+		}
+		total += w
+		hi = n
+	}
+	if lo >= len(c) {
+		return false
+	}
+	inv := 1 / total
+	for n, w := n0, inv; n >= lo; n-- {
+		if n < len(c) {
+			c[n] += w
+		}
+		w *= float64(n) / mu
+	}
+	for n, w := n0+1, inv*mu/float64(n0+1); n <= min(hi, len(c)-1); n++ {
+		c[n] += w
+		w *= mu / float64(n+1)
+	}
+	return true
+}
+
+// flatFrom returns the first n ≥ 1 from which c_n(x) = 1/x to rounding
+// (see Weights): (x²/12)·(1 + (2π/x)²)^{−(n−1)/2} ≤ 2⁻⁵³.
+func flatFrom(x float64) int {
+	l := math.Log(x*x/12) + 53*math.Ln2
+	if l <= 0 {
+		return 1
+	}
+	w := 2 * math.Pi / x
+	f := math.Ceil(2 * l / math.Log1p(w*w))
+	if !(f < 1<<40) {
+		return 1 << 40 // x beyond any segment length times rate
+	}
+	return 1 + int(f)
+}
+
+// maxEulerian bounds the n of eulerian (flatFrom(2) = 31).
+const maxEulerian = 48
+
+// eulerTable[n][m] = A(n, m)/n!, the Eulerian numbers normalised to a
+// probability law over m (Σ_m A(n, m) = n!): A(n, m) = (n − m)A(n−1, m−1)
+// + (m + 1)A(n−1, m).
+var eulerTable = func() [][]float64 {
+	t := make([][]float64, maxEulerian)
+	t[0] = []float64{1}
+	for n := 1; n < maxEulerian; n++ {
+		t[n] = make([]float64, n)
+		for m := range n {
+			var v float64
+			if m > 0 {
+				v += float64(n-m) * t[n-1][m-1]
+			}
+			if m < len(t[n-1]) {
+				v += float64(m+1) * t[n-1][m]
+			}
+			t[n][m] = v / float64(n)
+		}
+	}
+	return t
+}()
+
+// eulerian returns c_n(x), n < nd ≤ maxEulerian, in closed form:
+// Σ_{k≥1} kⁿzᵏ = z·A_n(z)/(1 − z)^{n+1} with z = e^{−x} and A_n the n-th
+// Eulerian polynomial (n ≥ 1; z/(1 − z) for n = 0), so that
+// c_n = uⁿ·z·(A_n(z)/n!)/(1 − z), u = x/(1 − z): positive terms only.
+func eulerian(x float64, nd int) []float64 {
+	c := make([]float64, nd)
+	if nd == 0 {
+		return c
+	}
+	z, om := math.Exp(-x), -math.Expm1(-x)
+	u := x / om
+	c[0] = 1 / math.Expm1(x)
+	un := 1.0
+	for n := 1; n < nd; n++ {
+		un *= u
+		var p, zm float64 = 0, 1
+		for _, e := range eulerTable[n] {
+			p += e * zm
+			zm *= z
+		}
+		c[n] = un * z * p / om
+	}
+	return c
+}

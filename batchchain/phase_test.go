@@ -1,0 +1,332 @@
+package batchchain
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ckpt-markov/markov/expm"
+)
+
+// phaseCases are chains whose up phase the tests below solve densely:
+// few and many spares, single failures and batches, slow and fast
+// repairs, a used count of 1 (interruptions rare against the spares'
+// moves) and of n (no spare slot).
+var phaseCases = []struct {
+	n, a          int
+	lambda, theta float64
+	sizes         []float64
+}{
+	{1, 1, 1, 2, []float64{1}},
+	{6, 2, 0.3, 1.1, []float64{0.5, 0.5}},
+	{12, 4, 1, 4, []float64{0.2, 0.3, 0, 0.5}},
+	{20, 20, 0.2, 0.1, []float64{0, 1}},
+	{33, 9, 1.0 / 8, 1.0 / 4, []float64{0.5, 0, 0, 0.125, 0.125, 0.125, 0.125}},
+	{40, 1, 1e-2, 1, []float64{0.3, 0.3, 0.4}},
+	{64, 48, 1 / (8 * hour), 1 / hour, []float64{0.5, 0, 0, 0.1, 0.1, 0.1, 0.1, 0.1}},
+}
+
+// randomStart returns a random sub-probability vector on spare counts
+// [lo, lo+w) of 0..m, from a seeded source.
+func randomStart(rng *rand.Rand, m int) (v []float64, lo int) {
+	lo = rng.IntN(m + 1)
+	w := 1 + rng.IntN(m+1-lo)
+	v = make([]float64, w)
+	var sum float64
+	for i := range v {
+		v[i] = rng.Float64()
+		sum += v[i]
+	}
+	scale := 0.2 + 0.8*rng.Float64()
+	for i := range v {
+		v[i] *= scale / sum
+	}
+	return v, lo
+}
+
+// TestPhaseExitMatchesDense: Exit's censoring equals x = v·(−A)⁻¹ from a
+// dense LU solve of the generator (Chain.Generator), Q = x·B and τ = x·1,
+// to 1e-12 relative to Σv (and τ relative to itself); Σ Q = Σ v.
+func TestPhaseExitMatchesDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, tc := range phaseCases {
+		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ph, err := c.Phase()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := c.Generator()
+		var negA mat.Dense
+		negA.Scale(-1, a)
+		for range 3 {
+			v, lo := randomStart(rng, c.M())
+			name := fmt.Sprintf("n=%d a=%d lo=%d w=%d", tc.n, tc.a, lo, len(v))
+			full := mat.NewVecDense(c.M()+1, nil)
+			for i, x := range v {
+				full.SetVec(lo+i, x)
+			}
+			var x mat.VecDense
+			if err := x.SolveVec(negA.T(), full); err != nil {
+				t.Fatal(err)
+			}
+			var mass, wantTau float64
+			for _, x := range v {
+				mass += x
+			}
+			for j := range x.Len() {
+				wantTau += x.AtVec(j)
+			}
+			var wantQ mat.VecDense
+			wantQ.MulVec(b.T(), &x)
+			q, qlo, tau := ph.Exit(v, lo)
+			if math.Abs(tau-wantTau) > 1e-12*wantTau {
+				t.Errorf("%s: τ %.16g, dense %.16g", name, tau, wantTau)
+			}
+			var sumQ float64
+			for np := range tc.n {
+				got := 0.0
+				if i := np - qlo; i >= 0 && i < len(q) {
+					got = q[i]
+				}
+				sumQ += got
+				if math.Abs(got-wantQ.AtVec(np)) > 1e-12*mass {
+					t.Errorf("%s: Q[%d] %.16g, dense %.16g", name, np, got, wantQ.AtVec(np))
+				}
+			}
+			for i := range q {
+				if np := qlo + i; np < 0 || np >= tc.n {
+					t.Errorf("%s: Q has a column n' = %d outside 0..n−1", name, np)
+				}
+			}
+			if math.Abs(sumQ-mass) > 1e-13*mass {
+				t.Errorf("%s: Σ Q = %.16g, Σ v = %.16g", name, sumQ, mass)
+			}
+		}
+	}
+}
+
+// TestSegmentsMatchesDense: Expected equals v·Σ_{k≥1} M^k·1 with M =
+// exp(A t) from package expm and the sum solved densely, (I − M)u = M·1,
+// to 1e-11 relative plus 1e-16 of Σv (Expected's absolute floor, 1e-17),
+// for segments from 1/1000 to 100 times the mean
+// interruption time (the weights take every branch of Weights), and
+// in any order of the lengths (the result depends on t only).
+func TestSegmentsMatchesDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, tc := range phaseCases {
+		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ph, err := c.Phase()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := c.Generator()
+		n1 := c.M() + 1
+		v, lo := randomStart(rng, c.M())
+		rho := float64(tc.a) * tc.lambda
+		lengths := []float64{1e-3 / rho, 0.05 / rho, 0.7 / rho, 3 / rho, 20 / rho, 100 / rho}
+		first := map[float64]float64{}
+		sg := ph.Segments(v, lo, 0)
+		for pass, order := range [][]int{{0, 1, 2, 3, 4, 5}, {5, 3, 1, 0, 4, 2}} {
+			if pass == 1 {
+				sg = ph.Segments(v, lo, 0)
+			}
+			for _, i := range order {
+				tt := lengths[i]
+				var at, mt mat.Dense
+				at.Scale(tt, a)
+				if err := expm.Exp(&mt, &at, nil); err != nil {
+					t.Fatal(err)
+				}
+				var i_m mat.Dense
+				i_m.Scale(-1, &mt)
+				for j := range n1 {
+					i_m.Set(j, j, 1+i_m.At(j, j))
+				}
+				ones := mat.NewVecDense(n1, nil)
+				for j := range n1 {
+					ones.SetVec(j, 1)
+				}
+				var m1, u mat.VecDense
+				m1.MulVec(&mt, ones)
+				if err := u.SolveVec(&i_m, &m1); err != nil {
+					t.Fatal(err)
+				}
+				var want float64
+				for k, x := range v {
+					want += x * u.AtVec(lo+k)
+				}
+				got, err := sg.Expected(tt, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var s0 float64
+				for _, x := range v {
+					s0 += x
+				}
+				if math.Abs(got-want) > 1e-11*want+1e-16*s0 {
+					t.Errorf("n=%d a=%d t=%.4g (ρt=%.3g): Expected %.16g, dense %.16g (rel %.2g)", tc.n, tc.a, tt, rho*tt, got, want, math.Abs(got-want)/want)
+				}
+				if pass == 0 {
+					first[tt] = got
+				} else if got != first[tt] {
+					t.Errorf("n=%d a=%d t=%.4g: %v after other lengths, %v in the first order", tc.n, tc.a, tt, got, first[tt])
+				}
+			}
+		}
+	}
+}
+
+// TestWeights: the weights c_n(x) of Weights against the direct sum Σ_k e^{−kx}(kx)ⁿ/n! in log space
+// (compensated), to 1e-13 plus the oracle's own rounding plus 1e-28
+// (weightFloor: the weights below 1e-30 of their Poisson window's mode are
+// left out), on both sides of x = 2 and of flatFrom.
+func TestWeights(t *testing.T) {
+	for _, x := range []float64{0.01, 0.3, 1, 2, 2.5, 7, 40, 300} {
+		for _, n := range []int{0, 1, 2, 5, 17, 30, 31, 60, 200, 900} {
+			w := NewWeights(x)
+			w.ensure(n + 1)
+			got := w.at(n)
+			var want, comp float64 // Neumaier's compensated sum
+			for k := 1; k < 20_000_000; k++ {
+				mu := float64(k) * x
+				lg, _ := math.Lgamma(float64(n + 1))
+				term := math.Exp(-mu + float64(n)*math.Log(mu) - lg)
+				sum := want + term
+				if math.Abs(want) >= term {
+					comp += (want - sum) + term
+				} else {
+					comp += (term - sum) + want
+				}
+				want = sum
+				if mu > float64(n)+60*math.Sqrt(float64(n)+1)+100 {
+					break
+				}
+			}
+			want += comp
+			// The oracle's exponent, of size n·ln n, rounds to about
+			// n·ln(n)·ε relative.
+			if tol := 1e-13 + 2e-16*float64(n)*math.Log(float64(n+1)); math.Abs(got-want) > tol*want+1e-28 {
+				t.Errorf("x=%g n=%d: c_n %.16g, direct %.16g (rel %.2g)", x, n, got, want, math.Abs(got-want)/want)
+			}
+		}
+	}
+}
+
+// TestPhaseBounded: a phase whose rates would exceed MaxPhaseEntries is
+// refused with an error before anything is allocated, and λ = 0 (never
+// interrupted) is an error.
+func TestPhaseBounded(t *testing.T) {
+	sizes := make([]float64, 1<<12)
+	sizes[len(sizes)-1] = 1
+	c, err := New(1<<14, 1, 1e-5, 1e-3, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Phase(); err == nil {
+		t.Errorf("(m+1)·K_max = %d: no error", (c.M()+1)*len(sizes))
+	}
+	c, err = New(8, 2, 0, 1, []float64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Phase(); err == nil {
+		t.Errorf("λ = 0: no error")
+	}
+}
+
+// TestExpectedLongSegments: segments far longer than the up phase
+// (x = Λt up to 1e12) cost little and give a non-negative sum bounded by
+// the first segment's survival bound, v·1·e^{−ρ_min t}/(1 − e^{−ρ_min t}).
+func TestExpectedLongSegments(t *testing.T) {
+	c, err := New(64, 48, 1/(8*hour), 1/hour, []float64{0.5, 0, 0, 0.25, 0.25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph, err := c.Phase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg := ph.Segments([]float64{0.5, 0.3}, 2, 0)
+	for _, tt := range []float64{1e6, 1e9, 1e12 / sg.Rate()} {
+		e, err := sg.Expected(tt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bound := 0.8 * math.Exp(-ph.hitMin*tt) / -math.Expm1(-ph.hitMin*tt); !(e >= 0 && e <= bound+1e-300) {
+			t.Errorf("t = %g: Expected %g outside [0, %g]", tt, e, bound)
+		}
+	}
+}
+
+// TestExpectedWithin: with mass = s_0 it is Expected, bit for bit; with a
+// larger mass it agrees with the dense sum to 1e-11 relative plus 1e-16
+// of mass (its absolute tolerance is 1e-17·mass), and mass below s_0
+// counts as s_0.
+func TestExpectedWithin(t *testing.T) {
+	tc := phaseCases[4]
+	c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph, err := c.Phase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, lo := []float64{1e-6, 2e-6}, 3
+	a, _ := c.Generator()
+	n1 := c.M() + 1
+	for _, tt := range []float64{0.5, 8, 40} {
+		want := denseExpected(t, a, n1, v, lo, tt)
+		e1, _ := ph.Segments(v, lo, 0).Expected(tt, nil)
+		e2, _ := ph.Segments(v, lo, 0).ExpectedWithin(tt, nil, 3e-6)
+		e3, _ := ph.Segments(v, lo, 0).ExpectedWithin(tt, nil, 1e-9)
+		if e1 != e2 || e1 != e3 {
+			t.Errorf("t=%v: Expected %v, within s_0 %v, within less %v", tt, e1, e2, e3)
+		}
+		e4, err := ph.Segments(v, lo, 0).ExpectedWithin(tt, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(e4-want) > 1e-11*want+1e-16 {
+			t.Errorf("t=%v: within mass 1: %.16g, dense %.16g", tt, e4, want)
+		}
+	}
+}
+
+// denseExpected is v·Σ_{k≥1} M^k·1 with M = exp(A t) from expm and the
+// sum solved densely, (I − M)u = M·1.
+func denseExpected(t *testing.T, a *mat.Dense, n1 int, v []float64, lo int, tt float64) float64 {
+	var at, mt mat.Dense
+	at.Scale(tt, a)
+	if err := expm.Exp(&mt, &at, nil); err != nil {
+		t.Fatal(err)
+	}
+	var im mat.Dense
+	im.Scale(-1, &mt)
+	for j := range n1 {
+		im.Set(j, j, 1+im.At(j, j))
+	}
+	ones := mat.NewVecDense(n1, nil)
+	for j := range n1 {
+		ones.SetVec(j, 1)
+	}
+	var m1, u mat.VecDense
+	m1.MulVec(&mt, ones)
+	if err := u.SolveVec(&im, &m1); err != nil {
+		t.Fatal(err)
+	}
+	var want float64
+	for k, x := range v {
+		want += x * u.AtVec(lo+k)
+	}
+	return want
+}

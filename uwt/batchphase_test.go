@@ -1,0 +1,115 @@
+package uwt
+
+import (
+	"context"
+	"maps"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// TestEventPhasesMatchSegmentChain: with failure events the fast path's
+// chain of up phases (decision states only; batchchain.Phase.Exit and
+// Segments) agrees with the fast path's per-segment chain (up states
+// U(a, s) whose rows are recomputed by uniformization at every interval,
+// eventPhases off) to 1e-9 relative in UWT and availability, on the seven
+// batch scenarios (one with a recovery matrix R(p, a), whose rows are
+// split between the old and the new count) at four intervals from 5 min
+// to 5.5 h. TestBatchRowOracle holds the same path against the chain
+// built by hand (1e-12), TestBatchFastMatchesExact against the exact
+// path's dense Van Loan exponentials (1e-9), TestBatchPathSingleSize
+// with sizes [1] against the single-failure chain of up phases (1e-12),
+// TestBatchMatchesSimulation against the simulator.
+func TestEventPhasesMatchSegmentChain(t *testing.T) {
+	skipNumericsUnderRace(t)
+	scs := batchScenarios(t)
+	for _, name := range slices.Sorted(maps.Keys(scs)) {
+		sc := scs[name]
+		for _, interval := range []float64{300, 1800, 3 * 3600, 20000} {
+			got := evaluate(t, sc, nil, interval)
+			eventPhases = false
+			want := evaluate(t, sc, nil, interval)
+			eventPhases = true
+			if !got.Phases || want.Phases {
+				t.Fatalf("%s: Phases %v with eventPhases, %v without", name, got.Phases, want.Phases)
+			}
+			for _, v := range []struct {
+				what      string
+				got, want float64
+			}{{"UWT", got.UWT, want.UWT}, {"availability", got.Availability, want.Availability}} {
+				if d := math.Abs(v.got-v.want) / v.want; d > 1e-9 {
+					t.Errorf("%s I=%v: %s %.15g on the chain of up phases (%d states), %.15g per segment (%d states): rel %.2g",
+						name, interval, v.what, v.got, got.States, v.want, want.States, d)
+				}
+			}
+			if got.States >= want.States {
+				t.Errorf("%s I=%v: %d states on the chain of up phases, %d per segment", name, interval, got.States, want.States)
+			}
+		}
+	}
+}
+
+// TestEventPhasesSingleSize: sizes [1] through the batch code (forceBatch)
+// on the chain of up phases gives the single-failure chain of up phases
+// (the binomial closed form and the resolvent) to 1e-12, at intervals
+// from 5 min to a day.
+func TestEventPhasesSingleSize(t *testing.T) {
+	scs := testScenarios(t)
+	for _, name := range slices.Sorted(maps.Keys(scs)) {
+		sc := scs[name]
+		for _, interval := range []float64{300, 3600, 86400} {
+			want := evaluate(t, sc, nil, interval)
+			forceBatch = true
+			got := evaluate(t, sc, nil, interval)
+			forceBatch = false
+			if !got.Phases {
+				t.Fatalf("%s: the batch path did not take the chain of up phases", name)
+			}
+			if d := math.Abs(got.UWT-want.UWT) / want.UWT; d > 1e-12 {
+				t.Errorf("%s I=%v: batch path %.16g, single failures %.16g (rel %.2g)", name, interval, got.UWT, want.UWT, d)
+			}
+		}
+	}
+}
+
+// TestEventPhasesOrderIndependent: the chain of up phases is solved once
+// and each interval's rewards depend on the interval only (the sums of
+// batchchain.Segments stop on a fixed ladder), so a Model gives the same
+// bits at an interval whatever it evaluated before, and the same as a
+// fresh Model.
+func TestEventPhasesOrderIndependent(t *testing.T) {
+	sc := batchScenarios(t)["greedy N=64 sizes 1-8"]
+	intervals := []float64{300, 86400, 1200, 20000, 600}
+	m, err := New(context.Background(), sc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := len(intervals) - 1; k >= 0; k-- {
+		if _, err := m.Evaluate(context.Background(), intervals[k]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, i := range intervals {
+		got, err := m.Evaluate(context.Background(), i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh := evaluate(t, sc, nil, i)
+		if got.UWT != fresh.UWT || got.Availability != fresh.Availability {
+			t.Errorf("I=%v: %v after other intervals, %v from a fresh model", i, got.UWT, fresh.UWT)
+		}
+	}
+}
+
+// TestEventReconfigureKeepsSegments: with reconfiguration at checkpoints
+// the up phase depends on the checkpoints, so the fast path keeps the
+// per-segment chain (Phases false).
+func TestEventReconfigureKeepsSegments(t *testing.T) {
+	sc := *batchScenarios(t)["moldable N=24 sizes 2-6"]
+	sc.Reconfigure = scenario.AtCheckpoint
+	if res := evaluate(t, &sc, nil, 1800); res.Phases {
+		t.Errorf("reconfigure at-checkpoint with failure events took the chain of up phases")
+	}
+}
