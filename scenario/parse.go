@@ -24,83 +24,90 @@ var (
 	tableEntryKeys  = []string{"p", "n", "a"}
 )
 
+// fileParts are the top-level fields as file reads them.
+type fileParts struct {
+	sys        *System
+	app        *Application
+	appChecked bool // validated as it was read (not a named one)
+	pol        *Policy
+	rc         Reconfigure
+	pattern    []int
+}
+
 // file reads the top-level object and builds the scenario. The
 // application and the policy hold lists bounded by N: given before the
 // system, they are kept as their bytes and read once N is known.
 func (d *decoder) file(s *ParseSettings) (*Scenario, error) {
 	var (
-		sys        *System
-		app        *Application
-		appChecked bool // validated as it was read (not a named one)
-		pol        *Policy
-		rc         Reconfigure
-		pattern    []int
-		later      []func() error
+		f     fileParts
+		later []*decoder // the application or the policy, before the system
+		keys  []string
 	)
-	read := map[string]func(d *decoder) error{
-		"application": func(d *decoder) error {
-			a, checked, err := d.application(sys.Processors, s)
-			app, appChecked = &a, checked
+	read := func(d *decoder, key string) (err error) {
+		if key == "application" {
+			var app Application
+			app, f.appChecked, err = d.application(f.sys.Processors, s)
+			f.app = &app
 			return err
-		},
-		"policy": func(d *decoder) error {
-			p, err := d.policy(sys.Processors)
-			pol = &p
-			return err
-		},
+		}
+		pol, err := d.policy(f.sys.Processors)
+		f.pol = &pol
+		return err
 	}
 	err := d.object("", fileKeys, func(key string) (err error) {
 		switch key {
 		case "system":
-			x, err := d.system()
-			sys = &x
+			sys, err := d.system()
+			f.sys = &sys
 			return err
 		case "application", "policy":
-			if sys != nil {
-				return read[key](d)
+			if f.sys != nil {
+				return read(d, key)
 			}
 			v, err := d.raw()
-			later = append(later, func() error { return read[key](v) })
+			later, keys = append(later, v), append(keys, key)
 			return err
 		case "reconfigure":
-			if d.null() {
-				return nil
-			}
 			var name string
-			if name, err = d.text("reconfigure", `"never" or "at-checkpoint"`); err == nil {
-				rc, err = ParseReconfigure(name)
+			if !d.null() {
+				if name, err = d.text("reconfigure", `"never" or "at-checkpoint"`); err == nil {
+					f.rc, err = ParseReconfigure(name)
+				}
 			}
 		case "checkpoint_pattern":
 			if !d.null() {
-				pattern, err = d.pattern()
+				f.pattern, err = d.pattern()
 			}
 		}
 		return err
 	})
+	if err == nil && f.sys == nil {
+		err = fieldErr("system", "missing")
+	}
+	for i := 0; err == nil && i < len(later); i++ {
+		err = read(later[i], keys[i])
+	}
 	if err != nil {
 		return nil, err
 	}
-	if sys == nil {
-		return nil, fieldErr("system", "missing")
-	}
-	for _, f := range later {
-		if err := f(); err != nil {
-			return nil, err
-		}
-	}
+	return f.scenario()
+}
+
+// scenario assembles and checks the scenario of the fields read.
+func (f *fileParts) scenario() (*Scenario, error) {
 	switch {
-	case app == nil:
+	case f.app == nil:
 		return nil, fieldErr("application", "missing")
-	case pol == nil:
+	case f.pol == nil:
 		return nil, fieldErr("policy", "missing")
 	}
-	sc, err := newScenario(*sys, *app, *pol, appChecked)
+	sc, err := newScenario(*f.sys, *f.app, *f.pol, f.appChecked)
 	if err != nil {
 		return nil, err
 	}
-	sc.Reconfigure = rc
-	if pattern != nil {
-		sc.CheckpointPattern = pattern
+	sc.Reconfigure = f.rc
+	if f.pattern != nil {
+		sc.CheckpointPattern = f.pattern
 		if err := sc.checkLevels(); err != nil {
 			return nil, err
 		}
