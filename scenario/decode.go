@@ -243,7 +243,8 @@ func (d *decoder) integer(field string, i int, want string) (int, error) {
 		return 0, err
 	}
 	if k == '0' {
-		if x, err := strconv.ParseInt(tok.String(), 10, 0); err == nil {
+		// An error for a fraction, an exponent or beyond the int64 range.
+		if x, err := tok.Int(); err == nil && int64(int(x)) == x {
 			return int(x), nil
 		}
 	}

@@ -203,31 +203,28 @@ func (d *decoder) application(n int, s *ParseSettings) (app Application, checked
 		}
 		return app, false, nil
 	}
-	var (
-		work, latency, overhead func() []float64
-		hasRecovery             bool
-	)
+	var p appParts
 	err = d.object("application", applicationKeys, func(key string) (err error) {
 		field := "application." + key
 		switch key {
 		case "work_rate":
 			if d.peek() == '{' {
-				work, err = d.form(field, n)
+				p.work, err = d.form(field, n)
 			} else {
 				var v []float64
 				v, err = d.numbers(field, n)
-				work = func() []float64 { return v }
+				p.work = func() []float64 { return v }
 			}
 		case "checkpoint_latency":
-			latency, err = d.perCount(field, n)
+			p.latency, err = d.perCount(field, n)
 		case "checkpoint_overhead":
-			overhead, err = d.perCount(field, n)
+			p.overhead, err = d.perCount(field, n)
 		case "recovery":
 			app.Recovery, err = d.recovery(field, n)
-			hasRecovery = true
+			p.hasRecovery = true
 		case "checkpoint_levels":
 			if !d.null() {
-				app.Levels, err = d.levels(n)
+				p.levels, err = d.levels(n)
 			}
 		case "checkpoint_after_recovery":
 			if !d.null() {
@@ -245,46 +242,56 @@ func (d *decoder) application(n int, s *ParseSettings) (app Application, checked
 	if err != nil {
 		return app, true, err
 	}
-	return app, true, app.build(n, work, latency, overhead, hasRecovery)
+	return app, true, p.build(&app, n)
+}
+
+// appParts are the fields of an application object as read: the
+// per-count ones as functions that expand them to n entries.
+type appParts struct {
+	work, latency, overhead func() []float64
+	hasRecovery             bool
+	levels                  func() []Level
 }
 
 // build completes an application read from a file: the work rate's
 // length is checked before the numbers and forms are expanded to n
 // entries, so that a large N with a short list fails before it
 // allocates; then the application is validated.
-func (app *Application) build(n int, work, latency, overhead func() []float64, hasRecovery bool) error {
-	if app.Levels != nil {
+func (p *appParts) build(app *Application, n int) error {
+	if p.levels != nil {
 		for _, f := range []struct {
 			name  string
 			given bool
-		}{{"checkpoint_latency", latency != nil}, {"checkpoint_overhead", overhead != nil}, {"recovery", hasRecovery}} {
+		}{{"checkpoint_latency", p.latency != nil}, {"checkpoint_overhead", p.overhead != nil}, {"recovery", p.hasRecovery}} {
 			if f.given {
 				return fieldErr("application.checkpoint_levels", "given together with application.%s: give the levels or the single-level fields, not both", f.name)
 			}
 		}
 	}
-	if work == nil {
+	if p.work == nil {
 		return fieldErr("application.work_rate", "missing")
 	}
-	app.WorkRate = work()
+	app.WorkRate = p.work()
 	if err := checkVector("application.work_rate", app.WorkRate, n); err != nil {
 		return err
 	}
-	if app.Levels == nil {
-		if latency == nil {
-			return fieldErr("application.checkpoint_latency", "missing")
+	switch levels := []Level(nil); {
+	case p.levels != nil:
+		if levels = p.levels(); len(levels) == 1 { // one level is the single-level model
+			app.Latency, app.Overhead, app.Recovery = levels[0].Latency, levels[0].Overhead, levels[0].Recovery
+		} else {
+			app.Levels = levels
 		}
-		if !hasRecovery {
-			return fieldErr("application.recovery", "missing")
-		}
-		app.Latency = latency()
+	case p.latency == nil:
+		return fieldErr("application.checkpoint_latency", "missing")
+	case !p.hasRecovery:
+		return fieldErr("application.recovery", "missing")
+	default:
+		app.Latency = p.latency()
 		app.Overhead = app.Latency
-		if overhead != nil {
-			app.Overhead = overhead()
+		if p.overhead != nil {
+			app.Overhead = p.overhead()
 		}
-	} else if len(app.Levels) == 1 { // one level is the single-level model
-		lv := app.Levels[0]
-		app.Latency, app.Overhead, app.Recovery, app.Levels = lv.Latency, lv.Overhead, lv.Recovery, nil
 	}
 	if app.Replicas == 0 {
 		app.Replicas = 1
@@ -349,50 +356,57 @@ func (d *decoder) recovery(field string, n int) (Recovery, error) {
 }
 
 // levels reads application.checkpoint_levels: 1 to MaxCheckpointLevels
-// objects, each with the single level's fields.
-func (d *decoder) levels(n int) ([]Level, error) {
+// objects, each with the single level's fields; the function returned
+// expands them (see appParts.build).
+func (d *decoder) levels(n int) (func() []Level, error) {
 	const field = "application.checkpoint_levels"
-	var levels []Level
+	type level struct {
+		latency, overhead func() []float64
+		recovery          *Recovery
+	}
+	var read []level
 	err := d.list(field, `a list of levels, each {"latency": …, "overhead": …, "recovery": …}`, MaxCheckpointLevels,
 		fmt.Sprintf("has more than %d levels, the limit", MaxCheckpointLevels), func(i int) error {
 			entry := entryName(field, i)
-			var (
-				latency, overhead func() []float64
-				rec               *Recovery
-			)
+			var lv level
 			err := d.object(entry, levelKeys, func(key string) (err error) {
 				switch key {
 				case "latency":
-					latency, err = d.perCount(entry+".latency", n)
+					lv.latency, err = d.perCount(entry+".latency", n)
 				case "overhead":
-					overhead, err = d.perCount(entry+".overhead", n)
+					lv.overhead, err = d.perCount(entry+".overhead", n)
 				case "recovery":
 					var r Recovery
 					r, err = d.recovery(entry+".recovery", n)
-					rec = &r
+					lv.recovery = &r
 				}
 				return err
 			})
 			switch {
 			case err != nil:
 				return err
-			case latency == nil:
+			case lv.latency == nil:
 				return fieldErr(entry+".latency", "missing")
-			case rec == nil:
+			case lv.recovery == nil:
 				return fieldErr(entry+".recovery", "missing")
 			}
-			lv := Level{Latency: latency(), Recovery: *rec}
-			lv.Overhead = lv.Latency
-			if overhead != nil {
-				lv.Overhead = overhead()
-			}
-			levels = append(levels, lv)
+			read = append(read, lv)
 			return nil
 		})
-	if err == nil && len(levels) == 0 {
+	if err == nil && len(read) == 0 {
 		err = fieldErr(field, "empty, want 1 to %d levels", MaxCheckpointLevels)
 	}
-	return levels, err
+	return func() []Level {
+		levels := make([]Level, len(read))
+		for i, lv := range read {
+			levels[i] = Level{Latency: lv.latency(), Recovery: *lv.recovery}
+			levels[i].Overhead = levels[i].Latency
+			if lv.overhead != nil {
+				levels[i].Overhead = lv.overhead()
+			}
+		}
+		return levels
+	}, err
 }
 
 // pattern reads checkpoint_pattern: at most MaxCheckpointLevels − 1
