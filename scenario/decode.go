@@ -21,24 +21,23 @@ import (
 // error names the field at fault.
 type decoder struct {
 	dec  *jsontext.Decoder
-	in   *input // nil for a value already read (deferred, ParsePolicyJSON)
-	size int64  // the input's size in bytes, or -1 when not known
+	size int64 // the input's size in bytes
 }
 
-func newDecoder(r io.Reader, in *input, size int64) *decoder {
+// newDecoder reads data, which it keeps: jsontext reads a bytes.Buffer in
+// place and never writes it.
+func newDecoder(data []byte) *decoder {
 	// Keys are checked against the schema by object, duplicates included,
 	// so that the error names the key's path: jsontext's own duplicate
 	// check is off.
-	return &decoder{dec: jsontext.NewDecoder(r, jsontext.AllowDuplicateNames(true)), in: in, size: size}
+	return &decoder{dec: jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true)), size: int64(len(data))}
 }
 
-// fail turns an error of the tokenizer into Parse's: the input's own
-// error (a control byte, the size limit), or that the input is not JSON.
+// fail turns an error of the tokenizer into Parse's: the input is not
+// JSON.
 func (d *decoder) fail(err error) error {
 	var serr *jsontext.SyntacticError
 	switch {
-	case d.in != nil && d.in.err != nil:
-		return d.in.err
 	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
 		return errors.New("scenario: not valid JSON: input ends early")
 	case errors.As(err, &serr):
@@ -54,7 +53,7 @@ func (d *decoder) fail(err error) error {
 // token by token, holding nothing.
 func (d *decoder) notJSONFirst(err error) error {
 	var se *Error
-	if d.in == nil || d.in.err != nil || !errors.As(err, &se) {
+	if !errors.As(err, &se) {
 		return err
 	}
 	for {
@@ -91,26 +90,19 @@ func (d *decoder) null() bool {
 
 // raw reads the next value whole, for a field that needs another one read
 // first (a list bounded by N before the system): its bytes, bounded by
-// the input, are kept, and read again by a decoder of their own. Every
-// decoder here reads a bytes.Buffer, which jsontext reads in place and
-// never writes, so the value stays valid and is not copied.
+// the input, are kept, and read again by a decoder of their own. The
+// input is never written (newDecoder), so they stay valid uncopied.
 func (d *decoder) raw() (*decoder, error) {
 	v, err := d.dec.ReadValue()
 	if err != nil {
 		return nil, d.fail(err)
 	}
-	return valueDecoder(v), nil
+	return newDecoder(v), nil
 }
-
-// valueDecoder reads the JSON value v, which it keeps.
-func valueDecoder(v []byte) *decoder { return newDecoder(bytes.NewBuffer(v), nil, int64(len(v))) }
 
 // end checks that nothing follows the value read.
 func (d *decoder) end() error {
 	if _, err := d.dec.ReadToken(); err != io.EOF {
-		if d.in != nil && d.in.err != nil {
-			return d.in.err
-		}
 		return fieldErr("(top level)", "unexpected data after the JSON value")
 	}
 	return nil
@@ -290,9 +282,6 @@ func (d *decoder) numberList(field string, limit int, want, tooLong string) ([]f
 // unless the input left is too short to hold them (two bytes a number at
 // least), so that a large N with a short list costs nothing.
 func (d *decoder) capacity(n int) int {
-	if d.size < 0 {
-		return min(n, 1024)
-	}
 	return int(max(min(int64(n), (d.size-d.dec.InputOffset())/2+1), 0))
 }
 

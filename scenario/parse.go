@@ -459,7 +459,7 @@ func ParsePolicyJSON(raw []byte, n int) (Policy, error) {
 	if len(raw) == 0 {
 		return Policy{}, fieldErr("policy", "missing")
 	}
-	d := valueDecoder(raw)
+	d := newDecoder(raw)
 	pol, err := d.policy(n)
 	if err != nil {
 		return Policy{}, err

@@ -47,9 +47,10 @@ func Load(path string, s *ParseSettings) (*Scenario, error) {
 // lists), so the size of what is built is bounded by N ≤ MaxProcessors,
 // not by the input.
 //
-// The input is read as it is decoded, in chunks, and refused at the first
-// byte that no JSON text holds there (byteCheck): a binary file
-// (/dev/zero, /dev/urandom) costs one chunk, not MaxBytes. The bytes read
+// The input is read in chunks, and refused at the first byte that no
+// JSON text holds there (byteCheck): a binary file (/dev/zero,
+// /dev/urandom) costs one chunk, not MaxBytes; it is then decoded where it
+// lies (decode.go). The bytes read
 // are bounded by MaxBytes and, where the process has an address-space
 // limit (ulimit -v), by the share of the address space left that reading
 // and parsing can use (addressSpaceBytes).
@@ -68,7 +69,7 @@ func Parse(r io.Reader, s *ParseSettings) (*Scenario, error) {
 	if _, err := buf.ReadFrom(in); err != nil {
 		return nil, err
 	}
-	d := newDecoder(buf, in, in.size)
+	d := newDecoder(buf.Bytes())
 	sc, err := d.file(s)
 	if err != nil {
 		return nil, d.notJSONFirst(err)
@@ -85,15 +86,13 @@ const readChunk = 64 << 10
 var bomPrefix = []byte("\ufeff")
 
 // input is Parse's reader: it skips a leading byte order mark, checks
-// every chunk (byteCheck) and stops at the limit. Its error, once set, is
-// Parse's.
+// every chunk (byteCheck) and stops at the limit.
 type input struct {
 	r        *bufio.Reader
 	limit, n int64
 	size     int64 // bytes left after the byte order mark, or -1
 	asLimit  bool  // the limit is the address space's
 	check    byteCheck
-	err      error
 }
 
 func newInput(r io.Reader, limit int64) (*input, error) {
@@ -129,21 +128,15 @@ func newInput(r io.Reader, limit int64) (*input, error) {
 }
 
 func (in *input) Read(p []byte) (int, error) {
-	if in.err != nil {
-		return 0, in.err
-	}
 	// At most a chunk at a time, so that the limit stops the read
 	// within a chunk of it.
 	k, err := in.r.Read(p[:min(len(p), readChunk)])
 	in.n += int64(k)
-	switch {
-	case in.n > in.limit:
-		in.err = in.tooLarge()
-	default:
-		in.err = in.check.check(p[:k])
+	if in.n > in.limit {
+		return 0, in.tooLarge()
 	}
-	if in.err != nil {
-		return 0, in.err
+	if cerr := in.check.check(p[:k]); cerr != nil {
+		return 0, cerr
 	}
 	return k, err
 }
