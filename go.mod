@@ -3,6 +3,7 @@ module github.com/ckpt-markov/markov
 go 1.26.0
 
 require (
+	github.com/go-json-experiment/json v1.27.2
 	github.com/james-bowman/sparse v0.0.0-20260216202247-495ee4f84d35
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2

@@ -50,10 +50,9 @@
 // (resolved through ParseSettings.Applications, e.g. the benchmark vectors
 // of package bench). Unknown fields are an error: they are usually typos.
 // Keys are case-sensitive, and a key given twice, or one that differs from
-// a documented key only by case ("MTTF"), is an error naming it (Go's JSON
-// decoder alone would keep the last duplicate and ignore case). A leading
-// UTF-8 byte order mark is skipped. Every error names the field and the
-// problem.
+// a documented key only by case ("MTTF"), is an error naming it. A leading
+// UTF-8 byte order mark is skipped; strings must be valid UTF-8 (RFC 8259).
+// Every error names the field and the problem.
 //
 // # Limits
 //
@@ -70,20 +69,22 @@
 //
 // # Reading
 //
-// Parse reads a well-formed file in one pass (fastparse.go): the keys are
-// checked as they are read, number lists converted where they stand (a
-// number's grammar and value in one scan of its digits: Clinger's exact
-// path for up to 2⁵³ times 10^±22, strconv.ParseFloat otherwise, so the
-// values are the correctly rounded ones encoding/json gives), each
-// vector's least and greatest entries tracked as it is read or expanded
-// so that it is validated without a second reading, and a recovery cost
-// by new count written as a number or a form kept as its coefficients
-// (RecoveryLinear). On anything else, errors included, Parse reads the
-// file again with encoding/json and the strict key check (the reference
-// path), and its errors are that path's; the fast path accepts only what
-// the reference accepts, with the same scenario bit for bit (FuzzParse).
-// New and Scenario.Validate check everything, for scenarios built by
-// hand.
+// Parse reads the input whole (checking each chunk as it arrives, see
+// Limits), then walks it token by token with jsontext, the syntax layer of
+// github.com/go-json-experiment/json (the basis of Go's coming
+// encoding/json/v2), which checks the grammar, UTF-8 and the numbers'
+// syntax and converts them with strconv.ParseFloat (decode.go). The
+// schema is read here (parse.go, forms.go): each object's keys checked as
+// they are read, each list counted against its bound before an entry is
+// kept, each error naming the field's path ("application.recovery[3]").
+// When the application or the policy comes before the system, whose N
+// bounds their lists, its bytes are kept and read once N is known. When a
+// field is at fault the rest of the input is still scanned, so that a
+// file that is not JSON is reported as such wherever its fault lies. A
+// number or a form is expanded to N entries only once the work rate's
+// length is checked, and a recovery cost given as a number or a form is
+// kept as its coefficients (RecoveryLinear). New and Scenario.Validate
+// check everything, for scenarios built by hand.
 //
 // # Overrides and the built-in scenario
 //

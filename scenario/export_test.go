@@ -5,14 +5,6 @@ import (
 	"math"
 )
 
-// FastParse and ParseReference expose Parse's two paths to the tests of
-// package scenario_test (fastparse.go).
-func FastParse(data []byte, s *ParseSettings) (*Scenario, bool) { return fastParse(data, s) }
-
-func ParseReference(data []byte, s *ParseSettings) (*Scenario, error) {
-	return parseReference(data, s)
-}
-
 // SameScenario returns "" when a and b are equal field for field, floats
 // compared bit for bit (so 0 and -0 differ), and else the first
 // difference.

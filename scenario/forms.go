@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 )
@@ -20,113 +19,94 @@ import (
 // R(p, a) = c + kp·p + ka·a. c may be a duration string where the field
 // takes durations.
 
-type formJSON struct {
-	Constant     json.RawMessage `json:"constant"`
-	PerProcessor *float64        `json:"per_processor"`
-	Amdahl       *struct {
-		Rate   *float64 `json:"rate"`
-		Serial *float64 `json:"serial"`
-	} `json:"amdahl"`
-	Power *struct {
-		Coefficient *float64 `json:"coefficient"`
-		Exponent    *float64 `json:"exponent"`
-	} `json:"power"`
-}
-
-// isObject reports whether a raw JSON value is an object.
-func isObject(raw json.RawMessage) bool {
-	for _, c := range raw {
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '{':
-			return true
+// form reads a parametric form of a per-count field for counts 1..n: its
+// expansion, run once the work rate's length is checked.
+func (d *decoder) form(field string, n int) (func() []float64, error) {
+	var linear, amdahl, power map[string]float64
+	err := d.object(field, []string{"constant", "per_processor", "amdahl", "power"}, func(key string) (err error) {
+		switch key {
+		case "amdahl":
+			amdahl, err = d.numberFields(field+".amdahl", []string{"rate", "serial"})
+		case "power":
+			power, err = d.numberFields(field+".power", []string{"coefficient", "exponent"})
+		default:
+			if linear == nil {
+				linear = map[string]float64{}
+			}
+			linear[key], err = d.numberOrSeconds(field, key)
 		}
-		return false
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	return false
-}
-
-// parseForm expands a parametric form for counts a = 1..n; the error names
-// the field.
-func parseForm(field string, raw json.RawMessage, n int) ([]float64, bounds, error) {
-	var j formJSON
-	if err := decodeStrict(raw, &j, field); err != nil {
-		return nil, bounds{}, err
-	}
-	forms := 0
-	for _, set := range []bool{len(j.Constant) > 0, j.Amdahl != nil, j.Power != nil} {
-		if set {
-			forms++
-		}
-	}
-	if forms != 1 {
-		return nil, bounds{}, fieldErr(field, "give exactly one of \"constant\" (with \"per_processor\"), \"amdahl\" or \"power\"")
-	}
-	if j.PerProcessor != nil && len(j.Constant) == 0 {
-		return nil, bounds{}, fieldErr(field+".per_processor", "goes with \"constant\"")
+	c, hasC := linear["constant"]
+	k, hasK := linear["per_processor"]
+	if btoi(hasC)+btoi(amdahl != nil)+btoi(power != nil) != 1 {
+		return nil, fieldErr(field, "give exactly one of \"constant\" (with \"per_processor\"), \"amdahl\" or \"power\"")
 	}
 	switch {
-	case len(j.Constant) > 0:
-		c, err := parseSeconds(field+".constant", j.Constant)
-		if err != nil {
-			return nil, bounds{}, err
+	case hasK && !hasC:
+		return nil, fieldErr(field+".per_processor", "goes with \"constant\"")
+	case hasC:
+		return func() []float64 { return expandLinear(c, k, n) }, nil // validated with the application, naming the entry
+	case amdahl != nil:
+		r, hasR := amdahl["rate"]
+		s, hasS := amdahl["serial"]
+		if !hasR || !hasS {
+			return nil, fieldErr(field+".amdahl", "needs \"rate\" and \"serial\"")
 		}
-		k := 0.0
-		if j.PerProcessor != nil {
-			k = *j.PerProcessor
-		}
-		v, b := expandLinear(c, k, n)
-		return v, b, nil // validated with the application, naming the entry
-	case j.Amdahl != nil:
-		if j.Amdahl.Rate == nil || j.Amdahl.Serial == nil {
-			return nil, bounds{}, fieldErr(field+".amdahl", "needs \"rate\" and \"serial\"")
-		}
-		r, s := *j.Amdahl.Rate, *j.Amdahl.Serial
 		if !(s >= 0 && s <= 1) {
-			return nil, bounds{}, fieldErr(field+".amdahl.serial", "%v, want a fraction in [0, 1]", s)
+			return nil, fieldErr(field+".amdahl.serial", "%v, want a fraction in [0, 1]", s)
 		}
-		v, b := expandAmdahl(r, s, n)
-		return v, b, nil
+		return func() []float64 { return expandAmdahl(r, s, n) }, nil
 	}
-	if j.Power.Coefficient == nil || j.Power.Exponent == nil {
-		return nil, bounds{}, fieldErr(field+".power", "needs \"coefficient\" and \"exponent\"")
+	c, hasC = power["coefficient"]
+	e, hasE := power["exponent"]
+	if !hasC || !hasE {
+		return nil, fieldErr(field+".power", "needs \"coefficient\" and \"exponent\"")
 	}
-	v, b := expandPower(*j.Power.Coefficient, *j.Power.Exponent, n)
-	return v, b, nil
+	return func() []float64 { return expandPower(c, e, n) }, nil
 }
 
-// bounds are the least and the greatest entry of a vector, tracked as it
-// is built so that validation need not read it again (lo is NaN when an
-// entry is NaN, see track); known is false when they were not tracked.
-type bounds struct {
-	lo, hi float64
-	known  bool
+// recoveryForm reads {"constant": c, "per_old": kp, "per_new": ka}.
+func (d *decoder) recoveryForm(field string, n int) (Recovery, error) {
+	f, err := d.numberFields(field, []string{"constant", "per_old", "per_new"})
+	if err != nil {
+		return Recovery{}, err
+	}
+	c, ok := f["constant"]
+	if !ok {
+		return Recovery{}, fieldErr(field+".constant", "missing (R(p, a) = constant + per_old·p + per_new·a)")
+	}
+	return RecoveryLinear(c, f["per_old"], f["per_new"], n), nil // validated with the application
 }
 
-// within reports whether the bounds are known and every entry is in [lo,
-// hi] (NaN is not).
-func (b bounds) within(lo, hi float64) bool { return b.known && b.lo >= lo && b.hi <= hi }
-
-// track returns the bounds lo, hi extended by y; a NaN y makes lo NaN
-// for good (every later comparison with it is false). Comparisons rather
-// than the builtin min and max, whose handling of NaN and signed zeros
-// costs more in the expansion loops.
-func track(lo, hi, y float64) (float64, float64) {
-	if y < lo {
-		lo = y
-	}
-	if y > hi {
-		hi = y
-	}
-	if y != y {
-		lo = y
-	}
-	return lo, hi
+// numberFields reads an object of numbers with the given keys, by key.
+func (d *decoder) numberFields(field string, keys []string) (map[string]float64, error) {
+	got := map[string]float64{}
+	err := d.object(field, keys, func(key string) (err error) {
+		got[key], err = d.numberOrSeconds(field, key)
+		return err
+	})
+	return got, err
 }
 
-// scalarBounds are the bounds of a vector whose entries all equal x.
-func scalarBounds(x float64) bounds { return bounds{x, x, true} }
+// numberOrSeconds reads the member key of the object at field: a number,
+// or for "constant" a number of seconds or a duration.
+func (d *decoder) numberOrSeconds(field, key string) (float64, error) {
+	if key == "constant" {
+		return d.seconds(field + ".constant")
+	}
+	return d.number(field+"."+key, -1)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // The expansions below compute, for a = 1..n, exactly the documented
 // formula with every operation rounded as written: the explicit float64
@@ -136,102 +116,42 @@ func scalarBounds(x float64) bounds { return bounds{x, x, true} }
 // entry).
 
 // expandLinear returns c + k·a for a = 1..n.
-func expandLinear(c, k float64, n int) ([]float64, bounds) {
+func expandLinear(c, k float64, n int) []float64 {
 	v := make([]float64, n)
-	if k == 0 {
-		// k·a = k·1 = ±0 (the sign of k) for every a ≥ 1: one value.
-		x := c + float64(k*1)
-		for a := range v {
-			v[a] = x
-		}
-		return v, scalarBounds(x)
-	}
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for a := range v {
-		x := c + float64(k*float64(a+1))
-		v[a] = x
-		lo, hi = track(lo, hi, x)
+		v[a] = c + float64(k*float64(a+1))
 	}
-	return v, bounds{lo, hi, true}
+	return v
 }
 
 // expandAmdahl returns r·a / (1 + f·(a − 1)) for a = 1..n.
-func expandAmdahl(r, f float64, n int) ([]float64, bounds) {
+func expandAmdahl(r, f float64, n int) []float64 {
 	v := make([]float64, n)
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for a := range v {
 		x := float64(a + 1)
-		y := float64(r*x) / (1 + float64(f*(x-1)))
-		v[a] = y
-		lo, hi = track(lo, hi, y)
+		v[a] = float64(r*x) / (1 + float64(f*(x-1)))
 	}
-	return v, bounds{lo, hi, true}
+	return v
 }
 
 // expandPower returns c·a^e for a = 1..n. math.Pow returns 1 for e = 0, a
 // for e = 1 and Sqrt(a) for e = 0.5 (its documented special cases, taken
 // before any other computation), so those three skip the call.
-func expandPower(c, e float64, n int) ([]float64, bounds) {
+func expandPower(c, e float64, n int) []float64 {
 	v := make([]float64, n)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	var y float64
-	switch e {
-	case 0:
-		y = c * 1
-		for a := range v {
-			v[a] = y
-		}
-		return v, scalarBounds(y)
-	case 1:
-		for a := range v {
-			y = c * float64(a+1)
-			v[a] = y
-			lo, hi = track(lo, hi, y)
-		}
-	case 0.5:
-		for a := range v {
-			y = c * math.Sqrt(float64(a+1))
-			v[a] = y
-			lo, hi = track(lo, hi, y)
-		}
-	default:
-		for a := range v {
-			y = c * math.Pow(float64(a+1), e)
-			v[a] = y
-			lo, hi = track(lo, hi, y)
+	for a := range v {
+		switch x := float64(a + 1); e {
+		case 0:
+			v[a] = c * 1
+		case 1:
+			v[a] = c * x
+		case 0.5:
+			v[a] = c * math.Sqrt(x)
+		default:
+			v[a] = c * math.Pow(x, e)
 		}
 	}
-	return v, bounds{lo, hi, true}
-}
-
-type recoveryFormJSON struct {
-	Constant json.RawMessage `json:"constant"`
-	PerOld   *float64        `json:"per_old"`
-	PerNew   *float64        `json:"per_new"`
-}
-
-// parseRecoveryForm reads {"constant": c, "per_old": kp, "per_new": ka}.
-func parseRecoveryForm(raw json.RawMessage, n int) (Recovery, bounds, error) {
-	const field = "application.recovery"
-	var j recoveryFormJSON
-	if err := decodeStrict(raw, &j, field); err != nil {
-		return Recovery{}, bounds{}, err
-	}
-	if len(j.Constant) == 0 {
-		return Recovery{}, bounds{}, fieldErr(field+".constant", "missing (R(p, a) = constant + per_old·p + per_new·a)")
-	}
-	c, err := parseSeconds(field+".constant", j.Constant)
-	if err != nil {
-		return Recovery{}, bounds{}, err
-	}
-	var kp, ka float64
-	if j.PerOld != nil {
-		kp = *j.PerOld
-	}
-	if j.PerNew != nil {
-		ka = *j.PerNew
-	}
-	return RecoveryLinear(c, kp, ka, n), bounds{}, nil // validated with the application
+	return v
 }
 
 // RecoveryLinear returns R(p, a) = c + perOld·p + perNew·a on n
@@ -272,7 +192,7 @@ func (l *linearRecovery) validate(n int) error {
 				return nil
 			}
 		}
-		v, _ := expandLinear(l.c, l.perNew, max(l.n, 0))
+		v := expandLinear(l.c, l.perNew, max(l.n, 0))
 		return Recovery{byNew: v}.validate(n)
 	}
 	if l.n != n {

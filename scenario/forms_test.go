@@ -1,8 +1,11 @@
 package scenario_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -150,4 +153,134 @@ func TestRecoveryLinearCompact(t *testing.T) {
 	if got := first.Recovery.Cost(2, 1); got != 12 || !first.Recovery.DependsOnOld() {
 		t.Errorf("FirstCounts(2) of R = 10 + 0.5p + a: R(2, 1) = %v, depends on old %v; want 12, true", got, first.Recovery.DependsOnOld())
 	}
+}
+
+// TestFormsExpansion parses every scenario of testdata and compares its
+// vectors, bit for bit, with a straightforward reading written here:
+// encoding/json into generic values, lists taken as they are, and each
+// form evaluated by its formula of docs/scenario.md at every count, one
+// rounded operation at a time (math.Pow for every exponent).
+func TestFormsExpansion(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.json"))
+	if err != nil || len(files) < 4 {
+		t.Fatalf("testdata: %v, %d files, want the 4 scenarios", err, len(files))
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := scenario.Parse(strings.NewReader(string(data)), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				System struct {
+					Processors int `json:"processors"`
+				} `json:"system"`
+				Application map[string]any `json:"application"`
+			}
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			n := doc.System.Processors
+			app := doc.Application
+			same := func(field string, got []float64, want func(a int) float64) {
+				t.Helper()
+				if len(got) != n {
+					t.Fatalf("%s: %d entries, want %d", field, len(got), n)
+				}
+				for a := 1; a <= n; a++ {
+					if w := want(a); math.Float64bits(got[a-1]) != math.Float64bits(w) {
+						t.Fatalf("%s(%d) = %v, the formula gives %v", field, a, got[a-1], w)
+					}
+				}
+			}
+			same("work_rate", sc.Application.WorkRate, expandByHand(t, app["work_rate"]))
+			same("checkpoint_latency", sc.Application.Latency, expandByHand(t, app["checkpoint_latency"]))
+			over := app["checkpoint_overhead"]
+			if over == nil {
+				over = app["checkpoint_latency"]
+			}
+			same("checkpoint_overhead", sc.Application.Overhead, expandByHand(t, over))
+			rec := sc.Application.Recovery
+			if f, ok := app["recovery"].(map[string]any); ok && f["per_old"] != nil && f["per_old"] != 0.0 {
+				c, kp, ka := seconds(t, f["constant"]), f["per_old"].(float64), num(f["per_new"])
+				for _, p := range []int{1, 2, n / 2, n} {
+					same(fmt.Sprintf("recovery[%d]", p-1), rowOf(rec, p, n), func(a int) float64 {
+						return float64(float64(c+float64(kp*float64(p))) + float64(ka*float64(a)))
+					})
+				}
+				return
+			}
+			if f, ok := app["recovery"].(map[string]any); ok {
+				c, ka := seconds(t, f["constant"]), num(f["per_new"])
+				same("recovery", rowOf(rec, 1, n), func(a int) float64 { return c + float64(ka*float64(a)) })
+				return
+			}
+			want := expandByHand(t, app["recovery"])
+			for _, p := range []int{1, n} {
+				same(fmt.Sprintf("recovery[%d]", p-1), rowOf(rec, p, n), want)
+			}
+		})
+	}
+}
+
+// rowOf returns R(p, 1..n).
+func rowOf(r scenario.Recovery, p, n int) []float64 {
+	v := make([]float64, n)
+	for a := range v {
+		v[a] = r.Cost(p, a+1)
+	}
+	return v
+}
+
+func num(x any) float64 {
+	if x == nil {
+		return 0
+	}
+	return x.(float64)
+}
+
+func seconds(t *testing.T, x any) float64 {
+	t.Helper()
+	if s, ok := x.(string); ok {
+		d, err := scenario.ParseDuration(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return x.(float64)
+}
+
+// expandByHand returns the value at a of a per-count field as decoded by
+// encoding/json: a list, a number or duration, or a form.
+func expandByHand(t *testing.T, v any) func(a int) float64 {
+	t.Helper()
+	switch v := v.(type) {
+	case []any:
+		return func(a int) float64 { return v[a-1].(float64) }
+	case float64, string:
+		x := seconds(t, v)
+		return func(int) float64 { return x }
+	case map[string]any:
+		if am, ok := v["amdahl"].(map[string]any); ok {
+			r, f := am["rate"].(float64), am["serial"].(float64)
+			// r·a / (1 + f·(a − 1))
+			return func(a int) float64 {
+				x := float64(a)
+				return float64(r*x) / (1 + float64(f*(x-1)))
+			}
+		}
+		if pw, ok := v["power"].(map[string]any); ok {
+			c, e := pw["coefficient"].(float64), pw["exponent"].(float64)
+			return func(a int) float64 { return c * math.Pow(float64(a), e) } // c·a^e
+		}
+		c, k := seconds(t, v["constant"]), num(v["per_processor"])
+		return func(a int) float64 { return c + float64(k*float64(a)) } // c + k·a
+	}
+	t.Fatalf("unexpected value %v", v)
+	return nil
 }

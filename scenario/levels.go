@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -174,105 +173,6 @@ func checkSeverity(f []float64, L int) error {
 		return fieldErr(field, "shares sum to %v, want 1", sum)
 	}
 	return nil
-}
-
-// levelJSON is one entry of application.checkpoint_levels.
-type levelJSON struct {
-	Latency  json.RawMessage `json:"latency"`
-	Overhead json.RawMessage `json:"overhead"`
-	Recovery json.RawMessage `json:"recovery"`
-}
-
-// parseLevels reads application.checkpoint_levels, given and not null,
-// for n processors: at most MaxCheckpointLevels objects, each read as the
-// single level's fields are.
-func parseLevels(raw json.RawMessage, n int) ([]Level, error) {
-	const field = "application.checkpoint_levels"
-	var levels []Level
-	err := listEntries(field, raw, MaxCheckpointLevels, func(entry string, item json.RawMessage) error {
-		i := len(levels)
-		if !isObject(item) {
-			return fieldErr(entry, "want an object with latency, overhead (optional) and recovery, found %s", jsonKind(item))
-		}
-		var j levelJSON
-		if err := decodeStrict(item, &j, entry); err != nil {
-			return err
-		}
-		lat, _, err := perCount(entry+".latency", j.Latency, n)
-		if err != nil {
-			return err
-		}
-		over := lat
-		if len(j.Overhead) > 0 {
-			if over, _, err = perCount(entry+".overhead", j.Overhead, n); err != nil {
-				return err
-			}
-		}
-		rec, _, err := parseRecovery(j.Recovery, n)
-		if err != nil {
-			return renameLevelErr(err, i)
-		}
-		levels = append(levels, Level{Latency: lat, Overhead: over, Recovery: rec})
-		return nil
-	})
-	var se *Error
-	if errors.As(err, &se) && se.Field == field && strings.HasPrefix(se.Problem, "has more than") {
-		err = fieldErr(field, "has more than %d levels, the limit", MaxCheckpointLevels)
-	} else if errors.As(err, &se) && se.Field == field && strings.HasPrefix(se.Problem, "want a list") {
-		err = fieldErr(field, "want a list of levels, each {\"latency\": …, \"overhead\": …, \"recovery\": …}, found %s", jsonKind(raw))
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(levels) == 0 {
-		return nil, fieldErr(field, "empty, want 1 to %d levels", MaxCheckpointLevels)
-	}
-	return levels, nil
-}
-
-// parseSeverity reads system.failure_severity, given and not null: at
-// most MaxCheckpointLevels numbers (the shares are checked against the
-// levels by checkLevels).
-func parseSeverity(raw json.RawMessage) ([]float64, error) {
-	const field = "system.failure_severity"
-	f, err := numberList(field, raw, MaxCheckpointLevels)
-	var se *Error
-	if errors.As(err, &se) && se.Field == field && strings.HasPrefix(se.Problem, "has more than") {
-		err = fieldErr(field, "has more than %d entries, one per checkpoint level (at most %d)", MaxCheckpointLevels, MaxCheckpointLevels)
-	}
-	return f, err
-}
-
-// parsePattern reads checkpoint_pattern, given and not null: a list of at
-// most MaxCheckpointLevels − 1 integers.
-func parsePattern(raw json.RawMessage) ([]int, error) {
-	const field = "checkpoint_pattern"
-	v := []int{}
-	err := listEntries(field, raw, MaxCheckpointLevels-1, func(entry string, item json.RawMessage) error {
-		var x int
-		if err := json.Unmarshal(item, &x); err != nil || isNull(item) {
-			return fieldErr(entry, "want a non-negative integer, found %s", jsonKind(item))
-		}
-		v = append(v, x)
-		return nil
-	})
-	var se *Error
-	if errors.As(err, &se) && se.Field == field && strings.HasPrefix(se.Problem, "has more than") {
-		err = fieldErr(field, "has more than %d entries (at most %d levels)", MaxCheckpointLevels-1, MaxCheckpointLevels)
-	} else if errors.As(err, &se) && se.Field == field && strings.HasPrefix(se.Problem, "want a list") {
-		err = fieldErr(field, "want a list of integers [V₁, …, V_{L−1}], found %s", jsonKind(raw))
-	}
-	return v, err
-}
-
-// parseAfterRecovery reads application.checkpoint_after_recovery, given
-// and not null.
-func parseAfterRecovery(raw json.RawMessage) (bool, error) {
-	var b bool
-	if err := json.Unmarshal(raw, &b); err != nil {
-		return false, fieldErr("application.checkpoint_after_recovery", "want true or false, found %s", jsonKind(raw))
-	}
-	return b, nil
 }
 
 // isZero reports whether r is the zero Recovery (no cost given).

@@ -124,11 +124,11 @@ func (w WorkForm) Rates(n int) []float64 {
 	var v []float64
 	switch w.Kind {
 	case Linear:
-		v, _ = expandLinear(0, 1, n)
+		v = expandLinear(0, 1, n)
 	case Amdahl:
-		v, _ = expandAmdahl(1, w.Param, n)
+		v = expandAmdahl(1, w.Param, n)
 	case Power:
-		v, _ = expandPower(1, w.Param, n)
+		v = expandPower(1, w.Param, n)
 	default:
 		panic(fmt.Sprintf("scenario: unknown WorkKind %d", int(w.Kind)))
 	}

@@ -1,13 +1,17 @@
 package scenario_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/ckpt-markov/markov/scenario"
 )
@@ -423,5 +427,79 @@ func TestParseReconfigure(t *testing.T) {
 	sc.Reconfigure = 7
 	if err := sc.Validate(); err == nil {
 		t.Error("Reconfigure(7) validates")
+	}
+}
+
+// TestParseOrder checks that the order of the members does not matter:
+// the application, the policy and failure_events hold lists bounded by N,
+// read where they stand when N is known and otherwise kept as their bytes
+// and read once it is, two paths that must give the same scenario bit for
+// bit (and the same error).
+func TestParseOrder(t *testing.T) {
+	sys := `{"processors": 3, "mttf": 8640000, "mttr": 3600, "failure_events": {"sizes": [0.5, 0.25, 0.25]}}`
+	sysLast := `{"failure_events": {"sizes": [0.5, 0.25, 0.25]}, "mttf": 8640000, "mttr": 3600, "processors": 3}`
+	for _, tc := range []struct{ name, app, pol string }{
+		{"lists", `{"work_rate": [1, 1.9, 2.7], "checkpoint_latency": [9, 9, 9], "checkpoint_overhead": [1, -0, 3e0], "recovery": [4, 5, 6]}`, `{"vector": [1, 2, 2]}`},
+		{"matrix", `{"work_rate": [1, 2, 3], "checkpoint_latency": 9, "recovery": [[1, 2, 3], [4, 5, 6], [7, 8, 9]]}`, `"pb"`},
+		{"forms", `{"work_rate": {"amdahl": {"rate": 1, "serial": 0.1}}, "checkpoint_latency": {"constant": "1m", "per_processor": 2}, "recovery": {"constant": 5, "per_old": 1, "per_new": 2}}`, `{"table": [{"n": [1, 3], "a": "n"}, {"p": 2, "n": 3, "a": 2}]}`},
+		{"long list", `{"work_rate": [1, 2, 3, 4], "checkpoint_latency": 9, "recovery": 9}`, `"greedy"`},
+		{"long vector", app3, `{"vector": [1, 2, 3, 3]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first, errFirst := parse(`{"system": ` + sys + `, "application": ` + tc.app + `, "policy": ` + tc.pol + `}`)
+			for _, in := range []string{
+				`{"application": ` + tc.app + `, "policy": ` + tc.pol + `, "system": ` + sys + `}`,
+				`{"policy": ` + tc.pol + `, "system": ` + sysLast + `, "application": ` + tc.app + `}`,
+			} {
+				got, err := parse(in)
+				if fmt.Sprint(err) != fmt.Sprint(errFirst) {
+					t.Fatalf("%s: error %v, with the system first %v", in, err, errFirst)
+				}
+				if err == nil {
+					if d := scenario.SameScenario(got, first); d != "" {
+						t.Errorf("%s: differs from the system first: %s", in, d)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestParseNotJSONFirst checks that a file that is not JSON is reported as
+// such even when a field fails before the fault: the rest of the input is
+// scanned after a field error.
+func TestParseNotJSONFirst(t *testing.T) {
+	for _, in := range []string{
+		file(`{"processors": "3", "mttf": 1, "mttr": 1}`, `{"work_rate": [1, 2, 3,], "checkpoint_latency": 90, "recovery": 30}`, `"greedy"`),
+		file(`{"processors": 3, "mttf": 1, "mttr": 1, "x": 1}`, app3, `"greedy"`) + ` }`,
+		file(`{"processors": 3, "mttf": 1, "mttr": 1}`, `{"work_rate": [1, 2, 3, 4, 5,]}`, `"greedy"`),
+		file(sys3, app3, `"no such policy"`) + "\x01",
+	} {
+		for _, r := range []io.Reader{strings.NewReader(in), iotest.OneByteReader(strings.NewReader(in))} {
+			if _, err := scenario.Parse(r, nil); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+				t.Errorf("Parse(%.60q) error %v, want one saying the input is not valid JSON", in, err)
+			}
+		}
+	}
+}
+
+// TestParseLongListSystemLast checks that a list of 2·10⁶ entries where 3
+// are expected is rejected without being built when the system, which
+// gives N, comes after it: the application's bytes are kept, not decoded,
+// until N is known. The allowance is 2 copies of the input (1.02 measured:
+// the input's buffer); building the list would add 4 (8 bytes an entry of
+// 2 bytes).
+func TestParseLongListSystemLast(t *testing.T) {
+	const long = 2_000_000
+	list := strings.Repeat("1,", long-1) + "1"
+	in := []byte(`{"application": {"work_rate": [` + list + `], "checkpoint_latency": 1, "recovery": 1}, "policy": "greedy", "system": ` + sys3 + `}`)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := scenario.Parse(bytes.NewReader(in), nil)
+	runtime.ReadMemStats(&after)
+	wantErr(t, err, "application.work_rate", "more than 3 entries")
+	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(2*len(in)); got > limit {
+		t.Errorf("a %d-entry list allocated %d bytes, want ≤ %d", long, got, limit)
 	}
 }

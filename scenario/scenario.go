@@ -506,7 +506,7 @@ func firstDiff(a, b reschedule.Vector) int {
 // availability-based or optimal policy must be resolved first (see
 // Policy.Vector and Policy.Resolved).
 func New(sys System, app Application, pol Policy) (*Scenario, error) {
-	return newScenario(sys, app, pol, false, false)
+	return newScenario(sys, app, pol, false)
 }
 
 // newScenario is New; appChecked says that app.Validate(sys.Processors)
@@ -514,10 +514,8 @@ func New(sys System, app Application, pol Policy) (*Scenario, error) {
 // that each vector is validated once. The checks and their order are
 // New's: the system, the policy's vector, the application, the rest of
 // Validate. The vector is the policy's by construction, so Validate's
-// comparison of the two is not repeated. workPositive says that the
-// caller saw ω(a) > 0 for every a (as it read them): the greedy vector,
-// r(n) = n, then passes the vector's checks without reading it again.
-func newScenario(sys System, app Application, pol Policy, appChecked, workPositive bool) (*Scenario, error) {
+// comparison of the two is not repeated.
+func newScenario(sys System, app Application, pol Policy, appChecked bool) (*Scenario, error) {
 	if err := sys.Validate(); err != nil {
 		return nil, err
 	}
@@ -537,9 +535,6 @@ func newScenario(sys System, app Application, pol Policy, appChecked, workPositi
 	}
 	if err := s.checkTable(); err != nil {
 		return nil, err
-	}
-	if pol.Kind == Greedy && appChecked && workPositive {
-		return s, s.Reconfigure.Validate()
 	}
 	if err := s.checkReschedule(); err != nil {
 		return nil, err
