@@ -194,10 +194,18 @@ func (m *Model) Evaluate(pattern []int, interval float64) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Interval: interval, Pattern: append([]int(nil), pattern...), Period: p, Down: m.down}
-	if m.mall != nil {
+	switch {
+	case m.mall != nil && m.mall.pos != nil:
+		var lost float64
+		r.UWT, r.Availability, r.Efficiency, r.Down, lost, err = m.mall.pos.evaluate(pattern, interval)
+		if err != nil {
+			return Result{}, err
+		}
+		r.Dropped = math.Max(m.mall.result.Dropped, lost)
+	case m.mall != nil:
 		r.UWT, r.Availability, r.Efficiency, r.Down = m.mall.evaluate(pattern, interval)
 		r.Dropped = m.mall.result.Dropped
-	} else {
+	default:
 		r.Efficiency = p.Efficiency()
 		r.Availability = r.Efficiency / (1 + m.down)
 		r.UWT = m.work * r.Availability

@@ -1,0 +1,642 @@
+package multilevel
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ckpt-markov/markov/birthdeath"
+	"gonum.org/v1/gonum/mat"
+)
+
+// MaxPositionStates bounds the states of the positional chain (three
+// levels, a malleable policy and processor failures of severity 2:
+// docs/model.md section 12, "Processor failures inside the period"): the
+// window's functional counts times V₂ + 1 positions. Each evaluation
+// solves two dense systems of that order.
+const MaxPositionStates = 3000
+
+// The classes of what ends a part of an up phase (positional model):
+// the severities 1..3 of failures that take no processor down (crashes,
+// and the crashes a failed recovery escalates), a processor failure in
+// a segment or a level-1 or level-3 recovery, and a processor failure
+// during a recovery from level 2 (any severity then restores the
+// level-3 checkpoint: severity 2 destroys the level-2 copy being read).
+const (
+	clCrash   = 0
+	clKill    = 3
+	clKillRec = 4
+	nClasses  = 5
+)
+
+// mphase is a part of an up phase on a processors, summarised jointly
+// with the spare count: done[i][j] is the probability of completing it
+// with j spares up at its end, from i at its start, and exit[c][i][j]
+// that of leaving it by class c with j spares up then. Every matrix is a
+// function of the spare chain's generator G (a series in e^{Gt} and
+// resolvents of G), so they all commute, and the scalar composition of
+// period.go holds with the products and inverses of matrices. A nil
+// exit is zero.
+type mphase struct {
+	done *mat.Dense
+	exit [nClasses]*mat.Dense
+}
+
+// mcomposer composes the up phase's parts on a processors with m = N − a
+// processors outside the application (their up count the spare state).
+type mcomposer struct {
+	pr       *Process          // on a: rate aλ, shares f₁ … f₃
+	chain    *birthdeath.Chain // the up count of the m processors outside, failing at μ
+	size     int
+	pattern  []int
+	interval float64
+}
+
+func (c *mcomposer) identity() *mat.Dense {
+	d := mat.NewDense(c.size, c.size, nil)
+	for i := 0; i < c.size; i++ {
+		d.Set(i, i, 1)
+	}
+	return d
+}
+
+func mul(a, b *mat.Dense) *mat.Dense {
+	var out mat.Dense
+	out.Mul(a, b)
+	return &out
+}
+
+// add returns a + b, nil being zero.
+func add(a, b *mat.Dense) *mat.Dense {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	var out mat.Dense
+	out.Add(a, b)
+	return &out
+}
+
+// loopInverse returns (I − z)⁻¹ (nil z: I). I − z is a non-singular
+// M-matrix here: z holds the probabilities of returning to the start of
+// a loop, whose rows sum to less than one.
+func (c *mcomposer) loopInverse(z *mat.Dense) (*mat.Dense, error) {
+	a := c.identity()
+	if z != nil {
+		a.Sub(a, z)
+	}
+	var inv mat.Dense
+	if err := inv.Inverse(a); err != nil {
+		return nil, fmt.Errorf("multilevel: positional model: a loop matrix is singular: %w", err)
+	}
+	return &inv, nil
+}
+
+// attempt is a stretch of t seconds that any failure of a used
+// processor ends: done = e^{−Λt}e^{Gt}, and a failure of class c in it
+// leaves the spares with ∫₀ᵗ r_c e^{−Λu}e^{Gu} du, r_c its rate (crashes
+// aλf₁, processor failures aμ).
+func (c *mcomposer) attempt(t float64) (mphase, error) {
+	rate := c.pr.Rate
+	var p, q mat.Dense
+	if err := c.chain.Transition(&p, &q, t, rate, nil); err != nil {
+		return mphase{}, err
+	}
+	p.Scale(math.Exp(-rate*t), &p)
+	ph := mphase{done: &p}
+	if rate == 0 {
+		return ph, nil
+	}
+	// q = ∫₀ᵗ Λe^{−Λu}e^{Gu} du: the classes take their shares of it.
+	crash := c.pr.Severity[0]
+	if crash > 0 {
+		var x mat.Dense
+		x.Scale(crash, &q)
+		ph.exit[clCrash] = &x
+	}
+	var k mat.Dense
+	k.Scale(1-crash, &q)
+	ph.exit[clKill] = &k
+	return ph, nil
+}
+
+func (a mphase) then(b mphase) mphase {
+	out := mphase{done: mul(a.done, b.done)}
+	for s := range a.exit {
+		var x *mat.Dense
+		if b.exit[s] != nil {
+			x = mul(a.done, b.exit[s])
+		}
+		out.exit[s] = add(a.exit[s], x)
+	}
+	return out
+}
+
+func (c *mcomposer) repeat(a mphase, n int) mphase {
+	out := mphase{done: c.identity()}
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			out = out.then(a)
+		}
+		if n > 1 {
+			a = a.then(a)
+		}
+	}
+	return out
+}
+
+// recovery returns the attempt of a recovery from level l (R_l + L_l:
+// the checkpoint after recovery) with its classes mapped as in a level-l
+// block (period.go, block): severities below l, or any at l = 3,
+// restart it (returned as restart); severity l < 3 escalates to l + 1; a
+// processor failure during a recovery from level 2 is clKillRec.
+func (c *mcomposer) recovery(l int) (r mphase, restart *mat.Dense, err error) {
+	lv := c.pr.Levels[l-1]
+	a, err := c.attempt(lv.Recovery + lv.Latency)
+	if err != nil {
+		return mphase{}, nil, err
+	}
+	r.done = a.done
+	const L = 3
+	for s := 0; s < L; s++ { // severity s+1
+		switch {
+		case s < l-1 || l == L:
+			restart = add(restart, a.exit[s])
+		case s == l-1:
+			r.exit[s+1] = add(r.exit[s+1], a.exit[s])
+		default:
+			r.exit[s] = add(r.exit[s], a.exit[s])
+		}
+	}
+	if l == 2 {
+		r.exit[clKillRec] = a.exit[clKill]
+	} else {
+		r.exit[clKill] = a.exit[clKill]
+	}
+	return r, restart, nil
+}
+
+// wrap returns body inside the recovery loop of level l: a failure of
+// severity ≤ l (classes below l) is handled by a recovery from the
+// level-l checkpoint that began it and a new attempt of the body.
+func (c *mcomposer) wrap(l int, body mphase) (mphase, error) {
+	r, restart, err := c.recovery(l)
+	if err != nil {
+		return mphase{}, err
+	}
+	ri, err := c.loopInverse(restart)
+	if err != nil {
+		return mphase{}, err
+	}
+	var handled *mat.Dense
+	for s := 0; s < l; s++ {
+		handled = add(handled, body.exit[s])
+	}
+	if handled == nil {
+		out := body
+		for s := 0; s < l; s++ {
+			out.exit[s] = nil
+		}
+		return out, nil
+	}
+	hr := mul(handled, ri) // a handled failure, then the recovery loop
+	zi, err := c.loopInverse(mul(hr, r.done))
+	if err != nil {
+		return mphase{}, err
+	}
+	out := mphase{done: mul(zi, body.done)}
+	for s := l; s < nClasses; s++ {
+		var x *mat.Dense
+		if r.exit[s] != nil {
+			x = mul(hr, r.exit[s])
+		}
+		if y := add(body.exit[s], x); y != nil {
+			out.exit[s] = mul(zi, y)
+		}
+	}
+	return out, nil
+}
+
+// decisionRecovery returns the recovery from level l that starts an up
+// phase, crashes restarting it: its completion, and its end by a
+// processor failure (after which the application restores the level-3
+// checkpoint: position 0).
+func (c *mcomposer) decisionRecovery(l int) (done, kill *mat.Dense, err error) {
+	lv := c.pr.Levels[l-1]
+	a, err := c.attempt(lv.Recovery + lv.Latency)
+	if err != nil {
+		return nil, nil, err
+	}
+	ri, err := c.loopInverse(a.exit[clCrash])
+	if err != nil {
+		return nil, nil, err
+	}
+	return mul(ri, a.done), mul(ri, a.exit[clKill]), nil
+}
+
+// upParts are the parts of an up phase on a processors for one pattern
+// and interval: the recoveries that start it (from level 2 and level 3),
+// the first superblock of a period (the level-2 body wrapped in the
+// level-3 recovery loop), the level-2 blocks ending at level 2 and at
+// level 3, and a whole period from its start.
+type upParts struct {
+	rec2, rec3, kill2, kill3 *mat.Dense
+	first, mid, last         mphase
+	periodInv                *mat.Dense // (I − period's done)⁻¹
+}
+
+func (c *mcomposer) parts() (*upParts, error) {
+	v1, v2 := c.pattern[0], c.pattern[1]
+	var seg [4]mphase
+	for l := 1; l <= 3; l++ {
+		s, err := c.attempt(c.interval + c.pr.Levels[l-1].Latency)
+		if err != nil {
+			return nil, err
+		}
+		seg[l] = s
+	}
+	body2 := func(k int) (mphase, error) { // body(2, k)
+		if v1 == 0 {
+			return seg[k], nil
+		}
+		b11, err := c.wrap(1, seg[1])
+		if err != nil {
+			return mphase{}, err
+		}
+		b1k, err := c.wrap(1, seg[k])
+		if err != nil {
+			return mphase{}, err
+		}
+		return seg[1].then(c.repeat(b11, v1-1)).then(b1k), nil
+	}
+	u := &upParts{}
+	var err error
+	if u.rec2, u.kill2, err = c.decisionRecovery(2); err != nil {
+		return nil, err
+	}
+	if u.rec3, u.kill3, err = c.decisionRecovery(3); err != nil {
+		return nil, err
+	}
+	c0 := 2
+	if v2 == 0 {
+		c0 = 3
+	}
+	b, err := body2(c0)
+	if err != nil {
+		return nil, err
+	}
+	if u.first, err = c.wrap(3, b); err != nil {
+		return nil, err
+	}
+	if v2 > 0 {
+		if b, err = body2(2); err != nil {
+			return nil, err
+		}
+		if u.mid, err = c.wrap(2, b); err != nil {
+			return nil, err
+		}
+		if b, err = body2(3); err != nil {
+			return nil, err
+		}
+		if u.last, err = c.wrap(2, b); err != nil {
+			return nil, err
+		}
+	}
+	period := u.first.done
+	if v2 > 0 {
+		period = mul(period, mul(c.repeat(u.mid, v2-1).done, u.last.done))
+	}
+	if u.periodInv, err = c.loopInverse(period); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// superblock returns the superblock that leads from position b to b + 1
+// (b = V₂: to the end of the period).
+func (u *upParts) superblock(b, v2 int) mphase {
+	switch {
+	case b == 0:
+		return u.first
+	case b < v2:
+		return u.mid
+	}
+	return u.last
+}
+
+// rowTimes returns the row vector x·d.
+func rowTimes(x []float64, d *mat.Dense) []float64 {
+	out := make([]float64, len(x))
+	if d == nil {
+		return out
+	}
+	r, c := d.Dims()
+	for i := 0; i < r; i++ {
+		if x[i] == 0 {
+			continue
+		}
+		row := d.RawRowView(i)
+		for j := 0; j < c; j++ {
+			out[j] += x[i] * row[j]
+		}
+	}
+	return out
+}
+
+func sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// upLaw is what an up phase from spare count s at position k yields:
+// kill[b] (b = 0..V₂) the spare law at a processor failure in a
+// segment or a level-1 recovery of superblock b of the first period
+// (the one the phase starts in), later[b] the same in a later period,
+// zero the mass of the failures that restore the level-3 checkpoint
+// whatever their severity (during a recovery from level 2 or 3, or in
+// the first superblock), done the probability of completing the first
+// period, periods the expected number of periods completed.
+type upLaw struct {
+	kill, later [][]float64
+	zero        []float64
+	done        float64
+	periods     float64
+}
+
+func (u *upParts) law(s, k, v2, size int) upLaw {
+	x := make([]float64, size)
+	x[s] = 1
+	out := upLaw{kill: make([][]float64, v2+1), later: make([][]float64, v2+1)}
+	if k == 0 {
+		out.zero = rowTimes(x, u.kill3)
+		x = rowTimes(x, u.rec3)
+	} else {
+		out.zero = rowTimes(x, u.kill2)
+		x = rowTimes(x, u.rec2)
+	}
+	run := func(x []float64, from int, dst [][]float64) []float64 {
+		for b := from; b <= v2; b++ {
+			sb := u.superblock(b, v2)
+			kn := rowTimes(x, sb.exit[clKill])
+			kr := rowTimes(x, sb.exit[clKillRec])
+			if b == 0 {
+				for j := range kn {
+					out.zero[j] += kn[j] + kr[j]
+				}
+			} else {
+				dst[b] = kn
+				for j := range kr {
+					out.zero[j] += kr[j]
+				}
+			}
+			x = rowTimes(x, sb.done)
+		}
+		return x
+	}
+	x = run(x, k, out.kill)
+	out.done = sum(x)
+	w := rowTimes(x, u.periodInv) // Σ_{r≥0} x·D_P^r: the later periods' starts
+	out.periods = sum(w)
+	run(w, 0, out.later)
+	return out
+}
+
+// positional is the chain of decision and down states with the position
+// in the period (docs/model.md section 12, "Processor failures inside the
+// period"): three levels on a malleable policy with processor failures
+// of severity 2.
+type positional struct {
+	n         int // processors
+	lo, hi    int // the window of functional counts
+	act       []int
+	work      []float64 // ω(a) by a−1
+	procs     map[int]*Process
+	mu, theta float64
+	phi       float64 // share of severity 2 among processor failures
+	chains    map[int]*birthdeath.Chain
+	levelsOf  func(a int) []Level
+}
+
+// newPositional returns the positional chain of the window [lo, hi] of
+// functional counts, r the policy.
+func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, sev []float64, work []float64, levelsOf func(a int) []Level) (*positional, error) {
+	p := &positional{n: n, lo: lo, hi: hi, work: work, mu: mu, theta: theta, levelsOf: levelsOf,
+		procs: map[int]*Process{}, chains: map[int]*birthdeath.Chain{}}
+	p.phi = sev[1] / (sev[1] + sev[2])
+	for k := lo; k <= hi; k++ {
+		a := 0
+		if k > 0 {
+			a = r(k)
+		}
+		p.act = append(p.act, a)
+		if a == 0 {
+			continue
+		}
+		if _, ok := p.procs[a]; ok {
+			continue
+		}
+		p.procs[a] = &Process{Rate: float64(a) * lambda, Severity: sev, CheckpointAfterRecovery: true, Levels: levelsOf(a)}
+		ch, err := birthdeath.New(n-a, mu, theta)
+		if err != nil {
+			return nil, err
+		}
+		p.chains[a] = ch
+	}
+	return p, nil
+}
+
+// evaluate returns UWT, availability, efficiency and down time per
+// running second of pattern and interval (docs/model.md section 12),
+// and the largest probability that a state's row leaves the window
+// (renormalised away).
+func (p *positional) evaluate(pattern []int, interval float64) (uwtv, avail, eff, down, lost float64, err error) {
+	v1, v2 := pattern[0], pattern[1]
+	K := v2 + 1
+	w := p.hi - p.lo + 1
+	S := w * K
+	if S > MaxPositionStates {
+		return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: pattern %v: the positional chain has %d functional counts × %d positions = %d states, more than %d", pattern, w, K, S, MaxPositionStates)
+	}
+	idx := func(n, k int) int { return (n-p.lo)*K + k }
+	trans := mat.NewDense(S, S, nil) // the jump chain
+	gmat := mat.NewDense(S, S, nil)  // the severity-2 continuations, for h
+	gc := make([]float64, S)         // completion of the current period
+	tau := make([]float64, S)
+	type credit struct {
+		safe  float64 // committed computation, safe
+		risky [][3]float64
+	}
+	cred := make([]credit, S)
+	laws := map[int]*upParts{}
+	for n := p.lo; n <= p.hi; n++ {
+		a := p.act[n-p.lo]
+		if a == 0 {
+			// A down state: n functional, waiting for r(n) > 0.
+			rate := float64(n)*p.mu + float64(p.n-n)*p.theta
+			for k := 0; k < K; k++ {
+				i := idx(n, k)
+				tau[i] = 1 / rate
+				if n > 0 && n-1 >= p.lo {
+					trans.Set(i, idx(n-1, k), float64(n)*p.mu/rate)
+				}
+				if n+1 <= p.hi {
+					trans.Set(i, idx(n+1, k), float64(p.n-n)*p.theta/rate)
+				}
+			}
+			continue
+		}
+		u, ok := laws[a]
+		if !ok {
+			c := &mcomposer{pr: p.procs[a], chain: p.chains[a], size: p.n - a + 1, pattern: pattern, interval: interval}
+			if u, err = c.parts(); err != nil {
+				return 0, 0, 0, 0, 0, err
+			}
+			laws[a] = u
+		}
+		lv := p.procs[a].Levels
+		u1 := interval + lv[0].Latency - lv[0].Overhead
+		u2 := interval + lv[1].Latency - lv[1].Overhead
+		u3 := interval + lv[2].Latency - lv[2].Overhead
+		sbw := float64(v1)*u1 + u2
+		W := func(b int) float64 { return float64(b) * sbw }
+		U := float64(v2)*sbw + float64(v1)*u1 + u3
+		for k := 0; k < K; k++ {
+			i := idx(n, k)
+			tau[i] = 1 / (float64(a) * p.mu)
+			law := u.law(n-a, k, v2, p.n-a+1)
+			cr := credit{safe: (U-W(k))*law.done + U*(law.periods-law.done)}
+			to := func(j int) (int, bool) { // the next state's count for j spares up
+				nn := a - 1 + j
+				return nn, nn >= p.lo && nn <= p.hi
+			}
+			for j, x := range law.zero {
+				if nn, ok := to(j); ok {
+					trans.Set(i, idx(nn, 0), trans.At(i, idx(nn, 0))+x)
+				}
+			}
+			for b := 1; b <= v2; b++ {
+				for pass, rows := range [2][][]float64{law.kill, law.later} {
+					if rows[b] == nil {
+						continue
+					}
+					gain := W(b)
+					if pass == 0 {
+						gain -= W(k)
+					}
+					for j, x := range rows[b] {
+						nn, ok := to(j)
+						if !ok || x == 0 {
+							continue
+						}
+						trans.Set(i, idx(nn, b), trans.At(i, idx(nn, b))+p.phi*x)
+						trans.Set(i, idx(nn, 0), trans.At(i, idx(nn, 0))+(1-p.phi)*x)
+						if gain != 0 {
+							cr.risky = append(cr.risky, [3]float64{float64(idx(nn, b)), p.phi * x, gain})
+						}
+						if pass == 0 {
+							gmat.Set(i, idx(nn, b), gmat.At(i, idx(nn, b))+p.phi*x)
+						}
+					}
+				}
+			}
+			gc[i] = law.done
+			cred[i] = cr
+		}
+	}
+	// Down states carry h along (the position does not move).
+	for n := p.lo; n <= p.hi; n++ {
+		if p.act[n-p.lo] != 0 {
+			continue
+		}
+		for k := 0; k < K; k++ {
+			i := idx(n, k)
+			for j := 0; j < S; j++ {
+				gmat.Set(i, j, trans.At(i, j))
+			}
+		}
+	}
+	// Rows that leave the window: renormalised, their lost mass reported.
+	for i := 0; i < S; i++ {
+		row := trans.RawRowView(i)
+		s := sum(row)
+		if s <= 0 {
+			return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: state %d leaves the window", i)
+		}
+		lost = math.Max(lost, 1-s)
+		for j := range row {
+			row[j] /= s
+		}
+	}
+	// h = gc + G·h: the probability that the current period completes
+	// before a processor failure restores its level-3 checkpoint.
+	var ig mat.Dense
+	ig.Sub(eye(S), gmat)
+	var h mat.VecDense
+	if err := h.SolveVec(&ig, mat.NewVecDense(S, gc)); err != nil {
+		return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: %w", err)
+	}
+	pi, err := stationary(trans)
+	if err != nil {
+		return 0, 0, 0, 0, 0, err
+	}
+	var wk, use, run, idle float64
+	for n := p.lo; n <= p.hi; n++ {
+		a := p.act[n-p.lo]
+		for k := 0; k < K; k++ {
+			i := idx(n, k)
+			if a == 0 {
+				idle += pi[i] * tau[i]
+				continue
+			}
+			run += pi[i] * tau[i]
+			c := cred[i].safe
+			for _, r := range cred[i].risky {
+				c += r[1] * r[2] * h.AtVec(int(r[0]))
+			}
+			use += pi[i] * c
+			wk += pi[i] * c * p.work[a-1]
+		}
+	}
+	total := run + idle
+	if total == 0 || run == 0 {
+		return 0, 0, 0, 0, lost, nil
+	}
+	return wk / total, use / total, use / run, idle / run, lost, nil
+}
+
+func eye(n int) *mat.Dense {
+	d := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		d.Set(i, i, 1)
+	}
+	return d
+}
+
+// stationary returns the stationary law of the stochastic matrix t: the
+// solution of π(I − t) = 0, Σπ = 1, the last equation replaced by the
+// normalisation.
+func stationary(t *mat.Dense) ([]float64, error) {
+	S, _ := t.Dims()
+	var a mat.Dense
+	a.Sub(eye(S), t)
+	var at mat.Dense
+	at.CloneFrom(a.T())
+	for j := 0; j < S; j++ {
+		at.Set(S-1, j, 1)
+	}
+	b := mat.NewVecDense(S, nil)
+	b.SetVec(S-1, 1)
+	var x mat.VecDense
+	if err := x.SolveVec(&at, b); err != nil {
+		return nil, fmt.Errorf("multilevel: positional chain: %w", err)
+	}
+	out := make([]float64, S)
+	for i := range out {
+		out[i] = math.Max(x.AtVec(i), 0)
+	}
+	return out, nil
+}
