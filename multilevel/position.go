@@ -49,6 +49,7 @@ type mcomposer struct {
 	size     int
 	pattern  []int
 	interval float64
+	attempts map[float64]mphase // by length: the segments' and recoveries'
 }
 
 func (c *mcomposer) identity() *mat.Dense {
@@ -98,6 +99,21 @@ func (c *mcomposer) loopInverse(z *mat.Dense) (*mat.Dense, error) {
 // leaves the spares with ∫₀ᵗ r_c e^{−Λu}e^{Gu} du, r_c its rate (crashes
 // aλf₁, processor failures aμ).
 func (c *mcomposer) attempt(t float64) (mphase, error) {
+	if ph, ok := c.attempts[t]; ok {
+		return ph, nil
+	}
+	ph, err := c.newAttempt(t)
+	if err != nil {
+		return mphase{}, err
+	}
+	if c.attempts == nil {
+		c.attempts = map[float64]mphase{}
+	}
+	c.attempts[t] = ph
+	return ph, nil
+}
+
+func (c *mcomposer) newAttempt(t float64) (mphase, error) {
 	rate := c.pr.Rate
 	var p, q mat.Dense
 	if err := c.chain.Transition(&p, &q, t, rate, nil); err != nil {
@@ -256,19 +272,23 @@ func (c *mcomposer) parts() (*upParts, error) {
 		}
 		seg[l] = s
 	}
+	var head mphase // body(1, 1) and V₁ − 1 level-1 blocks
+	if v1 > 0 {
+		b11, err := c.wrap(1, seg[1])
+		if err != nil {
+			return nil, err
+		}
+		head = seg[1].then(c.repeat(b11, v1-1))
+	}
 	body2 := func(k int) (mphase, error) { // body(2, k)
 		if v1 == 0 {
 			return seg[k], nil
-		}
-		b11, err := c.wrap(1, seg[1])
-		if err != nil {
-			return mphase{}, err
 		}
 		b1k, err := c.wrap(1, seg[k])
 		if err != nil {
 			return mphase{}, err
 		}
-		return seg[1].then(c.repeat(b11, v1-1)).then(b1k), nil
+		return head.then(b1k), nil
 	}
 	u := &upParts{}
 	var err error
@@ -451,8 +471,8 @@ func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, se
 
 // evaluate returns UWT, availability, efficiency and down time per
 // running second of pattern and interval (docs/model.md section 12),
-// and the largest probability that a state's row leaves the window
-// (renormalised away).
+// and the stationary probability that a jump leaves the window (the
+// rows are renormalised).
 func (p *positional) evaluate(pattern []int, interval float64) (uwtv, avail, eff, down, lost float64, err error) {
 	v1, v2 := pattern[0], pattern[1]
 	K := v2 + 1
@@ -559,14 +579,16 @@ func (p *positional) evaluate(pattern []int, interval float64) (uwtv, avail, eff
 			}
 		}
 	}
-	// Rows that leave the window: renormalised, their lost mass reported.
+	// Rows that leave the window: renormalised, the stationary mass of
+	// their leaving reported.
+	leave := make([]float64, S)
 	for i := 0; i < S; i++ {
 		row := trans.RawRowView(i)
 		s := sum(row)
 		if s <= 0 {
 			return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: state %d leaves the window", i)
 		}
-		lost = math.Max(lost, 1-s)
+		leave[i] = math.Max(1-s, 0)
 		for j := range row {
 			row[j] /= s
 		}
@@ -582,6 +604,9 @@ func (p *positional) evaluate(pattern []int, interval float64) (uwtv, avail, eff
 	pi, err := stationary(trans)
 	if err != nil {
 		return 0, 0, 0, 0, 0, err
+	}
+	for i, x := range pi {
+		lost += x * leave[i]
 	}
 	var wk, use, run, idle float64
 	for n := p.lo; n <= p.hi; n++ {
