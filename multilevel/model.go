@@ -36,7 +36,8 @@ func New(sc *scenario.Scenario) (*Model, error) {
 // validate, or if it asks for what the package does not model yet:
 // failure events of several processors, or, with a policy that changes
 // the processor count, a processor failure below the top severity with
-// three levels or more, no checkpoint after
+// four levels or more (or with three and a recovery cost by old count),
+// no checkpoint after
 // recovery, reconfiguration at checkpoints, or a top-level recovery
 // cost that depends on the old count together with process crashes
 // (each error names its field). A malleable policy builds and solves
