@@ -372,25 +372,50 @@ func sum(x []float64) float64 {
 	return s
 }
 
-// upLaw is what an up phase from spare count s at position k yields:
-// kill[b] (b = 0..V₂) the spare law at a processor failure in a
-// segment or a level-1 recovery of superblock b of the first period
-// (the one the phase starts in), later[b] the same in a later period,
-// zero the mass of the failures that restore the level-3 checkpoint
-// whatever their severity (during a recovery from level 2 or 3, or in
-// the first superblock), done the probability of completing the first
-// period, periods the expected number of periods completed.
+// upLaw is what a stretch of an up phase yields, from a point mass of
+// spares: kill[b] (b = 1..V₂; nil where the stretch does not run
+// superblock b) the spare law at a processor failure in a segment or a
+// level-1 recovery of superblock b, zero the spare law at the failures
+// that restore the level-3 checkpoint whatever their severity (during a
+// recovery from level 2 or 3, or in the first superblock), end the
+// spare law at the end of the stretch (nil for the later periods, which
+// never end), periods the expected number of periods it completes.
 type upLaw struct {
-	kill, later [][]float64
-	zero        []float64
-	done        float64
-	periods     float64
+	kill    [][]float64
+	zero    []float64
+	end     []float64
+	periods float64
 }
 
-func (u *upParts) law(s, k, v2, size int) upLaw {
+// run sequences the superblocks from..V₂ from the spare law x into out
+// and returns the spare law at their end.
+func (u *upParts) run(x []float64, from, v2 int, out *upLaw) []float64 {
+	for b := from; b <= v2; b++ {
+		sb := u.superblock(b, v2)
+		kn := rowTimes(x, sb.exit[clKill])
+		kr := rowTimes(x, sb.exit[clKillRec])
+		if b == 0 {
+			for j := range kn {
+				out.zero[j] += kn[j] + kr[j]
+			}
+		} else {
+			out.kill[b] = kn
+			for j := range kr {
+				out.zero[j] += kr[j]
+			}
+		}
+		x = rowTimes(x, sb.done)
+	}
+	return x
+}
+
+// begin returns the law of an up phase from s spares up at position k
+// until the end of the period it starts in: the recovery from the level
+// of position k's checkpoint, then the superblocks k..V₂.
+func (u *upParts) begin(s, k, v2, size int) upLaw {
 	x := make([]float64, size)
 	x[s] = 1
-	out := upLaw{kill: make([][]float64, v2+1), later: make([][]float64, v2+1)}
+	out := upLaw{kill: make([][]float64, v2+1)}
 	if k == 0 {
 		out.zero = rowTimes(x, u.kill3)
 		x = rowTimes(x, u.rec3)
@@ -398,30 +423,21 @@ func (u *upParts) law(s, k, v2, size int) upLaw {
 		out.zero = rowTimes(x, u.kill2)
 		x = rowTimes(x, u.rec2)
 	}
-	run := func(x []float64, from int, dst [][]float64) []float64 {
-		for b := from; b <= v2; b++ {
-			sb := u.superblock(b, v2)
-			kn := rowTimes(x, sb.exit[clKill])
-			kr := rowTimes(x, sb.exit[clKillRec])
-			if b == 0 {
-				for j := range kn {
-					out.zero[j] += kn[j] + kr[j]
-				}
-			} else {
-				dst[b] = kn
-				for j := range kr {
-					out.zero[j] += kr[j]
-				}
-			}
-			x = rowTimes(x, sb.done)
-		}
-		return x
-	}
-	x = run(x, k, out.kill)
-	out.done = sum(x)
-	w := rowTimes(x, u.periodInv) // Σ_{r≥0} x·D_P^r: the later periods' starts
-	out.periods = sum(w)
-	run(w, 0, out.later)
+	out.end = u.run(x, k, v2, &out)
+	out.periods = sum(out.end)
+	return out
+}
+
+// later returns the law of the periods that follow the completion of a
+// period with j spares up, until the up phase ends: Σ_{r≥0} e_j·D_P^r
+// (the geometric tail, (I − D_P)⁻¹) run through the superblocks.
+func (u *upParts) later(j, v2, size int) upLaw {
+	x := make([]float64, size)
+	x[j] = 1
+	w := rowTimes(x, u.periodInv)
+	out := upLaw{kill: make([][]float64, v2+1), zero: make([]float64, size)}
+	out.periods = sum(w) - 1
+	u.run(w, 0, v2, &out)
 	return out
 }
 
@@ -473,164 +489,366 @@ func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, se
 // running second of pattern and interval (docs/model.md section 12),
 // and the stationary probability that a jump leaves the window (the
 // rows are renormalised).
+//
+// The chain is lifted with one instant state per used count a and
+// spare count j, "a period has just completed on a with j spares up"
+// (no sojourn), so that a decision state's row holds the current
+// period only: its transitions go up in position (a severity-2 failure
+// at a later superblock), to position 0, or to an instant state; the
+// instant states' rows (the later periods) go anywhere. With z = (π on
+// the instant states, π on position 0) the balance of positions
+// b = 1..V₂ gives π_b = z·M_b by forward substitution, M_b = (Σ_{k<b}
+// M_k P_kb + M_I Y_b)(I − P_bb)⁻¹, and the balance of z closes a system
+// of its order (the instant states and one window). The survival h is
+// block upper triangular in the position: back substitution.
 func (p *positional) evaluate(pattern []int, interval float64) (uwtv, avail, eff, down, lost float64, err error) {
 	v1, v2 := pattern[0], pattern[1]
 	K := v2 + 1
 	w := p.hi - p.lo + 1
-	S := w * K
-	if S > MaxPositionStates {
+	if S := w * K; S > MaxPositionStates {
 		return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: pattern %v: the positional chain has %d functional counts × %d positions = %d states, more than %d", pattern, w, K, S, MaxPositionStates)
 	}
-	idx := func(n, k int) int { return (n-p.lo)*K + k }
-	trans := mat.NewDense(S, S, nil) // the jump chain
-	gmat := mat.NewDense(S, S, nil)  // the severity-2 continuations, for h
-	gc := make([]float64, S)         // completion of the current period
-	tau := make([]float64, S)
-	type credit struct {
-		safe  float64 // committed computation, safe
-		risky [][3]float64
+	// Instant states: for each used count of the window, its spare counts.
+	inst := map[int]int{} // a → offset of (a, 0)
+	var ni int
+	var instA []int
+	for _, a := range p.act {
+		if _, ok := inst[a]; a == 0 || ok {
+			continue
+		}
+		inst[a] = ni
+		for j := 0; j <= p.n-a; j++ {
+			instA = append(instA, a)
+		}
+		ni += p.n - a + 1
 	}
-	cred := make([]credit, S)
-	laws := map[int]*upParts{}
-	for n := p.lo; n <= p.hi; n++ {
-		a := p.act[n-p.lo]
+	// blk[k][b] is the w×w block of jumps from position k to position b
+	// (b ≥ max(k, 1), or b = 0); toI[k] the w×ni jumps to instant states;
+	// fromI[b] the ni×w jumps from instant states to position b; g[k][b]
+	// the severity-2 jumps of the current period (b ≥ k ≥ 1), for h.
+	blk := make([][]*mat.Dense, K)
+	g := make([][]*mat.Dense, K)
+	for k := range blk {
+		blk[k] = make([]*mat.Dense, K)
+		g[k] = make([]*mat.Dense, K)
+	}
+	get := func(m [][]*mat.Dense, k, b int) *mat.Dense {
+		if m[k][b] == nil {
+			m[k][b] = mat.NewDense(w, w, nil)
+		}
+		return m[k][b]
+	}
+	toI := make([]*mat.Dense, K)
+	for k := range toI {
+		toI[k] = mat.NewDense(w, max(ni, 1), nil)
+	}
+	fromI := make([]*mat.Dense, K)
+	for b := range fromI {
+		fromI[b] = mat.NewDense(max(ni, 1), w, nil)
+	}
+	tau := make([]float64, w)
+	type risk struct {
+		n, b       int // the next state's count index and position
+		prob, gain float64
+	}
+	type credit struct {
+		safe  float64
+		risky []risk
+	}
+	cred := make([][]credit, K) // decision states, by position then count index
+	for k := range cred {
+		cred[k] = make([]credit, w)
+	}
+	icred := make([]credit, ni)
+	parts := map[int]*upParts{}
+	works := map[int][3]float64{} // a → (U, superblock work, −)
+	// addKill adds the jumps of a failure at superblock b with spare law x
+	// from a state (row i of the position-k blocks, or of the instant
+	// rows when k < 0) with the at-risk gain.
+	for idx, n := 0, p.lo; n <= p.hi; idx, n = idx+1, n+1 {
+		a := p.act[idx]
 		if a == 0 {
-			// A down state: n functional, waiting for r(n) > 0.
 			rate := float64(n)*p.mu + float64(p.n-n)*p.theta
+			tau[idx] = 1 / rate
 			for k := 0; k < K; k++ {
-				i := idx(n, k)
-				tau[i] = 1 / rate
-				if n > 0 && n-1 >= p.lo {
-					trans.Set(i, idx(n-1, k), float64(n)*p.mu/rate)
+				if n > 0 && idx > 0 {
+					get(blk, k, k).Set(idx, idx-1, float64(n)*p.mu/rate)
+					if k > 0 {
+						get(g, k, k).Set(idx, idx-1, float64(n)*p.mu/rate)
+					}
 				}
-				if n+1 <= p.hi {
-					trans.Set(i, idx(n+1, k), float64(p.n-n)*p.theta/rate)
+				if n < p.hi {
+					get(blk, k, k).Set(idx, idx+1, float64(p.n-n)*p.theta/rate)
+					if k > 0 {
+						get(g, k, k).Set(idx, idx+1, float64(p.n-n)*p.theta/rate)
+					}
 				}
 			}
 			continue
 		}
-		u, ok := laws[a]
+		tau[idx] = 1 / (float64(a) * p.mu)
+		u, ok := parts[a]
 		if !ok {
 			c := &mcomposer{pr: p.procs[a], chain: p.chains[a], size: p.n - a + 1, pattern: pattern, interval: interval}
 			if u, err = c.parts(); err != nil {
 				return 0, 0, 0, 0, 0, err
 			}
-			laws[a] = u
+			parts[a] = u
+			lv := p.procs[a].Levels
+			u1 := interval + lv[0].Latency - lv[0].Overhead
+			u2 := interval + lv[1].Latency - lv[1].Overhead
+			u3 := interval + lv[2].Latency - lv[2].Overhead
+			sbw := float64(v1)*u1 + u2
+			works[a] = [3]float64{float64(v2)*sbw + float64(v1)*u1 + u3, sbw}
+			// The instant states of a: the later periods.
+			for j := 0; j <= p.n-a; j++ {
+				i := inst[a] + j
+				law := u.later(j, v2, p.n-a+1)
+				icred[i].safe = works[a][0] * law.periods
+				p.spread(law, a, func(nn, b int, x float64) { fromI[b].Set(i, nn, fromI[b].At(i, nn)+x) },
+					func(nn, b int, x float64) {
+						icred[i].risky = append(icred[i].risky, risk{nn, b, x, float64(b) * works[a][1]})
+					})
+			}
 		}
-		lv := p.procs[a].Levels
-		u1 := interval + lv[0].Latency - lv[0].Overhead
-		u2 := interval + lv[1].Latency - lv[1].Overhead
-		u3 := interval + lv[2].Latency - lv[2].Overhead
-		sbw := float64(v1)*u1 + u2
-		W := func(b int) float64 { return float64(b) * sbw }
-		U := float64(v2)*sbw + float64(v1)*u1 + u3
+		U, sbw := works[a][0], works[a][1]
 		for k := 0; k < K; k++ {
-			i := idx(n, k)
-			tau[i] = 1 / (float64(a) * p.mu)
-			law := u.law(n-a, k, v2, p.n-a+1)
-			cr := credit{safe: (U-W(k))*law.done + U*(law.periods-law.done)}
-			to := func(j int) (int, bool) { // the next state's count for j spares up
-				nn := a - 1 + j
-				return nn, nn >= p.lo && nn <= p.hi
-			}
-			for j, x := range law.zero {
-				if nn, ok := to(j); ok {
-					trans.Set(i, idx(nn, 0), trans.At(i, idx(nn, 0))+x)
-				}
-			}
-			for b := 1; b <= v2; b++ {
-				for pass, rows := range [2][][]float64{law.kill, law.later} {
-					if rows[b] == nil {
-						continue
+			law := u.begin(n-a, k, v2, p.n-a+1)
+			cr := credit{safe: (U - float64(k)*sbw) * law.periods}
+			p.spread(law, a, func(nn, b int, x float64) { get(blk, k, b).Set(idx, nn, get(blk, k, b).At(idx, nn)+x) },
+				func(nn, b int, x float64) {
+					if gain := float64(b-k) * sbw; gain != 0 {
+						cr.risky = append(cr.risky, risk{nn, b, x, gain})
 					}
-					gain := W(b)
-					if pass == 0 {
-						gain -= W(k)
+					if k > 0 {
+						get(g, k, b).Set(idx, nn, get(g, k, b).At(idx, nn)+x)
 					}
-					for j, x := range rows[b] {
-						nn, ok := to(j)
-						if !ok || x == 0 {
-							continue
-						}
-						trans.Set(i, idx(nn, b), trans.At(i, idx(nn, b))+p.phi*x)
-						trans.Set(i, idx(nn, 0), trans.At(i, idx(nn, 0))+(1-p.phi)*x)
-						if gain != 0 {
-							cr.risky = append(cr.risky, [3]float64{float64(idx(nn, b)), p.phi * x, gain})
-						}
-						if pass == 0 {
-							gmat.Set(i, idx(nn, b), gmat.At(i, idx(nn, b))+p.phi*x)
-						}
-					}
-				}
+				})
+			for j, x := range law.end {
+				toI[k].Set(idx, inst[a]+j, x)
 			}
-			gc[i] = law.done
-			cred[i] = cr
+			cred[k][idx] = cr
 		}
 	}
-	// Down states carry h along (the position does not move).
-	for n := p.lo; n <= p.hi; n++ {
-		if p.act[n-p.lo] != 0 {
-			continue
-		}
-		for k := 0; k < K; k++ {
-			i := idx(n, k)
-			for j := 0; j < S; j++ {
-				gmat.Set(i, j, trans.At(i, j))
+	// Rows that leave the window: renormalised; leave[k][i] their loss.
+	leave := make([][]float64, K+1)
+	norm := func(rows []*mat.Dense, i int) float64 {
+		s := 0.0
+		for _, m := range rows {
+			if m != nil {
+				s += sum(m.RawRowView(i))
 			}
 		}
+		if s > 0 {
+			for _, m := range rows {
+				if m != nil {
+					r := m.RawRowView(i)
+					for j := range r {
+						r[j] /= s
+					}
+				}
+			}
+		}
+		return s
 	}
-	// Rows that leave the window: renormalised, the stationary mass of
-	// their leaving reported.
-	leave := make([]float64, S)
-	for i := 0; i < S; i++ {
-		row := trans.RawRowView(i)
-		s := sum(row)
+	for k := 0; k < K; k++ {
+		leave[k] = make([]float64, w)
+		rows := append(append([]*mat.Dense(nil), blk[k]...), toI[k])
+		for i := 0; i < w; i++ {
+			s := norm(rows, i)
+			if s <= 0 {
+				return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: state (%d, %d) leaves the window", p.lo+i, k)
+			}
+			leave[k][i] = math.Max(1-s, 0)
+		}
+	}
+	leave[K] = make([]float64, ni)
+	for i := 0; i < ni; i++ {
+		s := norm(fromI, i)
 		if s <= 0 {
-			return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: state %d leaves the window", i)
+			return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: an instant state leaves the window")
 		}
-		leave[i] = math.Max(1-s, 0)
-		for j := range row {
-			row[j] /= s
+		leave[K][i] = math.Max(1-s, 0)
+	}
+	// h by back substitution over the positions V₂ … 1.
+	h := make([]*mat.VecDense, K)
+	for k := K - 1; k >= 1; k-- {
+		rhs := mat.NewVecDense(w, nil)
+		for idx := 0; idx < w; idx++ {
+			if p.act[idx] != 0 {
+				rhs.SetVec(idx, sum(toI[k].RawRowView(idx))) // the period completes
+			}
+		}
+		for b := k + 1; b < K; b++ {
+			if g[k][b] != nil {
+				rhs.AddVec(rhs, mulVec(g[k][b], h[b]))
+			}
+		}
+		a := eye(w)
+		if g[k][k] != nil {
+			a.Sub(a, g[k][k])
+		}
+		h[k] = mat.NewVecDense(w, nil)
+		if err := h[k].SolveVec(a, rhs); err != nil {
+			return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: %w", err)
 		}
 	}
-	// h = gc + G·h: the probability that the current period completes
-	// before a processor failure restores its level-3 checkpoint.
-	var ig mat.Dense
-	ig.Sub(eye(S), gmat)
-	var h mat.VecDense
-	if err := h.SolveVec(&ig, mat.NewVecDense(S, gc)); err != nil {
+	hAt := func(n, b int) float64 { return h[b].AtVec(n) }
+	// π: z = (π on the instant states, π on position 0), r = ni + w.
+	r := ni + w
+	M := make([]*mat.Dense, K)
+	M[0] = mat.NewDense(r, w, nil)
+	for i := 0; i < w; i++ {
+		M[0].Set(ni+i, i, 1)
+	}
+	MI := mat.NewDense(r, max(ni, 1), nil)
+	for i := 0; i < ni; i++ {
+		MI.Set(i, i, 1)
+	}
+	for b := 1; b < K; b++ {
+		var acc mat.Dense
+		acc.Mul(MI, fromI[b])
+		for k := 0; k < b; k++ {
+			if blk[k][b] != nil {
+				var t mat.Dense
+				t.Mul(M[k], blk[k][b])
+				acc.Add(&acc, &t)
+			}
+		}
+		a := eye(w)
+		if blk[b][b] != nil {
+			a.Sub(a, blk[b][b])
+		}
+		// M_b = acc·a⁻¹: solve aᵀ·M_bᵀ = accᵀ.
+		var mt mat.Dense
+		if err := mt.Solve(a.T(), acc.T()); err != nil {
+			return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: %w", err)
+		}
+		M[b] = mat.DenseCopyOf(mt.T())
+	}
+	// z = z·A, A = [Σ_k M_k·toI_k | Σ_k M_k·P_k0 + M_I·fromI_0].
+	A := mat.NewDense(r, r, nil)
+	var left, right mat.Dense
+	right.Mul(MI, fromI[0])
+	for k := 0; k < K; k++ {
+		var t mat.Dense
+		t.Mul(M[k], toI[k])
+		if k == 0 {
+			left.CloneFrom(&t)
+		} else {
+			left.Add(&left, &t)
+		}
+		if blk[k][0] != nil {
+			t.Reset()
+			t.Mul(M[k], blk[k][0])
+			right.Add(&right, &t)
+		}
+	}
+	if ni > 0 {
+		A.Slice(0, r, 0, ni).(*mat.Dense).Copy(&left)
+	}
+	A.Slice(0, r, ni, r).(*mat.Dense).Copy(&right)
+	// (I − A)ᵀ zᵀ = 0 with the last equation replaced by Σπ = 1.
+	sys := eye(r)
+	sys.Sub(sys, A)
+	var st mat.Dense
+	st.CloneFrom(sys.T())
+	for c := 0; c < r; c++ {
+		t := 0.0
+		for k := 0; k < K; k++ {
+			t += sum(M[k].RawRowView(c))
+		}
+		if c < ni {
+			t++
+		}
+		st.Set(r-1, c, t)
+	}
+	rhs := mat.NewVecDense(r, nil)
+	rhs.SetVec(r-1, 1)
+	var z mat.VecDense
+	if err := z.SolveVec(&st, rhs); err != nil {
 		return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: %w", err)
 	}
-	pi, err := stationary(trans)
-	if err != nil {
-		return 0, 0, 0, 0, 0, err
+	zs := z.RawVector().Data
+	piOf := func(k int) []float64 {
+		out := make([]float64, w)
+		for c := 0; c < w; c++ {
+			s := 0.0
+			for i := 0; i < r; i++ {
+				s += zs[i] * M[k].At(i, c)
+			}
+			out[c] = math.Max(s, 0)
+		}
+		return out
 	}
-	for i, x := range pi {
-		lost += x * leave[i]
+	value := func(c credit) float64 {
+		v := c.safe
+		for _, x := range c.risky {
+			v += x.prob * x.gain * hAt(x.n, x.b)
+		}
+		return v
 	}
 	var wk, use, run, idle float64
-	for n := p.lo; n <= p.hi; n++ {
-		a := p.act[n-p.lo]
-		for k := 0; k < K; k++ {
-			i := idx(n, k)
+	for k := 0; k < K; k++ {
+		pk := piOf(k)
+		for idx := 0; idx < w; idx++ {
+			lost += pk[idx] * leave[k][idx]
+			a := p.act[idx]
 			if a == 0 {
-				idle += pi[i] * tau[i]
+				idle += pk[idx] * tau[idx]
 				continue
 			}
-			run += pi[i] * tau[i]
-			c := cred[i].safe
-			for _, r := range cred[i].risky {
-				c += r[1] * r[2] * h.AtVec(int(r[0]))
-			}
-			use += pi[i] * c
-			wk += pi[i] * c * p.work[a-1]
+			run += pk[idx] * tau[idx]
+			c := pk[idx] * value(cred[k][idx])
+			use += c
+			wk += c * p.work[a-1]
 		}
+	}
+	for i := 0; i < ni; i++ {
+		x := math.Max(zs[i], 0)
+		lost += x * leave[K][i]
+		c := x * value(icred[i])
+		use += c
+		wk += c * p.work[instA[i]-1]
 	}
 	total := run + idle
 	if total == 0 || run == 0 {
 		return 0, 0, 0, 0, lost, nil
 	}
 	return wk / total, use / total, use / run, idle / run, lost, nil
+}
+
+// spread hands the spare laws of law (an up phase on a) to the next
+// states: jump(n, b, x) for a jump to count index n at position b with
+// probability x, and sev2(n, b, x) for the severity-2 failures at
+// superblocks b ≥ 1 (their work is at risk).
+func (p *positional) spread(law upLaw, a int, jump, sev2 func(n, b int, x float64)) {
+	to := func(j int) (int, bool) {
+		nn := a - 1 + j
+		return nn - p.lo, nn >= p.lo && nn <= p.hi
+	}
+	for j, x := range law.zero {
+		if nn, ok := to(j); ok && x != 0 {
+			jump(nn, 0, x)
+		}
+	}
+	for b, row := range law.kill {
+		for j, x := range row {
+			nn, ok := to(j)
+			if !ok || x == 0 {
+				continue
+			}
+			jump(nn, b, p.phi*x)
+			jump(nn, 0, (1-p.phi)*x)
+			sev2(nn, b, p.phi*x)
+		}
+	}
+}
+
+func mulVec(m *mat.Dense, v *mat.VecDense) *mat.VecDense {
+	var out mat.VecDense
+	out.MulVec(m, v)
+	return &out
 }
 
 func eye(n int) *mat.Dense {
@@ -641,27 +859,3 @@ func eye(n int) *mat.Dense {
 	return d
 }
 
-// stationary returns the stationary law of the stochastic matrix t: the
-// solution of π(I − t) = 0, Σπ = 1, the last equation replaced by the
-// normalisation.
-func stationary(t *mat.Dense) ([]float64, error) {
-	S, _ := t.Dims()
-	var a mat.Dense
-	a.Sub(eye(S), t)
-	var at mat.Dense
-	at.CloneFrom(a.T())
-	for j := 0; j < S; j++ {
-		at.Set(S-1, j, 1)
-	}
-	b := mat.NewVecDense(S, nil)
-	b.SetVec(S-1, 1)
-	var x mat.VecDense
-	if err := x.SolveVec(&at, b); err != nil {
-		return nil, fmt.Errorf("multilevel: positional chain: %w", err)
-	}
-	out := make([]float64, S)
-	for i := range out {
-		out[i] = math.Max(x.AtVec(i), 0)
-	}
-	return out, nil
-}

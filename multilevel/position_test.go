@@ -2,10 +2,12 @@ package multilevel
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
+	"gonum.org/v1/gonum/mat"
 )
 
 // threeLevel returns twoLevel's scenario with a middle level (L = 60,
@@ -171,7 +173,7 @@ func TestPositionLaw(t *testing.T) {
 			}
 			for s := 0; s <= p.n-a; s++ {
 				for k := 0; k <= pattern[1]; k++ {
-					law := u.law(s, k, pattern[1], p.n-a+1)
+					law := combinedLaw(u, s, k, pattern[1], p.n-a+1)
 					tot := append([]float64(nil), law.zero...)
 					for _, rows := range [][][]float64{law.kill, law.later} {
 						for _, r := range rows {
@@ -189,6 +191,274 @@ func TestPositionLaw(t *testing.T) {
 						if math.Abs(tot[j]-want) > 1e-12 {
 							t.Errorf("V=%v a=%d s=%d k=%d: spares %d at the end %.15g, resolvent %.15g", pattern, a, s, k, j, tot[j], want)
 						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// denseLaw is an up phase's law with the later periods folded in
+// (Σ_j end(j)·later(j)), for evaluateDense.
+type denseLaw struct {
+	kill, later [][]float64
+	zero        []float64
+	done        float64
+	periods     float64
+}
+
+func combinedLaw(u *upParts, s, k, v2, size int) denseLaw {
+	b := u.begin(s, k, v2, size)
+	out := denseLaw{kill: b.kill, later: make([][]float64, v2+1), zero: append([]float64(nil), b.zero...), done: b.periods, periods: b.periods}
+	for j, x := range b.end {
+		if x == 0 {
+			continue
+		}
+		l := u.later(j, v2, size)
+		out.periods += x * l.periods
+		for i, y := range l.zero {
+			out.zero[i] += x * y
+		}
+		for bb, row := range l.kill {
+			if row == nil {
+				continue
+			}
+			if out.later[bb] == nil {
+				out.later[bb] = make([]float64, size)
+			}
+			for i, y := range row {
+				out.later[bb][i] += x * y
+			}
+		}
+	}
+	return out
+}
+
+// evaluateDense is the positional chain without the lifting of
+// evaluate: every jump of a decision state (current and later periods)
+// in one dense S×S matrix, π by one dense solve, h by another. The
+// reference that evaluate's structured solve must reproduce.
+func (p *positional) evaluateDense(pattern []int, interval float64) (uwtv, avail, eff, down, lost float64, err error) {
+	v1, v2 := pattern[0], pattern[1]
+	K := v2 + 1
+	w := p.hi - p.lo + 1
+	S := w * K
+	if S > MaxPositionStates {
+		return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: pattern %v: the positional chain has %d functional counts × %d positions = %d states, more than %d", pattern, w, K, S, MaxPositionStates)
+	}
+	idx := func(n, k int) int { return (n-p.lo)*K + k }
+	trans := mat.NewDense(S, S, nil) // the jump chain
+	gmat := mat.NewDense(S, S, nil)  // the severity-2 continuations, for h
+	gc := make([]float64, S)         // completion of the current period
+	tau := make([]float64, S)
+	type credit struct {
+		safe  float64 // committed computation, safe
+		risky [][3]float64
+	}
+	cred := make([]credit, S)
+	laws := map[int]*upParts{}
+	for n := p.lo; n <= p.hi; n++ {
+		a := p.act[n-p.lo]
+		if a == 0 {
+			// A down state: n functional, waiting for r(n) > 0.
+			rate := float64(n)*p.mu + float64(p.n-n)*p.theta
+			for k := 0; k < K; k++ {
+				i := idx(n, k)
+				tau[i] = 1 / rate
+				if n > 0 && n-1 >= p.lo {
+					trans.Set(i, idx(n-1, k), float64(n)*p.mu/rate)
+				}
+				if n+1 <= p.hi {
+					trans.Set(i, idx(n+1, k), float64(p.n-n)*p.theta/rate)
+				}
+			}
+			continue
+		}
+		u, ok := laws[a]
+		if !ok {
+			c := &mcomposer{pr: p.procs[a], chain: p.chains[a], size: p.n - a + 1, pattern: pattern, interval: interval}
+			if u, err = c.parts(); err != nil {
+				return 0, 0, 0, 0, 0, err
+			}
+			laws[a] = u
+		}
+		lv := p.procs[a].Levels
+		u1 := interval + lv[0].Latency - lv[0].Overhead
+		u2 := interval + lv[1].Latency - lv[1].Overhead
+		u3 := interval + lv[2].Latency - lv[2].Overhead
+		sbw := float64(v1)*u1 + u2
+		W := func(b int) float64 { return float64(b) * sbw }
+		U := float64(v2)*sbw + float64(v1)*u1 + u3
+		for k := 0; k < K; k++ {
+			i := idx(n, k)
+			tau[i] = 1 / (float64(a) * p.mu)
+			law := combinedLaw(u, n-a, k, v2, p.n-a+1)
+			cr := credit{safe: (U-W(k))*law.done + U*(law.periods-law.done)}
+			to := func(j int) (int, bool) { // the next state's count for j spares up
+				nn := a - 1 + j
+				return nn, nn >= p.lo && nn <= p.hi
+			}
+			for j, x := range law.zero {
+				if nn, ok := to(j); ok {
+					trans.Set(i, idx(nn, 0), trans.At(i, idx(nn, 0))+x)
+				}
+			}
+			for b := 1; b <= v2; b++ {
+				for pass, rows := range [2][][]float64{law.kill, law.later} {
+					if rows[b] == nil {
+						continue
+					}
+					gain := W(b)
+					if pass == 0 {
+						gain -= W(k)
+					}
+					for j, x := range rows[b] {
+						nn, ok := to(j)
+						if !ok || x == 0 {
+							continue
+						}
+						trans.Set(i, idx(nn, b), trans.At(i, idx(nn, b))+p.phi*x)
+						trans.Set(i, idx(nn, 0), trans.At(i, idx(nn, 0))+(1-p.phi)*x)
+						if gain != 0 {
+							cr.risky = append(cr.risky, [3]float64{float64(idx(nn, b)), p.phi * x, gain})
+						}
+						if pass == 0 {
+							gmat.Set(i, idx(nn, b), gmat.At(i, idx(nn, b))+p.phi*x)
+						}
+					}
+				}
+			}
+			gc[i] = law.done
+			cred[i] = cr
+		}
+	}
+	// Down states carry h along (the position does not move).
+	for n := p.lo; n <= p.hi; n++ {
+		if p.act[n-p.lo] != 0 {
+			continue
+		}
+		for k := 0; k < K; k++ {
+			i := idx(n, k)
+			for j := 0; j < S; j++ {
+				gmat.Set(i, j, trans.At(i, j))
+			}
+		}
+	}
+	// Rows that leave the window: renormalised, the stationary mass of
+	// their leaving reported.
+	leave := make([]float64, S)
+	for i := 0; i < S; i++ {
+		row := trans.RawRowView(i)
+		s := sum(row)
+		if s <= 0 {
+			return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: state %d leaves the window", i)
+		}
+		leave[i] = math.Max(1-s, 0)
+		for j := range row {
+			row[j] /= s
+		}
+	}
+	// h = gc + G·h: the probability that the current period completes
+	// before a processor failure restores its level-3 checkpoint.
+	var ig mat.Dense
+	ig.Sub(eye(S), gmat)
+	var h mat.VecDense
+	if err := h.SolveVec(&ig, mat.NewVecDense(S, gc)); err != nil {
+		return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: %w", err)
+	}
+	pi, err := stationary(trans)
+	if err != nil {
+		return 0, 0, 0, 0, 0, err
+	}
+	for i, x := range pi {
+		lost += x * leave[i]
+	}
+	var wk, use, run, idle float64
+	for n := p.lo; n <= p.hi; n++ {
+		a := p.act[n-p.lo]
+		for k := 0; k < K; k++ {
+			i := idx(n, k)
+			if a == 0 {
+				idle += pi[i] * tau[i]
+				continue
+			}
+			run += pi[i] * tau[i]
+			c := cred[i].safe
+			for _, r := range cred[i].risky {
+				c += r[1] * r[2] * h.AtVec(int(r[0]))
+			}
+			use += pi[i] * c
+			wk += pi[i] * c * p.work[a-1]
+		}
+	}
+	total := run + idle
+	if total == 0 || run == 0 {
+		return 0, 0, 0, 0, lost, nil
+	}
+	return wk / total, use / total, use / run, idle / run, lost, nil
+}
+
+
+// stationary returns the stationary law of the stochastic matrix t: the
+// solution of π(I − t) = 0, Σπ = 1, the last equation replaced by the
+// normalisation.
+func stationary(t *mat.Dense) ([]float64, error) {
+	S, _ := t.Dims()
+	var a mat.Dense
+	a.Sub(eye(S), t)
+	var at mat.Dense
+	at.CloneFrom(a.T())
+	for j := 0; j < S; j++ {
+		at.Set(S-1, j, 1)
+	}
+	b := mat.NewVecDense(S, nil)
+	b.SetVec(S-1, 1)
+	var x mat.VecDense
+	if err := x.SolveVec(&at, b); err != nil {
+		return nil, fmt.Errorf("multilevel: positional chain: %w", err)
+	}
+	out := make([]float64, S)
+	for i := range out {
+		out[i] = math.Max(x.AtVec(i), 0)
+	}
+	return out, nil
+}
+
+// TestPositionStructured: evaluate's lifted chain and structured solves
+// (forward substitution over the positions, back substitution for h)
+// give the dense solve of the same chain (evaluateDense: every jump in
+// one matrix) to 1e-11 relative (the down time to 1e-15 absolute), under greedy, pb and a vector, for
+// several patterns, intervals and shares.
+func TestPositionStructured(t *testing.T) {
+	ctx := context.Background()
+	for _, pol := range mallPolicies {
+		for _, sev := range [][]float64{{0.5, 0.3, 0.2}, {0.1, 0.85, 0.05}, {0.3, 0.7, 0}} {
+			sc := threeLevel(t, 8, 1.5e4, 4000, sev, pol)
+			m, err := NewWith(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := m.mall.pos
+			for _, v := range [][]int{{0, 0}, {2, 1}, {5, 3}, {1, 9}} {
+				for _, I := range []float64{120, 1500} {
+					got, av, ef, dn, _, err := p.evaluate(v, I)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, wav, wef, wdn, _, err := p.evaluateDense(v, I)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, c := range [][2]float64{{got, want}, {av, wav}, {ef, wef}} {
+						if d := math.Abs(c[0]-c[1]) / c[1]; d > 1e-11 {
+							t.Errorf("%v f=%v V=%v I=%g: structured %.15g, dense %.15g (relative %.2g)", pol, sev, v, I, c[0], c[1], d)
+						}
+					}
+					// The down time per running second (here 4e-8) is a
+					// sum over the down states' small probabilities:
+					// absolute 1e-15.
+					if d := math.Abs(dn - wdn); d > 1e-15 {
+						t.Errorf("%v f=%v V=%v I=%g: down %.15g, dense %.15g", pol, sev, v, I, dn, wdn)
 					}
 				}
 			}
