@@ -858,4 +858,3 @@ func eye(n int) *mat.Dense {
 	}
 	return d
 }
-

@@ -398,7 +398,6 @@ func (p *positional) evaluateDense(pattern []int, interval float64) (uwtv, avail
 	return wk / total, use / total, use / run, idle / run, lost, nil
 }
 
-
 // stationary returns the stationary law of the stochastic matrix t: the
 // solution of π(I − t) = 0, Σπ = 1, the last equation replaced by the
 // normalisation.
