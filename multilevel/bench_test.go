@@ -112,7 +112,7 @@ func BenchmarkLevelsIntermediate(b *testing.B) {
 		name string
 		n    int
 		mttf float64
-	}{{"N=512/greedy", 512, 365 * 86400}, {"N=512/greedy/MTTF=1d", 512, 86400}} {
+	}{{"N=512/greedy", 512, 365 * 86400}, {"N=512/greedy/MTTF=10d", 512, 10 * 86400}} {
 		sc := moldable(b, tc.n, 1)
 		level := func(c float64) scenario.Level {
 			return scenario.Level{Latency: constant(c, tc.n), Overhead: constant(c, tc.n), Recovery: scenario.RecoveryLinear(c, 0, 0, tc.n)}

@@ -428,6 +428,56 @@ func (u *upParts) begin(s, k, v2, size int) upLaw {
 	return out
 }
 
+// beginAll returns begin(s, k, v2, size) for k = 0..V₂ in O(V₂m²)
+// rather than O(V₂²m²): from a level-2 checkpoint the superblocks before
+// the last are alike, so the spare law x_i = e_s·rec₂·mid^i after i of
+// them serves every start k, superblock b being offset b − k. The laws
+// share their rows (read only).
+func (u *upParts) beginAll(s, v2, size int) []upLaw {
+	out := make([]upLaw, v2+1)
+	out[0] = u.begin(s, 0, v2, size)
+	if v2 == 0 {
+		return out
+	}
+	x := make([]float64, size)
+	x[s] = 1
+	zero0 := rowTimes(x, u.kill2)
+	x = rowTimes(x, u.rec2)
+	yN := make([][]float64, v2)
+	cumR := make([][]float64, v2+1) // Σ_{i'<i} x_{i'}·mid's clKillRec
+	cumR[0] = make([]float64, size)
+	lN, lR, lD := make([][]float64, v2), make([][]float64, v2), make([][]float64, v2)
+	for i := 0; i < v2; i++ {
+		lN[i] = rowTimes(x, u.last.exit[clKill])
+		lR[i] = rowTimes(x, u.last.exit[clKillRec])
+		lD[i] = rowTimes(x, u.last.done)
+		if i == v2-1 {
+			break
+		}
+		yN[i] = rowTimes(x, u.mid.exit[clKill])
+		r := rowTimes(x, u.mid.exit[clKillRec])
+		cumR[i+1] = make([]float64, size)
+		for j := range r {
+			cumR[i+1][j] = cumR[i][j] + r[j]
+		}
+		x = rowTimes(x, u.mid.done)
+	}
+	for k := 1; k <= v2; k++ {
+		i := v2 - k
+		law := upLaw{kill: make([][]float64, v2+1), zero: make([]float64, size), end: lD[i]}
+		for b := k; b < v2; b++ {
+			law.kill[b] = yN[b-k]
+		}
+		law.kill[v2] = lN[i]
+		for j := range law.zero {
+			law.zero[j] = zero0[j] + cumR[i][j] + lR[i][j]
+		}
+		law.periods = sum(law.end)
+		out[k] = law
+	}
+	return out
+}
+
 // later returns the law of the periods that follow the completion of a
 // period with j spares up, until the up phase ends: Σ_{r≥0} e_j·D_P^r
 // (the geometric tail, (I − D_P)⁻¹) run through the superblocks.
@@ -612,8 +662,9 @@ func (p *positional) evaluate(pattern []int, interval float64) (uwtv, avail, eff
 			}
 		}
 		U, sbw := works[a][0], works[a][1]
+		all := u.beginAll(n-a, v2, p.n-a+1)
 		for k := 0; k < K; k++ {
-			law := u.begin(n-a, k, v2, p.n-a+1)
+			law := all[k]
 			cr := credit{safe: (U - float64(k)*sbw) * law.periods}
 			p.spread(law, a, func(nn, b int, x float64) { get(blk, k, b).Set(idx, nn, get(blk, k, b).At(idx, nn)+x) },
 				func(nn, b int, x float64) {

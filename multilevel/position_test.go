@@ -464,3 +464,46 @@ func TestPositionStructured(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionBeginAll: beginAll's shared sequence gives begin's laws
+// (each superblock run from its start, an independent sequencing) to
+// 1e-15 absolute, for every start.
+func TestPositionBeginAll(t *testing.T) {
+	ctx := context.Background()
+	sc := threeLevel(t, 8, 1e4, 3000, []float64{0.3, 0.4, 0.3}, scenario.Policy{Kind: scenario.PerformanceBased})
+	m, err := NewWith(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.mall.pos
+	for _, pattern := range [][]int{{0, 0}, {3, 1}, {2, 2}, {1, 7}} {
+		for a, pr := range p.procs {
+			c := &mcomposer{pr: pr, chain: p.chains[a], size: p.n - a + 1, pattern: pattern, interval: 500}
+			u, err := c.parts()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for s := 0; s <= p.n-a; s++ {
+				all := u.beginAll(s, pattern[1], p.n-a+1)
+				for k := 0; k <= pattern[1]; k++ {
+					want := u.begin(s, k, pattern[1], p.n-a+1)
+					got := all[k]
+					rows := [][2][]float64{{got.zero, want.zero}, {got.end, want.end}}
+					for b := range want.kill {
+						rows = append(rows, [2][]float64{got.kill[b], want.kill[b]})
+					}
+					for r, pair := range rows {
+						if len(pair[0]) != len(pair[1]) {
+							t.Fatalf("V=%v a=%d s=%d k=%d: row %d has %d entries, want %d", pattern, a, s, k, r, len(pair[0]), len(pair[1]))
+						}
+						for j := range pair[0] {
+							if math.Abs(pair[0][j]-pair[1][j]) > 1e-15 {
+								t.Errorf("V=%v a=%d s=%d k=%d: row %d entry %d: %.17g, begin %.17g", pattern, a, s, k, r, j, pair[0][j], pair[1][j])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
