@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ckpt-markov/markov/birthdeath"
+	"github.com/ckpt-markov/markov/scenario"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -14,6 +15,11 @@ import (
 // window's functional counts times V₂ + 1 positions. Each evaluation
 // solves two dense systems of that order.
 const MaxPositionStates = 3000
+
+// MaxPositionSpares bounds m = N − a, the processors outside the
+// application, of every used count of the positional chain's window:
+// its matrices are (m + 1)², some thirty of them per count.
+const MaxPositionSpares = 400
 
 // The classes of what ends a part of an up phase (positional model):
 // the severities 1..3 of failures that take no processor down (crashes,
@@ -524,6 +530,10 @@ func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, se
 		}
 		if _, ok := p.procs[a]; ok {
 			continue
+		}
+		if n-a > MaxPositionSpares {
+			return nil, &scenario.Error{Field: "system.failure_severity", Problem: fmt.Sprintf(
+				"processor failures of severity 2 with three levels under a policy that runs on %d of %d processors: the positional chain's spare matrices are (N − a + 1)² with N − a = %d, more than %d (docs/model.md section 12); use f₂ = 0 or policy moldable:a", a, n, n-a, MaxPositionSpares)}
 		}
 		p.procs[a] = &Process{Rate: float64(a) * lambda, Severity: sev, CheckpointAfterRecovery: true, Levels: levelsOf(a)}
 		ch, err := birthdeath.New(n-a, mu, theta)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -505,5 +506,21 @@ func TestPositionBeginAll(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPositionBounds: a window whose used counts leave more than
+// MaxPositionSpares processors outside is refused before any matrix is
+// allocated, with an error naming system.failure_severity.
+func TestPositionBounds(t *testing.T) {
+	n := MaxPositionSpares + 10
+	vec := make([]int, n)
+	for i := range vec {
+		vec[i] = min(i+1, 5)
+	}
+	sc := threeLevel(t, n, 1e6, 3600, []float64{0.5, 0.3, 0.2}, scenario.Policy{Kind: scenario.Explicit, Explicit: vec})
+	_, err := New(sc)
+	if err == nil || !strings.Contains(err.Error(), "system.failure_severity") {
+		t.Errorf("a = 5 of %d with f₂ > 0: %v, want an error naming system.failure_severity", n, err)
 	}
 }
