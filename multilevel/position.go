@@ -16,6 +16,10 @@ import (
 // solves two dense systems of that order.
 const MaxPositionStates = 3000
 
+// maxInstantEntries bounds the jumps between the positional chain's
+// states and its instant states (dense: 8 bytes each).
+const maxInstantEntries = 2e7
+
 // MaxPositionSpares bounds m = N − a, the processors outside the
 // application, of every used count of the positional chain's window:
 // its matrices are (m + 1)², some thirty of them per count.
@@ -581,6 +585,9 @@ func (p *positional) evaluate(pattern []int, interval float64) (uwtv, avail, eff
 			instA = append(instA, a)
 		}
 		ni += p.n - a + 1
+	}
+	if S := w * K; float64(S)*float64(max(ni, 1)) > maxInstantEntries {
+		return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: pattern %v: the positional chain has %d states and %d instant states, more than %g entries between them", pattern, S, ni, float64(maxInstantEntries))
 	}
 	// blk[k][b] is the w×w block of jumps from position k to position b
 	// (b ≥ max(k, 1), or b = 0); toI[k] the w×ni jumps to instant states;
