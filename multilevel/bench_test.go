@@ -101,3 +101,61 @@ func BenchmarkLevels(b *testing.B) {
 		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
 	})
 }
+
+// BenchmarkLevelsIntermediate: three levels under greedy with processor
+// failures of severity 2 (the positional chain, position.go): costs 9 s,
+// 50 s and 438 s, shares 0.9, 0.07, 0.03, work rate a, MTTR 1 h; New,
+// one evaluation (pattern [3, 2], I = 600 s) and the joint optimum, CPU
+// time per operation (cpu-ns/op).
+func BenchmarkLevelsIntermediate(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		mttf float64
+	}{{"N=512/greedy", 512, 365 * 86400}, {"N=512/greedy/MTTF=10d", 512, 10 * 86400}} {
+		sc := moldable(b, tc.n, 1)
+		level := func(c float64) scenario.Level {
+			return scenario.Level{Latency: constant(c, tc.n), Overhead: constant(c, tc.n), Recovery: scenario.RecoveryLinear(c, 0, 0, tc.n)}
+		}
+		app := sc.Application
+		app.Levels = []scenario.Level{level(9), level(50), level(438)}
+		sc, err := scenario.New(scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: 3600,
+			FailureSeverity: &scenario.FailureSeverity{Shares: []float64{0.9, 0.07, 0.03}}}, app, scenario.Policy{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("New/"+tc.name, func(b *testing.B) {
+			c0 := cpuTime()
+			for b.Loop() {
+				if _, err := New(sc); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		})
+		m, err := New(sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("Evaluate/"+tc.name, func(b *testing.B) {
+			c0 := cpuTime()
+			for b.Loop() {
+				if _, err := m.Evaluate([]int{3, 2}, 600); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		})
+		b.Run("Optimize/"+tc.name, func(b *testing.B) {
+			c0 := cpuTime()
+			for b.Loop() {
+				r, err := m.Optimize(context.Background(), nil)
+				if err != nil || math.IsNaN(r.UWT) {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(r.Pattern[1]), "V2")
+			}
+			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

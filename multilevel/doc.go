@@ -4,8 +4,9 @@
 // count a: the Plank–Thomason moldable case (N ≥ a processors that fail
 // and get repaired) and the one-processor case of the SCR model; and on
 // policies that change the count (greedy, pb, ab, a vector) with two
-// levels, or more when every processor failure has the top severity
-// ("Malleable policies" below). The specification is
+// levels, three with processor failures of any severity, or more when
+// every processor failure has the top severity ("Malleable policies"
+// and "Processor failures inside the period" below). The specification is
 // docs/model.md, section 12.
 //
 // # Levels, severities, patterns
@@ -96,8 +97,28 @@
 // failures as a severity class no block handles). Each evaluation is a
 // pass over the chain's recurrent states with one period per count they
 // recover on. With three levels or more the same holds when every
-// processor failure has severity L (f_s = 0 for 1 < s < L). Processor
-// failures below the top severity with three levels or more, no
+// processor failure has severity L (f_s = 0 for 1 < s < L).
+//
+// # Processor failures inside the period
+//
+// With three levels and f₂ > 0 a processor failure of severity 2
+// restores the newest level-2 checkpoint, inside the period, and the
+// application continues the period from there on the new count. The
+// decision state is then (n, k), k ∈ 0..V₂ the level-2 checkpoints
+// written since the period began (position.go). The up phase's parts
+// are composed jointly with the spare count: each scalar of the
+// composition above becomes a matrix over the up count of the m = N − a
+// processors outside the application, e^{−Λt}e^{Gt} for a stretch's
+// completion and f_s∫₀ᵗΛe^{−Λu}e^{Gu}du for its exits (G the birth–death
+// generator of those processors), all functions of G, so commuting, and
+// the composition's formulas hold with matrix products and inverses.
+// The superblocks from k to the period's end, then (I − D_P)⁻¹ for the
+// later periods, give the spare law at the failure in each superblock,
+// hence the next state. Work committed to a level-2 checkpoint is
+// credited with the probability h that its period completes before a
+// failure restores the level-3 checkpoint, h solving a linear system on
+// the same chain. Processor failures below the top severity with four
+// levels or more, a recovery cost by old count with f₂ > 0, no
 // checkpoint after recovery, and a top-level recovery cost that depends
 // on the old count together with crashes are refused (docs/model.md
 // section 12 says why).

@@ -40,11 +40,12 @@ type Settings struct {
 // interval, the chain on neither, so it is solved once and each
 // evaluation is one pass over its recurrent states.
 type malleable struct {
-	sev    []float64  // the up phases' severity classes: f₁ … f_L, then the down share
-	procs  []*Process // by configuration index
-	work   []float64  // ω(a) by configuration index
-	states []upState  // the chain's recurrent states
-	result uwt.Result // the solved chain (window, dropped mass, states)
+	pos    *positional // three levels with processor failures of severity 2, or nil
+	sev    []float64   // the up phases' severity classes: f₁ … f_L, then the down share
+	procs  []*Process  // by configuration index
+	work   []float64   // ω(a) by configuration index
+	states []upState   // the chain's recurrent states
+	result uwt.Result  // the solved chain (window, dropped mass, states)
 }
 
 // upState is a recurrent state of the decision chain: its stationary
@@ -64,13 +65,21 @@ type upState struct {
 // at checkpoints, or (with process crashes) a top-level recovery cost
 // that depends on the count that wrote the checkpoint.
 func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*malleable, error) {
+	sev := sc.Severity()
+	// Processor failures inside the period (position.go).
+	return buildMalleable(ctx, sc, s, len(sev) == 3 && sev[1] != 0)
+}
+
+// buildMalleable is newMalleable with the positional chain (three levels:
+// position.go) built when inner is set, whatever the share of severity 2.
+func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inner bool) (*malleable, error) {
 	app := sc.Application
 	L := app.NumLevels()
 	sev := sc.Severity()
 	for s := 2; s < L; s++ {
-		if sev[s-1] != 0 {
+		if sev[s-1] != 0 && !inner {
 			return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
-				"%d levels with the policy %s, which changes the processor count, and failures of severity %d (system.failure_severity): the malleable multi-level model needs every processor failure of the top severity (docs/model.md section 12); use policy moldable:a", L, sc.Policy, s)}
+				"%d levels with the policy %s, which changes the processor count, and failures of severity %d (system.failure_severity): the malleable multi-level model needs, with four levels or more, every processor failure of the top severity (docs/model.md section 12); use policy moldable:a", L, sc.Policy, s)}
 		}
 	}
 	if app.NoCheckpointAfterRecovery {
@@ -85,6 +94,14 @@ func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*mal
 	crash := 0.0
 	if L > 1 {
 		crash = sev[0]
+	}
+	if inner {
+		for l, lv := range levels {
+			if lv.Recovery.DependsOnOld() {
+				return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
+					"level %d's recovery depends on the count that wrote the checkpoint, with processor failures of severity 2 (system.failure_severity[1] = %g) and the policy %s: not modelled", l+1, sev[1], sc.Policy)}
+			}
+		}
 	}
 	if crash > 0 && top.Recovery.DependsOnOld() {
 		return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
@@ -156,6 +173,23 @@ func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*mal
 			return nil, fmt.Errorf("multilevel: the decision chain has a state %v of kind %v", w.State, w.State.Kind)
 		}
 		mm.states = append(mm.states, st)
+	}
+	if inner {
+		lo, hi := n, 0
+		for _, w := range res.Inspect() {
+			lo, hi = min(lo, w.State.N), max(hi, w.State.N)
+		}
+		levelsOf := func(a int) []Level {
+			var out []Level
+			for _, lv := range levels {
+				out = append(out, Level{Latency: lv.Latency[a-1], Overhead: lv.Overhead[a-1], Recovery: lv.Recovery.Cost(a, a)})
+			}
+			return out
+		}
+		mm.pos, err = newPositional(n, lo, hi, sc.Reschedule.At, lambda, mu, theta, sev, app.WorkRate, levelsOf)
+		if err != nil {
+			return nil, err
+		}
 	}
 	return mm, nil
 }

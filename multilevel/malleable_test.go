@@ -204,11 +204,20 @@ func TestMalleableThreeLevelsFixedCount(t *testing.T) {
 // refused with an error naming the field.
 func TestMalleableRefused(t *testing.T) {
 	greedy := scenario.Policy{}
-	three := func() *scenario.Scenario {
+	four := func() *scenario.Scenario {
 		sc := twoLevel(t, 4, 1e5, 3600, []float64{0.5, 0.5}, greedy)
 		lv := sc.Application.Levels
-		sc.Application.Levels = append(lv, lv[1])
-		sc.System.FailureSeverity = &scenario.FailureSeverity{Shares: []float64{0.5, 0.3, 0.2}}
+		sc.Application.Levels = append(lv, lv[1], lv[1])
+		sc.System.FailureSeverity = &scenario.FailureSeverity{Shares: []float64{0.5, 0.2, 0.1, 0.2}}
+		return sc
+	}
+	threeByOld := func() *scenario.Scenario {
+		sc := twoLevel(t, 4, 1e5, 3600, []float64{0.5, 0.5}, greedy)
+		lv := sc.Application.Levels
+		mid := lv[1]
+		mid.Recovery = scenario.RecoveryLinear(100, 1, 0, 4)
+		sc.Application.Levels = []scenario.Level{lv[0], mid, lv[1]}
+		sc.System.FailureSeverity = &scenario.FailureSeverity{Shares: []float64{0, 0.5, 0.5}}
 		return sc
 	}
 	for _, tc := range []struct {
@@ -216,7 +225,8 @@ func TestMalleableRefused(t *testing.T) {
 		sc    func() *scenario.Scenario
 		field string
 	}{
-		{"three levels, severity-2 processor failures", three, "application.checkpoint_levels"},
+		{"four levels, severity-2 processor failures", four, "application.checkpoint_levels"},
+		{"three levels, severity-2 processor failures, a recovery by old count", threeByOld, "application.checkpoint_levels"},
 		{"no checkpoint after recovery", func() *scenario.Scenario {
 			sc := twoLevel(t, 4, 1e5, 3600, []float64{0.5, 0.5}, greedy)
 			sc.Application.NoCheckpointAfterRecovery = true

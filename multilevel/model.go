@@ -36,7 +36,8 @@ func New(sc *scenario.Scenario) (*Model, error) {
 // validate, or if it asks for what the package does not model yet:
 // failure events of several processors, or, with a policy that changes
 // the processor count, a processor failure below the top severity with
-// three levels or more, no checkpoint after
+// four levels or more (or with three and a recovery cost by old count),
+// no checkpoint after
 // recovery, reconfiguration at checkpoints, or a top-level recovery
 // cost that depends on the old count together with process crashes
 // (each error names its field). A malleable policy builds and solves
@@ -194,10 +195,18 @@ func (m *Model) Evaluate(pattern []int, interval float64) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Interval: interval, Pattern: append([]int(nil), pattern...), Period: p, Down: m.down}
-	if m.mall != nil {
+	switch {
+	case m.mall != nil && m.mall.pos != nil:
+		var lost float64
+		r.UWT, r.Availability, r.Efficiency, r.Down, lost, err = m.mall.pos.evaluate(pattern, interval)
+		if err != nil {
+			return Result{}, err
+		}
+		r.Dropped = math.Max(m.mall.result.Dropped, lost)
+	case m.mall != nil:
 		r.UWT, r.Availability, r.Efficiency, r.Down = m.mall.evaluate(pattern, interval)
 		r.Dropped = m.mall.result.Dropped
-	} else {
+	default:
 		r.Efficiency = p.Efficiency()
 		r.Availability = r.Efficiency / (1 + m.down)
 		r.UWT = m.work * r.Availability

@@ -257,3 +257,81 @@ func TestLevelsMalleableThreeLevels(t *testing.T) {
 		t.Errorf("no power: pattern [1 2]'s UWT %.6f is inside %.6f ± %.6f", other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
 	}
 }
+
+// TestLevelsMalleableIntermediate: three levels under greedy and pb
+// with processor failures of severity 2 (they restore a level-2
+// checkpoint inside the period and the application continues the period
+// from there on the new count): the exact positional model (package
+// multilevel, docs/model.md section 12, "Processor failures inside the
+// period") lies within the simulation's 99.9 % interval, and the
+// interval rejects two wrong models: the shares of severities 2 and 3
+// moved by 0.1, and the model without the position (every processor
+// failure restoring the level-3 checkpoint).
+func TestLevelsMalleableIntermediate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation: skipped in -short")
+	}
+	for _, tc := range []struct {
+		n       int
+		mttf    float64
+		sev     []float64
+		pattern []int
+		I       float64
+		pol     scenario.Policy
+	}{
+		{6, 2e4, []float64{0.5, 0.3, 0.2}, []int{3, 2}, 300, scenario.Policy{}},
+		{8, 1.5e4, []float64{0.4, 0.4, 0.2}, []int{2, 3}, 400, scenario.Policy{Kind: scenario.PerformanceBased}},
+	} {
+		build := func(sev []float64) (*scenario.Scenario, *multilevel.Model) {
+			base := levelScenario(t, tc.n, tc.n, true)
+			for i := range base.Application.WorkRate {
+				base.Application.WorkRate[i] = math.Pow(float64(i+1), 0.8)
+			}
+			sys := base.System
+			sys.MTTF = tc.mttf
+			sys.FailureSeverity = &scenario.FailureSeverity{Shares: sev}
+			sc, err := scenario.New(sys, base.Application, tc.pol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc.CheckpointPattern = tc.pattern
+			m, err := multilevel.New(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !m.Malleable() {
+				t.Fatalf("%v: not the malleable model", tc.pol)
+			}
+			return sc, m
+		}
+		sc, m := build(tc.sev)
+		model, err := m.Evaluate(nil, tc.I)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f1, f2, f3 := tc.sev[0], tc.sev[1], tc.sev[2]
+		_, shifted := build([]float64{f1, f2 - 0.1, f3 + 0.1})
+		_, flat := build([]float64{f1, 0, f2 + f3})
+		var wrong [2]float64
+		for i, w := range []*multilevel.Model{shifted, flat} {
+			r, err := w.Evaluate(nil, tc.I)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wrong[i] = r.UWT
+		}
+		res, err := sim.Run(context.Background(), sc, tc.I, &sim.Settings{Seed: 22, RelTol: 0.002, Confidence: 0.999})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: model %.5f, simulation %.5f ± %.5f (%v); f₂ − 0.1: %.5f, no position: %.5f", tc.pol, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, wrong[0], wrong[1])
+		if !res.UWT.Contains(model.UWT) {
+			t.Errorf("%v: model %.6f outside the simulation's interval %.6f ± %.6f", tc.pol, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+		}
+		for i, name := range []string{"f₂ − 0.1", "no position"} {
+			if res.UWT.Contains(wrong[i]) {
+				t.Errorf("%v: no power: the model with %s, %.6f, is inside %.6f ± %.6f", tc.pol, name, wrong[i], res.UWT.Mean, res.UWT.HalfWidth)
+			}
+		}
+	}
+}

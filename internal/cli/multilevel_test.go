@@ -290,3 +290,52 @@ func TestCurveIntervalsLevels(t *testing.T) {
 		t.Errorf("intervals on Atlas: pattern %v, first row %+v", iv.Pattern, iv.Models[0])
 	}
 }
+
+// TestLevelsMalleableIntermediate: three levels under greedy with
+// processor failures of severity 2 (the positional chain, docs/model.md
+// section 12, "Processor failures inside the period"): markov uwt and
+// optimize answer (they exited 1 naming system.failure_severity before),
+// simulate holds the model's UWT in its interval, and four levels with
+// severity-2 processor failures still exit 1 naming the field.
+func TestLevelsMalleableIntermediate(t *testing.T) {
+	const three = `{"system": {"processors": 6, "mttf": 20000, "mttr": 3000, "failure_severity": [0.5, 0.3, 0.2]},
+	 "application": {"work_rate": [1, 2, 3, 4, 5, 6],
+	   "checkpoint_levels": [{"latency": 5, "overhead": 3, "recovery": 5}, {"latency": 40, "overhead": 30, "recovery": 60},
+	     {"latency": 200, "overhead": 150, "recovery": 300}]},
+	 "policy": "greedy", "checkpoint_pattern": [3, 2]}`
+	path := writeFile(t, "ml3.json", three)
+	var u struct {
+		UWT       float64 `json:"uwt"`
+		Malleable bool    `json:"malleable"`
+		Pattern   []int   `json:"pattern"`
+	}
+	runJSON(t, &u, "uwt", "--scenario", path, "--interval", "300s")
+	if !u.Malleable || !(u.UWT > 0 && u.UWT < 6) || len(u.Pattern) != 2 || u.Pattern[0] != 3 || u.Pattern[1] != 2 {
+		t.Errorf("uwt on greedy with three levels and f₂ > 0: %+v", u)
+	}
+	var o struct {
+		UWT     float64 `json:"uwt"`
+		Pattern []int   `json:"pattern"`
+	}
+	runJSON(t, &o, "optimize", "--scenario", path, "--pattern", "3,2")
+	if !(o.UWT >= u.UWT) {
+		t.Errorf("optimize --pattern 3,2: UWT %v below the UWT at 300 s, %v", o.UWT, u.UWT)
+	}
+	runJSON(t, &o, "optimize", "--scenario", path)
+	if !(o.UWT >= u.UWT) || len(o.Pattern) != 2 {
+		t.Errorf("optimize: %+v, below the UWT at [3, 2] and 300 s, %v", o, u.UWT)
+	}
+	var sim struct {
+		ModelUWT  float64 `json:"model_uwt"`
+		ModelInCI bool    `json:"model_in_ci"`
+	}
+	runJSON(t, &sim, "simulate", "--scenario", path, "--interval", "300s", "--rel-tol", "0.01")
+	if !sim.ModelInCI || sim.ModelUWT != u.UWT {
+		t.Errorf("simulate on greedy with three levels and f₂ > 0: %+v, uwt %v", sim, u.UWT)
+	}
+	four := writeFile(t, "ml4.json", strings.Replace(strings.Replace(strings.Replace(three, `[0.5, 0.3, 0.2]`, `[0.5, 0.2, 0.1, 0.2]`, 1),
+		`{"latency": 200,`, `{"latency": 100, "recovery": 100}, {"latency": 200,`, 1), `[3, 2]`, `[1, 1, 1]`, 1))
+	if _, errOut, code := run(t, "uwt", "--scenario", four, "--interval", "300s", "--pattern", "1,1,1"); code != 1 || !strings.Contains(errOut, "application.checkpoint_levels") {
+		t.Errorf("uwt on greedy with four levels and f₂ > 0: exit %d, %q; want 1 naming application.checkpoint_levels", code, errOut)
+	}
+}

@@ -1,0 +1,933 @@
+package multilevel
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ckpt-markov/markov/birthdeath"
+	"github.com/ckpt-markov/markov/scenario"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// MaxPositionStates bounds the states of the positional chain (three
+// levels, a malleable policy and processor failures of severity 2:
+// docs/model.md section 12, "Processor failures inside the period"): the
+// window's functional counts times V₂ + 1 positions. Each evaluation
+// solves two dense systems of that order.
+const MaxPositionStates = 3000
+
+// maxInstantEntries bounds the jumps between the positional chain's
+// states and its instant states (dense: 8 bytes each).
+const maxInstantEntries = 2e7
+
+// MaxPositionSpares bounds m = N − a, the processors outside the
+// application, of every used count of the positional chain's window:
+// its matrices are (m + 1)², some thirty of them per count.
+const MaxPositionSpares = 400
+
+// The classes of what ends a part of an up phase (positional model):
+// the severities 1..3 of failures that take no processor down (crashes,
+// and the crashes a failed recovery escalates), a processor failure in
+// a segment or a level-1 or level-3 recovery, and a processor failure
+// during a recovery from level 2 (any severity then restores the
+// level-3 checkpoint: severity 2 destroys the level-2 copy being read).
+const (
+	clCrash   = 0
+	clKill    = 3
+	clKillRec = 4
+	nClasses  = 5
+)
+
+// mphase is a part of an up phase on a processors, summarised jointly
+// with the spare count: done[i][j] is the probability of completing it
+// with j spares up at its end, from i at its start, and exit[c][i][j]
+// that of leaving it by class c with j spares up then. Every matrix is a
+// function of the spare chain's generator G (a series in e^{Gt} and
+// resolvents of G), so they all commute, and the scalar composition of
+// period.go holds with the products and inverses of matrices. A nil
+// exit is zero.
+type mphase struct {
+	done *mat.Dense
+	exit [nClasses]*mat.Dense
+}
+
+// mcomposer composes the up phase's parts on a processors with m = N − a
+// processors outside the application (their up count the spare state).
+type mcomposer struct {
+	pr       *Process          // on a: rate aλ, shares f₁ … f₃
+	chain    *birthdeath.Chain // the up count of the m processors outside, failing at μ
+	size     int
+	pattern  []int
+	interval float64
+	attempts map[float64]mphase // by length: the segments' and recoveries'
+}
+
+func (c *mcomposer) identity() *mat.Dense {
+	d := mat.NewDense(c.size, c.size, nil)
+	for i := 0; i < c.size; i++ {
+		d.Set(i, i, 1)
+	}
+	return d
+}
+
+func mul(a, b *mat.Dense) *mat.Dense {
+	var out mat.Dense
+	out.Mul(a, b)
+	return &out
+}
+
+// add returns a + b, nil being zero.
+func add(a, b *mat.Dense) *mat.Dense {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	var out mat.Dense
+	out.Add(a, b)
+	return &out
+}
+
+// loopInverse returns (I − z)⁻¹ (nil z: I). I − z is a non-singular
+// M-matrix here: z holds the probabilities of returning to the start of
+// a loop, whose rows sum to less than one.
+func (c *mcomposer) loopInverse(z *mat.Dense) (*mat.Dense, error) {
+	a := c.identity()
+	if z != nil {
+		a.Sub(a, z)
+	}
+	// LU and its inverse without mat.Inverse's condition estimate (a
+	// fifth of an evaluation's time): I − z is diagonally dominant.
+	raw := a.RawMatrix()
+	ipiv := make([]int, c.size)
+	work := make([]float64, 4*c.size)
+	if !lapack64.Getrf(raw, ipiv) || !lapack64.Getri(raw, ipiv, work, len(work)) {
+		return nil, fmt.Errorf("multilevel: positional model: a loop matrix is singular")
+	}
+	return a, nil
+}
+
+// attempt is a stretch of t seconds that any failure of a used
+// processor ends: done = e^{−Λt}e^{Gt}, and a failure of class c in it
+// leaves the spares with ∫₀ᵗ r_c e^{−Λu}e^{Gu} du, r_c its rate (crashes
+// aλf₁, processor failures aμ).
+func (c *mcomposer) attempt(t float64) (mphase, error) {
+	if ph, ok := c.attempts[t]; ok {
+		return ph, nil
+	}
+	ph, err := c.newAttempt(t)
+	if err != nil {
+		return mphase{}, err
+	}
+	if c.attempts == nil {
+		c.attempts = map[float64]mphase{}
+	}
+	c.attempts[t] = ph
+	return ph, nil
+}
+
+func (c *mcomposer) newAttempt(t float64) (mphase, error) {
+	rate := c.pr.Rate
+	var p, q mat.Dense
+	if err := c.chain.Transition(&p, &q, t, rate, nil); err != nil {
+		return mphase{}, err
+	}
+	p.Scale(math.Exp(-rate*t), &p)
+	ph := mphase{done: &p}
+	if rate == 0 {
+		return ph, nil
+	}
+	// q = ∫₀ᵗ Λe^{−Λu}e^{Gu} du: the classes take their shares of it.
+	crash := c.pr.Severity[0]
+	if crash > 0 {
+		var x mat.Dense
+		x.Scale(crash, &q)
+		ph.exit[clCrash] = &x
+	}
+	var k mat.Dense
+	k.Scale(1-crash, &q)
+	ph.exit[clKill] = &k
+	return ph, nil
+}
+
+func (a mphase) then(b mphase) mphase {
+	out := mphase{done: mul(a.done, b.done)}
+	for s := range a.exit {
+		var x *mat.Dense
+		if b.exit[s] != nil {
+			x = mul(a.done, b.exit[s])
+		}
+		out.exit[s] = add(a.exit[s], x)
+	}
+	return out
+}
+
+func (c *mcomposer) repeat(a mphase, n int) mphase {
+	out := mphase{done: c.identity()}
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			out = out.then(a)
+		}
+		if n > 1 {
+			a = a.then(a)
+		}
+	}
+	return out
+}
+
+// recovery returns the attempt of a recovery from level l (R_l + L_l:
+// the checkpoint after recovery) with its classes mapped as in a level-l
+// block (period.go, block): severities below l, or any at l = 3,
+// restart it (returned as restart); severity l < 3 escalates to l + 1; a
+// processor failure during a recovery from level 2 is clKillRec.
+func (c *mcomposer) recovery(l int) (r mphase, restart *mat.Dense, err error) {
+	lv := c.pr.Levels[l-1]
+	a, err := c.attempt(lv.Recovery + lv.Latency)
+	if err != nil {
+		return mphase{}, nil, err
+	}
+	r.done = a.done
+	const L = 3
+	for s := 0; s < L; s++ { // severity s+1
+		switch {
+		case s < l-1 || l == L:
+			restart = add(restart, a.exit[s])
+		case s == l-1:
+			r.exit[s+1] = add(r.exit[s+1], a.exit[s])
+		default:
+			r.exit[s] = add(r.exit[s], a.exit[s])
+		}
+	}
+	if l == 2 {
+		r.exit[clKillRec] = a.exit[clKill]
+	} else {
+		r.exit[clKill] = a.exit[clKill]
+	}
+	return r, restart, nil
+}
+
+// wrap returns body inside the recovery loop of level l: a failure of
+// severity ≤ l (classes below l) is handled by a recovery from the
+// level-l checkpoint that began it and a new attempt of the body.
+func (c *mcomposer) wrap(l int, body mphase) (mphase, error) {
+	r, restart, err := c.recovery(l)
+	if err != nil {
+		return mphase{}, err
+	}
+	ri, err := c.loopInverse(restart)
+	if err != nil {
+		return mphase{}, err
+	}
+	var handled *mat.Dense
+	for s := 0; s < l; s++ {
+		handled = add(handled, body.exit[s])
+	}
+	if handled == nil {
+		out := body
+		for s := 0; s < l; s++ {
+			out.exit[s] = nil
+		}
+		return out, nil
+	}
+	hr := mul(handled, ri) // a handled failure, then the recovery loop
+	zi, err := c.loopInverse(mul(hr, r.done))
+	if err != nil {
+		return mphase{}, err
+	}
+	out := mphase{done: mul(zi, body.done)}
+	for s := l; s < nClasses; s++ {
+		var x *mat.Dense
+		if r.exit[s] != nil {
+			x = mul(hr, r.exit[s])
+		}
+		if y := add(body.exit[s], x); y != nil {
+			out.exit[s] = mul(zi, y)
+		}
+	}
+	return out, nil
+}
+
+// decisionRecovery returns the recovery from level l that starts an up
+// phase, crashes restarting it: its completion, and its end by a
+// processor failure (after which the application restores the level-3
+// checkpoint: position 0).
+func (c *mcomposer) decisionRecovery(l int) (done, kill *mat.Dense, err error) {
+	lv := c.pr.Levels[l-1]
+	a, err := c.attempt(lv.Recovery + lv.Latency)
+	if err != nil {
+		return nil, nil, err
+	}
+	ri, err := c.loopInverse(a.exit[clCrash])
+	if err != nil {
+		return nil, nil, err
+	}
+	return mul(ri, a.done), mul(ri, a.exit[clKill]), nil
+}
+
+// upParts are the parts of an up phase on a processors for one pattern
+// and interval: the recoveries that start it (from level 2 and level 3),
+// the first superblock of a period (the level-2 body wrapped in the
+// level-3 recovery loop), the level-2 blocks ending at level 2 and at
+// level 3, and a whole period from its start.
+type upParts struct {
+	rec2, rec3, kill2, kill3 *mat.Dense
+	first, mid, last         mphase
+	periodInv                *mat.Dense // (I − period's done)⁻¹
+}
+
+func (c *mcomposer) parts() (*upParts, error) {
+	v1, v2 := c.pattern[0], c.pattern[1]
+	var seg [4]mphase
+	for l := 1; l <= 3; l++ {
+		s, err := c.attempt(c.interval + c.pr.Levels[l-1].Latency)
+		if err != nil {
+			return nil, err
+		}
+		seg[l] = s
+	}
+	var head mphase // body(1, 1) and V₁ − 1 level-1 blocks
+	if v1 > 0 {
+		b11, err := c.wrap(1, seg[1])
+		if err != nil {
+			return nil, err
+		}
+		head = seg[1].then(c.repeat(b11, v1-1))
+	}
+	body2 := func(k int) (mphase, error) { // body(2, k)
+		if v1 == 0 {
+			return seg[k], nil
+		}
+		b1k, err := c.wrap(1, seg[k])
+		if err != nil {
+			return mphase{}, err
+		}
+		return head.then(b1k), nil
+	}
+	u := &upParts{}
+	var err error
+	if u.rec2, u.kill2, err = c.decisionRecovery(2); err != nil {
+		return nil, err
+	}
+	if u.rec3, u.kill3, err = c.decisionRecovery(3); err != nil {
+		return nil, err
+	}
+	c0 := 2
+	if v2 == 0 {
+		c0 = 3
+	}
+	b, err := body2(c0)
+	if err != nil {
+		return nil, err
+	}
+	if u.first, err = c.wrap(3, b); err != nil {
+		return nil, err
+	}
+	if v2 > 0 {
+		if b, err = body2(2); err != nil {
+			return nil, err
+		}
+		if u.mid, err = c.wrap(2, b); err != nil {
+			return nil, err
+		}
+		if b, err = body2(3); err != nil {
+			return nil, err
+		}
+		if u.last, err = c.wrap(2, b); err != nil {
+			return nil, err
+		}
+	}
+	period := u.first.done
+	if v2 > 0 {
+		period = mul(period, mul(c.repeat(u.mid, v2-1).done, u.last.done))
+	}
+	if u.periodInv, err = c.loopInverse(period); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// superblock returns the superblock that leads from position b to b + 1
+// (b = V₂: to the end of the period).
+func (u *upParts) superblock(b, v2 int) mphase {
+	switch {
+	case b == 0:
+		return u.first
+	case b < v2:
+		return u.mid
+	}
+	return u.last
+}
+
+// rowTimes returns the row vector x·d.
+func rowTimes(x []float64, d *mat.Dense) []float64 {
+	out := make([]float64, len(x))
+	if d == nil {
+		return out
+	}
+	r, c := d.Dims()
+	for i := 0; i < r; i++ {
+		if x[i] == 0 {
+			continue
+		}
+		row := d.RawRowView(i)
+		for j := 0; j < c; j++ {
+			out[j] += x[i] * row[j]
+		}
+	}
+	return out
+}
+
+func sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// upLaw is what a stretch of an up phase yields, from a point mass of
+// spares: kill[b] (b = 1..V₂; nil where the stretch does not run
+// superblock b) the spare law at a processor failure in a segment or a
+// level-1 recovery of superblock b, zero the spare law at the failures
+// that restore the level-3 checkpoint whatever their severity (during a
+// recovery from level 2 or 3, or in the first superblock), end the
+// spare law at the end of the stretch (nil for the later periods, which
+// never end), periods the expected number of periods it completes.
+type upLaw struct {
+	kill    [][]float64
+	zero    []float64
+	end     []float64
+	periods float64
+}
+
+// run sequences the superblocks from..V₂ from the spare law x into out
+// and returns the spare law at their end.
+func (u *upParts) run(x []float64, from, v2 int, out *upLaw) []float64 {
+	for b := from; b <= v2; b++ {
+		sb := u.superblock(b, v2)
+		kn := rowTimes(x, sb.exit[clKill])
+		kr := rowTimes(x, sb.exit[clKillRec])
+		if b == 0 {
+			for j := range kn {
+				out.zero[j] += kn[j] + kr[j]
+			}
+		} else {
+			out.kill[b] = kn
+			for j := range kr {
+				out.zero[j] += kr[j]
+			}
+		}
+		x = rowTimes(x, sb.done)
+	}
+	return x
+}
+
+// begin returns the law of an up phase from s spares up at position k
+// until the end of the period it starts in: the recovery from the level
+// of position k's checkpoint, then the superblocks k..V₂.
+func (u *upParts) begin(s, k, v2, size int) upLaw {
+	x := make([]float64, size)
+	x[s] = 1
+	out := upLaw{kill: make([][]float64, v2+1)}
+	if k == 0 {
+		out.zero = rowTimes(x, u.kill3)
+		x = rowTimes(x, u.rec3)
+	} else {
+		out.zero = rowTimes(x, u.kill2)
+		x = rowTimes(x, u.rec2)
+	}
+	out.end = u.run(x, k, v2, &out)
+	out.periods = sum(out.end)
+	return out
+}
+
+// beginAll returns begin(s, k, v2, size) for k = 0..V₂ in O(V₂m²)
+// rather than O(V₂²m²): from a level-2 checkpoint the superblocks before
+// the last are alike, so the spare law x_i = e_s·rec₂·mid^i after i of
+// them serves every start k, superblock b being offset b − k. The laws
+// share their rows (read only).
+func (u *upParts) beginAll(s, v2, size int) []upLaw {
+	out := make([]upLaw, v2+1)
+	out[0] = u.begin(s, 0, v2, size)
+	if v2 == 0 {
+		return out
+	}
+	x := make([]float64, size)
+	x[s] = 1
+	zero0 := rowTimes(x, u.kill2)
+	x = rowTimes(x, u.rec2)
+	yN := make([][]float64, v2)
+	cumR := make([][]float64, v2+1) // Σ_{i'<i} x_{i'}·mid's clKillRec
+	cumR[0] = make([]float64, size)
+	lN, lR, lD := make([][]float64, v2), make([][]float64, v2), make([][]float64, v2)
+	for i := 0; i < v2; i++ {
+		lN[i] = rowTimes(x, u.last.exit[clKill])
+		lR[i] = rowTimes(x, u.last.exit[clKillRec])
+		lD[i] = rowTimes(x, u.last.done)
+		if i == v2-1 {
+			break
+		}
+		yN[i] = rowTimes(x, u.mid.exit[clKill])
+		r := rowTimes(x, u.mid.exit[clKillRec])
+		cumR[i+1] = make([]float64, size)
+		for j := range r {
+			cumR[i+1][j] = cumR[i][j] + r[j]
+		}
+		x = rowTimes(x, u.mid.done)
+	}
+	for k := 1; k <= v2; k++ {
+		i := v2 - k
+		law := upLaw{kill: make([][]float64, v2+1), zero: make([]float64, size), end: lD[i]}
+		for b := k; b < v2; b++ {
+			law.kill[b] = yN[b-k]
+		}
+		law.kill[v2] = lN[i]
+		for j := range law.zero {
+			law.zero[j] = zero0[j] + cumR[i][j] + lR[i][j]
+		}
+		law.periods = sum(law.end)
+		out[k] = law
+	}
+	return out
+}
+
+// later returns the law of the periods that follow the completion of a
+// period with j spares up, until the up phase ends: Σ_{r≥0} e_j·D_P^r
+// (the geometric tail, (I − D_P)⁻¹) run through the superblocks.
+func (u *upParts) later(j, v2, size int) upLaw {
+	x := make([]float64, size)
+	x[j] = 1
+	w := rowTimes(x, u.periodInv)
+	out := upLaw{kill: make([][]float64, v2+1), zero: make([]float64, size)}
+	out.periods = sum(w) - 1
+	u.run(w, 0, v2, &out)
+	return out
+}
+
+// positional is the chain of decision and down states with the position
+// in the period (docs/model.md section 12, "Processor failures inside the
+// period"): three levels on a malleable policy with processor failures
+// of severity 2.
+type positional struct {
+	n         int // processors
+	lo, hi    int // the window of functional counts
+	act       []int
+	work      []float64 // ω(a) by a−1
+	procs     map[int]*Process
+	mu, theta float64
+	phi       float64 // share of severity 2 among processor failures
+	chains    map[int]*birthdeath.Chain
+	levelsOf  func(a int) []Level
+}
+
+// newPositional returns the positional chain of the window [lo, hi] of
+// functional counts, r the policy.
+func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, sev []float64, work []float64, levelsOf func(a int) []Level) (*positional, error) {
+	p := &positional{n: n, lo: lo, hi: hi, work: work, mu: mu, theta: theta, levelsOf: levelsOf,
+		procs: map[int]*Process{}, chains: map[int]*birthdeath.Chain{}}
+	p.phi = sev[1] / (sev[1] + sev[2])
+	for k := lo; k <= hi; k++ {
+		a := 0
+		if k > 0 {
+			a = r(k)
+		}
+		p.act = append(p.act, a)
+		if a == 0 {
+			continue
+		}
+		if _, ok := p.procs[a]; ok {
+			continue
+		}
+		if n-a > MaxPositionSpares {
+			return nil, &scenario.Error{Field: "system.failure_severity", Problem: fmt.Sprintf(
+				"processor failures of severity 2 with three levels under a policy that runs on %d of %d processors: the positional chain's spare matrices are (N − a + 1)² with N − a = %d, more than %d (docs/model.md section 12); use f₂ = 0 or policy moldable:a", a, n, n-a, MaxPositionSpares)}
+		}
+		p.procs[a] = &Process{Rate: float64(a) * lambda, Severity: sev, CheckpointAfterRecovery: true, Levels: levelsOf(a)}
+		ch, err := birthdeath.New(n-a, mu, theta)
+		if err != nil {
+			return nil, err
+		}
+		p.chains[a] = ch
+	}
+	return p, nil
+}
+
+// evaluate returns UWT, availability, efficiency and down time per
+// running second of pattern and interval (docs/model.md section 12),
+// and the stationary probability that a jump leaves the window (the
+// rows are renormalised).
+//
+// The chain is lifted with one instant state per used count a and
+// spare count j, "a period has just completed on a with j spares up"
+// (no sojourn), so that a decision state's row holds the current
+// period only: its transitions go up in position (a severity-2 failure
+// at a later superblock), to position 0, or to an instant state; the
+// instant states' rows (the later periods) go anywhere. With z = (π on
+// the instant states, π on position 0) the balance of positions
+// b = 1..V₂ gives π_b = z·M_b by forward substitution, M_b = (Σ_{k<b}
+// M_k P_kb + M_I Y_b)(I − P_bb)⁻¹, and the balance of z closes a system
+// of its order (the instant states and one window). The survival h is
+// block upper triangular in the position: back substitution.
+func (p *positional) evaluate(pattern []int, interval float64) (uwtv, avail, eff, down, lost float64, err error) {
+	v1, v2 := pattern[0], pattern[1]
+	K := v2 + 1
+	w := p.hi - p.lo + 1
+	if S := w * K; S > MaxPositionStates {
+		return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: pattern %v: the positional chain has %d functional counts × %d positions = %d states, more than %d", pattern, w, K, S, MaxPositionStates)
+	}
+	// Instant states: for each used count of the window, its spare counts.
+	inst := map[int]int{} // a → offset of (a, 0)
+	var ni int
+	var instA []int
+	for _, a := range p.act {
+		if _, ok := inst[a]; a == 0 || ok {
+			continue
+		}
+		inst[a] = ni
+		for j := 0; j <= p.n-a; j++ {
+			instA = append(instA, a)
+		}
+		ni += p.n - a + 1
+	}
+	if S := w * K; float64(S)*float64(max(ni, 1)) > maxInstantEntries {
+		return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: pattern %v: the positional chain has %d states and %d instant states, more than %g entries between them", pattern, S, ni, float64(maxInstantEntries))
+	}
+	// blk[k][b] is the w×w block of jumps from position k to position b
+	// (b ≥ max(k, 1), or b = 0); toI[k] the w×ni jumps to instant states;
+	// fromI[b] the ni×w jumps from instant states to position b; g[k][b]
+	// the severity-2 jumps of the current period (b ≥ k ≥ 1), for h.
+	blk := make([][]*mat.Dense, K)
+	g := make([][]*mat.Dense, K)
+	for k := range blk {
+		blk[k] = make([]*mat.Dense, K)
+		g[k] = make([]*mat.Dense, K)
+	}
+	get := func(m [][]*mat.Dense, k, b int) *mat.Dense {
+		if m[k][b] == nil {
+			m[k][b] = mat.NewDense(w, w, nil)
+		}
+		return m[k][b]
+	}
+	toI := make([]*mat.Dense, K)
+	for k := range toI {
+		toI[k] = mat.NewDense(w, max(ni, 1), nil)
+	}
+	fromI := make([]*mat.Dense, K)
+	for b := range fromI {
+		fromI[b] = mat.NewDense(max(ni, 1), w, nil)
+	}
+	tau := make([]float64, w)
+	type risk struct {
+		n, b       int // the next state's count index and position
+		prob, gain float64
+	}
+	type credit struct {
+		safe  float64
+		risky []risk
+	}
+	cred := make([][]credit, K) // decision states, by position then count index
+	for k := range cred {
+		cred[k] = make([]credit, w)
+	}
+	icred := make([]credit, ni)
+	parts := map[int]*upParts{}
+	works := map[int][3]float64{} // a → (U, superblock work, −)
+	// addKill adds the jumps of a failure at superblock b with spare law x
+	// from a state (row i of the position-k blocks, or of the instant
+	// rows when k < 0) with the at-risk gain.
+	for idx, n := 0, p.lo; n <= p.hi; idx, n = idx+1, n+1 {
+		a := p.act[idx]
+		if a == 0 {
+			rate := float64(n)*p.mu + float64(p.n-n)*p.theta
+			tau[idx] = 1 / rate
+			for k := 0; k < K; k++ {
+				if n > 0 && idx > 0 {
+					get(blk, k, k).Set(idx, idx-1, float64(n)*p.mu/rate)
+					if k > 0 {
+						get(g, k, k).Set(idx, idx-1, float64(n)*p.mu/rate)
+					}
+				}
+				if n < p.hi {
+					get(blk, k, k).Set(idx, idx+1, float64(p.n-n)*p.theta/rate)
+					if k > 0 {
+						get(g, k, k).Set(idx, idx+1, float64(p.n-n)*p.theta/rate)
+					}
+				}
+			}
+			continue
+		}
+		tau[idx] = 1 / (float64(a) * p.mu)
+		u, ok := parts[a]
+		if !ok {
+			c := &mcomposer{pr: p.procs[a], chain: p.chains[a], size: p.n - a + 1, pattern: pattern, interval: interval}
+			if u, err = c.parts(); err != nil {
+				return 0, 0, 0, 0, 0, err
+			}
+			parts[a] = u
+			lv := p.procs[a].Levels
+			u1 := interval + lv[0].Latency - lv[0].Overhead
+			u2 := interval + lv[1].Latency - lv[1].Overhead
+			u3 := interval + lv[2].Latency - lv[2].Overhead
+			sbw := float64(v1)*u1 + u2
+			works[a] = [3]float64{float64(v2)*sbw + float64(v1)*u1 + u3, sbw}
+			// The instant states of a: the later periods.
+			for j := 0; j <= p.n-a; j++ {
+				i := inst[a] + j
+				law := u.later(j, v2, p.n-a+1)
+				icred[i].safe = works[a][0] * law.periods
+				p.spread(law, a, func(nn, b int, x float64) { fromI[b].Set(i, nn, fromI[b].At(i, nn)+x) },
+					func(nn, b int, x float64) {
+						icred[i].risky = append(icred[i].risky, risk{nn, b, x, float64(b) * works[a][1]})
+					})
+			}
+		}
+		U, sbw := works[a][0], works[a][1]
+		all := u.beginAll(n-a, v2, p.n-a+1)
+		for k := 0; k < K; k++ {
+			law := all[k]
+			cr := credit{safe: (U - float64(k)*sbw) * law.periods}
+			p.spread(law, a, func(nn, b int, x float64) { get(blk, k, b).Set(idx, nn, get(blk, k, b).At(idx, nn)+x) },
+				func(nn, b int, x float64) {
+					if gain := float64(b-k) * sbw; gain != 0 {
+						cr.risky = append(cr.risky, risk{nn, b, x, gain})
+					}
+					if k > 0 {
+						get(g, k, b).Set(idx, nn, get(g, k, b).At(idx, nn)+x)
+					}
+				})
+			for j, x := range law.end {
+				toI[k].Set(idx, inst[a]+j, x)
+			}
+			cred[k][idx] = cr
+		}
+	}
+	// Rows that leave the window: renormalised; leave[k][i] their loss.
+	leave := make([][]float64, K+1)
+	norm := func(rows []*mat.Dense, i int) float64 {
+		s := 0.0
+		for _, m := range rows {
+			if m != nil {
+				s += sum(m.RawRowView(i))
+			}
+		}
+		if s > 0 {
+			for _, m := range rows {
+				if m != nil {
+					r := m.RawRowView(i)
+					for j := range r {
+						r[j] /= s
+					}
+				}
+			}
+		}
+		return s
+	}
+	for k := 0; k < K; k++ {
+		leave[k] = make([]float64, w)
+		rows := append(append([]*mat.Dense(nil), blk[k]...), toI[k])
+		for i := 0; i < w; i++ {
+			s := norm(rows, i)
+			if s <= 0 {
+				return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: state (%d, %d) leaves the window", p.lo+i, k)
+			}
+			leave[k][i] = math.Max(1-s, 0)
+		}
+	}
+	leave[K] = make([]float64, ni)
+	for i := 0; i < ni; i++ {
+		s := norm(fromI, i)
+		if s <= 0 {
+			return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: an instant state leaves the window")
+		}
+		leave[K][i] = math.Max(1-s, 0)
+	}
+	// h by back substitution over the positions V₂ … 1.
+	h := make([]*mat.VecDense, K)
+	for k := K - 1; k >= 1; k-- {
+		rhs := mat.NewVecDense(w, nil)
+		for idx := 0; idx < w; idx++ {
+			if p.act[idx] != 0 {
+				rhs.SetVec(idx, sum(toI[k].RawRowView(idx))) // the period completes
+			}
+		}
+		for b := k + 1; b < K; b++ {
+			if g[k][b] != nil {
+				rhs.AddVec(rhs, mulVec(g[k][b], h[b]))
+			}
+		}
+		a := eye(w)
+		if g[k][k] != nil {
+			a.Sub(a, g[k][k])
+		}
+		h[k] = mat.NewVecDense(w, nil)
+		if err := h[k].SolveVec(a, rhs); err != nil {
+			return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: %w", err)
+		}
+	}
+	hAt := func(n, b int) float64 { return h[b].AtVec(n) }
+	// π: z = (π on the instant states, π on position 0), r = ni + w.
+	r := ni + w
+	M := make([]*mat.Dense, K)
+	M[0] = mat.NewDense(r, w, nil)
+	for i := 0; i < w; i++ {
+		M[0].Set(ni+i, i, 1)
+	}
+	MI := mat.NewDense(r, max(ni, 1), nil)
+	for i := 0; i < ni; i++ {
+		MI.Set(i, i, 1)
+	}
+	for b := 1; b < K; b++ {
+		var acc mat.Dense
+		acc.Mul(MI, fromI[b])
+		for k := 0; k < b; k++ {
+			if blk[k][b] != nil {
+				var t mat.Dense
+				t.Mul(M[k], blk[k][b])
+				acc.Add(&acc, &t)
+			}
+		}
+		a := eye(w)
+		if blk[b][b] != nil {
+			a.Sub(a, blk[b][b])
+		}
+		// M_b = acc·a⁻¹: solve aᵀ·M_bᵀ = accᵀ.
+		var mt mat.Dense
+		if err := mt.Solve(a.T(), acc.T()); err != nil {
+			return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: %w", err)
+		}
+		M[b] = mat.DenseCopyOf(mt.T())
+	}
+	// z = z·A, A = [Σ_k M_k·toI_k | Σ_k M_k·P_k0 + M_I·fromI_0].
+	A := mat.NewDense(r, r, nil)
+	var left, right mat.Dense
+	right.Mul(MI, fromI[0])
+	for k := 0; k < K; k++ {
+		var t mat.Dense
+		t.Mul(M[k], toI[k])
+		if k == 0 {
+			left.CloneFrom(&t)
+		} else {
+			left.Add(&left, &t)
+		}
+		if blk[k][0] != nil {
+			t.Reset()
+			t.Mul(M[k], blk[k][0])
+			right.Add(&right, &t)
+		}
+	}
+	if ni > 0 {
+		A.Slice(0, r, 0, ni).(*mat.Dense).Copy(&left)
+	}
+	A.Slice(0, r, ni, r).(*mat.Dense).Copy(&right)
+	// (I − A)ᵀ zᵀ = 0 with the last equation replaced by Σπ = 1.
+	sys := eye(r)
+	sys.Sub(sys, A)
+	var st mat.Dense
+	st.CloneFrom(sys.T())
+	for c := 0; c < r; c++ {
+		t := 0.0
+		for k := 0; k < K; k++ {
+			t += sum(M[k].RawRowView(c))
+		}
+		if c < ni {
+			t++
+		}
+		st.Set(r-1, c, t)
+	}
+	rhs := mat.NewVecDense(r, nil)
+	rhs.SetVec(r-1, 1)
+	var z mat.VecDense
+	if err := z.SolveVec(&st, rhs); err != nil {
+		return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: positional chain: %w", err)
+	}
+	zs := z.RawVector().Data
+	piOf := func(k int) []float64 {
+		out := make([]float64, w)
+		for c := 0; c < w; c++ {
+			s := 0.0
+			for i := 0; i < r; i++ {
+				s += zs[i] * M[k].At(i, c)
+			}
+			out[c] = math.Max(s, 0)
+		}
+		return out
+	}
+	value := func(c credit) float64 {
+		v := c.safe
+		for _, x := range c.risky {
+			v += x.prob * x.gain * hAt(x.n, x.b)
+		}
+		return v
+	}
+	var wk, use, run, idle float64
+	for k := 0; k < K; k++ {
+		pk := piOf(k)
+		for idx := 0; idx < w; idx++ {
+			lost += pk[idx] * leave[k][idx]
+			a := p.act[idx]
+			if a == 0 {
+				idle += pk[idx] * tau[idx]
+				continue
+			}
+			run += pk[idx] * tau[idx]
+			c := pk[idx] * value(cred[k][idx])
+			use += c
+			wk += c * p.work[a-1]
+		}
+	}
+	for i := 0; i < ni; i++ {
+		x := math.Max(zs[i], 0)
+		lost += x * leave[K][i]
+		c := x * value(icred[i])
+		use += c
+		wk += c * p.work[instA[i]-1]
+	}
+	total := run + idle
+	if total == 0 || run == 0 {
+		return 0, 0, 0, 0, lost, nil
+	}
+	return wk / total, use / total, use / run, idle / run, lost, nil
+}
+
+// spread hands the spare laws of law (an up phase on a) to the next
+// states: jump(n, b, x) for a jump to count index n at position b with
+// probability x, and sev2(n, b, x) for the severity-2 failures at
+// superblocks b ≥ 1 (their work is at risk).
+func (p *positional) spread(law upLaw, a int, jump, sev2 func(n, b int, x float64)) {
+	to := func(j int) (int, bool) {
+		nn := a - 1 + j
+		return nn - p.lo, nn >= p.lo && nn <= p.hi
+	}
+	for j, x := range law.zero {
+		if nn, ok := to(j); ok && x != 0 {
+			jump(nn, 0, x)
+		}
+	}
+	for b, row := range law.kill {
+		for j, x := range row {
+			nn, ok := to(j)
+			if !ok || x == 0 {
+				continue
+			}
+			jump(nn, b, p.phi*x)
+			jump(nn, 0, (1-p.phi)*x)
+			sev2(nn, b, p.phi*x)
+		}
+	}
+}
+
+func mulVec(m *mat.Dense, v *mat.VecDense) *mat.VecDense {
+	var out mat.VecDense
+	out.MulVec(m, v)
+	return &out
+}
+
+func eye(n int) *mat.Dense {
+	d := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		d.Set(i, i, 1)
+	}
+	return d
+}
