@@ -73,42 +73,86 @@ func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*mal
 // buildMalleable is newMalleable with the positional chain (three levels:
 // position.go) built when inner is set, whatever the share of severity 2.
 func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inner bool) (*malleable, error) {
+	if err := checkMalleable(sc, inner); err != nil {
+		return nil, err
+	}
+	app := sc.Application
+	L := app.NumLevels()
+	sev := sc.Severity()
+	levels := app.CheckpointLevels()
+	crash := 0.0
+	if L > 1 {
+		crash = sev[0]
+	}
+	res, mu, err := decisionChain(ctx, sc, s, crash)
+	if err != nil {
+		return nil, err
+	}
+	mm := &malleable{result: res}
+	mm.sev = make([]float64, L+1)
+	mm.sev[0] = crash
+	mm.sev[L] = 1 - crash
+	if err := mm.addStates(sc, res, mu); err != nil {
+		return nil, err
+	}
+	if inner {
+		n, lo, hi := sc.N(), sc.N(), 0
+		for _, w := range res.Inspect() {
+			lo, hi = min(lo, w.State.N), max(hi, w.State.N)
+		}
+		levelsOf := func(a int) []Level { return levelsAt(levels, a) }
+		mm.pos, err = newPositional(n, lo, hi, sc.Reschedule.At, sc.System.Lambda(), mu, sc.System.Theta(), sev, app.WorkRate, levelsOf)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return mm, nil
+}
+
+// checkMalleable refuses what the malleable model does not model, naming
+// the field: intermediate severities beyond three levels (or at all when
+// inner is not set), no checkpoint after recovery, reconfiguration, and
+// recovery costs by old count with severity-2 failures or crashes.
+func checkMalleable(sc *scenario.Scenario, inner bool) error {
 	app := sc.Application
 	L := app.NumLevels()
 	sev := sc.Severity()
 	for s := 2; s < L; s++ {
 		if sev[s-1] != 0 && !inner {
-			return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
+			return &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
 				"%d levels with the policy %s, which changes the processor count, and failures of severity %d (system.failure_severity): the malleable multi-level model needs, with four levels or more, every processor failure of the top severity (docs/model.md section 12); use policy moldable:a", L, sc.Policy, s)}
 		}
 	}
 	if app.NoCheckpointAfterRecovery {
-		return nil, &scenario.Error{Field: "application.checkpoint_after_recovery", Problem: fmt.Sprintf(
+		return &scenario.Error{Field: "application.checkpoint_after_recovery", Problem: fmt.Sprintf(
 			"false with the policy %s, which changes the processor count: without a checkpoint after each recovery the next recovery depends on the history; use policy moldable:a", sc.Policy)}
 	}
 	if sc.Reconfigure == scenario.AtCheckpoint {
-		return nil, &scenario.Error{Field: "reconfigure", Problem: "reconfiguration at checkpoints is not modelled with application.checkpoint_levels"}
+		return &scenario.Error{Field: "reconfigure", Problem: "reconfiguration at checkpoints is not modelled with application.checkpoint_levels"}
 	}
 	levels := app.CheckpointLevels()
-	top := levels[L-1]
-	crash := 0.0
-	if L > 1 {
-		crash = sev[0]
-	}
 	if inner {
 		for l, lv := range levels {
 			if lv.Recovery.DependsOnOld() {
-				return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
+				return &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
 					"level %d's recovery depends on the count that wrote the checkpoint, with processor failures of severity 2 (system.failure_severity[1] = %g) and the policy %s: not modelled", l+1, sev[1], sc.Policy)}
 			}
 		}
 	}
-	if crash > 0 && top.Recovery.DependsOnOld() {
-		return nil, &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
+	if crash := sev[0]; L > 1 && crash > 0 && levels[L-1].Recovery.DependsOnOld() {
+		return &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
 			"level %d's recovery depends on the count that wrote the checkpoint, with process crashes (system.failure_severity[0] = %g) and the policy %s: not modelled (crashes make the recovery's length random)", L, crash, sc.Policy)}
 	}
-	// The decision chain: package uwt's chain of up phases on a pool
-	// whose processors fail at μ = (1 − f₁)λ, with the top level's costs.
+	return nil
+}
+
+// decisionChain solves package uwt's chain of up phases on a pool whose
+// processors fail at μ = (1 − f₁)λ, with the top level's costs, and
+// returns it with μ.
+func decisionChain(ctx context.Context, sc *scenario.Scenario, s *Settings, crash float64) (uwt.Result, float64, error) {
+	app := sc.Application
+	levels := app.CheckpointLevels()
+	top := levels[len(levels)-1]
 	down := *sc
 	down.Application = scenario.Application{
 		WorkRate: app.WorkRate, Latency: top.Latency, Overhead: top.Overhead, Recovery: top.Recovery,
@@ -118,7 +162,7 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 	down.CheckpointPattern = nil
 	down.System.MTTF = sc.System.MTTF / (1 - crash)
 	if down.System.MTTF > scenario.MaxSeconds {
-		return nil, &scenario.Error{Field: "system.failure_severity", Problem: fmt.Sprintf(
+		return uwt.Result{}, 0, &scenario.Error{Field: "system.failure_severity", Problem: fmt.Sprintf(
 			"a share of process crashes of %g leaves a mean time between processor failures of %g s, beyond the limit of %g s", crash, down.System.MTTF, scenario.MaxSeconds)}
 	}
 	var set uwt.Settings
@@ -127,21 +171,37 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 	}
 	um, err := uwt.New(ctx, &down, &set)
 	if err != nil {
-		return nil, err
+		return uwt.Result{}, 0, err
 	}
 	// The chain does not depend on the interval: any one solves it.
 	res, err := um.Evaluate(ctx, 3600)
 	if err != nil {
-		return nil, err
+		return uwt.Result{}, 0, err
 	}
 	if !res.Phases {
-		return nil, fmt.Errorf("multilevel: the decision chain of the policy %s is not a chain of up phases", sc.Policy)
+		return uwt.Result{}, 0, fmt.Errorf("multilevel: the decision chain of the policy %s is not a chain of up phases", sc.Policy)
 	}
-	mm := &malleable{result: res}
-	mm.sev = make([]float64, L+1)
-	mm.sev[0] = crash
-	mm.sev[L] = 1 - crash
-	lambda, mu, theta, n := sc.System.Lambda(), down.System.Lambda(), sc.System.Theta(), sc.N()
+	return res, down.System.Lambda(), nil
+}
+
+// levelsAt returns the levels' costs on a processors (recovery on the
+// count that wrote the checkpoint).
+func levelsAt(levels []scenario.Level, a int) []Level {
+	var out []Level
+	for _, lv := range levels {
+		out = append(out, Level{Latency: lv.Latency[a-1], Overhead: lv.Overhead[a-1], Recovery: lv.Recovery.Cost(a, a)})
+	}
+	return out
+}
+
+// addStates adds the decision chain's recurrent states to mm: down
+// states with their sojourn, recoveries with their configuration (one
+// Process per used count), sojourn and recovery survival.
+func (mm *malleable) addStates(sc *scenario.Scenario, res uwt.Result, mu float64) error {
+	app := sc.Application
+	levels := app.CheckpointLevels()
+	top := levels[len(levels)-1]
+	lambda, theta, n := sc.System.Lambda(), sc.System.Theta(), sc.N()
 	conf := map[int]int{}
 	for _, w := range res.Inspect() {
 		st := upState{pi: w.Prob, conf: -1}
@@ -155,11 +215,7 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 			if !ok {
 				c = len(mm.procs)
 				conf[a] = c
-				pr := &Process{Rate: float64(a) * lambda, Severity: mm.sev, CheckpointAfterRecovery: true}
-				for _, lv := range levels {
-					pr.Levels = append(pr.Levels, Level{Latency: lv.Latency[a-1], Overhead: lv.Overhead[a-1], Recovery: lv.Recovery.Cost(a, a)})
-				}
-				mm.procs = append(mm.procs, pr)
+				mm.procs = append(mm.procs, &Process{Rate: float64(a) * lambda, Severity: mm.sev, CheckpointAfterRecovery: true, Levels: levelsAt(levels, a)})
 				mm.work = append(mm.work, app.WorkRate[a-1])
 			}
 			p := w.State.P
@@ -170,28 +226,11 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 			st.tau = 1 / (float64(a) * mu)
 			st.surv = mm.procs[c].recoverySurvival(top.Recovery.Cost(p, a) + top.Latency[a-1])
 		default:
-			return nil, fmt.Errorf("multilevel: the decision chain has a state %v of kind %v", w.State, w.State.Kind)
+			return fmt.Errorf("multilevel: the decision chain has a state %v of kind %v", w.State, w.State.Kind)
 		}
 		mm.states = append(mm.states, st)
 	}
-	if inner {
-		lo, hi := n, 0
-		for _, w := range res.Inspect() {
-			lo, hi = min(lo, w.State.N), max(hi, w.State.N)
-		}
-		levelsOf := func(a int) []Level {
-			var out []Level
-			for _, lv := range levels {
-				out = append(out, Level{Latency: lv.Latency[a-1], Overhead: lv.Overhead[a-1], Recovery: lv.Recovery.Cost(a, a)})
-			}
-			return out
-		}
-		mm.pos, err = newPositional(n, lo, hi, sc.Reschedule.At, lambda, mu, theta, sev, app.WorkRate, levelsOf)
-		if err != nil {
-			return nil, err
-		}
-	}
-	return mm, nil
+	return nil
 }
 
 // recoverySurvival returns the probability that a recovery of t seconds
