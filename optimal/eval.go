@@ -86,8 +86,11 @@ type values struct {
 	closed []bool    // the decision states of the closed set reachable from x₀
 	hX     []float64
 	hU     [][]float64
-	blocks []*block
-	x0     int
+	// unknowns counts the decision states whose equations the
+	// evaluation solved (up states only).
+	unknowns int
+	blocks   []*block
+	x0       int
 }
 
 // pa returns the index into ps of the checkpoint count a failure in
@@ -142,7 +145,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 		base := pi * sv.w
 		for n := sv.lo; n <= sv.hi; n++ {
 			x := base + n - sv.lo
-			eqs[x] = sv.equation(v, pi, n, pol.action[x])
+			eqs[x] = sv.memoEquation(v, x, pi, n, pol.action[x])
 			if eqs[x].err != nil {
 				return nil, fmt.Errorf("optimal: up states of configuration %d: %w", pol.action[x], eqs[x].err)
 			}
@@ -159,7 +162,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 				eqs[x].inactive = true
 				continue
 			}
-			eqs[x] = sv.equation(v, sv.pa(b), a+s0+k, c)
+			eqs[x] = sv.memoEquation(v, x, sv.pa(b), a+s0+k, c)
 			if eqs[x].err != nil {
 				return nil, fmt.Errorf("optimal: up states of configuration %d: %w", c, eqs[x].err)
 			}
@@ -173,8 +176,22 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 			return nil, err
 		}
 	}
+	twin := sv.mergeReconf(pol, eqs)
+	if twin != nil && twin[v.x0] >= 0 {
+		v.x0 = twin[v.x0]
+	}
+	for i := range eqs {
+		if !eqs[i].inactive {
+			v.unknowns++
+		}
+	}
 	if err := sv.solveX(v, pol, eqs); err != nil {
 		return nil, err
+	}
+	for u, x := range twin {
+		if x >= 0 {
+			v.hX[u] = v.hX[x]
+		}
 	}
 	for b := range sv.acts {
 		blk := v.blocks[b]

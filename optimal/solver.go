@@ -153,6 +153,7 @@ type Solver struct {
 
 	rec   [][][]row // [p index][configuration index] rows by n (up states only)
 	cache []*block  // per configuration: rows and elimination at some intervals (up states only)
+	memo  []eqMemo  // per state of the evaluation: its last equation (up states only, memoEquation)
 }
 
 // upStates makes New keep the up states U also without reconfiguration
