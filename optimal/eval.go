@@ -185,8 +185,21 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 			v.unknowns++
 		}
 	}
-	if err := sv.solveX(v, pol, eqs); err != nil {
-		return nil, err
+	solved := false
+	if reconfReduce && sv.byOld && pol.reconf != nil && sv.nU+1 < v.unknowns {
+		// Fewer up states than unknowns: eliminate the decision states.
+		var err error
+		if solved, err = sv.solveByEntries(v, pol); err != nil {
+			return nil, err
+		}
+		if solved {
+			v.unknowns = sv.nU + 1
+		}
+	}
+	if !solved {
+		if err := sv.solveX(v, pol, eqs); err != nil {
+			return nil, err
+		}
 	}
 	for u, x := range twin {
 		if x >= 0 {
