@@ -2,6 +2,7 @@ package optimal
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -144,116 +145,45 @@ func (sv *Solver) memoEquation(v *values, x, pi, n, act int) equation {
 // the caller then solves the equations themselves (solveX).
 func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 	w, nU := sv.w, sv.nU
-	type ent2 struct {
-		u int
-		p float64
+	if len(sv.groups) != len(sv.ps) {
+		sv.groups = make([]*entryGroup, len(sv.ps))
+		sv.entryRows = make([]entryRow, nU)
 	}
-	// The groups: L_p, τ_p and the rows of D_p.
-	type group struct {
-		lu  mat.LU
-		tau []float64
-		d   [][]ent2
-	}
-	groups := make([]group, len(sv.ps))
 	for pi := range sv.ps {
-		g := &groups[pi]
-		l := mat.NewDense(w, w, nil)
-		g.tau = make([]float64, w)
-		g.d = make([][]ent2, w)
-		for k := range w {
-			n := sv.lo + k
-			l.Set(k, k, 1)
-			act := pol.action[pi*w+k]
-			var r *row
-			if act == 0 {
-				wr := sv.waitRow(n)
-				r = &wr
-			} else {
-				b := sv.aIdx[act]
-				r = sv.recRow(pi, b, n)
-				for _, e := range r.up {
-					g.d[k] = append(g.d[k], ent2{sv.uOff[b] + int(e.i), e.p})
-				}
-			}
-			for _, e := range r.fail {
-				l.Set(k, int(e.i), l.At(k, int(e.i))-e.p)
-			}
-			g.tau[k] = r.tau
-		}
-		g.lu.Factorize(l)
-		if c := g.lu.Cond(); c > 1e12 || math.IsInf(c, 0) {
+		if !sv.group(pi, pol) {
 			return false, nil
 		}
 	}
 	// The reduced system over the up states (columns 0..nU−1) and g
-	// (column nU, scaled as solveSet does).
+	// (column nU, scaled as solveSet does): the rows of the up states
+	// from entryRow, then h(x₀) = 0.
 	k := nU + 1
 	a := mat.NewDense(k, k, nil)
 	rhs := mat.NewVecDense(k, nil)
 	gcol := make([]float64, k)
-	beta := mat.NewVecDense(w, nil)
-	var z mat.VecDense
-	// addX adds coef·z^T(D_q h_U − g·τ_q) to row i, z = L_q⁻ᵀβ.
-	addX := func(i int, q *group, zr []float64, sign float64) {
-		row := a.RawRowView(i)
-		for n, zn := range zr {
-			if zn == 0 {
-				continue
-			}
-			for _, e := range q.d[n] {
-				row[e.u] -= sign * zn * e.p
-			}
-			gcol[i] += sign * zn * q.tau[n]
-		}
-	}
 	for b, act := range sv.acts {
-		if nU == 0 {
-			break
-		}
 		s0, _ := sv.spares(act)
 		blk := v.blocks[b]
 		pa := sv.pa(b)
 		for kk := range blk.rows {
 			u := sv.uOff[b] + kk
-			ar := a.RawRowView(u)
-			ar[u]++
-			var r *row
-			upOff := sv.uOff[b]
+			r, upOff := &blk.rows[kk], sv.uOff[b]
+			work := r.w
 			if c := pol.maskOf(b); c != nil && c[kk] != 0 {
 				b2 := sv.aIdx[c[kk]]
-				r = sv.recRow(pa, b2, act+s0+kk)
-				upOff = sv.uOff[b2]
-			} else {
-				r = &blk.rows[kk]
-				rhs.SetVec(u, r.w)
+				r, upOff, work = sv.recRow(pa, b2, act+s0+kk), sv.uOff[b2], 0
 			}
-			for _, e := range r.up {
-				ar[upOff+int(e.i)] -= e.p
-			}
-			gcol[u] = r.tau
-			if len(r.fail) == 0 {
-				continue
-			}
-			beta.Zero()
-			for _, e := range r.fail {
-				beta.SetVec(int(e.i), beta.AtVec(int(e.i))+e.p)
-			}
-			if err := groups[pa].lu.SolveVecTo(&z, true, beta); err != nil {
-				return false, nil
-			}
-			addX(u, &groups[pa], z.RawVector().Data, 1)
+			er := sv.entryRow(u, r, upOff, sv.groups[pa])
+			copy(a.RawRowView(u), er.coef)
+			gcol[u] = er.gc
+			rhs.SetVec(u, work)
 		}
 	}
-	// h(x₀) = 0.
 	if v.x0 < sv.nX {
-		pi0 := v.x0 / w
-		beta.Zero()
-		beta.SetVec(v.x0%w, 1)
-		if err := groups[pi0].lu.SolveVecTo(&z, true, beta); err != nil {
-			return false, nil
-		}
-		// z^T(D h_U − g·τ) = 0: addX's terms with the opposite sign.
-		addX(nU, &groups[pi0], z.RawVector().Data, -1)
+		// h_X(x₀) = −g·t[n₀] + H[n₀, ·]·h_U = 0.
+		q := sv.groups[v.x0/w]
+		copy(a.RawRowView(nU)[:nU], q.h.RawRowView(v.x0%w))
+		gcol[nU] = -q.t[v.x0%w]
 	} else {
 		a.Set(nU, v.x0-sv.nX, 1)
 	}
@@ -264,36 +194,22 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 	for i := range k {
 		a.Set(i, nU, gcol[i]/gscale)
 	}
-	var lu mat.LU
-	lu.Factorize(a)
-	if c := lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
-		return false, nil
-	}
-	var sol mat.VecDense
-	if err := lu.SolveVecTo(&sol, false, rhs); err != nil {
+	sol, ok := sv.entrySolve(a, rhs)
+	if !ok {
 		return false, nil
 	}
 	hu := sol.RawVector().Data
 	g := hu[nU] / gscale
-	// h_X(p) = L_p⁻¹(−g·τ_p + D_p h_U), every group.
+	// h_X(p) = −g·t_p + H_p h_U, every group.
 	nx := sv.nX
 	if pol.reconf != nil {
 		nx += nU
 	}
 	hX := make([]float64, nx)
-	for pi := range groups {
-		q := &groups[pi]
-		for n := range w {
-			s := -g * q.tau[n]
-			for _, e := range q.d[n] {
-				s += e.p * hu[e.u]
-			}
-			beta.SetVec(n, s)
-		}
-		if err := q.lu.SolveVecTo(&z, false, beta); err != nil {
-			return false, nil
-		}
-		copy(hX[pi*w:(pi+1)*w], z.RawVector().Data)
+	for pi, q := range sv.groups {
+		out := mat.NewVecDense(w, hX[pi*w:(pi+1)*w])
+		out.MulVec(q.h, mat.NewVecDense(nU, hu[:nU]))
+		floats.AddScaled(out.RawVector().Data, -g, q.t)
 	}
 	if pol.reconf != nil {
 		copy(hX[sv.nX:], hu[:nU])
@@ -301,4 +217,203 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 	hX[v.x0] = 0
 	v.g, v.hX, v.closed = g, hX, nil
 	return true, nil
+}
+
+// entryGroup is group p of solveByEntries under the actions acts of its
+// states X(p, ·): with L_p = I − (the transitions within the group) and
+// D_p its recovery successes into the up states, H = L_p⁻¹D_p and
+// t = L_p⁻¹τ_p, so that h_X(p) = −g·t + H·h_U. It depends on the
+// actions alone, not on the intervals.
+type entryGroup struct {
+	acts []int
+	h    *mat.Dense
+	t    []float64
+}
+
+// group makes sv.groups[pi] hold group pi under the policy's actions,
+// computing it unless they are those of the one held. It reports false
+// when L_p is singular to working precision (some state of the group
+// cannot leave it).
+func (sv *Solver) group(pi int, pol *Policy) bool {
+	w, nU := sv.w, sv.nU
+	acts := pol.action[pi*w : (pi+1)*w]
+	if q := sv.groups[pi]; q != nil && slices.Equal(q.acts, acts) {
+		return true
+	}
+	l := mat.NewDense(w, w, nil)
+	d := mat.NewDense(w, nU, nil)
+	tau := make([]float64, w)
+	for k, act := range acts {
+		l.Set(k, k, 1)
+		var r *row
+		if act == 0 {
+			wr := sv.waitRow(sv.lo + k)
+			r = &wr
+		} else {
+			b := sv.aIdx[act]
+			r = sv.recRow(pi, b, sv.lo+k)
+			dr := d.RawRowView(k)
+			for _, e := range r.up {
+				dr[sv.uOff[b]+int(e.i)] += e.p
+			}
+		}
+		for _, e := range r.fail {
+			l.Set(k, int(e.i), l.At(k, int(e.i))-e.p)
+		}
+		tau[k] = r.tau
+	}
+	var lu mat.LU
+	lu.Factorize(l)
+	if c := lu.Cond(); c > 1e12 || math.IsInf(c, 0) {
+		sv.groups[pi] = nil
+		return false
+	}
+	q := &entryGroup{acts: slices.Clone(acts), h: mat.NewDense(w, nU, nil)}
+	var t mat.VecDense
+	if lu.SolveTo(q.h, false, d) != nil || lu.SolveVecTo(&t, false, mat.NewVecDense(w, tau)) != nil {
+		sv.groups[pi] = nil
+		return false
+	}
+	q.t = t.RawVector().Data
+	sv.groups[pi] = q
+	return true
+}
+
+// entryRow is the row of up state u in solveByEntries' reduced system:
+// its coefficients on h_U and g (before scaling), and what it was
+// computed from (the state's row and its group).
+type entryRow struct {
+	src  *row
+	grp  *entryGroup
+	coef []float64
+	gc   float64
+}
+
+// entryRow returns the row of up state u, whose transitions are r (to the
+// up states from upOff and to the group q), from sv.entryRows when it was
+// computed from the same row and group: a search over one
+// configuration's intervals recomputes the rows of that configuration's
+// up states only. With β the failures into the group,
+//
+//	h_U(u) − Σ r.up·h_U − βᵀH·h_U + g·(τ + βᵀt) = w.
+func (sv *Solver) entryRow(u int, r *row, upOff int, q *entryGroup) *entryRow {
+	er := &sv.entryRows[u]
+	if er.src == r && er.grp == q {
+		return er
+	}
+	nU := sv.nU
+	if er.coef == nil {
+		er.coef = make([]float64, nU+1)
+	} else {
+		clear(er.coef)
+	}
+	c := er.coef[:nU]
+	c[u] = 1
+	for _, e := range r.up {
+		c[upOff+int(e.i)] -= e.p
+	}
+	er.gc = r.tau
+	for _, e := range r.fail {
+		floats.AddScaled(c, -e.p, q.h.RawRowView(int(e.i)))
+		er.gc += e.p * q.t[e.i]
+	}
+	er.src, er.grp = r, q
+	return er
+}
+
+// entryBase is the last reduced system solveByEntries factorised: its
+// matrix and LU factors.
+type entryBase struct {
+	a  *mat.Dense
+	lu mat.LU
+	// rows and z = B⁻¹E of the last low-rank solve: a search over one
+	// configuration's intervals changes the same rows each time.
+	rows []int
+	z    *mat.Dense
+}
+
+// entrySolve solves a·x = rhs for solveByEntries. When a differs from
+// the last factorised system in few rows (r, at most an eighth of its
+// order: a search over one configuration's intervals changes only the
+// rows of that configuration's up states), it solves by the
+// Sherman–Morrison–Woodbury formula with the factors kept: with
+// a = B + EΔ (E the r unit columns of the rows, Δ their change),
+//
+//	x = y − Z(I + ΔZ)⁻¹Δy,   y = B⁻¹rhs,  Z = B⁻¹E,
+//
+// r + 1 solves and an r × r system instead of a factorisation.
+// Otherwise it factorises a and keeps it. It reports false when a (or
+// the r × r system) is singular to working precision.
+func (sv *Solver) entrySolve(a *mat.Dense, rhs *mat.VecDense) (*mat.VecDense, bool) {
+	k, _ := a.Dims()
+	base := sv.entry
+	var rows []int
+	if base != nil {
+		if kb, _ := base.a.Dims(); kb == k {
+			for i := range k {
+				if !slices.Equal(a.RawRowView(i), base.a.RawRowView(i)) {
+					rows = append(rows, i)
+					if 8*len(rows) > k {
+						break
+					}
+				}
+			}
+		} else {
+			base = nil
+		}
+	}
+	var x mat.VecDense
+	if base == nil || 8*len(rows) > k {
+		base = &entryBase{a: a}
+		base.lu.Factorize(a)
+		if c := base.lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
+			sv.entry = nil
+			return nil, false
+		}
+		sv.entry = base
+		rows = nil
+	}
+	if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
+		return nil, false
+	}
+	r := len(rows)
+	if r == 0 {
+		return &x, true
+	}
+	d := mat.NewDense(r, k, nil)
+	for j, i := range rows {
+		floats.SubTo(d.RawRowView(j), a.RawRowView(i), base.a.RawRowView(i))
+	}
+	if !slices.Equal(rows, base.rows) {
+		e := mat.NewDense(k, r, nil)
+		for j, i := range rows {
+			e.Set(i, j, 1)
+		}
+		var z mat.Dense
+		if err := base.lu.SolveTo(&z, false, e); err != nil {
+			return nil, false
+		}
+		base.rows, base.z = rows, &z
+	}
+	z := base.z
+	c := mat.NewDense(r, r, nil)
+	c.Mul(d, z)
+	for j := range r {
+		c.Set(j, j, c.At(j, j)+1)
+	}
+	var dy mat.VecDense
+	dy.MulVec(d, &x)
+	var clu mat.LU
+	clu.Factorize(c)
+	if cc := clu.Cond(); cc > 1e15 || math.IsInf(cc, 0) {
+		return nil, false
+	}
+	var t mat.VecDense
+	if err := clu.SolveVecTo(&t, false, &dy); err != nil {
+		return nil, false
+	}
+	var corr mat.VecDense
+	corr.MulVec(z, &t)
+	x.SubVec(&x, &corr)
+	return &x, true
 }
