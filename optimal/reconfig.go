@@ -330,6 +330,9 @@ type entryBase struct {
 	// configuration's intervals changes the same rows each time.
 	rows []int
 	z    *mat.Dense
+	// rhs and y = B⁻¹rhs of the factorisation: a right-hand side that
+	// differs from rhs only in the changed rows gives B⁻¹rhs' = y + Zδ.
+	rhs, y []float64
 }
 
 // entrySolve solves a·x = rhs for solveByEntries. When a differs from
@@ -372,12 +375,20 @@ func (sv *Solver) entrySolve(a *mat.Dense, rhs *mat.VecDense) (*mat.VecDense, bo
 		}
 		sv.entry = base
 		rows = nil
-	}
-	if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
-		return nil, false
+		if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
+			return nil, false
+		}
+		base.rhs, base.y = slices.Clone(rhs.RawVector().Data), slices.Clone(x.RawVector().Data)
+		return &x, true
 	}
 	r := len(rows)
 	if r == 0 {
+		if slices.Equal(rhs.RawVector().Data, base.rhs) {
+			return mat.NewVecDense(k, slices.Clone(base.y)), true
+		}
+		if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
+			return nil, false
+		}
 		return &x, true
 	}
 	d := mat.NewDense(r, k, nil)
@@ -396,6 +407,24 @@ func (sv *Solver) entrySolve(a *mat.Dense, rhs *mat.VecDense) (*mat.VecDense, bo
 		base.rows, base.z = rows, &z
 	}
 	z := base.z
+	// y = B⁻¹rhs: from the kept solve when rhs changed in the rows only.
+	inRows := true
+	for i, ri := range rhs.RawVector().Data {
+		if ri != base.rhs[i] && !slices.Contains(rows, i) {
+			inRows = false
+			break
+		}
+	}
+	if inRows {
+		delta := make([]float64, r)
+		for j, i := range rows {
+			delta[j] = rhs.AtVec(i) - base.rhs[i]
+		}
+		x.MulVec(z, mat.NewVecDense(r, delta))
+		floats.Add(x.RawVector().Data, base.y)
+	} else if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
+		return nil, false
+	}
 	c := mat.NewDense(r, r, nil)
 	c.Mul(d, z)
 	for j := range r {
