@@ -158,7 +158,8 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 	// (column nU, scaled as solveSet does): the rows of the up states
 	// from entryRow, then h(x₀) = 0.
 	k := nU + 1
-	a := mat.NewDense(k, k, nil)
+	rows := make([][]float64, k)
+	gens := make([]uint64, k)
 	rhs := mat.NewVecDense(k, nil)
 	gcol := make([]float64, k)
 	for b, act := range sv.acts {
@@ -174,27 +175,29 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 				r, upOff, work = sv.recRow(pa, b2, act+s0+kk), sv.uOff[b2], 0
 			}
 			er := sv.entryRow(u, r, upOff, sv.groups[pa])
-			copy(a.RawRowView(u), er.coef)
+			rows[u], gens[u] = er.coef, er.gen
 			gcol[u] = er.gc
 			rhs.SetVec(u, work)
 		}
 	}
+	ref := make([]float64, k) // gens[nU] = 0: compared by content
 	if v.x0 < sv.nX {
 		// h_X(x₀) = −g·t[n₀] + H[n₀, ·]·h_U = 0.
 		q := sv.groups[v.x0/w]
-		copy(a.RawRowView(nU)[:nU], q.h.RawRowView(v.x0%w))
+		copy(ref[:nU], q.h.RawRowView(v.x0%w))
 		gcol[nU] = -q.t[v.x0%w]
 	} else {
-		a.Set(nU, v.x0-sv.nX, 1)
+		ref[v.x0-sv.nX] = 1
 	}
+	rows[nU] = ref
 	gscale := floats.Norm(gcol, math.Inf(1))
 	if gscale == 0 {
 		return false, nil
 	}
 	for i := range k {
-		a.Set(i, nU, gcol[i]/gscale)
+		rows[i][nU] = gcol[i] / gscale
 	}
-	sol, ok := sv.entrySolve(a, rhs)
+	sol, ok := sv.entrySolve(rows, gens, rhs)
 	if !ok {
 		return false, nil
 	}
@@ -285,8 +288,9 @@ func (sv *Solver) group(pi int, pol *Policy) bool {
 type entryRow struct {
 	src  *row
 	grp  *entryGroup
-	coef []float64
+	coef []float64 // its last entry is g's, set by solveByEntries
 	gc   float64
+	gen  uint64 // sv.entryGen when computed: entrySolve's test of a changed row
 }
 
 // entryRow returns the row of up state u, whose transitions are r (to the
@@ -318,14 +322,17 @@ func (sv *Solver) entryRow(u int, r *row, upOff int, q *entryGroup) *entryRow {
 		er.gc += e.p * q.t[e.i]
 	}
 	er.src, er.grp = r, q
+	sv.entryGen++
+	er.gen = sv.entryGen
 	return er
 }
 
 // entryBase is the last reduced system solveByEntries factorised: its
 // matrix and LU factors.
 type entryBase struct {
-	a  *mat.Dense
-	lu mat.LU
+	a    *mat.Dense
+	gens []uint64 // the entryRow generation of each row (0: none)
+	lu   mat.LU
 	// rows and z = B⁻¹E of the last low-rank solve: a search over one
 	// configuration's intervals changes the same rows each time.
 	rows []int
@@ -335,7 +342,9 @@ type entryBase struct {
 	rhs, y []float64
 }
 
-// entrySolve solves a·x = rhs for solveByEntries. When a differs from
+// entrySolve solves a·x = rhs for solveByEntries, a given by its rows
+// (and, per row, the entryRow generation it comes from, 0 for none).
+// When a differs from
 // the last factorised system in few rows (r, at most an eighth of its
 // order: a search over one configuration's intervals changes only the
 // rows of that configuration's up states), it solves by the
@@ -347,14 +356,18 @@ type entryBase struct {
 // r + 1 solves and an r × r system instead of a factorisation.
 // Otherwise it factorises a and keeps it. It reports false when a (or
 // the r × r system) is singular to working precision.
-func (sv *Solver) entrySolve(a *mat.Dense, rhs *mat.VecDense) (*mat.VecDense, bool) {
-	k, _ := a.Dims()
+func (sv *Solver) entrySolve(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
+	k := len(arows)
 	base := sv.entry
 	var rows []int
 	if base != nil {
 		if kb, _ := base.a.Dims(); kb == k {
-			for i := range k {
-				if !slices.Equal(a.RawRowView(i), base.a.RawRowView(i)) {
+			for i, ri := range arows {
+				// A row of the same generation differs at most in g's entry.
+				if gens[i] != 0 && gens[i] == base.gens[i] && ri[k-1] == base.a.At(i, k-1) {
+					continue
+				}
+				if !slices.Equal(ri, base.a.RawRowView(i)) {
 					rows = append(rows, i)
 					if 8*len(rows) > k {
 						break
@@ -367,7 +380,11 @@ func (sv *Solver) entrySolve(a *mat.Dense, rhs *mat.VecDense) (*mat.VecDense, bo
 	}
 	var x mat.VecDense
 	if base == nil || 8*len(rows) > k {
-		base = &entryBase{a: a}
+		a := mat.NewDense(k, k, nil)
+		for i, ri := range arows {
+			copy(a.RawRowView(i), ri)
+		}
+		base = &entryBase{a: a, gens: slices.Clone(gens)}
 		base.lu.Factorize(a)
 		if c := base.lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
 			sv.entry = nil
@@ -393,7 +410,7 @@ func (sv *Solver) entrySolve(a *mat.Dense, rhs *mat.VecDense) (*mat.VecDense, bo
 	}
 	d := mat.NewDense(r, k, nil)
 	for j, i := range rows {
-		floats.SubTo(d.RawRowView(j), a.RawRowView(i), base.a.RawRowView(i))
+		floats.SubTo(d.RawRowView(j), arows[i], base.a.RawRowView(i))
 	}
 	if !slices.Equal(rows, base.rows) {
 		e := mat.NewDense(k, r, nil)

@@ -157,6 +157,7 @@ type Solver struct {
 	entry     *entryBase    // the last reduced system solveByEntries factorised
 	groups    []*entryGroup // solveByEntries' groups, per checkpoint count index
 	entryRows []entryRow    // solveByEntries' rows, per up state
+	entryGen  uint64        // generations of entryRows
 }
 
 // upStates makes New keep the up states U also without reconfiguration
