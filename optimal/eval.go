@@ -168,7 +168,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 			}
 		}
 	}
-	if classes := closedClasses(eqs); len(classes) > 1 {
+	if classes := sv.recurrentClasses(eqs); len(classes) > 1 {
 		if !repair {
 			return nil, fmt.Errorf("optimal: the policy has %d recurrent classes (a gain each): its evaluation needs a unichain policy", len(classes))
 		}

@@ -463,3 +463,44 @@ func (sv *Solver) entrySolve(arows [][]float64, gens []uint64, rhs *mat.VecDense
 	x.SubVec(&x, &corr)
 	return &x, true
 }
+
+// classMemo is the graph of the last evaluation's equations (their
+// successors and inactive marks) and its recurrent classes.
+type classMemo struct {
+	to       [][]int
+	inactive []bool
+	classes  [][]int
+}
+
+// recurrentClasses returns closedClasses(eqs), from sv.classes when the
+// graph is that of the last call: the classes depend on the successors
+// alone, and an evaluation that changes the intervals keeps them (the
+// memoised equations even share their slices).
+func (sv *Solver) recurrentClasses(eqs []equation) [][]int {
+	if !reconfReduce {
+		return closedClasses(eqs)
+	}
+	m := sv.classes
+	same := m != nil && len(m.to) == len(eqs)
+	for i := 0; same && i < len(eqs); i++ {
+		e := &eqs[i]
+		t := m.to[i]
+		switch {
+		case e.inactive != m.inactive[i] || len(e.to) != len(t):
+			same = false
+		case len(t) > 0 && &t[0] == &e.to[0]:
+		default:
+			same = slices.Equal(t, e.to)
+		}
+	}
+	if same {
+		return m.classes
+	}
+	m = &classMemo{to: make([][]int, len(eqs)), inactive: make([]bool, len(eqs))}
+	for i := range eqs {
+		m.to[i], m.inactive[i] = eqs[i].to, eqs[i].inactive
+	}
+	m.classes = closedClasses(eqs)
+	sv.classes = m
+	return m.classes
+}

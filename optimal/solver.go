@@ -158,6 +158,7 @@ type Solver struct {
 	groups    []*entryGroup // solveByEntries' groups, per checkpoint count index
 	entryRows []entryRow    // solveByEntries' rows, per up state
 	entryGen  uint64        // generations of entryRows
+	classes   *classMemo    // the last evaluation's graph and recurrent classes
 }
 
 // upStates makes New keep the up states U also without reconfiguration
