@@ -99,9 +99,12 @@
 //     factors.
 //
 // With these, the four levels of QR on 32 processors (MTTF 8 h, MTTR 4 h)
-// cost about 3× their time without reconfiguration, where they cost 40×
-// before; level 3, a coordinate search with reconfiguration and a closed
-// form without, takes most of the difference (BENCHMARKS.md).
+// cost about 2.6× their time without reconfiguration, where they cost
+// 40× before; level 3, a coordinate search with reconfiguration and a
+// closed form without, takes half of it. On a desktop grid without R(p, a)
+// the solve without reconfiguration is far cheaper (a chain of up phases
+// on W decision states), and the option still costs about a hundred
+// times more (BENCHMARKS.md).
 //
 // # Improvement by bounds
 //
