@@ -86,8 +86,9 @@ type values struct {
 	closed []bool    // the decision states of the closed set reachable from x₀
 	hX     []float64
 	hU     [][]float64
-	// unknowns counts the decision states whose equations the
-	// evaluation solved (up states only).
+	// unknowns counts the unknowns of the evaluation's linear systems
+	// (with up states only): the active equations, or the up states and
+	// g when solveByEntries solved them.
 	unknowns int
 	blocks   []*block
 	x0       int

@@ -8,8 +8,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Reconfiguring up states merged with their decision states (doc.go,
-// "Reconfiguration at checkpoints"). With reconfiguration at checkpoints
+// The evaluation with reconfiguration at checkpoints, reduced (doc.go,
+// "Reconfiguration at checkpoints"): reconfiguring up states merged with
+// their twins (mergeReconf), the decision states eliminated group by
+// group when R depends on p (solveByEntries), and what an evaluation
+// computes kept for the next (memoEquation, recurrentClasses, entryRow,
+// entrySolve).
+//
+// With reconfiguration at checkpoints
 // an up state U(a, s) that reconfigures onto a' has the transitions,
 // sojourn and reward of the decision state X(a, a + s) under a' (of
 // X(a + s) when R does not depend on p): its equation is that state's
@@ -21,9 +27,10 @@ import (
 // up states whose reconfiguration differs from their twin's action stay
 // unknowns of the evaluation.
 
-// reconfReduce enables mergeReconf and memoEquation; tests turn it off to
-// hold the reduced evaluation against the one it replaced, with every
-// reconfiguring up state an unknown of its own and every equation
+// reconfReduce enables the reduction (mergeReconf, solveByEntries and the
+// memos); tests turn it off to hold the reduced evaluation against the
+// one it replaced, with every reconfiguring up state an unknown of its
+// own, the decision states X in the dense system and everything
 // recomputed.
 var reconfReduce = true
 
@@ -136,9 +143,10 @@ func (sv *Solver) memoEquation(v *values, x, pi, n, act int) equation {
 //
 // with L_p = I − (the transitions within group p), nonsingular when
 // every state of the group can leave it. Substituting
-// h_X(p) = L_p⁻¹(−g·τ_p + D_p h_U) into the rows of the up states, one
-// transposed solve of order W per up state, leaves the up states and g,
-// with h(x₀) = 0 as the last equation. When R depends on p there are
+// h_X(p) = −g·t_p + H_p h_U, with H_p = L_p⁻¹D_p and t_p = L_p⁻¹τ_p
+// (entryGroup, kept while the group's actions do not change), into the
+// rows of the up states leaves the up states and g, with h(x₀) = 0 as
+// the last equation. When R depends on p there are
 // N·W decision states X(p, n) but about half as many up states, so the
 // dense solve costs about an eighth. It returns false, with v unchanged,
 // when a group cannot be eliminated or the reduced system is singular;
