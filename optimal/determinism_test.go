@@ -15,8 +15,8 @@ import (
 // the stationary masses. The scenarios: the desktop grid with the
 // application of BENCHMARKS.md (many configurations, so the pool has
 // blocks to share), QR with R(p, a) (decision states X(p, n)), and an
-// oracle case with reconfiguration at checkpoints (the solver with up
-// states).
+// oracle case and QR with reconfiguration at checkpoints (the solver with
+// up states; for QR the decision states eliminated, reconfig.go).
 func TestDeterministic(t *testing.T) {
 	ctx := context.Background()
 	const h = 3600.0
@@ -26,6 +26,10 @@ func TestDeterministic(t *testing.T) {
 	}
 	rc := oracleCases()[1].scenario(t, scenario.Policy{})
 	rc.Reconfigure = scenario.AtCheckpoint
+	// QR with reconfiguration: the decision states eliminated group by
+	// group, the low-rank solves of level 3 (reconfig.go).
+	qrc := qrScenario(t, nq/2, 8*h, 4*h)
+	qrc.Reconfigure = scenario.AtCheckpoint
 	for _, c := range []struct {
 		name string
 		sc   *scenario.Scenario
@@ -33,6 +37,7 @@ func TestDeterministic(t *testing.T) {
 		{"desktop", largeApp(t, n, 8*h, 4*h)},
 		{"qr", qrScenario(t, nq, 8*h, 4*h)},
 		{"reconfigure", rc},
+		{"qr/reconfigure", qrc},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			type out struct {
@@ -54,6 +59,9 @@ func TestDeterministic(t *testing.T) {
 					o.g = append(o.g, math.Float64bits(x))
 				}
 				o.actions = slices.Clone(rep.PerState.Policy.action)
+				for _, c := range rep.PerState.Policy.reconf {
+					o.actions = append(o.actions, c...) // the choices in U
+				}
 				for _, a := range sv.acts {
 					o.mass = append(o.mass, math.Float64bits(rep.PerState.Mass[a]))
 					o.iv = append(o.iv, math.Float64bits(rep.PerConfiguration.Intervals[a]))

@@ -69,10 +69,42 @@
 // TestReconfigureBeyondVectors, with dear recoveries) and Policy.Vector
 // returns an error; Policy.Recovery (the actions after an interruption)
 // and Policy.SegmentReconfigure (sim.Decisions.Reconfigure) then describe
-// the policy to a simulator. The decision system then also holds the
-// reconfiguring up states, so a solve costs more (level 2 of QR on 32
-// processors, MTTF 8 h, MTTR 4 h: about 6 s of CPU with the option
-// against well under one without, on the shared machine).
+// the policy to a simulator.
+//
+// The evaluation with reconfiguration is reduced three ways (reconfig.go),
+// each exact: the solution is that of the full system, which the tests
+// keep as an oracle (TestReconfigReducedMatchesFull: g to 1e-10 and the
+// same policy on every scenario with reconfiguration of the package).
+//
+//   - An up state U(a, s) that reconfigures onto a' has the equation of
+//     its twin X(a, a + s) under a'. When the twin takes a' too (every
+//     vector's rule, and what policy iteration mostly finds) the two have
+//     one equation and one value: the up state is merged into its twin
+//     and is no unknown of its own.
+//   - When R depends on p, the decision states X(p, ·) of one checkpoint
+//     count p lead among themselves (waits, failures in a recovery) or,
+//     when a recovery succeeds, into up states, and only up states lead
+//     into them. With L_p = I − (the transitions within the group) and
+//     D_p the recovery successes, h_X(p) = −g·L_p⁻¹τ_p + L_p⁻¹D_p·h_U,
+//     which eliminates the N·W states X(p, n) group by group and leaves a
+//     dense system over the about N·W/2 up states and g (half the order
+//     when every X(p, n) is in the system it replaces: about an eighth
+//     of its factorisation). L_p⁻¹D_p depends on
+//     the group's actions only and is kept while they do not change.
+//   - Equations, groups and rows are kept between evaluations with what
+//     they were computed from, and a reduced system that differs from
+//     the last one factorised in few rows (at most an eighth: the search
+//     of level 3 over one I(a) changes the rows of U(a, ·) alone) is
+//     solved by the Sherman–Morrison–Woodbury formula with the kept
+//     factors.
+//
+// With these, the four levels of QR on 32 processors (MTTF 8 h, MTTR 4 h)
+// cost about 2.6× their time without reconfiguration, where they cost
+// 40× before; level 3, a coordinate search with reconfiguration and a
+// closed form without, takes half of it. On a desktop grid without R(p, a)
+// the solve without reconfiguration is far cheaper (a chain of up phases
+// on W decision states), and the option still costs about a hundred
+// times more (BENCHMARKS.md).
 //
 // # Improvement by bounds
 //
@@ -147,7 +179,8 @@
 // N·W decision states X(p, n) but only those with p among the counts the
 // policy uses and n ≥ p − 1 are reachable. The cost is one LU of order
 // k_a per configuration (k_a ≤ W, the window's width) when its intervals
-// change, plus the closed set's LU.
+// change, plus the closed set's LU; with reconfiguration the system is
+// reduced further ("Reconfiguration at checkpoints" above).
 //
 // # Entry point and edges
 //

@@ -86,8 +86,12 @@ type values struct {
 	closed []bool    // the decision states of the closed set reachable from x₀
 	hX     []float64
 	hU     [][]float64
-	blocks []*block
-	x0     int
+	// unknowns counts the unknowns of the evaluation's linear systems
+	// (with up states only): the active equations, or the up states and
+	// g when solveByEntries solved them.
+	unknowns int
+	blocks   []*block
+	x0       int
 }
 
 // pa returns the index into ps of the checkpoint count a failure in
@@ -142,7 +146,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 		base := pi * sv.w
 		for n := sv.lo; n <= sv.hi; n++ {
 			x := base + n - sv.lo
-			eqs[x] = sv.equation(v, pi, n, pol.action[x])
+			eqs[x] = sv.memoEquation(v, x, pi, n, pol.action[x])
 			if eqs[x].err != nil {
 				return nil, fmt.Errorf("optimal: up states of configuration %d: %w", pol.action[x], eqs[x].err)
 			}
@@ -159,13 +163,13 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 				eqs[x].inactive = true
 				continue
 			}
-			eqs[x] = sv.equation(v, sv.pa(b), a+s0+k, c)
+			eqs[x] = sv.memoEquation(v, x, sv.pa(b), a+s0+k, c)
 			if eqs[x].err != nil {
 				return nil, fmt.Errorf("optimal: up states of configuration %d: %w", c, eqs[x].err)
 			}
 		}
 	}
-	if classes := closedClasses(eqs); len(classes) > 1 {
+	if classes := sv.recurrentClasses(eqs); len(classes) > 1 {
 		if !repair {
 			return nil, fmt.Errorf("optimal: the policy has %d recurrent classes (a gain each): its evaluation needs a unichain policy", len(classes))
 		}
@@ -173,8 +177,35 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 			return nil, err
 		}
 	}
-	if err := sv.solveX(v, pol, eqs); err != nil {
-		return nil, err
+	twin := sv.mergeReconf(pol, eqs)
+	if twin != nil && twin[v.x0] >= 0 {
+		v.x0 = twin[v.x0]
+	}
+	for i := range eqs {
+		if !eqs[i].inactive {
+			v.unknowns++
+		}
+	}
+	solved := false
+	if reconfReduce && sv.byOld && pol.reconf != nil && sv.nU+1 < v.unknowns {
+		// Fewer up states than unknowns: eliminate the decision states.
+		var err error
+		if solved, err = sv.solveByEntries(v, pol); err != nil {
+			return nil, err
+		}
+		if solved {
+			v.unknowns = sv.nU + 1
+		}
+	}
+	if !solved {
+		if err := sv.solveX(v, pol, eqs); err != nil {
+			return nil, err
+		}
+	}
+	for u, x := range twin {
+		if x >= 0 {
+			v.hX[u] = v.hX[x]
+		}
 	}
 	for b := range sv.acts {
 		blk := v.blocks[b]

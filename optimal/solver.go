@@ -151,8 +151,14 @@ type Solver struct {
 	local  []int32      // solveSet's scratch: state → index in its set, −1 outside
 	rtab   [][3]float64 // per block (p index·len(acts) + b): t, e^{−ρt}, 1 − e^{−ρt}
 
-	rec   [][][]row // [p index][configuration index] rows by n (up states only)
-	cache []*block  // per configuration: rows and elimination at some intervals (up states only)
+	rec       [][][]row     // [p index][configuration index] rows by n (up states only)
+	cache     []*block      // per configuration: rows and elimination at some intervals (up states only)
+	memo      []eqMemo      // per state of the evaluation: its last equation (up states only, memoEquation)
+	entry     *entryBase    // the last reduced system solveByEntries factorised
+	groups    []*entryGroup // solveByEntries' groups, per checkpoint count index
+	entryRows []entryRow    // solveByEntries' rows, per up state
+	entryGen  uint64        // generations of entryRows
+	classes   *classMemo    // the last evaluation's graph and recurrent classes
 }
 
 // upStates makes New keep the up states U also without reconfiguration
