@@ -141,29 +141,7 @@ func TestSegmentsMatchesDense(t *testing.T) {
 			}
 			for _, i := range order {
 				tt := lengths[i]
-				var at, mt mat.Dense
-				at.Scale(tt, a)
-				if err := expm.Exp(&mt, &at, nil); err != nil {
-					t.Fatal(err)
-				}
-				var i_m mat.Dense
-				i_m.Scale(-1, &mt)
-				for j := range n1 {
-					i_m.Set(j, j, 1+i_m.At(j, j))
-				}
-				ones := mat.NewVecDense(n1, nil)
-				for j := range n1 {
-					ones.SetVec(j, 1)
-				}
-				var m1, u mat.VecDense
-				m1.MulVec(&mt, ones)
-				if err := u.SolveVec(&i_m, &m1); err != nil {
-					t.Fatal(err)
-				}
-				var want float64
-				for k, x := range v {
-					want += x * u.AtVec(lo+k)
-				}
+				want := denseExpected(t, a, n1, v, lo, tt)
 				got, err := sg.Expected(tt, nil)
 				if err != nil {
 					t.Fatal(err)

@@ -2,6 +2,7 @@ package multilevel
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -147,17 +148,7 @@ func TestMalleableFixedCount(t *testing.T) {
 					t.Fatal(err)
 				}
 				got, avail, eff, down := mm.evaluate([]int{v}, I)
-				for _, c := range []struct {
-					name      string
-					got, want float64
-				}{{"UWT", got, want.UWT}, {"availability", avail, want.Availability}, {"efficiency", eff, want.Efficiency}} {
-					if d := math.Abs(c.got-c.want) / c.want; d > 1e-10 {
-						t.Errorf("N=%d a=%d f=%v V=%d I=%g: %s %.15g, fixed-count model %.15g (relative %.2g)", tc.n, tc.a, tc.sev, v, I, c.name, c.got, c.want, d)
-					}
-				}
-				if d := math.Abs(down - want.Down); d > 1e-10*(1+want.Down) {
-					t.Errorf("N=%d a=%d: down %.15g, fixed-count model %.15g", tc.n, tc.a, down, want.Down)
-				}
+				matchFixed(t, fmt.Sprintf("N=%d a=%d f=%v V=%d I=%g", tc.n, tc.a, tc.sev, v, I), got, avail, eff, down, want, 1e-10)
 			}
 		}
 	}
@@ -275,5 +266,23 @@ func TestMalleableOnlyCrashes(t *testing.T) {
 	}
 	if r.Down != 0 || !(r.UWT > 0) {
 		t.Errorf("only crashes: down %v, UWT %v", r.Down, r.UWT)
+	}
+}
+
+// matchFixed checks UWT, availability and efficiency against the
+// fixed-count model's to tol relative, and the down time per running
+// second to tol·(1 + down).
+func matchFixed(t *testing.T, label string, got, avail, eff, down float64, want Result, tol float64) {
+	t.Helper()
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"UWT", got, want.UWT}, {"availability", avail, want.Availability}, {"efficiency", eff, want.Efficiency}} {
+		if d := math.Abs(c.got-c.want) / c.want; d > tol {
+			t.Errorf("%s: %s %.15g, fixed-count model %.15g (relative %.2g)", label, c.name, c.got, c.want, d)
+		}
+	}
+	if d := math.Abs(down - want.Down); d > tol*(1+want.Down) {
+		t.Errorf("%s: down %.15g, fixed-count model %.15g", label, down, want.Down)
 	}
 }

@@ -79,17 +79,7 @@ func TestPositionFixedCount(t *testing.T) {
 				if lost > 1e-12 {
 					t.Errorf("N=%d a=%d: the window loses %g", tc.n, tc.a, lost)
 				}
-				for _, c := range []struct {
-					name      string
-					got, want float64
-				}{{"UWT", got, want.UWT}, {"availability", avail, want.Availability}, {"efficiency", eff, want.Efficiency}} {
-					if d := math.Abs(c.got-c.want) / c.want; d > 1e-9 {
-						t.Errorf("N=%d a=%d f=%v V=%v I=%g: %s %.15g, fixed-count model %.15g (relative %.2g)", tc.n, tc.a, tc.sev, v, I, c.name, c.got, c.want, d)
-					}
-				}
-				if d := math.Abs(down - want.Down); d > 1e-9*(1+want.Down) {
-					t.Errorf("N=%d a=%d: down %.15g, fixed-count model %.15g", tc.n, tc.a, down, want.Down)
-				}
+				matchFixed(t, fmt.Sprintf("N=%d a=%d f=%v V=%v I=%g", tc.n, tc.a, tc.sev, v, I), got, avail, eff, down, want, 1e-9)
 			}
 		}
 	}
