@@ -161,10 +161,11 @@
 // of zero relative to the largest work rate, every solve returns Status
 // NoUsefulWork without solving. Single.IntervalStatus flags an I* at a
 // bound of the search. Results are bit-identical whatever
-// Settings.Workers (TestDeterministic): the pool computes one
-// configuration's band or one state's candidates per task, each reduced
-// in a fixed order, and the rows kept per state are stored from one
-// goroutine.
+// Settings.Workers (TestDeterministic): the pool (internal/pool)
+// computes one configuration's band, one checkpoint count's step of the
+// improvement or one state's candidates per task, each reduced in a
+// fixed order, and the actions and the rows kept per state are set in
+// index order from one goroutine.
 //
 // # Decision tables
 //

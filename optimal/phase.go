@@ -7,9 +7,9 @@ import (
 	"math"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/ckpt-markov/markov/internal/decision"
+	"github.com/ckpt-markov/markov/internal/pool"
 	"github.com/ckpt-markov/markov/markov"
 )
 
@@ -259,10 +259,11 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 // beat the better of the current action and waiting (doc.go,
 // "Improvement by bounds"): the actions it skips cannot change the
 // result. The bounds come from one killed-resolvent solve per
-// configuration (internal/decision, Band); the exact rows of the
-// candidates are computed in a pool of Settings.Workers goroutines, each
-// block (p, a) by one goroutine, so the result does not depend on the
-// number of workers.
+// configuration (internal/decision, Band); the checkpoint counts p (or,
+// with one p, its states) are improved in a pool of Settings.Workers
+// goroutines (internal/pool), each task writing only its own results,
+// which are applied in increasing order of p, so the result does not
+// depend on the number of workers.
 //
 // When the decision states keep p (R depends on it), improvePhase
 // improves only the checkpoint counts p with a state in the closed set
@@ -281,81 +282,189 @@ func (sv *Solver) improvePhaseAll(ctx context.Context, v *values, pol *Policy) (
 }
 
 // improvePhaseOn is improvePhase on every p (all) or on those with a
-// state in the closed set.
+// state in the closed set. The checkpoint counts are independent within
+// a pass (each reads v and writes only its own states), so the pool
+// (internal/pool) takes one p per task when there are several, and the
+// states of the one p otherwise; the actions are set and the rows kept
+// in increasing order of p, on the calling goroutine.
 func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, all bool) (bool, error) {
-	nb := len(sv.acts)
-	sums, err := sv.resolventSums(ctx, v)
+	pass, err := sv.newPass(ctx, v)
 	if err != nil {
 		return false, err
 	}
-	habs := make([]float64, len(sv.ps))
+	var ps []int
 	for pi := range sv.ps {
-		for _, h := range v.hX[pi*sv.w : (pi+1)*sv.w] {
-			habs[pi] = max(habs[pi], math.Abs(h))
+		if all || slices.Contains(v.closed[pi*sv.w:(pi+1)*sv.w], true) {
+			ps = append(ps, pi)
 		}
 	}
-	useful := make([]float64, nb)
-	for b, ph := range sv.phases {
-		useful[b] = ph.Useful(v.iv[b])
+	stateWorkers := 1
+	if len(ps) == 1 {
+		stateWorkers = sv.set.Workers
 	}
-	ubs, ratio := make([][]float64, nb), make([][]float64, nb)
-	for b := range ubs {
-		if sums[b] != nil {
-			ubs[b] = make([]float64, sv.w)
-			ratio[b] = make([]float64, len(sums[b]))
-			for i, s := range sums[b] {
-				ratio[b][i] = s / sv.fast[b].kept[i]
-			}
-		}
-	}
-	thr := make([]float64, sv.w)
-	best, acts, rows := make([]float64, sv.w), make([]int, sv.w), make([]*stateRow, sv.w)
-	vc, v0 := make([]float64, sv.w), make([]float64, sv.w)
 	changed := false
-	for pi := range sv.ps {
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		if !all && !slices.Contains(v.closed[pi*sv.w:(pi+1)*sv.w], true) {
-			continue
-		}
-		for k := range sv.w {
-			n := sv.lo + k
-			vc[k] = sv.xValue(v, pi, n, pol.action[pi*sv.w+k])
-			v0[k] = sv.xValue(v, pi, n, 0)
-		}
-		thrAbs := 0.0
-		for k := range sv.w {
-			thr[k] = max(vc[k], v0[k])
-			thrAbs = max(thrAbs, math.Abs(thr[k]))
-		}
-		for b := range sv.acts {
-			if ubs[b] != nil {
-				sv.bounds(v, pol, pi, b, sums[b], ratio[b], habs, useful, thr, thrAbs, ubs[b])
+	err = pool.Map(ctx, len(ps), sv.set.Workers, func(ctx context.Context, i int) (*sliceStep, error) {
+		return sv.improveSlice(ctx, pass, pol, ps[i], stateWorkers)
+	}, func(i int, st *sliceStep) error {
+		pi := ps[i]
+		for k, r := range st.curRows {
+			if r.row != nil {
+				sv.keepRow(pi*sv.w+k, r)
 			}
 		}
-		if err := sv.forStates(ctx, func(k int) error {
-			a, vb, row, err := sv.bestByBounds(v, pi, k, max(vc[k], v0[k]), ubs)
-			best[k] = math.NaN()
-			if a > 0 {
-				best[k] = vb
-			}
-			acts[k], rows[k] = a, row
-			return err
-		}); err != nil {
-			return false, err
-		}
-		if sv.takeBest(v, pol, pi, vc, v0, acts, best) {
+		if sv.takeBest(v, pol, pi, st.vc, st.v0, st.acts, st.best) {
 			changed = true
 		}
-		for k, r := range rows {
+		for k, r := range st.rows {
 			if x := pi*sv.w + k; r != nil && pol.action[x] == r.act && (sv.srows[x].row == nil || sv.srows[x].act != r.act) {
 				sv.keepRow(x, *r)
 			}
-			rows[k] = nil
+		}
+		return nil
+	})
+	return changed, err
+}
+
+// passBounds is what every checkpoint count's step of one improvement
+// pass shares, read only: the values, the resolvent sums of every
+// configuration (resolventSums) over their kept mass (ratio), the
+// largest |h| of each p and each configuration's useful time.
+type passBounds struct {
+	v            *values
+	sums, ratio  [][]float64
+	habs, useful []float64
+}
+
+// newPass computes the passBounds of v.
+func (sv *Solver) newPass(ctx context.Context, v *values) (*passBounds, error) {
+	nb := len(sv.acts)
+	sums, err := sv.resolventSums(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	ps := &passBounds{v: v, sums: sums, habs: make([]float64, len(sv.ps)), useful: make([]float64, nb), ratio: make([][]float64, nb)}
+	for pi := range sv.ps {
+		for _, h := range v.hX[pi*sv.w : (pi+1)*sv.w] {
+			ps.habs[pi] = max(ps.habs[pi], math.Abs(h))
 		}
 	}
-	return changed, nil
+	for b, ph := range sv.phases {
+		ps.useful[b] = ph.Useful(v.iv[b])
+	}
+	for b := range nb {
+		if sums[b] != nil {
+			ps.ratio[b] = make([]float64, len(sums[b]))
+			for i, s := range sums[b] {
+				ps.ratio[b][i] = s / sv.fast[b].kept[i]
+			}
+		}
+	}
+	return ps, nil
+}
+
+// sliceStep is the outcome of one improvement step on the states
+// X(ps[pi], ·), by offset k = n − lo: the brackets of the current action
+// (vc) and of waiting (v0), the best count found by the bounds (acts,
+// 0 for none) with its bracket (best) and row (rows), and the rows of the
+// current actions computed because the solver did not hold them
+// (curRows, zero where it did).
+type sliceStep struct {
+	vc, v0, best []float64
+	acts         []int
+	rows         []*stateRow
+	curRows      []stateRow
+}
+
+// boundScratch is the storage of the bounds of one step, reused through
+// boundScratches.
+type boundScratch struct {
+	ubs [][]float64
+	thr []float64
+}
+
+var boundScratches = sync.Pool{New: func() any { return new(boundScratch) }}
+
+// improveSlice computes the sliceStep of X(ps[pi], ·) under pol, its
+// states' candidates in a pool of stateWorkers goroutines. It neither
+// changes pol nor keeps rows.
+func (sv *Solver) improveSlice(ctx context.Context, pass *passBounds, pol *Policy, pi, stateWorkers int) (*sliceStep, error) {
+	v := pass.v
+	w := sv.w
+	st := &sliceStep{vc: make([]float64, w), v0: make([]float64, w), best: make([]float64, w),
+		acts: make([]int, w), rows: make([]*stateRow, w), curRows: make([]stateRow, w)}
+	sc := boundScratches.Get().(*boundScratch)
+	defer boundScratches.Put(sc)
+	nb := len(sv.acts)
+	if len(sc.ubs) != nb || len(sc.thr) != w {
+		sc.ubs, sc.thr = make([][]float64, nb), make([]float64, w)
+	}
+	ubs, thr := sc.ubs, sc.thr
+	for b := range ubs {
+		if pass.sums[b] == nil {
+			ubs[b] = nil
+		} else if len(ubs[b]) != w {
+			ubs[b] = make([]float64, w)
+		}
+	}
+	for k := range w {
+		n := sv.lo + k
+		act := pol.action[pi*w+k]
+		if act > 0 {
+			if r := &sv.srows[pi*w+k]; r.row == nil || r.act != act {
+				// Not held: computed here, kept by the caller.
+				blk, _, err := sv.computeBlock(pi, sv.aIdx[act], n, n)
+				if err != nil {
+					return nil, fmt.Errorf("optimal: decisions on %d processors: %w", act, err)
+				}
+				st.curRows[k] = sv.newStateRow(pi, sv.aIdx[act], blk.surv, &blk.rows[0])
+			}
+		}
+		st.vc[k] = sv.sliceValue(v, pi, n, act, &st.curRows[k])
+		st.v0[k] = sv.xValue(v, pi, n, 0)
+	}
+	thrAbs := 0.0
+	for k := range w {
+		thr[k] = max(st.vc[k], st.v0[k])
+		thrAbs = max(thrAbs, math.Abs(thr[k]))
+	}
+	for b := range sv.acts {
+		if ubs[b] != nil {
+			sv.bounds(v, pol, pi, b, pass.sums[b], pass.ratio[b], pass.habs, pass.useful, thr, thrAbs, ubs[b])
+		}
+	}
+	err := pool.Each(ctx, w, stateWorkers, func(_ context.Context, k int) error {
+		a, vb, row, err := sv.bestByBounds(v, pi, k, max(st.vc[k], st.v0[k]), ubs)
+		st.best[k] = math.NaN()
+		if a > 0 {
+			st.best[k] = vb
+		}
+		st.acts[k], st.rows[k] = a, row
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// sliceValue is xValue for X(ps[pi], n) under act, with the row of act
+// from the solver when it holds it, else cur (improveSlice computed it).
+func (sv *Solver) sliceValue(v *values, pi, n, act int, cur *stateRow) float64 {
+	if act == 0 {
+		return sv.xValue(v, pi, n, 0)
+	}
+	r := cur
+	if cur.row == nil {
+		r = &sv.srows[pi*sv.w+n-sv.lo]
+	}
+	b := sv.aIdx[act]
+	ph := sv.phases[b]
+	e := equation{gc: ph.Sojourn(), rh: r.surv * ph.WorkRate * ph.Useful(v.iv[b]), to: r.to, coef: r.coef}
+	s := e.rh - v.g*e.gc
+	for k, y := range e.to {
+		s += e.coef[k] * v.hX[y]
+	}
+	return s
 }
 
 // resolventSums returns, for every configuration b with decision rows in
@@ -365,10 +474,10 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 // bracket of the block that does not depend on p.
 func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, error) {
 	out := make([][]float64, len(sv.acts))
-	err := sv.forBlocks(ctx, func(b int) error {
+	err := pool.Map(ctx, len(sv.acts), sv.set.Workers, func(_ context.Context, b int) ([]float64, error) {
 		fc := sv.fast[b]
 		if fc == nil {
-			return nil
+			return nil, nil
 		}
 		a := sv.acts[b]
 		sc := bandScratch.Get().(*bandWork)
@@ -386,9 +495,11 @@ func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, er
 		}
 		sc.f = bd.Apply(f, f)
 		r0 := fc.n0 - a - bd.B0
-		out[b] = slices.Clone(sc.f[r0 : r0+len(fc.kept)])
+		return slices.Clone(sc.f[r0 : r0+len(fc.kept)]), nil
+	}, func(b int, sum []float64) error {
+		out[b] = sum
 		return nil
-	}, nil)
+	})
 	return out, err
 }
 
@@ -575,40 +686,6 @@ func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, ubs [][]float6
 	return bestA, bestV, bestRow, nil
 }
 
-// forStates calls f(k) for every offset k of the window, in a pool of
-// Settings.Workers goroutines; it returns the first error by k.
-func (sv *Solver) forStates(ctx context.Context, f func(k int) error) error {
-	errs := make([]error, sv.w)
-	workers := min(sv.set.Workers, sv.w)
-	if workers <= 1 {
-		for k := range sv.w {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			errs[k] = f(k)
-		}
-		return errors.Join(errs...)
-	}
-	next := atomic.Int64{}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= sv.w || ctx.Err() != nil {
-					return
-				}
-				errs[k] = f(k)
-			}
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	return ctx.Err()
-}
-
 // splitBound bounds Σ_y Q_t[s, y]·d(y) from above, d = h(X(p, ·)) −
 // h(X(a, ·)) (hp − ha by window offset, 0 outside the window, where the
 // failures leave it), for the recovery of length t from spare count s on
@@ -688,56 +765,6 @@ func (sv *Solver) rowBracket(v *values, pi, b int, surv float64, r *phaseRow) fl
 		s += t.p * v.hX[pb+int(t.i)]
 	}
 	return s
-}
-
-// blockChunk is the number of configurations forBlocks hands to its pool
-// at a time: the blocks of a chunk are alive together.
-const blockChunk = 64
-
-// forBlocks calls f(b) for every configuration index b, in a pool of
-// Settings.Workers goroutines, chunk by chunk (blockChunk), and after each
-// chunk then(b) for its b in increasing order on the calling goroutine
-// (nil: nothing); it returns the first error by b.
-func (sv *Solver) forBlocks(ctx context.Context, f func(b int) error, then func(b int)) error {
-	nb := len(sv.acts)
-	errs := make([]error, nb)
-	for b0 := 0; b0 < nb; b0 += blockChunk {
-		b1 := min(b0+blockChunk, nb)
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		workers := min(sv.set.Workers, b1-b0)
-		if workers <= 1 {
-			for b := b0; b < b1; b++ {
-				errs[b] = f(b)
-			}
-		} else {
-			next := atomic.Int64{}
-			next.Store(int64(b0))
-			var wg sync.WaitGroup
-			for range workers {
-				wg.Go(func() {
-					for {
-						b := int(next.Add(1)) - 1
-						if b >= b1 || ctx.Err() != nil {
-							return
-						}
-						errs[b] = f(b)
-					}
-				})
-			}
-			wg.Wait()
-		}
-		if err := errors.Join(errs[b0:b1]...); err != nil {
-			return err
-		}
-		if then != nil {
-			for b := b0; b < b1; b++ {
-				then(b)
-			}
-		}
-	}
-	return ctx.Err()
 }
 
 // finishPhase is finish for the chain of up phases: the stationary law π
