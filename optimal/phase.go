@@ -237,6 +237,18 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 			return nil, fmt.Errorf("optimal: decisions on %d processors: %w", pol.action[x], eqs[x].err)
 		}
 	}
+	closed, in := reachOrder(eqs, v.x0)
+	if oneClosedClass(eqs, in) {
+		// solveX's sets in solveX's order (phasesolve.go).
+		v.hX, v.closed = make([]float64, sv.nX), in
+		if err := sv.solveSet(v, eqs, closed, true); err != nil {
+			return nil, err
+		}
+		if err := sv.solveTransient(v, eqs, in); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
 	if classes := closedClasses(eqs); len(classes) > 1 {
 		if !repair {
 			return nil, fmt.Errorf("optimal: the policy has %d recurrent classes (a gain each): its evaluation needs a unichain policy", len(classes))
@@ -482,8 +494,11 @@ func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, er
 		a := sv.acts[b]
 		sc := bandScratch.Get().(*bandWork)
 		defer bandScratch.Put(sc)
-		bd := &sc.bd
-		bd.Reset(sv.n-a, sv.lambda, sv.theta, sv.phases[b].Rho, fc.b0, fc.b1)
+		bd := fc.band
+		if bd == nil {
+			bd = &sc.bd
+			bd.Reset(sv.n-a, sv.lambda, sv.theta, sv.phases[b].Rho, fc.b0, fc.b1)
+		}
 		f := sc.f[:0]
 		hp := v.hX[sv.pa(b)*sv.w : (sv.pa(b)+1)*sv.w]
 		for j := range bd.B1 - bd.B0 + 1 {
@@ -523,7 +538,16 @@ type fastConfig struct {
 	kept, exit []float64
 	// keptMin and exitMax are the least kept and the largest exit.
 	keptMin, exitMax float64
+	// band is the factorised killed resolvent, kept within
+	// maxBandEntries (nil beyond: factorised again at each use).
+	band *decision.Band
 }
+
+// maxBandEntries bounds the band states whose factorisations initFast
+// keeps (four float64 each): 2²¹ states, 64 MiB. The factorisation
+// depends on neither the policy nor the interval, so keeping it changes
+// no result.
+const maxBandEntries = 1 << 21
 
 // bandMargin is the number of spare counts the band of a configuration
 // extends beyond the rows and columns of the window, in units of the
@@ -536,6 +560,7 @@ const bandMargin = 1
 // rows in the window.
 func (sv *Solver) initFast() {
 	sv.fast = make([]*fastConfig, len(sv.acts))
+	keptBand := 0 // band states whose factorisation is kept
 	for b, a := range sv.acts {
 		n0 := max(sv.lo, a)
 		if n0 > sv.hi {
@@ -560,6 +585,9 @@ func (sv *Solver) initFast() {
 		r0, r1 := n0-a-bd.B0, sv.hi-a-bd.B0+1
 		fc.kept, fc.exit = slices.Clip(kept[r0:r1]), slices.Clip(exit[r0:r1])
 		fc.keptMin, fc.exitMax = slices.Min(fc.kept), slices.Max(fc.exit)
+		if k := bd.B1 - bd.B0 + 1; keptBand+k <= maxBandEntries {
+			fc.band, keptBand = bd, keptBand+k
+		}
 	}
 }
 

@@ -148,8 +148,9 @@ type Solver struct {
 	srows  []stateRow
 	cached int64
 	fast   []*fastConfig
-	local  []int32      // solveSet's scratch: state → index in its set, −1 outside
-	rtab   [][3]float64 // per block (p index·len(acts) + b): t, e^{−ρt}, 1 − e^{−ρt}
+	local  []int32           // solveSet's scratch: state → index in its set, −1 outside
+	tscr   *transientScratch // solveTransient's scratch
+	rtab   [][3]float64      // per block (p index·len(acts) + b): t, e^{−ρt}, 1 − e^{−ρt}
 
 	rec   [][][]row // [p index][configuration index] rows by n (up states only)
 	cache []*block  // per configuration: rows and elimination at some intervals (up states only)

@@ -1,0 +1,268 @@
+package optimal
+
+import (
+	"errors"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+)
+
+// The evaluation of the chain of up phases (evaluatePhase) without the
+// general machinery of solveX when its policy has one closed class (the
+// common case): the same sets solved in the same order with the same
+// LAPACK calls, so the same bits, without a condition estimate per
+// transient set where a cheaper argument bounds the condition
+// (solveTransient) and without per-call allocations.
+
+// reachOrder returns the decision states reachable from x0 under the
+// equations eqs, in solveX's breadth-first order, and their flags.
+func reachOrder(eqs []equation, x0 int) ([]int, []bool) {
+	in := make([]bool, len(eqs))
+	closed := []int{x0}
+	in[x0] = true
+	for k := 0; k < len(closed); k++ {
+		for _, y := range eqs[closed[k]].to {
+			if !in[y] {
+				in[y] = true
+				closed = append(closed, y)
+			}
+		}
+	}
+	return closed, in
+}
+
+// errFirst stops components after the first set it emits.
+var errFirst = errors.New("first set")
+
+// oneClosedClass reports whether the policy whose equations are eqs has
+// exactly one closed class (recurrent class), given the states reachable
+// from x0 (in): that set holds one, C, the first strongly connected set
+// Tarjan's order emits inside it, and there is no other exactly when
+// every state can reach C (a state that cannot leads to another).
+func oneClosedClass(eqs []equation, in []bool) bool {
+	var c []int
+	_ = components(eqs, func(x int) bool { return !in[x] }, func(comp []int) error {
+		c = comp
+		return errFirst
+	})
+	if c == nil {
+		return false
+	}
+	nx := len(eqs)
+	// The reversed transitions, in compressed rows.
+	start := make([]int32, nx+1)
+	for x := range eqs {
+		if eqs[x].inactive {
+			return false // states without equations: left to the general path
+		}
+		for _, y := range eqs[x].to {
+			start[y+1]++
+		}
+	}
+	for y := range nx {
+		start[y+1] += start[y]
+	}
+	from := make([]int32, start[nx])
+	fill := make([]int32, nx)
+	copy(fill, start[:nx])
+	for x := range eqs {
+		for _, y := range eqs[x].to {
+			from[fill[y]] = int32(x)
+			fill[y]++
+		}
+	}
+	seen := make([]bool, nx)
+	stack := make([]int32, 0, nx)
+	for _, x := range c {
+		seen[x] = true
+		stack = append(stack, int32(x))
+	}
+	count := len(c)
+	for len(stack) > 0 {
+		y := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, x := range from[start[y]:start[y+1]] {
+			if !seen[x] {
+				seen[x] = true
+				count++
+				stack = append(stack, x)
+			}
+		}
+	}
+	return count == nx
+}
+
+// transientScratch is the storage of solveTransient, kept by the solver
+// between evaluations.
+type transientScratch struct {
+	index, low []int
+	onStack    []bool
+	stack      []int
+	call       []tarjanFrame
+	local      []int32
+	a, x, ones []float64
+	swaps      []int
+}
+
+type tarjanFrame struct{ x, next int }
+
+// solveTransient solves the states outside the closed set in (h and g
+// known there), one strongly connected set at a time in the order of
+// components (the same sets, each in the same order of states, so the
+// same matrices as solveX's), successors first. Each set's matrix
+// A = I − P (P its transitions among its states) is an M-matrix: the
+// set is left with probability one, so A⁻¹ ≥ 0 and ‖A⁻¹‖∞ = max A⁻¹·1,
+// which one more solve with A's factors gives. When k·‖A‖∞·‖A⁻¹‖∞ ≤
+// 1e12 (k the set's size: a bound on the condition in the 1-norm too),
+// the condition estimate solveSet would compute is far below its limit
+// 1e15, and the set is solved here with the same LAPACK calls as
+// mat.LU (Getrf, Getrs), so with the same bits; otherwise, or on a zero
+// pivot, solveSet solves it and judges its condition itself.
+func (sv *Solver) solveTransient(v *values, eqs []equation, in []bool) error {
+	nx := len(eqs)
+	ts := sv.tscr
+	if ts == nil || len(ts.index) != nx {
+		ts = &transientScratch{index: make([]int, nx), low: make([]int, nx), onStack: make([]bool, nx), local: make([]int32, nx)}
+		for i := range ts.local {
+			ts.local[i] = -1
+		}
+		sv.tscr = ts
+	}
+	index, low, onStack := ts.index, ts.low, ts.onStack
+	for i := range index {
+		index[i] = -1
+	}
+	stack := ts.stack[:0]
+	counter := 0
+	var comp []int
+	for root := range nx {
+		if index[root] >= 0 || eqs[root].inactive || in[root] {
+			continue
+		}
+		call := append(ts.call[:0], tarjanFrame{root, 0})
+		index[root], low[root] = counter, counter
+		counter++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			x := f.x
+			if f.next < len(eqs[x].to) {
+				y := eqs[x].to[f.next]
+				f.next++
+				if in[y] {
+					continue
+				}
+				if index[y] < 0 {
+					index[y], low[y] = counter, counter
+					counter++
+					stack = append(stack, y)
+					onStack[y] = true
+					call = append(call, tarjanFrame{y, 0})
+				} else if onStack[y] {
+					low[x] = min(low[x], index[y])
+				}
+				continue
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].x
+				low[p] = min(low[p], low[x])
+			}
+			if low[x] == index[x] {
+				comp = comp[:0]
+				for {
+					y := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[y] = false
+					comp = append(comp, y)
+					if y == x {
+						break
+					}
+				}
+				if err := sv.solveTransientSet(v, eqs, comp, ts); err != nil {
+					return err
+				}
+			}
+		}
+		ts.call = call
+	}
+	ts.stack = stack
+	return nil
+}
+
+// solveTransientSet solves the transient set xs (solveTransient).
+func (sv *Solver) solveTransientSet(v *values, eqs []equation, xs []int, ts *transientScratch) error {
+	k := len(xs)
+	local := ts.local
+	for i, x := range xs {
+		local[x] = int32(i)
+	}
+	defer func() {
+		for _, x := range xs {
+			local[x] = -1
+		}
+	}()
+	grow := func(s []float64, n int) []float64 {
+		if cap(s) < n {
+			return make([]float64, n)
+		}
+		s = s[:n]
+		clear(s)
+		return s
+	}
+	ts.a, ts.x, ts.ones = grow(ts.a, k*k), grow(ts.x, k), grow(ts.ones, k)
+	a, x, ones := ts.a, ts.x, ts.ones
+	// The matrix and right-hand side of solveSet, entry by entry in the
+	// same order.
+	for i, s := range xs {
+		e := &eqs[s]
+		row := a[i*k : (i+1)*k]
+		row[i]++
+		r := e.rh
+		for t, y := range e.to {
+			if l := local[y]; l >= 0 {
+				row[l] -= e.coef[t]
+			} else {
+				r += e.coef[t] * v.hX[y]
+			}
+		}
+		r -= v.g * e.gc
+		x[i] = r
+		ones[i] = 1
+	}
+	norm := 0.0
+	for i := range k {
+		s := 0.0
+		for _, c := range a[i*k : (i+1)*k] {
+			s += math.Abs(c)
+		}
+		norm = max(norm, s)
+	}
+	if cap(ts.swaps) < k {
+		ts.swaps = make([]int, k)
+	}
+	swaps := ts.swaps[:k]
+	lu := blas64.General{Rows: k, Cols: k, Stride: k, Data: a}
+	if !lapack64.Getrf(lu, swaps) {
+		return sv.solveSet(v, eqs, xs, false)
+	}
+	lapack64.Getrs(blas.NoTrans, lu, blas64.General{Rows: k, Cols: 1, Stride: 1, Data: ones}, swaps)
+	inv := 0.0
+	for _, u := range ones {
+		if !(u > 0) || math.IsInf(u, 0) {
+			return sv.solveSet(v, eqs, xs, false)
+		}
+		inv = max(inv, u)
+	}
+	if float64(k)*norm*inv > 1e12 {
+		return sv.solveSet(v, eqs, xs, false)
+	}
+	lapack64.Getrs(blas.NoTrans, lu, blas64.General{Rows: k, Cols: 1, Stride: 1, Data: x}, swaps)
+	for i, s := range xs {
+		v.hX[s] = x[i]
+	}
+	return nil
+}

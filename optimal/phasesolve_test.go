@@ -1,0 +1,103 @@
+package optimal
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestTransientSolveMatchesSolveX holds the evaluation of the chain of
+// up phases (reachOrder, solveSet, solveTransient) against solveX, the
+// general path it replaces, on the policies of a policy iteration
+// (greedy, then each improvement) at three intervals: g and every h must
+// agree bit for bit, since both solve the same sets in the same order
+// with the same LAPACK calls.
+func TestTransientSolveMatchesSolveX(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		sv   func() (*Solver, error)
+	}{
+		{"QR, R(p, a), N = 24, 2 d / 4 h", func() (*Solver, error) { return New(qrScenario(t, 24, 2*86400, 4*3600), nil) }},
+		{"QR, R(p, a), N = 48, built-in rates", func() (*Solver, error) { return New(qrScenario(t, 48, 104.61*86400, 56.03*60), nil) }},
+		{"desktop, N = 64", func() (*Solver, error) { return New(largeApp(t, 64, 8*3600, 4*3600), nil) }},
+	} {
+		sv, err := c.sv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		transient := 0
+		for _, iv := range []float64{600, 3600, 20000} {
+			pol := sv.Greedy(iv)
+			for step := range 6 {
+				v, err := sv.evaluate(ctx, pol, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				eqs := make([]equation, sv.nX)
+				for x := range eqs {
+					eqs[x] = sv.equation(v, x/sv.w, x%sv.w+sv.lo, pol.action[x])
+				}
+				w := &values{x0: v.x0, iv: v.iv}
+				if err := sv.solveX(w, pol, eqs); err != nil {
+					t.Fatal(err)
+				}
+				if math.Float64bits(v.g) != math.Float64bits(w.g) {
+					t.Errorf("%s, I = %g, step %d: g = %v, solveX %v", c.name, iv, step, v.g, w.g)
+				}
+				for x := range v.hX {
+					if math.Float64bits(v.hX[x]) != math.Float64bits(w.hX[x]) {
+						t.Errorf("%s, I = %g, step %d: h(%d) = %v, solveX %v", c.name, iv, step, x, v.hX[x], w.hX[x])
+						break
+					}
+					if !v.closed[x] {
+						transient++
+					}
+				}
+				if ch, err := sv.improvePhaseAll(ctx, v, pol); err != nil {
+					t.Fatal(err)
+				} else if !ch {
+					break
+				}
+			}
+		}
+		if transient == 0 {
+			t.Errorf("%s: no transient state: the comparison tests nothing", c.name)
+		}
+	}
+}
+
+// TestOneClosedClass holds oneClosedClass against closedClasses on
+// random transition graphs (seeded): sparse ones with several closed
+// classes and chains that end in one.
+func TestOneClosedClass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	seen := map[bool]int{}
+	for trial := range 400 {
+		n := 2 + rng.IntN(30)
+		eqs := make([]equation, n)
+		for x := range eqs {
+			deg := rng.IntN(3)
+			if trial%2 == 0 {
+				deg++ // no absorbing singletons: fewer closed classes
+			}
+			for range deg {
+				eqs[x].to = append(eqs[x].to, rng.IntN(n))
+			}
+			if len(eqs[x].to) == 0 {
+				eqs[x].to = []int{x}
+			}
+		}
+		x0 := rng.IntN(n)
+		_, in := reachOrder(eqs, x0)
+		want := len(closedClasses(eqs)) == 1
+		if got := oneClosedClass(eqs, in); got != want {
+			t.Errorf("trial %d: oneClosedClass = %v, closedClasses says %v", trial, got, want)
+		}
+		seen[want]++
+	}
+	if seen[true] < 20 || seen[false] < 20 {
+		t.Errorf("cases with one closed class and with several: %d and %d, want ≥ 20 each", seen[true], seen[false])
+	}
+}
