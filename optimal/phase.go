@@ -345,6 +345,12 @@ type passBounds struct {
 	v            *values
 	sums, ratio  [][]float64
 	habs, useful []float64
+	// order lists the configurations whose blocks are tested with their
+	// largest bound (fastConfig.keptMin ≥ 1/2) by decreasing key: key[b]
+	// bounds every such block's bound from above but for the terms of
+	// the states' own brackets (blockKey); loose lists the others.
+	order, loose []int
+	key          []float64
 }
 
 // newPass computes the passBounds of v.
@@ -363,15 +369,56 @@ func (sv *Solver) newPass(ctx context.Context, v *values) (*passBounds, error) {
 	for b, ph := range sv.phases {
 		ps.useful[b] = ph.Useful(v.iv[b])
 	}
+	habsAll := 0.0
+	for _, h := range ps.habs {
+		habsAll = max(habsAll, h)
+	}
+	ps.key = make([]float64, nb)
 	for b := range nb {
 		if sums[b] != nil {
 			ps.ratio[b] = make([]float64, len(sums[b]))
 			for i, s := range sums[b] {
 				ps.ratio[b][i] = s / sv.fast[b].kept[i]
 			}
+			if sv.fast[b].keptMin >= 0.5 {
+				ps.key[b] = sv.blockKey(v, b, ps.ratio[b], ps.useful[b], habsAll)
+				ps.order = append(ps.order, b)
+			} else {
+				ps.loose = append(ps.loose, b)
+			}
 		}
 	}
+	slices.SortStableFunc(ps.order, func(x, y int) int { return cmpf(ps.key[y], ps.key[x]) })
 	return ps, nil
+}
+
+// blockKey returns the key of configuration b for a pass at v (ratio
+// its resolvent sums over their kept mass, useful its useful time, habs
+// the largest |h|): for every checkpoint count p, the bound that bounds
+// tests first for the whole block (p, b),
+//
+//	w − g/ρ + max_i (S/K − thr)_i + |T|/K_min + slack,
+//
+// is at most key − min_k thr_k + 1e-9·max_k |thr_k|: w = e^{−ρt}·ω·u ≤
+// max(ω·u, 0), S/K ≤ its largest, |T| ≤ 2·M_max·|h|_max with M_max the
+// largest recovery failure mass of b over p (fastConfig.massMax), and the
+// slack's terms at their largest, plus 1e-12 of the terms' size for the
+// rounding of the two computations. A block whose key is at most
+// min thr − 1e-9·max|thr| therefore fails that first test: its actions
+// cannot win in any state of the slice.
+func (sv *Solver) blockKey(v *values, b int, ratio []float64, useful, habs float64) float64 {
+	fc := sv.fast[b]
+	ph := sv.phases[b]
+	wr := ph.WorkRate * useful
+	gt := v.g * ph.Sojourn()
+	tAbs := 0.0
+	if sv.byOld {
+		tAbs = 2 * fc.massMax * habs
+	}
+	rmax := slices.Max(ratio)
+	slack := 2*(fc.exitMax+1e-12)*(habs+tAbs)/fc.keptMin + 1e-9*(math.Abs(wr)+math.Abs(gt)+habs+tAbs)
+	key := max(wr, 0) - gt + rmax + tAbs/fc.keptMin + slack
+	return key + 1e-12*(math.Abs(wr)+math.Abs(gt)+math.Abs(rmax)+habs+tAbs+slack)
 }
 
 // sliceStep is the outcome of one improvement step on the states
@@ -388,10 +435,18 @@ type sliceStep struct {
 }
 
 // boundScratch is the storage of the bounds of one step, reused through
-// boundScratches.
+// boundScratches: per state, the counts whose bound beats its threshold
+// (cands), and the thresholds.
 type boundScratch struct {
-	ubs [][]float64
-	thr []float64
+	cands [][]cand
+	thr   []float64
+}
+
+// cand is a configuration index b with the upper bound ub on its
+// bracket in some state.
+type cand struct {
+	b  int
+	ub float64
 }
 
 var boundScratches = sync.Pool{New: func() any { return new(boundScratch) }}
@@ -406,17 +461,12 @@ func (sv *Solver) improveSlice(ctx context.Context, pass *passBounds, pol *Polic
 		acts: make([]int, w), rows: make([]*stateRow, w), curRows: make([]stateRow, w)}
 	sc := boundScratches.Get().(*boundScratch)
 	defer boundScratches.Put(sc)
-	nb := len(sv.acts)
-	if len(sc.ubs) != nb || len(sc.thr) != w {
-		sc.ubs, sc.thr = make([][]float64, nb), make([]float64, w)
+	if len(sc.cands) != w {
+		sc.cands, sc.thr = make([][]cand, w), make([]float64, w)
 	}
-	ubs, thr := sc.ubs, sc.thr
-	for b := range ubs {
-		if pass.sums[b] == nil {
-			ubs[b] = nil
-		} else if len(ubs[b]) != w {
-			ubs[b] = make([]float64, w)
-		}
+	cands, thr := sc.cands, sc.thr
+	for k := range cands {
+		cands[k] = cands[k][:0]
 	}
 	for k := range w {
 		n := sv.lo + k
@@ -434,18 +484,27 @@ func (sv *Solver) improveSlice(ctx context.Context, pass *passBounds, pol *Polic
 		st.vc[k] = sv.sliceValue(v, pi, n, act, &st.curRows[k])
 		st.v0[k] = sv.xValue(v, pi, n, 0)
 	}
-	thrAbs := 0.0
+	thrAbs, thrMin := 0.0, math.Inf(1)
 	for k := range w {
 		thr[k] = max(st.vc[k], st.v0[k])
 		thrAbs = max(thrAbs, math.Abs(thr[k]))
+		thrMin = min(thrMin, thr[k])
 	}
-	for b := range sv.acts {
-		if ubs[b] != nil {
-			sv.bounds(v, pol, pi, b, pass.sums[b], pass.ratio[b], pass.habs, pass.useful, thr, thrAbs, ubs[b])
+	// The blocks by decreasing key, down to the first whose key shows
+	// that it and every block after it fail their first test (blockKey),
+	// then the blocks without that test.
+	cut := thrMin - 1e-9*thrAbs
+	for _, b := range pass.order {
+		if !(pass.key[b] > cut) {
+			break
 		}
+		sv.bounds(v, pol, pi, b, pass.sums[b], pass.ratio[b], pass.habs, pass.useful, thr, thrAbs, cands)
+	}
+	for _, b := range pass.loose {
+		sv.bounds(v, pol, pi, b, pass.sums[b], pass.ratio[b], pass.habs, pass.useful, thr, thrAbs, cands)
 	}
 	err := pool.Each(ctx, w, stateWorkers, func(_ context.Context, k int) error {
-		a, vb, row, err := sv.bestByBounds(v, pi, k, max(st.vc[k], st.v0[k]), ubs)
+		a, vb, row, err := sv.bestByBounds(v, pi, k, max(st.vc[k], st.v0[k]), cands[k])
 		st.best[k] = math.NaN()
 		if a > 0 {
 			st.best[k] = vb
@@ -538,6 +597,9 @@ type fastConfig struct {
 	kept, exit []float64
 	// keptMin and exitMax are the least kept and the largest exit.
 	keptMin, exitMax float64
+	// massMax is the largest failure mass 1 − e^{−ρt} of the recovery
+	// over the checkpoint counts p (t = R(p, a) + L(a)).
+	massMax float64
 	// band is the factorised killed resolvent, kept within
 	// maxBandEntries (nil beyond: factorised again at each use).
 	band *decision.Band
@@ -585,6 +647,10 @@ func (sv *Solver) initFast() {
 		r0, r1 := n0-a-bd.B0, sv.hi-a-bd.B0+1
 		fc.kept, fc.exit = slices.Clip(kept[r0:r1]), slices.Clip(exit[r0:r1])
 		fc.keptMin, fc.exitMax = slices.Min(fc.kept), slices.Max(fc.exit)
+		for pi := range sv.ps {
+			_, _, mass := sv.recovery(pi, b)
+			fc.massMax = max(fc.massMax, mass)
+		}
 		if k := bd.B1 - bd.B0 + 1; keptBand+k <= maxBandEntries {
 			fc.band, keptBand = bd, keptBand+k
 		}
@@ -597,12 +663,13 @@ func (sv *Solver) band(b int) *decision.Band {
 	return decision.NewBand(sv.n-sv.acts[b], sv.lambda, sv.theta, sv.phases[b].Rho, fc.b0, fc.b1)
 }
 
-// bounds sets ubs[k], for the states X(ps[pi], lo + k), to an upper
-// bound on the bracket of the decision → acts[b] where that bound exceeds
-// thr, the better of the current action and waiting (thrAbs the largest
-// |thr|; ratio is sums over the resolvent's mass), and to −∞
-// where it does not (the action cannot win there) or where acts[b] is
-// the current action (doc.go, "Improvement by bounds"). The bound is
+// bounds appends {b, ub} to cands[k], for the states X(ps[pi], lo + k),
+// with ub an upper bound on the bracket of the decision → acts[b], where
+// that bound exceeds thr, the better of the current action and waiting
+// (thrAbs the largest |thr|; ratio is sums over the resolvent's mass),
+// and not where it does not (the action cannot win there) or where
+// acts[b] is the current action (doc.go, "Improvement by bounds"). The
+// bound is
 //
 //	w − g/ρ + (S + T)/K + slack,
 //
@@ -611,10 +678,7 @@ func (sv *Solver) band(b int) *decision.Band {
 // T ≥ Σ Q_t·(h(X(p, ·)) − h(X(a, ·))) over the window (splitBound). The
 // slack covers the band's exit probability e (2(e + 1e-12)(|h| + |T|)/K)
 // and rounding (1e-9 of the terms' size); a row with K < 1/2 gets +∞.
-func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, ratio, habs, useful, thr []float64, thrAbs float64, ubs []float64) {
-	for k := range ubs {
-		ubs[k] = math.Inf(-1)
-	}
+func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, ratio, habs, useful, thr []float64, thrAbs float64, cands [][]cand) {
 	a := sv.acts[b]
 	fc := sv.fast[b]
 	ph := sv.phases[b]
@@ -659,7 +723,7 @@ func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, ratio, habs, u
 			continue // its value is vc
 		}
 		if kept < 0.5 {
-			ubs[k] = math.Inf(1)
+			cands[k] = append(cands[k], cand{b, math.Inf(1)})
 			continue
 		}
 		tt := 0.0
@@ -669,30 +733,26 @@ func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, ratio, habs, u
 		ub := w - gt + (sums[i]+tt)/kept
 		ub += 2*(fc.exit[i]+1e-12)*(habsT+math.Abs(tt))/kept + 1e-9*(math.Abs(w)+math.Abs(gt)+habsT+math.Abs(tt)+math.Abs(thr[k]))
 		if ub > thr[k] {
-			ubs[k] = ub
+			cands[k] = append(cands[k], cand{b, ub})
 		}
 	}
 }
 
 // bestByBounds returns, for the state X(ps[pi], lo + k), the count a
-// whose exact bracket is the largest among the counts with a bound
-// ubs[b][k] above thr, and that bracket (a = 0: none beats thr). It
-// computes the exact brackets in decreasing order of bound and stops
+// whose exact bracket is the largest among the candidates cs (the counts
+// whose bound is above the state's threshold thr, bounds), and that
+// bracket (a = 0: none beats thr). It computes the exact brackets in
+// decreasing order of bound (equal bounds by increasing count) and stops
 // when the next bound is below the best bracket found: the counts left
 // cannot reach it. Equal brackets go to the smaller count, as in
-// takeBest's order.
-func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, ubs [][]float64) (int, float64, *stateRow, error) {
-	type cand struct {
-		b  int
-		ub float64
-	}
-	var cs []cand
-	for b, u := range ubs {
-		if u != nil && u[k] > thr {
-			cs = append(cs, cand{b, u[k]})
+// takeBest's order. It reorders cs.
+func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, cs []cand) (int, float64, *stateRow, error) {
+	slices.SortFunc(cs, func(x, y cand) int {
+		if c := cmpf(y.ub, x.ub); c != 0 {
+			return c
 		}
-	}
-	slices.SortStableFunc(cs, func(x, y cand) int { return cmpf(y.ub, x.ub) })
+		return x.b - y.b
+	})
 	n := sv.lo + k
 	bestA, bestV := 0, thr
 	var bestRow *stateRow
