@@ -300,23 +300,19 @@ func (sv *Solver) improvePhaseAll(ctx context.Context, v *values, pol *Policy) (
 // states of the one p otherwise; the actions are set and the rows kept
 // in increasing order of p, on the calling goroutine.
 func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, all bool) (bool, error) {
-	pass, err := sv.newPass(ctx, v)
-	if err != nil {
-		return false, err
-	}
 	var ps []int
 	for pi := range sv.ps {
 		if all || slices.Contains(v.closed[pi*sv.w:(pi+1)*sv.w], true) {
 			ps = append(ps, pi)
 		}
 	}
-	stateWorkers := 1
-	if len(ps) == 1 {
-		stateWorkers = sv.set.Workers
-	}
-	changed := false
-	err = pool.Map(ctx, len(ps), sv.set.Workers, func(ctx context.Context, i int) (*sliceStep, error) {
-		return sv.improveSlice(ctx, pass, pol, ps[i], stateWorkers)
+	// The brackets of the current actions and of waiting first: the
+	// least threshold over the slices tells which configurations need
+	// their resolvent sums (newPass).
+	steps := make([]*sliceStep, len(ps))
+	cut := math.Inf(1)
+	err := pool.Map(ctx, len(ps), sv.set.Workers, func(_ context.Context, i int) (*sliceStep, error) {
+		return sv.sliceThresholds(v, pol, ps[i])
 	}, func(i int, st *sliceStep) error {
 		pi := ps[i]
 		for k, r := range st.curRows {
@@ -324,6 +320,29 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 				sv.keepRow(pi*sv.w+k, r)
 			}
 		}
+		steps[i], cut = st, min(cut, st.cut)
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	pass, err := sv.newPass(ctx, v, cut)
+	if err != nil {
+		return false, err
+	}
+	stateWorkers := 1
+	if len(ps) == 1 {
+		stateWorkers = sv.set.Workers
+	}
+	changed := false
+	err = pool.Each(ctx, len(ps), sv.set.Workers, func(ctx context.Context, i int) error {
+		return sv.improveSlice(ctx, pass, pol, ps[i], steps[i], stateWorkers)
+	})
+	if err != nil {
+		return false, err
+	}
+	for i, pi := range ps {
+		st := steps[i]
 		if sv.takeBest(v, pol, pi, st.vc, st.v0, st.acts, st.best) {
 			changed = true
 		}
@@ -332,9 +351,9 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 				sv.keepRow(x, *r)
 			}
 		}
-		return nil
-	})
-	return changed, err
+		steps[i] = nil
+	}
+	return changed, nil
 }
 
 // passBounds is what every checkpoint count's step of one improvement
@@ -354,16 +373,15 @@ type passBounds struct {
 }
 
 // newPass computes the passBounds of v.
-func (sv *Solver) newPass(ctx context.Context, v *values) (*passBounds, error) {
+func (sv *Solver) newPass(ctx context.Context, v *values, cut float64) (*passBounds, error) {
 	nb := len(sv.acts)
-	sums, err := sv.resolventSums(ctx, v)
-	if err != nil {
-		return nil, err
-	}
-	ps := &passBounds{v: v, sums: sums, habs: make([]float64, len(sv.ps)), useful: make([]float64, nb), ratio: make([][]float64, nb)}
+	ps := &passBounds{v: v, habs: make([]float64, len(sv.ps)), useful: make([]float64, nb), ratio: make([][]float64, nb)}
+	hmax := make([]float64, len(sv.ps))
 	for pi := range sv.ps {
+		hmax[pi] = math.Inf(-1)
 		for _, h := range v.hX[pi*sv.w : (pi+1)*sv.w] {
 			ps.habs[pi] = max(ps.habs[pi], math.Abs(h))
+			hmax[pi] = max(hmax[pi], h)
 		}
 	}
 	for b, ph := range sv.phases {
@@ -373,6 +391,18 @@ func (sv *Solver) newPass(ctx context.Context, v *values) (*passBounds, error) {
 	for _, h := range ps.habs {
 		habsAll = max(habsAll, h)
 	}
+	// S/K is an average of h(X(a, ·)) over the window, at most its
+	// largest: the configurations whose key with that value is at most
+	// the least threshold's cut fail every block test without their sums.
+	need := make([]bool, nb)
+	for b, fc := range sv.fast {
+		need[b] = fc != nil && (fc.keptMin < 0.5 || sv.blockKey(v, b, hmax[sv.pa(b)], ps.useful[b], habsAll) > cut)
+	}
+	sums, err := sv.resolventSums(ctx, v, need)
+	if err != nil {
+		return nil, err
+	}
+	ps.sums = sums
 	ps.key = make([]float64, nb)
 	for b := range nb {
 		if sums[b] != nil {
@@ -381,7 +411,7 @@ func (sv *Solver) newPass(ctx context.Context, v *values) (*passBounds, error) {
 				ps.ratio[b][i] = s / sv.fast[b].kept[i]
 			}
 			if sv.fast[b].keptMin >= 0.5 {
-				ps.key[b] = sv.blockKey(v, b, ps.ratio[b], ps.useful[b], habsAll)
+				ps.key[b] = sv.blockKey(v, b, slices.Max(ps.ratio[b]), ps.useful[b], habsAll)
 				ps.order = append(ps.order, b)
 			} else {
 				ps.loose = append(ps.loose, b)
@@ -392,21 +422,21 @@ func (sv *Solver) newPass(ctx context.Context, v *values) (*passBounds, error) {
 	return ps, nil
 }
 
-// blockKey returns the key of configuration b for a pass at v (ratio
-// its resolvent sums over their kept mass, useful its useful time, habs
-// the largest |h|): for every checkpoint count p, the bound that bounds
-// tests first for the whole block (p, b),
+// blockKey returns the key of configuration b for a pass at v (rmax at
+// least the largest of its resolvent sums over their kept mass, useful
+// its useful time, habs the largest |h|): for every checkpoint count p,
+// the bound that bounds tests first for the whole block (p, b),
 //
 //	w − g/ρ + max_i (S/K − thr)_i + |T|/K_min + slack,
 //
 // is at most key − min_k thr_k + 1e-9·max_k |thr_k|: w = e^{−ρt}·ω·u ≤
-// max(ω·u, 0), S/K ≤ its largest, |T| ≤ 2·M_max·|h|_max with M_max the
+// max(ω·u, 0), S/K ≤ rmax, |T| ≤ 2·M_max·|h|_max with M_max the
 // largest recovery failure mass of b over p (fastConfig.massMax), and the
 // slack's terms at their largest, plus 1e-12 of the terms' size for the
 // rounding of the two computations. A block whose key is at most
 // min thr − 1e-9·max|thr| therefore fails that first test: its actions
 // cannot win in any state of the slice.
-func (sv *Solver) blockKey(v *values, b int, ratio []float64, useful, habs float64) float64 {
+func (sv *Solver) blockKey(v *values, b int, rmax, useful, habs float64) float64 {
 	fc := sv.fast[b]
 	ph := sv.phases[b]
 	wr := ph.WorkRate * useful
@@ -415,7 +445,6 @@ func (sv *Solver) blockKey(v *values, b int, ratio []float64, useful, habs float
 	if sv.byOld {
 		tAbs = 2 * fc.massMax * habs
 	}
-	rmax := slices.Max(ratio)
 	slack := 2*(fc.exitMax+1e-12)*(habs+tAbs)/fc.keptMin + 1e-9*(math.Abs(wr)+math.Abs(gt)+habs+tAbs)
 	key := max(wr, 0) - gt + rmax + tAbs/fc.keptMin + slack
 	return key + 1e-12*(math.Abs(wr)+math.Abs(gt)+math.Abs(rmax)+habs+tAbs+slack)
@@ -423,23 +452,23 @@ func (sv *Solver) blockKey(v *values, b int, ratio []float64, useful, habs float
 
 // sliceStep is the outcome of one improvement step on the states
 // X(ps[pi], ·), by offset k = n − lo: the brackets of the current action
-// (vc) and of waiting (v0), the best count found by the bounds (acts,
-// 0 for none) with its bracket (best) and row (rows), and the rows of the
-// current actions computed because the solver did not hold them
-// (curRows, zero where it did).
+// (vc) and of waiting (v0), their maximum (thr), the best count found by
+// the bounds (acts, 0 for none) with its bracket (best) and row (rows),
+// and the rows of the current actions computed because the solver did
+// not hold them (curRows, zero where it did). cut is min thr − 1e-9·
+// max |thr| (blockKey).
 type sliceStep struct {
-	vc, v0, best []float64
-	acts         []int
-	rows         []*stateRow
-	curRows      []stateRow
+	vc, v0, thr, best []float64
+	thrAbs, cut       float64
+	acts              []int
+	rows              []*stateRow
+	curRows           []stateRow
 }
 
 // boundScratch is the storage of the bounds of one step, reused through
-// boundScratches: per state, the counts whose bound beats its threshold
-// (cands), and the thresholds.
+// boundScratches: per state, the counts whose bound beats its threshold.
 type boundScratch struct {
 	cands [][]cand
-	thr   []float64
 }
 
 // cand is a configuration index b with the upper bound ub on its
@@ -451,23 +480,13 @@ type cand struct {
 
 var boundScratches = sync.Pool{New: func() any { return new(boundScratch) }}
 
-// improveSlice computes the sliceStep of X(ps[pi], ·) under pol, its
-// states' candidates in a pool of stateWorkers goroutines. It neither
-// changes pol nor keeps rows.
-func (sv *Solver) improveSlice(ctx context.Context, pass *passBounds, pol *Policy, pi, stateWorkers int) (*sliceStep, error) {
-	v := pass.v
+// sliceThresholds returns the sliceStep of X(ps[pi], ·) under pol with
+// its brackets of the current actions and of waiting (the rest is set
+// by improveSlice). It neither changes pol nor keeps rows.
+func (sv *Solver) sliceThresholds(v *values, pol *Policy, pi int) (*sliceStep, error) {
 	w := sv.w
-	st := &sliceStep{vc: make([]float64, w), v0: make([]float64, w), best: make([]float64, w),
+	st := &sliceStep{vc: make([]float64, w), v0: make([]float64, w), thr: make([]float64, w), best: make([]float64, w),
 		acts: make([]int, w), rows: make([]*stateRow, w), curRows: make([]stateRow, w)}
-	sc := boundScratches.Get().(*boundScratch)
-	defer boundScratches.Put(sc)
-	if len(sc.cands) != w {
-		sc.cands, sc.thr = make([][]cand, w), make([]float64, w)
-	}
-	cands, thr := sc.cands, sc.thr
-	for k := range cands {
-		cands[k] = cands[k][:0]
-	}
 	for k := range w {
 		n := sv.lo + k
 		act := pol.action[pi*w+k]
@@ -484,27 +503,46 @@ func (sv *Solver) improveSlice(ctx context.Context, pass *passBounds, pol *Polic
 		st.vc[k] = sv.sliceValue(v, pi, n, act, &st.curRows[k])
 		st.v0[k] = sv.xValue(v, pi, n, 0)
 	}
-	thrAbs, thrMin := 0.0, math.Inf(1)
+	thrMin := math.Inf(1)
 	for k := range w {
-		thr[k] = max(st.vc[k], st.v0[k])
-		thrAbs = max(thrAbs, math.Abs(thr[k]))
-		thrMin = min(thrMin, thr[k])
+		st.thr[k] = max(st.vc[k], st.v0[k])
+		st.thrAbs = max(st.thrAbs, math.Abs(st.thr[k]))
+		thrMin = min(thrMin, st.thr[k])
+	}
+	st.cut = thrMin - 1e-9*st.thrAbs
+	return st, nil
+}
+
+// improveSlice completes st, the sliceStep of X(ps[pi], ·) under pol
+// (sliceThresholds), with the best count of each state by the bounds
+// of pass, its states' candidates in a pool of stateWorkers goroutines.
+// It neither changes pol nor keeps rows.
+func (sv *Solver) improveSlice(ctx context.Context, pass *passBounds, pol *Policy, pi int, st *sliceStep, stateWorkers int) error {
+	v := pass.v
+	w := sv.w
+	sc := boundScratches.Get().(*boundScratch)
+	defer boundScratches.Put(sc)
+	if len(sc.cands) != w {
+		sc.cands = make([][]cand, w)
+	}
+	cands := sc.cands
+	for k := range cands {
+		cands[k] = cands[k][:0]
 	}
 	// The blocks by decreasing key, down to the first whose key shows
 	// that it and every block after it fail their first test (blockKey),
 	// then the blocks without that test.
-	cut := thrMin - 1e-9*thrAbs
 	for _, b := range pass.order {
-		if !(pass.key[b] > cut) {
+		if !(pass.key[b] > st.cut) {
 			break
 		}
-		sv.bounds(v, pol, pi, b, pass.sums[b], pass.ratio[b], pass.habs, pass.useful, thr, thrAbs, cands)
+		sv.bounds(v, pol, pi, b, pass.sums[b], pass.ratio[b], pass.habs, pass.useful, st.thr, st.thrAbs, cands)
 	}
 	for _, b := range pass.loose {
-		sv.bounds(v, pol, pi, b, pass.sums[b], pass.ratio[b], pass.habs, pass.useful, thr, thrAbs, cands)
+		sv.bounds(v, pol, pi, b, pass.sums[b], pass.ratio[b], pass.habs, pass.useful, st.thr, st.thrAbs, cands)
 	}
-	err := pool.Each(ctx, w, stateWorkers, func(_ context.Context, k int) error {
-		a, vb, row, err := sv.bestByBounds(v, pi, k, max(st.vc[k], st.v0[k]), cands[k])
+	return pool.Each(ctx, w, stateWorkers, func(_ context.Context, k int) error {
+		a, vb, row, err := sv.bestByBounds(v, pi, k, st.thr[k], cands[k])
 		st.best[k] = math.NaN()
 		if a > 0 {
 			st.best[k] = vb
@@ -512,10 +550,6 @@ func (sv *Solver) improveSlice(ctx context.Context, pass *passBounds, pol *Polic
 		st.acts[k], st.rows[k] = a, row
 		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
 }
 
 // sliceValue is xValue for X(ps[pi], n) under act, with the row of act
@@ -542,12 +576,13 @@ func (sv *Solver) sliceValue(v *values, pi, n, act int, cur *stateRow) float64 {
 // the window, Σ_{n'} Q_∞[n − a, n' − a + 1]·h(X(a, n')) over the window's
 // n' for its rows n = max(lo, a), …, hi, with Q_∞ the resolvent of the
 // spare chain killed outside its band (fastConfig): the part of every
-// bracket of the block that does not depend on p.
-func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, error) {
+// bracket of the block that does not depend on p. Only the
+// configurations with need[b] are computed (nil for the others).
+func (sv *Solver) resolventSums(ctx context.Context, v *values, need []bool) ([][]float64, error) {
 	out := make([][]float64, len(sv.acts))
 	err := pool.Map(ctx, len(sv.acts), sv.set.Workers, func(_ context.Context, b int) ([]float64, error) {
 		fc := sv.fast[b]
-		if fc == nil {
+		if fc == nil || !need[b] {
 			return nil, nil
 		}
 		a := sv.acts[b]
