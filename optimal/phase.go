@@ -7,7 +7,9 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
+	"github.com/ckpt-markov/markov/birthdeath"
 	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/internal/pool"
 	"github.com/ckpt-markov/markov/markov"
@@ -161,7 +163,11 @@ func (sv *Solver) computeBlock(pi, b, n0, n1 int) (*phaseBlock, int, error) {
 		return nil, 0, err
 	}
 	split := sv.byOld && sv.ps[pi] != a
-	rows, err := ph.Rows(ch, n0-a, n1-a+1, t, split, decision.RowTol)
+	res, err := sv.resolvent(ph, ch, b, n0, n1)
+	if err != nil {
+		return nil, 0, fmt.Errorf("optimal: spare chain m = %d: %w", sv.n-a, err)
+	}
+	rows, err := ph.RowsFrom(ch, res, n0-a, n1-a+1, t, split, decision.RowTol)
 	if err != nil {
 		return nil, 0, fmt.Errorf("optimal: spare chain m = %d, recovery %g s: %w", sv.n-a, t, err)
 	}
@@ -198,6 +204,40 @@ func (sv *Solver) computeBlock(pi, b, n0, n1 int) (*phaseBlock, int, error) {
 	}
 	return blk, entries, nil
 }
+
+// resolvent returns the resolvent rows of configuration b for the
+// decision states n0..n1 (spare counts n − a), those of one state from
+// the solver's cache (resCache) when it holds them, else computed and,
+// for one state and within maxResEntries, kept there. The rows depend
+// on neither p nor the policy nor the interval, so the cache changes no
+// result; it is safe for concurrent use (which rows it keeps may depend
+// on the scheduling, their values do not).
+func (sv *Solver) resolvent(ph decision.Phase, ch *birthdeath.Chain, b, n0, n1 int) (*birthdeath.RowBlock, error) {
+	a := sv.acts[b]
+	if n0 != n1 || sv.resCache == nil {
+		return ph.Resolvent(ch, n0-a, n1-a+1, decision.RowTol)
+	}
+	slot := &sv.resCache[b*sv.w+n0-sv.lo]
+	if res := slot.Load(); res != nil {
+		return res, nil
+	}
+	res, err := ph.Resolvent(ch, n0-a, n1-a+1, decision.RowTol)
+	if err != nil {
+		return nil, err
+	}
+	if e := int64(len(res.Rows[0].Q)); sv.resKept.Add(e) <= maxResEntries {
+		slot.Store(res)
+	}
+	return res, nil
+}
+
+// maxResEntries bounds the resolvent entries the solver keeps (8 bytes
+// each): 2²², 32 MiB; maxResSlots bounds the configurations × window
+// states the cache covers (no cache beyond).
+const (
+	maxResEntries = 1 << 22
+	maxResSlots   = 1 << 22
+)
 
 // phaseEquation returns the equation of X(ps[pi], n) under act ≥ 1 in
 // the chain of up phases, with the interval v.iv[b] of the configuration.
@@ -657,6 +697,9 @@ const bandMargin = 1
 // rows in the window.
 func (sv *Solver) initFast() {
 	sv.fast = make([]*fastConfig, len(sv.acts))
+	if len(sv.acts)*sv.w <= maxResSlots {
+		sv.resCache = make([]atomic.Pointer[birthdeath.RowBlock], len(sv.acts)*sv.w)
+	}
 	keptBand := 0 // band states whose factorisation is kept
 	for b, a := range sv.acts {
 		n0 := max(sv.lo, a)

@@ -101,3 +101,64 @@ func TestOneClosedClass(t *testing.T) {
 		t.Errorf("cases with one closed class and with several: %d and %d, want ≥ 20 each", seen[true], seen[false])
 	}
 }
+
+// TestResolventCacheSameRows computes every row of every block (p, a)
+// twice with the solver's resolvent cache (the second time from it) and
+// once without, on QR with R(p, a) (split rows) and the desktop grid: the
+// rows must be equal bit for bit, and the cache must have served some.
+func TestResolventCacheSameRows(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		n    int
+		qr   bool
+	}{{"QR, N = 16", 16, true}, {"desktop, N = 48", 48, false}} {
+		mk := func() *Solver {
+			sc := largeApp(t, c.n, 8*3600, 4*3600)
+			if c.qr {
+				sc = qrScenario(t, c.n, 2*86400, 4*3600)
+			}
+			sv, err := New(sc, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return sv
+		}
+		cached, plain := mk(), mk()
+		plain.resCache = nil
+		served := 0
+		for pi := range cached.ps {
+			for b, a := range cached.acts {
+				for n := max(cached.lo, a); n <= cached.hi; n++ {
+					for pass := range 2 {
+						if pass == 1 && cached.resCache[b*cached.w+n-cached.lo].Load() != nil {
+							served++
+						}
+						got, _, err := cached.computeBlock(pi, b, n, n)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want, _, err := plain.computeBlock(pi, b, n, n)
+						if err != nil {
+							t.Fatal(err)
+						}
+						g, w := got.rows[0], want.rows[0]
+						same := math.Float64bits(got.surv) == math.Float64bits(want.surv) && math.Float64bits(g.drop) == math.Float64bits(w.drop) &&
+							len(g.rec) == len(w.rec) && len(g.up) == len(w.up)
+						for i := 0; same && i < len(g.rec); i++ {
+							same = g.rec[i].i == w.rec[i].i && math.Float64bits(g.rec[i].p) == math.Float64bits(w.rec[i].p)
+						}
+						for i := 0; same && i < len(g.up); i++ {
+							same = g.up[i].i == w.up[i].i && math.Float64bits(g.up[i].p) == math.Float64bits(w.up[i].p)
+						}
+						if !same {
+							t.Fatalf("%s: X(%d, %d) → %d: the rows differ with the cache", c.name, cached.ps[pi], n, a)
+						}
+					}
+				}
+			}
+		}
+		if served == 0 {
+			t.Errorf("%s: the cache served no row", c.name)
+		}
+	}
+}

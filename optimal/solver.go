@@ -6,7 +6,9 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync/atomic"
 
+	"github.com/ckpt-markov/markov/birthdeath"
 	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
@@ -150,7 +152,12 @@ type Solver struct {
 	fast   []*fastConfig
 	local  []int32           // solveSet's scratch: state → index in its set, −1 outside
 	tscr   *transientScratch // solveTransient's scratch
-	rtab   [][3]float64      // per block (p index·len(acts) + b): t, e^{−ρt}, 1 − e^{−ρt}
+	// resCache holds resolvent rows of one decision state by
+	// configuration and window offset (resolvent); resKept counts their
+	// entries.
+	resCache []atomic.Pointer[birthdeath.RowBlock]
+	resKept  atomic.Int64
+	rtab     [][3]float64 // per block (p index·len(acts) + b): t, e^{−ρt}, 1 − e^{−ρt}
 
 	rec   [][][]row // [p index][configuration index] rows by n (up states only)
 	cache []*block  // per configuration: rows and elimination at some intervals (up states only)
