@@ -278,7 +278,7 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 		}
 	}
 	closed, in := reachOrder(eqs, v.x0)
-	if oneClosedClass(eqs, in) {
+	if oneClosedClass(eqs, in, sv.transientScratch(len(eqs))) {
 		// solveX's sets in solveX's order (phasesolve.go).
 		v.hX, v.closed = make([]float64, sv.nX), in
 		if err := sv.solveSet(v, eqs, closed, true); err != nil {
@@ -349,10 +349,19 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 	// The brackets of the current actions and of waiting first: the
 	// least threshold over the slices tells which configurations need
 	// their resolvent sums (newPass).
-	steps := make([]*sliceStep, len(ps))
+	// One allocation per kind for the whole pass, sliced per p.
+	nw := len(ps) * sv.w
+	fl := make([]float64, 4*nw)
+	acts, rows, curRows := make([]int, nw), make([]*stateRow, nw), make([]stateRow, nw)
+	steps := make([]sliceStep, len(ps))
+	for i := range steps {
+		o, w := i*sv.w, sv.w
+		steps[i] = sliceStep{vc: fl[o : o+w : o+w], v0: fl[nw+o : nw+o+w : nw+o+w], thr: fl[2*nw+o : 2*nw+o+w : 2*nw+o+w],
+			best: fl[3*nw+o : 3*nw+o+w : 3*nw+o+w], acts: acts[o : o+w : o+w], rows: rows[o : o+w : o+w], curRows: curRows[o : o+w : o+w]}
+	}
 	cut := math.Inf(1)
 	err := pool.Map(ctx, len(ps), sv.set.Workers, func(_ context.Context, i int) (*sliceStep, error) {
-		return sv.sliceThresholds(v, pol, ps[i])
+		return &steps[i], sv.sliceThresholds(v, pol, ps[i], &steps[i])
 	}, func(i int, st *sliceStep) error {
 		pi := ps[i]
 		for k, r := range st.curRows {
@@ -360,7 +369,7 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 				sv.keepRow(pi*sv.w+k, r)
 			}
 		}
-		steps[i], cut = st, min(cut, st.cut)
+		cut = min(cut, st.cut)
 		return nil
 	})
 	if err != nil {
@@ -376,13 +385,13 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 	}
 	changed := false
 	err = pool.Each(ctx, len(ps), sv.set.Workers, func(ctx context.Context, i int) error {
-		return sv.improveSlice(ctx, pass, pol, ps[i], steps[i], stateWorkers)
+		return sv.improveSlice(ctx, pass, pol, ps[i], &steps[i], stateWorkers)
 	})
 	if err != nil {
 		return false, err
 	}
 	for i, pi := range ps {
-		st := steps[i]
+		st := &steps[i]
 		if sv.takeBest(v, pol, pi, st.vc, st.v0, st.acts, st.best) {
 			changed = true
 		}
@@ -391,7 +400,6 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 				sv.keepRow(x, *r)
 			}
 		}
-		steps[i] = nil
 	}
 	return changed, nil
 }
@@ -520,13 +528,12 @@ type cand struct {
 
 var boundScratches = sync.Pool{New: func() any { return new(boundScratch) }}
 
-// sliceThresholds returns the sliceStep of X(ps[pi], ·) under pol with
-// its brackets of the current actions and of waiting (the rest is set
-// by improveSlice). It neither changes pol nor keeps rows.
-func (sv *Solver) sliceThresholds(v *values, pol *Policy, pi int) (*sliceStep, error) {
+// sliceThresholds sets, in st (its slices of length w, zero), the
+// brackets of the current actions of X(ps[pi], ·) under pol and of
+// waiting (the rest is set by improveSlice). It neither changes pol nor
+// keeps rows.
+func (sv *Solver) sliceThresholds(v *values, pol *Policy, pi int, st *sliceStep) error {
 	w := sv.w
-	st := &sliceStep{vc: make([]float64, w), v0: make([]float64, w), thr: make([]float64, w), best: make([]float64, w),
-		acts: make([]int, w), rows: make([]*stateRow, w), curRows: make([]stateRow, w)}
 	for k := range w {
 		n := sv.lo + k
 		act := pol.action[pi*w+k]
@@ -535,7 +542,7 @@ func (sv *Solver) sliceThresholds(v *values, pol *Policy, pi int) (*sliceStep, e
 				// Not held: computed here, kept by the caller.
 				blk, _, err := sv.computeBlock(pi, sv.aIdx[act], n, n)
 				if err != nil {
-					return nil, fmt.Errorf("optimal: decisions on %d processors: %w", act, err)
+					return fmt.Errorf("optimal: decisions on %d processors: %w", act, err)
 				}
 				st.curRows[k] = sv.newStateRow(pi, sv.aIdx[act], blk.surv, &blk.rows[0])
 			}
@@ -550,7 +557,7 @@ func (sv *Solver) sliceThresholds(v *values, pol *Policy, pi int) (*sliceStep, e
 		thrMin = min(thrMin, st.thr[k])
 	}
 	st.cut = thrMin - 1e-9*st.thrAbs
-	return st, nil
+	return nil
 }
 
 // improveSlice completes st, the sliceStep of X(ps[pi], ·) under pol

@@ -1,7 +1,6 @@
 package optimal
 
 import (
-	"errors"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -33,30 +32,34 @@ func reachOrder(eqs []equation, x0 int) ([]int, []bool) {
 	return closed, in
 }
 
-// errFirst stops components after the first set it emits.
-var errFirst = errors.New("first set")
-
 // oneClosedClass reports whether the policy whose equations are eqs has
 // exactly one closed class (recurrent class), given the states reachable
 // from x0 (in): that set holds one, C, the first strongly connected set
 // Tarjan's order emits inside it, and there is no other exactly when
-// every state can reach C (a state that cannot leads to another).
-func oneClosedClass(eqs []equation, in []bool) bool {
-	var c []int
-	_ = components(eqs, func(x int) bool { return !in[x] }, func(comp []int) error {
-		c = comp
-		return errFirst
-	})
-	if c == nil {
-		return false
-	}
+// every state can reach C (a state that cannot leads to another). ts is
+// the scratch storage (nil: allocated).
+func oneClosedClass(eqs []equation, in []bool, ts *transientScratch) bool {
 	nx := len(eqs)
-	// The reversed transitions, in compressed rows.
-	start := make([]int32, nx+1)
+	if ts == nil || len(ts.index) != nx {
+		ts = newTransientScratch(nx)
+	}
 	for x := range eqs {
 		if eqs[x].inactive {
 			return false // states without equations: left to the general path
 		}
+	}
+	var c []int
+	_ = ts.scc(eqs, in, true, func(comp []int) (bool, error) {
+		c = append(c, comp...)
+		return true, nil
+	})
+	if c == nil {
+		return false
+	}
+	// The reversed transitions, in compressed rows.
+	ts.start = growInt32(ts.start, nx+1)
+	start := ts.start
+	for x := range eqs {
 		for _, y := range eqs[x].to {
 			start[y+1]++
 		}
@@ -64,8 +67,9 @@ func oneClosedClass(eqs []equation, in []bool) bool {
 	for y := range nx {
 		start[y+1] += start[y]
 	}
-	from := make([]int32, start[nx])
-	fill := make([]int32, nx)
+	ts.from = growInt32(ts.from, int(start[nx]))
+	ts.fill = growInt32(ts.fill, nx)
+	from, fill := ts.from, ts.fill
 	copy(fill, start[:nx])
 	for x := range eqs {
 		for _, y := range eqs[x].to {
@@ -73,8 +77,9 @@ func oneClosedClass(eqs []equation, in []bool) bool {
 			fill[y]++
 		}
 	}
-	seen := make([]bool, nx)
-	stack := make([]int32, 0, nx)
+	seen := ts.onStack // all false between uses
+	defer clear(seen)
+	stack := ts.rstack[:0]
 	for _, x := range c {
 		seen[x] = true
 		stack = append(stack, int32(x))
@@ -91,54 +96,63 @@ func oneClosedClass(eqs []equation, in []bool) bool {
 			}
 		}
 	}
+	ts.rstack = stack
 	return count == nx
+}
+
+// growInt32 returns s with length n, zero, reusing its storage.
+func growInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // transientScratch is the storage of solveTransient, kept by the solver
 // between evaluations.
 type transientScratch struct {
-	index, low []int
-	onStack    []bool
-	stack      []int
-	call       []tarjanFrame
-	local      []int32
-	a, x, ones []float64
-	swaps      []int
+	index, low        []int
+	onStack           []bool
+	stack, comp       []int
+	call              []tarjanFrame
+	local             []int32
+	a, x, ones        []float64
+	swaps             []int
+	start, from, fill []int32 // oneClosedClass
+	rstack            []int32
 }
 
-type tarjanFrame struct{ x, next int }
-
-// solveTransient solves the states outside the closed set in (h and g
-// known there), one strongly connected set at a time in the order of
-// components (the same sets, each in the same order of states, so the
-// same matrices as solveX's), successors first. Each set's matrix
-// A = I − P (P its transitions among its states) is an M-matrix: the
-// set is left with probability one, so A⁻¹ ≥ 0 and ‖A⁻¹‖∞ = max A⁻¹·1,
-// which one more solve with A's factors gives. When k·‖A‖∞·‖A⁻¹‖∞ ≤
-// 1e12 (k the set's size: a bound on the condition in the 1-norm too),
-// the condition estimate solveSet would compute is far below its limit
-// 1e15, and the set is solved here with the same LAPACK calls as
-// mat.LU (Getrf, Getrs), so with the same bits; otherwise, or on a zero
-// pivot, solveSet solves it and judges its condition itself.
-func (sv *Solver) solveTransient(v *values, eqs []equation, in []bool) error {
-	nx := len(eqs)
-	ts := sv.tscr
-	if ts == nil || len(ts.index) != nx {
-		ts = &transientScratch{index: make([]int, nx), low: make([]int, nx), onStack: make([]bool, nx), local: make([]int32, nx)}
-		for i := range ts.local {
-			ts.local[i] = -1
-		}
-		sv.tscr = ts
+func newTransientScratch(nx int) *transientScratch {
+	ts := &transientScratch{index: make([]int, nx), low: make([]int, nx), onStack: make([]bool, nx), local: make([]int32, nx)}
+	for i := range ts.local {
+		ts.local[i] = -1
 	}
+	return ts
+}
+
+// scc calls emit with each strongly connected set of the active states x
+// with in[x] == want, the others excluded as roots and as successors, in
+// the order of components (Tarjan's, roots in increasing order, each
+// state's transitions in their order: the same sets, each in the same
+// order of states), until emit asks to stop or fails.
+func (ts *transientScratch) scc(eqs []equation, in []bool, want bool, emit func([]int) (bool, error)) error {
+	nx := len(eqs)
 	index, low, onStack := ts.index, ts.low, ts.onStack
 	for i := range index {
 		index[i] = -1
 	}
 	stack := ts.stack[:0]
+	defer func() {
+		for _, y := range stack {
+			onStack[y] = false
+		}
+		ts.stack = stack[:0]
+	}()
 	counter := 0
-	var comp []int
 	for root := range nx {
-		if index[root] >= 0 || eqs[root].inactive || in[root] {
+		if index[root] >= 0 || eqs[root].inactive || in[root] != want {
 			continue
 		}
 		call := append(ts.call[:0], tarjanFrame{root, 0})
@@ -152,7 +166,7 @@ func (sv *Solver) solveTransient(v *values, eqs []equation, in []bool) error {
 			if f.next < len(eqs[x].to) {
 				y := eqs[x].to[f.next]
 				f.next++
-				if in[y] {
+				if in[y] != want {
 					continue
 				}
 				if index[y] < 0 {
@@ -172,7 +186,7 @@ func (sv *Solver) solveTransient(v *values, eqs []equation, in []bool) error {
 				low[p] = min(low[p], low[x])
 			}
 			if low[x] == index[x] {
-				comp = comp[:0]
+				comp := ts.comp[:0]
 				for {
 					y := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
@@ -182,15 +196,46 @@ func (sv *Solver) solveTransient(v *values, eqs []equation, in []bool) error {
 						break
 					}
 				}
-				if err := sv.solveTransientSet(v, eqs, comp, ts); err != nil {
+				ts.comp = comp
+				stop, err := emit(comp)
+				if stop || err != nil {
+					ts.call = call
 					return err
 				}
 			}
 		}
 		ts.call = call
 	}
-	ts.stack = stack
 	return nil
+}
+
+type tarjanFrame struct{ x, next int }
+
+// solveTransient solves the states outside the closed set in (h and g
+// known there), one strongly connected set at a time in the order of
+// components (the same sets, each in the same order of states, so the
+// same matrices as solveX's), successors first. Each set's matrix
+// A = I − P (P its transitions among its states) is an M-matrix: the
+// set is left with probability one, so A⁻¹ ≥ 0 and ‖A⁻¹‖∞ = max A⁻¹·1,
+// which one more solve with A's factors gives. When k·‖A‖∞·‖A⁻¹‖∞ ≤
+// 1e12 (k the set's size: a bound on the condition in the 1-norm too),
+// the condition estimate solveSet would compute is far below its limit
+// 1e15, and the set is solved here with the same LAPACK calls as
+// mat.LU (Getrf, Getrs), so with the same bits; otherwise, or on a zero
+// pivot, solveSet solves it and judges its condition itself.
+func (sv *Solver) solveTransient(v *values, eqs []equation, in []bool) error {
+	ts := sv.transientScratch(len(eqs))
+	return ts.scc(eqs, in, false, func(comp []int) (bool, error) {
+		return false, sv.solveTransientSet(v, eqs, comp, ts)
+	})
+}
+
+// transientScratch returns the solver's scratch storage for nx states.
+func (sv *Solver) transientScratch(nx int) *transientScratch {
+	if sv.tscr == nil || len(sv.tscr.index) != nx {
+		sv.tscr = newTransientScratch(nx)
+	}
+	return sv.tscr
 }
 
 // solveTransientSet solves the transient set xs (solveTransient).

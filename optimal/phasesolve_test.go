@@ -92,7 +92,7 @@ func TestOneClosedClass(t *testing.T) {
 		x0 := rng.IntN(n)
 		_, in := reachOrder(eqs, x0)
 		want := len(closedClasses(eqs)) == 1
-		if got := oneClosedClass(eqs, in); got != want {
+		if got := oneClosedClass(eqs, in, nil); got != want {
 			t.Errorf("trial %d: oneClosedClass = %v, closedClasses says %v", trial, got, want)
 		}
 		seen[want]++
