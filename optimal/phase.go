@@ -226,14 +226,20 @@ func (sv *Solver) resolvent(ph decision.Phase, ch *birthdeath.Chain, b, n0, n1 i
 		return nil, err
 	}
 	if e := int64(len(res.Rows[0].Q)); sv.resKept.Add(e) <= maxResEntries {
-		slot.Store(res)
+		// A copy of its own size: the row shares a larger slab.
+		kept := *res
+		kept.Rows = []birthdeath.Row{res.Rows[0]}
+		kept.Rows[0].Q = slices.Clone(res.Rows[0].Q)
+		slot.Store(&kept)
 	}
 	return res, nil
 }
 
 // maxResEntries bounds the resolvent entries the solver keeps (8 bytes
 // each): 2²², 32 MiB; maxResSlots bounds the configurations × window
-// states the cache covers (no cache beyond).
+// states the cache covers (no cache beyond). The cache serves the
+// states X(p, n) of every p, so initFast makes it only when R depends
+// on p.
 const (
 	maxResEntries = 1 << 22
 	maxResSlots   = 1 << 22
@@ -704,7 +710,9 @@ const bandMargin = 1
 // rows in the window.
 func (sv *Solver) initFast() {
 	sv.fast = make([]*fastConfig, len(sv.acts))
-	if len(sv.acts)*sv.w <= maxResSlots {
+	if len(sv.ps) > 1 && len(sv.acts)*sv.w <= maxResSlots {
+		// With one checkpoint count the rows are rarely asked for twice
+		// (measured: the cache cost more than it saved).
 		sv.resCache = make([]atomic.Pointer[birthdeath.RowBlock], len(sv.acts)*sv.w)
 	}
 	keptBand := 0 // band states whose factorisation is kept
