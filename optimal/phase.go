@@ -287,7 +287,7 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 	if oneClosedClass(eqs, in, sv.transientScratch(len(eqs))) {
 		// solveX's sets in solveX's order (phasesolve.go).
 		v.hX, v.closed = make([]float64, sv.nX), in
-		if err := sv.solveSet(v, eqs, closed, true); err != nil {
+		if err := sv.solveClosed(v, eqs, closed, pol); err != nil {
 			return nil, err
 		}
 		if err := sv.solveTransient(v, eqs, in); err != nil {

@@ -1,11 +1,15 @@
 package optimal
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
 )
 
 // The evaluation of the chain of up phases (evaluatePhase) without the
@@ -309,5 +313,113 @@ func (sv *Solver) solveTransientSet(v *values, eqs []equation, xs []int, ts *tra
 	for i, s := range xs {
 		v.hX[s] = x[i]
 	}
+	return nil
+}
+
+// closedLU is the factorisation of the closed set's system of the last
+// evaluation (solveClosed), with what identifies it: the states in
+// solveSet's order and their actions, which fix every coefficient of
+// the matrix (the rows of an action never change; the interval enters
+// only the right-hand side).
+type closedLU struct {
+	xs, acts []int
+	lu       mat.LU
+	ref      int
+	gscale   float64
+}
+
+// solveClosed is solveSet(v, eqs, xs, true) for the chain of up phases,
+// xs the closed set reachable from x₀ in solveX's order (every successor
+// inside it) under pol: it factorises the matrix as solveSet does and
+// keeps the factors, and when the next evaluation has the same states
+// with the same actions (a new interval, or new actions outside the
+// set), it solves with the factors kept: the same matrix, so the same
+// factors, the same condition and the same bits.
+func (sv *Solver) solveClosed(v *values, eqs []equation, xs []int, pol *Policy) error {
+	c := sv.clu
+	if c == nil || !slices.Equal(c.xs, xs) || !sameActions(c.acts, xs, pol) {
+		if err := sv.factorClosed(eqs, xs, pol); err != nil {
+			return err
+		}
+		c = sv.clu
+	}
+	k := len(xs)
+	rhs := mat.NewVecDense(k, nil)
+	for i, x := range xs {
+		// solveSet's right-hand side: every successor is in the set.
+		rhs.SetVec(i, eqs[x].rh)
+	}
+	var sol mat.VecDense
+	if err := c.lu.SolveVecTo(&sol, false, rhs); err != nil {
+		return fmt.Errorf("optimal: policy evaluation: %w", err)
+	}
+	for i, x := range xs {
+		v.hX[x] = sol.AtVec(i)
+	}
+	v.g = sol.AtVec(c.ref) / c.gscale
+	v.hX[v.x0] = 0
+	return nil
+}
+
+// sameActions reports whether pol takes the actions acts in the states xs.
+func sameActions(acts, xs []int, pol *Policy) bool {
+	if len(acts) != len(xs) {
+		return false
+	}
+	for i, x := range xs {
+		if pol.action[x] != acts[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// factorClosed builds and factorises solveSet's matrix of the closed set
+// xs with g (entry by entry as solveSet does) into sv.clu, or returns
+// solveSet's error for a singular system (and forgets the factors).
+func (sv *Solver) factorClosed(eqs []equation, xs []int, pol *Policy) error {
+	sv.clu = nil
+	k := len(xs)
+	ts := sv.transientScratch(len(eqs))
+	local := ts.local
+	for i, x := range xs {
+		local[x] = int32(i)
+	}
+	defer func() {
+		for _, x := range xs {
+			local[x] = -1
+		}
+	}()
+	a := mat.NewDense(k, k, nil)
+	gcol := make([]float64, k)
+	for i, x := range xs {
+		e := &eqs[x]
+		row := a.RawRowView(i)
+		row[i]++
+		for t, y := range e.to {
+			if l := local[y]; l >= 0 {
+				row[l] -= e.coef[t]
+			} else {
+				panic("optimal: factorClosed: a successor outside the closed set")
+			}
+		}
+		gcol[i] = e.gc
+	}
+	c := &closedLU{xs: slices.Clone(xs), ref: int(local[xs[0]]), gscale: 1}
+	if m := floats.Norm(gcol, math.Inf(1)); m > 0 {
+		c.gscale = m
+	}
+	for i := range k {
+		a.Set(i, c.ref, gcol[i]/c.gscale)
+	}
+	c.lu.Factorize(a)
+	if cond := c.lu.Cond(); cond > 1e15 || math.IsInf(cond, 0) {
+		return sv.singular(cond, eqs, xs)
+	}
+	c.acts = make([]int, k)
+	for i, x := range xs {
+		c.acts[i] = pol.action[x]
+	}
+	sv.clu = c
 	return nil
 }

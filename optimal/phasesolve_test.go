@@ -8,11 +8,12 @@ import (
 )
 
 // TestTransientSolveMatchesSolveX holds the evaluation of the chain of
-// up phases (reachOrder, solveSet, solveTransient) against solveX, the
-// general path it replaces, on the policies of a policy iteration
-// (greedy, then each improvement) at three intervals: g and every h must
-// agree bit for bit, since both solve the same sets in the same order
-// with the same LAPACK calls.
+// up phases (reachOrder, solveClosed, solveTransient) against solveX,
+// the general path it replaces, on the policies of a policy iteration
+// (greedy, then each improvement) at three intervals, each policy
+// evaluated at a second interval first (the closed set's factors are
+// then reused): g and every h must agree bit for bit, since both solve
+// the same sets in the same order with the same LAPACK calls.
 func TestTransientSolveMatchesSolveX(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -31,28 +32,38 @@ func TestTransientSolveMatchesSolveX(t *testing.T) {
 		for _, iv := range []float64{600, 3600, 20000} {
 			pol := sv.Greedy(iv)
 			for step := range 6 {
-				v, err := sv.evaluate(ctx, pol, true)
-				if err != nil {
-					t.Fatal(err)
-				}
-				eqs := make([]equation, sv.nX)
-				for x := range eqs {
-					eqs[x] = sv.equation(v, x/sv.w, x%sv.w+sv.lo, pol.action[x])
-				}
-				w := &values{x0: v.x0, iv: v.iv}
-				if err := sv.solveX(w, pol, eqs); err != nil {
-					t.Fatal(err)
-				}
-				if math.Float64bits(v.g) != math.Float64bits(w.g) {
-					t.Errorf("%s, I = %g, step %d: g = %v, solveX %v", c.name, iv, step, v.g, w.g)
-				}
-				for x := range v.hX {
-					if math.Float64bits(v.hX[x]) != math.Float64bits(w.hX[x]) {
-						t.Errorf("%s, I = %g, step %d: h(%d) = %v, solveX %v", c.name, iv, step, x, v.hX[x], w.hX[x])
-						break
+				// The policy at its interval, then at another (the
+				// second evaluation reuses the closed set's factors,
+				// solveClosed).
+				var v *values
+				for _, f := range []float64{1.37, 1} {
+					p := sv.clone(pol)
+					for b := range p.interval {
+						p.interval[b][0] = iv * f
 					}
-					if !v.closed[x] {
-						transient++
+					v, err = sv.evaluate(ctx, p, true)
+					if err != nil {
+						t.Fatal(err)
+					}
+					eqs := make([]equation, sv.nX)
+					for x := range eqs {
+						eqs[x] = sv.equation(v, x/sv.w, x%sv.w+sv.lo, p.action[x])
+					}
+					w := &values{x0: v.x0, iv: v.iv}
+					if err := sv.solveX(w, p, eqs); err != nil {
+						t.Fatal(err)
+					}
+					if math.Float64bits(v.g) != math.Float64bits(w.g) {
+						t.Errorf("%s, I = %g, step %d: g = %v, solveX %v", c.name, iv*f, step, v.g, w.g)
+					}
+					for x := range v.hX {
+						if math.Float64bits(v.hX[x]) != math.Float64bits(w.hX[x]) {
+							t.Errorf("%s, I = %g, step %d: h(%d) = %v, solveX %v", c.name, iv*f, step, x, v.hX[x], w.hX[x])
+							break
+						}
+						if !v.closed[x] {
+							transient++
+						}
 					}
 				}
 				if ch, err := sv.improvePhaseAll(ctx, v, pol); err != nil {
