@@ -840,12 +840,14 @@ func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, ratio, habs, u
 // cannot reach it. Equal brackets go to the smaller count, as in
 // takeBest's order. It reorders cs.
 func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, cs []cand) (int, float64, *stateRow, error) {
-	slices.SortFunc(cs, func(x, y cand) int {
-		if c := cmpf(y.ub, x.ub); c != 0 {
-			return c
-		}
-		return x.b - y.b
-	})
+	if len(cs) > 1 {
+		slices.SortFunc(cs, func(x, y cand) int {
+			if c := cmpf(y.ub, x.ub); c != 0 {
+				return c
+			}
+			return x.b - y.b
+		})
+	}
 	n := sv.lo + k
 	bestA, bestV := 0, thr
 	var bestRow *stateRow
