@@ -52,8 +52,10 @@ type Settings struct {
 	// use (the restriction for large N); nil means every count with
 	// ω(a) > 0.
 	Candidates []int
-	// Workers is the number of goroutines of the per-state interval
-	// improvement; zero means runtime.GOMAXPROCS(0). Results do not
+	// Workers is the number of goroutines of the solver's worker pools
+	// (internal/pool: the improvement's steps by checkpoint count or by
+	// state, the band solves of its bounds, the per-state interval
+	// improvement); zero means runtime.GOMAXPROCS(0). Results do not
 	// depend on it.
 	Workers int
 	// MaxStates caps the decision states (default DefaultMaxStates).
