@@ -66,6 +66,7 @@ func BenchmarkLevels(b *testing.B) {
 		// Exascale-like rates (per-processor MTTF 25 y, MTTR 1 h) on 10⁶
 		// processors, the restricted action set of Refine.
 		{"exascale/N=1000000/refine=65536", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 1_000_000, 25*365*d, h) }, 65536},
+		{"exascale/N=1000000/refine=4096", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 1_000_000, 25*365*d, h) }, 4096},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			sc := c.sc(b)
