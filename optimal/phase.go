@@ -284,16 +284,20 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 		}
 	}
 	closed, in := reachOrder(eqs, v.x0)
-	if oneClosedClass(eqs, in, sv.transientScratch(len(eqs))) {
+	if oneClosedInReach(eqs, in, sv.transientScratch(len(eqs))) {
 		// solveX's sets in solveX's order (phasesolve.go).
 		v.hX, v.closed = make([]float64, sv.nX), in
 		if err := sv.solveClosed(v, eqs, closed, pol); err != nil {
 			return nil, err
 		}
-		if err := sv.solveTransient(v, eqs, in); err != nil {
+		err := sv.solveTransient(v, eqs, in)
+		if err == nil {
+			return v, nil
+		}
+		if !errors.Is(err, errClosedOutside) {
 			return nil, err
 		}
-		return v, nil
+		// Another closed class, outside: the general path below.
 	}
 	if classes := closedClasses(eqs); len(classes) > 1 {
 		if !repair {

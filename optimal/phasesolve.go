@@ -1,6 +1,7 @@
 package optimal
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -36,73 +37,65 @@ func reachOrder(eqs []equation, x0 int) ([]int, []bool) {
 	return closed, in
 }
 
-// oneClosedClass reports whether the policy whose equations are eqs has
-// exactly one closed class (recurrent class), given the states reachable
-// from x0 (in): that set holds one, C, the first strongly connected set
-// Tarjan's order emits inside it, and there is no other exactly when
-// every state can reach C (a state that cannot leads to another). ts is
-// the scratch storage (nil: allocated).
-func oneClosedClass(eqs []equation, in []bool, ts *transientScratch) bool {
-	nx := len(eqs)
-	if ts == nil || len(ts.index) != nx {
-		ts = newTransientScratch(nx)
-	}
+// oneClosedInReach reports whether the states reachable from x0 (in)
+// hold exactly one closed class (recurrent class) of the policy whose
+// equations are eqs: one strongly connected set of them with no
+// transition out of it (they hold at least one; Tarjan's order emits a
+// set after every set it leads to). With the transient sets' check
+// (leaves, in solveTransientSet), no closed class outside them, this is
+// closedClasses' "exactly one". ts is the scratch storage.
+func oneClosedInReach(eqs []equation, in []bool, ts *transientScratch) bool {
 	for x := range eqs {
 		if eqs[x].inactive {
 			return false // states without equations: left to the general path
 		}
 	}
-	var c []int
+	ts.fill = growInt32(ts.fill, len(eqs))
+	id := ts.fill // set number + 1 of each state emitted, 0 before
+	bottoms := 0
+	next := int32(0)
 	_ = ts.scc(eqs, in, true, func(comp []int) (bool, error) {
-		c = append(c, comp...)
-		return true, nil
+		next++
+		for _, x := range comp {
+			id[x] = next
+		}
+		out := false
+		for _, x := range comp {
+			for _, y := range eqs[x].to {
+				if id[y] != next {
+					out = true
+					break
+				}
+			}
+			if out {
+				break
+			}
+		}
+		if !out {
+			bottoms++
+		}
+		return bottoms > 1, nil
 	})
-	if c == nil {
-		return false
-	}
-	// The reversed transitions, in compressed rows.
-	ts.start = growInt32(ts.start, nx+1)
-	start := ts.start
-	for x := range eqs {
+	return bottoms == 1
+}
+
+// leaves reports whether a transition leads out of the set xs, whose
+// states local maps to their index (−1 outside): a strongly connected
+// set without one is a closed class.
+func leaves(eqs []equation, xs []int, local []int32) bool {
+	for _, x := range xs {
 		for _, y := range eqs[x].to {
-			start[y+1]++
-		}
-	}
-	for y := range nx {
-		start[y+1] += start[y]
-	}
-	ts.from = growInt32(ts.from, int(start[nx]))
-	ts.fill = growInt32(ts.fill, nx)
-	from, fill := ts.from, ts.fill
-	copy(fill, start[:nx])
-	for x := range eqs {
-		for _, y := range eqs[x].to {
-			from[fill[y]] = int32(x)
-			fill[y]++
-		}
-	}
-	seen := ts.onStack // all false between uses
-	defer clear(seen)
-	stack := ts.rstack[:0]
-	for _, x := range c {
-		seen[x] = true
-		stack = append(stack, int32(x))
-	}
-	count := len(c)
-	for len(stack) > 0 {
-		y := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, x := range from[start[y]:start[y+1]] {
-			if !seen[x] {
-				seen[x] = true
-				count++
-				stack = append(stack, x)
+			if local[y] < 0 {
+				return true
 			}
 		}
 	}
-	ts.rstack = stack
-	return count == nx
+	return false
 }
+
+// errClosedOutside stops solveTransient at a closed class outside the
+// states reachable from x₀: the policy has several, for the general path.
+var errClosedOutside = errors.New("optimal: a closed class outside the reachable set")
 
 // growInt32 returns s with length n, zero, reusing its storage.
 func growInt32(s []int32, n int) []int32 {
@@ -117,15 +110,14 @@ func growInt32(s []int32, n int) []int32 {
 // transientScratch is the storage of solveTransient, kept by the solver
 // between evaluations.
 type transientScratch struct {
-	index, low        []int
-	onStack           []bool
-	stack, comp       []int
-	call              []tarjanFrame
-	local             []int32
-	a, x, ones        []float64
-	swaps             []int
-	start, from, fill []int32 // oneClosedClass
-	rstack            []int32
+	index, low  []int
+	onStack     []bool
+	stack, comp []int
+	call        []tarjanFrame
+	local       []int32
+	a, x, ones  []float64
+	swaps       []int
+	fill        []int32 // oneClosedInReach
 }
 
 func newTransientScratch(nx int) *transientScratch {
@@ -254,6 +246,9 @@ func (sv *Solver) solveTransientSet(v *values, eqs []equation, xs []int, ts *tra
 			local[x] = -1
 		}
 	}()
+	if !leaves(eqs, xs, local) {
+		return errClosedOutside
+	}
 	grow := func(s []float64, n int) []float64 {
 		if cap(s) < n {
 			return make([]float64, n)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -79,9 +80,10 @@ func TestTransientSolveMatchesSolveX(t *testing.T) {
 	}
 }
 
-// TestOneClosedClass holds oneClosedClass against closedClasses on
-// random transition graphs (seeded): sparse ones with several closed
-// classes and chains that end in one.
+// TestOneClosedClass holds evaluatePhase's test for one closed class
+// (oneClosedInReach, then leaves on every other strongly connected set)
+// against closedClasses on random transition graphs (seeded): sparse
+// ones with several closed classes and chains that end in one.
 func TestOneClosedClass(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
 	seen := map[bool]int{}
@@ -103,8 +105,26 @@ func TestOneClosedClass(t *testing.T) {
 		x0 := rng.IntN(n)
 		_, in := reachOrder(eqs, x0)
 		want := len(closedClasses(eqs)) == 1
-		if got := oneClosedClass(eqs, in, nil); got != want {
-			t.Errorf("trial %d: oneClosedClass = %v, closedClasses says %v", trial, got, want)
+		// evaluatePhase's test: one closed class among the reachable
+		// states, and every other strongly connected set leaves.
+		ts := newTransientScratch(n)
+		got := oneClosedInReach(eqs, in, ts)
+		if got {
+			_ = ts.scc(eqs, in, false, func(comp []int) (bool, error) {
+				for i, x := range comp {
+					ts.local[x] = int32(i)
+				}
+				if !leaves(eqs, comp, ts.local) {
+					got = false
+				}
+				for _, x := range comp {
+					ts.local[x] = -1
+				}
+				return !got, nil
+			})
+		}
+		if got != want {
+			t.Errorf("trial %d: one closed class = %v, closedClasses says %v", trial, got, want)
 		}
 		seen[want]++
 	}
@@ -173,4 +193,60 @@ func TestResolventCacheSameRows(t *testing.T) {
 			t.Errorf("%s: the cache served no row", c.name)
 		}
 	}
+}
+
+// TestClosedClassOutside gives greedy a second closed class that x₀
+// does not reach: on QR with R(p, a) (built-in rates, the window near
+// N), the states X(2, ·) recover on 2 processors, so their failures
+// stay in X(2, ·). evaluatePhase finds it in the transient sets
+// (errClosedOutside) and takes the general path: without repair the
+// evaluation is an error naming the recurrent classes; with repair the
+// class of x₀ (greedy's, far better than running on 2) is kept, and g
+// is greedy's own (1e-12).
+func TestClosedClassOutside(t *testing.T) {
+	ctx := context.Background()
+	sv, err := New(qrScenario(t, 48, 104.61*86400, 56.03*60), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	greedy := sv.Greedy(3600)
+	vg, err := sv.evaluate(ctx, greedy, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pi := sv.pIdx[2]
+	if pi < 0 || vg.closed[pi*sv.w] || sv.lo < 2 {
+		t.Fatalf("the case needs X(2, ·) outside greedy's closed set and the window above 2 (lo = %d)", sv.lo)
+	}
+	pol := sv.clone(greedy)
+	for k := range sv.w {
+		pol.action[pi*sv.w+k] = 2
+	}
+	if _, in := reachOrder(sv.phaseEquations(t, pol), sv.reference()); !oneClosedInReach(sv.phaseEquations(t, pol), in, newTransientScratch(sv.nX)) {
+		t.Fatal("the reachable states should hold one closed class: the second must be outside")
+	}
+	if _, err := sv.evaluate(ctx, sv.clone(pol), false); err == nil || !strings.Contains(err.Error(), "recurrent classes") {
+		t.Fatalf("evaluation without repair: %v, want the recurrent classes' error", err)
+	}
+	v, err := sv.evaluate(ctx, pol, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(v.g, vg.g); d > 1e-12 {
+		t.Errorf("repaired g = %.17g, greedy's %.17g (rel. %.3g)", v.g, vg.g, d)
+	}
+}
+
+// phaseEquations returns the equations of pol's decision states.
+func (sv *Solver) phaseEquations(t *testing.T, pol *Policy) []equation {
+	t.Helper()
+	v := &values{x0: sv.reference(), iv: phaseIntervals(pol)}
+	eqs := make([]equation, sv.nX)
+	for x := range eqs {
+		eqs[x] = sv.equation(v, x/sv.w, x%sv.w+sv.lo, pol.action[x])
+		if eqs[x].err != nil {
+			t.Fatal(eqs[x].err)
+		}
+	}
+	return eqs
 }
