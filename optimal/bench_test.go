@@ -39,7 +39,8 @@ func cpuSeconds() float64 {
 // internal/cli) and on a desktop grid (MTTF 8 h, MTTR 4 h) with the
 // application of BENCHMARKS.md beyond 512 processors (largeApp), with
 // the full action set and with the coarse-to-fine restriction (Refine,
-// whose time is included). It reports the CPU seconds per run (the
+// whose time is included), and with that restriction on 10⁶ processors
+// at exascale-like rates (per-processor MTTF 25 y, MTTR 1 h). It reports the CPU seconds per run (the
 // machine is shared: wall time is not the cost) and the UWT of levels 2
 // and 4.
 func BenchmarkLevels(b *testing.B) {
@@ -62,6 +63,10 @@ func BenchmarkLevels(b *testing.B) {
 		{"desktop/N=4096/full", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 4096, 8*h, 4*h) }, 0},
 		{"desktop/N=1024/refine=128", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 1024, 8*h, 4*h) }, 128},
 		{"desktop/N=4096/refine=512", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 4096, 8*h, 4*h) }, 512},
+		// Exascale-like rates (per-processor MTTF 25 y, MTTR 1 h) on 10⁶
+		// processors, the restricted action set of Refine.
+		{"exascale/N=1000000/refine=65536", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 1_000_000, 25*365*d, h) }, 65536},
+		{"exascale/N=1000000/refine=4096", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 1_000_000, 25*365*d, h) }, 4096},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			sc := c.sc(b)

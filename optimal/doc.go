@@ -130,9 +130,28 @@
 // counts in increasing order, each taken when strictly better; TieTol
 // against the current action) picks among them, so the policy found is
 // the exhaustive search's. A whole block (p, a) is first tested with its
-// largest bound. The cost of a step is one band solve per configuration
-// and a few operations per (p, a, n), plus the exact rows of the actions
-// that may win; BENCHMARKS.md gives the times.
+// largest bound, and before that every block of a configuration a with
+// one key per step (an upper bound on that test's left side for every p,
+// from the largest recovery failure mass of a over p and the terms at
+// their largest): the blocks are visited by decreasing key and, for
+// each p, only down to the first key below min_n of the threshold of
+// X(p, n). The band solve of a configuration is made only when its key,
+// with the largest h of the window in place of the resolvent's averages
+// of it, can pass the least threshold of the step. The cost of a step is
+// then the band solves of the configurations that may win, a few
+// operations per block (p, a) that may, plus the exact rows of the
+// actions that may win; BENCHMARKS.md gives the times.
+//
+// What depends on neither the policy nor the interval is kept between
+// steps, each within a bound on its memory: the band factorisation of
+// each configuration, the resolvent rows of one decision state (shared
+// by every p when R depends on p) and, while the closed set's states
+// and actions stay the same, its LU (a new interval changes only the
+// right-hand side). The transient sets are solved with the same LAPACK
+// calls as the closed set, without a condition estimate where A⁻¹·1 of
+// their M-matrix bounds the condition. Each gives the same bits as the
+// computation it saves (TestTransientSolveMatchesSolveX,
+// TestResolventCacheSameRows).
 //
 // # Optimality equations and policy iteration
 //
@@ -194,10 +213,11 @@
 // of zero relative to the largest work rate, every solve returns Status
 // NoUsefulWork without solving. Single.IntervalStatus flags an I* at a
 // bound of the search. Results are bit-identical whatever
-// Settings.Workers (TestDeterministic): the pool computes one
-// configuration's band or one state's candidates per task, each reduced
-// in a fixed order, and the rows kept per state are stored from one
-// goroutine.
+// Settings.Workers (TestDeterministic): the pool (internal/pool)
+// computes one configuration's band, one checkpoint count's step of the
+// improvement or one state's candidates per task, each reduced in a
+// fixed order, and the actions and the rows kept per state are set in
+// index order from one goroutine.
 //
 // # Decision tables
 //

@@ -2,9 +2,10 @@ package optimal
 
 import (
 	"context"
-	"errors"
 	"math"
-	"sync"
+	"slices"
+
+	"github.com/ckpt-markov/markov/internal/pool"
 )
 
 // xValue returns the bracket w − g·τ + Σ P·h of X(ps[pi], n) under act.
@@ -106,17 +107,16 @@ func (sv *Solver) uValue(v *values, b, k int, interval float64) (float64, error)
 }
 
 // improveU maximises the bracket of every up state over its interval (on
-// log I, from the current interval), in a pool of Settings.Workers
-// goroutines over configurations. It reports whether an interval changed.
+// log I, from the current interval), in a pool (internal/pool) of
+// Settings.Workers goroutines, one configuration per task (each writes
+// only its own intervals). It reports whether an interval changed.
 func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy) (bool, error) {
 	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
 	changed := make([]bool, len(sv.acts))
-	errs := make([]error, len(sv.acts))
-	work := func(b int) {
+	err := pool.Each(ctx, len(sv.acts), sv.set.Workers, func(ctx context.Context, b int) error {
 		for k, cur := range pol.interval[b] {
-			if ctx.Err() != nil {
-				errs[b] = ctx.Err()
-				return
+			if err := ctx.Err(); err != nil {
+				return err
 			}
 			if m := pol.maskOf(b); m != nil && m[k] != 0 {
 				continue // reconfigures: its interval is not used
@@ -133,40 +133,19 @@ func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy) (bool, e
 			vc := f(math.Log(cur))
 			x, vb := maximize(f, math.Log(cur), 0.35, lo, hi, sv.set.IntervalTol)
 			if ferr != nil {
-				errs[b] = ferr
-				return
+				return ferr
 			}
 			if vb > vc+sv.set.TieTol*(math.Abs(vc)+math.Abs(v.g)*pol.interval[b][k]) {
 				pol.interval[b][k] = math.Exp(x)
 				changed[b] = true
 			}
 		}
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(sv.set.Workers, len(sv.acts)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range next {
-				work(b)
-			}
-		}()
-	}
-	for b := range sv.acts {
-		next <- b
-	}
-	close(next)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+		return nil
+	})
+	if err != nil {
 		return false, err
 	}
-	for _, c := range changed {
-		if c {
-			return true, nil
-		}
-	}
-	return false, nil
+	return slices.Contains(changed, true), nil
 }
 
 // improveR, with reconfiguration at checkpoints, takes in every up state

@@ -9,7 +9,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ckpt-markov/markov/birthdeath"
 	"github.com/ckpt-markov/markov/internal/decision"
+	"github.com/ckpt-markov/markov/internal/pool"
 	"github.com/ckpt-markov/markov/markov"
 )
 
@@ -161,7 +163,11 @@ func (sv *Solver) computeBlock(pi, b, n0, n1 int) (*phaseBlock, int, error) {
 		return nil, 0, err
 	}
 	split := sv.byOld && sv.ps[pi] != a
-	rows, err := ph.Rows(ch, n0-a, n1-a+1, t, split, decision.RowTol)
+	res, err := sv.resolvent(ph, ch, b, n0, n1)
+	if err != nil {
+		return nil, 0, fmt.Errorf("optimal: spare chain m = %d: %w", sv.n-a, err)
+	}
+	rows, err := ph.RowsFrom(ch, res, n0-a, n1-a+1, t, split, decision.RowTol)
 	if err != nil {
 		return nil, 0, fmt.Errorf("optimal: spare chain m = %d, recovery %g s: %w", sv.n-a, t, err)
 	}
@@ -198,6 +204,46 @@ func (sv *Solver) computeBlock(pi, b, n0, n1 int) (*phaseBlock, int, error) {
 	}
 	return blk, entries, nil
 }
+
+// resolvent returns the resolvent rows of configuration b for the
+// decision states n0..n1 (spare counts n − a), those of one state from
+// the solver's cache (resCache) when it holds them, else computed and,
+// for one state and within maxResEntries, kept there. The rows depend
+// on neither p nor the policy nor the interval, so the cache changes no
+// result; it is safe for concurrent use (which rows it keeps may depend
+// on the scheduling, their values do not).
+func (sv *Solver) resolvent(ph decision.Phase, ch *birthdeath.Chain, b, n0, n1 int) (*birthdeath.RowBlock, error) {
+	a := sv.acts[b]
+	if n0 != n1 || sv.resCache == nil {
+		return ph.Resolvent(ch, n0-a, n1-a+1, decision.RowTol)
+	}
+	slot := &sv.resCache[b*sv.w+n0-sv.lo]
+	if res := slot.Load(); res != nil {
+		return res, nil
+	}
+	res, err := ph.Resolvent(ch, n0-a, n1-a+1, decision.RowTol)
+	if err != nil {
+		return nil, err
+	}
+	if e := int64(len(res.Rows[0].Q)); sv.resKept.Add(e) <= maxResEntries {
+		// A copy of its own size: the row shares a larger slab.
+		kept := *res
+		kept.Rows = []birthdeath.Row{res.Rows[0]}
+		kept.Rows[0].Q = slices.Clone(res.Rows[0].Q)
+		slot.Store(&kept)
+	}
+	return res, nil
+}
+
+// maxResEntries bounds the resolvent entries the solver keeps (8 bytes
+// each): 2²², 32 MiB; maxResSlots bounds the configurations × window
+// states the cache covers (no cache beyond). The cache serves the
+// states X(p, n) of every p, so initFast makes it only when R depends
+// on p.
+const (
+	maxResEntries = 1 << 22
+	maxResSlots   = 1 << 22
+)
 
 // phaseEquation returns the equation of X(ps[pi], n) under act ≥ 1 in
 // the chain of up phases, with the interval v.iv[b] of the configuration.
@@ -237,6 +283,22 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 			return nil, fmt.Errorf("optimal: decisions on %d processors: %w", pol.action[x], eqs[x].err)
 		}
 	}
+	closed, in := reachOrder(eqs, v.x0)
+	if oneClosedInReach(eqs, in, sv.transientScratch(len(eqs))) {
+		// solveX's sets in solveX's order (phasesolve.go).
+		v.hX, v.closed = make([]float64, sv.nX), in
+		if err := sv.solveClosed(v, eqs, closed, pol); err != nil {
+			return nil, err
+		}
+		err := sv.solveTransient(v, eqs, in)
+		if err == nil {
+			return v, nil
+		}
+		if !errors.Is(err, errClosedOutside) {
+			return nil, err
+		}
+		// Another closed class, outside: the general path below.
+	}
 	if classes := closedClasses(eqs); len(classes) > 1 {
 		if !repair {
 			return nil, fmt.Errorf("optimal: the policy has %d recurrent classes (a gain each): its evaluation needs a unichain policy", len(classes))
@@ -259,10 +321,11 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 // beat the better of the current action and waiting (doc.go,
 // "Improvement by bounds"): the actions it skips cannot change the
 // result. The bounds come from one killed-resolvent solve per
-// configuration (internal/decision, Band); the exact rows of the
-// candidates are computed in a pool of Settings.Workers goroutines, each
-// block (p, a) by one goroutine, so the result does not depend on the
-// number of workers.
+// configuration (internal/decision, Band); the checkpoint counts p (or,
+// with one p, its states) are improved in a pool of Settings.Workers
+// goroutines (internal/pool), each task writing only its own results,
+// which are applied in increasing order of p, so the result does not
+// depend on the number of workers.
 //
 // When the decision states keep p (R depends on it), improvePhase
 // improves only the checkpoint counts p with a state in the closed set
@@ -281,100 +344,312 @@ func (sv *Solver) improvePhaseAll(ctx context.Context, v *values, pol *Policy) (
 }
 
 // improvePhaseOn is improvePhase on every p (all) or on those with a
-// state in the closed set.
+// state in the closed set. The checkpoint counts are independent within
+// a pass (each reads v and writes only its own states), so the pool
+// (internal/pool) takes one p per task when there are several, and the
+// states of the one p otherwise; the actions are set and the rows kept
+// in increasing order of p, on the calling goroutine.
 func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, all bool) (bool, error) {
-	nb := len(sv.acts)
-	sums, err := sv.resolventSums(ctx, v)
+	var ps []int
+	for pi := range sv.ps {
+		if all || slices.Contains(v.closed[pi*sv.w:(pi+1)*sv.w], true) {
+			ps = append(ps, pi)
+		}
+	}
+	// The brackets of the current actions and of waiting first: the
+	// least threshold over the slices tells which configurations need
+	// their resolvent sums (newPass).
+	// One allocation per kind for the whole pass, sliced per p.
+	nw := len(ps) * sv.w
+	fl := make([]float64, 4*nw)
+	acts, rows, curRows := make([]int, nw), make([]*stateRow, nw), make([]stateRow, nw)
+	steps := make([]sliceStep, len(ps))
+	for i := range steps {
+		o, w := i*sv.w, sv.w
+		steps[i] = sliceStep{vc: fl[o : o+w : o+w], v0: fl[nw+o : nw+o+w : nw+o+w], thr: fl[2*nw+o : 2*nw+o+w : 2*nw+o+w],
+			best: fl[3*nw+o : 3*nw+o+w : 3*nw+o+w], acts: acts[o : o+w : o+w], rows: rows[o : o+w : o+w], curRows: curRows[o : o+w : o+w]}
+	}
+	cut := math.Inf(1)
+	err := pool.Map(ctx, len(ps), sv.set.Workers, func(_ context.Context, i int) (*sliceStep, error) {
+		return &steps[i], sv.sliceThresholds(v, pol, ps[i], &steps[i])
+	}, func(i int, st *sliceStep) error {
+		pi := ps[i]
+		for k, r := range st.curRows {
+			if r.row != nil {
+				sv.keepRow(pi*sv.w+k, r)
+			}
+		}
+		cut = min(cut, st.cut)
+		return nil
+	})
 	if err != nil {
 		return false, err
 	}
-	habs := make([]float64, len(sv.ps))
-	for pi := range sv.ps {
-		for _, h := range v.hX[pi*sv.w : (pi+1)*sv.w] {
-			habs[pi] = max(habs[pi], math.Abs(h))
-		}
+	pass, err := sv.newPass(ctx, v, cut)
+	if err != nil {
+		return false, err
 	}
-	useful := make([]float64, nb)
-	for b, ph := range sv.phases {
-		useful[b] = ph.Useful(v.iv[b])
+	stateWorkers := 1
+	if len(ps) == 1 {
+		stateWorkers = sv.set.Workers
 	}
-	ubs, ratio := make([][]float64, nb), make([][]float64, nb)
-	for b := range ubs {
-		if sums[b] != nil {
-			ubs[b] = make([]float64, sv.w)
-			ratio[b] = make([]float64, len(sums[b]))
-			for i, s := range sums[b] {
-				ratio[b][i] = s / sv.fast[b].kept[i]
-			}
-		}
-	}
-	thr := make([]float64, sv.w)
-	best, acts, rows := make([]float64, sv.w), make([]int, sv.w), make([]*stateRow, sv.w)
-	vc, v0 := make([]float64, sv.w), make([]float64, sv.w)
 	changed := false
-	for pi := range sv.ps {
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		if !all && !slices.Contains(v.closed[pi*sv.w:(pi+1)*sv.w], true) {
-			continue
-		}
-		for k := range sv.w {
-			n := sv.lo + k
-			vc[k] = sv.xValue(v, pi, n, pol.action[pi*sv.w+k])
-			v0[k] = sv.xValue(v, pi, n, 0)
-		}
-		thrAbs := 0.0
-		for k := range sv.w {
-			thr[k] = max(vc[k], v0[k])
-			thrAbs = max(thrAbs, math.Abs(thr[k]))
-		}
-		for b := range sv.acts {
-			if ubs[b] != nil {
-				sv.bounds(v, pol, pi, b, sums[b], ratio[b], habs, useful, thr, thrAbs, ubs[b])
-			}
-		}
-		if err := sv.forStates(ctx, func(k int) error {
-			a, vb, row, err := sv.bestByBounds(v, pi, k, max(vc[k], v0[k]), ubs)
-			best[k] = math.NaN()
-			if a > 0 {
-				best[k] = vb
-			}
-			acts[k], rows[k] = a, row
-			return err
-		}); err != nil {
-			return false, err
-		}
-		if sv.takeBest(v, pol, pi, vc, v0, acts, best) {
+	err = pool.Each(ctx, len(ps), sv.set.Workers, func(ctx context.Context, i int) error {
+		return sv.improveSlice(ctx, pass, pol, ps[i], &steps[i], stateWorkers)
+	})
+	if err != nil {
+		return false, err
+	}
+	for i, pi := range ps {
+		st := &steps[i]
+		if sv.takeBest(v, pol, pi, st.vc, st.v0, st.acts, st.best) {
 			changed = true
 		}
-		for k, r := range rows {
+		for k, r := range st.rows {
 			if x := pi*sv.w + k; r != nil && pol.action[x] == r.act && (sv.srows[x].row == nil || sv.srows[x].act != r.act) {
 				sv.keepRow(x, *r)
 			}
-			rows[k] = nil
 		}
 	}
 	return changed, nil
+}
+
+// passBounds is what every checkpoint count's step of one improvement
+// pass shares, read only: the values, the resolvent sums of every
+// configuration (resolventSums) over their kept mass (ratio), the
+// largest |h| of each p and each configuration's useful time.
+type passBounds struct {
+	v            *values
+	sums, ratio  [][]float64
+	habs, useful []float64
+	// order lists the configurations whose blocks are tested with their
+	// largest bound (fastConfig.keptMin ≥ 1/2) by decreasing key: key[b]
+	// bounds every such block's bound from above but for the terms of
+	// the states' own brackets (blockKey); loose lists the others.
+	order, loose []int
+	key          []float64
+}
+
+// newPass computes the passBounds of v.
+func (sv *Solver) newPass(ctx context.Context, v *values, cut float64) (*passBounds, error) {
+	nb := len(sv.acts)
+	ps := &passBounds{v: v, habs: make([]float64, len(sv.ps)), useful: make([]float64, nb), ratio: make([][]float64, nb)}
+	hmax := make([]float64, len(sv.ps))
+	for pi := range sv.ps {
+		hmax[pi] = math.Inf(-1)
+		for _, h := range v.hX[pi*sv.w : (pi+1)*sv.w] {
+			ps.habs[pi] = max(ps.habs[pi], math.Abs(h))
+			hmax[pi] = max(hmax[pi], h)
+		}
+	}
+	for b, ph := range sv.phases {
+		ps.useful[b] = ph.Useful(v.iv[b])
+	}
+	habsAll := 0.0
+	for _, h := range ps.habs {
+		habsAll = max(habsAll, h)
+	}
+	// S/K is an average of h(X(a, ·)) over the window, at most its
+	// largest: the configurations whose key with that value is at most
+	// the least threshold's cut fail every block test without their sums.
+	need := make([]bool, nb)
+	for b, fc := range sv.fast {
+		need[b] = fc != nil && (fc.keptMin < 0.5 || sv.blockKey(v, b, hmax[sv.pa(b)], ps.useful[b], habsAll) > cut)
+	}
+	sums, err := sv.resolventSums(ctx, v, need)
+	if err != nil {
+		return nil, err
+	}
+	ps.sums = sums
+	ps.key = make([]float64, nb)
+	for b := range nb {
+		if sums[b] != nil {
+			ps.ratio[b] = make([]float64, len(sums[b]))
+			for i, s := range sums[b] {
+				ps.ratio[b][i] = s / sv.fast[b].kept[i]
+			}
+			if sv.fast[b].keptMin >= 0.5 {
+				ps.key[b] = sv.blockKey(v, b, slices.Max(ps.ratio[b]), ps.useful[b], habsAll)
+				ps.order = append(ps.order, b)
+			} else {
+				ps.loose = append(ps.loose, b)
+			}
+		}
+	}
+	slices.SortStableFunc(ps.order, func(x, y int) int { return cmpf(ps.key[y], ps.key[x]) })
+	return ps, nil
+}
+
+// blockKey returns the key of configuration b for a pass at v (rmax at
+// least the largest of its resolvent sums over their kept mass, useful
+// its useful time, habs the largest |h|): for every checkpoint count p,
+// the bound that bounds tests first for the whole block (p, b),
+//
+//	w − g/ρ + max_i (S/K − thr)_i + |T|/K_min + slack,
+//
+// is at most key − min_k thr_k + 1e-9·max_k |thr_k|: w = e^{−ρt}·ω·u ≤
+// max(ω·u, 0), S/K ≤ rmax, |T| ≤ 2·M_max·|h|_max with M_max the
+// largest recovery failure mass of b over p (fastConfig.massMax), and the
+// slack's terms at their largest, plus 1e-12 of the terms' size for the
+// rounding of the two computations. A block whose key is at most
+// min thr − 1e-9·max|thr| therefore fails that first test: its actions
+// cannot win in any state of the slice.
+func (sv *Solver) blockKey(v *values, b int, rmax, useful, habs float64) float64 {
+	fc := sv.fast[b]
+	ph := sv.phases[b]
+	wr := ph.WorkRate * useful
+	gt := v.g * ph.Sojourn()
+	tAbs := 0.0
+	if sv.byOld {
+		tAbs = 2 * fc.massMax * habs
+	}
+	slack := 2*(fc.exitMax+1e-12)*(habs+tAbs)/fc.keptMin + 1e-9*(math.Abs(wr)+math.Abs(gt)+habs+tAbs)
+	key := max(wr, 0) - gt + rmax + tAbs/fc.keptMin + slack
+	return key + 1e-12*(math.Abs(wr)+math.Abs(gt)+math.Abs(rmax)+habs+tAbs+slack)
+}
+
+// sliceStep is the outcome of one improvement step on the states
+// X(ps[pi], ·), by offset k = n − lo: the brackets of the current action
+// (vc) and of waiting (v0), their maximum (thr), the best count found by
+// the bounds (acts, 0 for none) with its bracket (best) and row (rows),
+// and the rows of the current actions computed because the solver did
+// not hold them (curRows, zero where it did). cut is min thr − 1e-9·
+// max |thr| (blockKey).
+type sliceStep struct {
+	vc, v0, thr, best []float64
+	thrAbs, cut       float64
+	acts              []int
+	rows              []*stateRow
+	curRows           []stateRow
+}
+
+// boundScratch is the storage of the bounds of one step, reused through
+// boundScratches: per state, the counts whose bound beats its threshold.
+type boundScratch struct {
+	cands [][]cand
+}
+
+// cand is a configuration index b with the upper bound ub on its
+// bracket in some state.
+type cand struct {
+	b  int
+	ub float64
+}
+
+var boundScratches = sync.Pool{New: func() any { return new(boundScratch) }}
+
+// sliceThresholds sets, in st (its slices of length w, zero), the
+// brackets of the current actions of X(ps[pi], ·) under pol and of
+// waiting (the rest is set by improveSlice). It neither changes pol nor
+// keeps rows.
+func (sv *Solver) sliceThresholds(v *values, pol *Policy, pi int, st *sliceStep) error {
+	w := sv.w
+	for k := range w {
+		n := sv.lo + k
+		act := pol.action[pi*w+k]
+		if act > 0 {
+			if r := &sv.srows[pi*w+k]; r.row == nil || r.act != act {
+				// Not held: computed here, kept by the caller.
+				blk, _, err := sv.computeBlock(pi, sv.aIdx[act], n, n)
+				if err != nil {
+					return fmt.Errorf("optimal: decisions on %d processors: %w", act, err)
+				}
+				st.curRows[k] = sv.newStateRow(pi, sv.aIdx[act], blk.surv, &blk.rows[0])
+			}
+		}
+		st.vc[k] = sv.sliceValue(v, pi, n, act, &st.curRows[k])
+		st.v0[k] = sv.xValue(v, pi, n, 0)
+	}
+	thrMin := math.Inf(1)
+	for k := range w {
+		st.thr[k] = max(st.vc[k], st.v0[k])
+		st.thrAbs = max(st.thrAbs, math.Abs(st.thr[k]))
+		thrMin = min(thrMin, st.thr[k])
+	}
+	st.cut = thrMin - 1e-9*st.thrAbs
+	return nil
+}
+
+// improveSlice completes st, the sliceStep of X(ps[pi], ·) under pol
+// (sliceThresholds), with the best count of each state by the bounds
+// of pass, its states' candidates in a pool of stateWorkers goroutines.
+// It neither changes pol nor keeps rows.
+func (sv *Solver) improveSlice(ctx context.Context, pass *passBounds, pol *Policy, pi int, st *sliceStep, stateWorkers int) error {
+	v := pass.v
+	w := sv.w
+	sc := boundScratches.Get().(*boundScratch)
+	defer boundScratches.Put(sc)
+	if len(sc.cands) != w {
+		sc.cands = make([][]cand, w)
+	}
+	cands := sc.cands
+	for k := range cands {
+		cands[k] = cands[k][:0]
+	}
+	// The blocks by decreasing key, down to the first whose key shows
+	// that it and every block after it fail their first test (blockKey),
+	// then the blocks without that test.
+	for _, b := range pass.order {
+		if !(pass.key[b] > st.cut) {
+			break
+		}
+		sv.bounds(v, pol, pi, b, pass.sums[b], pass.ratio[b], pass.habs, pass.useful, st.thr, st.thrAbs, cands)
+	}
+	for _, b := range pass.loose {
+		sv.bounds(v, pol, pi, b, pass.sums[b], pass.ratio[b], pass.habs, pass.useful, st.thr, st.thrAbs, cands)
+	}
+	return pool.Each(ctx, w, stateWorkers, func(_ context.Context, k int) error {
+		a, vb, row, err := sv.bestByBounds(v, pi, k, st.thr[k], cands[k])
+		st.best[k] = math.NaN()
+		if a > 0 {
+			st.best[k] = vb
+		}
+		st.acts[k], st.rows[k] = a, row
+		return err
+	})
+}
+
+// sliceValue is xValue for X(ps[pi], n) under act, with the row of act
+// from the solver when it holds it, else cur (improveSlice computed it).
+func (sv *Solver) sliceValue(v *values, pi, n, act int, cur *stateRow) float64 {
+	if act == 0 {
+		return sv.xValue(v, pi, n, 0)
+	}
+	r := cur
+	if cur.row == nil {
+		r = &sv.srows[pi*sv.w+n-sv.lo]
+	}
+	b := sv.aIdx[act]
+	ph := sv.phases[b]
+	e := equation{gc: ph.Sojourn(), rh: r.surv * ph.WorkRate * ph.Useful(v.iv[b]), to: r.to, coef: r.coef}
+	s := e.rh - v.g*e.gc
+	for k, y := range e.to {
+		s += e.coef[k] * v.hX[y]
+	}
+	return s
 }
 
 // resolventSums returns, for every configuration b with decision rows in
 // the window, Σ_{n'} Q_∞[n − a, n' − a + 1]·h(X(a, n')) over the window's
 // n' for its rows n = max(lo, a), …, hi, with Q_∞ the resolvent of the
 // spare chain killed outside its band (fastConfig): the part of every
-// bracket of the block that does not depend on p.
-func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, error) {
+// bracket of the block that does not depend on p. Only the
+// configurations with need[b] are computed (nil for the others).
+func (sv *Solver) resolventSums(ctx context.Context, v *values, need []bool) ([][]float64, error) {
 	out := make([][]float64, len(sv.acts))
-	err := sv.forBlocks(ctx, func(b int) error {
+	err := pool.Map(ctx, len(sv.acts), sv.set.Workers, func(_ context.Context, b int) ([]float64, error) {
 		fc := sv.fast[b]
-		if fc == nil {
-			return nil
+		if fc == nil || !need[b] {
+			return nil, nil
 		}
 		a := sv.acts[b]
 		sc := bandScratch.Get().(*bandWork)
 		defer bandScratch.Put(sc)
-		bd := &sc.bd
-		bd.Reset(sv.n-a, sv.lambda, sv.theta, sv.phases[b].Rho, fc.b0, fc.b1)
+		bd := fc.band
+		if bd == nil {
+			bd = &sc.bd
+			bd.Reset(sv.n-a, sv.lambda, sv.theta, sv.phases[b].Rho, fc.b0, fc.b1)
+		}
 		f := sc.f[:0]
 		hp := v.hX[sv.pa(b)*sv.w : (sv.pa(b)+1)*sv.w]
 		for j := range bd.B1 - bd.B0 + 1 {
@@ -386,9 +661,11 @@ func (sv *Solver) resolventSums(ctx context.Context, v *values) ([][]float64, er
 		}
 		sc.f = bd.Apply(f, f)
 		r0 := fc.n0 - a - bd.B0
-		out[b] = slices.Clone(sc.f[r0 : r0+len(fc.kept)])
+		return slices.Clone(sc.f[r0 : r0+len(fc.kept)]), nil
+	}, func(b int, sum []float64) error {
+		out[b] = sum
 		return nil
-	}, nil)
+	})
 	return out, err
 }
 
@@ -412,7 +689,19 @@ type fastConfig struct {
 	kept, exit []float64
 	// keptMin and exitMax are the least kept and the largest exit.
 	keptMin, exitMax float64
+	// massMax is the largest failure mass 1 − e^{−ρt} of the recovery
+	// over the checkpoint counts p (t = R(p, a) + L(a)).
+	massMax float64
+	// band is the factorised killed resolvent, kept within
+	// maxBandEntries (nil beyond: factorised again at each use).
+	band *decision.Band
 }
+
+// maxBandEntries bounds the band states whose factorisations initFast
+// keeps (four float64 each): 2²¹ states, 64 MiB. The factorisation
+// depends on neither the policy nor the interval, so keeping it changes
+// no result.
+const maxBandEntries = 1 << 21
 
 // bandMargin is the number of spare counts the band of a configuration
 // extends beyond the rows and columns of the window, in units of the
@@ -425,6 +714,12 @@ const bandMargin = 1
 // rows in the window.
 func (sv *Solver) initFast() {
 	sv.fast = make([]*fastConfig, len(sv.acts))
+	if len(sv.ps) > 1 && len(sv.acts)*sv.w <= maxResSlots {
+		// With one checkpoint count the rows are rarely asked for twice
+		// (measured: the cache cost more than it saved).
+		sv.resCache = make([]atomic.Pointer[birthdeath.RowBlock], len(sv.acts)*sv.w)
+	}
+	keptBand := 0 // band states whose factorisation is kept
 	for b, a := range sv.acts {
 		n0 := max(sv.lo, a)
 		if n0 > sv.hi {
@@ -449,6 +744,13 @@ func (sv *Solver) initFast() {
 		r0, r1 := n0-a-bd.B0, sv.hi-a-bd.B0+1
 		fc.kept, fc.exit = slices.Clip(kept[r0:r1]), slices.Clip(exit[r0:r1])
 		fc.keptMin, fc.exitMax = slices.Min(fc.kept), slices.Max(fc.exit)
+		for pi := range sv.ps {
+			_, _, mass := sv.recovery(pi, b)
+			fc.massMax = max(fc.massMax, mass)
+		}
+		if k := bd.B1 - bd.B0 + 1; keptBand+k <= maxBandEntries {
+			fc.band, keptBand = bd, keptBand+k
+		}
 	}
 }
 
@@ -458,12 +760,13 @@ func (sv *Solver) band(b int) *decision.Band {
 	return decision.NewBand(sv.n-sv.acts[b], sv.lambda, sv.theta, sv.phases[b].Rho, fc.b0, fc.b1)
 }
 
-// bounds sets ubs[k], for the states X(ps[pi], lo + k), to an upper
-// bound on the bracket of the decision → acts[b] where that bound exceeds
-// thr, the better of the current action and waiting (thrAbs the largest
-// |thr|; ratio is sums over the resolvent's mass), and to −∞
-// where it does not (the action cannot win there) or where acts[b] is
-// the current action (doc.go, "Improvement by bounds"). The bound is
+// bounds appends {b, ub} to cands[k], for the states X(ps[pi], lo + k),
+// with ub an upper bound on the bracket of the decision → acts[b], where
+// that bound exceeds thr, the better of the current action and waiting
+// (thrAbs the largest |thr|; ratio is sums over the resolvent's mass),
+// and not where it does not (the action cannot win there) or where
+// acts[b] is the current action (doc.go, "Improvement by bounds"). The
+// bound is
 //
 //	w − g/ρ + (S + T)/K + slack,
 //
@@ -472,10 +775,7 @@ func (sv *Solver) band(b int) *decision.Band {
 // T ≥ Σ Q_t·(h(X(p, ·)) − h(X(a, ·))) over the window (splitBound). The
 // slack covers the band's exit probability e (2(e + 1e-12)(|h| + |T|)/K)
 // and rounding (1e-9 of the terms' size); a row with K < 1/2 gets +∞.
-func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, ratio, habs, useful, thr []float64, thrAbs float64, ubs []float64) {
-	for k := range ubs {
-		ubs[k] = math.Inf(-1)
-	}
+func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, ratio, habs, useful, thr []float64, thrAbs float64, cands [][]cand) {
 	a := sv.acts[b]
 	fc := sv.fast[b]
 	ph := sv.phases[b]
@@ -520,7 +820,7 @@ func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, ratio, habs, u
 			continue // its value is vc
 		}
 		if kept < 0.5 {
-			ubs[k] = math.Inf(1)
+			cands[k] = append(cands[k], cand{b, math.Inf(1)})
 			continue
 		}
 		tt := 0.0
@@ -530,30 +830,28 @@ func (sv *Solver) bounds(v *values, pol *Policy, pi, b int, sums, ratio, habs, u
 		ub := w - gt + (sums[i]+tt)/kept
 		ub += 2*(fc.exit[i]+1e-12)*(habsT+math.Abs(tt))/kept + 1e-9*(math.Abs(w)+math.Abs(gt)+habsT+math.Abs(tt)+math.Abs(thr[k]))
 		if ub > thr[k] {
-			ubs[k] = ub
+			cands[k] = append(cands[k], cand{b, ub})
 		}
 	}
 }
 
 // bestByBounds returns, for the state X(ps[pi], lo + k), the count a
-// whose exact bracket is the largest among the counts with a bound
-// ubs[b][k] above thr, and that bracket (a = 0: none beats thr). It
-// computes the exact brackets in decreasing order of bound and stops
+// whose exact bracket is the largest among the candidates cs (the counts
+// whose bound is above the state's threshold thr, bounds), and that
+// bracket (a = 0: none beats thr). It computes the exact brackets in
+// decreasing order of bound (equal bounds by increasing count) and stops
 // when the next bound is below the best bracket found: the counts left
 // cannot reach it. Equal brackets go to the smaller count, as in
-// takeBest's order.
-func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, ubs [][]float64) (int, float64, *stateRow, error) {
-	type cand struct {
-		b  int
-		ub float64
+// takeBest's order. It reorders cs.
+func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, cs []cand) (int, float64, *stateRow, error) {
+	if len(cs) > 1 {
+		slices.SortFunc(cs, func(x, y cand) int {
+			if c := cmpf(y.ub, x.ub); c != 0 {
+				return c
+			}
+			return x.b - y.b
+		})
 	}
-	var cs []cand
-	for b, u := range ubs {
-		if u != nil && u[k] > thr {
-			cs = append(cs, cand{b, u[k]})
-		}
-	}
-	slices.SortStableFunc(cs, func(x, y cand) int { return cmpf(y.ub, x.ub) })
 	n := sv.lo + k
 	bestA, bestV := 0, thr
 	var bestRow *stateRow
@@ -573,40 +871,6 @@ func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, ubs [][]float6
 		}
 	}
 	return bestA, bestV, bestRow, nil
-}
-
-// forStates calls f(k) for every offset k of the window, in a pool of
-// Settings.Workers goroutines; it returns the first error by k.
-func (sv *Solver) forStates(ctx context.Context, f func(k int) error) error {
-	errs := make([]error, sv.w)
-	workers := min(sv.set.Workers, sv.w)
-	if workers <= 1 {
-		for k := range sv.w {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			errs[k] = f(k)
-		}
-		return errors.Join(errs...)
-	}
-	next := atomic.Int64{}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= sv.w || ctx.Err() != nil {
-					return
-				}
-				errs[k] = f(k)
-			}
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	return ctx.Err()
 }
 
 // splitBound bounds Σ_y Q_t[s, y]·d(y) from above, d = h(X(p, ·)) −
@@ -688,56 +952,6 @@ func (sv *Solver) rowBracket(v *values, pi, b int, surv float64, r *phaseRow) fl
 		s += t.p * v.hX[pb+int(t.i)]
 	}
 	return s
-}
-
-// blockChunk is the number of configurations forBlocks hands to its pool
-// at a time: the blocks of a chunk are alive together.
-const blockChunk = 64
-
-// forBlocks calls f(b) for every configuration index b, in a pool of
-// Settings.Workers goroutines, chunk by chunk (blockChunk), and after each
-// chunk then(b) for its b in increasing order on the calling goroutine
-// (nil: nothing); it returns the first error by b.
-func (sv *Solver) forBlocks(ctx context.Context, f func(b int) error, then func(b int)) error {
-	nb := len(sv.acts)
-	errs := make([]error, nb)
-	for b0 := 0; b0 < nb; b0 += blockChunk {
-		b1 := min(b0+blockChunk, nb)
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		workers := min(sv.set.Workers, b1-b0)
-		if workers <= 1 {
-			for b := b0; b < b1; b++ {
-				errs[b] = f(b)
-			}
-		} else {
-			next := atomic.Int64{}
-			next.Store(int64(b0))
-			var wg sync.WaitGroup
-			for range workers {
-				wg.Go(func() {
-					for {
-						b := int(next.Add(1)) - 1
-						if b >= b1 || ctx.Err() != nil {
-							return
-						}
-						errs[b] = f(b)
-					}
-				})
-			}
-			wg.Wait()
-		}
-		if err := errors.Join(errs[b0:b1]...); err != nil {
-			return err
-		}
-		if then != nil {
-			for b := b0; b < b1; b++ {
-				then(b)
-			}
-		}
-	}
-	return ctx.Err()
 }
 
 // finishPhase is finish for the chain of up phases: the stationary law π

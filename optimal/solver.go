@@ -6,7 +6,9 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync/atomic"
 
+	"github.com/ckpt-markov/markov/birthdeath"
 	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
@@ -50,8 +52,10 @@ type Settings struct {
 	// use (the restriction for large N); nil means every count with
 	// ω(a) > 0.
 	Candidates []int
-	// Workers is the number of goroutines of the per-state interval
-	// improvement; zero means runtime.GOMAXPROCS(0). Results do not
+	// Workers is the number of goroutines of the solver's worker pools
+	// (internal/pool: the improvement's steps by checkpoint count or by
+	// state, the band solves of its bounds, the per-state interval
+	// improvement); zero means runtime.GOMAXPROCS(0). Results do not
 	// depend on it.
 	Workers int
 	// MaxStates caps the decision states (default DefaultMaxStates).
@@ -148,8 +152,15 @@ type Solver struct {
 	srows  []stateRow
 	cached int64
 	fast   []*fastConfig
-	local  []int32      // solveSet's scratch: state → index in its set, −1 outside
-	rtab   [][3]float64 // per block (p index·len(acts) + b): t, e^{−ρt}, 1 − e^{−ρt}
+	local  []int32           // solveSet's scratch: state → index in its set, −1 outside
+	tscr   *transientScratch // solveTransient's scratch
+	clu    *closedLU         // solveClosed's factors of the last closed set
+	// resCache holds resolvent rows of one decision state by
+	// configuration and window offset (resolvent); resKept counts their
+	// entries.
+	resCache []atomic.Pointer[birthdeath.RowBlock]
+	resKept  atomic.Int64
+	rtab     [][3]float64 // per block (p index·len(acts) + b): t, e^{−ρt}, 1 − e^{−ρt}
 
 	rec       [][][]row     // [p index][configuration index] rows by n (up states only)
 	cache     []*block      // per configuration: rows and elimination at some intervals (up states only)

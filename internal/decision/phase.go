@@ -86,9 +86,27 @@ type Row struct {
 // Q_t of the recovery and the rest, Q_∞ − Q_t = e^{−ρt}·P_t·Q_∞, on the
 // union of their columns, clamped at zero.
 func (ph Phase) Rows(ch *birthdeath.Chain, s0, s1 int, t float64, split bool, tol float64) ([]Row, error) {
-	res, err := ch.Resolvent(s0, s1, ph.Rho, tol)
+	res, err := ph.Resolvent(ch, s0, s1, tol)
 	if err != nil {
 		return nil, err
+	}
+	return ph.RowsFrom(ch, res, s0, s1, t, split, tol)
+}
+
+// Resolvent returns the rows s0 ≤ s < s1 of the resolvent ρ(ρI − G_m)⁻¹
+// of the chain ch that Rows starts from (birthdeath, Chain.Resolvent):
+// they depend on neither the recovery's length nor the split, so a caller
+// may keep them for RowsFrom.
+func (ph Phase) Resolvent(ch *birthdeath.Chain, s0, s1 int, tol float64) (*birthdeath.RowBlock, error) {
+	return ch.Resolvent(s0, s1, ph.Rho, tol)
+}
+
+// RowsFrom is Rows with the rows of the resolvent given (res, from
+// Resolvent with the same ch, s0, s1 and tol), which it does not change:
+// the same rows, bit for bit. Without split the rows share res's values.
+func (ph Phase) RowsFrom(ch *birthdeath.Chain, res *birthdeath.RowBlock, s0, s1 int, t float64, split bool, tol float64) ([]Row, error) {
+	if len(res.Rows) != s1-s0 {
+		panic("decision: RowsFrom: resolvent rows of another range")
 	}
 	out := make([]Row, len(res.Rows))
 	if !split {

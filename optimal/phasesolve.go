@@ -1,0 +1,420 @@
+package optimal
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The evaluation of the chain of up phases (evaluatePhase) without the
+// general machinery of solveX when its policy has one closed class (the
+// common case): the same sets solved in the same order with the same
+// LAPACK calls, so the same bits, without a condition estimate per
+// transient set where a cheaper argument bounds the condition
+// (solveTransient) and without per-call allocations.
+
+// reachOrder returns the decision states reachable from x0 under the
+// equations eqs, in solveX's breadth-first order, and their flags.
+func reachOrder(eqs []equation, x0 int) ([]int, []bool) {
+	in := make([]bool, len(eqs))
+	closed := []int{x0}
+	in[x0] = true
+	for k := 0; k < len(closed); k++ {
+		for _, y := range eqs[closed[k]].to {
+			if !in[y] {
+				in[y] = true
+				closed = append(closed, y)
+			}
+		}
+	}
+	return closed, in
+}
+
+// oneClosedInReach reports whether the states reachable from x0 (in)
+// hold exactly one closed class (recurrent class) of the policy whose
+// equations are eqs: one strongly connected set of them with no
+// transition out of it (they hold at least one; Tarjan's order emits a
+// set after every set it leads to). With the transient sets' check
+// (leaves, in solveTransientSet), no closed class outside them, this is
+// closedClasses' "exactly one". ts is the scratch storage.
+func oneClosedInReach(eqs []equation, in []bool, ts *transientScratch) bool {
+	for x := range eqs {
+		if eqs[x].inactive {
+			return false // states without equations: left to the general path
+		}
+	}
+	ts.fill = growInt32(ts.fill, len(eqs))
+	id := ts.fill // set number + 1 of each state emitted, 0 before
+	bottoms := 0
+	next := int32(0)
+	_ = ts.scc(eqs, in, true, func(comp []int) (bool, error) {
+		next++
+		for _, x := range comp {
+			id[x] = next
+		}
+		out := false
+		for _, x := range comp {
+			for _, y := range eqs[x].to {
+				if id[y] != next {
+					out = true
+					break
+				}
+			}
+			if out {
+				break
+			}
+		}
+		if !out {
+			bottoms++
+		}
+		return bottoms > 1, nil
+	})
+	return bottoms == 1
+}
+
+// leaves reports whether a transition leads out of the set xs, whose
+// states local maps to their index (−1 outside): a strongly connected
+// set without one is a closed class.
+func leaves(eqs []equation, xs []int, local []int32) bool {
+	for _, x := range xs {
+		for _, y := range eqs[x].to {
+			if local[y] < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// errClosedOutside stops solveTransient at a closed class outside the
+// states reachable from x₀: the policy has several, for the general path.
+var errClosedOutside = errors.New("optimal: a closed class outside the reachable set")
+
+// growInt32 returns s with length n, zero, reusing its storage.
+func growInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// transientScratch is the storage of solveTransient, kept by the solver
+// between evaluations.
+type transientScratch struct {
+	index, low  []int
+	onStack     []bool
+	stack, comp []int
+	call        []tarjanFrame
+	local       []int32
+	a, x, ones  []float64
+	swaps       []int
+	fill        []int32 // oneClosedInReach
+}
+
+func newTransientScratch(nx int) *transientScratch {
+	ts := &transientScratch{index: make([]int, nx), low: make([]int, nx), onStack: make([]bool, nx), local: make([]int32, nx)}
+	for i := range ts.local {
+		ts.local[i] = -1
+	}
+	return ts
+}
+
+// scc calls emit with each strongly connected set of the active states x
+// with in[x] == want, the others excluded as roots and as successors, in
+// the order of components (Tarjan's, roots in increasing order, each
+// state's transitions in their order: the same sets, each in the same
+// order of states), until emit asks to stop or fails.
+func (ts *transientScratch) scc(eqs []equation, in []bool, want bool, emit func([]int) (bool, error)) error {
+	nx := len(eqs)
+	index, low, onStack := ts.index, ts.low, ts.onStack
+	for i := range index {
+		index[i] = -1
+	}
+	stack := ts.stack[:0]
+	defer func() {
+		for _, y := range stack {
+			onStack[y] = false
+		}
+		ts.stack = stack[:0]
+	}()
+	counter := 0
+	for root := range nx {
+		if index[root] >= 0 || eqs[root].inactive || in[root] != want {
+			continue
+		}
+		call := append(ts.call[:0], tarjanFrame{root, 0})
+		index[root], low[root] = counter, counter
+		counter++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			x := f.x
+			if f.next < len(eqs[x].to) {
+				y := eqs[x].to[f.next]
+				f.next++
+				if in[y] != want {
+					continue
+				}
+				if index[y] < 0 {
+					index[y], low[y] = counter, counter
+					counter++
+					stack = append(stack, y)
+					onStack[y] = true
+					call = append(call, tarjanFrame{y, 0})
+				} else if onStack[y] {
+					low[x] = min(low[x], index[y])
+				}
+				continue
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].x
+				low[p] = min(low[p], low[x])
+			}
+			if low[x] == index[x] {
+				comp := ts.comp[:0]
+				for {
+					y := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[y] = false
+					comp = append(comp, y)
+					if y == x {
+						break
+					}
+				}
+				ts.comp = comp
+				stop, err := emit(comp)
+				if stop || err != nil {
+					ts.call = call
+					return err
+				}
+			}
+		}
+		ts.call = call
+	}
+	return nil
+}
+
+type tarjanFrame struct{ x, next int }
+
+// solveTransient solves the states outside the closed set in (h and g
+// known there), one strongly connected set at a time in the order of
+// components (the same sets, each in the same order of states, so the
+// same matrices as solveX's), successors first. Each set's matrix
+// A = I − P (P its transitions among its states) is an M-matrix: the
+// set is left with probability one, so A⁻¹ ≥ 0 and ‖A⁻¹‖∞ = max A⁻¹·1,
+// which one more solve with A's factors gives. When k·‖A‖∞·‖A⁻¹‖∞ ≤
+// 1e12 (k the set's size: a bound on the condition in the 1-norm too),
+// the condition estimate solveSet would compute is far below its limit
+// 1e15, and the set is solved here with the same LAPACK calls as
+// mat.LU (Getrf, Getrs), so with the same bits; otherwise, or on a zero
+// pivot, solveSet solves it and judges its condition itself.
+func (sv *Solver) solveTransient(v *values, eqs []equation, in []bool) error {
+	ts := sv.transientScratch(len(eqs))
+	return ts.scc(eqs, in, false, func(comp []int) (bool, error) {
+		return false, sv.solveTransientSet(v, eqs, comp, ts)
+	})
+}
+
+// transientScratch returns the solver's scratch storage for nx states.
+func (sv *Solver) transientScratch(nx int) *transientScratch {
+	if sv.tscr == nil || len(sv.tscr.index) != nx {
+		sv.tscr = newTransientScratch(nx)
+	}
+	return sv.tscr
+}
+
+// solveTransientSet solves the transient set xs (solveTransient).
+func (sv *Solver) solveTransientSet(v *values, eqs []equation, xs []int, ts *transientScratch) error {
+	k := len(xs)
+	local := ts.local
+	for i, x := range xs {
+		local[x] = int32(i)
+	}
+	defer func() {
+		for _, x := range xs {
+			local[x] = -1
+		}
+	}()
+	if !leaves(eqs, xs, local) {
+		return errClosedOutside
+	}
+	grow := func(s []float64, n int) []float64 {
+		if cap(s) < n {
+			return make([]float64, n)
+		}
+		s = s[:n]
+		clear(s)
+		return s
+	}
+	ts.a, ts.x, ts.ones = grow(ts.a, k*k), grow(ts.x, k), grow(ts.ones, k)
+	a, x, ones := ts.a, ts.x, ts.ones
+	// The matrix and right-hand side of solveSet, entry by entry in the
+	// same order.
+	for i, s := range xs {
+		e := &eqs[s]
+		row := a[i*k : (i+1)*k]
+		row[i]++
+		r := e.rh
+		for t, y := range e.to {
+			if l := local[y]; l >= 0 {
+				row[l] -= e.coef[t]
+			} else {
+				r += e.coef[t] * v.hX[y]
+			}
+		}
+		r -= v.g * e.gc
+		x[i] = r
+		ones[i] = 1
+	}
+	norm := 0.0
+	for i := range k {
+		s := 0.0
+		for _, c := range a[i*k : (i+1)*k] {
+			s += math.Abs(c)
+		}
+		norm = max(norm, s)
+	}
+	if cap(ts.swaps) < k {
+		ts.swaps = make([]int, k)
+	}
+	swaps := ts.swaps[:k]
+	lu := blas64.General{Rows: k, Cols: k, Stride: k, Data: a}
+	if !lapack64.Getrf(lu, swaps) {
+		return sv.solveSet(v, eqs, xs, false)
+	}
+	lapack64.Getrs(blas.NoTrans, lu, blas64.General{Rows: k, Cols: 1, Stride: 1, Data: ones}, swaps)
+	inv := 0.0
+	for _, u := range ones {
+		if !(u > 0) || math.IsInf(u, 0) {
+			return sv.solveSet(v, eqs, xs, false)
+		}
+		inv = max(inv, u)
+	}
+	if float64(k)*norm*inv > 1e12 {
+		return sv.solveSet(v, eqs, xs, false)
+	}
+	lapack64.Getrs(blas.NoTrans, lu, blas64.General{Rows: k, Cols: 1, Stride: 1, Data: x}, swaps)
+	for i, s := range xs {
+		v.hX[s] = x[i]
+	}
+	return nil
+}
+
+// closedLU is the factorisation of the closed set's system of the last
+// evaluation (solveClosed), with what identifies it: the states in
+// solveSet's order and their actions, which fix every coefficient of
+// the matrix (the rows of an action never change; the interval enters
+// only the right-hand side).
+type closedLU struct {
+	xs, acts []int
+	lu       mat.LU
+	ref      int
+	gscale   float64
+}
+
+// solveClosed is solveSet(v, eqs, xs, true) for the chain of up phases,
+// xs the closed set reachable from x₀ in solveX's order (every successor
+// inside it) under pol: it factorises the matrix as solveSet does and
+// keeps the factors, and when the next evaluation has the same states
+// with the same actions (a new interval, or new actions outside the
+// set), it solves with the factors kept: the same matrix, so the same
+// factors, the same condition and the same bits.
+func (sv *Solver) solveClosed(v *values, eqs []equation, xs []int, pol *Policy) error {
+	c := sv.clu
+	if c == nil || !slices.Equal(c.xs, xs) || !sameActions(c.acts, xs, pol) {
+		if err := sv.factorClosed(eqs, xs, pol); err != nil {
+			return err
+		}
+		c = sv.clu
+	}
+	k := len(xs)
+	rhs := mat.NewVecDense(k, nil)
+	for i, x := range xs {
+		// solveSet's right-hand side: every successor is in the set.
+		rhs.SetVec(i, eqs[x].rh)
+	}
+	var sol mat.VecDense
+	if err := c.lu.SolveVecTo(&sol, false, rhs); err != nil {
+		return fmt.Errorf("optimal: policy evaluation: %w", err)
+	}
+	for i, x := range xs {
+		v.hX[x] = sol.AtVec(i)
+	}
+	v.g = sol.AtVec(c.ref) / c.gscale
+	v.hX[v.x0] = 0
+	return nil
+}
+
+// sameActions reports whether pol takes the actions acts in the states xs.
+func sameActions(acts, xs []int, pol *Policy) bool {
+	if len(acts) != len(xs) {
+		return false
+	}
+	for i, x := range xs {
+		if pol.action[x] != acts[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// factorClosed builds and factorises solveSet's matrix of the closed set
+// xs with g (entry by entry as solveSet does) into sv.clu, or returns
+// solveSet's error for a singular system (and forgets the factors).
+func (sv *Solver) factorClosed(eqs []equation, xs []int, pol *Policy) error {
+	sv.clu = nil
+	k := len(xs)
+	ts := sv.transientScratch(len(eqs))
+	local := ts.local
+	for i, x := range xs {
+		local[x] = int32(i)
+	}
+	defer func() {
+		for _, x := range xs {
+			local[x] = -1
+		}
+	}()
+	a := mat.NewDense(k, k, nil)
+	gcol := make([]float64, k)
+	for i, x := range xs {
+		e := &eqs[x]
+		row := a.RawRowView(i)
+		row[i]++
+		for t, y := range e.to {
+			if l := local[y]; l >= 0 {
+				row[l] -= e.coef[t]
+			} else {
+				panic("optimal: factorClosed: a successor outside the closed set")
+			}
+		}
+		gcol[i] = e.gc
+	}
+	c := &closedLU{xs: slices.Clone(xs), ref: int(local[xs[0]]), gscale: 1}
+	if m := floats.Norm(gcol, math.Inf(1)); m > 0 {
+		c.gscale = m
+	}
+	for i := range k {
+		a.Set(i, c.ref, gcol[i]/c.gscale)
+	}
+	c.lu.Factorize(a)
+	if cond := c.lu.Cond(); cond > 1e15 || math.IsInf(cond, 0) {
+		return sv.singular(cond, eqs, xs)
+	}
+	c.acts = make([]int, k)
+	for i, x := range xs {
+		c.acts[i] = pol.action[x]
+	}
+	sv.clu = c
+	return nil
+}
