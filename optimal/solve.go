@@ -32,6 +32,10 @@ type Options struct {
 	// 2's. It needs Interval = 0 and ignores Level.
 	AllLevels bool
 	Compare   []scenario.Policy
+	// Highest takes Level, or AllLevels, as the highest level wanted:
+	// with failure events, where only level 2 exists, Solve then solves
+	// level 2 instead of failing (Solution.Level says which was solved).
+	Highest bool
 }
 
 // Solution is the optimal policy of a system and an application.
@@ -52,6 +56,9 @@ type Solution struct {
 	// Levels holds the four levels and the hand-made policies when
 	// Options.AllLevels asked for them (zero otherwise).
 	Levels Report
+	// Level is the level solved (2, 3 or 4; 2 with Options.AllLevels),
+	// or 0 for a fixed interval.
+	Level int
 	// Solver is the decision process solved; nil with failure events.
 	Solver *Solver
 	// Events is the policy of a system with failure events
@@ -75,7 +82,8 @@ type Solution struct {
 // into Solution.Events: only level 2 and g*(I) exist there, on at most
 // MaxEventsProcessors processors, without reconfiguration at checkpoints
 // and without Settings.Candidates; Options.Level 3 or 4 and
-// Options.AllLevels are errors.
+// Options.AllLevels are errors, unless Options.Highest asks for level 2
+// in their place.
 func Solve(ctx context.Context, sys scenario.System, app scenario.Application, opt *Options) (Solution, error) {
 	var o Options
 	if opt != nil {
@@ -107,8 +115,9 @@ func Solve(ctx context.Context, sys scenario.System, app scenario.Application, o
 	if err != nil {
 		return Solution{}, err
 	}
-	out := Solution{Solver: sv, IntervalStatus: uwt.Converged, sc: sc}
+	out := Solution{Solver: sv, IntervalStatus: uwt.Converged, Level: o.Level, sc: sc}
 	if o.AllLevels {
+		out.Level = 2
 		if out.Levels, err = sv.Levels(ctx, o.Compare); err != nil {
 			return Solution{}, err
 		}
@@ -118,7 +127,7 @@ func Solve(ctx context.Context, sys scenario.System, app scenario.Application, o
 	}
 	if o.Interval > 0 {
 		out.Result, err = sv.FixedInterval(ctx, o.Interval)
-		out.Interval = o.Interval
+		out.Interval, out.Level = o.Interval, 0
 		return out, err
 	}
 	if out.Single, err = sv.SingleInterval(ctx, 0); err != nil {
@@ -149,6 +158,9 @@ func Solve(ctx context.Context, sys scenario.System, app scenario.Application, o
 // solveEvents is Solve with failure events: level 2 or g*(I) of the batch
 // model's solver.
 func solveEvents(ctx context.Context, sc *scenario.Scenario, o Options) (Solution, error) {
+	if o.Highest && o.Interval == 0 {
+		o.AllLevels, o.Compare, o.Level = false, nil, 2
+	}
 	switch {
 	case o.AllLevels:
 		return Solution{}, errors.New("optimal: Options.AllLevels with system.failure_events: only level 2 (one interval) is solved with failure events")
@@ -173,9 +185,13 @@ func solveEvents(ctx context.Context, sc *scenario.Scenario, o Options) (Solutio
 	if err != nil {
 		return Solution{}, err
 	}
+	level := 2
+	if o.Interval > 0 {
+		level = 0
+	}
 	return Solution{
 		Result:   Result{Status: r.Status, UWT: r.UWT, Iterations: r.Iterations},
-		Interval: r.Interval, IntervalStatus: r.IntervalStatus, Events: &r, sc: sc,
+		Interval: r.Interval, IntervalStatus: r.IntervalStatus, Level: level, Events: &r, sc: sc,
 	}, nil
 }
 

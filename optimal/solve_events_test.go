@@ -74,3 +74,37 @@ func TestSolveEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveHighest: with failure events, Options.Highest turns a request
+// for level 4 or for every level into level 2, bit for bit the solution
+// of Options{Level: 2} (Solution.Level 2), while without failure events it
+// changes nothing (level 4 solved, Solution.Level 4); a fixed interval is
+// Solution.Level 0.
+func TestSolveHighest(t *testing.T) {
+	ctx := context.Background()
+	c := eventsCases()[0]
+	base := c.scenario(t, scenario.Policy{})
+	sys := base.System
+	sys.FailureEvents = &scenario.FailureEvents{Sizes: c.sizes}
+	two, err := Solve(ctx, sys, base.Application, &Options{Level: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []*Options{{Level: 4, Highest: true}, {AllLevels: true, Highest: true}} {
+		got, err := Solve(ctx, sys, base.Application, opt)
+		if err != nil {
+			t.Fatalf("%+v: %v", opt, err)
+		}
+		if got.Level != 2 || got.UWT != two.UWT || got.Interval != two.Interval {
+			t.Errorf("%+v: level %d, g %v at %v; level 2 gives g %v at %v", opt, got.Level, got.UWT, got.Interval, two.UWT, two.Interval)
+		}
+	}
+	fixed, err := Solve(ctx, sys, base.Application, &Options{Interval: 900, Highest: true})
+	if err != nil || fixed.Level != 0 {
+		t.Errorf("fixed interval: level %d, %v; want 0", fixed.Level, err)
+	}
+	four, err := Solve(ctx, base.System, base.Application, &Options{Level: 4, Highest: true})
+	if err != nil || four.Level != 4 || four.Events != nil {
+		t.Errorf("without events: level %d, events %v, %v; want level 4", four.Level, four.Events, err)
+	}
+}

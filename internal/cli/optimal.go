@@ -104,11 +104,9 @@ func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scen
 	if err != nil {
 		return info, optimal.Solution{}, err
 	}
-	opt.Settings, opt.Reconfigure = set, info.sc.Reconfigure
-	if !info.sc.System.FailureEvents.Single() && opt.AllLevels {
-		// Only level 2 is solved with failure events (Solution.Events).
-		opt.AllLevels, opt.Compare = false, nil
-	}
+	// Only level 2 is solved with failure events (Solution.Events): the
+	// levels asked for are the highest wanted.
+	opt.Settings, opt.Reconfigure, opt.Highest = set, info.sc.Reconfigure, true
 	sol, err := optimal.Solve(ctx, info.sc.System, info.sc.Application, &opt)
 	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
 		// optimal's error names its Settings; here the flags.
@@ -610,12 +608,8 @@ func massText(m float64) string {
 
 func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateOptions, interval float64, set *sim.Settings) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
+	// Level 4, or with failure events level 2, the policy there is.
 	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &opts.Model, optimal.Options{Interval: interval, Level: 4})
-	if err != nil && interval == 0 && info.sc != nil && !info.sc.System.FailureEvents.Single() {
-		// With failure events the best single interval (level 2) is the
-		// policy there is (optimal.Solve).
-		info, sol, err = opts.Optimal.solve(ctx, cmd, &opts.Scenario, &opts.Model, optimal.Options{Level: 2})
-	}
 	bar.finish()
 	if err != nil {
 		return err
