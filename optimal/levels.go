@@ -109,7 +109,7 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	if s.err != nil {
 		return Single{}, s.err
 	}
-	best, err := sv.fixed(ctx, s.cur, math.Exp(xb), false)
+	best, err := sv.fixed(ctx, s.near(xb), math.Exp(xb), false)
 	if err != nil {
 		return Single{}, err
 	}
@@ -128,33 +128,56 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 }
 
 // singleSearch is the state of SingleInterval's search over x = log I:
-// the policy of the last fixed-interval solve (the next one starts from
-// it), the number of solves and the first error.
+// the policy found at each interval solved so far (the next solve starts
+// from the nearest, near), the number of solves and the first error.
 type singleSearch struct {
-	sv     *Solver
-	ctx    context.Context
-	cur    *Policy
-	lo, hi float64
-	solves int
-	err    error
+	sv      *Solver
+	ctx     context.Context
+	cur     *Policy // the start of the first solve
+	visited []visit
+	lo, hi  float64
+	solves  int
+	err     error
+}
+
+// visit is the policy a fixed-interval solve found at x = log I.
+type visit struct {
+	x   float64
+	pol *Policy
+}
+
+// near returns the policy found at the solved interval nearest to x on
+// log I (the latest of equally near ones), or the start policy before
+// the first solve. Starting policy iteration there instead of at the
+// last interval solved saves most of its improvements when the search
+// comes back from a far point of the scan; the optimum does not depend
+// on the start.
+func (s *singleSearch) near(x float64) *Policy {
+	pol, d := s.cur, math.Inf(1)
+	for _, v := range s.visited {
+		if dv := math.Abs(v.x - x); dv <= d {
+			pol, d = v.pol, dv
+		}
+	}
+	return pol
 }
 
 // scanPoint is g*(I) at x = log I.
 type scanPoint struct{ x, g float64 }
 
-// gstar returns g*(e^x) by policy iteration from the last policy found,
-// or −Inf once a solve has failed.
+// gstar returns g*(e^x) by policy iteration from the policy found at
+// the nearest interval solved (near), or −Inf once a solve has failed.
 func (s *singleSearch) gstar(x float64) float64 {
 	if s.err != nil {
 		return math.Inf(-1)
 	}
 	s.solves++
-	r, err := s.sv.fixed(s.ctx, s.cur, math.Exp(x), false)
+	r, err := s.sv.fixed(s.ctx, s.near(x), math.Exp(x), false)
 	if err != nil {
 		s.err = err
 		return math.Inf(-1)
 	}
-	s.cur = r.Policy
+	s.visited = append(s.visited, visit{x, r.Policy})
 	return r.UWT
 }
 
