@@ -162,8 +162,42 @@ func (s *singleSearch) near(x float64) *Policy {
 	return pol
 }
 
-// scanPoint is g*(I) at x = log I.
-type scanPoint struct{ x, g float64 }
+// scanPoint is g*(I) at x = log I (solved) or, where the scan did not
+// solve it, an upper bound on it (gainBound).
+type scanPoint struct {
+	x, g   float64
+	solved bool
+}
+
+// point returns the scan's point at x: its bound alone when that bound
+// is below best, the largest g* of the scan so far (the point can be
+// neither the maximum nor, since g* ≤ the bound, a reason to go on where
+// the bound already stops the scan), else g* solved.
+func (s *singleSearch) point(x, best float64) scanPoint {
+	if ub, ok := s.sv.gainBound(math.Exp(x)); ok && ub*(1+1e-9) < best {
+		return scanPoint{x, ub, false}
+	}
+	return scanPoint{x, s.gstar(x), true}
+}
+
+// gainBound returns, for the chain of up phases (ok), an upper bound on
+// the gain of every policy at the interval: g = Σπ·w/Σπ·τ over the
+// decision states (renewal–reward), each decision X(p, n) → a has w ≤
+// max(ω(a)·u_a(I), 0) (its recovery's survival at most 1; u_a is
+// Phase.Useful) and τ = 1/ρ_a (Phase.Sojourn), and waiting has w = 0, so
+// g ≤ max_a ρ_a·max(ω(a)·u_a(I), 0): the gain of each configuration with
+// free recoveries and no down time. Without the chain of up phases it
+// has none.
+func (sv *Solver) gainBound(interval float64) (float64, bool) {
+	if !sv.phase {
+		return 0, false
+	}
+	ub := 0.0
+	for _, ph := range sv.phases {
+		ub = max(ub, max(ph.WorkRate*ph.Useful(interval), 0)/ph.Sojourn())
+	}
+	return ub, true
+}
 
 // gstar returns g*(e^x) by policy iteration from the policy found at
 // the nearest interval solved (near), or −Inf once a solve has failed.
@@ -182,10 +216,13 @@ func (s *singleSearch) gstar(x float64) float64 {
 }
 
 // scan is the doubling scan from x0, as uwt.Model.Optimize's: each side
-// until g* falls below half the best so far or the bound is passed. The
-// points are returned by increasing x.
+// until g* falls below half the best so far or the bound is passed. A
+// point whose bound (gainBound) is below the best so far is not solved
+// (point): its bound stands in for g* in the stopping test, and peak
+// solves it if it is a neighbour of the best. The points are returned by
+// increasing x.
 func (s *singleSearch) scan(x0 float64) []scanPoint {
-	pts := []scanPoint{{x0, s.gstar(x0)}}
+	pts := []scanPoint{{x0, s.gstar(x0), true}}
 	for _, dir := range []float64{-1, 1} {
 		x := x0
 		for {
@@ -193,10 +230,11 @@ func (s *singleSearch) scan(x0 float64) []scanPoint {
 			if x < s.lo || x > s.hi {
 				break
 			}
-			g := s.gstar(x)
-			pts = append(pts, scanPoint{x, g})
 			best := slices.MaxFunc(pts, func(a, b scanPoint) int { return cmpf(a.g, b.g) })
-			if g < 0.5*best.g || s.err != nil {
+			p := s.point(x, best.g)
+			pts = append(pts, p)
+			best = slices.MaxFunc(pts, func(a, b scanPoint) int { return cmpf(a.g, b.g) })
+			if p.g < 0.5*best.g || s.err != nil {
 				break
 			}
 		}
@@ -214,8 +252,18 @@ func (s *singleSearch) peak(scan []scanPoint) float64 {
 	})
 	l, r := scan[max(k-1, 0)].x, scan[min(k+1, len(scan)-1)].x
 	if l == r || k == 0 || k == len(scan)-1 {
+		// The best point is always solved (an unsolved point's bound is
+		// below a solved point's g*).
 		xb, _ := maximize(s.gstar, scan[k].x, 0.35, s.lo, s.hi, s.sv.set.IntervalTol)
 		return xb
+	}
+	for _, j := range []int{k - 1, k + 1} {
+		if !scan[j].solved {
+			scan[j].g, scan[j].solved = s.gstar(scan[j].x), true
+		}
+	}
+	if s.err != nil {
+		return scan[k].x
 	}
 	xb, _, _ := scalar.Maximize(scalar.Plain(s.gstar), l, r, s.sv.set.IntervalTol, scan[k].x, scan[k].g, scan[k-1].g, scan[k+1].g)
 	return xb
