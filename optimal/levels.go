@@ -99,7 +99,7 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	if sv.noWork {
 		return Single{Result: sv.noUsefulWork(start), Interval: start, IntervalStatus: uwt.NotTerminated}, nil
 	}
-	s := &singleSearch{sv: sv, ctx: ctx, cur: sv.Greedy(start)}
+	s := &singleSearch{sv: sv, ctx: ctx, cur: sv.boundStart(start)}
 	s.lo, s.hi = math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
 	scan := s.scan(math.Log(start))
 	if s.err != nil {
@@ -178,6 +178,33 @@ func (s *singleSearch) point(x, best float64) scanPoint {
 		return scanPoint{x, ub, false}
 	}
 	return scanPoint{x, s.gstar(x), true}
+}
+
+// boundStart returns the policy SingleInterval's first solve starts
+// from: greedy capped at the count whose term of gainBound is largest at
+// the interval (the configuration that would be best with free
+// recoveries), which is usually near the closed set of g*(I), or greedy
+// itself without the chain of up phases. The start changes the number of
+// improvements, not the optimum.
+func (sv *Solver) boundStart(interval float64) *Policy {
+	if !sv.phase {
+		return sv.Greedy(interval)
+	}
+	top, best := 0, 0.0
+	for b, ph := range sv.phases {
+		if v := max(ph.WorkRate*ph.Useful(interval), 0) / ph.Sojourn(); v > best {
+			top, best = sv.acts[b], v
+		}
+	}
+	return sv.uniform(func(n int) int {
+		act := 0
+		for _, a := range sv.acts {
+			if a <= min(n, top) {
+				act = a
+			}
+		}
+		return act
+	}, interval)
 }
 
 // gainBound returns, for the chain of up phases (ok), an upper bound on
