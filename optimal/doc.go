@@ -271,6 +271,25 @@
 // (4) the per-state optimum (PerState), an upper bound on every policy of
 // the model. Levels 2 ≤ 3 ≤ 4 by construction and by test.
 //
+// Level 2 scans I on a doubling grid from 300 s, each side until g*(I)
+// falls below half the best so far, maximises g* on log I between the
+// best grid point's neighbours (Brent), then alternates the best interval
+// of the policy found with policy iteration at it. Each fixed-interval
+// solve starts from the policy found at the nearest interval solved.
+// Without reconfiguration g*(I) ≤ max_a aλ·max(ω(a)·u_a(I), 0), the gain
+// of each configuration with free recoveries and no down time (u_a the
+// expected useful time of an up phase, decision.Phase.Useful; renewal–
+// reward over the decision states, each sojourn 1/(aλ), each reward at
+// most ω(a)·u_a(I)); a grid point whose bound is below the best so far
+// is not solved (it can be neither the maximum nor, where the bound is
+// below half the best, a reason to scan on) unless it is a neighbour of
+// the best. On the built-in system the bound is within 0.05 % of g*(I),
+// and the search solves 33 intervals instead of 42 at N = 512 (the
+// count is Single.Evaluations, `solves` in the CLI's JSON). The
+// evaluation keeps what depends only on the actions (the closed set's
+// LU, the transient sets and their LU factors) while the actions stay
+// the same: the searches over I evaluate one policy at many intervals.
+//
 // Without reconfiguration the intervals change neither the stationary law
 // of the decision states nor their sojourns, only the work of each up
 // phase (package uwt, doc.go "Up phases"), so for any actions the best

@@ -311,32 +311,56 @@ func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result)
 	if sv.phase {
 		return sv.finishPhase(ctx, pol, v, r)
 	}
-	ns := sv.nX + sv.nU
-	var rows, cols []int
-	var vals []float64
-	tau := make([]float64, ns)
-	work := make([]float64, ns)
-	drop := make([]float64, ns)
-	add := func(i int, rw *row, upBase, failBase int) {
-		for _, e := range rw.up {
-			rows, cols, vals = append(rows, i), append(cols, upBase+int(e.i)), append(vals, e.p)
-		}
-		for _, e := range rw.fail {
-			rows, cols, vals = append(rows, i), append(cols, failBase+int(e.i)), append(vals, e.p)
-		}
-		tau[i], work[i], drop[i] = rw.tau, rw.w, rw.drop
+	jc := sv.jumpChain(pol, v)
+	if err := ctx.Err(); err != nil {
+		return err
 	}
+	// Keep the states reachable from x₀ (the recurrent class is reachable
+	// from every state: the functional count can always fall to zero).
+	sub, st, err := stationaryFrom(v.x0, len(jc.tau), jc.rows, jc.cols, jc.vals)
+	if err != nil {
+		return err
+	}
+	return sv.summarise(pol, v, jc, sub, st, r)
+}
+
+// jumpChainRows is the jump chain of the decision states and up states
+// under a policy, as triplets, with each state's sojourn, work and
+// dropped probability.
+type jumpChainRows struct {
+	rows, cols      []int
+	vals            []float64
+	tau, work, drop []float64
+}
+
+// add appends the row rw of state i, its up successors numbered from
+// upBase and its failure successors from failBase.
+func (jc *jumpChainRows) add(i int, rw *row, upBase, failBase int) {
+	for _, e := range rw.up {
+		jc.rows, jc.cols, jc.vals = append(jc.rows, i), append(jc.cols, upBase+int(e.i)), append(jc.vals, e.p)
+	}
+	for _, e := range rw.fail {
+		jc.rows, jc.cols, jc.vals = append(jc.rows, i), append(jc.cols, failBase+int(e.i)), append(jc.vals, e.p)
+	}
+	jc.tau[i], jc.work[i], jc.drop[i] = rw.tau, rw.w, rw.drop
+}
+
+// jumpChain assembles the jump chain of pol evaluated as v: the decision
+// states X first, then the up states of each configuration.
+func (sv *Solver) jumpChain(pol *Policy, v *values) *jumpChainRows {
+	ns := sv.nX + sv.nU
+	jc := &jumpChainRows{tau: make([]float64, ns), work: make([]float64, ns), drop: make([]float64, ns)}
 	for pi := range sv.ps {
 		for n := sv.lo; n <= sv.hi; n++ {
 			x := pi*sv.w + n - sv.lo
 			act := pol.action[x]
 			if act == 0 {
 				rw := sv.waitRow(n)
-				add(x, &rw, 0, pi*sv.w)
+				jc.add(x, &rw, 0, pi*sv.w)
 				continue
 			}
 			b := sv.aIdx[act]
-			add(x, sv.recRow(pi, b, n), sv.nX+sv.uOff[b], pi*sv.w)
+			jc.add(x, sv.recRow(pi, b, n), sv.nX+sv.uOff[b], pi*sv.w)
 		}
 	}
 	for b, a := range sv.acts {
@@ -345,21 +369,19 @@ func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result)
 			if c := pol.maskOf(b); c != nil && c[k] != 0 {
 				// Reconfigure onto c[k]: X(a, a + s) under that action.
 				b2 := sv.aIdx[c[k]]
-				add(sv.nX+sv.uOff[b]+k, sv.recRow(sv.pa(b), b2, a+s0+k), sv.nX+sv.uOff[b2], sv.pa(b)*sv.w)
+				jc.add(sv.nX+sv.uOff[b]+k, sv.recRow(sv.pa(b), b2, a+s0+k), sv.nX+sv.uOff[b2], sv.pa(b)*sv.w)
 				continue
 			}
-			add(sv.nX+sv.uOff[b]+k, &v.blocks[b].rows[k], sv.nX+sv.uOff[b], sv.pa(b)*sv.w)
+			jc.add(sv.nX+sv.uOff[b]+k, &v.blocks[b].rows[k], sv.nX+sv.uOff[b], sv.pa(b)*sv.w)
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	// Keep the states reachable from x₀ (the recurrent class is reachable
-	// from every state: the functional count can always fall to zero).
-	sub, st, err := stationaryFrom(v.x0, ns, rows, cols, vals)
-	if err != nil {
-		return err
-	}
+	return jc
+}
+
+// summarise fills r from the stationary distribution st of the states
+// sub of the jump chain jc of pol: the mass and mean interval of each
+// configuration, the renewal-reward UWT and the counts.
+func (sv *Solver) summarise(pol *Policy, v *values, jc *jumpChainRows, sub []int, st markov.Result, r *Result) error {
 	var piS, wS, tS []float64
 	r.Mass = map[int]float64{}
 	wsum := map[int]float64{}
@@ -368,8 +390,8 @@ func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result)
 		if p <= 0 {
 			continue
 		}
-		piS, wS, tS = append(piS, p), append(wS, work[i]), append(tS, tau[i])
-		r.Dropped += p * drop[i]
+		piS, wS, tS = append(piS, p), append(wS, jc.work[i]), append(tS, jc.tau[i])
+		r.Dropped += p * jc.drop[i]
 		if i >= sv.nX {
 			b := blockOf(sv.uOff, i-sv.nX)
 			if c := pol.maskOf(b); c != nil && c[i-sv.nX-sv.uOff[b]] != 0 {
@@ -390,7 +412,7 @@ func (sv *Solver) finish(ctx context.Context, pol *Policy, v *values, r *Result)
 	}
 	r.RenewalReward = g
 	r.Residual = st.Residual
-	r.States = ns
+	r.States = len(jc.tau)
 	r.Recurrent = len(piS)
 	r.UWT = v.g
 	r.Policy = pol

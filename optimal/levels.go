@@ -99,65 +99,208 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	if sv.noWork {
 		return Single{Result: sv.noUsefulWork(start), Interval: start, IntervalStatus: uwt.NotTerminated}, nil
 	}
-	var out Single
-	cur := sv.Greedy(start)
-	var ferr error
-	gstar := func(x float64) float64 {
-		if ferr != nil {
-			return math.Inf(-1)
-		}
-		out.Evaluations++
-		r, err := sv.fixed(ctx, cur, math.Exp(x), false)
-		if err != nil {
-			ferr = err
-			return math.Inf(-1)
-		}
-		cur = r.Policy
-		return r.UWT
+	s := &singleSearch{sv: sv, ctx: ctx, cur: sv.boundStart(start)}
+	s.lo, s.hi = math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
+	scan := s.scan(math.Log(start))
+	if s.err != nil {
+		return Single{}, s.err
 	}
-	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
-	// The doubling scan, as uwt.Model.Optimize.
-	type pt struct{ x, g float64 }
-	x0 := math.Log(start)
-	scan := []pt{{x0, gstar(x0)}}
+	xb := s.peak(scan)
+	if s.err != nil {
+		return Single{}, s.err
+	}
+	best, err := sv.fixed(ctx, s.near(xb), math.Exp(xb), false)
+	if err != nil {
+		return Single{}, err
+	}
+	if best, xb, err = s.polish(best, xb); err != nil {
+		return Single{}, err
+	}
+	// The stationary quantities of the final policy.
+	v, err := sv.evaluate(ctx, best.Policy, true)
+	if err != nil {
+		return Single{}, err
+	}
+	if err := sv.finish(ctx, best.Policy, v, &best); err != nil {
+		return Single{}, err
+	}
+	return Single{Result: best, Interval: math.Exp(xb), Evaluations: s.solves, IntervalStatus: s.status(xb)}, nil
+}
+
+// singleSearch is the state of SingleInterval's search over x = log I:
+// the policy found at each interval solved so far (the next solve starts
+// from the nearest, near), the number of solves and the first error.
+type singleSearch struct {
+	sv      *Solver
+	ctx     context.Context
+	cur     *Policy // the start of the first solve
+	visited []visit
+	lo, hi  float64
+	solves  int
+	err     error
+}
+
+// visit is the policy a fixed-interval solve found at x = log I.
+type visit struct {
+	x   float64
+	pol *Policy
+}
+
+// near returns the policy found at the solved interval nearest to x on
+// log I (the latest of equally near ones), or the start policy before
+// the first solve. Starting policy iteration there instead of at the
+// last interval solved saves most of its improvements when the search
+// comes back from a far point of the scan; the optimum does not depend
+// on the start.
+func (s *singleSearch) near(x float64) *Policy {
+	pol, d := s.cur, math.Inf(1)
+	for _, v := range s.visited {
+		if dv := math.Abs(v.x - x); dv <= d {
+			pol, d = v.pol, dv
+		}
+	}
+	return pol
+}
+
+// scanPoint is g*(I) at x = log I (solved) or, where the scan did not
+// solve it, an upper bound on it (gainBound).
+type scanPoint struct {
+	x, g   float64
+	solved bool
+}
+
+// point returns the scan's point at x: its bound alone when that bound
+// is below best, the largest g* of the scan so far (the point can be
+// neither the maximum nor, since g* ≤ the bound, a reason to go on where
+// the bound already stops the scan), else g* solved.
+func (s *singleSearch) point(x, best float64) scanPoint {
+	if ub, ok := s.sv.gainBound(math.Exp(x)); ok && ub*(1+1e-9) < best {
+		return scanPoint{x, ub, false}
+	}
+	return scanPoint{x, s.gstar(x), true}
+}
+
+// boundStart returns the policy SingleInterval's first solve starts
+// from: greedy capped at the count whose term of gainBound is largest at
+// the interval (the configuration that would be best with free
+// recoveries), which is usually near the closed set of g*(I), or greedy
+// itself without the chain of up phases. The start changes the number of
+// improvements, not the optimum.
+func (sv *Solver) boundStart(interval float64) *Policy {
+	if !sv.phase {
+		return sv.Greedy(interval)
+	}
+	top, best := 0, 0.0
+	for b, ph := range sv.phases {
+		if v := max(ph.WorkRate*ph.Useful(interval), 0) / ph.Sojourn(); v > best {
+			top, best = sv.acts[b], v
+		}
+	}
+	return sv.uniform(func(n int) int {
+		act := 0
+		for _, a := range sv.acts {
+			if a <= min(n, top) {
+				act = a
+			}
+		}
+		return act
+	}, interval)
+}
+
+// gainBound returns, for the chain of up phases (ok), an upper bound on
+// the gain of every policy at the interval: g = Σπ·w/Σπ·τ over the
+// decision states (renewal–reward), each decision X(p, n) → a has w ≤
+// max(ω(a)·u_a(I), 0) (its recovery's survival at most 1; u_a is
+// Phase.Useful) and τ = 1/ρ_a (Phase.Sojourn), and waiting has w = 0, so
+// g ≤ max_a ρ_a·max(ω(a)·u_a(I), 0): the gain of each configuration with
+// free recoveries and no down time. Without the chain of up phases it
+// has none.
+func (sv *Solver) gainBound(interval float64) (float64, bool) {
+	if !sv.phase {
+		return 0, false
+	}
+	ub := 0.0
+	for _, ph := range sv.phases {
+		ub = max(ub, max(ph.WorkRate*ph.Useful(interval), 0)/ph.Sojourn())
+	}
+	return ub, true
+}
+
+// gstar returns g*(e^x) by policy iteration from the policy found at
+// the nearest interval solved (near), or −Inf once a solve has failed.
+func (s *singleSearch) gstar(x float64) float64 {
+	if s.err != nil {
+		return math.Inf(-1)
+	}
+	s.solves++
+	r, err := s.sv.fixed(s.ctx, s.near(x), math.Exp(x), false)
+	if err != nil {
+		s.err = err
+		return math.Inf(-1)
+	}
+	s.visited = append(s.visited, visit{x, r.Policy})
+	return r.UWT
+}
+
+// scan is the doubling scan from x0, as uwt.Model.Optimize's: each side
+// until g* falls below half the best so far or the bound is passed. A
+// point whose bound (gainBound) is below the best so far is not solved
+// (point): its bound stands in for g* in the stopping test, and peak
+// solves it if it is a neighbour of the best. The points are returned by
+// increasing x.
+func (s *singleSearch) scan(x0 float64) []scanPoint {
+	pts := []scanPoint{{x0, s.gstar(x0), true}}
 	for _, dir := range []float64{-1, 1} {
 		x := x0
 		for {
 			x += dir * math.Ln2
-			if x < lo || x > hi {
+			if x < s.lo || x > s.hi {
 				break
 			}
-			g := gstar(x)
-			scan = append(scan, pt{x, g})
-			best := slices.MaxFunc(scan, func(a, b pt) int { return cmpf(a.g, b.g) })
-			if g < 0.5*best.g || ferr != nil {
+			best := slices.MaxFunc(pts, func(a, b scanPoint) int { return cmpf(a.g, b.g) })
+			p := s.point(x, best.g)
+			pts = append(pts, p)
+			best = slices.MaxFunc(pts, func(a, b scanPoint) int { return cmpf(a.g, b.g) })
+			if p.g < 0.5*best.g || s.err != nil {
 				break
 			}
 		}
 	}
-	if ferr != nil {
-		return Single{}, ferr
-	}
-	slices.SortFunc(scan, func(a, b pt) int { return cmpf(a.x, b.x) })
-	k := slices.IndexFunc(scan, func(p pt) bool {
-		return p.g == slices.MaxFunc(scan, func(a, b pt) int { return cmpf(a.g, b.g) }).g
+	slices.SortFunc(pts, func(a, b scanPoint) int { return cmpf(a.x, b.x) })
+	return pts
+}
+
+// peak maximises g* on log I around the best point of the scan: by
+// scalar.Maximize between its neighbours, or from it by bracketing when
+// it is at an end of the scan.
+func (s *singleSearch) peak(scan []scanPoint) float64 {
+	k := slices.IndexFunc(scan, func(p scanPoint) bool {
+		return p.g == slices.MaxFunc(scan, func(a, b scanPoint) int { return cmpf(a.g, b.g) }).g
 	})
 	l, r := scan[max(k-1, 0)].x, scan[min(k+1, len(scan)-1)].x
-	var xb float64
 	if l == r || k == 0 || k == len(scan)-1 {
-		xb = scan[k].x
-		xb, _ = maximize(gstar, xb, 0.35, lo, hi, sv.set.IntervalTol)
-	} else {
-		xb, _, _ = scalar.Maximize(scalar.Plain(gstar), l, r, sv.set.IntervalTol, scan[k].x, scan[k].g, scan[k-1].g, scan[k+1].g)
+		// The best point is always solved (an unsolved point's bound is
+		// below a solved point's g*).
+		xb, _ := maximize(s.gstar, scan[k].x, 0.35, s.lo, s.hi, s.sv.set.IntervalTol)
+		return xb
 	}
-	if ferr != nil {
-		return Single{}, ferr
+	for _, j := range []int{k - 1, k + 1} {
+		if !scan[j].solved {
+			scan[j].g, scan[j].solved = s.gstar(scan[j].x), true
+		}
 	}
-	best, err := sv.fixed(ctx, cur, math.Exp(xb), false)
-	if err != nil {
-		return Single{}, err
+	if s.err != nil {
+		return scan[k].x
 	}
-	// Polish: the interval for the policy found, then the policy at it.
+	xb, _, _ := scalar.Maximize(scalar.Plain(s.gstar), l, r, s.sv.set.IntervalTol, scan[k].x, scan[k].g, scan[k-1].g, scan[k+1].g)
+	return xb
+}
+
+// polish alternates the best interval for the policy of best (found at
+// xb) with policy iteration at that interval, at most ten times, until g
+// gains no more than RelTol; it returns the best result and its x.
+func (s *singleSearch) polish(best Result, xb float64) (Result, float64, error) {
+	sv := s.sv
 	for range 10 {
 		pol := best.Policy
 		var perr error
@@ -168,22 +311,22 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 					p.interval[b][k] = math.Exp(x)
 				}
 			}
-			v, err := sv.evaluate(ctx, p, true)
+			v, err := sv.evaluate(s.ctx, p, true)
 			if err != nil {
 				perr = err
 				return math.Inf(-1)
 			}
 			return v.g
 		}
-		x, _ := maximize(gpol, xb, 0.05, lo, hi, sv.set.IntervalTol)
+		x, _ := maximize(gpol, xb, 0.05, s.lo, s.hi, sv.set.IntervalTol)
 		if perr != nil {
-			return Single{}, perr
+			return Result{}, 0, perr
 		}
-		r, err := sv.fixed(ctx, pol, math.Exp(x), false)
+		r, err := sv.fixed(s.ctx, pol, math.Exp(x), false)
 		if err != nil {
-			return Single{}, err
+			return Result{}, 0, err
 		}
-		out.Evaluations++
+		s.solves++
 		if r.UWT <= best.UWT*(1+sv.set.RelTol) {
 			if r.UWT > best.UWT {
 				best, xb = r, x
@@ -192,25 +335,19 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 		}
 		best, xb = r, x
 	}
-	// The stationary quantities of the final policy.
-	v, err := sv.evaluate(ctx, best.Policy, true)
-	if err != nil {
-		return Single{}, err
-	}
-	if err := sv.finish(ctx, best.Policy, v, &best); err != nil {
-		return Single{}, err
-	}
-	out.Result = best
-	out.Interval = math.Exp(xb)
-	// At a bound when the search ended within its tolerance of it.
-	out.IntervalStatus = uwt.Converged
+	return best, xb, nil
+}
+
+// status tells where I* = e^xb lies: at a bound when the search ended
+// within its tolerance of it.
+func (s *singleSearch) status(xb float64) uwt.Status {
 	switch {
-	case xb-lo <= 2*sv.set.IntervalTol:
-		out.IntervalStatus = uwt.AtMin
-	case hi-xb <= 2*sv.set.IntervalTol:
-		out.IntervalStatus = uwt.AtMax
+	case xb-s.lo <= 2*s.sv.set.IntervalTol:
+		return uwt.AtMin
+	case s.hi-xb <= 2*s.sv.set.IntervalTol:
+		return uwt.AtMax
 	}
-	return out, nil
+	return uwt.Converged
 }
 
 func cmpf(a, b float64) int {
@@ -287,25 +424,10 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 	if sv.noWork {
 		return Configuration{Result: sv.noUsefulWork(single.Interval), Intervals: map[int]float64{}}, nil
 	}
-	setConf := func(p *Policy, b int, iv float64) {
-		for k := range p.interval[b] {
-			p.interval[b][k] = iv
-		}
-	}
-	fromState := sv.clone(perState.Policy)
-	for b, a := range sv.acts {
-		iv, ok := perState.MeanInterval[a]
-		if !ok {
-			// No mass: the plain mean of its intervals.
-			for _, x := range perState.Policy.interval[b] {
-				iv += x / float64(len(perState.Policy.interval[b]))
-			}
-		}
-		setConf(fromState, b, iv)
-	}
 	if !sv.reconf && closedLevel3 {
 		return sv.perConfigurationClosed(ctx, perState.Policy)
 	}
+	fromState := sv.meanIntervals(perState)
 	cur := sv.clone(single.Policy)
 	vs, err := sv.evaluate(ctx, fromState, true)
 	if err != nil {
@@ -315,8 +437,6 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 	if vs.g > single.UWT {
 		cur = fromState
 	}
-	var g float64
-	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
 	var out Configuration
 	for pass := 0; ; pass++ {
 		if pass >= sv.set.MaxIter {
@@ -329,49 +449,10 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 			return Configuration{}, err
 		}
 		out.Iterations += it
-		g = v.g
-		g0 := g
-		r := Result{}
-		if err := sv.finish(ctx, cur, v, &r); err != nil {
+		g0 := v.g
+		g, err := sv.ascend(ctx, cur, v)
+		if err != nil {
 			return Configuration{}, err
-		}
-		type am struct {
-			a int
-			m float64
-		}
-		var order []am
-		for a, m := range r.Mass {
-			order = append(order, am{a, m})
-		}
-		// Heaviest first, ties by count: the order must not depend on the
-		// map's iteration order (results bit-identical from run to run).
-		slices.SortFunc(order, func(x, y am) int {
-			if c := cmpf(y.m, x.m); c != 0 {
-				return c
-			}
-			return x.a - y.a
-		})
-		for _, o := range order {
-			b := sv.aIdx[o.a]
-			var perr error
-			f := func(x float64) float64 {
-				p := sv.clone(cur)
-				setConf(p, b, math.Exp(x))
-				v, err := sv.evaluate(ctx, p, true)
-				if err != nil {
-					perr = err
-					return math.Inf(-1)
-				}
-				return v.g
-			}
-			x, gx := maximize(f, math.Log(cur.interval[b][0]), 0.1, lo, hi, sv.set.IntervalTol)
-			if perr != nil {
-				return Configuration{}, perr
-			}
-			if gx > g {
-				setConf(cur, b, math.Exp(x))
-				g = gx
-			}
 		}
 		// A coordinate-wise maximum: no action in X changed at these
 		// intervals and no interval gained more than RelTol.
@@ -380,6 +461,90 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 			break
 		}
 	}
+	return sv.configuration(ctx, cur, out)
+}
+
+// setConf sets the interval of every up state of configuration b of p to iv.
+func setConf(p *Policy, b int, iv float64) {
+	for k := range p.interval[b] {
+		p.interval[b][k] = iv
+	}
+}
+
+// meanIntervals returns the policy of perState with each configuration's
+// interval the stationary-weighted mean of its up states' (the plain mean
+// for a configuration without mass).
+func (sv *Solver) meanIntervals(perState Result) *Policy {
+	fromState := sv.clone(perState.Policy)
+	for b, a := range sv.acts {
+		iv, ok := perState.MeanInterval[a]
+		if !ok {
+			// No mass: the plain mean of its intervals.
+			for _, x := range perState.Policy.interval[b] {
+				iv += x / float64(len(perState.Policy.interval[b]))
+			}
+		}
+		setConf(fromState, b, iv)
+	}
+	return fromState
+}
+
+// ascend is one pass of PerConfiguration's coordinate ascent from cur,
+// whose evaluation is v: each configuration with stationary mass,
+// heaviest first, takes the interval that maximises g with the others
+// fixed when it improves g. It updates cur and returns its g.
+func (sv *Solver) ascend(ctx context.Context, cur *Policy, v *values) (float64, error) {
+	g := v.g
+	r := Result{}
+	if err := sv.finish(ctx, cur, v, &r); err != nil {
+		return 0, err
+	}
+	type am struct {
+		a int
+		m float64
+	}
+	var order []am
+	for a, m := range r.Mass {
+		order = append(order, am{a, m})
+	}
+	// Heaviest first, ties by count: the order must not depend on the
+	// map's iteration order (results bit-identical from run to run).
+	slices.SortFunc(order, func(x, y am) int {
+		if c := cmpf(y.m, x.m); c != 0 {
+			return c
+		}
+		return x.a - y.a
+	})
+	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
+	for _, o := range order {
+		b := sv.aIdx[o.a]
+		var perr error
+		f := func(x float64) float64 {
+			p := sv.clone(cur)
+			setConf(p, b, math.Exp(x))
+			v, err := sv.evaluate(ctx, p, true)
+			if err != nil {
+				perr = err
+				return math.Inf(-1)
+			}
+			return v.g
+		}
+		x, gx := maximize(f, math.Log(cur.interval[b][0]), 0.1, lo, hi, sv.set.IntervalTol)
+		if perr != nil {
+			return 0, perr
+		}
+		if gx > g {
+			setConf(cur, b, math.Exp(x))
+			g = gx
+		}
+	}
+	return g, nil
+}
+
+// configuration evaluates cur, the policy level 3 ended at, and returns
+// out with its stationary quantities and the interval of each
+// configuration with mass.
+func (sv *Solver) configuration(ctx context.Context, cur *Policy, out Configuration) (Configuration, error) {
 	v, err := sv.evaluate(ctx, cur, true)
 	if err != nil {
 		return Configuration{}, err

@@ -283,14 +283,14 @@ func (sv *Solver) evaluatePhase(ctx context.Context, pol *Policy, repair bool) (
 			return nil, fmt.Errorf("optimal: decisions on %d processors: %w", pol.action[x], eqs[x].err)
 		}
 	}
-	closed, in := reachOrder(eqs, v.x0)
-	if oneClosedInReach(eqs, in, sv.transientScratch(len(eqs))) {
+	plan := sv.phasePlan(eqs, pol.action, v.x0)
+	if plan.one {
 		// solveX's sets in solveX's order (phasesolve.go).
-		v.hX, v.closed = make([]float64, sv.nX), in
-		if err := sv.solveClosed(v, eqs, closed, pol); err != nil {
+		v.hX, v.closed = make([]float64, sv.nX), plan.in
+		if err := sv.solveClosed(v, eqs, plan.closed, pol); err != nil {
 			return nil, err
 		}
-		err := sv.solveTransient(v, eqs, in)
+		err := sv.solveTransient(v, eqs, plan)
 		if err == nil {
 			return v, nil
 		}

@@ -219,11 +219,143 @@ type tarjanFrame struct{ x, next int }
 // 1e15, and the set is solved here with the same LAPACK calls as
 // mat.LU (Getrf, Getrs), so with the same bits; otherwise, or on a zero
 // pivot, solveSet solves it and judges its condition itself.
-func (sv *Solver) solveTransient(v *values, eqs []equation, in []bool) error {
+//
+// The sets and their factors depend only on the policy's actions (the
+// interval enters the right-hand sides alone), so solveTransient records
+// them in plan (within maxPlanEntries) and, when plan already holds them
+// (the same actions as the evaluation that recorded them), replays them:
+// the same matrices' factors applied to the new right-hand sides in the
+// same order, the same bits without Tarjan's pass or a factorisation.
+func (sv *Solver) solveTransient(v *values, eqs []equation, plan *phasePlan) error {
 	ts := sv.transientScratch(len(eqs))
-	return ts.scc(eqs, in, false, func(comp []int) (bool, error) {
-		return false, sv.solveTransientSet(v, eqs, comp, ts)
+	if plan.sets != nil {
+		return sv.replayTransient(v, eqs, plan.sets, ts)
+	}
+	var sets []transientSet
+	entries := 0
+	record := true
+	err := ts.scc(eqs, plan.in, false, func(comp []int) (bool, error) {
+		var set *transientSet
+		if record {
+			sets = append(sets, transientSet{xs: slices.Clone(comp)})
+			set = &sets[len(sets)-1]
+		}
+		if err := sv.solveTransientSet(v, eqs, comp, ts, set); err != nil {
+			return false, err
+		}
+		if record {
+			entries += len(comp) + len(set.lu) + len(set.swaps)
+			record = entries <= maxPlanEntries
+		}
+		return false, nil
 	})
+	if err == nil && record {
+		plan.sets = sets
+		if plan.sets == nil {
+			plan.sets = []transientSet{}
+		}
+	}
+	return err
+}
+
+// maxPlanEntries bounds the indices and factors a phasePlan keeps for
+// its transient sets: 2²² (32 MiB); beyond it each evaluation runs
+// Tarjan's pass and factorises again.
+const maxPlanEntries = 1 << 22
+
+// phasePlan is what the evaluation of the chain of up phases computes
+// from the policy's actions alone (the graph and the matrices of its
+// equations), kept for the next evaluation with the same actions and
+// reference state: the states reachable from x₀ in solveX's order and
+// their flags, whether they hold exactly one closed class, and the
+// transient sets (solveTransient; nil until recorded).
+type phasePlan struct {
+	acts   []int
+	x0     int
+	closed []int
+	in     []bool
+	one    bool
+	sets   []transientSet
+}
+
+// transientSet is one transient set of a phasePlan in solveTransient's
+// order: its states in Tarjan's order and, when it was solved by LU here
+// (not by solveSet), the factors of its matrix and their row swaps.
+type transientSet struct {
+	xs    []int
+	lu    []float64
+	swaps []int
+}
+
+// phasePlan returns the plan of the policy whose actions are acts and
+// whose equations are eqs: the solver's last one when it was made for
+// the same actions and reference state x0, else a new one (kept).
+func (sv *Solver) phasePlan(eqs []equation, acts []int, x0 int) *phasePlan {
+	if p := sv.plan; p != nil && p.x0 == x0 && slices.Equal(p.acts, acts) {
+		return p
+	}
+	closed, in := reachOrder(eqs, x0)
+	p := &phasePlan{acts: slices.Clone(acts), x0: x0, closed: closed, in: in}
+	p.one = oneClosedInReach(eqs, in, sv.transientScratch(len(eqs)))
+	sv.plan = p
+	return p
+}
+
+// replayTransient is solveTransient with the sets and factors of a plan:
+// each set's right-hand side built as solveTransientSet builds it, then
+// solved with its factors (or by solveSet where the plan has none).
+func (sv *Solver) replayTransient(v *values, eqs []equation, sets []transientSet, ts *transientScratch) error {
+	local := ts.local
+	for _, set := range sets {
+		if set.lu == nil {
+			if err := sv.solveSet(v, eqs, set.xs, false); err != nil {
+				return err
+			}
+			continue
+		}
+		k := len(set.xs)
+		for i, x := range set.xs {
+			local[x] = int32(i)
+		}
+		x := grow(ts.x, k)
+		ts.x = x
+		for i, s := range set.xs {
+			x[i] = transientRHS(v, &eqs[s], local)
+		}
+		for _, s := range set.xs {
+			local[s] = -1
+		}
+		lu := blas64.General{Rows: k, Cols: k, Stride: k, Data: set.lu}
+		lapack64.Getrs(blas.NoTrans, lu, blas64.General{Rows: k, Cols: 1, Stride: 1, Data: x}, set.swaps)
+		for i, s := range set.xs {
+			v.hX[s] = x[i]
+		}
+	}
+	return nil
+}
+
+// transientRHS is the right-hand side of e in its transient set (local
+// maps the set's states to their index, −1 outside): rh, the known
+// values of the successors outside the set, less g·gc, summed in that
+// order.
+func transientRHS(v *values, e *equation, local []int32) float64 {
+	r := e.rh
+	for t, y := range e.to {
+		if local[y] < 0 {
+			r += e.coef[t] * v.hX[y]
+		}
+	}
+	return r - v.g*e.gc
+}
+
+// grow returns s with length n, zero, reusing its storage.
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // transientScratch returns the solver's scratch storage for nx states.
@@ -234,8 +366,10 @@ func (sv *Solver) transientScratch(nx int) *transientScratch {
 	return sv.tscr
 }
 
-// solveTransientSet solves the transient set xs (solveTransient).
-func (sv *Solver) solveTransientSet(v *values, eqs []equation, xs []int, ts *transientScratch) error {
+// solveTransientSet solves the transient set xs (solveTransient) and,
+// when rec is not nil and the set is solved here by LU, records the
+// factors in rec.
+func (sv *Solver) solveTransientSet(v *values, eqs []equation, xs []int, ts *transientScratch, rec *transientSet) error {
 	k := len(xs)
 	local := ts.local
 	for i, x := range xs {
@@ -248,14 +382,6 @@ func (sv *Solver) solveTransientSet(v *values, eqs []equation, xs []int, ts *tra
 	}()
 	if !leaves(eqs, xs, local) {
 		return errClosedOutside
-	}
-	grow := func(s []float64, n int) []float64 {
-		if cap(s) < n {
-			return make([]float64, n)
-		}
-		s = s[:n]
-		clear(s)
-		return s
 	}
 	ts.a, ts.x, ts.ones = grow(ts.a, k*k), grow(ts.x, k), grow(ts.ones, k)
 	a, x, ones := ts.a, ts.x, ts.ones
@@ -307,6 +433,9 @@ func (sv *Solver) solveTransientSet(v *values, eqs []equation, xs []int, ts *tra
 	lapack64.Getrs(blas.NoTrans, lu, blas64.General{Rows: k, Cols: 1, Stride: 1, Data: x}, swaps)
 	for i, s := range xs {
 		v.hX[s] = x[i]
+	}
+	if rec != nil {
+		rec.lu, rec.swaps = slices.Clone(a), slices.Clone(swaps)
 	}
 	return nil
 }

@@ -155,6 +155,7 @@ type Solver struct {
 	local  []int32           // solveSet's scratch: state → index in its set, −1 outside
 	tscr   *transientScratch // solveTransient's scratch
 	clu    *closedLU         // solveClosed's factors of the last closed set
+	plan   *phasePlan        // evaluatePhase's work on the last actions evaluated
 	// resCache holds resolvent rows of one decision state by
 	// configuration and window offset (resolvent); resKept counts their
 	// entries.
