@@ -124,6 +124,34 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 	if sv.phase {
 		return sv.evaluatePhase(ctx, pol, repair)
 	}
+	v, err := sv.evalBlocks(ctx, pol)
+	if err != nil {
+		return nil, err
+	}
+	eqs, err := sv.evalEquations(v, pol)
+	if err != nil {
+		return nil, err
+	}
+	if classes := sv.recurrentClasses(eqs); len(classes) > 1 {
+		if !repair {
+			return nil, fmt.Errorf("optimal: the policy has %d recurrent classes (a gain each): its evaluation needs a unichain policy", len(classes))
+		}
+		if err := sv.unichain(v, pol, eqs, classes); err != nil {
+			return nil, err
+		}
+	}
+	if err := sv.evalSolve(v, pol, eqs); err != nil {
+		return nil, err
+	}
+	if err := sv.evalUp(v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// evalBlocks is evaluate's first stage: the values with the block of up
+// states of every configuration at the policy's intervals.
+func (sv *Solver) evalBlocks(ctx context.Context, pol *Policy) (*values, error) {
 	v := &values{blocks: make([]*block, len(sv.acts)), hU: make([][]float64, len(sv.acts)), x0: sv.reference()}
 	for b := range sv.acts {
 		if err := ctx.Err(); err != nil {
@@ -135,8 +163,13 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 		}
 		v.blocks[b] = blk
 	}
-	// One linear equation per decision state:
-	// h(x) − Σ_y coef_y·h(y) + g·gc = rh.
+	return v, nil
+}
+
+// evalEquations is evaluate's second stage: one linear equation per
+// decision state, h(x) − Σ_y coef_y·h(y) + g·gc = rh, the reconfiguring
+// up states after the states X (the others inactive).
+func (sv *Solver) evalEquations(v *values, pol *Policy) ([]equation, error) {
 	nx := sv.nX
 	if pol.reconf != nil {
 		nx += sv.nU
@@ -169,14 +202,14 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 			}
 		}
 	}
-	if classes := sv.recurrentClasses(eqs); len(classes) > 1 {
-		if !repair {
-			return nil, fmt.Errorf("optimal: the policy has %d recurrent classes (a gain each): its evaluation needs a unichain policy", len(classes))
-		}
-		if err := sv.unichain(v, pol, eqs, classes); err != nil {
-			return nil, err
-		}
-	}
+	return eqs, nil
+}
+
+// evalSolve is evaluate's third stage: the unichain equations solved for
+// g and h of the decision states (of the merged up states too), with the
+// decision states eliminated (solveByEntries) when that leaves fewer
+// unknowns.
+func (sv *Solver) evalSolve(v *values, pol *Policy, eqs []equation) error {
 	twin := sv.mergeReconf(pol, eqs)
 	if twin != nil && twin[v.x0] >= 0 {
 		v.x0 = twin[v.x0]
@@ -191,7 +224,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 		// Fewer up states than unknowns: eliminate the decision states.
 		var err error
 		if solved, err = sv.solveByEntries(v, pol); err != nil {
-			return nil, err
+			return err
 		}
 		if solved {
 			v.unknowns = sv.nU + 1
@@ -199,7 +232,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 	}
 	if !solved {
 		if err := sv.solveX(v, pol, eqs); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for u, x := range twin {
@@ -207,6 +240,12 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 			v.hX[u] = v.hX[x]
 		}
 	}
+	return nil
+}
+
+// evalUp is evaluate's last stage: h of the up states of every block from
+// g and h of the decision states.
+func (sv *Solver) evalUp(v *values) error {
 	for b := range sv.acts {
 		blk := v.blocks[b]
 		k := len(blk.rows)
@@ -233,7 +272,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 		}
 		var h mat.VecDense
 		if err := blk.lu.SolveVecTo(&h, false, rhs); err != nil {
-			return nil, fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
+			return fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
 		}
 		hu := h.RawVector().Data
 		for i := range hu {
@@ -243,7 +282,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 		}
 		v.hU[b] = hu
 	}
-	return v, nil
+	return nil
 }
 
 // Status tells how a solve ended. Its zero value means not solved.
