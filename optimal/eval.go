@@ -41,9 +41,14 @@ func (sv *Solver) blockAt(b int, iv []float64, mask []int) (*block, error) {
 	if c := sv.cache[b]; c != nil && slices.Equal(c.iv, iv) && slices.Equal(c.mask, mask) {
 		return c, nil
 	}
-	rows, err := sv.upRows(b, iv)
-	if err != nil {
-		return nil, err
+	var rows []row
+	if c := sv.cache[b]; c != nil && slices.Equal(c.iv, iv) {
+		rows = c.rows // the rows depend on the intervals only, not on the mask
+	} else {
+		var err error
+		if rows, err = sv.upRows(b, iv); err != nil {
+			return nil, err
+		}
 	}
 	k := len(rows)
 	blk := &block{iv: slices.Clone(iv), mask: slices.Clone(mask), rows: rows, w: make([]float64, k), tau: make([]float64, k)}

@@ -555,3 +555,29 @@ func (sv *Solver) recurrentClasses(eqs []equation) [][]int {
 	sv.classes = m
 	return m.classes
 }
+
+// runValue returns the bracket of the up state U(acts[b], s0+k) running
+// at interval I (uValue), from the row of the evaluation's block when the
+// block computed it at I: improveR compares running with reconfiguring
+// in every up state at the policy's own intervals, which the evaluation
+// has just used.
+func (sv *Solver) runValue(v *values, b, k int, interval float64) (float64, error) {
+	if blk := v.blocks[b]; blk != nil && k < len(blk.rows) && blk.iv[k] == interval {
+		return sv.bracket(v, b, &blk.rows[k]), nil
+	}
+	return sv.uValue(v, b, k, interval)
+}
+
+// bracket returns w − g·τ + Σ P·h of the row r of an up state of
+// configuration b.
+func (sv *Solver) bracket(v *values, b int, r *row) float64 {
+	s := r.w - v.g*r.tau
+	for _, e := range r.up {
+		s += e.p * v.hU[b][e.i]
+	}
+	pb := sv.pa(b) * sv.w
+	for _, e := range r.fail {
+		s += e.p * v.hX[pb+int(e.i)]
+	}
+	return s
+}
