@@ -150,6 +150,7 @@ func (sv *Solver) improveR(v *values, pol *Policy) (bool, error) {
 		return false, nil
 	}
 	changed := false
+	xv := sv.newXValues(v)
 	for b, a := range sv.acts {
 		s0, _ := sv.spares(a)
 		pi := sv.pa(b)
@@ -163,7 +164,7 @@ func (sv *Solver) improveR(v *values, pol *Policy) (bool, error) {
 				if c == 0 {
 					return run
 				}
-				return sv.xValue(v, pi, n, c)
+				return xv.at(pi, n, c)
 			}
 			vc := value(cur)
 			tau := sv.upTau(b, pol.interval[b][k])
