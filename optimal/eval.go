@@ -519,16 +519,32 @@ func (sv *Solver) equation(v *values, pi, n, act int) equation {
 		}
 	}
 	ub := sv.nX + sv.uOff[b]
+	if pb == base {
+		for _, t := range r.fail {
+			acc[t.i] += t.p
+		}
+	}
+	nz := 0 // the equation's terms, allocated once
+	for _, c := range accU {
+		if c != 0 {
+			nz++
+		}
+	}
+	for _, c := range acc {
+		if c != 0 {
+			nz++
+		}
+	}
+	if pb != base {
+		nz += len(r.fail)
+	}
+	e.to, e.coef = make([]int, 0, nz), make([]float64, 0, nz)
 	for k, c := range accU {
 		if c != 0 {
 			e.to, e.coef = append(e.to, ub+k), append(e.coef, c)
 		}
 	}
-	if pb == base {
-		for _, t := range r.fail {
-			acc[t.i] += t.p
-		}
-	} else {
+	if pb != base {
 		for _, t := range r.fail {
 			e.to, e.coef = append(e.to, base+int(t.i)), append(e.coef, t.p)
 		}
