@@ -30,7 +30,7 @@ type block struct {
 	iv     []float64
 	mask   []int
 	rows   []row
-	lu     mat.LU
+	lu     luVec
 	w, tau []float64
 }
 
@@ -66,7 +66,9 @@ func (sv *Solver) blockAt(b int, iv []float64, mask []int) (*block, error) {
 			}
 			blk.w[i], blk.tau[i] = r.w, r.tau
 		}
-		blk.lu.Factorize(a)
+		var lu mat.LU
+		lu.Factorize(a)
+		blk.lu = newLUVec(&lu)
 	}
 	sv.cache[b] = blk
 	return blk, nil
@@ -259,7 +261,7 @@ func (sv *Solver) evalUp(v *values) error {
 		}
 		pb := sv.pa(b) * sv.w
 		ub := sv.nX + sv.uOff[b]
-		rhs := mat.NewVecDense(k, nil)
+		rhs := make([]float64, k)
 		for i, r := range blk.rows {
 			if blk.reconfigures(i) {
 				continue
@@ -273,13 +275,12 @@ func (sv *Solver) evalUp(v *values) error {
 					s += t.p * v.hX[ub+int(t.i)]
 				}
 			}
-			rhs.SetVec(i, s)
+			rhs[i] = s
 		}
-		var h mat.VecDense
-		if err := blk.lu.SolveVecTo(&h, false, rhs); err != nil {
+		hu, err := blk.lu.solve(rhs, false)
+		if err != nil {
 			return fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
 		}
-		hu := h.RawVector().Data
 		for i := range hu {
 			if blk.reconfigures(i) {
 				hu[i] = v.hX[ub+i]
@@ -487,20 +488,20 @@ func (sv *Solver) equation(v *values, pi, n, act int) equation {
 		accU = make([]float64, len(blk.rows))
 	}
 	if len(r.up) > 0 {
-		sigma := mat.NewVecDense(len(blk.rows), nil)
+		sigma := make([]float64, len(blk.rows))
 		for _, t := range r.up {
 			if blk.reconfigures(int(t.i)) {
 				accU[t.i] += t.p
 				continue
 			}
-			sigma.SetVec(int(t.i), sigma.AtVec(int(t.i))+t.p)
+			sigma[t.i] += t.p
 		}
-		var l mat.VecDense
-		if err := blk.lu.SolveVecTo(&l, true, sigma); err != nil {
+		l, err := blk.lu.solve(sigma, true)
+		if err != nil {
 			e.err = err
 			return e
 		}
-		for i, li := range l.RawVector().Data {
+		for i, li := range l {
 			if li == 0 || blk.reconfigures(i) {
 				continue
 			}
