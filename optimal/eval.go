@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -99,6 +100,19 @@ type values struct {
 	unknowns int
 	blocks   []*block
 	x0       int
+	// hU is filled on first use (upH): only the improvement reads it.
+	upOnce sync.Once
+	upFill func()
+}
+
+// upH returns h of the up states of configuration b. The up states of
+// every block are solved on first use (evalUp): a search that needs g
+// alone, as level 3's over one configuration's intervals, skips them.
+func (v *values) upH(b int) []float64 {
+	if v.upFill != nil {
+		v.upOnce.Do(v.upFill)
+	}
+	return v.hU[b]
 }
 
 // pa returns the index into ps of the checkpoint count a failure in
@@ -150,10 +164,26 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 	if err := sv.evalSolve(v, pol, eqs); err != nil {
 		return nil, err
 	}
-	if err := sv.evalUp(v); err != nil {
+	if err := sv.checkUp(v); err != nil {
 		return nil, err
 	}
+	v.upFill = func() {
+		if err := sv.evalUp(v); err != nil {
+			panic(fmt.Sprintf("optimal: %v after checkUp", err)) // checkUp returns evalUp's only error
+		}
+	}
 	return v, nil
+}
+
+// checkUp returns the error evalUp would: a block of up states singular
+// to working precision (luVec.solve's only error).
+func (sv *Solver) checkUp(v *values) error {
+	for b, blk := range v.blocks {
+		if len(blk.rows) > 0 && blk.lu.cond > mat.ConditionTolerance {
+			return fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], mat.Condition(blk.lu.cond))
+		}
+	}
+	return nil
 }
 
 // evalBlocks is evaluate's first stage: the values with the block of up
@@ -250,8 +280,8 @@ func (sv *Solver) evalSolve(v *values, pol *Policy, eqs []equation) error {
 	return nil
 }
 
-// evalUp is evaluate's last stage: h of the up states of every block from
-// g and h of the decision states.
+// evalUp solves h of the up states of every block from g and h of the
+// decision states (values.upH).
 func (sv *Solver) evalUp(v *values) error {
 	for b := range sv.acts {
 		blk := v.blocks[b]

@@ -31,7 +31,7 @@ func (sv *Solver) xValue(v *values, pi, n, act int) float64 {
 	r := sv.recRow(pi, b, n)
 	s := -v.g * r.tau
 	for _, e := range r.up {
-		s += e.p * v.hU[b][e.i]
+		s += e.p * v.upH(b)[e.i]
 	}
 	for _, e := range r.fail {
 		s += e.p * v.hX[base+int(e.i)]

@@ -573,7 +573,7 @@ func (sv *Solver) runValue(v *values, b, k int, interval float64) (float64, erro
 func (sv *Solver) bracket(v *values, b int, r *row) float64 {
 	s := r.w - v.g*r.tau
 	for _, e := range r.up {
-		s += e.p * v.hU[b][e.i]
+		s += e.p * v.upH(b)[e.i]
 	}
 	pb := sv.pa(b) * sv.w
 	for _, e := range r.fail {
