@@ -98,13 +98,22 @@
 //     solved by the Sherman–Morrison–Woodbury formula with the kept
 //     factors.
 //
+// What does not change the bits is shared too: a block keeps its rows
+// when only the reconfiguration choices change; the improvement of the
+// choice in U takes a running state's row from the evaluation's block
+// and, when R does not depend on p, the brackets of X(n) once per
+// functional count (xValues); the up states' h is solved on first use
+// (values.upH), so level 3's search, which reads g alone, skips it; and
+// the blocks are solved by luVec, gonum's Dgetrs arithmetic for one
+// right-hand side in the same order without its per-call allocations.
+//
 // With these, the four levels of QR on 32 processors (MTTF 8 h, MTTR 4 h)
-// cost about 2.6× their time without reconfiguration, where they cost
-// 40× before; level 3, a coordinate search with reconfiguration and a
-// closed form without, takes half of it. On a desktop grid without R(p, a)
-// the solve without reconfiguration is far cheaper (a chain of up phases
-// on W decision states), and the option still costs about a hundred
-// times more (BENCHMARKS.md).
+// cost about 4× their time without reconfiguration (which has become
+// faster since), where they cost 40× before; level 3, a coordinate search
+// with reconfiguration and a closed form without, takes half of it. On a
+// desktop grid without R(p, a) the solve without reconfiguration is far
+// cheaper (a chain of up phases on W decision states), and the option
+// still costs 60–120× more (BENCHMARKS.md): the goal of 2× is not met.
 //
 // # Improvement by bounds
 //

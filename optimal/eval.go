@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -30,7 +31,7 @@ type block struct {
 	iv     []float64
 	mask   []int
 	rows   []row
-	lu     mat.LU
+	lu     luVec
 	w, tau []float64
 }
 
@@ -41,9 +42,14 @@ func (sv *Solver) blockAt(b int, iv []float64, mask []int) (*block, error) {
 	if c := sv.cache[b]; c != nil && slices.Equal(c.iv, iv) && slices.Equal(c.mask, mask) {
 		return c, nil
 	}
-	rows, err := sv.upRows(b, iv)
-	if err != nil {
-		return nil, err
+	var rows []row
+	if c := sv.cache[b]; c != nil && slices.Equal(c.iv, iv) {
+		rows = c.rows // the rows depend on the intervals only, not on the mask
+	} else {
+		var err error
+		if rows, err = sv.upRows(b, iv); err != nil {
+			return nil, err
+		}
 	}
 	k := len(rows)
 	blk := &block{iv: slices.Clone(iv), mask: slices.Clone(mask), rows: rows, w: make([]float64, k), tau: make([]float64, k)}
@@ -61,7 +67,9 @@ func (sv *Solver) blockAt(b int, iv []float64, mask []int) (*block, error) {
 			}
 			blk.w[i], blk.tau[i] = r.w, r.tau
 		}
-		blk.lu.Factorize(a)
+		var lu mat.LU
+		lu.Factorize(a)
+		blk.lu = newLUVec(&lu)
 	}
 	sv.cache[b] = blk
 	return blk, nil
@@ -92,6 +100,19 @@ type values struct {
 	unknowns int
 	blocks   []*block
 	x0       int
+	// hU is filled on first use (upH): only the improvement reads it.
+	upOnce sync.Once
+	upFill func()
+}
+
+// upH returns h of the up states of configuration b. The up states of
+// every block are solved on first use (evalUp): a search that needs g
+// alone, as level 3's over one configuration's intervals, skips them.
+func (v *values) upH(b int) []float64 {
+	if v.upFill != nil {
+		v.upOnce.Do(v.upFill)
+	}
+	return v.hU[b]
 }
 
 // pa returns the index into ps of the checkpoint count a failure in
@@ -124,6 +145,50 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 	if sv.phase {
 		return sv.evaluatePhase(ctx, pol, repair)
 	}
+	v, err := sv.evalBlocks(ctx, pol)
+	if err != nil {
+		return nil, err
+	}
+	eqs, err := sv.evalEquations(v, pol)
+	if err != nil {
+		return nil, err
+	}
+	if classes := sv.recurrentClasses(eqs); len(classes) > 1 {
+		if !repair {
+			return nil, fmt.Errorf("optimal: the policy has %d recurrent classes (a gain each): its evaluation needs a unichain policy", len(classes))
+		}
+		if err := sv.unichain(v, pol, eqs, classes); err != nil {
+			return nil, err
+		}
+	}
+	if err := sv.evalSolve(v, pol, eqs); err != nil {
+		return nil, err
+	}
+	if err := sv.checkUp(v); err != nil {
+		return nil, err
+	}
+	v.upFill = func() {
+		if err := sv.evalUp(v); err != nil {
+			panic(fmt.Sprintf("optimal: %v after checkUp", err)) // checkUp returns evalUp's only error
+		}
+	}
+	return v, nil
+}
+
+// checkUp returns the error evalUp would: a block of up states singular
+// to working precision (luVec.solve's only error).
+func (sv *Solver) checkUp(v *values) error {
+	for b, blk := range v.blocks {
+		if len(blk.rows) > 0 && blk.lu.cond > mat.ConditionTolerance {
+			return fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], mat.Condition(blk.lu.cond))
+		}
+	}
+	return nil
+}
+
+// evalBlocks is evaluate's first stage: the values with the block of up
+// states of every configuration at the policy's intervals.
+func (sv *Solver) evalBlocks(ctx context.Context, pol *Policy) (*values, error) {
 	v := &values{blocks: make([]*block, len(sv.acts)), hU: make([][]float64, len(sv.acts)), x0: sv.reference()}
 	for b := range sv.acts {
 		if err := ctx.Err(); err != nil {
@@ -135,8 +200,13 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 		}
 		v.blocks[b] = blk
 	}
-	// One linear equation per decision state:
-	// h(x) − Σ_y coef_y·h(y) + g·gc = rh.
+	return v, nil
+}
+
+// evalEquations is evaluate's second stage: one linear equation per
+// decision state, h(x) − Σ_y coef_y·h(y) + g·gc = rh, the reconfiguring
+// up states after the states X (the others inactive).
+func (sv *Solver) evalEquations(v *values, pol *Policy) ([]equation, error) {
 	nx := sv.nX
 	if pol.reconf != nil {
 		nx += sv.nU
@@ -169,14 +239,14 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 			}
 		}
 	}
-	if classes := sv.recurrentClasses(eqs); len(classes) > 1 {
-		if !repair {
-			return nil, fmt.Errorf("optimal: the policy has %d recurrent classes (a gain each): its evaluation needs a unichain policy", len(classes))
-		}
-		if err := sv.unichain(v, pol, eqs, classes); err != nil {
-			return nil, err
-		}
-	}
+	return eqs, nil
+}
+
+// evalSolve is evaluate's third stage: the unichain equations solved for
+// g and h of the decision states (of the merged up states too), with the
+// decision states eliminated (solveByEntries) when that leaves fewer
+// unknowns.
+func (sv *Solver) evalSolve(v *values, pol *Policy, eqs []equation) error {
 	twin := sv.mergeReconf(pol, eqs)
 	if twin != nil && twin[v.x0] >= 0 {
 		v.x0 = twin[v.x0]
@@ -191,7 +261,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 		// Fewer up states than unknowns: eliminate the decision states.
 		var err error
 		if solved, err = sv.solveByEntries(v, pol); err != nil {
-			return nil, err
+			return err
 		}
 		if solved {
 			v.unknowns = sv.nU + 1
@@ -199,7 +269,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 	}
 	if !solved {
 		if err := sv.solveX(v, pol, eqs); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for u, x := range twin {
@@ -207,6 +277,12 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 			v.hX[u] = v.hX[x]
 		}
 	}
+	return nil
+}
+
+// evalUp solves h of the up states of every block from g and h of the
+// decision states (values.upH).
+func (sv *Solver) evalUp(v *values) error {
 	for b := range sv.acts {
 		blk := v.blocks[b]
 		k := len(blk.rows)
@@ -215,7 +291,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 		}
 		pb := sv.pa(b) * sv.w
 		ub := sv.nX + sv.uOff[b]
-		rhs := mat.NewVecDense(k, nil)
+		rhs := make([]float64, k)
 		for i, r := range blk.rows {
 			if blk.reconfigures(i) {
 				continue
@@ -229,13 +305,12 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 					s += t.p * v.hX[ub+int(t.i)]
 				}
 			}
-			rhs.SetVec(i, s)
+			rhs[i] = s
 		}
-		var h mat.VecDense
-		if err := blk.lu.SolveVecTo(&h, false, rhs); err != nil {
-			return nil, fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
+		hu, err := blk.lu.solve(rhs, false)
+		if err != nil {
+			return fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
 		}
-		hu := h.RawVector().Data
 		for i := range hu {
 			if blk.reconfigures(i) {
 				hu[i] = v.hX[ub+i]
@@ -243,7 +318,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 		}
 		v.hU[b] = hu
 	}
-	return v, nil
+	return nil
 }
 
 // Status tells how a solve ended. Its zero value means not solved.
@@ -465,20 +540,20 @@ func (sv *Solver) equation(v *values, pi, n, act int) equation {
 		accU = make([]float64, len(blk.rows))
 	}
 	if len(r.up) > 0 {
-		sigma := mat.NewVecDense(len(blk.rows), nil)
+		sigma := make([]float64, len(blk.rows))
 		for _, t := range r.up {
 			if blk.reconfigures(int(t.i)) {
 				accU[t.i] += t.p
 				continue
 			}
-			sigma.SetVec(int(t.i), sigma.AtVec(int(t.i))+t.p)
+			sigma[t.i] += t.p
 		}
-		var l mat.VecDense
-		if err := blk.lu.SolveVecTo(&l, true, sigma); err != nil {
+		l, err := blk.lu.solve(sigma, true)
+		if err != nil {
 			e.err = err
 			return e
 		}
-		for i, li := range l.RawVector().Data {
+		for i, li := range l {
 			if li == 0 || blk.reconfigures(i) {
 				continue
 			}
@@ -497,16 +572,32 @@ func (sv *Solver) equation(v *values, pi, n, act int) equation {
 		}
 	}
 	ub := sv.nX + sv.uOff[b]
+	if pb == base {
+		for _, t := range r.fail {
+			acc[t.i] += t.p
+		}
+	}
+	nz := 0 // the equation's terms, allocated once
+	for _, c := range accU {
+		if c != 0 {
+			nz++
+		}
+	}
+	for _, c := range acc {
+		if c != 0 {
+			nz++
+		}
+	}
+	if pb != base {
+		nz += len(r.fail)
+	}
+	e.to, e.coef = make([]int, 0, nz), make([]float64, 0, nz)
 	for k, c := range accU {
 		if c != 0 {
 			e.to, e.coef = append(e.to, ub+k), append(e.coef, c)
 		}
 	}
-	if pb == base {
-		for _, t := range r.fail {
-			acc[t.i] += t.p
-		}
-	} else {
+	if pb != base {
 		for _, t := range r.fail {
 			e.to, e.coef = append(e.to, base+int(t.i)), append(e.coef, t.p)
 		}

@@ -31,7 +31,7 @@ func (sv *Solver) xValue(v *values, pi, n, act int) float64 {
 	r := sv.recRow(pi, b, n)
 	s := -v.g * r.tau
 	for _, e := range r.up {
-		s += e.p * v.hU[b][e.i]
+		s += e.p * v.upH(b)[e.i]
 	}
 	for _, e := range r.fail {
 		s += e.p * v.hX[base+int(e.i)]
@@ -94,16 +94,7 @@ func (sv *Solver) uValue(v *values, b, k int, interval float64) (float64, error)
 	if err != nil {
 		return 0, err
 	}
-	r := rs[0]
-	s := r.w - v.g*r.tau
-	for _, e := range r.up {
-		s += e.p * v.hU[b][e.i]
-	}
-	pb := sv.pa(b) * sv.w
-	for _, e := range r.fail {
-		s += e.p * v.hX[pb+int(e.i)]
-	}
-	return s, nil
+	return sv.bracket(v, b, &rs[0]), nil
 }
 
 // improveU maximises the bracket of every up state over its interval (on
@@ -159,12 +150,13 @@ func (sv *Solver) improveR(v *values, pol *Policy) (bool, error) {
 		return false, nil
 	}
 	changed := false
+	xv := sv.newXValues(v)
 	for b, a := range sv.acts {
 		s0, _ := sv.spares(a)
 		pi := sv.pa(b)
 		for k, cur := range pol.reconf[b] {
 			n := a + s0 + k
-			run, err := sv.uValue(v, b, k, pol.interval[b][k])
+			run, err := sv.runValue(v, b, k, pol.interval[b][k])
 			if err != nil {
 				return false, err
 			}
@@ -172,7 +164,7 @@ func (sv *Solver) improveR(v *values, pol *Policy) (bool, error) {
 				if c == 0 {
 					return run
 				}
-				return sv.xValue(v, pi, n, c)
+				return xv.at(pi, n, c)
 			}
 			vc := value(cur)
 			tau := sv.upTau(b, pol.interval[b][k])

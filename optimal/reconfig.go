@@ -365,89 +365,89 @@ type entryBase struct {
 // Otherwise it factorises a and keeps it. It reports false when a (or
 // the r × r system) is singular to working precision.
 func (sv *Solver) entrySolve(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
+	base, rows := sv.changedRows(arows, gens)
+	if base == nil || 8*len(rows) > len(arows) {
+		return sv.factorEntries(arows, gens, rhs)
+	}
+	if len(rows) == 0 {
+		var x mat.VecDense
+		if slices.Equal(rhs.RawVector().Data, base.rhs) {
+			return mat.NewVecDense(len(arows), slices.Clone(base.y)), true
+		}
+		if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
+			return nil, false
+		}
+		return &x, true
+	}
+	return base.woodbury(arows, rows, rhs)
+}
+
+// changedRows returns the kept factorisation (nil when there is none of
+// the order of arows) and the rows where arows differs from it, stopping
+// once they are more than an eighth of the order.
+func (sv *Solver) changedRows(arows [][]float64, gens []uint64) (*entryBase, []int) {
 	k := len(arows)
 	base := sv.entry
+	if base == nil {
+		return nil, nil
+	}
+	if kb, _ := base.a.Dims(); kb != k {
+		return nil, nil
+	}
 	var rows []int
-	if base != nil {
-		if kb, _ := base.a.Dims(); kb == k {
-			for i, ri := range arows {
-				// A row of the same generation differs at most in g's entry.
-				if gens[i] != 0 && gens[i] == base.gens[i] && ri[k-1] == base.a.At(i, k-1) {
-					continue
-				}
-				if !slices.Equal(ri, base.a.RawRowView(i)) {
-					rows = append(rows, i)
-					if 8*len(rows) > k {
-						break
-					}
-				}
+	for i, ri := range arows {
+		// A row of the same generation differs at most in g's entry.
+		if gens[i] != 0 && gens[i] == base.gens[i] && ri[k-1] == base.a.At(i, k-1) {
+			continue
+		}
+		if !slices.Equal(ri, base.a.RawRowView(i)) {
+			rows = append(rows, i)
+			if 8*len(rows) > k {
+				break
 			}
-		} else {
-			base = nil
 		}
 	}
+	return base, rows
+}
+
+// factorEntries factorises the system of arows, keeps it as sv.entry
+// (with the solve for rhs) and returns that solve; false when it is
+// singular to working precision.
+func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
+	k := len(arows)
+	a := mat.NewDense(k, k, nil)
+	for i, ri := range arows {
+		copy(a.RawRowView(i), ri)
+	}
+	base := &entryBase{a: a, gens: slices.Clone(gens)}
+	base.lu.Factorize(a)
+	if c := base.lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
+		sv.entry = nil
+		return nil, false
+	}
+	sv.entry = base
 	var x mat.VecDense
-	if base == nil || 8*len(rows) > k {
-		a := mat.NewDense(k, k, nil)
-		for i, ri := range arows {
-			copy(a.RawRowView(i), ri)
-		}
-		base = &entryBase{a: a, gens: slices.Clone(gens)}
-		base.lu.Factorize(a)
-		if c := base.lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
-			sv.entry = nil
-			return nil, false
-		}
-		sv.entry = base
-		rows = nil
-		if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
-			return nil, false
-		}
-		base.rhs, base.y = slices.Clone(rhs.RawVector().Data), slices.Clone(x.RawVector().Data)
-		return &x, true
+	if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
+		return nil, false
 	}
-	r := len(rows)
-	if r == 0 {
-		if slices.Equal(rhs.RawVector().Data, base.rhs) {
-			return mat.NewVecDense(k, slices.Clone(base.y)), true
-		}
-		if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
-			return nil, false
-		}
-		return &x, true
-	}
+	base.rhs, base.y = slices.Clone(rhs.RawVector().Data), slices.Clone(x.RawVector().Data)
+	return &x, true
+}
+
+// woodbury solves arows·x = rhs from the kept factors of B, arows
+// differing from B in the given rows (entrySolve's formula).
+func (base *entryBase) woodbury(arows [][]float64, rows []int, rhs *mat.VecDense) (*mat.VecDense, bool) {
+	k, r := len(arows), len(rows)
 	d := mat.NewDense(r, k, nil)
 	for j, i := range rows {
 		floats.SubTo(d.RawRowView(j), arows[i], base.a.RawRowView(i))
 	}
-	if !slices.Equal(rows, base.rows) {
-		e := mat.NewDense(k, r, nil)
-		for j, i := range rows {
-			e.Set(i, j, 1)
-		}
-		var z mat.Dense
-		if err := base.lu.SolveTo(&z, false, e); err != nil {
-			return nil, false
-		}
-		base.rows, base.z = rows, &z
+	z, ok := base.unitSolve(rows)
+	if !ok {
+		return nil, false
 	}
-	z := base.z
-	// y = B⁻¹rhs: from the kept solve when rhs changed in the rows only.
-	inRows := true
-	for i, ri := range rhs.RawVector().Data {
-		if ri != base.rhs[i] && !slices.Contains(rows, i) {
-			inRows = false
-			break
-		}
-	}
-	if inRows {
-		delta := make([]float64, r)
-		for j, i := range rows {
-			delta[j] = rhs.AtVec(i) - base.rhs[i]
-		}
-		x.MulVec(z, mat.NewVecDense(r, delta))
-		floats.Add(x.RawVector().Data, base.y)
-	} else if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
+	x, ok := base.baseSolve(z, rows, rhs)
+	if !ok {
 		return nil, false
 	}
 	c := mat.NewDense(r, r, nil)
@@ -456,7 +456,7 @@ func (sv *Solver) entrySolve(arows [][]float64, gens []uint64, rhs *mat.VecDense
 		c.Set(j, j, c.At(j, j)+1)
 	}
 	var dy mat.VecDense
-	dy.MulVec(d, &x)
+	dy.MulVec(d, x)
 	var clu mat.LU
 	clu.Factorize(c)
 	if cc := clu.Cond(); cc > 1e15 || math.IsInf(cc, 0) {
@@ -468,7 +468,50 @@ func (sv *Solver) entrySolve(arows [][]float64, gens []uint64, rhs *mat.VecDense
 	}
 	var corr mat.VecDense
 	corr.MulVec(z, &t)
-	x.SubVec(&x, &corr)
+	x.SubVec(x, &corr)
+	return x, true
+}
+
+// unitSolve returns Z = B⁻¹E for the unit columns E of rows, kept for
+// the next call with the same rows.
+func (base *entryBase) unitSolve(rows []int) (*mat.Dense, bool) {
+	if slices.Equal(rows, base.rows) {
+		return base.z, true
+	}
+	k, _ := base.a.Dims()
+	e := mat.NewDense(k, len(rows), nil)
+	for j, i := range rows {
+		e.Set(i, j, 1)
+	}
+	var z mat.Dense
+	if err := base.lu.SolveTo(&z, false, e); err != nil {
+		return nil, false
+	}
+	base.rows, base.z = rows, &z
+	return &z, true
+}
+
+// baseSolve returns y = B⁻¹rhs: from the kept solve y₀ = B⁻¹rhs₀ as
+// y₀ + Zδ when rhs differs from rhs₀ in the rows only, else by a solve.
+func (base *entryBase) baseSolve(z *mat.Dense, rows []int, rhs *mat.VecDense) (*mat.VecDense, bool) {
+	var x mat.VecDense
+	inRows := true
+	for i, ri := range rhs.RawVector().Data {
+		if ri != base.rhs[i] && !slices.Contains(rows, i) {
+			inRows = false
+			break
+		}
+	}
+	if inRows {
+		delta := make([]float64, len(rows))
+		for j, i := range rows {
+			delta[j] = rhs.AtVec(i) - base.rhs[i]
+		}
+		x.MulVec(z, mat.NewVecDense(len(rows), delta))
+		floats.Add(x.RawVector().Data, base.y)
+	} else if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
+		return nil, false
+	}
 	return &x, true
 }
 
@@ -511,4 +554,67 @@ func (sv *Solver) recurrentClasses(eqs []equation) [][]int {
 	m.classes = closedClasses(eqs)
 	sv.classes = m
 	return m.classes
+}
+
+// runValue returns the bracket of the up state U(acts[b], s0+k) running
+// at interval I (uValue), from the row of the evaluation's block when the
+// block computed it at I: improveR compares running with reconfiguring
+// in every up state at the policy's own intervals, which the evaluation
+// has just used.
+func (sv *Solver) runValue(v *values, b, k int, interval float64) (float64, error) {
+	if blk := v.blocks[b]; blk != nil && k < len(blk.rows) && blk.iv[k] == interval {
+		return sv.bracket(v, b, &blk.rows[k]), nil
+	}
+	return sv.uValue(v, b, k, interval)
+}
+
+// bracket returns w − g·τ + Σ P·h of the row r of an up state of
+// configuration b.
+func (sv *Solver) bracket(v *values, b int, r *row) float64 {
+	s := r.w - v.g*r.tau
+	for _, e := range r.up {
+		s += e.p * v.upH(b)[e.i]
+	}
+	pb := sv.pa(b) * sv.w
+	for _, e := range r.fail {
+		s += e.p * v.hX[pb+int(e.i)]
+	}
+	return s
+}
+
+// xValues holds xValue(v, 0, n, c) of one improveR pass, computed on
+// first use, when R does not depend on p: every up state U(a, s) with
+// n = a + s compares running with reconfiguring onto each c, whose
+// bracket is that of X(n) under c, so the up states of one functional
+// count share it (w·(len(acts) + 1) entries, of the order of the up
+// states). When R depends on p the up state's X(a, n) is its own and
+// at calls xValue.
+type xValues struct {
+	sv   *Solver
+	v    *values
+	vals []float64 // per (n, action index + 1; 0: wait, aIdx[0] = −1)
+	done []bool
+}
+
+// newXValues returns an empty xValues of v.
+func (sv *Solver) newXValues(v *values) *xValues {
+	xv := &xValues{sv: sv, v: v}
+	if !sv.byOld {
+		m := sv.w * (len(sv.acts) + 1)
+		xv.vals, xv.done = make([]float64, m), make([]bool, m)
+	}
+	return xv
+}
+
+// at returns xValue(v, pi, n, c).
+func (xv *xValues) at(pi, n, c int) float64 {
+	sv := xv.sv
+	if xv.vals == nil {
+		return sv.xValue(xv.v, pi, n, c)
+	}
+	i := (n-sv.lo)*(len(sv.acts)+1) + sv.aIdx[c] + 1
+	if !xv.done[i] {
+		xv.vals[i], xv.done[i] = sv.xValue(xv.v, pi, n, c), true
+	}
+	return xv.vals[i]
 }

@@ -181,20 +181,8 @@ var upStates = false
 // New builds the decision process of sc. The scenario's rescheduling
 // vector is only the user's policy; the solver considers every action.
 func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
-	if sc == nil {
-		return nil, errors.New("optimal: nil scenario")
-	}
-	if err := sc.Validate(); err != nil {
+	if err := checkScenario(sc); err != nil {
 		return nil, err
-	}
-	if err := sc.SingleLevel("package optimal"); err != nil {
-		return nil, err
-	}
-	if r := sc.Application.ReplicaCount(); r > 1 {
-		return nil, fmt.Errorf("optimal: application.replicas = %d: the solver has one replica per process; package replication models replicas", r)
-	}
-	if !sc.System.FailureEvents.Single() {
-		return nil, errors.New("optimal: system.failure_events: the solver models single processor failures only (docs/optimal-policy.md); failure events that take down several processors are solved by FixedIntervalEvents and SingleIntervalEvents")
 	}
 	set, err := s.withDefaults()
 	if err != nil {
@@ -209,24 +197,66 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 		byOld: sc.Application.Recovery.DependsOnOld(), acts: acts, reconf: sc.Reconfigure == scenario.AtCheckpoint}
 	sv.chains = decision.NewChains(sv.lambda, sv.theta)
 	sv.phase = !sv.reconf && !upStates
-	sv.phases = make([]decision.Phase, len(acts))
-	for b, a := range acts {
-		sv.phases[b] = decision.NewPhase(&sc.Application, a, sv.lambda)
+	sv.initPhases()
+	sv.initWindow()
+	size := sv.initUpStates
+	if sv.phase {
+		size = sv.initDecisionStates
+	}
+	if err := size(); err != nil {
+		return nil, err
+	}
+	return sv, nil
+}
+
+// checkScenario returns New's error for a scenario the solver does not
+// model (or an invalid one).
+func checkScenario(sc *scenario.Scenario) error {
+	if sc == nil {
+		return errors.New("optimal: nil scenario")
+	}
+	if err := sc.Validate(); err != nil {
+		return err
+	}
+	if err := sc.SingleLevel("package optimal"); err != nil {
+		return err
+	}
+	if r := sc.Application.ReplicaCount(); r > 1 {
+		return fmt.Errorf("optimal: application.replicas = %d: the solver has one replica per process; package replication models replicas", r)
+	}
+	if !sc.System.FailureEvents.Single() {
+		return errors.New("optimal: system.failure_events: the solver models single processor failures only (docs/optimal-policy.md); failure events that take down several processors are solved by FixedIntervalEvents and SingleIntervalEvents")
+	}
+	return nil
+}
+
+// initPhases sets the up phase's law of every configuration, the bound
+// MaxUWT and whether it is negligible.
+func (sv *Solver) initPhases() {
+	sv.phases = make([]decision.Phase, len(sv.acts))
+	for b, a := range sv.acts {
+		sv.phases[b] = decision.NewPhase(&sv.sc.Application, a, sv.lambda)
 	}
 	maxW := 0.0
 	for _, ph := range sv.phases {
-		sv.maxUWT = max(sv.maxUWT, ph.WorkRate*ph.Rho*ph.Useful(ph.BestInterval(set.MinInterval, set.MaxInterval)))
+		sv.maxUWT = max(sv.maxUWT, ph.WorkRate*ph.Rho*ph.Useful(ph.BestInterval(sv.set.MinInterval, sv.set.MaxInterval)))
 		maxW = max(maxW, ph.WorkRate)
 	}
-	sv.noWork = !(sv.maxUWT > set.Tol*maxW)
+	sv.noWork = !(sv.maxUWT > sv.set.Tol*maxW)
+}
+
+// initWindow sets the window of functional counts, the checkpoint counts
+// p of the decision states and the indexes of p and a.
+func (sv *Solver) initWindow() {
+	n := sv.n
 	sv.lo, sv.hi = 0, n
-	if !set.Full {
-		sv.lo, sv.hi = decision.Window(n, sv.lambda/(sv.lambda+sv.theta), set.Tol)
+	if !sv.set.Full {
+		sv.lo, sv.hi = decision.Window(n, sv.lambda/(sv.lambda+sv.theta), sv.set.Tol)
 	}
 	sv.w = sv.hi - sv.lo + 1
 	sv.ps = []int{0}
 	if sv.byOld {
-		sv.ps = acts
+		sv.ps = sv.acts
 	}
 	sv.pIdx = make([]int, n+1)
 	sv.aIdx = make([]int, n+1)
@@ -236,46 +266,56 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 	for i, p := range sv.ps {
 		sv.pIdx[p] = i
 	}
-	for i, a := range acts {
+	for i, a := range sv.acts {
 		sv.aIdx[a] = i
 	}
-	// Count the states before allocating anything of their size.
-	nX := len(sv.ps) * sv.w
-	// The rows an improvement step may compute: one per (p, a) block and
-	// spare count of the window, the same bound (4 per state of the cap)
-	// as the solver with up states keeps eagerly.
-	rec := len(sv.ps) * len(acts) * sv.w
-	if sv.phase {
-		if nX > set.MaxStates || rec > 4*set.MaxStates {
-			return nil, &SizeError{N: sc.N(), States: nX, Rows: rec, MaxStates: set.MaxStates}
-		}
-		sv.nX = nX
-		sv.srows = make([]stateRow, nX)
-		sv.initFast()
-		sv.initRecovery()
-		return sv, nil
+}
+
+// rowBound returns the number of decision states X and the rows an
+// improvement step may compute: one per (p, a) block and spare count of
+// the window, the same bound (4 per state of the cap) as the solver with
+// up states keeps eagerly. New counts the states before allocating
+// anything of their size.
+func (sv *Solver) rowBound() (nX, rec int) {
+	return len(sv.ps) * sv.w, len(sv.ps) * len(sv.acts) * sv.w
+}
+
+// initDecisionStates sizes the solver on the decision states X only
+// (doc.go, "Decision states only").
+func (sv *Solver) initDecisionStates() error {
+	nX, rec := sv.rowBound()
+	if nX > sv.set.MaxStates || rec > 4*sv.set.MaxStates {
+		return &SizeError{N: sv.n, States: nX, Rows: rec, MaxStates: sv.set.MaxStates}
 	}
+	sv.nX = nX
+	sv.srows = make([]stateRow, nX)
+	sv.initFast()
+	sv.initRecovery()
+	return nil
+}
+
+// initUpStates sizes the solver with the up states U and computes the
+// recovery rows.
+func (sv *Solver) initUpStates() error {
+	nX, rec := sv.rowBound()
 	nU := 0
-	for _, a := range acts {
+	for _, a := range sv.acts {
 		lo, hi := sv.spares(a)
 		nU += max(hi-lo, 0)
 	}
-	if nX+nU > set.MaxStates || rec > 4*set.MaxStates {
-		return nil, &SizeError{N: sc.N(), States: nX + nU, Rows: rec, MaxStates: set.MaxStates}
+	if nX+nU > sv.set.MaxStates || rec > 4*sv.set.MaxStates {
+		return &SizeError{N: sv.n, States: nX + nU, Rows: rec, MaxStates: sv.set.MaxStates}
 	}
 	sv.nX, sv.nU = nX, nU
-	sv.uOff = make([]int, len(acts))
+	sv.uOff = make([]int, len(sv.acts))
 	off := 0
-	for b, a := range acts {
+	for b, a := range sv.acts {
 		sv.uOff[b] = off
 		lo, hi := sv.spares(a)
 		off += max(hi-lo, 0)
 	}
-	sv.cache = make([]*block, len(acts))
-	if err := sv.recoveryRows(); err != nil {
-		return nil, err
-	}
-	return sv, nil
+	sv.cache = make([]*block, len(sv.acts))
+	return sv.recoveryRows()
 }
 
 // MaxUWT returns an upper bound on the UWT of every policy of the

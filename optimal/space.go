@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ckpt-markov/markov/birthdeath"
 	"github.com/ckpt-markov/markov/internal/decision"
 )
 
@@ -49,23 +50,49 @@ func (sv *Solver) rows(a, s0, s1 int, t, interval float64) ([]row, error) {
 		w = surv * app.WorkRate[a-1] * (interval + app.Latency[a-1] - app.Overhead[a-1])
 	}
 	ulo, uhi := sv.spares(a)
-	out := make([]row, len(rb.Rows))
-	for k, r := range rb.Rows {
-		var up, fail []ent
-		kept := 0.0
+	inUp := func(r *birthdeath.Row, j int) bool {
+		s2 := r.Lo + j
+		return surv*r.P[j] > 0 && s2 >= ulo && s2 < uhi
+	}
+	inFail := func(r *birthdeath.Row, j int) bool {
+		n2 := a - 1 + r.Lo + j
+		return r.Q[j] > 0 && n2 >= sv.lo && n2 <= sv.hi
+	}
+	nz := 0 // the entries of every row, in one allocation
+	for k := range rb.Rows {
+		r := &rb.Rows[k]
 		for j := range r.P {
-			s2 := r.Lo + j
-			if v := surv * r.P[j]; v > 0 && s2 >= ulo && s2 < uhi {
-				up = append(up, ent{int32(s2 - ulo), v})
-				kept += v
+			if inUp(r, j) {
+				nz++
 			}
-			if v := r.Q[j]; v > 0 {
-				if n2 := a - 1 + s2; n2 >= sv.lo && n2 <= sv.hi {
-					fail = append(fail, ent{int32(n2 - sv.lo), v})
-					kept += v
-				}
+			if inFail(r, j) {
+				nz++
 			}
 		}
+	}
+	buf := make([]ent, 0, nz)
+	out := make([]row, len(rb.Rows))
+	for k := range rb.Rows {
+		r := &rb.Rows[k]
+		kept := 0.0
+		start := len(buf)
+		for j := range r.P {
+			if inUp(r, j) {
+				v := surv * r.P[j]
+				buf = append(buf, ent{int32(r.Lo + j - ulo), v})
+				kept += v
+			}
+			if inFail(r, j) {
+				kept += r.Q[j]
+			}
+		}
+		mid := len(buf)
+		for j := range r.P {
+			if inFail(r, j) {
+				buf = append(buf, ent{int32(a - 1 + r.Lo + j - sv.lo), r.Q[j]})
+			}
+		}
+		up, fail := buf[start:mid:mid], buf[mid:len(buf):len(buf)]
 		if kept <= 0 {
 			return nil, fmt.Errorf("optimal: every transition of a segment on %d processors leaves the window [%d, %d]", a, sv.lo, sv.hi)
 		}

@@ -128,71 +128,21 @@ func closedClasses(eqs []equation) [][]int {
 // outside C* become transient; v.x0 is moved into C*. eqs is updated.
 func (sv *Solver) unichain(v *values, pol *Policy, eqs []equation, classes [][]int) error {
 	nx := len(eqs)
-	best, bestG := -1, 0.0
-	for ci, c := range classes {
-		v.x0 = c[0]
-		v.hX = make([]float64, nx)
-		if err := sv.solveSet(v, eqs, c, true); err != nil {
-			return fmt.Errorf("optimal: recurrent class %d of %d: %w", ci+1, len(classes), err)
-		}
-		if best < 0 || v.g > bestG {
-			best, bestG = ci, v.g
-		}
+	best, err := sv.bestClass(v, eqs, classes)
+	if err != nil {
+		return err
 	}
 	v.x0 = classes[best][0]
 	reach := make([]bool, nx)
-	var order []int // the actions C* uses, in order of first use
 	for _, x := range classes[best] {
 		reach[x] = true
-		if x < sv.nX && !slices.Contains(order, pol.action[x]) {
-			order = append(order, pol.action[x])
-		}
 	}
-	for _, a := range sv.acts {
-		if !slices.Contains(order, a) {
-			order = append(order, a)
-		}
-	}
-	if !slices.Contains(order, 0) {
-		order = append(order, 0)
-	}
+	order := sv.actionOrder(pol, classes[best])
 	for {
-		// Backward closure: the states whose transitions reach C*.
-		for changed := true; changed; {
-			changed = false
-			for x := range nx {
-				if reach[x] || eqs[x].inactive {
-					continue
-				}
-				for _, y := range eqs[x].to {
-					if reach[y] {
-						reach[x], changed = true, true
-						break
-					}
-				}
-			}
-		}
-		progress, left := false, 0
-		for x := range sv.nX {
-			if reach[x] {
-				continue
-			}
-			left++
-			pi, n := x/sv.w, x%sv.w+sv.lo
-			for _, act := range order {
-				if act > n || act == pol.action[x] {
-					continue
-				}
-				e := sv.equation(v, pi, n, act)
-				if e.err != nil {
-					return fmt.Errorf("optimal: up states of configuration %d: %w", act, e.err)
-				}
-				if slices.ContainsFunc(e.to, func(y int) bool { return reach[y] }) {
-					pol.action[x], eqs[x], reach[x] = act, e, true
-					progress = true
-					break
-				}
-			}
+		reachBackward(eqs, reach)
+		progress, left, err := sv.redirect(v, pol, eqs, reach, order)
+		if err != nil {
+			return err
 		}
 		if left == 0 {
 			break
@@ -207,4 +157,89 @@ func (sv *Solver) unichain(v *values, pol *Policy, eqs []equation, classes [][]i
 		}
 	}
 	return nil
+}
+
+// bestClass solves each recurrent class on its own and returns the index
+// of the first with the largest gain.
+func (sv *Solver) bestClass(v *values, eqs []equation, classes [][]int) (int, error) {
+	best, bestG := -1, 0.0
+	for ci, c := range classes {
+		v.x0 = c[0]
+		v.hX = make([]float64, len(eqs))
+		if err := sv.solveSet(v, eqs, c, true); err != nil {
+			return 0, fmt.Errorf("optimal: recurrent class %d of %d: %w", ci+1, len(classes), err)
+		}
+		if best < 0 || v.g > bestG {
+			best, bestG = ci, v.g
+		}
+	}
+	return best, nil
+}
+
+// actionOrder returns the actions tried to redirect a state: those the
+// class uses, in order of first use, then the other configurations, then
+// waiting.
+func (sv *Solver) actionOrder(pol *Policy, class []int) []int {
+	var order []int
+	for _, x := range class {
+		if x < sv.nX && !slices.Contains(order, pol.action[x]) {
+			order = append(order, pol.action[x])
+		}
+	}
+	for _, a := range sv.acts {
+		if !slices.Contains(order, a) {
+			order = append(order, a)
+		}
+	}
+	if !slices.Contains(order, 0) {
+		order = append(order, 0)
+	}
+	return order
+}
+
+// reachBackward extends reach to every active state whose transitions
+// lead into it (the backward closure).
+func reachBackward(eqs []equation, reach []bool) {
+	for changed := true; changed; {
+		changed = false
+		for x := range eqs {
+			if reach[x] || eqs[x].inactive {
+				continue
+			}
+			for _, y := range eqs[x].to {
+				if reach[y] {
+					reach[x], changed = true, true
+					break
+				}
+			}
+		}
+	}
+}
+
+// redirect gives every decision state X outside reach the first action of
+// order (other than its own) with a transition into reach, and reports
+// whether one was redirected and how many were outside.
+func (sv *Solver) redirect(v *values, pol *Policy, eqs []equation, reach []bool, order []int) (progress bool, left int, err error) {
+	for x := range sv.nX {
+		if reach[x] {
+			continue
+		}
+		left++
+		pi, n := x/sv.w, x%sv.w+sv.lo
+		for _, act := range order {
+			if act > n || act == pol.action[x] {
+				continue
+			}
+			e := sv.equation(v, pi, n, act)
+			if e.err != nil {
+				return false, 0, fmt.Errorf("optimal: up states of configuration %d: %w", act, e.err)
+			}
+			if slices.ContainsFunc(e.to, func(y int) bool { return reach[y] }) {
+				pol.action[x], eqs[x], reach[x] = act, e, true
+				progress = true
+				break
+			}
+		}
+	}
+	return progress, left, nil
 }
