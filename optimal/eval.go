@@ -540,35 +540,9 @@ func (sv *Solver) equation(v *values, pi, n, act int) equation {
 		accU = make([]float64, len(blk.rows))
 	}
 	if len(r.up) > 0 {
-		sigma := make([]float64, len(blk.rows))
-		for _, t := range r.up {
-			if blk.reconfigures(int(t.i)) {
-				accU[t.i] += t.p
-				continue
-			}
-			sigma[t.i] += t.p
-		}
-		l, err := blk.lu.solve(sigma, true)
-		if err != nil {
+		if err := e.throughUp(blk, r.up, acc, accU); err != nil {
 			e.err = err
 			return e
-		}
-		for i, li := range l {
-			if li == 0 || blk.reconfigures(i) {
-				continue
-			}
-			e.rh += li * blk.w[i]
-			e.gc += li * blk.tau[i]
-			for _, t := range blk.rows[i].fail {
-				acc[t.i] += li * t.p
-			}
-			if accU != nil {
-				for _, t := range blk.rows[i].up {
-					if blk.reconfigures(int(t.i)) {
-						accU[t.i] += li * t.p
-					}
-				}
-			}
 		}
 	}
 	ub := sv.nX + sv.uOff[b]
@@ -577,6 +551,55 @@ func (sv *Solver) equation(v *values, pi, n, act int) equation {
 			acc[t.i] += t.p
 		}
 	}
+	var fail []ent
+	if pb != base {
+		fail = r.fail
+	}
+	e.setTerms(accU, ub, fail, base, acc, pb)
+	return e
+}
+
+// throughUp adds to e, acc (on X(a, ·)) and accU (on the reconfiguring
+// U(a, ·)) the segments the recovery's row up leads into: the block's up
+// states solved for the probability of entering each, and what they
+// commit, cost and fail to.
+func (e *equation) throughUp(blk *block, up []ent, acc, accU []float64) error {
+	sigma := make([]float64, len(blk.rows))
+	for _, t := range up {
+		if blk.reconfigures(int(t.i)) {
+			accU[t.i] += t.p
+			continue
+		}
+		sigma[t.i] += t.p
+	}
+	l, err := blk.lu.solve(sigma, true)
+	if err != nil {
+		return err
+	}
+	for i, li := range l {
+		if li == 0 || blk.reconfigures(i) {
+			continue
+		}
+		e.rh += li * blk.w[i]
+		e.gc += li * blk.tau[i]
+		for _, t := range blk.rows[i].fail {
+			acc[t.i] += li * t.p
+		}
+		if accU != nil {
+			for _, t := range blk.rows[i].up {
+				if blk.reconfigures(int(t.i)) {
+					accU[t.i] += li * t.p
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// setTerms writes e's terms, allocated once: the reconfiguring U(a, ·)
+// from ub, then fail (the recovery's own failures, on X(ps[pi], ·) from
+// base, when they are not on X(a, ·)), then acc on X(a, ·) from pb.
+func (e *equation) setTerms(accU []float64, ub int, fail []ent, base int, acc []float64, pb int) {
 	nz := 0 // the equation's terms, allocated once
 	for _, c := range accU {
 		if c != 0 {
@@ -588,26 +611,21 @@ func (sv *Solver) equation(v *values, pi, n, act int) equation {
 			nz++
 		}
 	}
-	if pb != base {
-		nz += len(r.fail)
-	}
+	nz += len(fail)
 	e.to, e.coef = make([]int, 0, nz), make([]float64, 0, nz)
 	for k, c := range accU {
 		if c != 0 {
 			e.to, e.coef = append(e.to, ub+k), append(e.coef, c)
 		}
 	}
-	if pb != base {
-		for _, t := range r.fail {
-			e.to, e.coef = append(e.to, base+int(t.i)), append(e.coef, t.p)
-		}
+	for _, t := range fail {
+		e.to, e.coef = append(e.to, base+int(t.i)), append(e.coef, t.p)
 	}
 	for k, c := range acc {
 		if c != 0 {
 			e.to, e.coef = append(e.to, pb+k), append(e.coef, c)
 		}
 	}
-	return e
 }
 
 // solveX solves the equations of the decision states X for h_X and g with
