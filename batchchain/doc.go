@@ -115,9 +115,12 @@
 // Eulerian polynomials (Σ_k kⁿzᵏ = z·A_n(z)/(1 − z)^{n+1}, z = e^{−x},
 // positive coefficients) when x ≤ 2, else from normalised Poisson windows
 // of each k (TestWeights: the direct sum, 1e-13). The sum over n stops on
-// a fixed ladder of N where the bound s_N·(1 + 1/x)·r/(1 − r) on the rest
-// (c_n ≤ 1 + 1/x, s_{n+1} ≤ r·s_n with r = 1 − min interruption rate/Λ)
-// is at most 1e-14 of the sum or 1e-17 of s_0/max(1, ρ_min·t) (of a
+// a fixed ladder of N (steps of 16) where the bound
+// s_N·(1/x + 1/√(2π(N+1)))·r/(1 − r) on the rest (c_n ≤ 1/x + 1/√(2πn)
+// for n ≥ 1: the grid sum of the unimodal f(μ) = e^{−μ}μⁿ/n! is at most
+// ∫f/x + max f, and max f ≤ 1/√(2πn) by Robbins' bound on n!;
+// s_{n+1} ≤ r·s_n with r = 1 − min interruption rate/Λ)
+// is at most 1e-14 of the sum or 1e-19 of s_0/max(1, ρ_min·t) (of a
 // given mass instead of s_0 with ExpectedWithin): the
 // result depends on t only (TestSegmentsMatchesDense: (I − M)u = M·1 with
 // M = exp(At) from package expm, 1e-11, in two orders of t). The

@@ -33,10 +33,14 @@ type Phase struct {
 // about 0.8 GB in all.
 const MaxPhaseEntries = 1 << 25
 
-// Phase returns the up phase of the chain. It returns an error if
+// Phase returns the up phase of the chain, built once (its rates then
+// serve Rows too). It returns an error if
 // (m + 1)·K_max exceeds MaxPhaseEntries, or if some spare count cannot be
 // interrupted (λ = 0), which leaves A singular.
 func (c *Chain) Phase() (*Phase, error) {
+	if ph := c.phase.Load(); ph != nil {
+		return ph, nil
+	}
 	n1, kmax := c.m+1, len(c.sizes)
 	if float64(n1)*float64(kmax) > MaxPhaseEntries {
 		return nil, fmt.Errorf("batchchain: the up phase of m + 1 = %d spare counts and events of up to %d processors needs %d rates, more than MaxPhaseEntries = %d", n1, kmax, n1*kmax, MaxPhaseEntries)
@@ -86,7 +90,19 @@ func (c *Chain) Phase() (*Phase, error) {
 			below[k-2] += f * ph.edn[j*kmax+k-1]
 		}
 	}
+	c.phase.CompareAndSwap(nil, ph)
 	return ph, nil
+}
+
+// ratesAt fills r for spare count j from the table, as Chain.ratesAt
+// does (the same values).
+func (ph *Phase) ratesAt(j int, r *rates) {
+	c := ph.c
+	k := min(ph.kmax, c.a+j)
+	r.down = append(r.down[:0], ph.dn[j*ph.kmax:j*ph.kmax+k]...)
+	r.hit = append(r.hit[:0], ph.hit[j*ph.kmax:j*ph.kmax+k]...)
+	r.up = ph.up[j]
+	r.out = float64(c.a+j)*c.rate + r.up
 }
 
 // Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
@@ -307,12 +323,25 @@ func (sg *Segments) extend(last int) {
 }
 
 // Tolerances of Expected: the sum over n stops at the first N of the
-// ladder 63, 127, 191, 255, 319, 398, … (steps of 64 or a quarter) where the bound on the rest is at most
-// expectedRel times the sum or expectedAbs·s_0/max(1, ρ_min·t).
+// ladder 15, 31, 47, … (steps of ladderStep) where the bound on the rest
+// is at most expectedRel times the sum or expectedAbs·s_0/max(1, ρ_min·t).
 const (
 	expectedRel = 1e-14
-	expectedAbs = 1e-17
+	expectedAbs = 1e-19
+	ladderStep  = 16
 )
+
+// weightBound returns a bound on c_n(x) for every n ≥ n0 ≥ 1:
+// 1/x + 1/√(2π·n0). With f(μ) = e^{−μ}μⁿ/n!, unimodal on μ ≥ 0 with its
+// maximum at μ = n and ∫f = 1, the grid sum c_n = Σ_{k≥1} f(kx) is at
+// most (1/x)∫f + max f (each grid point but the two around the mode is
+// below the mean of f over the step beside it on the side of the mode,
+// and the smaller of those two below the mean over the step between
+// them), and max f = nⁿe^{−n}/n! ≤ 1/√(2πn) by Robbins' bound
+// n! ≥ √(2πn)(n/e)ⁿ.
+func weightBound(x float64, n0 int) float64 {
+	return 1/x + 1/math.Sqrt(2*math.Pi*float64(n0))
+}
 
 // Expected returns Σ_{k≥1} v·exp(A k t)·1 for the segment length t ≥ 0:
 // the expected number of segments of length t that the up phase commits
@@ -320,9 +349,10 @@ const (
 // count, summed). w holds the weights c_n(Λt) (NewWeights(Rate()·t); nil
 // makes them): Segments of the same rate and length can share them. The
 // terms s_n are computed as needed; the sum stops at the first N of a
-// fixed ladder where the bound on the rest, s_N·(1 + 1/(Λt))·r/(1 − r)
-// (c_n ≤ 1 + 1/(Λt) for every n, s_{n+1} ≤ r·s_n), is at most 1e-14 of
-// the sum or 1e-17 of s_0 divided by max(1, ρ_min·t), ρ_min the smallest
+// fixed ladder where the bound on the rest, s_N·(1/(Λt) + 1/√(2π(N+1)))·
+// r/(1 − r) (c_n ≤ 1/(Λt) + 1/√(2πn) for n ≥ 1, weightBound;
+// s_{n+1} ≤ r·s_n), is at most 1e-14 of
+// the sum or 1e-19 of s_0 divided by max(1, ρ_min·t), ρ_min the smallest
 // interruption rate: the result depends on t only, not on earlier calls.
 // It returns +Inf for t = 0 (and s_0 > 0), and an error for a negative,
 // NaN or infinite t. It panics if w is for another Λt.
@@ -331,7 +361,7 @@ func (sg *Segments) Expected(t float64, w *Weights) (float64, error) {
 }
 
 // ExpectedWithin is Expected with the absolute tolerance scaled by mass
-// instead of s_0 (1e-17·mass/max(1, ρ_min·t)): the up phases of a model
+// instead of s_0 (1e-19·mass/max(1, ρ_min·t)): the up phases of a model
 // whose masses s_0 sum to mass then share one absolute tolerance, and
 // a phase of negligible probability stops early. mass below s_0 counts
 // as s_0.
@@ -358,13 +388,13 @@ func (sg *Segments) ExpectedWithin(t float64, w *Weights, mass float64) (float64
 	abs := expectedAbs * mass / math.Max(1, sg.ph.hitMin*t)
 	var e float64
 	n := 0
-	for last := 63; ; last += max(64, last/4) {
+	for last := ladderStep - 1; ; last += ladderStep {
 		sg.extend(last)
 		w.ensure(last + 1)
 		for ; n <= last; n++ {
 			e += w.at(n) * sg.s[n]
 		}
-		tail := sg.s[last] * (1 + 1/x) * sg.r / (1 - sg.r)
+		tail := sg.s[last] * weightBound(x, last+1) * sg.r / (1 - sg.r)
 		if tail <= expectedRel*e || tail <= abs || sg.s[last] == 0 {
 			return e, nil
 		}

@@ -372,10 +372,15 @@ func (ws *workspace) prepare(c *Chain, lo, hi int) {
 		ws.hit = append(ws.hit, nil)
 		ws.downS = append(ws.downS, nil)
 	}
+	ph := c.phase.Load()
 	for i := range w {
 		j := lo + i
 		ws.r.down, ws.r.hit = ws.down[i], ws.hit[i]
-		c.ratesAt(j, &ws.r)
+		if ph != nil {
+			ph.ratesAt(j, &ws.r)
+		} else {
+			c.ratesAt(j, &ws.r)
+		}
 		ws.down[i], ws.hit[i] = ws.r.down, ws.r.hit
 		ws.up[i], ws.out[i] = ws.r.up, ws.r.out
 		ws.downS[i] = append(ws.downS[i][:0], ws.r.down...)

@@ -103,6 +103,13 @@ func (b *batchChains) fill(g *segment, exact bool) error {
 		}
 		return nil
 	}
+	var ph *batchchain.Phase
+	if g.phase {
+		// Built first: Rows then reads its rates (the same values).
+		if ph, err = b.phase(g.a); err != nil {
+			return err
+		}
+	}
 	rows, err := c.Rows(g.s0, g.s1, g.t, rowTol)
 	if err != nil {
 		return err
@@ -117,10 +124,6 @@ func (b *batchChains) fill(g *segment, exact bool) error {
 	// The up phase after the recovery, to its interruption: its exit law
 	// and sojourn from the spare counts the recovery leaves (doc.go, "Up
 	// phases").
-	ph, err := b.phase(g.a)
-	if err != nil {
-		return err
-	}
 	g.upQlo, g.upQ = make([]int, k), make([][]float64, k)
 	for i, r := range rows {
 		q, qlo, tau := ph.Exit(r.P, r.Lo)
