@@ -126,7 +126,12 @@
 // M = exp(At) from package expm, 1e-11, in two orders of t). The
 // sequence needs about (Λ/ρ_min)·ln(10¹⁴) products, Λ/ρ_min the ratio of
 // the fastest exit rate (repairs, usually) to the slowest interruption
-// rate.
+// rate. Up phases summed together can share one relative tolerance
+// (ExpectedFloor): since ρ_j ≤ ρ_max, exp(At)·1 ≥ e^{−ρ_max t}·1
+// entrywise, so s_0·q/(1 − q), q = e^{−ρ_max t}, is a lower bound on the
+// sum (Segments.Lower, exact for sizes [1]), and each of P phases may stop
+// once its rest is at most 1e-14 of 1/P of the phases' lower bounds: the
+// error of the total is at most 2e-14 of it (TestLowerAndFloor).
 //
 // # Performance
 //

@@ -21,8 +21,9 @@ type Phase struct {
 	// events), hit[j*kmax+k-1] of the interruptions that take k
 	// functional processors (to n' = a + j − k), up[j] of j → j+1.
 	dn, hit, up []float64
-	// hitMin is the smallest interruption rate over the spare counts.
-	hitMin float64
+	// hitMin and hitMax are the smallest and largest interruption rates
+	// over the spare counts.
+	hitMin, hitMax float64
 	// The censored rates of the elimination (Exit): edn like dn, eout the
 	// exit rate of j once every spare count above it is eliminated.
 	edn, eout []float64
@@ -58,6 +59,7 @@ func (c *Chain) Phase() (*Phase, error) {
 			hitTot[j] += h
 		}
 		ph.hitMin = math.Min(ph.hitMin, hitTot[j])
+		ph.hitMax = math.Max(ph.hitMax, hitTot[j])
 	}
 	if !(ph.hitMin > 0) {
 		return nil, fmt.Errorf("batchchain: the application on a = %d of n = %d is never interrupted (lambda = %v): its up phase does not end", c.a, c.n, c.lambda)
@@ -366,11 +368,41 @@ func (sg *Segments) Expected(t float64, w *Weights) (float64, error) {
 // a phase of negligible probability stops early. mass below s_0 counts
 // as s_0.
 func (sg *Segments) ExpectedWithin(t float64, w *Weights, mass float64) (float64, error) {
+	return sg.ExpectedFloor(t, w, mass, 0)
+}
+
+// Lower returns a lower bound on Expected(t), t > 0:
+// s_0·q/(1 − q), q = e^{−ρ_max·t}, ρ_max the largest interruption rate.
+// A + ρ_max·I differs from the generator S of the spare count (rows
+// summing to zero) only by the non-negative diagonal ρ_max − ρ_j, so
+// exp(A t)·1 ≥ e^{−ρ_max t}·exp(S t)·1 = e^{−ρ_max t}·1 entrywise, and
+// v·exp(A k t)·1 ≥ s_0·qᵏ. It is exact when every spare count has the
+// same interruption rate (sizes [1]: ρ = aλ). It returns 0 for t ≤ 0 or
+// t infinite.
+func (sg *Segments) Lower(t float64) float64 {
+	if !(t > 0) || math.IsInf(t, 0) {
+		return 0
+	}
+	x := sg.ph.hitMax * t
+	return sg.s[0] * math.Exp(-x) / -math.Expm1(-x)
+}
+
+// ExpectedFloor is ExpectedWithin that also stops once the bound on the
+// rest is at most 1e-14·floor: up phases whose expected counts sum to
+// at least F can share the relative tolerance 1e-14·F, each taking
+// floor = F/(number of phases) (F from Lower), so that the error of the
+// sum is at most 2e-14·F plus the absolute tolerances, and a phase whose
+// count is far below F/(number of phases) stops early. floor must be
+// finite and non-negative.
+func (sg *Segments) ExpectedFloor(t float64, w *Weights, mass, floor float64) (float64, error) {
 	if err := checkTime("t", t); err != nil {
 		return 0, err
 	}
 	if math.IsNaN(mass) || math.IsInf(mass, 0) {
 		return 0, fmt.Errorf("batchchain: mass = %v is not a finite number", mass)
+	}
+	if !(floor >= 0) || math.IsInf(floor, 0) {
+		return 0, fmt.Errorf("batchchain: floor = %v is not a finite non-negative number", floor)
 	}
 	mass = math.Max(mass, sg.s[0])
 	if t == 0 {
@@ -395,7 +427,7 @@ func (sg *Segments) ExpectedWithin(t float64, w *Weights, mass float64) (float64
 			e += w.at(n) * sg.s[n]
 		}
 		tail := sg.s[last] * weightBound(x, last+1) * sg.r / (1 - sg.r)
-		if tail <= expectedRel*e || tail <= abs || sg.s[last] == 0 {
+		if tail <= expectedRel*max(e, floor) || tail <= abs || sg.s[last] == 0 {
 			return e, nil
 		}
 	}

@@ -375,3 +375,80 @@ func TestRowsWithPhaseRates(t *testing.T) {
 		}
 	}
 }
+
+// TestLowerAndFloor: Lower is below the dense sum for every case and
+// equal to it (1e-12) for sizes [1], whose interruption rate aλ does not
+// depend on the spare count (the closed form e^{−aλt}/(1 − e^{−aλt})·s_0);
+// ExpectedFloor with floor 0 is ExpectedWithin bit for bit, and with a
+// floor F agrees with the dense sum to 1e-11 relative plus 2e-14·F
+// (its documented share) while stopping no later than without it, and
+// earlier for a floor far above the count (the floor is used).
+func TestLowerAndFloor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 2))
+	earlier := false
+	for _, tc := range phaseCases {
+		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ph, err := c.Phase()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := c.Generator()
+		n1 := c.M() + 1
+		v, lo := randomStart(rng, c.M())
+		rho := float64(tc.a) * c.rate
+		for _, tt := range []float64{0.05 / rho, 1 / rho, 20 / rho} {
+			want := denseExpected(t, a, n1, v, lo, tt)
+			sg := ph.Segments(v, lo, 0)
+			low := sg.Lower(tt)
+			if low > want*(1+1e-12) {
+				t.Errorf("n=%d a=%d t=%g: Lower %.16g above the dense sum %.16g", tc.n, tc.a, tt, low, want)
+			}
+			if len(tc.sizes) == 1 && math.Abs(low-want) > 1e-12*want {
+				t.Errorf("n=%d a=%d t=%g: sizes [1]: Lower %.16g, dense %.16g", tc.n, tc.a, tt, low, want)
+			}
+			e0, _ := ph.Segments(v, lo, 0).ExpectedWithin(tt, nil, 1)
+			sg0 := ph.Segments(v, lo, 0)
+			z, _ := sg0.ExpectedFloor(tt, nil, 1, 0)
+			if z != e0 {
+				t.Errorf("n=%d a=%d t=%g: floor 0 %v, ExpectedWithin %v", tc.n, tc.a, tt, z, e0)
+			}
+			for _, f := range []float64{want, 1e6 * want} {
+				sgf := ph.Segments(v, lo, 0)
+				e, err := sgf.ExpectedFloor(tt, nil, 1, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if math.Abs(e-want) > 1e-11*want+2e-14*f+1e-16 {
+					t.Errorf("n=%d a=%d t=%g floor %g: %.16g, dense %.16g", tc.n, tc.a, tt, f, e, want)
+				}
+				if sgf.Len() > sg0.Len() {
+					t.Errorf("n=%d a=%d t=%g floor %g: %d terms, %d without the floor", tc.n, tc.a, tt, f, sgf.Len(), sg0.Len())
+				}
+				earlier = earlier || sgf.Len() < sg0.Len()
+			}
+		}
+	}
+	if !earlier {
+		t.Error("no floor stopped a sequence earlier")
+	}
+	if _, err := ph0(t).Segments([]float64{1}, 0, 0).ExpectedFloor(1, nil, 1, math.NaN()); err == nil {
+		t.Error("floor NaN: no error")
+	}
+}
+
+// ph0 returns the Phase of the first case.
+func ph0(t *testing.T) *Phase {
+	tc := phaseCases[0]
+	c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph, err := c.Phase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ph
+}

@@ -269,6 +269,14 @@ func (ev *eventRewards) at(m *Model, res Result, interval float64) (Result, erro
 	// Up phases of the same rate and segment length share their weights.
 	type key struct{ lam, t float64 }
 	weights := map[key]*batchchain.Weights{}
+	// The used counts share the relative tolerance of a lower bound on
+	// their total (batchchain.Segments.ExpectedFloor): a count whose
+	// expected segments are far below the average stops early.
+	var lower float64
+	for k, a := range ev.as {
+		lower += ev.segs[k].Lower(m.upLength(a, interval))
+	}
+	floor := lower / float64(len(ev.as))
 	for k, a := range ev.as {
 		sg, t := ev.segs[k], m.upLength(a, interval)
 		kw := key{sg.Rate(), t}
@@ -277,7 +285,7 @@ func (ev *eventRewards) at(m *Model, res Result, interval float64) (Result, erro
 			w = batchchain.NewWeights(sg.Rate() * t)
 			weights[kw] = w
 		}
-		e, err := sg.ExpectedWithin(t, w, ev.mass)
+		e, err := sg.ExpectedFloor(t, w, ev.mass, floor)
 		if err != nil {
 			return Result{}, fmt.Errorf("uwt: %w", err)
 		}

@@ -160,7 +160,10 @@
 // absolute tolerance for all used counts, batchchain.Segments.
 // ExpectedWithin: a phase of negligible probability stops early; the
 // error of UWT is then below about 1e-19·ω_max per used count, since
-// Σπτ ≥ mass/ρ_max). Oracles: the
+// Σπτ ≥ mass/ρ_max), or to 1e-14 of 1/|used counts| of the lower bound
+// Σ_a batchchain.Segments.Lower on their total (ExpectedFloor: the sum
+// over the used counts is then within 2e-14 of itself, and a count whose
+// segments are far below the average stops early). Oracles: the
 // per-segment chain on the fast path (TestEventPhasesMatchSegmentChain,
 // 1e-9), the chain built by hand (TestBatchRowOracle, 1e-12), the exact
 // path (TestBatchFastMatchesExact, 1e-9), sizes [1] against single
