@@ -196,6 +196,24 @@ type Segments struct {
 	dropped float64
 }
 
+// mulAdd adds x[i]·r[i] to dst[i] for i < len(r) (len(dst) and len(x)
+// at least len(r)), four at a time.
+func mulAdd(dst, x, r []float64) {
+	n := len(r)
+	dst, x = dst[:n], x[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		d, xs, rs := dst[i:i+4:i+4], x[i:i+4:i+4], r[i:i+4:i+4]
+		d[0] += xs[0] * rs[0]
+		d[1] += xs[1] * rs[1]
+		d[2] += xs[2] * rs[2]
+		d[3] += xs[3] * rs[3]
+	}
+	for ; i < n; i++ {
+		dst[i] += x[i] * r[i]
+	}
+}
+
 // segmentDrop is the mass, relative to s_n, that one product may drop
 // from the ends of the band of v·Kⁿ.
 const segmentDrop = 0x1p-60
@@ -278,14 +296,9 @@ func (sg *Segments) extend(last int) {
 		clear(next[lo : hi+1])
 		b0, b1 := sg.nzLo, sg.nzHi
 		y := sg.y[b0 : b1+1]
-		for i, st := range sg.stay[b0 : b1+1] {
-			next[b0+i] += y[i] * st
-		}
+		mulAdd(next[b0:b1+1], y, sg.stay[b0:b1+1])
 		if top := min(b1, m-1); top >= b0 {
-			dst := next[b0+1 : top+2]
-			for i, u := range sg.upS[b0 : top+1] {
-				dst[i] += y[i] * u
-			}
+			mulAdd(next[b0+1:top+2], y, sg.upS[b0:top+1])
 		}
 		for i, k := range sg.ks {
 			// j − k ≥ 0: the rates of j < k are zero.
@@ -293,11 +306,7 @@ func (sg *Segments) extend(last int) {
 			if j0 > b1 {
 				continue
 			}
-			dst := next[j0-k : b1-k+1]
-			src := sg.y[j0 : b1+1]
-			for i2, d := range sg.downS[i][j0 : b1+1] {
-				dst[i2] += src[i2] * d
-			}
+			mulAdd(next[j0-k:b1-k+1], sg.y[j0:b1+1], sg.downS[i][j0:b1+1])
 		}
 		clear(sg.y[sg.nzLo : sg.nzHi+1])
 		sg.y, sg.next = next, sg.y
