@@ -427,6 +427,10 @@ func (sg *Segments) ExpectedFloor(t float64, w *Weights, mass, floor float64) (f
 		panic("batchchain: Expected: weights of another rate or length")
 	}
 	abs := expectedAbs * mass / math.Max(1, sg.ph.hitMin*t)
+	// The weights at once as far as the sequence already goes (another
+	// length usually needed about as many), rather than by doubling;
+	// c_n does not depend on how far they are computed.
+	w.ensure(sg.Len())
 	var e float64
 	n := 0
 	for last := ladderStep - 1; ; last += ladderStep {
