@@ -70,3 +70,48 @@ func BenchmarkTransition(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSegments measures the uniformized sequence of an up phase
+// (Phase.Segments and Expected at T = 600 s, the longest segment of the
+// interval search at N = 4096) started from spare count 0, at N = 512 and
+// 4096, MTTF 1 d, MTTR 1 h, the issue's size law, on the most likely
+// functional count and on the count 4 % below it (more failed processors:
+// a faster uniformization rate and a longer sequence).
+func BenchmarkSegments(b *testing.B) {
+	for _, n := range []int{512, 4096} {
+		pi, err := Functional(n, 1/(24*hour), 1/hour, issueSizes())
+		if err != nil {
+			b.Fatal(err)
+		}
+		mode := 0
+		for k, v := range pi {
+			if v > pi[mode] {
+				mode = k
+			}
+		}
+		for _, a := range []int{mode, mode - n/25} {
+			c, err := New(n, a, 1/(24*hour), 1/hour, issueSizes())
+			if err != nil {
+				b.Fatal(err)
+			}
+			ph, err := c.Phase()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("N=%d/a=%d", n, a), func(b *testing.B) {
+				b.ReportAllocs()
+				c0 := cpuTime()
+				var terms int
+				for b.Loop() {
+					sg := ph.Segments([]float64{1}, 0, 0)
+					if _, err := sg.Expected(600, nil); err != nil {
+						b.Fatal(err)
+					}
+					terms = sg.Len()
+				}
+				b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(terms), "terms")
+			})
+		}
+	}
+}

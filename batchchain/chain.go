@@ -3,6 +3,7 @@ package batchchain
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/ckpt-markov/markov/expm"
 	"gonum.org/v1/gonum/mat"
@@ -26,6 +27,9 @@ type Chain struct {
 	rate    float64 // event rate per functional processor, λ/E[K]
 	theta   float64
 	sizes   []float64 // normalised law of K, sizes[k-1] = P(K = k)
+	// phase is the first Phase built, whose rates of every spare count
+	// Rows then reads instead of recomputing them (the same values).
+	phase atomic.Pointer[Phase]
 }
 
 // New returns the chain of a segment on a of n processors (m = n − a

@@ -395,3 +395,39 @@ func TestErrors(t *testing.T) {
 		t.Error("Transition of order 8001: no error")
 	}
 }
+
+// TestRowsOneRow holds rows computed one at a time (Rows(s, s+1), the
+// recovery segments of a greedy policy, which take applyK's one-row
+// path) against the dense Van Loan exponential, on random chains with
+// sizes up to 8.
+func TestRowsOneRow(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(20, 1))
+	for it := range 16 {
+		n := 2 + rnd.IntN(40)
+		a := 1 + rnd.IntN(n)
+		lambda := math.Exp(rnd.Float64()*4 - 2)
+		theta := math.Exp(rnd.Float64()*6 - 3)
+		tt := math.Exp(rnd.Float64()*4 - 3)
+		sizes := randomSizes(rnd, min(2+rnd.IntN(7), n))
+		name := fmt.Sprintf("#%d n=%d a=%d λ=%.3g θ=%.3g t=%.3g sizes=%.2f", it, n, a, lambda, theta, tt, sizes)
+		c, err := New(n, a, lambda, theta, sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := n - a
+		var p, q mat.Dense
+		tau := make([]float64, m+1)
+		if err := c.Transition(&p, &q, tau, tt); err != nil {
+			t.Fatal(err)
+		}
+		for _, tol := range []float64{0, 1e-13, 1e-6} {
+			for s := 0; s <= m; s++ {
+				rows, err := c.Rows(s, s+1, tt, tol)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkRow(t, fmt.Sprintf("%s tol=%g", name, tol), rows[0], p.RawRowView(s), q.RawRowView(s), tau[s], tt, tol)
+			}
+		}
+	}
+}

@@ -21,8 +21,9 @@ type Phase struct {
 	// events), hit[j*kmax+k-1] of the interruptions that take k
 	// functional processors (to n' = a + j − k), up[j] of j → j+1.
 	dn, hit, up []float64
-	// hitMin is the smallest interruption rate over the spare counts.
-	hitMin float64
+	// hitMin and hitMax are the smallest and largest interruption rates
+	// over the spare counts.
+	hitMin, hitMax float64
 	// The censored rates of the elimination (Exit): edn like dn, eout the
 	// exit rate of j once every spare count above it is eliminated.
 	edn, eout []float64
@@ -33,10 +34,14 @@ type Phase struct {
 // about 0.8 GB in all.
 const MaxPhaseEntries = 1 << 25
 
-// Phase returns the up phase of the chain. It returns an error if
+// Phase returns the up phase of the chain, built once (its rates then
+// serve Rows too). It returns an error if
 // (m + 1)·K_max exceeds MaxPhaseEntries, or if some spare count cannot be
 // interrupted (λ = 0), which leaves A singular.
 func (c *Chain) Phase() (*Phase, error) {
+	if ph := c.phase.Load(); ph != nil {
+		return ph, nil
+	}
 	n1, kmax := c.m+1, len(c.sizes)
 	if float64(n1)*float64(kmax) > MaxPhaseEntries {
 		return nil, fmt.Errorf("batchchain: the up phase of m + 1 = %d spare counts and events of up to %d processors needs %d rates, more than MaxPhaseEntries = %d", n1, kmax, n1*kmax, MaxPhaseEntries)
@@ -54,6 +59,7 @@ func (c *Chain) Phase() (*Phase, error) {
 			hitTot[j] += h
 		}
 		ph.hitMin = math.Min(ph.hitMin, hitTot[j])
+		ph.hitMax = math.Max(ph.hitMax, hitTot[j])
 	}
 	if !(ph.hitMin > 0) {
 		return nil, fmt.Errorf("batchchain: the application on a = %d of n = %d is never interrupted (lambda = %v): its up phase does not end", c.a, c.n, c.lambda)
@@ -86,7 +92,19 @@ func (c *Chain) Phase() (*Phase, error) {
 			below[k-2] += f * ph.edn[j*kmax+k-1]
 		}
 	}
+	c.phase.CompareAndSwap(nil, ph)
 	return ph, nil
+}
+
+// ratesAt fills r for spare count j from the table, as Chain.ratesAt
+// does (the same values).
+func (ph *Phase) ratesAt(j int, r *rates) {
+	c := ph.c
+	k := min(ph.kmax, c.a+j)
+	r.down = append(r.down[:0], ph.dn[j*ph.kmax:j*ph.kmax+k]...)
+	r.hit = append(r.hit[:0], ph.hit[j*ph.kmax:j*ph.kmax+k]...)
+	r.up = ph.up[j]
+	r.out = float64(c.a+j)*c.rate + r.up
 }
 
 // Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
@@ -178,6 +196,24 @@ type Segments struct {
 	dropped float64
 }
 
+// mulAdd adds x[i]·r[i] to dst[i] for i < len(r) (len(dst) and len(x)
+// at least len(r)), four at a time.
+func mulAdd(dst, x, r []float64) {
+	n := len(r)
+	dst, x = dst[:n], x[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		d, xs, rs := dst[i:i+4:i+4], x[i:i+4:i+4], r[i:i+4:i+4]
+		d[0] += xs[0] * rs[0]
+		d[1] += xs[1] * rs[1]
+		d[2] += xs[2] * rs[2]
+		d[3] += xs[3] * rs[3]
+	}
+	for ; i < n; i++ {
+		dst[i] += x[i] * r[i]
+	}
+}
+
 // segmentDrop is the mass, relative to s_n, that one product may drop
 // from the ends of the band of v·Kⁿ.
 const segmentDrop = 0x1p-60
@@ -260,14 +296,9 @@ func (sg *Segments) extend(last int) {
 		clear(next[lo : hi+1])
 		b0, b1 := sg.nzLo, sg.nzHi
 		y := sg.y[b0 : b1+1]
-		for i, st := range sg.stay[b0 : b1+1] {
-			next[b0+i] += y[i] * st
-		}
+		mulAdd(next[b0:b1+1], y, sg.stay[b0:b1+1])
 		if top := min(b1, m-1); top >= b0 {
-			dst := next[b0+1 : top+2]
-			for i, u := range sg.upS[b0 : top+1] {
-				dst[i] += y[i] * u
-			}
+			mulAdd(next[b0+1:top+2], y, sg.upS[b0:top+1])
 		}
 		for i, k := range sg.ks {
 			// j − k ≥ 0: the rates of j < k are zero.
@@ -275,11 +306,7 @@ func (sg *Segments) extend(last int) {
 			if j0 > b1 {
 				continue
 			}
-			dst := next[j0-k : b1-k+1]
-			src := sg.y[j0 : b1+1]
-			for i2, d := range sg.downS[i][j0 : b1+1] {
-				dst[i2] += src[i2] * d
-			}
+			mulAdd(next[j0-k:b1-k+1], sg.y[j0:b1+1], sg.downS[i][j0:b1+1])
 		}
 		clear(sg.y[sg.nzLo : sg.nzHi+1])
 		sg.y, sg.next = next, sg.y
@@ -307,12 +334,25 @@ func (sg *Segments) extend(last int) {
 }
 
 // Tolerances of Expected: the sum over n stops at the first N of the
-// ladder 63, 127, 191, 255, 319, 398, … (steps of 64 or a quarter) where the bound on the rest is at most
-// expectedRel times the sum or expectedAbs·s_0/max(1, ρ_min·t).
+// ladder 15, 31, 47, … (steps of ladderStep) where the bound on the rest
+// is at most expectedRel times the sum or expectedAbs·s_0/max(1, ρ_min·t).
 const (
 	expectedRel = 1e-14
-	expectedAbs = 1e-17
+	expectedAbs = 1e-19
+	ladderStep  = 16
 )
+
+// weightBound returns a bound on c_n(x) for every n ≥ n0 ≥ 1:
+// 1/x + 1/√(2π·n0). With f(μ) = e^{−μ}μⁿ/n!, unimodal on μ ≥ 0 with its
+// maximum at μ = n and ∫f = 1, the grid sum c_n = Σ_{k≥1} f(kx) is at
+// most (1/x)∫f + max f (each grid point but the two around the mode is
+// below the mean of f over the step beside it on the side of the mode,
+// and the smaller of those two below the mean over the step between
+// them), and max f = nⁿe^{−n}/n! ≤ 1/√(2πn) by Robbins' bound
+// n! ≥ √(2πn)(n/e)ⁿ.
+func weightBound(x float64, n0 int) float64 {
+	return 1/x + 1/math.Sqrt(2*math.Pi*float64(n0))
+}
 
 // Expected returns Σ_{k≥1} v·exp(A k t)·1 for the segment length t ≥ 0:
 // the expected number of segments of length t that the up phase commits
@@ -320,9 +360,10 @@ const (
 // count, summed). w holds the weights c_n(Λt) (NewWeights(Rate()·t); nil
 // makes them): Segments of the same rate and length can share them. The
 // terms s_n are computed as needed; the sum stops at the first N of a
-// fixed ladder where the bound on the rest, s_N·(1 + 1/(Λt))·r/(1 − r)
-// (c_n ≤ 1 + 1/(Λt) for every n, s_{n+1} ≤ r·s_n), is at most 1e-14 of
-// the sum or 1e-17 of s_0 divided by max(1, ρ_min·t), ρ_min the smallest
+// fixed ladder where the bound on the rest, s_N·(1/(Λt) + 1/√(2π(N+1)))·
+// r/(1 − r) (c_n ≤ 1/(Λt) + 1/√(2πn) for n ≥ 1, weightBound;
+// s_{n+1} ≤ r·s_n), is at most 1e-14 of
+// the sum or 1e-19 of s_0 divided by max(1, ρ_min·t), ρ_min the smallest
 // interruption rate: the result depends on t only, not on earlier calls.
 // It returns +Inf for t = 0 (and s_0 > 0), and an error for a negative,
 // NaN or infinite t. It panics if w is for another Λt.
@@ -331,16 +372,46 @@ func (sg *Segments) Expected(t float64, w *Weights) (float64, error) {
 }
 
 // ExpectedWithin is Expected with the absolute tolerance scaled by mass
-// instead of s_0 (1e-17·mass/max(1, ρ_min·t)): the up phases of a model
+// instead of s_0 (1e-19·mass/max(1, ρ_min·t)): the up phases of a model
 // whose masses s_0 sum to mass then share one absolute tolerance, and
 // a phase of negligible probability stops early. mass below s_0 counts
 // as s_0.
 func (sg *Segments) ExpectedWithin(t float64, w *Weights, mass float64) (float64, error) {
+	return sg.ExpectedFloor(t, w, mass, 0)
+}
+
+// Lower returns a lower bound on Expected(t), t > 0:
+// s_0·q/(1 − q), q = e^{−ρ_max·t}, ρ_max the largest interruption rate.
+// A + ρ_max·I differs from the generator S of the spare count (rows
+// summing to zero) only by the non-negative diagonal ρ_max − ρ_j, so
+// exp(A t)·1 ≥ e^{−ρ_max t}·exp(S t)·1 = e^{−ρ_max t}·1 entrywise, and
+// v·exp(A k t)·1 ≥ s_0·qᵏ. It is exact when every spare count has the
+// same interruption rate (sizes [1]: ρ = aλ). It returns 0 for t ≤ 0 or
+// t infinite.
+func (sg *Segments) Lower(t float64) float64 {
+	if !(t > 0) || math.IsInf(t, 0) {
+		return 0
+	}
+	x := sg.ph.hitMax * t
+	return sg.s[0] * math.Exp(-x) / -math.Expm1(-x)
+}
+
+// ExpectedFloor is ExpectedWithin that also stops once the bound on the
+// rest is at most 1e-14·floor: up phases whose expected counts sum to
+// at least F can share the relative tolerance 1e-14·F, each taking
+// floor = F/(number of phases) (F from Lower), so that the error of the
+// sum is at most 2e-14·F plus the absolute tolerances, and a phase whose
+// count is far below F/(number of phases) stops early. floor must be
+// finite and non-negative.
+func (sg *Segments) ExpectedFloor(t float64, w *Weights, mass, floor float64) (float64, error) {
 	if err := checkTime("t", t); err != nil {
 		return 0, err
 	}
 	if math.IsNaN(mass) || math.IsInf(mass, 0) {
 		return 0, fmt.Errorf("batchchain: mass = %v is not a finite number", mass)
+	}
+	if !(floor >= 0) || math.IsInf(floor, 0) {
+		return 0, fmt.Errorf("batchchain: floor = %v is not a finite non-negative number", floor)
 	}
 	mass = math.Max(mass, sg.s[0])
 	if t == 0 {
@@ -356,16 +427,20 @@ func (sg *Segments) ExpectedWithin(t float64, w *Weights, mass float64) (float64
 		panic("batchchain: Expected: weights of another rate or length")
 	}
 	abs := expectedAbs * mass / math.Max(1, sg.ph.hitMin*t)
+	// The weights at once as far as the sequence already goes (another
+	// length usually needed about as many), rather than by doubling;
+	// c_n does not depend on how far they are computed.
+	w.ensure(sg.Len())
 	var e float64
 	n := 0
-	for last := 63; ; last += max(64, last/4) {
+	for last := ladderStep - 1; ; last += ladderStep {
 		sg.extend(last)
 		w.ensure(last + 1)
 		for ; n <= last; n++ {
 			e += w.at(n) * sg.s[n]
 		}
-		tail := sg.s[last] * (1 + 1/x) * sg.r / (1 - sg.r)
-		if tail <= expectedRel*e || tail <= abs || sg.s[last] == 0 {
+		tail := sg.s[last] * weightBound(x, last+1) * sg.r / (1 - sg.r)
+		if tail <= expectedRel*max(e, floor) || tail <= abs || sg.s[last] == 0 {
 			return e, nil
 		}
 	}

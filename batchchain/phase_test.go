@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -113,7 +114,7 @@ func TestPhaseExitMatchesDense(t *testing.T) {
 
 // TestSegmentsMatchesDense: Expected equals v·Σ_{k≥1} M^k·1 with M =
 // exp(A t) from package expm and the sum solved densely, (I − M)u = M·1,
-// to 1e-11 relative plus 1e-16 of Σv (Expected's absolute floor, 1e-17),
+// to 1e-11 relative plus 1e-16 of Σv (Expected's absolute floor, 1e-19),
 // for segments from 1/1000 to 100 times the mean
 // interruption time (the weights take every branch of Weights), and
 // in any order of the lengths (the result depends on t only).
@@ -173,28 +174,55 @@ func TestWeights(t *testing.T) {
 			w := NewWeights(x)
 			w.ensure(n + 1)
 			got := w.at(n)
-			var want, comp float64 // Neumaier's compensated sum
-			for k := 1; k < 20_000_000; k++ {
-				mu := float64(k) * x
-				lg, _ := math.Lgamma(float64(n + 1))
-				term := math.Exp(-mu + float64(n)*math.Log(mu) - lg)
-				sum := want + term
-				if math.Abs(want) >= term {
-					comp += (want - sum) + term
-				} else {
-					comp += (term - sum) + want
-				}
-				want = sum
-				if mu > float64(n)+60*math.Sqrt(float64(n)+1)+100 {
-					break
-				}
-			}
-			want += comp
+			want := directWeight(x, n)
 			// The oracle's exponent, of size n·ln n, rounds to about
 			// n·ln(n)·ε relative.
 			if tol := 1e-13 + 2e-16*float64(n)*math.Log(float64(n+1)); math.Abs(got-want) > tol*want+1e-28 {
 				t.Errorf("x=%g n=%d: c_n %.16g, direct %.16g (rel %.2g)", x, n, got, want, math.Abs(got-want)/want)
 			}
+		}
+	}
+}
+
+// directWeight returns c_n(x) = Σ_{k≥1} e^{−kx}(kx)ⁿ/n! by the direct
+// sum (Neumaier's compensated summation), the oracle of the weights.
+func directWeight(x float64, n int) float64 {
+	var want, comp float64
+	lg, _ := math.Lgamma(float64(n + 1))
+	for k := 1; k < 20_000_000; k++ {
+		mu := float64(k) * x
+		term := math.Exp(-mu + float64(n)*math.Log(mu) - lg)
+		sum := want + term
+		if math.Abs(want) >= term {
+			comp += (want - sum) + term
+		} else {
+			comp += (term - sum) + want
+		}
+		want = sum
+		if mu > float64(n)+60*math.Sqrt(float64(n)+1)+100 {
+			break
+		}
+	}
+	return want + comp
+}
+
+// TestWeightBound holds weightBound, the bound on c_n for n ≥ n0 that
+// stops Expected, against the direct sum: no c_n exceeds it (1e-12
+// relative slack for the oracle's rounding), and it is within a factor
+// 1.5 of the largest c_n at n ≈ x for large x (the max f term is
+// attained), so that a wrong bound would be caught on either side.
+func TestWeightBound(t *testing.T) {
+	for _, x := range []float64{0.05, 0.7, 3, 13.2, 41, 82, 400} {
+		worst := 0.0 // the largest c_n/bound seen
+		for n := 1; n <= 600; n++ {
+			c, b := directWeight(x, n), weightBound(x, n)
+			if c > b*(1+1e-12) {
+				t.Errorf("x=%g n=%d: c_n = %.16g above the bound %.16g", x, n, c, b)
+			}
+			worst = max(worst, c/b)
+		}
+		if x >= 41 && worst < 1/1.5 {
+			t.Errorf("x=%g: the bound is loose: max c_n/bound = %.3g", x, worst)
 		}
 	}
 }
@@ -247,7 +275,7 @@ func TestExpectedLongSegments(t *testing.T) {
 
 // TestExpectedWithin: with mass = s_0 it is Expected, bit for bit; with a
 // larger mass it agrees with the dense sum to 1e-11 relative plus 1e-16
-// of mass (its absolute tolerance is 1e-17·mass), and mass below s_0
+// of mass (its absolute tolerance is 1e-19·mass), and mass below s_0
 // counts as s_0.
 func TestExpectedWithin(t *testing.T) {
 	tc := phaseCases[4]
@@ -307,4 +335,120 @@ func denseExpected(t *testing.T, a *mat.Dense, n1 int, v []float64, lo int, tt f
 		want += x * u.AtVec(lo+k)
 	}
 	return want
+}
+
+// TestRowsWithPhaseRates: once a Phase is built, Rows reads its rates
+// instead of recomputing them; the rows must be bit for bit those of a
+// chain without a Phase (the same rates, the same operations), including
+// used counts below the largest event size (f < K_max truncates the law).
+func TestRowsWithPhaseRates(t *testing.T) {
+	for _, tc := range []struct {
+		n, a   int
+		lambda float64
+	}{{64, 40, 1 / (8 * hour)}, {300, 250, 1 / (24 * hour)}, {40, 3, 1 / hour}} {
+		plain, err := New(tc.n, tc.a, tc.lambda, 1/hour, issueSizes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cached, err := New(tc.n, tc.a, tc.lambda, 1/hour, issueSizes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cached.Phase(); err != nil {
+			t.Fatal(err)
+		}
+		m := tc.n - tc.a
+		want, err := plain.Rows(0, m+1, hour, 1e-16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := cached.Rows(0, m+1, hour, 1e-16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s := range want {
+			w, g := want[s], got[s]
+			if w.Lo != g.Lo || w.QLo != g.QLo || !slices.Equal(w.P, g.P) || !slices.Equal(w.Q, g.Q) ||
+				w.Survival != g.Survival || w.Sojourn != g.Sojourn || w.Dropped != g.Dropped {
+				t.Errorf("n=%d a=%d s=%d: the rows differ with the Phase's rates", tc.n, tc.a, s)
+			}
+		}
+	}
+}
+
+// TestLowerAndFloor: Lower is below the dense sum for every case and
+// equal to it (1e-12) for sizes [1], whose interruption rate aλ does not
+// depend on the spare count (the closed form e^{−aλt}/(1 − e^{−aλt})·s_0);
+// ExpectedFloor with floor 0 is ExpectedWithin bit for bit, and with a
+// floor F agrees with the dense sum to 1e-11 relative plus 2e-14·F
+// (its documented share) while stopping no later than without it, and
+// earlier for a floor far above the count (the floor is used).
+func TestLowerAndFloor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 2))
+	earlier := false
+	for _, tc := range phaseCases {
+		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ph, err := c.Phase()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := c.Generator()
+		n1 := c.M() + 1
+		v, lo := randomStart(rng, c.M())
+		rho := float64(tc.a) * c.rate
+		for _, tt := range []float64{0.05 / rho, 1 / rho, 20 / rho} {
+			want := denseExpected(t, a, n1, v, lo, tt)
+			sg := ph.Segments(v, lo, 0)
+			low := sg.Lower(tt)
+			if low > want*(1+1e-12) {
+				t.Errorf("n=%d a=%d t=%g: Lower %.16g above the dense sum %.16g", tc.n, tc.a, tt, low, want)
+			}
+			if len(tc.sizes) == 1 && math.Abs(low-want) > 1e-12*want {
+				t.Errorf("n=%d a=%d t=%g: sizes [1]: Lower %.16g, dense %.16g", tc.n, tc.a, tt, low, want)
+			}
+			e0, _ := ph.Segments(v, lo, 0).ExpectedWithin(tt, nil, 1)
+			sg0 := ph.Segments(v, lo, 0)
+			z, _ := sg0.ExpectedFloor(tt, nil, 1, 0)
+			if z != e0 {
+				t.Errorf("n=%d a=%d t=%g: floor 0 %v, ExpectedWithin %v", tc.n, tc.a, tt, z, e0)
+			}
+			for _, f := range []float64{want, 1e6 * want} {
+				sgf := ph.Segments(v, lo, 0)
+				e, err := sgf.ExpectedFloor(tt, nil, 1, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if math.Abs(e-want) > 1e-11*want+2e-14*f+1e-16 {
+					t.Errorf("n=%d a=%d t=%g floor %g: %.16g, dense %.16g", tc.n, tc.a, tt, f, e, want)
+				}
+				if sgf.Len() > sg0.Len() {
+					t.Errorf("n=%d a=%d t=%g floor %g: %d terms, %d without the floor", tc.n, tc.a, tt, f, sgf.Len(), sg0.Len())
+				}
+				earlier = earlier || sgf.Len() < sg0.Len()
+			}
+		}
+	}
+	if !earlier {
+		t.Error("no floor stopped a sequence earlier")
+	}
+	if _, err := ph0(t).Segments([]float64{1}, 0, 0).ExpectedFloor(1, nil, 1, math.NaN()); err == nil {
+		t.Error("floor NaN: no error")
+	}
+}
+
+// ph0 returns the Phase of the first case.
+func ph0(t *testing.T) *Phase {
+	tc := phaseCases[0]
+	c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph, err := c.Phase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ph
 }

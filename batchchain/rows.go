@@ -273,6 +273,23 @@ func (c *Chain) uniformize(ws *workspace, tr *transient, mu, budget float64) {
 // interleaved rows).
 func (ws *workspace) applyK(next, y []float64, nzLo, nzHi, newLo, newHi, w, nr int) {
 	clear(next[newLo*nr : (newHi+1)*nr])
+	if nr == 1 {
+		// One row (a recovery segment of one state, as for greedy): the
+		// same operations without the calls on slices of length one.
+		for i := nzLo; i <= nzHi; i++ {
+			yi := y[i]
+			next[i] += ws.stay[i] * yi
+			if i+1 < w && ws.upS[i] > 0 {
+				next[i+1] += ws.upS[i] * yi
+			}
+			for k, d := range ws.downS[i][:min(len(ws.downS[i]), i)] {
+				if d > 0 {
+					next[i-k-1] += d * yi
+				}
+			}
+		}
+		return
+	}
 	for i := nzLo; i <= nzHi; i++ {
 		yi := y[i*nr : (i+1)*nr]
 		floats.AddScaled(next[i*nr:(i+1)*nr], ws.stay[i], yi)
@@ -372,10 +389,15 @@ func (ws *workspace) prepare(c *Chain, lo, hi int) {
 		ws.hit = append(ws.hit, nil)
 		ws.downS = append(ws.downS, nil)
 	}
+	ph := c.phase.Load()
 	for i := range w {
 		j := lo + i
 		ws.r.down, ws.r.hit = ws.down[i], ws.hit[i]
-		c.ratesAt(j, &ws.r)
+		if ph != nil {
+			ph.ratesAt(j, &ws.r)
+		} else {
+			c.ratesAt(j, &ws.r)
+		}
 		ws.down[i], ws.hit[i] = ws.r.down, ws.r.hit
 		ws.up[i], ws.out[i] = ws.r.up, ws.r.out
 		ws.downS[i] = append(ws.downS[i][:0], ws.r.down...)

@@ -103,6 +103,13 @@ func (b *batchChains) fill(g *segment, exact bool) error {
 		}
 		return nil
 	}
+	var ph *batchchain.Phase
+	if g.phase {
+		// Built first: Rows then reads its rates (the same values).
+		if ph, err = b.phase(g.a); err != nil {
+			return err
+		}
+	}
 	rows, err := c.Rows(g.s0, g.s1, g.t, rowTol)
 	if err != nil {
 		return err
@@ -117,10 +124,6 @@ func (b *batchChains) fill(g *segment, exact bool) error {
 	// The up phase after the recovery, to its interruption: its exit law
 	// and sojourn from the spare counts the recovery leaves (doc.go, "Up
 	// phases").
-	ph, err := b.phase(g.a)
-	if err != nil {
-		return err
-	}
 	g.upQlo, g.upQ = make([]int, k), make([][]float64, k)
 	for i, r := range rows {
 		q, qlo, tau := ph.Exit(r.P, r.Lo)
@@ -266,6 +269,14 @@ func (ev *eventRewards) at(m *Model, res Result, interval float64) (Result, erro
 	// Up phases of the same rate and segment length share their weights.
 	type key struct{ lam, t float64 }
 	weights := map[key]*batchchain.Weights{}
+	// The used counts share the relative tolerance of a lower bound on
+	// their total (batchchain.Segments.ExpectedFloor): a count whose
+	// expected segments are far below the average stops early.
+	var lower float64
+	for k, a := range ev.as {
+		lower += ev.segs[k].Lower(m.upLength(a, interval))
+	}
+	floor := lower / float64(len(ev.as))
 	for k, a := range ev.as {
 		sg, t := ev.segs[k], m.upLength(a, interval)
 		kw := key{sg.Rate(), t}
@@ -274,7 +285,7 @@ func (ev *eventRewards) at(m *Model, res Result, interval float64) (Result, erro
 			w = batchchain.NewWeights(sg.Rate() * t)
 			weights[kw] = w
 		}
-		e, err := sg.ExpectedWithin(t, w, ev.mass)
+		e, err := sg.ExpectedFloor(t, w, ev.mass, floor)
 		if err != nil {
 			return Result{}, fmt.Errorf("uwt: %w", err)
 		}

@@ -155,12 +155,15 @@
 // interval costs the weights and one dot product per used count, plus
 // the sequence's extension when a longer segment needs more of it; the
 // sum stops on a fixed ladder, so the result depends on I only
-// (TestEventPhasesOrderIndependent), to 1e-14 relative or 1e-17 of
+// (TestEventPhasesOrderIndependent), to 1e-14 relative or 1e-19 of
 // Σ_a V_a·1, the probability per jump that an up phase starts (one
 // absolute tolerance for all used counts, batchchain.Segments.
 // ExpectedWithin: a phase of negligible probability stops early; the
-// error of UWT is then below about 1e-17·ω_max per used count, since
-// Σπτ ≥ mass/ρ_max). Oracles: the
+// error of UWT is then below about 1e-19·ω_max per used count, since
+// Σπτ ≥ mass/ρ_max), or to 1e-14 of 1/|used counts| of the lower bound
+// Σ_a batchchain.Segments.Lower on their total (ExpectedFloor: the sum
+// over the used counts is then within 2e-14 of itself, and a count whose
+// segments are far below the average stops early). Oracles: the
 // per-segment chain on the fast path (TestEventPhasesMatchSegmentChain,
 // 1e-9), the chain built by hand (TestBatchRowOracle, 1e-12), the exact
 // path (TestBatchFastMatchesExact, 1e-9), sizes [1] against single

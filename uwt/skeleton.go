@@ -61,6 +61,9 @@ type skeleton struct {
 	// down[i] holds the targets of down state i after one failure and one
 	// repair (−1: outside the window).
 	down map[int][2]int32
+	// failNs are the segments' failN by the old count the decision
+	// states keep (failTargets; failure events only).
+	failNs map[int][]int32
 }
 
 // segment is the row type of the model: rows s0..s1−1 of P_T and Q_T of
@@ -578,15 +581,9 @@ func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 		g.failUp = targets{sk: sk, p: a, shift: a - 1}
 	}
 	if m.events != nil {
-		g.failN = make([]int32, sk.n)
-		for k := range sk.n {
-			g.failN[k] = sk.target(sk.decision(m, p, k))
-		}
+		g.failN = sk.failTargets(m, p)
 		if g.failUp.sk != nil {
-			g.failUpN = make([]int32, sk.n)
-			for k := range sk.n {
-				g.failUpN[k] = sk.target(sk.decision(m, a, k))
-			}
+			g.failUpN = sk.failTargets(m, a)
 		}
 	}
 	if !up {
@@ -598,6 +595,30 @@ func (sk *skeleton) newSegment(m *Model, a, p int, up bool) *segment {
 		g.t = sk.recoveryCost(m, pOld, a) + app.Latency[a-1]
 	}
 	return g
+}
+
+// failTargets returns, with failure events, the index of the decision
+// state that a failure carrying a checkpoint on p leads to, by the
+// functional count k it leaves (−1 outside the window): one slice per
+// old count that the decision states keep (decision), shared read-only
+// by the segments.
+func (sk *skeleton) failTargets(m *Model, p int) []int32 {
+	key := 0
+	if m.byOld {
+		key = sk.rep(p)
+	}
+	if to, ok := sk.failNs[key]; ok {
+		return to
+	}
+	to := make([]int32, sk.n)
+	for k := range sk.n {
+		to[k] = sk.target(sk.decision(m, p, k))
+	}
+	if sk.failNs == nil {
+		sk.failNs = map[int][]int32{}
+	}
+	sk.failNs[key] = to
+	return to
 }
 
 // recoveryCost returns R(p, a), or with old-count bins the mean of R(q, a)
