@@ -130,10 +130,18 @@ func newTransientScratch(nx int) *transientScratch {
 
 // scc calls emit with each strongly connected set of the active states x
 // with in[x] == want, the others excluded as roots and as successors, in
-// the order of components (Tarjan's, roots in increasing order, each
-// state's transitions in their order: the same sets, each in the same
-// order of states), until emit asks to stop or fails.
+// Tarjan's order (roots in increasing order, each state's transitions in
+// their order), until emit asks to stop or fails. emit's slice is reused
+// by the next call.
 func (ts *transientScratch) scc(eqs []equation, in []bool, want bool, emit func([]int) (bool, error)) error {
+	return ts.tarjan(eqs, func(x int) bool { return in[x] != want }, emit)
+}
+
+// tarjan is scc with the states skip excludes (as roots and as
+// successors) in place of a set: the one iterative Tarjan search of the
+// package (components calls it too); a set comes after every set it
+// leads to.
+func (ts *transientScratch) tarjan(eqs []equation, skip func(int) bool, emit func([]int) (bool, error)) error {
 	nx := len(eqs)
 	index, low, onStack := ts.index, ts.low, ts.onStack
 	for i := range index {
@@ -148,7 +156,7 @@ func (ts *transientScratch) scc(eqs []equation, in []bool, want bool, emit func(
 	}()
 	counter := 0
 	for root := range nx {
-		if index[root] >= 0 || eqs[root].inactive || in[root] != want {
+		if index[root] >= 0 || eqs[root].inactive || skip(root) {
 			continue
 		}
 		call := append(ts.call[:0], tarjanFrame{root, 0})
@@ -162,7 +170,7 @@ func (ts *transientScratch) scc(eqs []equation, in []bool, want bool, emit func(
 			if f.next < len(eqs[x].to) {
 				y := eqs[x].to[f.next]
 				f.next++
-				if in[y] != want {
+				if skip(y) {
 					continue
 				}
 				if index[y] < 0 {

@@ -11,69 +11,12 @@ import (
 // roots and as successors. The search is iterative (the graph can be
 // deep); it stops at the first error of emit.
 func components(eqs []equation, skip func(int) bool, emit func([]int) error) error {
-	nx := len(eqs)
-	index := make([]int, nx)
-	low := make([]int, nx)
-	onStack := make([]bool, nx)
-	for i := range index {
-		index[i] = -1
+	if skip == nil {
+		skip = func(int) bool { return false }
 	}
-	skipped := func(x int) bool { return skip != nil && skip(x) }
-	var stack []int
-	counter := 0
-	type frame struct{ x, next int }
-	for root := range nx {
-		if index[root] >= 0 || eqs[root].inactive || skipped(root) {
-			continue
-		}
-		call := []frame{{root, 0}}
-		index[root], low[root] = counter, counter
-		counter++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			x := f.x
-			if f.next < len(eqs[x].to) {
-				y := eqs[x].to[f.next]
-				f.next++
-				if skipped(y) {
-					continue
-				}
-				if index[y] < 0 {
-					index[y], low[y] = counter, counter
-					counter++
-					stack = append(stack, y)
-					onStack[y] = true
-					call = append(call, frame{y, 0})
-				} else if onStack[y] {
-					low[x] = min(low[x], index[y])
-				}
-				continue
-			}
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				p := call[len(call)-1].x
-				low[p] = min(low[p], low[x])
-			}
-			if low[x] == index[x] {
-				var comp []int
-				for {
-					y := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[y] = false
-					comp = append(comp, y)
-					if y == x {
-						break
-					}
-				}
-				if err := emit(comp); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
+	return newTransientScratch(len(eqs)).tarjan(eqs, skip, func(comp []int) (bool, error) {
+		return false, emit(slices.Clone(comp))
+	})
 }
 
 // closedClasses returns the closed communicating classes (the recurrent
