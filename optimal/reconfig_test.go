@@ -14,20 +14,9 @@ import (
 // recovery of TestReconfigureBeyondVectors, QR of package bench with
 // R(p, a) (decision states X(p, n)) and the desktop grid with the
 // application of BENCHMARKS.md.
-func reconfCases(t *testing.T) []struct {
-	name string
-	sc   *scenario.Scenario
-	set  *Settings
-} {
-	type tc = struct {
-		name string
-		sc   *scenario.Scenario
-		set  *Settings
-	}
-	var cases []tc
-	for _, c := range oracleCases() {
-		cases = append(cases, tc{c.name, c.scenario(t, scenario.Policy{}), nil}, tc{c.name + "/full", c.scenario(t, scenario.Policy{}), &Settings{Full: true}})
-	}
+func reconfCases(t *testing.T) []solverCase {
+	type tc = solverCase
+	cases := enumerationCases(t)
 	dear := oracleCase{"dear recovery", 4, 12 * 3600, 2 * 3600, []float64{1, 2, 2.2, 2.3}}
 	dsc := dear.scenario(t, scenario.Policy{})
 	dsc.Application.Recovery = scenario.RecoveryConstant(1000, dear.n)

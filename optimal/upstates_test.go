@@ -8,24 +8,30 @@ import (
 	"github.com/ckpt-markov/markov/scenario"
 )
 
+// solverCase is a scenario of this package's tests with its settings.
+type solverCase struct {
+	name string
+	sc   *scenario.Scenario
+	set  *Settings
+}
+
+// enumerationCases are the enumeration cases of oracleCases, each with
+// the default settings and with Full.
+func enumerationCases(t *testing.T) []solverCase {
+	var cases []solverCase
+	for _, c := range oracleCases() {
+		cases = append(cases, solverCase{c.name, c.scenario(t, scenario.Policy{}), nil}, solverCase{c.name + "/full", c.scenario(t, scenario.Policy{}), &Settings{Full: true}})
+	}
+	return cases
+}
+
 // secondOracleCases are the scenarios of this package's tests (the
 // enumeration cases, QR of package bench with R(p, a) on the built-in
 // system and a desktop grid, the application of BENCHMARKS.md, the
 // multichain case), each with its settings.
-func secondOracleCases(t *testing.T) []struct {
-	name string
-	sc   *scenario.Scenario
-	set  *Settings
-} {
-	type tc = struct {
-		name string
-		sc   *scenario.Scenario
-		set  *Settings
-	}
-	var cases []tc
-	for _, c := range oracleCases() {
-		cases = append(cases, tc{c.name, c.scenario(t, scenario.Policy{}), nil}, tc{c.name + "/full", c.scenario(t, scenario.Policy{}), &Settings{Full: true}})
-	}
+func secondOracleCases(t *testing.T) []solverCase {
+	type tc = solverCase
+	cases := enumerationCases(t)
 	const h, d, year = 3600.0, 86400.0, 365.25 * 86400
 	cases = append(cases,
 		tc{"qr16/desktop", qrScenario(t, 16, 8*h, 4*h), nil},
