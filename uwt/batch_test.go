@@ -344,44 +344,7 @@ func handBatchUWT(t *testing.T, sc *scenario.Scenario, interval float64) float64
 	if h.r(h.n) == 0 {
 		start = handState{kind: 'D', p: h.n, n: h.n}
 	}
-	index := map[handState]int{start: 0}
-	states := []handState{start}
-	var rows [][]handArc
-	var tau, work []float64
-	for k := 0; k < len(states); k++ {
-		arcs, tk, wk := h.out(states[k])
-		rows, tau, work = append(rows, arcs), append(tau, tk), append(work, wk)
-		for _, e := range arcs {
-			if _, ok := index[e.to]; !ok {
-				index[e.to] = len(states)
-				states = append(states, e.to)
-			}
-		}
-	}
-	ns := len(states)
-	a := mat.NewDense(ns, ns, nil)
-	for i, arcs := range rows {
-		a.Set(i, i, a.At(i, i)-1)
-		for _, e := range arcs {
-			j := index[e.to]
-			a.Set(j, i, a.At(j, i)+e.pr)
-		}
-	}
-	rhs := mat.NewVecDense(ns, nil)
-	for i := range ns {
-		a.Set(ns-1, i, 1)
-	}
-	rhs.SetVec(ns-1, 1)
-	var pi mat.VecDense
-	if err := pi.SolveVec(a, rhs); err != nil {
-		t.Fatal(err)
-	}
-	var sw, st float64
-	for i := range ns {
-		sw += pi.AtVec(i) * work[i]
-		st += pi.AtVec(i) * tau[i]
-	}
-	return sw / st
+	return handUWT(t, start, h.out)
 }
 
 // TestBatchRowOracle compares UWT with failure events against the

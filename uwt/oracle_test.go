@@ -135,12 +135,20 @@ func handChain(t *testing.T, sc *scenario.Scenario, interval float64) float64 {
 	if h.r(h.n) == 0 {
 		start = handState{kind: 'D', p: h.n, n: h.n}
 	}
+	return handUWT(t, start, h.out)
+}
+
+// handUWT explores the chain from start with out (a state's arcs, sojourn
+// and reward), solves πᵀP = πᵀ, Σπ = 1 by a dense LU and returns UWT =
+// Σπw / Σπτ.
+func handUWT(t *testing.T, start handState, out func(handState) ([]handArc, float64, float64)) float64 {
+	t.Helper()
 	index := map[handState]int{start: 0}
 	states := []handState{start}
 	var rows [][]handArc
 	var tau, work []float64
 	for k := 0; k < len(states); k++ {
-		arcs, tk, wk := h.out(states[k])
+		arcs, tk, wk := out(states[k])
 		rows, tau, work = append(rows, arcs), append(tau, tk), append(work, wk)
 		for _, e := range arcs {
 			if _, ok := index[e.to]; !ok {
