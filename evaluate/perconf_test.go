@@ -154,16 +154,7 @@ func TestSimulateReconfigureMatchesModel(t *testing.T) {
 		interval      = 400.0
 		k, length     = 20, 5e6 // segments and their length, seconds
 	)
-	// The application of TestSimulateMatchesModel.
-	app := scenario.Application{
-		WorkRate: []float64{1, 1.8, 2.5, 3.1},
-		Latency:  []float64{20, 25, 30, 35}, Overhead: []float64{15, 20, 25, 30},
-		Recovery: scenario.RecoveryConstant(10, n),
-	}
-	sc, err := scenario.New(scenario.System{Processors: n, MTTF: mttf, MTTR: mttr}, app, scenario.Policy{Kind: scenario.Greedy})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := replayScenario(t) // TestSimulateMatchesModel's
 	paper := exactUWT(t, sc, interval)
 	sc.Reconfigure = scenario.AtCheckpoint
 	want := exactUWT(t, sc, interval)

@@ -296,17 +296,7 @@ func TestSimulateMatchesModel(t *testing.T) {
 		interval      = 400.0
 		k, length     = 20, 5e6 // segments and their length, seconds
 	)
-	// Rates chosen so that every state kind occurs: with π = 5/6 the
-	// chance that all four nodes are down is (1/6)^4 ≈ 8e-4.
-	app := scenario.Application{
-		WorkRate: []float64{1, 1.8, 2.5, 3.1},
-		Latency:  []float64{20, 25, 30, 35}, Overhead: []float64{15, 20, 25, 30},
-		Recovery: scenario.RecoveryConstant(10, n),
-	}
-	sc, err := scenario.New(scenario.System{Processors: n, MTTF: mttf, MTTR: mttr}, app, scenario.Policy{Kind: scenario.Greedy})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := replayScenario(t)
 	want := exactUWT(t, sc, interval)
 	tr := exponentialTrace(t, n, mttf, mttr, k*length, rand.New(rand.NewPCG(3, 5)))
 	mean, half, sd := replayMean(t, tr, sc, interval, k, length, want)
@@ -358,4 +348,23 @@ func replayMean(t *testing.T, tr *trace.Trace, sc *scenario.Scenario, interval f
 	mean = sum / kf
 	sd = math.Sqrt((sum2 - kf*mean*mean) / (kf - 1))
 	return mean, 3.883*sd/math.Sqrt(kf) + 1e-4*want, sd
+}
+
+// replayScenario is the scenario of TestSimulateMatchesModel: 4 nodes,
+// MTTF 5000 s, MTTR 1000 s, greedy, rates chosen so that every state kind
+// occurs (with π = 5/6 the chance that all four nodes are down is
+// (1/6)^4 ≈ 8e-4).
+func replayScenario(t *testing.T) *scenario.Scenario {
+	t.Helper()
+	const n = 4
+	app := scenario.Application{
+		WorkRate: []float64{1, 1.8, 2.5, 3.1},
+		Latency:  []float64{20, 25, 30, 35}, Overhead: []float64{15, 20, 25, 30},
+		Recovery: scenario.RecoveryConstant(10, n),
+	}
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 5000, MTTR: 1000}, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }
