@@ -250,25 +250,11 @@ func TestRowsMatchDense(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(13, 2))
 	trimmed := false
 	for it := range 24 {
-		n := 2 + rnd.IntN(40)
-		a := 1 + rnd.IntN(n)
-		lambda := math.Exp(rnd.Float64()*4 - 2)
-		theta := math.Exp(rnd.Float64()*6 - 3)
-		tt := math.Exp(rnd.Float64()*4 - 3)
-		sizes := randomSizes(rnd, min(2+rnd.IntN(7), n))
-		name := fmt.Sprintf("#%d n=%d a=%d λ=%.3g θ=%.3g t=%.3g sizes=%.2f", it, n, a, lambda, theta, tt, sizes)
-		c, err := New(n, a, lambda, theta, sizes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := n - a
-		var p, q mat.Dense
-		tau := make([]float64, m+1)
-		if err := c.Transition(&p, &q, tau, tt); err != nil {
-			t.Fatal(err)
-		}
+		rc := randomDenseChain(t, rnd, it)
+		c, m, tt, name := rc.c, rc.m, rc.t, rc.name
+		p, q, tau := &rc.p, &rc.q, rc.tau
 		for s := 0; s <= m; s++ {
-			sum := mat.Sum(p.Slice(s, s+1, 0, m+1)) + mat.Sum(q.Slice(s, s+1, 0, n))
+			sum := mat.Sum(p.Slice(s, s+1, 0, m+1)) + mat.Sum(q.Slice(s, s+1, 0, rc.c.N()))
 			if math.Abs(sum-1) > agreeTol {
 				t.Errorf("%s: dense row %d sums to 1 %+.2g", name, s, sum-1)
 			}
@@ -403,23 +389,9 @@ func TestErrors(t *testing.T) {
 func TestRowsOneRow(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(20, 1))
 	for it := range 16 {
-		n := 2 + rnd.IntN(40)
-		a := 1 + rnd.IntN(n)
-		lambda := math.Exp(rnd.Float64()*4 - 2)
-		theta := math.Exp(rnd.Float64()*6 - 3)
-		tt := math.Exp(rnd.Float64()*4 - 3)
-		sizes := randomSizes(rnd, min(2+rnd.IntN(7), n))
-		name := fmt.Sprintf("#%d n=%d a=%d λ=%.3g θ=%.3g t=%.3g sizes=%.2f", it, n, a, lambda, theta, tt, sizes)
-		c, err := New(n, a, lambda, theta, sizes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := n - a
-		var p, q mat.Dense
-		tau := make([]float64, m+1)
-		if err := c.Transition(&p, &q, tau, tt); err != nil {
-			t.Fatal(err)
-		}
+		rc := randomDenseChain(t, rnd, it)
+		c, m, tt, name := rc.c, rc.m, rc.t, rc.name
+		p, q, tau := &rc.p, &rc.q, rc.tau
 		for _, tol := range []float64{0, 1e-13, 1e-6} {
 			for s := 0; s <= m; s++ {
 				rows, err := c.Rows(s, s+1, tt, tol)
@@ -430,4 +402,38 @@ func TestRowsOneRow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// denseChain is a random chain of the Rows tests with its dense Van Loan
+// transition (the oracle) at its segment length t.
+type denseChain struct {
+	c    *Chain
+	m    int // spare slots n − a
+	t    float64
+	name string
+	p, q mat.Dense
+	tau  []float64
+}
+
+// randomDenseChain draws a chain of up to 41 processors with sizes up to
+// 8, rates over e^[−3, 3] and t over e^[−3, 1], and computes its dense
+// transition.
+func randomDenseChain(t *testing.T, rnd *rand.Rand, it int) *denseChain {
+	t.Helper()
+	n := 2 + rnd.IntN(40)
+	a := 1 + rnd.IntN(n)
+	lambda := math.Exp(rnd.Float64()*4 - 2)
+	theta := math.Exp(rnd.Float64()*6 - 3)
+	tt := math.Exp(rnd.Float64()*4 - 3)
+	sizes := randomSizes(rnd, min(2+rnd.IntN(7), n))
+	d := &denseChain{m: n - a, t: tt, name: fmt.Sprintf("#%d n=%d a=%d λ=%.3g θ=%.3g t=%.3g sizes=%.2f", it, n, a, lambda, theta, tt, sizes)}
+	var err error
+	if d.c, err = New(n, a, lambda, theta, sizes); err != nil {
+		t.Fatal(err)
+	}
+	d.tau = make([]float64, d.m+1)
+	if err := d.c.Transition(&d.p, &d.q, d.tau, tt); err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
