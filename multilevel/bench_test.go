@@ -56,37 +56,7 @@ func BenchmarkLevels(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		b.Run("New/"+tc.name, func(b *testing.B) {
-			c0 := cpuTime()
-			for b.Loop() {
-				if _, err := New(sc); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
-		})
-		m, err := New(sc)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run("Evaluate/"+tc.name, func(b *testing.B) {
-			c0 := cpuTime()
-			for b.Loop() {
-				if _, err := m.Evaluate([]int{20}, 600); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
-		})
-		b.Run("Optimize/"+tc.name, func(b *testing.B) {
-			c0 := cpuTime()
-			for b.Loop() {
-				if r, err := m.Optimize(context.Background(), nil); err != nil || math.IsNaN(r.UWT) {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
-		})
+		benchModel(b, sc, tc.name, []int{20}, false)
 	}
 	// SCR's largest pattern: 10⁶ segments per period, three levels.
 	pr := &Process{Rate: 8.3e-6, Severity: []float64{0.93, 0.062, 0.008},
@@ -124,38 +94,47 @@ func BenchmarkLevelsIntermediate(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run("New/"+tc.name, func(b *testing.B) {
-			c0 := cpuTime()
-			for b.Loop() {
-				if _, err := New(sc); err != nil {
-					b.Fatal(err)
-				}
+		benchModel(b, sc, tc.name, []int{3, 2}, true)
+	}
+}
+
+// benchModel runs the sub-benchmarks New, Evaluate (at pattern and
+// I = 600 s) and Optimize of sc, in CPU time per operation; reportV2
+// also reports the optimum's V₂.
+func benchModel(b *testing.B, sc *scenario.Scenario, name string, pattern []int, reportV2 bool) {
+	b.Run("New/"+name, func(b *testing.B) {
+		c0 := cpuTime()
+		for b.Loop() {
+			if _, err := New(sc); err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
-		})
-		m, err := New(sc)
-		if err != nil {
-			b.Fatal(err)
 		}
-		b.Run("Evaluate/"+tc.name, func(b *testing.B) {
-			c0 := cpuTime()
-			for b.Loop() {
-				if _, err := m.Evaluate([]int{3, 2}, 600); err != nil {
-					b.Fatal(err)
-				}
+		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+	})
+	m, err := New(sc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Evaluate/"+name, func(b *testing.B) {
+		c0 := cpuTime()
+		for b.Loop() {
+			if _, err := m.Evaluate(pattern, 600); err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
-		})
-		b.Run("Optimize/"+tc.name, func(b *testing.B) {
-			c0 := cpuTime()
-			for b.Loop() {
-				r, err := m.Optimize(context.Background(), nil)
-				if err != nil || math.IsNaN(r.UWT) {
-					b.Fatal(err)
-				}
+		}
+		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+	})
+	b.Run("Optimize/"+name, func(b *testing.B) {
+		c0 := cpuTime()
+		for b.Loop() {
+			r, err := m.Optimize(context.Background(), nil)
+			if err != nil || math.IsNaN(r.UWT) {
+				b.Fatal(err)
+			}
+			if reportV2 {
 				b.ReportMetric(float64(r.Pattern[1]), "V2")
 			}
-			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
-		})
-	}
+		}
+		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+	})
 }
