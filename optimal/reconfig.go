@@ -251,8 +251,12 @@ func (sv *Solver) group(pi int, pol *Policy) bool {
 	if q := sv.groups[pi]; q != nil && slices.Equal(q.acts, acts) {
 		return true
 	}
-	l := mat.NewDense(w, w, nil)
-	d := mat.NewDense(w, nU, nil)
+	if sv.groupL == nil {
+		sv.groupL, sv.groupD = mat.NewDense(w, w, nil), mat.NewDense(w, nU, nil)
+	}
+	l, d := sv.groupL, sv.groupD
+	l.Zero()
+	d.Zero()
 	tau := make([]float64, w)
 	for k, act := range acts {
 		l.Set(k, k, 1)
