@@ -251,8 +251,12 @@ func (sv *Solver) group(pi int, pol *Policy) bool {
 	if q := sv.groups[pi]; q != nil && slices.Equal(q.acts, acts) {
 		return true
 	}
-	l := mat.NewDense(w, w, nil)
-	d := mat.NewDense(w, nU, nil)
+	if sv.groupL == nil {
+		sv.groupL, sv.groupD = mat.NewDense(w, w, nil), mat.NewDense(w, nU, nil)
+	}
+	l, d := sv.groupL, sv.groupD
+	l.Zero()
+	d.Zero()
 	tau := make([]float64, w)
 	for k, act := range acts {
 		l.Set(k, k, 1)
@@ -412,15 +416,21 @@ func (sv *Solver) changedRows(arows [][]float64, gens []uint64) (*entryBase, []i
 
 // factorEntries factorises the system of arows, keeps it as sv.entry
 // (with the solve for rhs) and returns that solve; false when it is
-// singular to working precision.
+// singular to working precision. It reuses the storage of the kept
+// factorisation it replaces (of the same order): a search that changes
+// every row refactorises at each point.
 func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
 	k := len(arows)
-	a := mat.NewDense(k, k, nil)
-	for i, ri := range arows {
-		copy(a.RawRowView(i), ri)
+	base := sv.entry
+	sv.entry = nil
+	if base == nil || base.a.RawMatrix().Rows != k {
+		base = &entryBase{a: mat.NewDense(k, k, nil)}
 	}
-	base := &entryBase{a: a, gens: slices.Clone(gens)}
-	base.lu.Factorize(a)
+	*base = entryBase{a: base.a, gens: append(base.gens[:0], gens...), lu: base.lu, rhs: base.rhs[:0], y: base.y[:0]}
+	for i, ri := range arows {
+		copy(base.a.RawRowView(i), ri)
+	}
+	base.lu.Factorize(base.a)
 	if c := base.lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
 		sv.entry = nil
 		return nil, false
@@ -430,7 +440,7 @@ func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDe
 	if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
 		return nil, false
 	}
-	base.rhs, base.y = slices.Clone(rhs.RawVector().Data), slices.Clone(x.RawVector().Data)
+	base.rhs, base.y = append(base.rhs, rhs.RawVector().Data...), append(base.y, x.RawVector().Data...)
 	return &x, true
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
+	"gonum.org/v1/gonum/mat"
 )
 
 // DefaultMinInterval and DefaultMaxInterval are the default bounds on
@@ -170,7 +171,9 @@ type Solver struct {
 	groups    []*entryGroup // solveByEntries' groups, per checkpoint count index
 	entryRows []entryRow    // solveByEntries' rows, per up state
 	entryGen  uint64        // generations of entryRows
-	classes   *classMemo    // the last evaluation's graph and recurrent classes
+	// groupL and groupD are group's scratch for L_p and D_p.
+	groupL, groupD *mat.Dense
+	classes        *classMemo // the last evaluation's graph and recurrent classes
 }
 
 // upStates makes New keep the up states U also without reconfiguration
