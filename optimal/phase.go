@@ -723,6 +723,7 @@ func (sv *Solver) initFast() {
 		sv.resCache = make([]atomic.Pointer[birthdeath.RowBlock], len(sv.acts)*sv.w)
 	}
 	keptBand := 0 // band states whose factorisation is kept
+	var scratch []float64
 	for b, a := range sv.acts {
 		n0 := max(sv.lo, a)
 		if n0 > sv.hi {
@@ -736,16 +737,19 @@ func (sv *Solver) initFast() {
 		fc := &fastConfig{b0: max(lo-k, 0), b1: min(hi+k, m), n0: n0}
 		sv.fast[b] = fc
 		bd := sv.band(b)
-		ones := make([]float64, bd.B1-bd.B0+1)
+		ones := slices.Grow(scratch[:0], bd.B1-bd.B0+1)[:bd.B1-bd.B0+1]
 		for j := range ones {
+			ones[j] = 0
 			if n2 := a - 1 + bd.B0 + j; n2 >= sv.lo && n2 <= sv.hi {
 				ones[j] = 1
 			}
 		}
 		r0, r1 := n0-a-bd.B0, sv.hi-a-bd.B0+1
-		kept := bd.ApplyRows(ones, nil, r0)
-		exit := bd.ExitRows(nil, r0)
-		fc.kept, fc.exit = slices.Clip(kept[r0:r1]), slices.Clip(exit[r0:r1])
+		kept := bd.ApplyRows(ones, ones, r0)
+		fc.kept = slices.Clone(kept[r0:r1])
+		exit := bd.ExitRows(kept, r0)
+		fc.exit = slices.Clone(exit[r0:r1])
+		scratch = exit
 		fc.keptMin, fc.exitMax = slices.Min(fc.kept), slices.Max(fc.exit)
 		for pi := range sv.ps {
 			_, _, mass := sv.recovery(pi, b)

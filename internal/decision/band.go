@@ -135,12 +135,16 @@ func (bd *Band) Exit(dst []float64) []float64 {
 // ExitRows is Exit for the rows r0, …, B1 − B0 only, as ApplyRows.
 func (bd *Band) ExitRows(dst []float64, r0 int) []float64 {
 	k := len(bd.piv)
-	f := make([]float64, k)
+	if cap(dst) < k {
+		dst = make([]float64, k)
+	}
+	f := dst[:k] // the killing rates over ρ, solved in place
+	clear(f)
 	if bd.B0 > 0 {
 		f[0] += bd.down[0] / bd.rho
 	}
 	if bd.up[k-1] > 0 {
 		f[k-1] += bd.up[k-1] / bd.rho
 	}
-	return bd.ApplyRows(f, dst, r0)
+	return bd.ApplyRows(f, f, r0)
 }
