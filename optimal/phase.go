@@ -650,17 +650,20 @@ func (sv *Solver) resolventSums(ctx context.Context, v *values, need []bool) ([]
 			bd = &sc.bd
 			bd.Reset(sv.n-a, sv.lambda, sv.theta, sv.phases[b].Rho, fc.b0, fc.b1)
 		}
-		f := sc.f[:0]
+		// f[j] = h(X(a, n')) for n' = a − 1 + B0 + j in the window, 0
+		// outside it.
+		k := bd.B1 - bd.B0 + 1
+		f := slices.Grow(sc.f[:0], k)[:k]
 		hp := v.hX[sv.pa(b)*sv.w : (sv.pa(b)+1)*sv.w]
-		for j := range bd.B1 - bd.B0 + 1 {
-			h := 0.0
-			if n2 := a - 1 + bd.B0 + j; n2 >= sv.lo && n2 <= sv.hi {
-				h = hp[n2-sv.lo]
-			}
-			f = append(f, h)
+		j0 := min(max(sv.lo-(a-1+bd.B0), 0), k)
+		j1 := max(min(sv.hi-(a-1+bd.B0)+1, k), j0)
+		clear(f[:j0])
+		if j0 < j1 {
+			copy(f[j0:j1], hp[a-1+bd.B0+j0-sv.lo:])
 		}
-		sc.f = bd.Apply(f, f)
+		clear(f[j1:])
 		r0 := fc.n0 - a - bd.B0
+		sc.f = bd.ApplyRows(f, f, r0)
 		return slices.Clone(sc.f[r0 : r0+len(fc.kept)]), nil
 	}, func(b int, sum []float64) error {
 		out[b] = sum
@@ -720,6 +723,7 @@ func (sv *Solver) initFast() {
 		sv.resCache = make([]atomic.Pointer[birthdeath.RowBlock], len(sv.acts)*sv.w)
 	}
 	keptBand := 0 // band states whose factorisation is kept
+	var scratch []float64
 	for b, a := range sv.acts {
 		n0 := max(sv.lo, a)
 		if n0 > sv.hi {
@@ -733,16 +737,19 @@ func (sv *Solver) initFast() {
 		fc := &fastConfig{b0: max(lo-k, 0), b1: min(hi+k, m), n0: n0}
 		sv.fast[b] = fc
 		bd := sv.band(b)
-		ones := make([]float64, bd.B1-bd.B0+1)
+		ones := slices.Grow(scratch[:0], bd.B1-bd.B0+1)[:bd.B1-bd.B0+1]
 		for j := range ones {
+			ones[j] = 0
 			if n2 := a - 1 + bd.B0 + j; n2 >= sv.lo && n2 <= sv.hi {
 				ones[j] = 1
 			}
 		}
-		kept := bd.Apply(ones, nil)
-		exit := bd.Exit(nil)
 		r0, r1 := n0-a-bd.B0, sv.hi-a-bd.B0+1
-		fc.kept, fc.exit = slices.Clip(kept[r0:r1]), slices.Clip(exit[r0:r1])
+		kept := bd.ApplyRows(ones, ones, r0)
+		fc.kept = slices.Clone(kept[r0:r1])
+		exit := bd.ExitRows(kept, r0)
+		fc.exit = slices.Clone(exit[r0:r1])
+		scratch = exit
 		fc.keptMin, fc.exitMax = slices.Min(fc.kept), slices.Max(fc.exit)
 		for pi := range sv.ps {
 			_, _, mass := sv.recovery(pi, b)

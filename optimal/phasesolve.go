@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -506,6 +507,9 @@ func sameActions(acts, xs []int, pol *Policy) bool {
 	return true
 }
 
+// closedScratch holds the storage of factorClosed's matrix between calls.
+var closedScratch = sync.Pool{New: func() any { return new([]float64) }}
+
 // factorClosed builds and factorises solveSet's matrix of the closed set
 // xs with g (entry by entry as solveSet does) into sv.clu, or returns
 // solveSet's error for a singular system (and forgets the factors).
@@ -522,7 +526,13 @@ func (sv *Solver) factorClosed(eqs []equation, xs []int, pol *Policy) error {
 			local[x] = -1
 		}
 	}()
-	a := mat.NewDense(k, k, nil)
+	// The matrix is copied by Factorize: its storage goes back to
+	// closedScratch.
+	buf := closedScratch.Get().(*[]float64)
+	defer closedScratch.Put(buf)
+	*buf = slices.Grow((*buf)[:0], k*k)[:k*k]
+	clear(*buf)
+	a := mat.NewDense(k, k, *buf)
 	gcol := make([]float64, k)
 	for i, x := range xs {
 		e := &eqs[x]

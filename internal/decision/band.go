@@ -1,5 +1,7 @@
 package decision
 
+import "math"
+
 // Band is the resolvent ρ(ρI − G_B)⁻¹ of the spare chain on 0..m (j → j−1
 // at rate jλ, j → j+1 at rate (m−j)θ) killed when it leaves the band
 // B = [B0, B1] of spare counts: Apply gives, for a vector f over B, the
@@ -72,22 +74,52 @@ func (bd *Band) Reset(m int, lambda, theta, rho float64, b0, b1 int) {
 // states, and returns dst (allocated when nil or too short). f and dst
 // have one entry per state of the band and may be the same slice.
 func (bd *Band) Apply(f, dst []float64) []float64 {
+	return bd.ApplyRows(f, dst, 0)
+}
+
+// ApplyRows is Apply for the rows r0, …, len(f)−1 only: it sets those
+// entries of dst to the bits Apply gives them and leaves dst[:r0]
+// unspecified. The back substitution of a row reads only the rows after
+// it, so it stops at r0; the forward elimination starts at the first
+// non-zero entry of f (at r0 at the latest), with the sign of zero the
+// skipped entries would have carried. It panics if r0 is outside
+// [0, len(f)).
+func (bd *Band) ApplyRows(f, dst []float64, r0 int) []float64 {
 	k := len(bd.piv)
 	if len(f) != k {
 		panic("decision: Band.Apply: vector of the wrong length")
+	}
+	if r0 < 0 || r0 >= k {
+		panic("decision: Band.ApplyRows: row out of the band")
 	}
 	if cap(dst) < k {
 		dst = make([]float64, k)
 	}
 	dst = dst[:k]
-	z := bd.rho * f[0]
-	dst[0] = z
-	for i := 1; i < k; i++ {
+	// z_i = ρf_i + mul_i·z_{i−1} is a zero while f is, negative only if
+	// every f_j so far is −0 (ρ > 0, mul ≥ 0).
+	s, neg := 0, true
+	for s < r0 && f[s] == 0 {
+		neg = neg && math.Signbit(f[s])
+		s++
+	}
+	var z float64
+	if s == 0 {
+		z = bd.rho * f[0]
+	} else {
+		zprev := 0.0
+		if neg {
+			zprev = math.Copysign(0, -1)
+		}
+		z = bd.rho*f[s] + bd.mul[s]*zprev
+	}
+	dst[s] = z
+	for i := s + 1; i < k; i++ {
 		z = bd.rho*f[i] + bd.mul[i]*z
 		dst[i] = z
 	}
 	dst[k-1] /= bd.piv[k-1]
-	for i := k - 2; i >= 0; i-- {
+	for i := k - 2; i >= r0; i-- {
 		dst[i] = (dst[i] + bd.up[i]*dst[i+1]) / bd.piv[i]
 	}
 	return dst
@@ -97,13 +129,22 @@ func (bd *Band) Apply(f, dst []float64) []float64 {
 // chain leaves the band before the Exp(ρ) clock rings: the killed
 // resolvent applied to the killing rates over ρ.
 func (bd *Band) Exit(dst []float64) []float64 {
+	return bd.ExitRows(dst, 0)
+}
+
+// ExitRows is Exit for the rows r0, …, B1 − B0 only, as ApplyRows.
+func (bd *Band) ExitRows(dst []float64, r0 int) []float64 {
 	k := len(bd.piv)
-	f := make([]float64, k)
+	if cap(dst) < k {
+		dst = make([]float64, k)
+	}
+	f := dst[:k] // the killing rates over ρ, solved in place
+	clear(f)
 	if bd.B0 > 0 {
 		f[0] += bd.down[0] / bd.rho
 	}
 	if bd.up[k-1] > 0 {
 		f[k-1] += bd.up[k-1] / bd.rho
 	}
-	return bd.Apply(f, dst)
+	return bd.ApplyRows(f, f, r0)
 }

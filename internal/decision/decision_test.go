@@ -2,6 +2,8 @@ package decision
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -157,6 +159,78 @@ func TestBand(t *testing.T) {
 			}
 			if c.b0 == 0 && c.b1 == c.m && exit[i] != 0 {
 				t.Errorf("whole chain: exit %g ≠ 0", exit[i])
+			}
+		}
+	}
+}
+
+// fullSweep is the killed resolvent's two sweeps over every state of the
+// band with no skipping: the reference ApplyRows must match bit for bit.
+func fullSweep(bd *Band, f []float64) []float64 {
+	k := len(f)
+	x := make([]float64, k)
+	z := bd.rho * f[0]
+	x[0] = z
+	for i := 1; i < k; i++ {
+		z = bd.rho*f[i] + bd.mul[i]*z
+		x[i] = z
+	}
+	x[k-1] /= bd.piv[k-1]
+	for i := k - 2; i >= 0; i-- {
+		x[i] = (x[i] + bd.up[i]*x[i+1]) / bd.piv[i]
+	}
+	return x
+}
+
+// TestApplyRows holds ApplyRows and ExitRows to the full sweeps bit for
+// bit (tolerance 0, signed zeros included) on the rows they return, for
+// vectors with leading zeros of either sign, with the first non-zero
+// entry before, at and after r0, and all zeros; in place and not.
+func TestApplyRows(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	rnd := rand.New(rand.NewPCG(20, 5))
+	for _, c := range []struct {
+		m      int
+		b0, b1 int
+	}{
+		{40, 0, 40},
+		{200, 100, 160},
+		{511, 480, 511},
+	} {
+		bd := NewBand(c.m, 1/8.0, 1/4.0, 0.01, c.b0, c.b1)
+		k := c.b1 - c.b0 + 1
+		for _, first := range []int{0, 1, k / 3, k / 2, k - 1, k} {
+			for _, zero := range []float64{0, negZero} {
+				f := make([]float64, k)
+				for i := range f {
+					f[i] = zero
+					if i >= first {
+						f[i] = rnd.NormFloat64()
+					}
+				}
+				want := fullSweep(bd, f)
+				kill := make([]float64, k) // the killing rates over ρ
+				if c.b0 > 0 {
+					kill[0] = bd.down[0] / bd.rho
+				}
+				kill[k-1] += bd.up[k-1] / bd.rho
+				wantExit := fullSweep(bd, kill)
+				for _, r0 := range []int{0, 1, k / 3, k / 2, k - 1} {
+					got := bd.ApplyRows(f, nil, r0)
+					in := slices.Clone(f)
+					in = bd.ApplyRows(in, in, r0)
+					exit := bd.ExitRows(nil, r0)
+					for i := r0; i < k; i++ {
+						w := math.Float64bits(want[i])
+						if math.Float64bits(got[i]) != w || math.Float64bits(in[i]) != w {
+							t.Fatalf("m = %d, band [%d, %d], first %d, zero %v, r0 %d: row %d = %v (in place %v), full sweep %v",
+								c.m, c.b0, c.b1, first, zero, r0, i, got[i], in[i], want[i])
+						}
+						if math.Float64bits(exit[i]) != math.Float64bits(wantExit[i]) {
+							t.Fatalf("m = %d, r0 %d: exit row %d = %v, full %v", c.m, r0, i, exit[i], wantExit[i])
+						}
+					}
+				}
 			}
 		}
 	}

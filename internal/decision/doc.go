@@ -56,7 +56,10 @@
 // algorithm): Apply costs a few operations per state of the band, and
 // Exit gives the probability of leaving the band before the clock rings,
 // which bounds what the killing drops (TestBand holds Apply against the
-// closed-form rows of package birthdeath and a dense LU).
+// closed-form rows of package birthdeath and a dense LU). ApplyRows and
+// ExitRows give the rows from r0 on only, with the same bits: the back
+// substitution of a row reads only the rows after it, and the forward
+// elimination starts at f's first non-zero entry (TestApplyRows).
 //
 // References:
 //
