@@ -673,14 +673,7 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 		}
 	}
 	local := sv.local
-	for i, x := range xs {
-		local[x] = int32(i)
-	}
-	defer func() {
-		for _, x := range xs {
-			local[x] = -1
-		}
-	}()
+	defer indexSet(local, xs)()
 	a := mat.NewDense(k, k, nil)
 	rhs := mat.NewVecDense(k, nil)
 	gcol := make([]float64, k)

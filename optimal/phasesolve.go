@@ -51,7 +51,7 @@ func oneClosedInReach(eqs []equation, in []bool, ts *transientScratch) bool {
 			return false // states without equations: left to the general path
 		}
 	}
-	ts.fill = growInt32(ts.fill, len(eqs))
+	ts.fill = grow(ts.fill, len(eqs))
 	id := ts.fill // set number + 1 of each state emitted, 0 before
 	bottoms := 0
 	next := int32(0)
@@ -97,16 +97,6 @@ func leaves(eqs []equation, xs []int, local []int32) bool {
 // errClosedOutside stops solveTransient at a closed class outside the
 // states reachable from x₀: the policy has several, for the general path.
 var errClosedOutside = errors.New("optimal: a closed class outside the reachable set")
-
-// growInt32 returns s with length n, zero, reusing its storage.
-func growInt32(s []int32, n int) []int32 {
-	if cap(s) < n {
-		return make([]int32, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
 
 // transientScratch is the storage of solveTransient, kept by the solver
 // between evaluations.
@@ -323,17 +313,13 @@ func (sv *Solver) replayTransient(v *values, eqs []equation, sets []transientSet
 			continue
 		}
 		k := len(set.xs)
-		for i, x := range set.xs {
-			local[x] = int32(i)
-		}
+		undo := indexSet(local, set.xs)
 		x := grow(ts.x, k)
 		ts.x = x
 		for i, s := range set.xs {
 			x[i] = transientRHS(v, &eqs[s], local)
 		}
-		for _, s := range set.xs {
-			local[s] = -1
-		}
+		undo()
 		lu := blas64.General{Rows: k, Cols: k, Stride: k, Data: set.lu}
 		lapack64.Getrs(blas.NoTrans, lu, blas64.General{Rows: k, Cols: 1, Stride: 1, Data: x}, set.swaps)
 		for i, s := range set.xs {
@@ -358,13 +344,26 @@ func transientRHS(v *values, e *equation, local []int32) float64 {
 }
 
 // grow returns s with length n, zero, reusing its storage.
-func grow(s []float64, n int) []float64 {
+func grow[T float64 | int32](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]float64, n)
+		return make([]T, n)
 	}
 	s = s[:n]
 	clear(s)
 	return s
+}
+
+// indexSet sets local[x] to the position of x in xs (the others are −1)
+// and returns the function that sets them back to −1.
+func indexSet(local []int32, xs []int) (undo func()) {
+	for i, x := range xs {
+		local[x] = int32(i)
+	}
+	return func() {
+		for _, x := range xs {
+			local[x] = -1
+		}
+	}
 }
 
 // transientScratch returns the solver's scratch storage for nx states.
@@ -381,14 +380,7 @@ func (sv *Solver) transientScratch(nx int) *transientScratch {
 func (sv *Solver) solveTransientSet(v *values, eqs []equation, xs []int, ts *transientScratch, rec *transientSet) error {
 	k := len(xs)
 	local := ts.local
-	for i, x := range xs {
-		local[x] = int32(i)
-	}
-	defer func() {
-		for _, x := range xs {
-			local[x] = -1
-		}
-	}()
+	defer indexSet(local, xs)()
 	if !leaves(eqs, xs, local) {
 		return errClosedOutside
 	}
@@ -518,14 +510,7 @@ func (sv *Solver) factorClosed(eqs []equation, xs []int, pol *Policy) error {
 	k := len(xs)
 	ts := sv.transientScratch(len(eqs))
 	local := ts.local
-	for i, x := range xs {
-		local[x] = int32(i)
-	}
-	defer func() {
-		for _, x := range xs {
-			local[x] = -1
-		}
-	}()
+	defer indexSet(local, xs)()
 	// The matrix is copied by Factorize: its storage goes back to
 	// closedScratch.
 	buf := closedScratch.Get().(*[]float64)
