@@ -252,13 +252,19 @@ type Table struct {
 // NotEvaluated returns the rows of the systems that could not be
 // evaluated.
 func (t *Table) NotEvaluated() []Row {
-	var rows []Row
-	for _, r := range t.Rows {
-		if r.Status != Evaluated {
-			rows = append(rows, r)
+	return notEvaluated(t.Rows, func(r *Row) RowStatus { return r.Status })
+}
+
+// notEvaluated returns the rows whose status is not Evaluated (nil when
+// there is none), for Table and LevelsTable.
+func notEvaluated[R any](rows []R, status func(*R) RowStatus) []R {
+	var out []R
+	for i := range rows {
+		if status(&rows[i]) != Evaluated {
+			out = append(out, rows[i])
 		}
 	}
-	return rows
+	return out
 }
 
 // Run evaluates the model on random segments of every system for every

@@ -50,13 +50,7 @@ type LevelsTable struct {
 // NotEvaluated returns the rows of the systems that could not be
 // evaluated.
 func (t *LevelsTable) NotEvaluated() []LevelsRow {
-	var rows []LevelsRow
-	for _, r := range t.Rows {
-		if r.Status != Evaluated {
-			rows = append(rows, r)
-		}
-	}
-	return rows
+	return notEvaluated(t.Rows, func(r *LevelsRow) RowStatus { return r.Status })
 }
 
 // RunLevels is Run for multi-level applications (Settings.Resolve returns
