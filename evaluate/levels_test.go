@@ -21,6 +21,16 @@ import (
 // 2) with an exponential repair of mean mttr.
 func synthSeverityTrace(t *testing.T, rng *rand.Rand, n int, span, lambda, f1, mttr float64) *trace.Trace {
 	t.Helper()
+	return synthCauseTrace(t, rng, n, span, lambda, mttr, []float64{f1, 1 - f1}, []trace.Cause{trace.Software, trace.Hardware})
+}
+
+// synthCauseTrace returns a trace of n nodes over [0, span): each node
+// fails at rate lambda while up, with cause causes[i] with probability
+// shares[i]. A software failure is repaired at once (a process crash,
+// severity 1 under trace.DefaultSeverityMap), any other after an
+// exponential repair of mean mttr.
+func synthCauseTrace(t *testing.T, rng *rand.Rand, n int, span, lambda, mttr float64, shares []float64, causes []trace.Cause) *trace.Trace {
+	t.Helper()
 	nodes := make([]trace.Node, n)
 	for i := range nodes {
 		nd := trace.Node{Start: 0, End: span}
@@ -30,9 +40,16 @@ func synthSeverityTrace(t *testing.T, rng *rand.Rand, n int, span, lambda, f1, m
 			if at >= span {
 				break
 			}
-			iv := trace.Interval{Start: at, End: at, Cause: trace.Software}
-			if rng.Float64() >= f1 {
-				iv.Cause = trace.Hardware
+			c, u := len(shares)-1, rng.Float64()
+			for k, f := range shares {
+				if u < f {
+					c = k
+					break
+				}
+				u -= f
+			}
+			iv := trace.Interval{Start: at, End: at, Cause: causes[c]}
+			if iv.Cause != trace.Software {
 				iv.End = math.Min(at+rng.ExpFloat64()*mttr, span)
 			}
 			nd.Down = append(nd.Down, iv)
@@ -51,15 +68,26 @@ func synthSeverityTrace(t *testing.T, rng *rand.Rand, n int, span, lambda, f1, m
 // levels of constant costs: level 1 c1 seconds, level 2 c2 (latency =
 // overhead = recovery), work rate a^0.9.
 func twoLevelApp(n int, c1, c2 float64) scenario.Application {
-	var work, l1, l2 []float64
+	return levelsApp(n, c1, c2)
+}
+
+// levelsApp is an application of n processors with one checkpoint level
+// per cost, of constant costs (latency = overhead = recovery), level 1
+// the first, work rate a^0.9.
+func levelsApp(n int, costs ...float64) scenario.Application {
+	var work []float64
 	for k := 1; k <= n; k++ {
 		work = append(work, math.Pow(float64(k), 0.9))
-		l1, l2 = append(l1, c1), append(l2, c2)
 	}
-	return scenario.Application{WorkRate: work, Levels: []scenario.Level{
-		{Latency: l1, Overhead: l1, Recovery: scenario.RecoveryConstant(c1, n)},
-		{Latency: l2, Overhead: l2, Recovery: scenario.RecoveryConstant(c2, n)},
-	}}
+	app := scenario.Application{WorkRate: work}
+	for _, c := range costs {
+		lat := make([]float64, n)
+		for k := range lat {
+			lat[k] = c
+		}
+		app.Levels = append(app.Levels, scenario.Level{Latency: lat, Overhead: lat, Recovery: scenario.RecoveryConstant(c, n)})
+	}
+	return app
 }
 
 // TestLevelsReplayMatchesModel is the oracle of the multi-level replay:
@@ -69,7 +97,10 @@ func twoLevelApp(n int, c1, c2 float64) scenario.Application {
 // trace's causes, agrees with package multilevel's UWT within the
 // replay's confidence interval (K independent segments, z = 3.29: 99.9 %),
 // on one node, under greedy on four nodes and moldable:2 of four (spares
-// and long repairs).
+// and long repairs), and with three levels and failures of every
+// severity under greedy and the vector (1, 2, 2, 4) on four nodes (the
+// positional chain of docs/model.md section 12: a hardware failure
+// restores a level-2 checkpoint inside the period).
 // Power check: the model given the wrong severity shares predicts a UWT
 // for the same schedule that the interval rejects.
 func TestLevelsReplayMatchesModel(t *testing.T) {
@@ -82,20 +113,23 @@ func TestLevelsReplayMatchesModel(t *testing.T) {
 		name       string
 		n          int
 		mttf, mttr float64
-		f1         float64
-		c1, c2     float64
+		shares     []float64
+		costs      []float64
 		wrong      []float64
 		seed       uint64
 		policy     scenario.Policy
 	}{
-		{"one node", 1, 2 * 3600, 3600, 0.75, 10, 150, []float64{0.4, 0.6}, 1, scenario.Policy{}},
-		{"greedy on 4", 4, 8 * 3600, 2 * 3600, 0.8, 5, 120, []float64{0.5, 0.5}, 2, scenario.Policy{}},
-		{"moldable:2 of 4", 4, 4 * 3600, 8 * 3600, 0.7, 5, 120, []float64{0.4, 0.6}, 3, scenario.Policy{Kind: scenario.Moldable, Processors: 2}},
+		{"one node", 1, 2 * 3600, 3600, []float64{0.75, 0.25}, []float64{10, 150}, []float64{0.4, 0.6}, 1, scenario.Policy{}},
+		{"greedy on 4", 4, 8 * 3600, 2 * 3600, []float64{0.8, 0.2}, []float64{5, 120}, []float64{0.5, 0.5}, 2, scenario.Policy{}},
+		{"moldable:2 of 4", 4, 4 * 3600, 8 * 3600, []float64{0.7, 0.3}, []float64{5, 120}, []float64{0.4, 0.6}, 3, scenario.Policy{Kind: scenario.Moldable, Processors: 2}},
+		{"three levels, greedy on 4", 4, 6 * 3600, 2 * 3600, []float64{0.6, 0.3, 0.1}, []float64{5, 30, 300}, []float64{0.3, 0.3, 0.4}, 4, scenario.Policy{}},
+		{"three levels, vector (1,2,2,4)", 4, 6 * 3600, 3 * 3600, []float64{0.6, 0.3, 0.1}, []float64{5, 30, 300}, []float64{0.3, 0.3, 0.4}, 5, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 2, 2, 4}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(tc.seed, 7))
-			tr := synthSeverityTrace(t, rng, tc.n, K*span, 1/tc.mttf, tc.f1, tc.mttr)
-			app := twoLevelApp(tc.n, tc.c1, tc.c2)
+			L := len(tc.costs)
+			tr := synthCauseTrace(t, rng, tc.n, K*span, 1/tc.mttf, tc.mttr, tc.shares, []trace.Cause{trace.Software, trace.Hardware, trace.Network}[:L])
+			app := levelsApp(tc.n, tc.costs...)
 			model := func(shares []float64) *multilevel.Model {
 				sc, err := scenario.New(scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: tc.mttr,
 					FailureSeverity: &scenario.FailureSeverity{Shares: shares}}, app, tc.policy)
@@ -108,7 +142,7 @@ func TestLevelsReplayMatchesModel(t *testing.T) {
 				}
 				return m
 			}
-			truth := []float64{tc.f1, 1 - tc.f1}
+			truth := tc.shares
 			m := model(truth)
 			opt, err := m.Optimize(context.Background(), nil)
 			if err != nil {
@@ -128,7 +162,7 @@ func TestLevelsReplayMatchesModel(t *testing.T) {
 				run.CheckpointPattern = sched.Pattern
 				var sum, sum2 float64
 				for k := range K {
-					rp, _, err := newLevelsReplayer(tr, Segment{Start: float64(k) * span, Duration: span}, ReplaySettings{}, trace.DefaultSeverityMap(2), 0)
+					rp, _, err := newLevelsReplayer(tr, Segment{Start: float64(k) * span, Duration: span}, ReplaySettings{}, trace.DefaultSeverityMap(L), 0)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -208,6 +242,34 @@ func TestRunLevels(t *testing.T) {
 		}
 	}
 	t.Logf("gain %.4f ± %.4f, replayed UWT %.4f vs model %.4f", row.Gain.Mean, row.Gain.Std, row.UWT.Mean, row.ModelUWT.Mean)
+
+	// Three levels, greedy: software failures are severity 1, hardware 2
+	// and network 3 under trace.DefaultSeverityMap(3); each segment's
+	// estimated shares lie within 4 binomial standard deviations of the
+	// truth, and the model's schedule writes level-2 checkpoints.
+	three := []float64{0.6, 0.3, 0.1}
+	tr3 := synthCauseTrace(t, rand.New(rand.NewPCG(6, 7)), n, 120*86400, 1/mttf, 2*3600, three, []trace.Cause{trace.Software, trace.Hardware, trace.Network})
+	s3 := settings(1)
+	s3.Systems = []System{{Name: "synth3", Trace: tr3}}
+	s3.Resolve = func(_ string, k int) (scenario.Application, error) { return levelsApp(k, 5, 30, 300), nil }
+	tab3, err := RunLevels(context.Background(), s3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := tab3.Rows[0]; r.Status != Evaluated || len(r.Results) != 4 {
+		t.Fatalf("three levels: row %+v", r)
+	}
+	for k, res := range tab3.Rows[0].Results {
+		events := float64(res.Processors) * res.Start / mttf
+		for s, f := range three {
+			if sd := math.Sqrt(f * (1 - f) / events); !res.Estimated || len(res.Severity) != 3 || math.Abs(res.Severity[s]-f) > 4*sd {
+				t.Errorf("three levels, segment %d: estimated shares %v, want f%d = %v ± %.3f", k, res.Severity, s+1, f, 4*sd)
+			}
+		}
+		if p := res.MultiLevel.Pattern; len(p) != 2 || p[1] == 0 {
+			t.Errorf("three levels, segment %d: pattern %v writes no level-2 checkpoint", k, p)
+		}
+	}
 
 	for _, tc := range []struct {
 		name, field string
