@@ -70,3 +70,73 @@ func TestReconfOneLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestReconfFixedCount: on a fixed count (moldable: r(n) = a for n ≥ a)
+// reconfiguration never changes the count, so the chain with
+// reconfiguration (periods, in-place recoveries from the top level after
+// crashes, recoveries and down states, all jointly with the spare
+// count) gives the fixed-count model's figures (the nested period with
+// the down-time factor of the spare chain's stationary law, an
+// independent derivation), to 1e-10 (the window's Tol is 1e-15), with
+// two levels and with three (f₂ = 0), several severity shares, patterns
+// and intervals.
+func TestReconfFixedCount(t *testing.T) {
+	ctx := context.Background()
+	mid := scenario.Level{Latency: constant(60, 8), Overhead: constant(40, 8), Recovery: scenario.RecoveryConstant(80, 8)}
+	for _, tc := range []struct {
+		n, a     int
+		mttf     float64
+		sev      []float64
+		three    bool
+		patterns [][]int
+	}{
+		{6, 4, 2e4, []float64{0.7, 0.3}, false, [][]int{{0}, {1}, {4}, {30}}},
+		{8, 5, 5e4, []float64{0.9, 0.1}, false, [][]int{{0}, {3}, {12}}},
+		{5, 5, 1e4, []float64{0.5, 0.5}, false, [][]int{{2}}},
+		{6, 4, 1.5e4, []float64{0.7, 0, 0.3}, true, [][]int{{0, 0}, {2, 1}, {5, 3}}},
+		{8, 6, 3e4, []float64{0.4, 0, 0.6}, true, [][]int{{1, 0}, {0, 2}, {3, 3}}},
+	} {
+		sc := twoLevel(t, tc.n, tc.mttf, 4000, []float64{tc.sev[0], 1 - tc.sev[0]}, scenario.Policy{Kind: scenario.Moldable, Processors: tc.a})
+		if tc.three {
+			lv := sc.Application.Levels
+			m := mid
+			m.Latency, m.Overhead, m.Recovery = m.Latency[:tc.n], m.Overhead[:tc.n], scenario.RecoveryConstant(80, tc.n)
+			sc.Application.Levels = []scenario.Level{lv[0], m, lv[1]}
+			sc.System.FailureSeverity = &scenario.FailureSeverity{Shares: tc.sev}
+		}
+		sc.Reconfigure = scenario.AtCheckpoint
+		if err := sc.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		fixed, err := New(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fixed.Malleable() {
+			t.Fatal("moldable: the malleable model")
+		}
+		mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mm.rc == nil {
+			t.Fatal("not the chain with reconfiguration")
+		}
+		for _, v := range tc.patterns {
+			for _, I := range []float64{60, 600, 3000} {
+				want, err := fixed.Evaluate(v, I)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, avail, eff, down, lost, err := mm.rc.evaluate(v, I)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if lost > 1e-12 {
+					t.Errorf("V=%v I=%g: the window drops %g", v, I, lost)
+				}
+				matchFixed(t, fmt.Sprintf("N=%d a=%d f=%v V=%v I=%g", tc.n, tc.a, tc.sev, v, I), got, avail, eff, down, want, 1e-10)
+			}
+		}
+	}
+}
