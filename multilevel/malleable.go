@@ -64,8 +64,10 @@ type upState struct {
 // naming the field that asks for what it does not model: a processor
 // failure below the top severity (with three levels or more: a share
 // f_s > 0 for 1 < s < L), no checkpoint after recovery, reconfiguration
-// at checkpoints, or (with process crashes) a top-level recovery cost
-// that depends on the count that wrote the checkpoint.
+// at checkpoints beyond reconf.go (checkReconf), or (with process
+// crashes, without reconfiguration) a top-level recovery cost that
+// depends on the count that wrote the checkpoint. With reconfiguration
+// at checkpoints it holds the chain of reconf.go.
 func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*malleable, error) {
 	sev := sc.Severity()
 	// Processor failures inside the period (position.go).
@@ -123,8 +125,9 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 
 // checkMalleable refuses what the malleable model does not model, naming
 // the field: intermediate severities beyond three levels (or at all when
-// inner is not set), no checkpoint after recovery, reconfiguration, and
-// recovery costs by old count with severity-2 failures or crashes.
+// inner is not set), no checkpoint after recovery, reconfiguration
+// beyond checkReconf, and recovery costs by old count with severity-2
+// failures or (without reconfiguration) crashes.
 func checkMalleable(sc *scenario.Scenario, inner bool) error {
 	app := sc.Application
 	L := app.NumLevels()

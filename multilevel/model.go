@@ -37,10 +37,10 @@ func New(sc *scenario.Scenario) (*Model, error) {
 // failure events of several processors, or, with a policy that changes
 // the processor count, a processor failure below the top severity with
 // four levels or more (or with three and a recovery cost by old count),
-// no checkpoint after
-// recovery, reconfiguration at checkpoints, or a top-level recovery
-// cost that depends on the old count together with process crashes
-// (each error names its field). A malleable policy builds and solves
+// no checkpoint after recovery, reconfiguration at checkpoints with
+// four levels or more or with three and f₂ > 0, or (without
+// reconfiguration) a top-level recovery cost that depends on the old
+// count together with process crashes (each error names its field). A malleable policy builds and solves
 // its chain here (package uwt, with s; ctx cancels it).
 func NewWith(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error) {
 	if sc == nil {
