@@ -310,13 +310,16 @@ func (rb *rbuild) row(l rlabel) error {
 }
 
 // evaluate returns the UWT of pattern and interval: the chain of the
-// states reachable from a period on r(N) within the window, its
-// stationary law, and the renewal–reward ratios, with the stationary
-// mass of the jumps that leave the window (lost).
+// states reachable within the window from a decision with hi functional, its
+// stationary law (transient states get none), and the renewal–reward
+// ratios, with the stationary mass of the jumps that leave the window
+// (lost).
 func (rc *reconf) evaluate(pattern []int, interval float64) (uwtv, avail, eff, down, lost float64, err error) {
 	rb := &rbuild{rc: rc, pattern: pattern, interval: interval, parts: map[int]*rparts{},
 		b: markov.NewBuilder[rlabel](), info: map[rlabel]*rstate{}}
-	start := rlabel{rkStart, rc.act(rc.hi), rc.hi}
+	// Any state leads to the recurrent class: start from the decision
+	// with hi functional, the checkpoint written on r(N) > 0.
+	start := rc.after(rc.act(rc.n), rc.hi)
 	rb.info[start] = &rstate{}
 	rb.b.AddState(start)
 	rb.queue = append(rb.queue, start)
