@@ -2,8 +2,10 @@ package multilevel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -138,5 +140,27 @@ func TestReconfFixedCount(t *testing.T) {
 				matchFixed(t, fmt.Sprintf("N=%d a=%d f=%v V=%v I=%g", tc.n, tc.a, tc.sev, v, I), got, avail, eff, down, want, 1e-10)
 			}
 		}
+	}
+}
+
+// TestReconfBounds: a policy that leaves more than MaxPositionSpares
+// processors outside the application is refused before any matrix is
+// built, with an error naming reconfigure; the same scenario without
+// reconfiguration is accepted.
+func TestReconfBounds(t *testing.T) {
+	const n = 600
+	v := make([]int, n)
+	for k := range v {
+		v[k] = min(k+1, 100)
+	}
+	sc := twoLevel(t, n, 1e7, 3600, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Explicit, Explicit: v})
+	if _, err := New(sc); err != nil {
+		t.Fatalf("without reconfiguration: %v", err)
+	}
+	sc.Reconfigure = scenario.AtCheckpoint
+	_, err := New(sc)
+	var se *scenario.Error
+	if !errors.As(err, &se) || se.Field != "reconfigure" || !strings.Contains(err.Error(), "N − a = 500") {
+		t.Errorf("N = %d on 100: %v, want a scenario.Error naming reconfigure and N − a = 500", n, err)
 	}
 }
