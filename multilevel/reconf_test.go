@@ -10,6 +10,7 @@ import (
 
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
+	"gonum.org/v1/gonum/mat"
 )
 
 // reconfPolicies are the policies of the reconfiguration tests: each
@@ -163,4 +164,80 @@ func TestReconfBounds(t *testing.T) {
 	if !errors.As(err, &se) || se.Field != "reconfigure" || !strings.Contains(err.Error(), "N − a = 500") {
 		t.Errorf("N = %d on 100: %v, want a scenario.Error naming reconfigure and N − a = 500", n, err)
 	}
+}
+
+// TestReconfPartsRowSums: every row of the joint matrices of a period's
+// level-L body (the three-level matrix composition of position.go, on
+// the embedding of one, two or three levels) sums to the scalar
+// composition's probability (period.go, an independent code path) of
+// the same end: completing, a crash the top level handles, a processor
+// failure; to 1e-12. The spare law changes nothing of these.
+func TestReconfPartsRowSums(t *testing.T) {
+	ctx := context.Background()
+	mid := scenario.Level{Latency: constant(60, 8), Overhead: constant(40, 8), Recovery: scenario.RecoveryConstant(80, 8)}
+	for _, tc := range []struct {
+		sev     []float64
+		pattern []int
+	}{
+		{[]float64{1}, nil},
+		{[]float64{0.7, 0.3}, []int{0}},
+		{[]float64{0.7, 0.3}, []int{5}},
+		{[]float64{0.6, 0, 0.4}, []int{3, 2}},
+		{[]float64{0.6, 0, 0.4}, []int{0, 4}},
+	} {
+		sc := twoLevel(t, 8, 2e4, 4000, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Greedy})
+		lv := sc.Application.Levels
+		switch len(tc.sev) {
+		case 1:
+			sc = topOnly(t, sc)
+		case 3:
+			sc.Application.Levels = []scenario.Level{lv[0], mid, lv[1]}
+		}
+		if len(tc.sev) > 1 {
+			sc.System.FailureSeverity = &scenario.FailureSeverity{Shares: tc.sev}
+		}
+		sc.Reconfigure = scenario.AtCheckpoint
+		mm, err := newMalleable(ctx, sc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		L := len(tc.sev)
+		for _, a := range []int{1, 5, 8} {
+			for _, I := range []float64{50, 700} {
+				rp, err := mm.rc.partsOf(a, tc.pattern, I)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pr := &Process{Rate: float64(a) * sc.System.Lambda(), Severity: mm.sev, CheckpointAfterRecovery: true, Levels: levelsAt(sc.Application.CheckpointLevels(), a)}
+				c := composer{pr: pr, pattern: tc.pattern, interval: I, L: L, sev: L + 1}
+				body := c.body(L, L)
+				crash := 0.0
+				for s := 0; s < L; s++ {
+					crash += body.exit[s]
+				}
+				for s := 0; s <= 8-a; s++ {
+					for _, x := range []struct {
+						name      string
+						got, want float64
+					}{
+						{"done", sum(rp.done.RawRowView(s)), body.done},
+						{"crash", rowSum(rp.crash, s), crash},
+						{"kill", sum(rp.kill.RawRowView(s)), body.exit[L]},
+					} {
+						if math.Abs(x.got-x.want) > 1e-12 {
+							t.Errorf("f=%v V=%v a=%d I=%g row %d: %s %.15g, scalar %.15g", tc.sev, tc.pattern, a, I, s, x.name, x.got, x.want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// rowSum is the sum of row i of m, nil being zero.
+func rowSum(m *mat.Dense, i int) float64 {
+	if m == nil {
+		return 0
+	}
+	return sum(m.RawRowView(i))
 }
