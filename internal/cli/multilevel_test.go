@@ -348,8 +348,10 @@ func TestLevelsMalleableIntermediate(t *testing.T) {
 // of the model with reconfiguration at top-level checkpoints (package
 // multilevel on the loaded scenario with the option: the same UWT at the
 // reported pattern and interval, to 1e-12, and no better one at the
-// neighbouring intervals), above the optimum without it; three levels
-// with processor failures of severity 2 exit 1 naming reconfigure.
+// neighbouring intervals), above the optimum without it; markov
+// simulate --reconfigure at-checkpoint holds the same model's UWT in its
+// interval; three levels with processor failures of severity 2 exit 1
+// naming reconfigure.
 func TestOptimizeLevelsReconfigure(t *testing.T) {
 	path := writeFile(t, "ml8.json", `{"system": {"processors": 8, "mttf": 20000, "mttr": 3000, "failure_severity": [0.7, 0.3]},
 	 "application": {"work_rate": [1, 2, 3, 4, 5, 6, 7, 8],
@@ -391,6 +393,21 @@ func TestOptimizeLevelsReconfigure(t *testing.T) {
 			t.Errorf("the model at %v, %g s: %.15g above the optimum %.15g", with.Pattern, with.Interval*f, r.UWT, with.UWT)
 		}
 	}
+	// markov simulate runs levels with reconfiguration and compares with
+	// the same model.
+	withPattern := writeFile(t, "ml8p.json", strings.Replace(string(mustRead(t, path)), `"policy": "greedy"`, `"policy": "greedy", "checkpoint_pattern": [3]`, 1))
+	var sim struct {
+		ModelUWT  float64 `json:"model_uwt"`
+		ModelInCI bool    `json:"model_in_ci"`
+	}
+	runJSON(t, &sim, "simulate", "--scenario", withPattern, "--reconfigure", "at-checkpoint", "--interval", "300s", "--rel-tol", "0.01")
+	r, err := m.Evaluate([]int{3}, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sim.ModelInCI || sim.ModelUWT != r.UWT {
+		t.Errorf("simulate --reconfigure at-checkpoint: %+v; the model %v", sim, r.UWT)
+	}
 	three := writeFile(t, "ml3.json", `{"system": {"processors": 6, "mttf": 20000, "mttr": 3000, "failure_severity": [0.6, 0.3, 0.1]},
 	 "application": {"work_rate": [1, 2, 3, 4, 5, 6],
 	   "checkpoint_levels": [{"latency": 5, "overhead": 3, "recovery": 5}, {"latency": 40, "overhead": 30, "recovery": 60}, {"latency": 200, "overhead": 150, "recovery": 300}]},
@@ -398,4 +415,13 @@ func TestOptimizeLevelsReconfigure(t *testing.T) {
 	if _, errOut, code := run(t, "optimize", "--scenario", three, "--reconfigure", "at-checkpoint"); code != 1 || !strings.Contains(errOut, "reconfigure") || !strings.Contains(errOut, "severity 2") {
 		t.Errorf("optimize --reconfigure at-checkpoint, three levels with f₂ > 0: exit %d, %q", code, errOut)
 	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
