@@ -34,17 +34,17 @@ type rlabel struct{ kind, p, n int }
 // failure of the top severity (f_s = 0 for 1 < s < L, L ≤ 3), so it
 // restarts the period.
 type reconf struct {
-	n, lo, hi     int // processors, the window of functional counts
-	act           func(n int) int
-	rule          reschedule.Rule
-	recfg         scenario.Reconfigure
-	old           bool // the top level's recovery cost depends on the old count
-	top           scenario.Level
-	lambda, mu, θ float64
-	sev           []float64 // f₁, 0 …, the down share (malleable.sev)
-	levels        []scenario.Level
-	work          []float64
-	chains        *decision.Chains
+	n, lo, hi         int // processors, the window of functional counts
+	act               func(n int) int
+	rule              reschedule.Rule
+	recfg             scenario.Reconfigure
+	old               bool // the top level's recovery cost depends on the old count
+	top               scenario.Level
+	lambda, mu, theta float64
+	sev               []float64 // f₁, 0 …, the down share (malleable.sev)
+	levels            []scenario.Level
+	work              []float64
+	chains            *decision.Chains
 }
 
 // newReconf returns the chain of sc on the window [lo, hi], or an error
@@ -56,7 +56,7 @@ func newReconf(sc *scenario.Scenario, lo, hi int, mu float64, sev []float64) (*r
 	L := app.NumLevels()
 	levels := app.CheckpointLevels()
 	rc := &reconf{n: sc.N(), lo: lo, hi: hi, act: sc.Reschedule.At, rule: sc.Rule(), recfg: sc.Reconfigure,
-		top: levels[L-1], lambda: sc.System.Lambda(), mu: mu, θ: sc.System.Theta(), sev: sev, levels: levels,
+		top: levels[L-1], lambda: sc.System.Lambda(), mu: mu, theta: sc.System.Theta(), sev: sev, levels: levels,
 		work: app.WorkRate, chains: decision.NewChains(mu, sc.System.Theta())}
 	rc.old = rc.top.Recovery.DependsOnOld()
 	w := hi - lo + 1
@@ -260,7 +260,7 @@ func (rb *rbuild) row(l rlabel) error {
 	if l.kind == rkDown {
 		k := float64(l.n)
 		out := k * rc.mu
-		in := float64(rc.n-l.n) * rc.θ
+		in := float64(rc.n-l.n) * rc.theta
 		st.tau, st.down = 1/(out+in), true
 		if l.n > 0 {
 			rb.add(l, rc.after(l.p, l.n-1), out*st.tau)
