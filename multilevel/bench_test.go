@@ -138,3 +138,41 @@ func benchModel(b *testing.B, sc *scenario.Scenario, name string, pattern []int,
 		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
 	})
 }
+
+// BenchmarkLevelsReconfigure: greedy with reconfiguration at top-level
+// checkpoints (reconf.go) at N = 512, two levels (Atlas's costs 9 s and
+// 438 s, shares 0.9, 0.1) and three (9 s, 50 s, 438 s, shares 0.9, 0,
+// 0.1), MTTF 1 y and 1 d (two levels) or 10 d (three) per processor,
+// MTTR 1 h, work rate a; New, one
+// evaluation (I = 600 s, pattern [20] or [3, 2]) and the joint optimum,
+// CPU time per operation (cpu-ns/op).
+func BenchmarkLevelsReconfigure(b *testing.B) {
+	const n = 512
+	level := func(c float64) scenario.Level {
+		return scenario.Level{Latency: constant(c, n), Overhead: constant(c, n), Recovery: scenario.RecoveryLinear(c, 0, 0, n)}
+	}
+	for _, tc := range []struct {
+		name    string
+		levels  []scenario.Level
+		sev     []float64
+		mttf    float64
+		pattern []int
+	}{
+		{"N=512/greedy/L=2", []scenario.Level{level(9), level(438)}, []float64{0.9, 0.1}, 365 * 86400, []int{20}},
+		{"N=512/greedy/L=3", []scenario.Level{level(9), level(50), level(438)}, []float64{0.9, 0, 0.1}, 365 * 86400, []int{3, 2}},
+		{"N=512/greedy/L=2/MTTF=1d", []scenario.Level{level(9), level(438)}, []float64{0.9, 0.1}, 86400, []int{20}},
+		// MTTF 1 d with three levels: Optimize finds no bracket, with or
+		// without reconfiguration (UWT ≈ 0 where the search starts).
+		{"N=512/greedy/L=3/MTTF=10d", []scenario.Level{level(9), level(50), level(438)}, []float64{0.9, 0, 0.1}, 10 * 86400, []int{3, 2}},
+	} {
+		app := moldable(b, n, 1).Application
+		app.Levels = tc.levels
+		sc, err := scenario.New(scenario.System{Processors: n, MTTF: tc.mttf, MTTR: 3600,
+			FailureSeverity: &scenario.FailureSeverity{Shares: tc.sev}}, app, scenario.Policy{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sc.Reconfigure = scenario.AtCheckpoint
+		benchModel(b, sc, tc.name, tc.pattern, len(tc.levels) == 3)
+	}
+}

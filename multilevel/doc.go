@@ -6,7 +6,9 @@
 // policies that change the count (greedy, pb, ab, a vector) with two
 // levels, three with processor failures of any severity, or more when
 // every processor failure has the top severity ("Malleable policies"
-// and "Processor failures inside the period" below). The specification is
+// and "Processor failures inside the period" below), and with
+// reconfiguration at top-level checkpoints on one to three levels
+// ("Reconfiguration at top-level checkpoints"). The specification is
 // docs/model.md, section 12.
 //
 // # Levels, severities, patterns
@@ -119,9 +121,28 @@
 // failure restores the level-3 checkpoint, h solving a linear system on
 // the same chain. Processor failures below the top severity with four
 // levels or more, a recovery cost by old count with f₂ > 0, no
-// checkpoint after recovery, and a top-level recovery cost that depends
-// on the old count together with crashes are refused (docs/model.md
-// section 12 says why).
+// checkpoint after recovery, and (without reconfiguration) a top-level
+// recovery cost that depends on the old count together with crashes are
+// refused (docs/model.md section 12 says why).
+//
+// # Reconfiguration at top-level checkpoints
+//
+// With scenario.AtCheckpoint (one to three levels, every processor
+// failure of the top severity) the application reconfigures onto r(n')
+// whenever it writes a level-L checkpoint on a (a period's end, or the
+// end of a recovery from level L, after a processor failure or a crash)
+// with n' functional and r(n') ∉ {0, a}, at R_L(a, r(n')) + L_L(r(n'))
+// (reconf.go). The chain's states are period starts S(a, n), in-place
+// recoveries from level L after a crash C(a, n), recoveries R(p, n) onto
+// r(n) and down states D(p, n); each ends at a level-L checkpoint, a
+// crash the top level handles, or a processor failure, and the spare
+// count then decides the next state. The level-L body and the
+// recoveries are summarised jointly with the spare count by the matrix
+// composition above (position.go, on a three-level embedding of one or
+// two levels), the sojourns and rewards by the scalar one. Each
+// evaluation builds the chain on the window of functional counts and
+// solves it (package markov). Three levels with f₂ > 0 and four or more
+// are refused naming reconfigure.
 //
 // # The joint optimum
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
 )
@@ -41,6 +42,7 @@ type Settings struct {
 // evaluation is one pass over its recurrent states.
 type malleable struct {
 	pos    *positional // three levels with processor failures of severity 2, or nil
+	rc     *reconf     // reconfiguration at top-level checkpoints, or nil
 	sev    []float64   // the up phases' severity classes: f₁ … f_L, then the down share
 	procs  []*Process  // by configuration index
 	work   []float64   // ω(a) by configuration index
@@ -62,8 +64,10 @@ type upState struct {
 // naming the field that asks for what it does not model: a processor
 // failure below the top severity (with three levels or more: a share
 // f_s > 0 for 1 < s < L), no checkpoint after recovery, reconfiguration
-// at checkpoints, or (with process crashes) a top-level recovery cost
-// that depends on the count that wrote the checkpoint.
+// at checkpoints beyond reconf.go (checkReconf), or (with process
+// crashes, without reconfiguration) a top-level recovery cost that
+// depends on the count that wrote the checkpoint. With reconfiguration
+// at checkpoints it holds the chain of reconf.go.
 func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*malleable, error) {
 	sev := sc.Severity()
 	// Processor failures inside the period (position.go).
@@ -95,11 +99,21 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 	if err := mm.addStates(sc, res, mu); err != nil {
 		return nil, err
 	}
-	if inner {
-		n, lo, hi := sc.N(), sc.N(), 0
-		for _, w := range res.Inspect() {
-			lo, hi = min(lo, w.State.N), max(hi, w.State.N)
+	if sc.Reconfigure == scenario.AtCheckpoint {
+		// The window of the functional count's stationary law
+		// (Binomial(N, θ/(μ+θ)), whatever the application does), not
+		// that of the decision states: a period starts with all N up.
+		tol := uwt.DefaultTol
+		if s != nil && s.Tol != 0 {
+			tol = s.Tol
 		}
+		lo, hi := decision.Window(sc.N(), mu/(mu+sc.System.Theta()), tol)
+		mm.rc, err = newReconf(sc, lo, hi, mu, mm.sev)
+		return mm, err
+	}
+	if inner {
+		n := sc.N()
+		lo, hi := window(n, res)
 		levelsOf := func(a int) []Level { return levelsAt(levels, a) }
 		mm.pos, err = newPositional(n, lo, hi, sc.Reschedule.At, sc.System.Lambda(), mu, sc.System.Theta(), sev, app.WorkRate, levelsOf)
 		if err != nil {
@@ -111,8 +125,9 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 
 // checkMalleable refuses what the malleable model does not model, naming
 // the field: intermediate severities beyond three levels (or at all when
-// inner is not set), no checkpoint after recovery, reconfiguration, and
-// recovery costs by old count with severity-2 failures or crashes.
+// inner is not set), no checkpoint after recovery, reconfiguration
+// beyond checkReconf, and recovery costs by old count with severity-2
+// failures or (without reconfiguration) crashes.
 func checkMalleable(sc *scenario.Scenario, inner bool) error {
 	app := sc.Application
 	L := app.NumLevels()
@@ -127,10 +142,12 @@ func checkMalleable(sc *scenario.Scenario, inner bool) error {
 		return &scenario.Error{Field: "application.checkpoint_after_recovery", Problem: fmt.Sprintf(
 			"false with the policy %s, which changes the processor count: without a checkpoint after each recovery the next recovery depends on the history; use policy moldable:a", sc.Policy)}
 	}
-	if sc.Reconfigure == scenario.AtCheckpoint {
-		return &scenario.Error{Field: "reconfigure", Problem: "reconfiguration at checkpoints is not modelled with application.checkpoint_levels"}
-	}
 	levels := app.CheckpointLevels()
+	if sc.Reconfigure == scenario.AtCheckpoint {
+		// Crashes restart a recovery of fixed length (reconf.go): a cost
+		// by old count needs no refusal there.
+		return checkReconf(sc)
+	}
 	if inner {
 		for l, lv := range levels {
 			if lv.Recovery.DependsOnOld() {
@@ -142,6 +159,32 @@ func checkMalleable(sc *scenario.Scenario, inner bool) error {
 	if crash := sev[0]; L > 1 && crash > 0 && levels[L-1].Recovery.DependsOnOld() {
 		return &scenario.Error{Field: "application.checkpoint_levels", Problem: fmt.Sprintf(
 			"level %d's recovery depends on the count that wrote the checkpoint, with process crashes (system.failure_severity[0] = %g) and the policy %s: not modelled (crashes make the recovery's length random)", L, crash, sc.Policy)}
+	}
+	return nil
+}
+
+// window returns the window [lo, hi] of functional counts of the solved
+// decision chain res on n processors.
+func window(n int, res uwt.Result) (lo, hi int) {
+	lo = n
+	for _, w := range res.Inspect() {
+		lo, hi = min(lo, w.State.N), max(hi, w.State.N)
+	}
+	return lo, hi
+}
+
+// checkReconf refuses reconfiguration at checkpoints where reconf.go does
+// not model it: more than three levels, or three with processor failures
+// of severity 2.
+func checkReconf(sc *scenario.Scenario) error {
+	L := sc.Application.NumLevels()
+	if L > 3 {
+		return &scenario.Error{Field: "reconfigure", Problem: fmt.Sprintf(
+			"at-checkpoint with %d application.checkpoint_levels under the policy %s: modelled with one to three levels only (docs/model.md section 12)", L, sc.Policy)}
+	}
+	if f := sc.Severity(); L == 3 && f[1] != 0 {
+		return &scenario.Error{Field: "reconfigure", Problem: fmt.Sprintf(
+			"at-checkpoint with three levels, the policy %s and processor failures of severity 2 (system.failure_severity[1] = %g): not modelled; every processor failure must have the top severity (docs/model.md section 12)", sc.Policy, f[1])}
 	}
 	return nil
 }
@@ -160,6 +203,9 @@ func decisionChain(ctx context.Context, sc *scenario.Scenario, s *Settings, cras
 	}
 	down.System.FailureSeverity = nil
 	down.CheckpointPattern = nil
+	// The chain of up phases serves for its window (and, without
+	// reconfiguration, its states): reconf.go builds its own.
+	down.Reconfigure = scenario.Never
 	down.System.MTTF = sc.System.MTTF / (1 - crash)
 	if down.System.MTTF > scenario.MaxSeconds {
 		return uwt.Result{}, 0, &scenario.Error{Field: "system.failure_severity", Problem: fmt.Sprintf(
@@ -255,14 +301,22 @@ func (pr *Process) upPhase(pattern []int, interval float64) (periods, useful flo
 	L := len(pr.Levels)
 	c := composer{pr: pr, pattern: pattern, interval: interval, L: L, sev: L + 1}
 	top := c.block(L, L)
-	for i, n := range counts(pattern) {
-		lv := pr.Levels[i]
-		useful += n * (interval + lv.Latency - lv.Overhead)
-	}
+	useful = pr.useful(pattern, interval)
 	if top.exit[L] == 0 {
 		return math.Inf(1), useful
 	}
 	return top.done / top.exit[L], useful
+}
+
+// useful returns a period's useful computation: each segment ending with a
+// level-ℓ checkpoint commits I + L_ℓ − C_ℓ.
+func (pr *Process) useful(pattern []int, interval float64) float64 {
+	u := 0.0
+	for i, n := range counts(pattern) {
+		lv := pr.Levels[i]
+		u += n * (interval + lv.Latency - lv.Overhead)
+	}
+	return u
 }
 
 // evaluate returns the UWT of pattern and interval on the chain: the

@@ -37,10 +37,10 @@ func New(sc *scenario.Scenario) (*Model, error) {
 // failure events of several processors, or, with a policy that changes
 // the processor count, a processor failure below the top severity with
 // four levels or more (or with three and a recovery cost by old count),
-// no checkpoint after
-// recovery, reconfiguration at checkpoints, or a top-level recovery
-// cost that depends on the old count together with process crashes
-// (each error names its field). A malleable policy builds and solves
+// no checkpoint after recovery, reconfiguration at checkpoints with
+// four levels or more or with three and f₂ > 0, or (without
+// reconfiguration) a top-level recovery cost that depends on the old
+// count together with process crashes (each error names its field). A malleable policy builds and solves
 // its chain here (package uwt, with s; ctx cancels it).
 func NewWith(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error) {
 	if sc == nil {
@@ -196,6 +196,13 @@ func (m *Model) Evaluate(pattern []int, interval float64) (Result, error) {
 	}
 	r := Result{Interval: interval, Pattern: append([]int(nil), pattern...), Period: p, Down: m.down}
 	switch {
+	case m.mall != nil && m.mall.rc != nil:
+		var lost float64
+		r.UWT, r.Availability, r.Efficiency, r.Down, lost, err = m.mall.rc.evaluate(pattern, interval)
+		if err != nil {
+			return Result{}, err
+		}
+		r.Dropped = math.Max(m.mall.result.Dropped, lost)
 	case m.mall != nil && m.mall.pos != nil:
 		var lost float64
 		r.UWT, r.Availability, r.Efficiency, r.Down, lost, err = m.mall.pos.evaluate(pattern, interval)

@@ -255,7 +255,14 @@ func (c *mcomposer) wrap(l int, body mphase) (mphase, error) {
 // checkpoint: position 0).
 func (c *mcomposer) decisionRecovery(l int) (done, kill *mat.Dense, err error) {
 	lv := c.pr.Levels[l-1]
-	a, err := c.attempt(lv.Recovery + lv.Latency)
+	return c.recoveryLoop(lv.Recovery + lv.Latency)
+}
+
+// recoveryLoop returns a recovery of t seconds that crashes restart: with
+// one attempt's done D, crash exit X and processor-failure exit K, its
+// completion (I − X)⁻¹D and its end by a processor failure (I − X)⁻¹K.
+func (c *mcomposer) recoveryLoop(t float64) (done, kill *mat.Dense, err error) {
+	a, err := c.attempt(t)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -278,20 +285,48 @@ type upParts struct {
 }
 
 func (c *mcomposer) parts() (*upParts, error) {
+	u := &upParts{}
+	var err error
+	if u.rec2, u.kill2, err = c.decisionRecovery(2); err != nil {
+		return nil, err
+	}
+	if u.rec3, u.kill3, err = c.decisionRecovery(3); err != nil {
+		return nil, err
+	}
+	var b mphase
+	if b, u.mid, u.last, err = c.levelBodies(); err != nil {
+		return nil, err
+	}
+	if u.first, err = c.wrap(3, b); err != nil {
+		return nil, err
+	}
+	period := u.first.done
+	if v2 := c.pattern[1]; v2 > 0 {
+		period = mul(period, mul(c.repeat(u.mid, v2-1).done, u.last.done))
+	}
+	if u.periodInv, err = c.loopInverse(period); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// levelBodies returns the parts of the level-3 body: its first level-2
+// body (ending at level 2, or at level 3 when V₂ = 0), unwrapped, and,
+// when V₂ > 0, the level-2 blocks ending at level 2 and at level 3. The
+// body is first, then V₂ − 1 copies of mid, then last.
+func (c *mcomposer) levelBodies() (first, mid, last mphase, err error) {
 	v1, v2 := c.pattern[0], c.pattern[1]
 	var seg [4]mphase
 	for l := 1; l <= 3; l++ {
-		s, err := c.attempt(c.interval + c.pr.Levels[l-1].Latency)
-		if err != nil {
-			return nil, err
+		if seg[l], err = c.attempt(c.interval + c.pr.Levels[l-1].Latency); err != nil {
+			return
 		}
-		seg[l] = s
 	}
 	var head mphase // body(1, 1) and V₁ − 1 level-1 blocks
 	if v1 > 0 {
 		b11, err := c.wrap(1, seg[1])
 		if err != nil {
-			return nil, err
+			return first, mid, last, err
 		}
 		head = seg[1].then(c.repeat(b11, v1-1))
 	}
@@ -305,47 +340,22 @@ func (c *mcomposer) parts() (*upParts, error) {
 		}
 		return head.then(b1k), nil
 	}
-	u := &upParts{}
-	var err error
-	if u.rec2, u.kill2, err = c.decisionRecovery(2); err != nil {
-		return nil, err
-	}
-	if u.rec3, u.kill3, err = c.decisionRecovery(3); err != nil {
-		return nil, err
-	}
-	c0 := 2
 	if v2 == 0 {
-		c0 = 3
+		first, err = body2(3)
+		return
 	}
-	b, err := body2(c0)
-	if err != nil {
-		return nil, err
+	if first, err = body2(2); err != nil {
+		return
 	}
-	if u.first, err = c.wrap(3, b); err != nil {
-		return nil, err
+	if mid, err = c.wrap(2, first); err != nil {
+		return
 	}
-	if v2 > 0 {
-		if b, err = body2(2); err != nil {
-			return nil, err
-		}
-		if u.mid, err = c.wrap(2, b); err != nil {
-			return nil, err
-		}
-		if b, err = body2(3); err != nil {
-			return nil, err
-		}
-		if u.last, err = c.wrap(2, b); err != nil {
-			return nil, err
-		}
+	var b mphase
+	if b, err = body2(3); err != nil {
+		return
 	}
-	period := u.first.done
-	if v2 > 0 {
-		period = mul(period, mul(c.repeat(u.mid, v2-1).done, u.last.done))
-	}
-	if u.periodInv, err = c.loopInverse(period); err != nil {
-		return nil, err
-	}
-	return u, nil
+	last, err = c.wrap(2, b)
+	return
 }
 
 // superblock returns the superblock that leads from position b to b + 1

@@ -147,9 +147,11 @@
 // processors also crash (severity 1, nothing taken down) at f₁λ each,
 // and the exponential source takes processors down at (1 − f₁)λ. The
 // recovery from a level-ℓ checkpoint restarts on a lower severity,
-// escalates on severity ℓ. Failure events of several processors,
-// reconfiguration at checkpoints and per-state decisions are refused
-// with several levels. On a SeveritySource (NewSeverityListSource, a
+// escalates on severity ℓ. With scenario.AtCheckpoint the application
+// reconfigures at top-level checkpoints only (a period's start: the end
+// of a period, or of a recovery from the top level), at the top level's
+// costs (docs/model.md section 12). Failure events of several
+// processors and per-state decisions are refused with several levels. On a SeveritySource (NewSeverityListSource, a
 // trace replay) each failure's severity comes with its event instead:
 // nothing is drawn and no crash clock runs; a severity-1 failure whose
 // processors are all functional again at its instant (a zero-length

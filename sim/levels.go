@@ -61,7 +61,15 @@ func (lv *levels) recovery(p, a int) float64 {
 
 // errLevelsUnsupported is returned for a multi-level scenario with what
 // the multi-level timeline does not model yet.
-var errLevelsUnsupported = errors.New("sim: application.checkpoint_levels: failure events of several processors, reconfiguration at checkpoints and per-state decisions are not simulated with several levels yet")
+var errLevelsUnsupported = errors.New("sim: application.checkpoint_levels: failure events of several processors and per-state decisions (intervals, reconfiguration decisions) are not simulated with several levels yet")
+
+// atTop reports whether the checkpoint just written (a commit, or the end
+// of a recovery) is of the top level, the one the application may
+// reconfigure at (docs/model.md section 12): the position is a period's
+// start. A nil state (one level) is always at the top.
+func (lv *levels) atTop() bool {
+	return lv == nil || lv.boundary() == len(lv.digits)+1
+}
 
 // newLevels returns the multi-level state of sc, or nil for the
 // single-level model.

@@ -143,7 +143,7 @@ func newTimelineChecked(sc *scenario.Scenario, interval float64, d Decisions, sr
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
-	if sc.MultiLevel() && (d.Intervals != nil || d.Reconfigure != nil || sc.Reconfigure == scenario.AtCheckpoint || !sc.System.FailureEvents.Single()) {
+	if sc.MultiLevel() && (d.Intervals != nil || d.Reconfigure != nil || !sc.System.FailureEvents.Single()) {
 		return nil, errLevelsUnsupported
 	}
 	if src == nil {
@@ -552,7 +552,8 @@ func (tl *Timeline) pickFrom(ids []int, k int) {
 // complete ends the current segment without failure. An up segment
 // commits; a recovery has written its checkpoint. Either way the next up
 // segment starts on the same processors, unless the scenario reconfigures
-// at checkpoints and r(n) ∉ {0, a}: then a recovery onto r(n) starts.
+// at checkpoints, r(n) ∉ {0, a} and (with several levels) the checkpoint
+// is of the top level: then a recovery onto r(n) starts.
 func (tl *Timeline) complete() {
 	a := tl.a
 	if tl.phase == phaseUp && tl.lv != nil {
@@ -573,12 +574,18 @@ func (tl *Timeline) complete() {
 	}
 	tl.refill()
 	tl.p = a
-	if b := tl.target(a); b != a {
+	if b := tl.target(a); b != a && tl.lv.atTop() {
 		// Reconfigure at the checkpoint just written on a: a recovery
-		// onto b = r(n) (scenario.AtCheckpoint).
+		// onto b = r(n) (scenario.AtCheckpoint); with several levels at
+		// a top-level checkpoint only (docs/model.md section 12).
 		clear(tl.used)
 		tl.choose(b)
 		tl.phase = phaseRecovery
+		if lv := tl.lv; lv != nil {
+			tl.end = tl.now + lv.recovery(a, b)
+			lv.draw(tl.now, b, tl.rng)
+			return
+		}
 		tl.end = tl.now + tl.recovery.Cost(a, b) + tl.latency[b-1]
 		return
 	}

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-markov/markov/multilevel"
+	"github.com/ckpt-markov/markov/scenario"
 )
 
 // atlasFile writes the two-level Atlas scenario of issue 22 (LLNL's SCR
@@ -338,4 +341,87 @@ func TestLevelsMalleableIntermediate(t *testing.T) {
 	if _, errOut, code := run(t, "uwt", "--scenario", four, "--interval", "300s", "--pattern", "1,1,1"); code != 1 || !strings.Contains(errOut, "application.checkpoint_levels") {
 		t.Errorf("uwt on greedy with four levels and f₂ > 0: exit %d, %q; want 1 naming application.checkpoint_levels", code, errOut)
 	}
+}
+
+// TestOptimizeLevelsReconfigure: markov optimize --reconfigure
+// at-checkpoint on a two-level greedy scenario reports the joint optimum
+// of the model with reconfiguration at top-level checkpoints (package
+// multilevel on the loaded scenario with the option: the same UWT at the
+// reported pattern and interval, to 1e-12, and no better one at the
+// neighbouring intervals), above the optimum without it; markov
+// simulate --reconfigure at-checkpoint holds the same model's UWT in its
+// interval; three levels with processor failures of severity 2 exit 1
+// naming reconfigure.
+func TestOptimizeLevelsReconfigure(t *testing.T) {
+	path := writeFile(t, "ml8.json", `{"system": {"processors": 8, "mttf": 20000, "mttr": 3000, "failure_severity": [0.7, 0.3]},
+	 "application": {"work_rate": [1, 2, 3, 4, 5, 6, 7, 8],
+	   "checkpoint_levels": [{"latency": 5, "overhead": 3, "recovery": 5}, {"latency": 200, "overhead": 150, "recovery": 300}]},
+	 "policy": "greedy"}`)
+	type optimum struct {
+		Scenario struct {
+			Reconfigure string `json:"reconfigure"`
+		} `json:"scenario"`
+		UWT       float64 `json:"uwt"`
+		Interval  float64 `json:"interval"`
+		Pattern   []int   `json:"pattern"`
+		Malleable bool    `json:"malleable"`
+	}
+	var with, without optimum
+	runJSON(t, &with, "optimize", "--scenario", path, "--reconfigure", "at-checkpoint")
+	runJSON(t, &without, "optimize", "--scenario", path)
+	if with.Scenario.Reconfigure != "at-checkpoint" || !with.Malleable || len(with.Pattern) != 1 || !(with.UWT > without.UWT) {
+		t.Fatalf("optimize --reconfigure at-checkpoint: %+v; without: %+v", with, without)
+	}
+	sc, err := scenario.Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Reconfigure = scenario.AtCheckpoint
+	m, err := multilevel.New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []float64{1, 0.9, 1.1} {
+		r, err := m.Evaluate(with.Pattern, with.Interval*f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case f == 1 && math.Abs(r.UWT-with.UWT) > 1e-12*with.UWT:
+			t.Errorf("the model at %v, %g s: %.15g; optimize %.15g", with.Pattern, with.Interval, r.UWT, with.UWT)
+		case f != 1 && r.UWT > with.UWT:
+			t.Errorf("the model at %v, %g s: %.15g above the optimum %.15g", with.Pattern, with.Interval*f, r.UWT, with.UWT)
+		}
+	}
+	// markov simulate runs levels with reconfiguration and compares with
+	// the same model.
+	withPattern := writeFile(t, "ml8p.json", strings.Replace(string(mustRead(t, path)), `"policy": "greedy"`, `"policy": "greedy", "checkpoint_pattern": [3]`, 1))
+	var sim struct {
+		ModelUWT  float64 `json:"model_uwt"`
+		ModelInCI bool    `json:"model_in_ci"`
+	}
+	runJSON(t, &sim, "simulate", "--scenario", withPattern, "--reconfigure", "at-checkpoint", "--interval", "300s", "--rel-tol", "0.01")
+	r, err := m.Evaluate([]int{3}, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sim.ModelInCI || sim.ModelUWT != r.UWT {
+		t.Errorf("simulate --reconfigure at-checkpoint: %+v; the model %v", sim, r.UWT)
+	}
+	three := writeFile(t, "ml3.json", `{"system": {"processors": 6, "mttf": 20000, "mttr": 3000, "failure_severity": [0.6, 0.3, 0.1]},
+	 "application": {"work_rate": [1, 2, 3, 4, 5, 6],
+	   "checkpoint_levels": [{"latency": 5, "overhead": 3, "recovery": 5}, {"latency": 40, "overhead": 30, "recovery": 60}, {"latency": 200, "overhead": 150, "recovery": 300}]},
+	 "policy": "greedy"}`)
+	if _, errOut, code := run(t, "optimize", "--scenario", three, "--reconfigure", "at-checkpoint"); code != 1 || !strings.Contains(errOut, "reconfigure") || !strings.Contains(errOut, "severity 2") {
+		t.Errorf("optimize --reconfigure at-checkpoint, three levels with f₂ > 0: exit %d, %q", code, errOut)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -1,0 +1,103 @@
+package sim_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/ckpt-markov/markov/multilevel"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
+)
+
+// TestLevelsReconfigureAgainstModel: with reconfiguration at top-level
+// checkpoints (scenario.AtCheckpoint) under greedy and pb, with two
+// levels and with three (every processor failure of the top severity),
+// the exact model (package multilevel's chain with reconfiguration, an
+// independent computation) lies within the simulation's 99.9 %
+// confidence interval; and the simulation has the power to reject both
+// the model without reconfiguration and the model at a neighbouring
+// interval. The last case has a top-level recovery that depends on the
+// count that wrote the checkpoint, with crashes.
+func TestLevelsReconfigureAgainstModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation: skipped in -short")
+	}
+	pb := scenario.Policy{Kind: scenario.PerformanceBased}
+	for _, tc := range []struct {
+		n      int
+		mttf   float64
+		sev    []float64
+		v      []int
+		I      float64
+		pol    scenario.Policy
+		otherI float64
+		byOld  bool // the top level's recovery 100 + 40p s, p the count that wrote it
+	}{
+		{6, 2e4, []float64{0.7, 0.3}, []int{3}, 300, scenario.Policy{}, 200, false},
+		{8, 3e4, []float64{0.8, 0.2}, []int{4}, 250, pb, 150, false},
+		{6, 2e4, []float64{0.6, 0, 0.4}, []int{3, 2}, 300, scenario.Policy{}, 200, false},
+		{8, 3e4, []float64{0.5, 0, 0.5}, []int{2, 1}, 300, pb, 200, false},
+		{6, 1.5e4, []float64{0.6, 0.4}, []int{2}, 300, scenario.Policy{}, 200, true},
+	} {
+		var sc *scenario.Scenario
+		if len(tc.v) == 1 {
+			sc = twoLevelScenario(t, tc.n, tc.mttf, tc.sev, tc.v[0], tc.pol)
+		} else {
+			base := levelScenario(t, tc.n, tc.n, true)
+			var err error
+			sc, err = scenario.New(scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: 3000,
+				FailureSeverity: &scenario.FailureSeverity{Shares: tc.sev}}, base.Application, tc.pol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc.CheckpointPattern = tc.v
+		}
+		if tc.byOld {
+			top := len(sc.Application.Levels) - 1
+			sc.Application.Levels[top].Recovery = scenario.RecoveryLinear(100, 40, 0, tc.n)
+		}
+		name := fmt.Sprintf("%v L=%d V=%v", tc.pol, len(sc.Application.Levels), tc.v)
+		never := *sc // Reconfigure: never
+		sc.Reconfigure = scenario.AtCheckpoint
+		m, err := multilevel.New(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := m.Evaluate(nil, tc.I)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(context.Background(), sc, tc.I, &sim.Settings{Seed: 23, RelTol: 0.002, Confidence: 0.999})
+		if err != nil {
+			t.Fatal(err)
+		}
+		other, err := m.Evaluate(nil, tc.otherI)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The model without reconfiguration (not modelled with a cost by
+		// old count and crashes: the last case has the interval's check
+		// only).
+		without := multilevel.Result{UWT: -1}
+		if !tc.byOld {
+			mn, err := multilevel.New(&never)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if without, err = mn.Evaluate(nil, tc.I); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Logf("%s: model %.5f, simulation %.5f ± %.5f (%v); I = %g: %.5f; without reconfiguration %.5f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, tc.otherI, other.UWT, without.UWT)
+		if !res.UWT.Contains(model.UWT) {
+			t.Errorf("%s: model %.6f outside the simulation's interval %.6f ± %.6f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+		}
+		if res.UWT.Contains(other.UWT) {
+			t.Errorf("%s: no power: I = %g, UWT %.6f, is inside %.6f ± %.6f", name, tc.otherI, other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+		}
+		if res.UWT.Contains(without.UWT) {
+			t.Errorf("%s: no power: the model without reconfiguration, UWT %.6f, is inside %.6f ± %.6f", name, without.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+		}
+	}
+}
