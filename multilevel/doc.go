@@ -130,7 +130,7 @@
 // the nearest pattern searched, then scalar.MaximizeSeen through every
 // evaluation of the pattern) and the integer pattern (a coordinate
 // search: each entry in turn by doubling steps while UWT rises, then
-// ternary search on the integers, scalar.MaximizeInt, from the
+// golden-section steps on the integers, scalar.MaximizeInt, from the
 // first-order pattern of Benoit et al. and from V = 0, until no entry
 // moves). Patterns are compared with their intervals to 1e-3 in ln I;
 // the best, and every pattern whose bound could reach it, is then

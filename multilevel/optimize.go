@@ -30,8 +30,9 @@ const (
 	// UWT that matters (second order: ≈1e-12 relative).
 	DefaultTol = 1e-6
 	// DefaultMaxPatterns bounds the pattern search: each pattern costs
-	// one Brent search of about 30 evaluations of O(L² log V) each, so
-	// 10⁴ patterns take well under a second.
+	// an interval search of about six evaluations (five to eight in the
+	// benchmarks) of O(L² log V) each on a fixed count, so 10⁴ patterns
+	// take well under a second there.
 	DefaultMaxPatterns = 10_000
 )
 
@@ -58,10 +59,10 @@ type Optimum struct {
 // patterns, a coordinate search on the integers (documented in
 // docs/model.md section 12): from the first-order pattern and from V = 0,
 // each entry in turn is moved by doubling steps while UWT rises and then
-// bisected on the integers (scalar.MaximizeInt), until no entry moves.
-// Patterns are compared with their intervals to looseTol; the best, and
-// every pattern whose bound could beat it, is then searched to Tol. It
-// assumes UWT unimodal in I for a pattern and in each entry of the
+// narrowed by golden-section steps on the integers (scalar.MaximizeInt),
+// until no entry moves. Patterns are compared with their intervals to
+// looseTol; the best, and every pattern whose bound could reach it, is
+// then searched to Tol. It assumes UWT unimodal in I for a pattern and in each entry of the
 // pattern with the others fixed, as it is in every case tested.
 func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, error) {
 	set := OptimizeSettings{Tol: DefaultTol, MaxPatterns: DefaultMaxPatterns}

@@ -15,7 +15,7 @@
 // and Minimize; package multilevel brackets each pattern's interval with
 // BracketMin and maximises with MaximizeSeen, finds its band's edges with
 // LevelCrossing and searches the entries of its pattern with MaximizeInt
-// (doubling steps, then ternary search on the integers); packages
+// (doubling steps, then golden-section steps on the integers); packages
 // intervals and
 // replication minimise expected waste with LogMinimize and solve
 // first-order conditions with LogRoot; package trace solves the Weibull
