@@ -329,15 +329,21 @@ func (c *mcomposer) parts() (*upParts, error) {
 		}
 		head = seg[1].then(c.repeat(b11, v1-1))
 	}
-	body2 := func(k int) (mphase, error) { // body(2, k)
+	var bodies [4]*mphase
+	body2 := func(k int) (mphase, error) { // body(2, k), composed once
 		if v1 == 0 {
 			return seg[k], nil
+		}
+		if bodies[k] != nil {
+			return *bodies[k], nil
 		}
 		b1k, err := c.wrap(1, seg[k])
 		if err != nil {
 			return mphase{}, err
 		}
-		return head.then(b1k), nil
+		b := head.then(b1k)
+		bodies[k] = &b
+		return b, nil
 	}
 	rp := c.recoveries()
 	if rp.decErr != nil {
