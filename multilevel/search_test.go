@@ -153,3 +153,37 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// TestUpperBound: the bound polish uses is at least the maximum of a
+// function concave near its top (closed form: −(u − c)² + 5 peaks at 5)
+// from three evaluations around it at the loose spacing, wherever the
+// top lies between them, and within the spacing's square of it (the best
+// evaluation alone, a wrong bound, is below 5 at every top but 0);
+// without a neighbour on one side it is +Inf.
+func TestUpperBound(t *testing.T) {
+	const h = looseTol / 3
+	for _, c := range []float64{-0.4 * h, -0.2 * h, 0, 0.3 * h, 0.6 * h} {
+		f := func(u float64) float64 { return -(u-c)*(u-c) + 5 }
+		ps := &patternSearch{}
+		for _, u := range []float64{-h, 0, 1.5 * h} {
+			ps.pts = append(ps.pts, scalar.Point{X: u, F: f(u)})
+		}
+		ps.best = ps.pts[0]
+		for _, p := range ps.pts {
+			if p.F > ps.best.F {
+				ps.best = p
+			}
+		}
+		if ps.best.X != 0 {
+			t.Fatalf("top at %g: the best evaluation is an end, not a bracket", c)
+		}
+		up := ps.upper()
+		if up < 5 || up > 5+4*h*h {
+			t.Errorf("top at %g: bound %.17g, want in [5, 5 + 4h²]", c, up)
+		}
+	}
+	ps := &patternSearch{pts: []scalar.Point{{X: 0, F: 1}, {X: 1, F: 0}}, best: scalar.Point{X: 0, F: 1}}
+	if up := ps.upper(); !math.IsInf(up, 1) {
+		t.Errorf("best at an end: bound %v, want +Inf", up)
+	}
+}
