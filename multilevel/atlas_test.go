@@ -59,7 +59,7 @@ func TestAtlas(t *testing.T) {
 	if got := opt.LevelIntervals; len(got) != 2 || got[0] != opt.Interval || math.Abs(got[1]-27*opt.Interval) > 1e-9*got[1] {
 		t.Errorf("level intervals %v for I = %v, V = 26", got, opt.Interval)
 	}
-	sr := &searcher{ctx: context.Background(), m: m, tol: DefaultTol, max: 1000, memo: map[string]Result{}}
+	sr := newSearcher(context.Background(), m, DefaultTol, 1000)
 	best := Result{}
 	for v := 0; v <= 200; v++ {
 		r, err := sr.best([]int{v})
@@ -101,7 +101,7 @@ func TestFirstOrderLimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sr := &searcher{ctx: context.Background(), m: m, tol: DefaultTol, max: 10, memo: map[string]Result{}}
+			sr := newSearcher(context.Background(), m, DefaultTol, 10)
 			same, err := sr.best(fo.Pattern)
 			if err != nil {
 				t.Fatal(err)
@@ -118,7 +118,7 @@ func TestFirstOrderLimit(t *testing.T) {
 			}
 		}
 		r, _ := m.Evaluate(opt.FirstOrder.Pattern, opt.FirstOrder.Interval)
-		sr := &searcher{ctx: context.Background(), m: m, tol: DefaultTol, max: 10, memo: map[string]Result{}}
+		sr := newSearcher(context.Background(), m, DefaultTol, 10)
 		same, _ := sr.best(opt.FirstOrder.Pattern)
 		prevI, prevW = math.Abs(opt.FirstOrder.Interval/same.Interval-1), math.Abs((1-r.UWT)/(1-opt.UWT)-1)
 	}

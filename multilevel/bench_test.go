@@ -99,8 +99,8 @@ func BenchmarkLevelsIntermediate(b *testing.B) {
 }
 
 // benchModel runs the sub-benchmarks New, Evaluate (at pattern and
-// I = 600 s) and Optimize of sc, in CPU time per operation; reportV2
-// also reports the optimum's V₂.
+// I = 600 s) and Optimize of sc, in CPU time per operation, with the
+// optimum's evaluations and patterns; reportV2 also reports its V₂.
 func benchModel(b *testing.B, sc *scenario.Scenario, name string, pattern []int, reportV2 bool) {
 	b.Run("New/"+name, func(b *testing.B) {
 		c0 := cpuTime()
@@ -134,6 +134,8 @@ func benchModel(b *testing.B, sc *scenario.Scenario, name string, pattern []int,
 			if reportV2 {
 				b.ReportMetric(float64(r.Pattern[1]), "V2")
 			}
+			b.ReportMetric(float64(r.Evaluations), "evals")
+			b.ReportMetric(float64(r.Patterns), "patterns")
 		}
 		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
 	})

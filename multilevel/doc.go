@@ -146,14 +146,20 @@
 //
 // # The joint optimum
 //
-// Model.Optimize maximises UWT over the interval (Brent's method in ln I,
-// internal/scalar, from the first-order interval of the pattern) and the
-// integer pattern (a coordinate search: each entry in turn by doubling
-// steps while UWT rises, then ternary search on the integers, from the
+// Model.Optimize maximises UWT over the interval (in ln I: a bracket from
+// the optimum predicted by the first-order interval of the pattern and
+// the nearest pattern searched, then scalar.MaximizeSeen through every
+// evaluation of the pattern) and the integer pattern (a coordinate
+// search: each entry in turn by doubling steps while UWT rises, then
+// golden-section steps on the integers, scalar.MaximizeInt, from the
 // first-order pattern of Benoit et al. and from V = 0, until no entry
-// moves). It assumes UWT unimodal in I and in each entry; an exhaustive
-// scan agrees on the tested cases (TestAtlas). The best single-level
-// schedule (V = 0, the highest level only) is reported beside it.
+// moves). Patterns are compared with their intervals to 1e-3 in ln I;
+// the best, and every pattern whose bound could reach it, is then
+// searched to OptimizeSettings.Tol. Every (V, I) is evaluated once. It
+// assumes UWT unimodal in I and in each entry; an exhaustive scan agrees
+// on the tested cases (TestAtlas, TestOptimizeMatchesScan). The best
+// single-level schedule (V = 0, the highest level only) is reported
+// beside it.
 //
 // References:
 //

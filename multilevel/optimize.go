@@ -30,8 +30,9 @@ const (
 	// UWT that matters (second order: ≈1e-12 relative).
 	DefaultTol = 1e-6
 	// DefaultMaxPatterns bounds the pattern search: each pattern costs
-	// one Brent search of about 30 evaluations of O(L² log V) each, so
-	// 10⁴ patterns take well under a second.
+	// an interval search of about six evaluations (five to eight in the
+	// benchmarks) of O(L² log V) each on a fixed count, so 10⁴ patterns
+	// take well under a second there.
 	DefaultMaxPatterns = 10_000
 )
 
@@ -51,25 +52,18 @@ type Optimum struct {
 	Fixed bool
 }
 
-// searcher holds the state of one Optimize call.
-type searcher struct {
-	ctx   context.Context
-	m     *Model
-	tol   float64
-	max   int
-	evals int
-	memo  map[string]Result
-}
-
 // Optimize returns the pattern and interval that maximise UWT: for each
-// pattern, the interval by Brent's method in ln I (internal/scalar,
-// from the first-order interval of the pattern); over patterns, a
-// coordinate search on the integers (documented in docs/model.md section
-// 12): from the first-order pattern and from V = 0, each entry in turn is
-// moved by doubling steps while UWT rises and then bisected on the
-// integers, until no entry moves. It assumes UWT unimodal in I for a
-// pattern and in each entry of the pattern with the others fixed, as it
-// is in every case tested.
+// pattern, the interval in ln I (a bracket from the interval predicted by
+// the first-order schedule and the patterns searched so far, then
+// scalar.MaximizeSeen through every evaluation of the pattern); over
+// patterns, a coordinate search on the integers (documented in
+// docs/model.md section 12): from the first-order pattern and from V = 0,
+// each entry in turn is moved by doubling steps while UWT rises and then
+// narrowed by golden-section steps on the integers (scalar.MaximizeInt),
+// until no entry moves. Patterns are compared with their intervals to
+// looseTol; the best, and every pattern whose bound could reach it, is
+// then searched to Tol. It assumes UWT unimodal in I for a pattern and in each entry of the
+// pattern with the others fixed, as it is in every case tested.
 func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, error) {
 	set := OptimizeSettings{Tol: DefaultTol, MaxPatterns: DefaultMaxPatterns}
 	if s != nil {
@@ -88,7 +82,7 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 		set.Pattern = m.pattern
 	}
 	L := len(m.proc.Levels)
-	sr := &searcher{ctx: ctx, m: m, tol: set.Tol, max: set.MaxPatterns, memo: map[string]Result{}}
+	sr := newSearcher(ctx, m, set.Tol, set.MaxPatterns)
 	var out Optimum
 	if L > 1 {
 		fo, err := m.FirstOrder()
@@ -115,19 +109,17 @@ func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, err
 	case L == 1:
 		best = single
 	default:
-		best = single
 		for _, start := range [][]int{out.FirstOrder.Pattern, zero} {
-			r, err := sr.climb(start)
-			if err != nil {
+			if err := sr.climb(start); err != nil {
 				return Optimum{}, err
 			}
-			if r.UWT > best.UWT {
-				best = r
-			}
+		}
+		if best, err = sr.polish(); err != nil {
+			return Optimum{}, err
 		}
 	}
 	out.Result, out.SingleLevel = best, single
-	out.Patterns, out.Evaluations = len(sr.memo), sr.evals
+	out.Patterns, out.Evaluations = len(sr.pats), sr.evals
 	return out, nil
 }
 
@@ -148,59 +140,13 @@ func (m *Model) FirstOrder() (intervals.MultiLevelSchedule, error) {
 	return intervals.BenoitMultiLevel(costs, rates, rec)
 }
 
-// best returns the best interval of pattern (memoised).
-func (sr *searcher) best(pattern []int) (Result, error) {
-	key := fmt.Sprint(pattern)
-	if r, ok := sr.memo[key]; ok {
-		return r, nil
-	}
-	if len(sr.memo) >= sr.max {
-		return Result{}, fmt.Errorf("multilevel: the pattern search reached its limit of %d patterns (OptimizeSettings.MaxPatterns)", sr.max)
-	}
-	if err := check(sr.ctx); err != nil {
-		return Result{}, err
-	}
-	f := func(I float64) (float64, error) {
-		sr.evals++
-		r, err := sr.m.Evaluate(pattern, I)
-		return -r.UWT, err
-	}
-	x0 := sr.start(pattern)
-	I, err := scalar.LogMinimize(f, x0, sr.tol)
-	if err != nil {
-		return Result{}, fmt.Errorf("multilevel: interval search for pattern %v: %w", pattern, err)
-	}
-	r, err := sr.m.Evaluate(pattern, I)
-	if err != nil {
-		return Result{}, err
-	}
-	sr.memo[key] = r
-	return r, nil
-}
-
-// start returns the first-order interval of pattern, or an hour.
-func (sr *searcher) start(pattern []int) float64 {
-	m := sr.m
-	L := len(m.proc.Levels)
-	costs, rates := make([]float64, L), make([]float64, L)
-	for l, lv := range m.proc.Levels {
-		costs[l] = math.Max(lv.Overhead, 1e-9)
-		rates[l] = m.proc.Rate * m.proc.Severity[l]
-	}
-	s, err := intervals.MultiLevelWaste(costs, rates, nil, pattern)
-	if err != nil || !(s.Interval > 0) || math.IsInf(s.Interval, 0) {
-		return 3600
-	}
-	return s.Interval
-}
-
-// climb is the coordinate search from start: each entry in turn is
-// maximised on the integers with the others fixed, until none moves.
-func (sr *searcher) climb(start []int) (Result, error) {
+// climb is the coordinate search from start, on the loose maxima of the
+// patterns: each entry in turn is maximised on the integers with the
+// others fixed, until none moves.
+func (sr *searcher) climb(start []int) error {
 	v := append([]int(nil), start...)
-	cur, err := sr.best(v)
-	if err != nil {
-		return Result{}, err
+	if _, err := sr.loose(v); err != nil {
+		return err
 	}
 	for moved := true; moved; {
 		moved = false
@@ -208,22 +154,19 @@ func (sr *searcher) climb(start []int) (Result, error) {
 			g := func(x int) (float64, error) {
 				w := append([]int(nil), v...)
 				w[l] = x
-				r, err := sr.best(w)
+				r, err := sr.loose(w)
 				return r.UWT, err
 			}
 			x, err := scalar.MaximizeInt(g, v[l], MaxPatternEntry)
 			if err != nil {
-				return Result{}, err
+				return err
 			}
 			if x != v[l] {
 				v[l], moved = x, true
-				if cur, err = sr.best(v); err != nil {
-					return Result{}, err
-				}
 			}
 		}
 	}
-	return cur, nil
+	return nil
 }
 
 // Band returns the near-optimal band of the pattern of best: the

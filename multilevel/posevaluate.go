@@ -181,7 +181,7 @@ func (p *positional) upOf(c *posChain, a int) (*upParts, error) {
 		return u, nil
 	}
 	v1, v2 := c.pattern[0], c.pattern[1]
-	mc := &mcomposer{pr: p.procs[a], chain: p.chains[a], size: p.n - a + 1, pattern: c.pattern, interval: c.interval}
+	mc := &mcomposer{pr: p.procs[a], chain: p.chains[a], size: p.n - a + 1, pattern: c.pattern, interval: c.interval, rec: p.recs[a]}
 	u, err := mc.parts()
 	if err != nil {
 		return nil, err

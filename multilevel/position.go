@@ -61,6 +61,43 @@ type mcomposer struct {
 	pattern  []int
 	interval float64
 	attempts map[float64]mphase // by length: the segments' and recoveries'
+	rec      *recParts          // nil: computed on first use
+}
+
+// recParts are the parts of an up phase on a processors that depend on
+// neither the pattern nor the interval, computed once per count by
+// newPositional (a third to a half of an evaluation's spare-chain
+// transitions and loop inverses otherwise): for each level l = 1..3, its
+// recovery as in a level-l block (mcomposer.recovery) with the inverse of
+// that recovery's restart loop, or the error that computing them gave
+// (returned by the evaluation that needs them, as before); and the
+// recoveries that start an up phase (mcomposer.decisionRecovery).
+type recParts struct {
+	r                        [4]mphase
+	ri                       [4]*mat.Dense
+	err                      [4]error
+	rec2, kill2, rec3, kill3 *mat.Dense
+	decErr                   error
+}
+
+// recoveries returns c's recParts, computing them the first time.
+func (c *mcomposer) recoveries() *recParts {
+	if c.rec != nil {
+		return c.rec
+	}
+	rp := &recParts{}
+	for l := 1; l <= 3; l++ {
+		r, restart, err := c.recovery(l)
+		if err == nil {
+			rp.ri[l], err = c.loopInverse(restart)
+		}
+		rp.r[l], rp.err[l] = r, err
+	}
+	if rp.rec2, rp.kill2, rp.decErr = c.decisionRecovery(2); rp.decErr == nil {
+		rp.rec3, rp.kill3, rp.decErr = c.decisionRecovery(3)
+	}
+	c.rec = rp
+	return rp
 }
 
 func (c *mcomposer) identity() *mat.Dense {
@@ -212,14 +249,11 @@ func (c *mcomposer) recovery(l int) (r mphase, restart *mat.Dense, err error) {
 // severity ≤ l (classes below l) is handled by a recovery from the
 // level-l checkpoint that began it and a new attempt of the body.
 func (c *mcomposer) wrap(l int, body mphase) (mphase, error) {
-	r, restart, err := c.recovery(l)
-	if err != nil {
-		return mphase{}, err
+	rp := c.recoveries()
+	if rp.err[l] != nil {
+		return mphase{}, rp.err[l]
 	}
-	ri, err := c.loopInverse(restart)
-	if err != nil {
-		return mphase{}, err
-	}
+	r, ri := rp.r[l], rp.ri[l]
 	var handled *mat.Dense
 	for s := 0; s < l; s++ {
 		handled = add(handled, body.exit[s])
@@ -285,14 +319,12 @@ type upParts struct {
 }
 
 func (c *mcomposer) parts() (*upParts, error) {
-	u := &upParts{}
+	rp := c.recoveries()
+	if rp.decErr != nil {
+		return nil, rp.decErr
+	}
+	u := &upParts{rec2: rp.rec2, kill2: rp.kill2, rec3: rp.rec3, kill3: rp.kill3}
 	var err error
-	if u.rec2, u.kill2, err = c.decisionRecovery(2); err != nil {
-		return nil, err
-	}
-	if u.rec3, u.kill3, err = c.decisionRecovery(3); err != nil {
-		return nil, err
-	}
 	var b mphase
 	if b, u.mid, u.last, err = c.levelBodies(); err != nil {
 		return nil, err
@@ -330,15 +362,21 @@ func (c *mcomposer) levelBodies() (first, mid, last mphase, err error) {
 		}
 		head = seg[1].then(c.repeat(b11, v1-1))
 	}
-	body2 := func(k int) (mphase, error) { // body(2, k)
+	var bodies [4]*mphase
+	body2 := func(k int) (mphase, error) { // body(2, k), composed once
 		if v1 == 0 {
 			return seg[k], nil
+		}
+		if bodies[k] != nil {
+			return *bodies[k], nil
 		}
 		b1k, err := c.wrap(1, seg[k])
 		if err != nil {
 			return mphase{}, err
 		}
-		return head.then(b1k), nil
+		b := head.then(b1k)
+		bodies[k] = &b
+		return b, nil
 	}
 	if v2 == 0 {
 		first, err = body2(3)
@@ -526,6 +564,7 @@ type positional struct {
 	act       []int
 	work      []float64 // ω(a) by a−1
 	procs     map[int]*Process
+	recs      map[int]*recParts // by a: the parts independent of V and I
 	mu, theta float64
 	phi       float64 // share of severity 2 among processor failures
 	chains    map[int]*birthdeath.Chain
@@ -536,7 +575,7 @@ type positional struct {
 // functional counts, r the policy.
 func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, sev []float64, work []float64, levelsOf func(a int) []Level) (*positional, error) {
 	p := &positional{n: n, lo: lo, hi: hi, work: work, mu: mu, theta: theta, levelsOf: levelsOf,
-		procs: map[int]*Process{}, chains: map[int]*birthdeath.Chain{}}
+		procs: map[int]*Process{}, chains: map[int]*birthdeath.Chain{}, recs: map[int]*recParts{}}
 	p.phi = sev[1] / (sev[1] + sev[2])
 	for k := lo; k <= hi; k++ {
 		a := 0
@@ -560,6 +599,7 @@ func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, se
 			return nil, err
 		}
 		p.chains[a] = ch
+		p.recs[a] = (&mcomposer{pr: p.procs[a], chain: ch, size: n - a + 1}).recoveries()
 	}
 	return p, nil
 }

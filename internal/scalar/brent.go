@@ -36,8 +36,8 @@ func Maximize(f Func, a, b, tol, x, fx, fa, fb float64) (float64, float64, error
 			} else {
 				q = -q
 			}
-			// For a maximum the roles of the signs flip: negate the step.
-			p = -p
+			// The vertex is the same for a maximum as for a minimum: the
+			// step is Brent's unchanged.
 			if math.Abs(p) < math.Abs(0.5*q*e) && p > q*(a-x) && p < q*(b-x) {
 				e, d = d, p/q
 				if u := x + d; u-a < tol2 || b-u < tol2 {

@@ -12,10 +12,11 @@
 // Maximize when the best point of its scan is an end of the scan) and
 // finds the near-optimal band's edges with CrossingSeen; package optimal
 // maximises its level-2 UWT with Maximize and minimises with BracketMin
-// and Minimize; package multilevel minimises with LogMinimize, finds its
-// band's edges with LevelCrossing and searches the entries of its
-// pattern with MaximizeInt (doubling steps, then ternary search on the
-// integers); packages intervals and
+// and Minimize; package multilevel brackets each pattern's interval with
+// BracketMin and maximises with MaximizeSeen, finds its band's edges with
+// LevelCrossing and searches the entries of its pattern with MaximizeInt
+// (doubling steps, then golden-section steps on the integers); packages
+// intervals and
 // replication minimise expected waste with LogMinimize and solve
 // first-order conditions with LogRoot; package trace solves the Weibull
 // likelihood equations with LogRootIn.

@@ -49,6 +49,37 @@ func TestMaximizeClosedForm(t *testing.T) {
 	}
 }
 
+// TestMaximizeParabolicStep: on a parabola the first parabolic step of
+// Brent's method lands on the vertex, so Maximize needs only the steps
+// that close the bracket around it (tol₁ to each side: at most a handful),
+// where golden sections alone take ≈ log(width/tol)/log(1/0.618) ≈ 45
+// steps from a bracket of width 2 to 1e-9. A step mirrored about x (the
+// sign error this test was written for) lands on the wrong side and
+// leaves Maximize to golden sections: the cap of 8 evaluations rejects
+// it, and the vertex 0.3 is found to 1e-9 in either case.
+func TestMaximizeParabolicStep(t *testing.T) {
+	for _, tc := range []struct{ a, b, x, top float64 }{
+		{-1, 1, 0, 0.3}, {-1, 1, 0.5, -0.2}, {0, 10, 7, 2.5},
+	} {
+		n := 0
+		f := func(u float64) (float64, error) {
+			n++
+			return -(u - tc.top) * (u - tc.top), nil
+		}
+		fx, _ := f(tc.x)
+		fa, _ := f(tc.a)
+		fb, _ := f(tc.b)
+		n = 0
+		u, _, err := Maximize(f, tc.a, tc.b, 1e-9, tc.x, fx, fa, fb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(u-tc.top) > 1e-9 || n > 8 {
+			t.Errorf("parabola with top %v on [%v, %v] from %v: argmax %v after %d evaluations, want the top in at most 8", tc.top, tc.a, tc.b, tc.x, u, n)
+		}
+	}
+}
+
 // TestMaximizeGonum compares Maximize with gonum's BFGS (analytic
 // gradient) on functions of u whose maximiser has no closed form.
 func TestMaximizeGonum(t *testing.T) {
