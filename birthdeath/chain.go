@@ -63,6 +63,8 @@ type Chain struct {
 	eigOnce sync.Once
 	eig     *eigenBasis
 	eigErr  error
+
+	factors factorCache // KeepFactors
 }
 
 // New returns the chain on 0..m with failure rate lambda (λ, per functional

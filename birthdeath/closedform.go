@@ -244,7 +244,8 @@ type workspace struct {
 	p        []float64 // row of P on [plo, phi)
 	q        []float64 // row of Q on the window of its solve
 	yp, ym   []float64 // forward-sweep results
-	res      resolvent
+	res      resolvent // the factorisation in use: own, or a kept one
+	own      resolvent // storage of the factorisations not kept
 }
 
 var workspaces = sync.Pool{New: func() any { return new(workspace) }}
@@ -376,7 +377,7 @@ func (c *Chain) qRow(ws *workspace, s, plo, phi int, rho, t float64, ts twoState
 			if r.hi > r.lo {
 				lo, hi = min(lo, r.lo), max(hi, r.hi)
 			}
-			c.factor(r, rho, lo, min(hi+(hi-lo), c.m+1))
+			c.factorFor(r, &ws.own, rho, lo, min(hi+(hi-lo), c.m+1))
 		}
 		q = c.qSolve(ws, s, plo, phi, lo, hi, rho, surv)
 		if tol == 0 || (lo == 0 && hi == c.m+1) {

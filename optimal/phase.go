@@ -245,6 +245,12 @@ const (
 	maxResSlots   = 1 << 22
 )
 
+// maxFactorEntries bounds the columns of the spare chains'
+// factorisations the solver keeps when R depends on p (three float64
+// each, split evenly between the configurations' chains,
+// birthdeath.Chain.KeepFactors): 2²⁰, 24 MiB. They change no bit.
+const maxFactorEntries = 1 << 20
+
 // phaseEquation returns the equation of X(ps[pi], n) under act ≥ 1 in
 // the chain of up phases, with the interval v.iv[b] of the configuration.
 func (sv *Solver) phaseEquation(v *values, pi, n, act int) equation {
@@ -715,12 +721,17 @@ const bandMargin = 1
 
 // initFast computes the fastConfig of every configuration with decision
 // rows in the window.
-func (sv *Solver) initFast() {
+func (sv *Solver) initFast() error {
 	sv.fast = make([]*fastConfig, len(sv.acts))
 	if len(sv.ps) > 1 && len(sv.acts)*sv.w <= maxResSlots {
 		// With one checkpoint count the rows are rarely asked for twice
 		// (measured: the cache cost more than it saved).
 		sv.resCache = make([]atomic.Pointer[birthdeath.RowBlock], len(sv.acts)*sv.w)
+		// The recovery rows (Q_t) of X(p, n) → a are new for every p, one
+		// row per call; their factorisations of ρI − G_m are not.
+		if err := sv.chains.KeepFactors(maxFactorEntries / len(sv.acts)); err != nil {
+			return fmt.Errorf("optimal: %w", err)
+		}
 	}
 	keptBand := 0 // band states whose factorisation is kept
 	var scratch []float64
@@ -759,6 +770,7 @@ func (sv *Solver) initFast() {
 			fc.band, keptBand = bd, keptBand+k
 		}
 	}
+	return nil
 }
 
 // band returns the killed resolvent of configuration b on its band.

@@ -292,7 +292,9 @@ func (sv *Solver) initDecisionStates() error {
 	}
 	sv.nX = nX
 	sv.srows = make([]stateRow, nX)
-	sv.initFast()
+	if err := sv.initFast(); err != nil {
+		return err
+	}
 	sv.initRecovery()
 	return nil
 }
