@@ -330,7 +330,13 @@ func (c *Chain) rows(s0, s1 int, t, rho, tol float64) *RowBlock {
 
 		width := hi - lo
 		if cap(slab)-len(slab) < 2*width {
-			slab = make([]float64, 0, max(2*width, 8*(phi-plo+width)))
+			// Room for several rows when more follow; the last row of a
+			// block (a block of one row above all) takes its own size.
+			n := 2 * width
+			if s+1 < s1 {
+				n = max(n, 8*(phi-plo+width))
+			}
+			slab = make([]float64, 0, n)
 		}
 		vals := slab[len(slab) : len(slab)+2*width]
 		slab = slab[:len(slab)+2*width]

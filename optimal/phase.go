@@ -117,12 +117,22 @@ func (sv *Solver) newStateRow(pi, b int, surv float64, r *phaseRow) stateRow {
 }
 
 // keepRow stores sr in the slot of decision state x, within
-// maxCachedEntries (beyond it the slot is emptied). Not safe for
-// concurrent use.
+// maxCachedEntries (beyond it the slot is emptied); the row the slot held,
+// of another action, becomes the state's previous row (prows), which
+// stateRowAt and promoteRow take back when the policy returns to that
+// action. Not safe for concurrent use.
 func (sv *Solver) keepRow(x int, sr stateRow) {
-	r := &sv.srows[x]
+	r, prev := &sv.srows[x], &sv.prows[x]
+	if prev.row != nil && (prev.act == sr.act || (r.row != nil && r.act != sr.act)) {
+		sv.cached -= prev.entries()
+		*prev = stateRow{}
+	}
 	if r.row != nil {
-		sv.cached -= r.entries()
+		if r.act != sr.act {
+			*prev = *r
+		} else {
+			sv.cached -= r.entries()
+		}
 		*r = stateRow{}
 	}
 	if e := sr.entries(); sv.cached+e <= maxCachedEntries {
@@ -131,13 +141,31 @@ func (sv *Solver) keepRow(x int, sr stateRow) {
 	}
 }
 
+// promoteRow makes the slot of decision state x hold the row of act when
+// the state's previous row is that action's (keepRow), swapping the two;
+// it reports whether the slot holds it. It touches the slots of x only,
+// so the states of different checkpoint counts may be promoted
+// concurrently.
+func (sv *Solver) promoteRow(x, act int) bool {
+	r, prev := &sv.srows[x], &sv.prows[x]
+	if r.row != nil && r.act == act {
+		return true
+	}
+	if prev.row == nil || prev.act != act {
+		return false
+	}
+	*r, *prev = *prev, *r
+	return true
+}
+
 // stateRowAt returns the row of X(ps[pi], n) → acts[b]: from the decision
-// state's slot when it holds that action, else computed and kept there
-// (keepRow). Not safe for concurrent use.
+// state's slot when it holds that action (or its previous row does,
+// promoteRow), else computed and kept there (keepRow). Not safe for
+// concurrent use.
 func (sv *Solver) stateRowAt(pi, b, n int) (*stateRow, error) {
 	x := pi*sv.w + n - sv.lo
-	if r := &sv.srows[x]; r.row != nil && r.act == sv.acts[b] {
-		return r, nil
+	if sv.promoteRow(x, sv.acts[b]) {
+		return &sv.srows[x], nil
 	}
 	blk, _, err := sv.computeBlock(pi, b, n, n)
 	if err != nil {
@@ -412,7 +440,7 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 			changed = true
 		}
 		for k, r := range st.rows {
-			if x := pi*sv.w + k; r != nil && pol.action[x] == r.act && (sv.srows[x].row == nil || sv.srows[x].act != r.act) {
+			if x := pi*sv.w + k; r != nil && pol.action[x] == r.act && !sv.promoteRow(x, r.act) {
 				sv.keepRow(x, *r)
 			}
 		}
@@ -554,7 +582,7 @@ func (sv *Solver) sliceThresholds(v *values, pol *Policy, pi int, st *sliceStep)
 		n := sv.lo + k
 		act := pol.action[pi*w+k]
 		if act > 0 {
-			if r := &sv.srows[pi*w+k]; r.row == nil || r.act != act {
+			if !sv.promoteRow(pi*w+k, act) {
 				// Not held: computed here, kept by the caller.
 				blk, _, err := sv.computeBlock(pi, sv.aIdx[act], n, n)
 				if err != nil {

@@ -146,11 +146,14 @@ type Solver struct {
 	// phase: without reconfiguration at checkpoints the solver keeps the
 	// decision states X only (doc.go, "Decision states only"), with the
 	// row of each state under the policy's action kept between
-	// evaluations (srows; cached holds their entries) and, per
+	// evaluations (srows), with the row of the action it took before
+	// (prows: the search over the interval moves many states back and
+	// forth between two actions; cached holds the entries of both) and, per
 	// configuration, what the bounds of the improvement need (fast).
 	// Otherwise it keeps the up states U too.
 	phase  bool
 	srows  []stateRow
+	prows  []stateRow
 	cached int64
 	fast   []*fastConfig
 	local  []int32           // solveSet's scratch: state → index in its set, −1 outside
@@ -291,7 +294,7 @@ func (sv *Solver) initDecisionStates() error {
 		return &SizeError{N: sv.n, States: nX, Rows: rec, MaxStates: sv.set.MaxStates}
 	}
 	sv.nX = nX
-	sv.srows = make([]stateRow, nX)
+	sv.srows, sv.prows = make([]stateRow, nX), make([]stateRow, nX)
 	if err := sv.initFast(); err != nil {
 		return err
 	}
