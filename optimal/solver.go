@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ckpt-markov/markov/birthdeath"
@@ -151,15 +152,21 @@ type Solver struct {
 	// forth between two actions; cached holds the entries of both) and, per
 	// configuration, what the bounds of the improvement need (fast).
 	// Otherwise it keeps the up states U too.
-	phase  bool
-	srows  []stateRow
-	prows  []stateRow
-	cached int64
-	fast   []*fastConfig
-	local  []int32           // solveSet's scratch: state → index in its set, −1 outside
-	tscr   *transientScratch // solveTransient's scratch
-	clu    *closedLU         // solveClosed's factors of the last closed set
-	plan   *phasePlan        // evaluatePhase's work on the last actions evaluated
+	phase bool
+	// waitRows and waitEqs hold the row of waiting in each count of the
+	// window and its equation in every decision state, built once
+	// (initWaits).
+	waitOnce sync.Once
+	waitRows []row
+	waitEqs  []equation
+	srows    []stateRow
+	prows    []stateRow
+	cached   int64
+	fast     []*fastConfig
+	local    []int32           // solveSet's scratch: state → index in its set, −1 outside
+	tscr     *transientScratch // solveTransient's scratch
+	clu      *closedLU         // solveClosed's factors of the last closed set
+	plan     *phasePlan        // evaluatePhase's work on the last actions evaluated
 	// resCache holds resolvent rows of one decision state by
 	// configuration and window offset (resolvent); resKept counts their
 	// entries.
