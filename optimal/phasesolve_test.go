@@ -339,3 +339,31 @@ func sameStateRow(a, b *stateRow) bool {
 	}
 	return true
 }
+
+// TestWaitRowsBuiltOnce holds the rows and equations of waiting that
+// the solver builds once (initWaits) against newWaitRow computed afresh
+// for every decision state, bit for bit, on QR with R(p, a) (several
+// checkpoint counts) and on a window that cuts the chain (N = 512 at the
+// built-in rates, where the rows at the window's ends lose a move).
+func TestWaitRowsBuiltOnce(t *testing.T) {
+	for _, n := range []int{16, 512} {
+		sv, err := New(qrScenario(t, n, 104.61*86400, 56.03*60), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pi := range sv.ps {
+			for m := sv.lo; m <= sv.hi; m++ {
+				want := sv.newWaitRow(m)
+				got, e := sv.waitRow(m), sv.waitEquation(pi, m)
+				same := math.Float64bits(got.tau) == math.Float64bits(want.tau) && math.Float64bits(got.drop) == math.Float64bits(want.drop) &&
+					len(got.fail) == len(want.fail) && len(e.to) == len(want.fail) && math.Float64bits(e.gc) == math.Float64bits(want.tau)
+				for i := 0; same && i < len(want.fail); i++ {
+					same = got.fail[i] == want.fail[i] && e.to[i] == pi*sv.w+int(want.fail[i].i) && math.Float64bits(e.coef[i]) == math.Float64bits(want.fail[i].p)
+				}
+				if !same {
+					t.Fatalf("N = %d, X(%d, %d): the kept row or equation of waiting differs from a fresh one", n, sv.ps[pi], m)
+				}
+			}
+		}
+	}
+}
