@@ -900,8 +900,8 @@ func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, cs []cand) (in
 		})
 	}
 	n := sv.lo + k
-	bestA, bestV := 0, thr
-	var bestRow *stateRow
+	bestA, bestB, bestV := 0, 0, thr
+	var bestBlk *phaseBlock
 	for _, c := range cs {
 		if c.ub < bestV {
 			break
@@ -913,11 +913,15 @@ func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, cs []cand) (in
 		val := sv.rowBracket(v, pi, c.b, blk.surv, &blk.rows[0])
 		a := sv.acts[c.b]
 		if val > bestV || (val == bestV && bestA > 0 && a < bestA) {
-			sr := sv.newStateRow(pi, c.b, blk.surv, &blk.rows[0])
-			bestA, bestV, bestRow = a, val, &sr
+			bestA, bestB, bestV, bestBlk = a, c.b, val, blk
 		}
 	}
-	return bestA, bestV, bestRow, nil
+	if bestBlk == nil {
+		return 0, bestV, nil, nil
+	}
+	// The state row of the winner only.
+	sr := sv.newStateRow(pi, bestB, bestBlk.surv, &bestBlk.rows[0])
+	return bestA, bestV, &sr, nil
 }
 
 // splitBound bounds Σ_y Q_t[s, y]·d(y) from above, d = h(X(p, ·)) −

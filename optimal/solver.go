@@ -302,10 +302,10 @@ func (sv *Solver) initDecisionStates() error {
 	}
 	sv.nX = nX
 	sv.srows, sv.prows = make([]stateRow, nX), make([]stateRow, nX)
+	sv.initRecovery() // first: initFast reads it
 	if err := sv.initFast(); err != nil {
 		return err
 	}
-	sv.initRecovery()
 	return nil
 }
 
