@@ -210,7 +210,7 @@ type resolvent struct {
 	lo, hi int
 	invD   []float64 // 1/d_i
 	up     []float64 // (m−i+1)θ/d_i, i > lo; up[0] = 0 (forward sweep)
-	down   []float64 // (i+1)λ/d_i, i < hi−1; down[hi−1−lo] = 0 (backward sweep)
+	down   []float64 // (i+1)λ/d_i, i < hi−1 (backward sweep); the last entry multiplies x_hi = 0: 0 from factor, the recurrence's value in a kept one
 }
 
 // factor factorises A on the columns [lo, hi) into r.
