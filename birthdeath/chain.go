@@ -55,7 +55,9 @@ type Settings struct {
 // Chain is the spare-count birth–death chain on 0..m with generator G_m:
 // j → j−1 at rate jλ and j → j+1 at rate (m−j)θ. A Chain is immutable and
 // safe for concurrent use; the eigendecomposition used by the Eigen method
-// is computed on first use and cached.
+// is computed on first use and cached, and so are, when KeepFactors asks
+// for it, the factorisations of Rows and Resolvent (neither changes a
+// result).
 type Chain struct {
 	m             int
 	lambda, theta float64
@@ -63,6 +65,8 @@ type Chain struct {
 	eigOnce sync.Once
 	eig     *eigenBasis
 	eigErr  error
+
+	factors factorCache // KeepFactors
 }
 
 // New returns the chain on 0..m with failure rate lambda (λ, per functional

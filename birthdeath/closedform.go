@@ -210,7 +210,7 @@ type resolvent struct {
 	lo, hi int
 	invD   []float64 // 1/d_i
 	up     []float64 // (m−i+1)θ/d_i, i > lo; up[0] = 0 (forward sweep)
-	down   []float64 // (i+1)λ/d_i, i < hi−1; down[hi−1−lo] = 0 (backward sweep)
+	down   []float64 // (i+1)λ/d_i, i < hi−1 (backward sweep); the last entry multiplies x_hi = 0: 0 from factor, the recurrence's value in a kept one
 }
 
 // factor factorises A on the columns [lo, hi) into r.
@@ -244,7 +244,8 @@ type workspace struct {
 	p        []float64 // row of P on [plo, phi)
 	q        []float64 // row of Q on the window of its solve
 	yp, ym   []float64 // forward-sweep results
-	res      resolvent
+	res      resolvent // the factorisation in use: own, or a kept one
+	own      resolvent // storage of the factorisations not kept
 }
 
 var workspaces = sync.Pool{New: func() any { return new(workspace) }}
@@ -329,7 +330,13 @@ func (c *Chain) rows(s0, s1 int, t, rho, tol float64) *RowBlock {
 
 		width := hi - lo
 		if cap(slab)-len(slab) < 2*width {
-			slab = make([]float64, 0, max(2*width, 8*(phi-plo+width)))
+			// Room for several rows when more follow; the last row of a
+			// block (a block of one row above all) takes its own size.
+			n := 2 * width
+			if s+1 < s1 {
+				n = max(n, 8*(phi-plo+width))
+			}
+			slab = make([]float64, 0, n)
 		}
 		vals := slab[len(slab) : len(slab)+2*width]
 		slab = slab[:len(slab)+2*width]
@@ -376,7 +383,7 @@ func (c *Chain) qRow(ws *workspace, s, plo, phi int, rho, t float64, ts twoState
 			if r.hi > r.lo {
 				lo, hi = min(lo, r.lo), max(hi, r.hi)
 			}
-			c.factor(r, rho, lo, min(hi+(hi-lo), c.m+1))
+			c.factorFor(r, &ws.own, rho, lo, min(hi+(hi-lo), c.m+1))
 		}
 		q = c.qSolve(ws, s, plo, phi, lo, hi, rho, surv)
 		if tol == 0 || (lo == 0 && hi == c.m+1) {

@@ -67,7 +67,11 @@ func (c *Chain) resolventRows(s0, s1 int, rho, tol float64) *RowBlock {
 		}
 		width := h - l
 		if cap(slab)-len(slab) < width {
-			slab = make([]float64, 0, max(width, 8*len(qv)))
+			n := width // the last row takes its own size (rows, closedform.go)
+			if s+1 < s1 {
+				n = max(n, 8*len(qv))
+			}
+			slab = make([]float64, 0, n)
 		}
 		vals := slab[len(slab) : len(slab)+width : len(slab)+width]
 		slab = slab[:len(slab)+width]

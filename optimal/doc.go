@@ -41,8 +41,9 @@
 // a) are package internal/decision's Phase, shared with uwt. Neither the
 // transitions nor the sojourns depend on the interval: the row of each
 // decision state under the policy's action is computed when the policy
-// first takes that action and kept with the state (within a bound on
-// the entries, beyond which it is recomputed), never as an eager
+// first takes that action and kept with the state, with the row of the
+// action it took before (within a bound on the entries, beyond which it
+// is recomputed), never as an eager
 // (p, a, n) table; an interval changes only the rewards. The improvement
 // computes the row of another action only where a bound says it may win
 // ("Improvement by bounds" below). The per-state optimum is then the
@@ -154,13 +155,19 @@
 // What depends on neither the policy nor the interval is kept between
 // steps, each within a bound on its memory: the band factorisation of
 // each configuration, the resolvent rows of one decision state (shared
-// by every p when R depends on p) and, while the closed set's states
-// and actions stay the same, its LU (a new interval changes only the
-// right-hand side). The transient sets are solved with the same LAPACK
-// calls as the closed set, without a condition estimate where A⁻¹·1 of
-// their M-matrix bounds the condition. Each gives the same bits as the
-// computation it saves (TestTransientSolveMatchesSolveX,
-// TestResolventCacheSameRows).
+// by every p when R depends on p), the spare chains' factorisations of
+// the recovery's rows Q_t when R depends on p (birthdeath,
+// Chain.KeepFactors: the row of X(p, n) → a is new for every p, its
+// factorisation is not), the row of each decision state under its
+// policy's action and under the action it took before (the search over
+// the interval moves many states back and forth between two actions)
+// and, while the closed set's states and actions stay the same, its LU
+// (a new interval changes only the right-hand side). The transient sets
+// are solved with the same LAPACK calls as the closed set, without a
+// condition estimate where A⁻¹·1 of their M-matrix bounds the
+// condition. Each gives the same bits as the computation it saves
+// (TestTransientSolveMatchesSolveX, TestResolventCacheSameRows,
+// TestPreviousRowKept).
 //
 // # Optimality equations and policy iteration
 //

@@ -519,12 +519,7 @@ func (sv *Solver) equation(v *values, pi, n, act int) equation {
 	base := pi * sv.w
 	var e equation
 	if act == 0 {
-		r := sv.waitRow(n)
-		e.gc = r.tau
-		for _, t := range r.fail {
-			e.to, e.coef = append(e.to, base+int(t.i)), append(e.coef, t.p)
-		}
-		return e
+		return sv.waitEquation(pi, n)
 	}
 	if sv.phase {
 		return sv.phaseEquation(v, pi, n, act)
@@ -655,8 +650,7 @@ func (sv *Solver) solveX(v *values, pol *Policy, eqs []equation) error {
 	}
 	// The other states, one strongly connected set at a time, successors
 	// first, with g and the h already found as knowns.
-	skip := func(x int) bool { return in[x] }
-	return components(eqs, skip, func(comp []int) error {
+	return components(eqs, in, func(comp []int) error {
 		return sv.solveSet(v, eqs, comp, false)
 	})
 }
@@ -743,4 +737,36 @@ func (sv *Solver) singular(c float64, eqs []equation, xs []int) error {
 	sys := sv.sc.System
 	return fmt.Errorf("optimal: the policy's evaluation system over %d decision states is singular (condition %.3g): its sojourn times span %.3g s to %.3g s, set by system.mttf = %s and system.mttr = %s on %d processors; or the policy has several recurrent classes",
 		len(xs), c, lo, hi, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), sv.n)
+}
+
+// waitEquation returns the equation of X(ps[pi], n) under the action
+// wait, from the waiting rows and equations of every decision state
+// built on first use (initWaits). Its slices are shared: a caller copies
+// them before writing (reconfig.go does).
+func (sv *Solver) waitEquation(pi, n int) equation {
+	sv.initWaits()
+	return sv.waitEqs[pi*sv.w+n-sv.lo]
+}
+
+// initWaits builds, once, the row of waiting in each functional count
+// of the window (newWaitRow) and the equation of waiting in every
+// decision state: they depend on n and the window alone.
+func (sv *Solver) initWaits() {
+	sv.waitOnce.Do(func() {
+		sv.waitRows = make([]row, sv.w)
+		for k := range sv.w {
+			sv.waitRows[k] = sv.newWaitRow(sv.lo + k)
+		}
+		nx := len(sv.ps) * sv.w
+		sv.waitEqs = make([]equation, nx)
+		to, coef := make([]int, 0, 2*nx), make([]float64, 0, 2*nx)
+		for x := range nx {
+			base, r := x/sv.w*sv.w, &sv.waitRows[x%sv.w]
+			k := len(to)
+			for _, t := range r.fail {
+				to, coef = append(to, base+int(t.i)), append(coef, t.p)
+			}
+			sv.waitEqs[x] = equation{gc: r.tau, to: to[k:len(to):len(to)], coef: coef[k:len(coef):len(coef)]}
+		}
+	})
 }

@@ -117,12 +117,22 @@ func (sv *Solver) newStateRow(pi, b int, surv float64, r *phaseRow) stateRow {
 }
 
 // keepRow stores sr in the slot of decision state x, within
-// maxCachedEntries (beyond it the slot is emptied). Not safe for
-// concurrent use.
+// maxCachedEntries (beyond it the slot is emptied); the row the slot held,
+// of another action, becomes the state's previous row (prows), which
+// stateRowAt and promoteRow take back when the policy returns to that
+// action. Not safe for concurrent use.
 func (sv *Solver) keepRow(x int, sr stateRow) {
-	r := &sv.srows[x]
+	r, prev := &sv.srows[x], &sv.prows[x]
+	if prev.row != nil && (prev.act == sr.act || (r.row != nil && r.act != sr.act)) {
+		sv.cached -= prev.entries()
+		*prev = stateRow{}
+	}
 	if r.row != nil {
-		sv.cached -= r.entries()
+		if r.act != sr.act {
+			*prev = *r
+		} else {
+			sv.cached -= r.entries()
+		}
 		*r = stateRow{}
 	}
 	if e := sr.entries(); sv.cached+e <= maxCachedEntries {
@@ -131,13 +141,31 @@ func (sv *Solver) keepRow(x int, sr stateRow) {
 	}
 }
 
+// promoteRow makes the slot of decision state x hold the row of act when
+// the state's previous row is that action's (keepRow), swapping the two;
+// it reports whether the slot holds it. It touches the slots of x only,
+// so the states of different checkpoint counts may be promoted
+// concurrently.
+func (sv *Solver) promoteRow(x, act int) bool {
+	r, prev := &sv.srows[x], &sv.prows[x]
+	if r.row != nil && r.act == act {
+		return true
+	}
+	if prev.row == nil || prev.act != act {
+		return false
+	}
+	*r, *prev = *prev, *r
+	return true
+}
+
 // stateRowAt returns the row of X(ps[pi], n) → acts[b]: from the decision
-// state's slot when it holds that action, else computed and kept there
-// (keepRow). Not safe for concurrent use.
+// state's slot when it holds that action (or its previous row does,
+// promoteRow), else computed and kept there (keepRow). Not safe for
+// concurrent use.
 func (sv *Solver) stateRowAt(pi, b, n int) (*stateRow, error) {
 	x := pi*sv.w + n - sv.lo
-	if r := &sv.srows[x]; r.row != nil && r.act == sv.acts[b] {
-		return r, nil
+	if sv.promoteRow(x, sv.acts[b]) {
+		return &sv.srows[x], nil
 	}
 	blk, _, err := sv.computeBlock(pi, b, n, n)
 	if err != nil {
@@ -244,6 +272,12 @@ const (
 	maxResEntries = 1 << 22
 	maxResSlots   = 1 << 22
 )
+
+// maxFactorEntries bounds the columns of the spare chains'
+// factorisations the solver keeps when R depends on p (three float64
+// each, split evenly between the configurations' chains,
+// birthdeath.Chain.KeepFactors): 2²⁰, 24 MiB. They change no bit.
+const maxFactorEntries = 1 << 20
 
 // phaseEquation returns the equation of X(ps[pi], n) under act ≥ 1 in
 // the chain of up phases, with the interval v.iv[b] of the configuration.
@@ -406,7 +440,7 @@ func (sv *Solver) improvePhaseOn(ctx context.Context, v *values, pol *Policy, al
 			changed = true
 		}
 		for k, r := range st.rows {
-			if x := pi*sv.w + k; r != nil && pol.action[x] == r.act && (sv.srows[x].row == nil || sv.srows[x].act != r.act) {
+			if x := pi*sv.w + k; r != nil && pol.action[x] == r.act && !sv.promoteRow(x, r.act) {
 				sv.keepRow(x, *r)
 			}
 		}
@@ -548,7 +582,7 @@ func (sv *Solver) sliceThresholds(v *values, pol *Policy, pi int, st *sliceStep)
 		n := sv.lo + k
 		act := pol.action[pi*w+k]
 		if act > 0 {
-			if r := &sv.srows[pi*w+k]; r.row == nil || r.act != act {
+			if !sv.promoteRow(pi*w+k, act) {
 				// Not held: computed here, kept by the caller.
 				blk, _, err := sv.computeBlock(pi, sv.aIdx[act], n, n)
 				if err != nil {
@@ -715,12 +749,17 @@ const bandMargin = 1
 
 // initFast computes the fastConfig of every configuration with decision
 // rows in the window.
-func (sv *Solver) initFast() {
+func (sv *Solver) initFast() error {
 	sv.fast = make([]*fastConfig, len(sv.acts))
 	if len(sv.ps) > 1 && len(sv.acts)*sv.w <= maxResSlots {
 		// With one checkpoint count the rows are rarely asked for twice
 		// (measured: the cache cost more than it saved).
 		sv.resCache = make([]atomic.Pointer[birthdeath.RowBlock], len(sv.acts)*sv.w)
+		// The recovery rows (Q_t) of X(p, n) → a are new for every p, one
+		// row per call; their factorisations of ρI − G_m are not.
+		if err := sv.chains.KeepFactors(maxFactorEntries / len(sv.acts)); err != nil {
+			return fmt.Errorf("optimal: %w", err)
+		}
 	}
 	keptBand := 0 // band states whose factorisation is kept
 	var scratch []float64
@@ -759,6 +798,7 @@ func (sv *Solver) initFast() {
 			fc.band, keptBand = bd, keptBand+k
 		}
 	}
+	return nil
 }
 
 // band returns the killed resolvent of configuration b on its band.
@@ -860,8 +900,8 @@ func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, cs []cand) (in
 		})
 	}
 	n := sv.lo + k
-	bestA, bestV := 0, thr
-	var bestRow *stateRow
+	bestA, bestB, bestV := 0, 0, thr
+	var bestBlk *phaseBlock
 	for _, c := range cs {
 		if c.ub < bestV {
 			break
@@ -873,11 +913,15 @@ func (sv *Solver) bestByBounds(v *values, pi, k int, thr float64, cs []cand) (in
 		val := sv.rowBracket(v, pi, c.b, blk.surv, &blk.rows[0])
 		a := sv.acts[c.b]
 		if val > bestV || (val == bestV && bestA > 0 && a < bestA) {
-			sr := sv.newStateRow(pi, c.b, blk.surv, &blk.rows[0])
-			bestA, bestV, bestRow = a, val, &sr
+			bestA, bestB, bestV, bestBlk = a, c.b, val, blk
 		}
 	}
-	return bestA, bestV, bestRow, nil
+	if bestBlk == nil {
+		return 0, bestV, nil, nil
+	}
+	// The state row of the winner only.
+	sr := sv.newStateRow(pi, bestB, bestBlk.surv, &bestBlk.rows[0])
+	return bestA, bestV, &sr, nil
 }
 
 // splitBound bounds Σ_y Q_t[s, y]·d(y) from above, d = h(X(p, ·)) −

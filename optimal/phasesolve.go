@@ -125,14 +125,15 @@ func newTransientScratch(nx int) *transientScratch {
 // their order), until emit asks to stop or fails. emit's slice is reused
 // by the next call.
 func (ts *transientScratch) scc(eqs []equation, in []bool, want bool, emit func([]int) (bool, error)) error {
-	return ts.tarjan(eqs, func(x int) bool { return in[x] != want }, emit)
+	return ts.tarjan(eqs, in, want, emit)
 }
 
-// tarjan is scc with the states skip excludes (as roots and as
-// successors) in place of a set: the one iterative Tarjan search of the
-// package (components calls it too); a set comes after every set it
-// leads to.
-func (ts *transientScratch) tarjan(eqs []equation, skip func(int) bool, emit func([]int) (bool, error)) error {
+// tarjan is scc, with every active state when in is nil: the one
+// iterative Tarjan search of the package (components calls it too); a
+// set comes after every set it leads to. The states outside the search
+// are excluded as roots and as successors.
+func (ts *transientScratch) tarjan(eqs []equation, in []bool, want bool, emit func([]int) (bool, error)) error {
+	skip := func(x int) bool { return in != nil && in[x] != want } // inlined
 	nx := len(eqs)
 	index, low, onStack := ts.index, ts.low, ts.onStack
 	for i := range index {

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-markov/markov/internal/decision"
 )
 
 // TestTransientSolveMatchesSolveX holds the evaluation of the chain of
@@ -140,10 +142,11 @@ func TestOneClosedClass(t *testing.T) {
 }
 
 // TestResolventCacheSameRows computes every row of every block (p, a)
-// twice with the solver's resolvent cache (the second time from it) and
-// once without, on QR with R(p, a) (split rows where p ≠ a; the cache
-// exists only when R depends on p) on two systems: the rows must be
-// equal bit for bit, and the cache must have served some.
+// twice with the solver's resolvent cache and its spare chains' kept
+// factorisations (the second time from them) and once without either, on
+// QR with R(p, a) (split rows where p ≠ a; both exist only when R depends
+// on p) on two systems: the rows must be equal bit for bit, and the
+// caches must have served some.
 func TestResolventCacheSameRows(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -163,6 +166,7 @@ func TestResolventCacheSameRows(t *testing.T) {
 		}
 		cached, plain := mk(), mk()
 		plain.resCache = nil
+		plain.chains = decision.NewChains(plain.lambda, plain.theta) // keeps no factorisation
 		served := 0
 		for pi := range cached.ps {
 			for b, a := range cached.acts {
@@ -255,4 +259,111 @@ func (sv *Solver) phaseEquations(t *testing.T, pol *Policy) []equation {
 		}
 	}
 	return eqs
+}
+
+// TestPreviousRowKept moves decision states back and forth between
+// actions through keepRow, as the search over the interval does, and
+// checks that stateRowAt then serves the previous action's row from
+// prows (no new row: the slot's row is the very one kept), bit for bit
+// the row computeBlock gives afresh, that a third action evicts the
+// oldest, and that cached counts the entries of both slots.
+func TestPreviousRowKept(t *testing.T) {
+	sv, err := New(qrScenario(t, 24, 104.61*86400, 56.03*60), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(pi, b, n int) stateRow {
+		blk, _, err := sv.computeBlock(pi, b, n, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sv.newStateRow(pi, b, blk.surv, &blk.rows[0])
+	}
+	entries := func() int64 {
+		var e int64
+		for x := range sv.srows {
+			if sv.srows[x].row != nil {
+				e += sv.srows[x].entries()
+			}
+			if sv.prows[x].row != nil {
+				e += sv.prows[x].entries()
+			}
+		}
+		return e
+	}
+	for pi := range sv.ps {
+		n := sv.hi
+		x := pi*sv.w + n - sv.lo
+		nb := len(sv.acts)
+		b1, b2, b3 := nb-1, nb-2, nb-3 // three counts that X(p, N) may recover on
+		r1, r2 := row(pi, b1, n), row(pi, b2, n)
+		sv.keepRow(x, r1)
+		sv.keepRow(x, r2)
+		for range 3 { // back and forth: 1, 2, 1, 2
+			for _, c := range []struct {
+				b    int
+				want *stateRow
+			}{{b1, &r1}, {b2, &r2}} {
+				got, err := sv.stateRowAt(pi, c.b, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.row != c.want.row || got.act != sv.acts[c.b] {
+					t.Fatalf("X(%d, %d) → %d: not the row kept before", sv.ps[pi], n, sv.acts[c.b])
+				}
+				fresh := row(pi, c.b, n)
+				if !sameStateRow(got, &fresh) {
+					t.Fatalf("X(%d, %d) → %d: the kept row differs from a fresh one", sv.ps[pi], n, sv.acts[c.b])
+				}
+			}
+		}
+		sv.keepRow(x, row(pi, b3, n)) // evicts b1, the older of the two
+		if sv.promoteRow(x, sv.acts[b1]) || !sv.promoteRow(x, sv.acts[b2]) {
+			t.Fatalf("X(%d, %d): after a third action, the previous row is not the second's", sv.ps[pi], n)
+		}
+		if sv.cached != entries() {
+			t.Fatalf("cached = %d, the slots hold %d entries", sv.cached, entries())
+		}
+	}
+}
+
+// sameStateRow reports whether two state rows agree bit for bit.
+func sameStateRow(a, b *stateRow) bool {
+	if a.act != b.act || math.Float64bits(a.surv) != math.Float64bits(b.surv) || len(a.to) != len(b.to) {
+		return false
+	}
+	for i := range a.to {
+		if a.to[i] != b.to[i] || math.Float64bits(a.coef[i]) != math.Float64bits(b.coef[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestWaitRowsBuiltOnce holds the rows and equations of waiting that
+// the solver builds once (initWaits) against newWaitRow computed afresh
+// for every decision state, bit for bit, on QR with R(p, a) (several
+// checkpoint counts) and on a window that cuts the chain (N = 512 at the
+// built-in rates, where the rows at the window's ends lose a move).
+func TestWaitRowsBuiltOnce(t *testing.T) {
+	for _, n := range []int{16, 512} {
+		sv, err := New(qrScenario(t, n, 104.61*86400, 56.03*60), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pi := range sv.ps {
+			for m := sv.lo; m <= sv.hi; m++ {
+				want := sv.newWaitRow(m)
+				got, e := sv.waitRow(m), sv.waitEquation(pi, m)
+				same := math.Float64bits(got.tau) == math.Float64bits(want.tau) && math.Float64bits(got.drop) == math.Float64bits(want.drop) &&
+					len(got.fail) == len(want.fail) && len(e.to) == len(want.fail) && math.Float64bits(e.gc) == math.Float64bits(want.tau)
+				for i := 0; same && i < len(want.fail); i++ {
+					same = got.fail[i] == want.fail[i] && e.to[i] == pi*sv.w+int(want.fail[i].i) && math.Float64bits(e.coef[i]) == math.Float64bits(want.fail[i].p)
+				}
+				if !same {
+					t.Fatalf("N = %d, X(%d, %d): the kept row or equation of waiting differs from a fresh one", n, sv.ps[pi], m)
+				}
+			}
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ckpt-markov/markov/birthdeath"
@@ -146,17 +147,26 @@ type Solver struct {
 	// phase: without reconfiguration at checkpoints the solver keeps the
 	// decision states X only (doc.go, "Decision states only"), with the
 	// row of each state under the policy's action kept between
-	// evaluations (srows; cached holds their entries) and, per
+	// evaluations (srows), with the row of the action it took before
+	// (prows: the search over the interval moves many states back and
+	// forth between two actions; cached holds the entries of both) and, per
 	// configuration, what the bounds of the improvement need (fast).
 	// Otherwise it keeps the up states U too.
-	phase  bool
-	srows  []stateRow
-	cached int64
-	fast   []*fastConfig
-	local  []int32           // solveSet's scratch: state → index in its set, −1 outside
-	tscr   *transientScratch // solveTransient's scratch
-	clu    *closedLU         // solveClosed's factors of the last closed set
-	plan   *phasePlan        // evaluatePhase's work on the last actions evaluated
+	phase bool
+	// waitRows and waitEqs hold the row of waiting in each count of the
+	// window and its equation in every decision state, built once
+	// (initWaits).
+	waitOnce sync.Once
+	waitRows []row
+	waitEqs  []equation
+	srows    []stateRow
+	prows    []stateRow
+	cached   int64
+	fast     []*fastConfig
+	local    []int32           // solveSet's scratch: state → index in its set, −1 outside
+	tscr     *transientScratch // solveTransient's scratch
+	clu      *closedLU         // solveClosed's factors of the last closed set
+	plan     *phasePlan        // evaluatePhase's work on the last actions evaluated
 	// resCache holds resolvent rows of one decision state by
 	// configuration and window offset (resolvent); resKept counts their
 	// entries.
@@ -291,9 +301,11 @@ func (sv *Solver) initDecisionStates() error {
 		return &SizeError{N: sv.n, States: nX, Rows: rec, MaxStates: sv.set.MaxStates}
 	}
 	sv.nX = nX
-	sv.srows = make([]stateRow, nX)
-	sv.initFast()
-	sv.initRecovery()
+	sv.srows, sv.prows = make([]stateRow, nX), make([]stateRow, nX)
+	sv.initRecovery() // first: initFast reads it
+	if err := sv.initFast(); err != nil {
+		return err
+	}
 	return nil
 }
 

@@ -169,8 +169,15 @@ func (sv *Solver) recRow(pi, b, n int) *row {
 }
 
 // waitRow returns the row of X(·, n) under the action wait: one failure or
-// one repair, renormalised over the window.
+// one repair, renormalised over the window (newWaitRow), from the rows
+// built once (waitEquation). Its slice is shared: callers read it.
 func (sv *Solver) waitRow(n int) row {
+	sv.initWaits()
+	return sv.waitRows[n-sv.lo]
+}
+
+// newWaitRow computes waitRow's row.
+func (sv *Solver) newWaitRow(n int) row {
 	fail, repair := float64(n)*sv.lambda, float64(sv.n-n)*sv.theta
 	tot := fail + repair
 	var r row

@@ -6,15 +6,12 @@ import (
 )
 
 // components calls emit with each strongly connected set of the active
-// decision states that skip does not exclude, in Tarjan's order: a set
-// comes after every set it leads to. skip (nil: none) excludes states as
-// roots and as successors. The search is iterative (the graph can be
-// deep); it stops at the first error of emit.
-func components(eqs []equation, skip func(int) bool, emit func([]int) error) error {
-	if skip == nil {
-		skip = func(int) bool { return false }
-	}
-	return newTransientScratch(len(eqs)).tarjan(eqs, skip, func(comp []int) (bool, error) {
+// decision states x without skip[x], in Tarjan's order: a set comes
+// after every set it leads to. skip (nil: none) excludes states as roots
+// and as successors. The search is iterative (the graph can be deep); it
+// stops at the first error of emit.
+func components(eqs []equation, skip []bool, emit func([]int) error) error {
+	return newTransientScratch(len(eqs)).tarjan(eqs, skip, false, func(comp []int) (bool, error) {
 		return false, emit(slices.Clone(comp))
 	})
 }

@@ -20,6 +20,7 @@ type Chains struct {
 	lambda, theta float64
 	mu            sync.Mutex
 	chains        map[int]*birthdeath.Chain
+	keep          int // KeepFactors' bound per chain
 }
 
 // NewChains returns an empty cache.
@@ -39,6 +40,26 @@ func (c *Chains) Chain(m int) (*birthdeath.Chain, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ch.KeepFactors(c.keep); err != nil {
+		return nil, err
+	}
 	c.chains[m] = ch
 	return ch, nil
+}
+
+// KeepFactors makes every chain of the cache, built before or after,
+// keep up to perChain entries of its factorisations
+// (birthdeath.Chain.KeepFactors): the rows are the same bit for bit, and
+// a caller that asks for single rows of the same chains many times saves
+// their factorisations. It returns an error if perChain is negative.
+func (c *Chains) KeepFactors(perChain int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, ch := range c.chains {
+		if err := ch.KeepFactors(perChain); err != nil {
+			return err
+		}
+	}
+	c.keep = perChain
+	return nil
 }
