@@ -163,8 +163,8 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 		}
 	}
 	// The reduced system over the up states (columns 0..nU−1) and g
-	// (column nU, scaled as solveSet does): the rows of the up states
-	// from entryRow, then h(x₀) = 0.
+	// (column nU, scaled by pow2Scale of its largest entry, exactly):
+	// the rows of the up states from entryRow, then h(x₀) = 0.
 	k := nU + 1
 	rows := make([][]float64, k)
 	gens := make([]uint64, k)
@@ -198,7 +198,7 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 		ref[v.x0-sv.nX] = 1
 	}
 	rows[nU] = ref
-	gscale := floats.Norm(gcol, math.Inf(1))
+	gscale := pow2Scale(floats.Norm(gcol, math.Inf(1)))
 	if gscale == 0 {
 		return false, nil
 	}
@@ -228,6 +228,23 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 	hX[v.x0] = 0
 	v.g, v.hX, v.closed = g, hX, nil
 	return true, nil
+}
+
+// pow2Scale returns the power of two 2^e with m ≤ 2^e < 2m (0 for 0,
+// m itself when it is not finite): solveByEntries scales g's column by
+// it, which is exact and, unlike m, stays the same while m moves within
+// a factor of 2, so a search over one configuration's interval changes
+// the g entry of that configuration's rows only (entrySolve's low-rank
+// test), not of every row.
+func pow2Scale(m float64) float64 {
+	if m == 0 || math.IsInf(m, 0) || math.IsNaN(m) {
+		return m
+	}
+	frac, e := math.Frexp(m) // m = frac·2^e, 1/2 ≤ frac < 1
+	if frac == 0.5 {
+		return m
+	}
+	return math.Ldexp(1, e)
 }
 
 // entryGroup is group p of solveByEntries under the actions acts of its
@@ -370,7 +387,13 @@ type entryBase struct {
 // the r × r system) is singular to working precision.
 func (sv *Solver) entrySolve(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
 	base, rows := sv.changedRows(arows, gens)
-	if base == nil || 8*len(rows) > len(arows) {
+	if base == nil {
+		return sv.factorEntries(arows, gens, rhs)
+	}
+	if 8*len(rows) > len(arows) {
+		if x, ok := base.refine(arows, rhs); ok {
+			return x, true
+		}
 		return sv.factorEntries(arows, gens, rhs)
 	}
 	if len(rows) == 0 {
@@ -480,6 +503,62 @@ func (base *entryBase) woodbury(arows [][]float64, rows []int, rhs *mat.VecDense
 	corr.MulVec(z, &t)
 	x.SubVec(x, &corr)
 	return x, true
+}
+
+// Iterative refinement of entryBase.refine: the correction must fall to
+// refineTol of the solution (in the ∞-norm, and in g's entry) within
+// refineIter steps, else the system is factorised.
+const (
+	refineTol  = 1e-14
+	refineIter = 8
+)
+
+// refine solves arows·x = rhs from the kept factors of B by iterative
+// refinement (Golub & Van Loan, Matrix Computations, 4th ed., §3.5.3,
+// with B's factors in place of A's): x₀ = B⁻¹rhs and
+//
+//	x_{i+1} = x_i + d_i,   d_i = B⁻¹(rhs − A·x_i),
+//
+// whose error e_i = x_i − x obeys e_{i+1} = B⁻¹(B − A)·e_i: it converges
+// when B is close to A, the case of the searches over one interval, whose
+// successive points move every row a little (level 2's one interval)
+// or a few rows more than Woodbury takes. It stops when ‖d_i‖∞ ≤
+// refineTol·‖x_{i+1}‖∞ and |d_i| ≤ refineTol·|x_{i+1}| in g's entry (the
+// last); with a contraction q ≤ 1/2, the error is then below
+// q/(1 − q)·refineTol ≤ refineTol of the solution. It reports false, for
+// the caller to factorise A, when the measured contraction (the ratio of
+// successive corrections) would need more than refineIter steps, or when
+// it exceeds 1/2: each step costs two triangular solves and a product
+// with A, O(k²), against the factorisation's O(k³).
+func (base *entryBase) refine(arows [][]float64, rhs *mat.VecDense) (*mat.VecDense, bool) {
+	k := len(arows)
+	var x, d mat.VecDense
+	if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
+		return nil, false
+	}
+	r := mat.NewVecDense(k, nil)
+	b, rs, prev := rhs.RawVector().Data, r.RawVector().Data, math.Inf(1)
+	for it := 1; it <= refineIter; it++ {
+		xs := x.RawVector().Data
+		for i, ai := range arows {
+			rs[i] = b[i] - floats.Dot(ai, xs)
+		}
+		if err := base.lu.SolveVecTo(&d, false, r); err != nil {
+			return nil, false
+		}
+		ds := d.RawVector().Data
+		floats.Add(xs, ds)
+		dn, xn := floats.Norm(ds, math.Inf(1)), floats.Norm(xs, math.Inf(1))
+		if dn <= refineTol*xn && math.Abs(ds[k-1]) <= refineTol*math.Abs(xs[k-1]) {
+			return &x, true
+		}
+		q := dn / prev
+		if !(q <= 0.5) || (q > 0 && float64(it)+math.Log(refineTol*xn/dn)/math.Log(q) > refineIter) {
+			return nil, false
+		}
+		prev = dn
+	}
+	return nil, false
 }
 
 // unitSolve returns Z = B⁻¹E for the unit columns E of rows, kept for
