@@ -362,6 +362,7 @@ type entryBase struct {
 	a    *mat.Dense
 	gens []uint64 // the entryRow generation of each row (0: none)
 	lu   mat.LU
+	f    luVec // lu packed, for the solves with one right-hand side (luVec.solveTo)
 	// rows and z = B⁻¹E of the last low-rank solve: a search over one
 	// configuration's intervals changes the same rows each time.
 	rows []int
@@ -397,14 +398,10 @@ func (sv *Solver) entrySolve(arows [][]float64, gens []uint64, rhs *mat.VecDense
 		return sv.factorEntries(arows, gens, rhs)
 	}
 	if len(rows) == 0 {
-		var x mat.VecDense
 		if slices.Equal(rhs.RawVector().Data, base.rhs) {
 			return mat.NewVecDense(len(arows), slices.Clone(base.y)), true
 		}
-		if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
-			return nil, false
-		}
-		return &x, true
+		return base.solve(rhs), true
 	}
 	return base.woodbury(arows, rows, rhs)
 }
@@ -449,7 +446,7 @@ func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDe
 	if base == nil || base.a.RawMatrix().Rows != k {
 		base = &entryBase{a: mat.NewDense(k, k, nil)}
 	}
-	*base = entryBase{a: base.a, gens: append(base.gens[:0], gens...), lu: base.lu, rhs: base.rhs[:0], y: base.y[:0]}
+	*base = entryBase{a: base.a, gens: append(base.gens[:0], gens...), lu: base.lu, f: base.f, rhs: base.rhs[:0], y: base.y[:0]}
 	for i, ri := range arows {
 		copy(base.a.RawRowView(i), ri)
 	}
@@ -459,12 +456,17 @@ func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDe
 		return nil, false
 	}
 	sv.entry = base
-	var x mat.VecDense
-	if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
-		return nil, false
-	}
+	base.f = packLU(base.f.f, &base.lu)
+	x := base.solve(rhs)
 	base.rhs, base.y = append(base.rhs, rhs.RawVector().Data...), append(base.y, x.RawVector().Data...)
-	return &x, true
+	return x, true
+}
+
+// solve returns B⁻¹rhs (luVec.solveTo).
+func (base *entryBase) solve(rhs *mat.VecDense) *mat.VecDense {
+	x := mat.NewVecDense(base.f.n, nil)
+	base.f.solveTo(x.RawVector().Data, rhs.RawVector().Data)
+	return x
 }
 
 // woodbury solves arows·x = rhs from the kept factors of B, arows
@@ -532,25 +534,18 @@ const (
 // with A, O(k²), against the factorisation's O(k³).
 func (base *entryBase) refine(arows [][]float64, rhs *mat.VecDense) (*mat.VecDense, bool) {
 	k := len(arows)
-	var x, d mat.VecDense
-	if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
-		return nil, false
-	}
-	r := mat.NewVecDense(k, nil)
-	b, rs, prev := rhs.RawVector().Data, r.RawVector().Data, math.Inf(1)
+	x := base.solve(rhs)
+	xs, b := x.RawVector().Data, rhs.RawVector().Data
+	rs, ds, prev := make([]float64, k), make([]float64, k), math.Inf(1)
 	for it := 1; it <= refineIter; it++ {
-		xs := x.RawVector().Data
 		for i, ai := range arows {
 			rs[i] = b[i] - floats.Dot(ai, xs)
 		}
-		if err := base.lu.SolveVecTo(&d, false, r); err != nil {
-			return nil, false
-		}
-		ds := d.RawVector().Data
+		base.f.solveTo(ds, rs)
 		floats.Add(xs, ds)
 		dn, xn := floats.Norm(ds, math.Inf(1)), floats.Norm(xs, math.Inf(1))
 		if dn <= refineTol*xn && math.Abs(ds[k-1]) <= refineTol*math.Abs(xs[k-1]) {
-			return &x, true
+			return x, true
 		}
 		q := dn / prev
 		if !(q <= 0.5) || (q > 0 && float64(it)+math.Log(refineTol*xn/dn)/math.Log(q) > refineIter) {
@@ -598,8 +593,8 @@ func (base *entryBase) baseSolve(z *mat.Dense, rows []int, rhs *mat.VecDense) (*
 		}
 		x.MulVec(z, mat.NewVecDense(len(rows), delta))
 		floats.Add(x.RawVector().Data, base.y)
-	} else if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
-		return nil, false
+	} else {
+		return base.solve(rhs), true
 	}
 	return &x, true
 }
