@@ -230,8 +230,8 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 	return true, nil
 }
 
-// pow2Scale returns the power of two 2^e with m ≤ 2^e < 2m (0 for 0,
-// m itself when it is not finite): solveByEntries scales g's column by
+// pow2Scale returns the power of two 2^e with m ≤ 2^e < 2m for m > 0 (m
+// itself for 0, for m not finite and above 2^1023): solveByEntries scales g's column by
 // it, which is exact and, unlike m, stays the same while m moves within
 // a factor of 2, so a search over one configuration's interval changes
 // the g entry of that configuration's rows only (entrySolve's low-rank
@@ -241,8 +241,8 @@ func pow2Scale(m float64) float64 {
 		return m
 	}
 	frac, e := math.Frexp(m) // m = frac·2^e, 1/2 ≤ frac < 1
-	if frac == 0.5 {
-		return m
+	if frac == 0.5 || e > 1023 {
+		return m // a power of two already, or 2^e overflows
 	}
 	return math.Ldexp(1, e)
 }
