@@ -118,3 +118,19 @@ func (lu *luVec) solveTo(x, b []float64) {
 		x[i] = (x[i] - floats.Dot(f[i*n+i+1:i*n+n], x[i+1:n])) / f[i*n+i]
 	}
 }
+
+// solveUnitTo sets x to the solution of A·x = e_i (column i of A⁻¹), as
+// solveTo with b = e_i, skipping the leading zeros of the forward
+// solve: with P·e_i at position q, the entries of L⁻¹Pᵀe_i before q are 0.
+func (lu *luVec) solveUnitTo(x []float64, i int) {
+	n, f := lu.n, lu.f
+	clear(x)
+	q := lu.perm[i]
+	x[q] = 1
+	for r := q + 1; r < n; r++ { // L, unit diagonal, from q
+		x[r] = -floats.Dot(f[r*n+q:r*n+r], x[q:r])
+	}
+	for r := n - 1; r >= 0; r-- { // U
+		x[r] = (x[r] - floats.Dot(f[r*n+r+1:r*n+n], x[r+1:n])) / f[r*n+r]
+	}
+}

@@ -68,8 +68,9 @@ func TestLUVecSameBits(t *testing.T) {
 // gonum's mat.LU.SolveVecTo on seeded random matrices, with and without
 // pivoting and zeros: the two sum in different orders, so they agree to
 // rounding, 1e-13·n relative in the ∞-norm on these well-conditioned
-// matrices. The power check: the solve with one pivot of the permutation
-// swapped must be rejected at that tolerance.
+// matrices; likewise solveUnitTo against solveTo of each unit vector.
+// The power check: the solve with one pivot of the permutation swapped
+// must be rejected at that tolerance.
 func TestLUVecSolveTo(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(20, 11))
 	for _, c := range []struct {
@@ -105,6 +106,18 @@ func TestLUVecSolveTo(t *testing.T) {
 		if d := relInf(got, want.RawVector().Data); d > tol {
 			t.Errorf("n = %d: solveTo differs from SolveVecTo by %.3g relative, want ≤ %.3g", c.n, d, tol)
 		}
+		// solveUnitTo: column i of A⁻¹, against solveTo of e_i, each i.
+		e, col := make([]float64, c.n), make([]float64, c.n)
+		for i := range c.n {
+			clear(e)
+			e[i] = 1
+			lv.solveTo(got, e)
+			lv.solveUnitTo(col, i)
+			if d := relInf(col, got); d > tol {
+				t.Errorf("n = %d: solveUnitTo(%d) differs from solveTo(e_%d) by %.3g relative, want ≤ %.3g", c.n, i, i, d, tol)
+			}
+		}
+		lv.solveTo(got, b)
 		if c.n > 1 {
 			bad := lv
 			bad.perm = append([]int(nil), lv.perm...)

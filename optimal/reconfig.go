@@ -557,22 +557,20 @@ func (base *entryBase) refine(arows [][]float64, rhs *mat.VecDense) (*mat.VecDen
 }
 
 // unitSolve returns Z = B⁻¹E for the unit columns E of rows, kept for
-// the next call with the same rows.
+// the next call with the same rows: column j by luVec.solveUnitTo.
 func (base *entryBase) unitSolve(rows []int) (*mat.Dense, bool) {
 	if slices.Equal(rows, base.rows) {
 		return base.z, true
 	}
-	k, _ := base.a.Dims()
-	e := mat.NewDense(k, len(rows), nil)
+	k, r := base.f.n, len(rows)
+	zt := make([]float64, r*k) // Zᵀ, row j = column j of Z
 	for j, i := range rows {
-		e.Set(i, j, 1)
+		base.f.solveUnitTo(zt[j*k:(j+1)*k], i)
 	}
-	var z mat.Dense
-	if err := base.lu.SolveTo(&z, false, e); err != nil {
-		return nil, false
-	}
-	base.rows, base.z = rows, &z
-	return &z, true
+	z := mat.NewDense(k, r, nil)
+	z.Copy(mat.NewDense(r, k, zt).T())
+	base.rows, base.z = rows, z
+	return z, true
 }
 
 // baseSolve returns y = B⁻¹rhs: from the kept solve y₀ = B⁻¹rhs₀ as
