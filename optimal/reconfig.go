@@ -664,37 +664,42 @@ func (sv *Solver) bracket(v *values, b int, r *row) float64 {
 	return s
 }
 
-// xValues holds xValue(v, 0, n, c) of one improveR pass, computed on
-// first use, when R does not depend on p: every up state U(a, s) with
-// n = a + s compares running with reconfiguring onto each c, whose
-// bracket is that of X(n) under c, so the up states of one functional
-// count share it (w·(len(acts) + 1) entries, of the order of the up
-// states). When R depends on p the up state's X(a, n) is its own and
-// at calls xValue.
+// xValues holds xValue(v, pi, n, c) of one improvement pass (improveX,
+// then improveR, on the same values v), each computed on first use.
+// improveX computes the bracket of every decision state X(ps[pi], n)
+// under every action; improveR compares, in every up state U(a, s),
+// running with reconfiguring onto each c, whose bracket is that of
+// X(a, a + s) under c (of X(a + s) when R does not depend on p), one of
+// the same brackets: the pass computes each once. The table has
+// len(ps)·W·(len(acts) + 1) entries, of the order of the decision states
+// times the configurations; above xValuesMax entries at calls xValue.
 type xValues struct {
 	sv   *Solver
 	v    *values
-	vals []float64 // per (n, action index + 1; 0: wait, aIdx[0] = −1)
+	vals []float64 // per (pi, n, action index + 1; 0: wait, aIdx[0] = −1)
 	done []bool
 }
 
+// xValuesMax bounds the entries of an xValues table (about 36 MB).
+const xValuesMax = 1 << 22
+
 // newXValues returns an empty xValues of v.
 func (sv *Solver) newXValues(v *values) *xValues {
-	xv := &xValues{sv: sv, v: v}
-	if !sv.byOld {
-		m := sv.w * (len(sv.acts) + 1)
-		xv.vals, xv.done = make([]float64, m), make([]bool, m)
-	}
-	return xv
+	return &xValues{sv: sv, v: v}
 }
 
 // at returns xValue(v, pi, n, c).
 func (xv *xValues) at(pi, n, c int) float64 {
 	sv := xv.sv
+	na := len(sv.acts) + 1
 	if xv.vals == nil {
-		return sv.xValue(xv.v, pi, n, c)
+		m := len(sv.ps) * sv.w * na
+		if m > xValuesMax {
+			return sv.xValue(xv.v, pi, n, c)
+		}
+		xv.vals, xv.done = make([]float64, m), make([]bool, m)
 	}
-	i := (n-sv.lo)*(len(sv.acts)+1) + sv.aIdx[c] + 1
+	i := (pi*sv.w+n-sv.lo)*na + sv.aIdx[c] + 1
 	if !xv.done[i] {
 		xv.vals[i], xv.done[i] = sv.xValue(xv.v, pi, n, c), true
 	}
