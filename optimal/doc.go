@@ -128,7 +128,7 @@
 // With these, the four levels of QR on 32 processors (MTTF 8 h, MTTR 4 h)
 // cost 5–8× their time without reconfiguration (40× before the
 // reduction); level 3, a coordinate search with reconfiguration and a
-// closed form without, takes about 40 % of it. On a desktop grid without
+// closed form without, takes about 45 % of it. On a desktop grid without
 // R(p, a) the solve without reconfiguration is far cheaper (a chain of up
 // phases on W decision states), and the option still costs two orders of
 // magnitude more (BENCHMARKS.md): the goal of 2× is not met.
