@@ -126,7 +126,7 @@
 // twice the move of their last search (ascendStep).
 //
 // With these, the four levels of QR on 32 processors (MTTF 8 h, MTTR 4 h)
-// cost 5–8× their time without reconfiguration (40× before the
+// cost 5–7× their time without reconfiguration (40× before the
 // reduction); level 3, a coordinate search with reconfiguration and a
 // closed form without, takes about 45 % of it. On a desktop grid without
 // R(p, a) the solve without reconfiguration is far cheaper (a chain of up
