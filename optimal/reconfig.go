@@ -230,12 +230,13 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 	return true, nil
 }
 
-// pow2Scale returns the power of two 2^e with m ≤ 2^e < 2m for m > 0 (m
-// itself for 0, for m not finite and above 2^1023): solveByEntries scales g's column by
-// it, which is exact and, unlike m, stays the same while m moves within
-// a factor of 2, so a search over one configuration's interval changes
-// the g entry of that configuration's rows only (entrySolve's low-rank
-// test), not of every row.
+// pow2Scale returns the power of two 2^e with m ≤ 2^e < 2m for m > 0
+// (m itself for 0, for m not finite and for m above 2^1023).
+// solveByEntries scales g's column by it, which is exact and, unlike m,
+// stays the same while m moves within a factor of 2, so a search over
+// one configuration's interval changes the g entry of that
+// configuration's rows only (entrySolve's low-rank test), not of every
+// row.
 func pow2Scale(m float64) float64 {
 	if m == 0 || math.IsInf(m, 0) || math.IsNaN(m) {
 		return m
@@ -384,8 +385,10 @@ type entryBase struct {
 //	x = y − Z(I + ΔZ)⁻¹Δy,   y = B⁻¹rhs,  Z = B⁻¹E,
 //
 // r + 1 solves and an r × r system instead of a factorisation.
-// Otherwise it factorises a and keeps it. It reports false when a (or
-// the r × r system) is singular to working precision.
+// Otherwise it solves by iterative refinement on the kept factors
+// (refine) when that converges fast, and else factorises a and keeps it.
+// It reports false when a (or the r × r system) is singular to working
+// precision.
 func (sv *Solver) entrySolve(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
 	base, rows := sv.changedRows(arows, gens)
 	if base == nil {
@@ -438,7 +441,7 @@ func (sv *Solver) changedRows(arows [][]float64, gens []uint64) (*entryBase, []i
 // (with the solve for rhs) and returns that solve; false when it is
 // singular to working precision. It reuses the storage of the kept
 // factorisation it replaces (of the same order): a search that changes
-// every row refactorises at each point.
+// every row by more than refine takes refactorises at each point.
 func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
 	k := len(arows)
 	base := sv.entry
