@@ -97,7 +97,16 @@
 //     the last one factorised in few rows (at most an eighth: the search
 //     of level 3 over one I(a) changes the rows of U(a, ·) alone) is
 //     solved by the Sherman–Morrison–Woodbury formula with the kept
-//     factors.
+//     factors; one that differs in more rows (level 2's search over the
+//     one interval changes every row, a little) by iterative refinement
+//     on the kept factors, accepted when its corrections fall to 1e-14
+//     of the solution within 8 steps (entryBase.refine), else it is
+//     factorised. g's column is scaled by a power of two (pow2Scale):
+//     exact, and constant while its largest entry stays within a factor
+//     of 2, so a change of one I(a) leaves the other rows as they were.
+//     The solves with one right-hand side take the rows of the packed
+//     factors as dot products (luVec.solveTo), and Woodbury's B⁻¹E one
+//     unit column at a time (luVec.solveUnitTo).
 //
 // What does not change the bits is shared too: a block keeps its rows
 // when only the reconfiguration choices change; the improvement of the
@@ -106,15 +115,24 @@
 // functional count (xValues); the up states' h is solved on first use
 // (values.upH), so level 3's search, which reads g alone, skips it; and
 // the blocks are solved by luVec, gonum's Dgetrs arithmetic for one
-// right-hand side in the same order without its per-call allocations.
+// right-hand side in the same order without its per-call allocations;
+// and one improvement pass computes the bracket of each decision state
+// under each action once (xValues), for improveX and for improveR, whose
+// reconfiguring up states U(a, s) have the brackets of X(a, a + s).
+//
+// The solves of the reduced system round differently from a fresh
+// factorisation of each system, within the tolerances of the searches:
+// g moves in its last digits, the intervals of level 3 where g is flat
+// in them. Level 3's coordinate searches after the first bracket from
+// twice the move of their last search (ascendStep).
 //
 // With these, the four levels of QR on 32 processors (MTTF 8 h, MTTR 4 h)
-// cost about 4× their time without reconfiguration (which has become
-// faster since), where they cost 40× before; level 3, a coordinate search
-// with reconfiguration and a closed form without, takes half of it. On a
-// desktop grid without R(p, a) the solve without reconfiguration is far
-// cheaper (a chain of up phases on W decision states), and the option
-// still costs 60–120× more (BENCHMARKS.md): the goal of 2× is not met.
+// cost 5–7× their time without reconfiguration (40× before the
+// reduction); level 3, a coordinate search with reconfiguration and a
+// closed form without, takes about 45 % of it. On a desktop grid without
+// R(p, a) the solve without reconfiguration is far cheaper (a chain of up
+// phases on W decision states), and the option still costs two orders of
+// magnitude more (BENCHMARKS.md): the goal of 2× is not met.
 //
 // # Improvement by bounds
 //

@@ -41,8 +41,9 @@ func (sv *Solver) xValue(v *values, pi, n, act int) float64 {
 
 // improveX takes in every decision state X the action that maximises the
 // bracket, keeping the current one unless another beats it by more than
-// TieTol·(|bracket| + |g|τ). It reports whether an action changed.
-func (sv *Solver) improveX(ctx context.Context, v *values, pol *Policy) (bool, error) {
+// TieTol·(|bracket| + |g|τ). It reports whether an action changed. The
+// brackets are xv's (of v), which improveR reads after it.
+func (sv *Solver) improveX(ctx context.Context, v *values, pol *Policy, xv *xValues) (bool, error) {
 	if sv.phase {
 		return sv.improvePhase(ctx, v, pol)
 	}
@@ -51,14 +52,14 @@ func (sv *Solver) improveX(ctx context.Context, v *values, pol *Policy) (bool, e
 		for n := sv.lo; n <= sv.hi; n++ {
 			x := pi*sv.w + n - sv.lo
 			cur := pol.action[x]
-			vc := sv.xValue(v, pi, n, cur)
+			vc := xv.at(pi, n, cur)
 			scale := math.Abs(vc) + math.Abs(v.g)*sv.tauX(pi, n, cur)
 			best, vb := cur, vc
 			try := func(a int) {
 				if a > n || a == cur {
 					return
 				}
-				if va := sv.xValue(v, pi, n, a); va > vb {
+				if va := xv.at(pi, n, a); va > vb {
 					best, vb = a, va
 				}
 			}
@@ -144,13 +145,12 @@ func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy) (bool, e
 // and reconfiguring onto each allowed a' ≠ a, a' ≤ a + s (the bracket of
 // X(a, a + s) under a'), keeping the current action unless another beats
 // it by more than TieTol·(|bracket| + |g|τ). It reports whether an action
-// changed.
-func (sv *Solver) improveR(v *values, pol *Policy) (bool, error) {
+// changed. The brackets of reconfiguring are xv's (of v).
+func (sv *Solver) improveR(v *values, pol *Policy, xv *xValues) (bool, error) {
 	if pol.reconf == nil {
 		return false, nil
 	}
 	changed := false
-	xv := sv.newXValues(v)
 	for b, a := range sv.acts {
 		s0, _ := sv.spares(a)
 		pi := sv.pa(b)
@@ -223,7 +223,8 @@ func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*val
 			return v, IterationLimit, it, nil
 		}
 		prev = v.g
-		cx, err := sv.improveX(ctx, v, pol)
+		xv := sv.newXValues(v)
+		cx, err := sv.improveX(ctx, v, pol, xv)
 		if err != nil {
 			return nil, NotSolved, it, err
 		}
@@ -240,7 +241,7 @@ func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*val
 				return nil, NotSolved, it, err
 			}
 		}
-		cr, err := sv.improveR(v, pol)
+		cr, err := sv.improveR(v, pol, xv)
 		if err != nil {
 			return nil, NotSolved, it, err
 		}
@@ -254,7 +255,8 @@ func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*val
 // (or, with reconfiguration at checkpoints, a choice in U).
 func (sv *Solver) wouldChangeX(ctx context.Context, v *values, pol *Policy) bool {
 	c := sv.clone(pol)
-	if cx, err := sv.improveX(ctx, v, c); err != nil || cx {
+	xv := sv.newXValues(v)
+	if cx, err := sv.improveX(ctx, v, c, xv); err != nil || cx {
 		return true
 	}
 	if sv.phase && sv.byOld {
@@ -262,6 +264,6 @@ func (sv *Solver) wouldChangeX(ctx context.Context, v *values, pol *Policy) bool
 			return true
 		}
 	}
-	cr, err := sv.improveR(v, c)
+	cr, err := sv.improveR(v, c, xv)
 	return err == nil && cr
 }

@@ -438,6 +438,7 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		cur = fromState
 	}
 	var out Configuration
+	steps := make([]float64, len(sv.acts)) // 0: the first search of that I(a)
 	for pass := 0; ; pass++ {
 		if pass >= sv.set.MaxIter {
 			out.Status = IterationLimit
@@ -450,7 +451,7 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		}
 		out.Iterations += it
 		g0 := v.g
-		g, err := sv.ascend(ctx, cur, v)
+		g, err := sv.ascend(ctx, cur, v, steps)
 		if err != nil {
 			return Configuration{}, err
 		}
@@ -493,7 +494,16 @@ func (sv *Solver) meanIntervals(perState Result) *Policy {
 // whose evaluation is v: each configuration with stationary mass,
 // heaviest first, takes the interval that maximises g with the others
 // fixed when it improves g. It updates cur and returns its g.
-func (sv *Solver) ascend(ctx context.Context, cur *Policy, v *values) (float64, error) {
+//
+// The search of configuration b brackets the maximum from its current
+// log I(a) with the first step steps[b] (ascendStep), then refines it
+// to IntervalTol: 0.1 the first time, then twice the move of its last
+// search, at least ascendMinStep. After the first pass the intervals are
+// near their maxima, and a bracket of the last move's width saves most
+// of the bracketing and of Brent's steps down to it; the bracketing
+// doubles its step until g falls, so a step too small costs a few
+// evaluations, not the maximum.
+func (sv *Solver) ascend(ctx context.Context, cur *Policy, v *values, steps []float64) (float64, error) {
 	g := v.g
 	r := Result{}
 	if err := sv.finish(ctx, cur, v, &r); err != nil {
@@ -529,16 +539,33 @@ func (sv *Solver) ascend(ctx context.Context, cur *Policy, v *values) (float64, 
 			}
 			return v.g
 		}
-		x, gx := maximize(f, math.Log(cur.interval[b][0]), 0.1, lo, hi, sv.set.IntervalTol)
+		x0 := math.Log(cur.interval[b][0])
+		x, gx := maximize(f, x0, ascendStep(steps[b]), lo, hi, sv.set.IntervalTol)
 		if perr != nil {
 			return 0, perr
 		}
+		steps[b] = 0
 		if gx > g {
 			setConf(cur, b, math.Exp(x))
 			g = gx
+			steps[b] = 2 * math.Abs(x-x0)
 		}
+		steps[b] = max(steps[b], ascendMinStep)
 	}
 	return g, nil
+}
+
+// ascendMinStep is the smallest first step of a coordinate search of
+// ascend, on log I.
+const ascendMinStep = 1e-3
+
+// ascendStep returns the first step of a coordinate search of ascend
+// from the last search's recorded step (0: none yet, 0.1).
+func ascendStep(last float64) float64 {
+	if last == 0 {
+		return 0.1
+	}
+	return min(last, 0.1)
 }
 
 // configuration evaluates cur, the policy level 3 ended at, and returns

@@ -163,8 +163,8 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 		}
 	}
 	// The reduced system over the up states (columns 0..nU−1) and g
-	// (column nU, scaled as solveSet does): the rows of the up states
-	// from entryRow, then h(x₀) = 0.
+	// (column nU, scaled by pow2Scale of its largest entry, exactly):
+	// the rows of the up states from entryRow, then h(x₀) = 0.
 	k := nU + 1
 	rows := make([][]float64, k)
 	gens := make([]uint64, k)
@@ -198,7 +198,7 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 		ref[v.x0-sv.nX] = 1
 	}
 	rows[nU] = ref
-	gscale := floats.Norm(gcol, math.Inf(1))
+	gscale := pow2Scale(floats.Norm(gcol, math.Inf(1)))
 	if gscale == 0 {
 		return false, nil
 	}
@@ -228,6 +228,24 @@ func (sv *Solver) solveByEntries(v *values, pol *Policy) (bool, error) {
 	hX[v.x0] = 0
 	v.g, v.hX, v.closed = g, hX, nil
 	return true, nil
+}
+
+// pow2Scale returns the power of two 2^e with m ≤ 2^e < 2m for m > 0
+// (m itself for 0, for m not finite and for m above 2^1023).
+// solveByEntries scales g's column by it, which is exact and, unlike m,
+// stays the same while m moves within a factor of 2, so a search over
+// one configuration's interval changes the g entry of that
+// configuration's rows only (entrySolve's low-rank test), not of every
+// row.
+func pow2Scale(m float64) float64 {
+	if m == 0 || math.IsInf(m, 0) || math.IsNaN(m) {
+		return m
+	}
+	frac, e := math.Frexp(m) // m = frac·2^e, 1/2 ≤ frac < 1
+	if frac == 0.5 || e > 1023 {
+		return m // a power of two already, or 2^e overflows
+	}
+	return math.Ldexp(1, e)
 }
 
 // entryGroup is group p of solveByEntries under the actions acts of its
@@ -345,6 +363,7 @@ type entryBase struct {
 	a    *mat.Dense
 	gens []uint64 // the entryRow generation of each row (0: none)
 	lu   mat.LU
+	f    luVec // lu packed, for the solves with one right-hand side (luVec.solveTo)
 	// rows and z = B⁻¹E of the last low-rank solve: a search over one
 	// configuration's intervals changes the same rows each time.
 	rows []int
@@ -366,22 +385,26 @@ type entryBase struct {
 //	x = y − Z(I + ΔZ)⁻¹Δy,   y = B⁻¹rhs,  Z = B⁻¹E,
 //
 // r + 1 solves and an r × r system instead of a factorisation.
-// Otherwise it factorises a and keeps it. It reports false when a (or
-// the r × r system) is singular to working precision.
+// Otherwise it solves by iterative refinement on the kept factors
+// (refine) when that converges fast, and else factorises a and keeps it.
+// It reports false when a (or the r × r system) is singular to working
+// precision.
 func (sv *Solver) entrySolve(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
 	base, rows := sv.changedRows(arows, gens)
-	if base == nil || 8*len(rows) > len(arows) {
+	if base == nil {
+		return sv.factorEntries(arows, gens, rhs)
+	}
+	if 8*len(rows) > len(arows) {
+		if x, ok := base.refine(arows, rhs); ok {
+			return x, true
+		}
 		return sv.factorEntries(arows, gens, rhs)
 	}
 	if len(rows) == 0 {
-		var x mat.VecDense
 		if slices.Equal(rhs.RawVector().Data, base.rhs) {
 			return mat.NewVecDense(len(arows), slices.Clone(base.y)), true
 		}
-		if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
-			return nil, false
-		}
-		return &x, true
+		return base.solve(rhs), true
 	}
 	return base.woodbury(arows, rows, rhs)
 }
@@ -418,7 +441,7 @@ func (sv *Solver) changedRows(arows [][]float64, gens []uint64) (*entryBase, []i
 // (with the solve for rhs) and returns that solve; false when it is
 // singular to working precision. It reuses the storage of the kept
 // factorisation it replaces (of the same order): a search that changes
-// every row refactorises at each point.
+// every row by more than refine takes refactorises at each point.
 func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
 	k := len(arows)
 	base := sv.entry
@@ -426,7 +449,7 @@ func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDe
 	if base == nil || base.a.RawMatrix().Rows != k {
 		base = &entryBase{a: mat.NewDense(k, k, nil)}
 	}
-	*base = entryBase{a: base.a, gens: append(base.gens[:0], gens...), lu: base.lu, rhs: base.rhs[:0], y: base.y[:0]}
+	*base = entryBase{a: base.a, gens: append(base.gens[:0], gens...), lu: base.lu, f: base.f, rhs: base.rhs[:0], y: base.y[:0]}
 	for i, ri := range arows {
 		copy(base.a.RawRowView(i), ri)
 	}
@@ -436,12 +459,17 @@ func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDe
 		return nil, false
 	}
 	sv.entry = base
-	var x mat.VecDense
-	if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
-		return nil, false
-	}
+	base.f = packLU(base.f.f, &base.lu)
+	x := base.solve(rhs)
 	base.rhs, base.y = append(base.rhs, rhs.RawVector().Data...), append(base.y, x.RawVector().Data...)
-	return &x, true
+	return x, true
+}
+
+// solve returns B⁻¹rhs (luVec.solveTo).
+func (base *entryBase) solve(rhs *mat.VecDense) *mat.VecDense {
+	x := mat.NewVecDense(base.f.n, nil)
+	base.f.solveTo(x.RawVector().Data, rhs.RawVector().Data)
+	return x
 }
 
 // woodbury solves arows·x = rhs from the kept factors of B, arows
@@ -482,23 +510,70 @@ func (base *entryBase) woodbury(arows [][]float64, rows []int, rhs *mat.VecDense
 	return x, true
 }
 
+// Iterative refinement of entryBase.refine: the correction must fall to
+// refineTol of the solution (in the ∞-norm, and in g's entry) within
+// refineIter steps, else the system is factorised.
+const (
+	refineTol  = 1e-14
+	refineIter = 8
+)
+
+// refine solves arows·x = rhs from the kept factors of B by iterative
+// refinement (Golub & Van Loan, Matrix Computations, 4th ed., §3.5.3,
+// with B's factors in place of A's): x₀ = B⁻¹rhs and
+//
+//	x_{i+1} = x_i + d_i,   d_i = B⁻¹(rhs − A·x_i),
+//
+// whose error e_i = x_i − x obeys e_{i+1} = B⁻¹(B − A)·e_i: it converges
+// when B is close to A, the case of the searches over one interval, whose
+// successive points move every row a little (level 2's one interval)
+// or a few rows more than Woodbury takes. It stops when ‖d_i‖∞ ≤
+// refineTol·‖x_{i+1}‖∞ and |d_i| ≤ refineTol·|x_{i+1}| in g's entry (the
+// last); with a contraction q ≤ 1/2, the error is then below
+// q/(1 − q)·refineTol ≤ refineTol of the solution. It reports false, for
+// the caller to factorise A, when the measured contraction (the ratio of
+// successive corrections) would need more than refineIter steps, or when
+// it exceeds 1/2: each step costs two triangular solves and a product
+// with A, O(k²), against the factorisation's O(k³).
+func (base *entryBase) refine(arows [][]float64, rhs *mat.VecDense) (*mat.VecDense, bool) {
+	k := len(arows)
+	x := base.solve(rhs)
+	xs, b := x.RawVector().Data, rhs.RawVector().Data
+	rs, ds, prev := make([]float64, k), make([]float64, k), math.Inf(1)
+	for it := 1; it <= refineIter; it++ {
+		for i, ai := range arows {
+			rs[i] = b[i] - floats.Dot(ai, xs)
+		}
+		base.f.solveTo(ds, rs)
+		floats.Add(xs, ds)
+		dn, xn := floats.Norm(ds, math.Inf(1)), floats.Norm(xs, math.Inf(1))
+		if dn <= refineTol*xn && math.Abs(ds[k-1]) <= refineTol*math.Abs(xs[k-1]) {
+			return x, true
+		}
+		q := dn / prev
+		if !(q <= 0.5) || (q > 0 && float64(it)+math.Log(refineTol*xn/dn)/math.Log(q) > refineIter) {
+			return nil, false
+		}
+		prev = dn
+	}
+	return nil, false
+}
+
 // unitSolve returns Z = B⁻¹E for the unit columns E of rows, kept for
-// the next call with the same rows.
+// the next call with the same rows: column j by luVec.solveUnitTo.
 func (base *entryBase) unitSolve(rows []int) (*mat.Dense, bool) {
 	if slices.Equal(rows, base.rows) {
 		return base.z, true
 	}
-	k, _ := base.a.Dims()
-	e := mat.NewDense(k, len(rows), nil)
+	k, r := base.f.n, len(rows)
+	zt := make([]float64, r*k) // Zᵀ, row j = column j of Z
 	for j, i := range rows {
-		e.Set(i, j, 1)
+		base.f.solveUnitTo(zt[j*k:(j+1)*k], i)
 	}
-	var z mat.Dense
-	if err := base.lu.SolveTo(&z, false, e); err != nil {
-		return nil, false
-	}
-	base.rows, base.z = rows, &z
-	return &z, true
+	z := mat.NewDense(k, r, nil)
+	z.Copy(mat.NewDense(r, k, zt).T())
+	base.rows, base.z = rows, z
+	return z, true
 }
 
 // baseSolve returns y = B⁻¹rhs: from the kept solve y₀ = B⁻¹rhs₀ as
@@ -519,8 +594,8 @@ func (base *entryBase) baseSolve(z *mat.Dense, rows []int, rhs *mat.VecDense) (*
 		}
 		x.MulVec(z, mat.NewVecDense(len(rows), delta))
 		floats.Add(x.RawVector().Data, base.y)
-	} else if err := base.lu.SolveVecTo(&x, false, rhs); err != nil {
-		return nil, false
+	} else {
+		return base.solve(rhs), true
 	}
 	return &x, true
 }
@@ -592,37 +667,42 @@ func (sv *Solver) bracket(v *values, b int, r *row) float64 {
 	return s
 }
 
-// xValues holds xValue(v, 0, n, c) of one improveR pass, computed on
-// first use, when R does not depend on p: every up state U(a, s) with
-// n = a + s compares running with reconfiguring onto each c, whose
-// bracket is that of X(n) under c, so the up states of one functional
-// count share it (w·(len(acts) + 1) entries, of the order of the up
-// states). When R depends on p the up state's X(a, n) is its own and
-// at calls xValue.
+// xValues holds xValue(v, pi, n, c) of one improvement pass (improveX,
+// then improveR, on the same values v), each computed on first use.
+// improveX computes the bracket of every decision state X(ps[pi], n)
+// under every action; improveR compares, in every up state U(a, s),
+// running with reconfiguring onto each c, whose bracket is that of
+// X(a, a + s) under c (of X(a + s) when R does not depend on p), one of
+// the same brackets: the pass computes each once. The table has
+// len(ps)·W·(len(acts) + 1) entries, of the order of the decision states
+// times the configurations; above xValuesMax entries at calls xValue.
 type xValues struct {
 	sv   *Solver
 	v    *values
-	vals []float64 // per (n, action index + 1; 0: wait, aIdx[0] = −1)
+	vals []float64 // per (pi, n, action index + 1; 0: wait, aIdx[0] = −1)
 	done []bool
 }
 
+// xValuesMax bounds the entries of an xValues table (about 36 MB).
+const xValuesMax = 1 << 22
+
 // newXValues returns an empty xValues of v.
 func (sv *Solver) newXValues(v *values) *xValues {
-	xv := &xValues{sv: sv, v: v}
-	if !sv.byOld {
-		m := sv.w * (len(sv.acts) + 1)
-		xv.vals, xv.done = make([]float64, m), make([]bool, m)
-	}
-	return xv
+	return &xValues{sv: sv, v: v}
 }
 
 // at returns xValue(v, pi, n, c).
 func (xv *xValues) at(pi, n, c int) float64 {
 	sv := xv.sv
+	na := len(sv.acts) + 1
 	if xv.vals == nil {
-		return sv.xValue(xv.v, pi, n, c)
+		m := len(sv.ps) * sv.w * na
+		if m > xValuesMax {
+			return sv.xValue(xv.v, pi, n, c)
+		}
+		xv.vals, xv.done = make([]float64, m), make([]bool, m)
 	}
-	i := (n-sv.lo)*(len(sv.acts)+1) + sv.aIdx[c] + 1
+	i := (pi*sv.w+n-sv.lo)*na + sv.aIdx[c] + 1
 	if !xv.done[i] {
 		xv.vals[i], xv.done[i] = sv.xValue(xv.v, pi, n, c), true
 	}

@@ -12,11 +12,26 @@ import (
 // function searched is f at the nearest bound minus the distance to it,
 // so that a maximum at a bound is bracketed there. A value −∞ (an
 // evaluation that failed, recorded by the caller) counts as the lowest.
+// A point is evaluated once (Brent's method returns a point it
+// evaluated; the bracket of a maximum at a bound reaches the bound from
+// several points outside): each evaluation of the searches of levels 2
+// and 3 is a solve of the whole chain.
 func maximize(f func(float64) float64, x0, step, lo, hi, tol float64) (x, fx float64) {
 	clamp := func(u float64) float64 { return min(max(u, lo), hi) }
+	var seen []scalarPoint
+	fc := func(c float64) float64 {
+		for _, p := range seen {
+			if p.x == c {
+				return p.f
+			}
+		}
+		v := f(c)
+		seen = append(seen, scalarPoint{c, v})
+		return v
+	}
 	g := func(u float64) (float64, error) {
 		c := clamp(u)
-		v := f(c)
+		v := fc(c)
 		if math.IsInf(v, -1) || math.IsNaN(v) {
 			return math.Inf(1), nil
 		}
@@ -25,12 +40,15 @@ func maximize(f func(float64) float64, x0, step, lo, hi, tol float64) (x, fx flo
 	x0 = clamp(x0)
 	br, err := scalar.BracketMin(g, x0, step)
 	if err != nil {
-		return x0, f(x0)
+		return x0, fc(x0)
 	}
 	u, err := scalar.Minimize(g, br, tol)
 	if err != nil {
-		return x0, f(x0)
+		return x0, fc(x0)
 	}
 	x = clamp(u)
-	return x, f(x)
+	return x, fc(x)
 }
+
+// scalarPoint is a point maximize evaluated.
+type scalarPoint struct{ x, f float64 }
