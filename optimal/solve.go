@@ -170,8 +170,6 @@ func solveEvents(ctx context.Context, sc *scenario.Scenario, o Options) (Solutio
 		return Solution{}, errors.New("optimal: reconfigure: at-checkpoint with system.failure_events: the solver with failure events does not model reconfiguration at checkpoints")
 	case o.Settings != nil && o.Settings.Candidates != nil:
 		return Solution{}, errors.New("optimal: Settings.Candidates with system.failure_events: the solver with failure events considers every processor count")
-	case sc.N() > MaxEventsProcessors:
-		return Solution{}, fmt.Errorf("optimal: system.processors = %d with system.failure_events: the solver with failure events is dense, at most %d processors", sc.N(), MaxEventsProcessors)
 	}
 	var (
 		r   EventsResult
