@@ -62,26 +62,49 @@ func (ph *Phase) HitSum(h []float64, lo int) []float64 {
 	return out
 }
 
-// applyK sets dst = K·z, K = I + A/Λ, over the spare counts 0..m.
-func (ph *Phase) applyK(dst, z []float64, lam float64) {
+// columnK is K = I + A/Λ by spare count, for products on the column.
+type columnK struct {
+	kmax           int
+	stay, upS, dnS []float64 // 1 − out_j/Λ, up_j/Λ, dn[j,k]/Λ
+}
+
+func (ph *Phase) columnK(lam float64) *columnK {
 	m, kmax := ph.c.m, ph.kmax
+	ck := &columnK{kmax: kmax, stay: make([]float64, m+1), upS: make([]float64, m+1), dnS: make([]float64, (m+1)*kmax)}
 	for j := 0; j <= m; j++ {
 		out := ph.up[j]
-		v := 0.0
 		for k, d := range ph.dn[j*kmax : (j+1)*kmax] {
 			out += d
-			if d > 0 && k < j {
-				v += d * z[j-k-1]
-			}
+			ck.dnS[j*kmax+k] = d / lam
 		}
 		for _, h := range ph.hit[j*kmax : (j+1)*kmax] {
 			out += h
 		}
-		if j < m {
-			v += ph.up[j] * z[j+1]
-		}
-		dst[j] = (1-out/lam)*z[j] + v/lam
+		ck.stay[j] = 1 - out/lam
+		ck.upS[j] = ph.up[j] / lam
 	}
+	return ck
+}
+
+// apply sets dst = K·z and returns max_j dst_j (z ≥ 0).
+func (ck *columnK) apply(dst, z []float64) float64 {
+	m, kmax := len(z)-1, ck.kmax
+	var top float64
+	for j := 0; j <= m; j++ {
+		v := ck.stay[j] * z[j]
+		if j < m {
+			v += ck.upS[j] * z[j+1]
+		}
+		dn := ck.dnS[j*kmax : j*kmax+min(kmax, j)]
+		for k, d := range dn {
+			v += d * z[j-k-1]
+		}
+		dst[j] = v
+		if v > top {
+			top = v
+		}
+	}
+	return top
 }
 
 // MaxColumnProducts bounds the products with K of SegmentsColumn: about
@@ -123,6 +146,7 @@ func (ph *Phase) SegmentsColumn(tr, t float64) ([]float64, error) {
 		z[j] = 1
 	}
 	u := make([]float64, m+1)
+	ck := ph.columnK(lam)
 	zmax := 1.0
 	for n := 0; ; n++ {
 		if n >= MaxColumnProducts {
@@ -143,12 +167,8 @@ func (ph *Phase) SegmentsColumn(tr, t float64) ([]float64, error) {
 				break
 			}
 		}
-		ph.applyK(next, z, lam)
+		zmax = ck.apply(next, z)
 		z, next = next, z
-		zmax = 0
-		for _, v := range z {
-			zmax = math.Max(zmax, v)
-		}
 	}
 	if tr == 0 {
 		return u, nil
@@ -162,8 +182,19 @@ func (ph *Phase) SegmentsColumn(tr, t float64) ([]float64, error) {
 				y[j] += c * v
 			}
 		}
-		ph.applyK(next, u, lam)
+		ck.apply(next, u)
 		u, next = next, u
 	}
 	return y, nil
+}
+
+// SegmentsBound returns an upper bound on every entry of
+// SegmentsColumn(tr, t): e^{−ρ_min·tr}·q/(1 − q), q = e^{−ρ_min·t},
+// ρ_min the smallest interruption rate over the spare counts. A differs
+// from the generator S of the spare count by −diag(ρ_j), so
+// exp(A·t)·1 ≤ e^{−ρ_min·t}·exp(S·t)·1 = e^{−ρ_min·t}·1 entrywise (as
+// Segments.Lower with ρ_max). It is +Inf for t = 0.
+func (ph *Phase) SegmentsBound(tr, t float64) float64 {
+	x := ph.hitMin * t
+	return math.Exp(-ph.hitMin*tr) * math.Exp(-x) / -math.Expm1(-x)
 }

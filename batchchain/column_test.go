@@ -93,7 +93,8 @@ func TestColumnsMatchDense(t *testing.T) {
 // 1e-30 of their mode's, as Expected's absolute floor does), for segments from 1/1000 to 100 times the mean
 // interruption time and recoveries of 0, 0.3 and 5 of it; and entry s is
 // Segments.Expected started from s after the recovery's survival law
-// (exp(A·tr) row s) to 1e-11: the row and column forms agree.
+// (exp(A·tr) row s) to 1e-11: the row and column forms agree; every
+// entry is at most SegmentsBound (to rounding, 1e-12).
 func TestSegmentsColumnMatchesDense(t *testing.T) {
 	for _, tc := range phaseCases {
 		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
@@ -117,6 +118,12 @@ func TestSegmentsColumnMatchesDense(t *testing.T) {
 				for s := range n1 {
 					if math.Abs(got[s]-want[s]) > 1e-11*want[s]+1e-19 {
 						t.Errorf("n=%d a=%d t=%.3g tr=%.3g: y[%d] = %.16g, dense %.16g", tc.n, tc.a, tt, tr, s, got[s], want[s])
+					}
+				}
+				bound := ph.SegmentsBound(tr, tt)
+				for s := range n1 {
+					if got[s] > bound*(1+1e-12) {
+						t.Errorf("n=%d a=%d t=%.3g tr=%.3g: y[%d] = %.16g above SegmentsBound %.16g", tc.n, tc.a, tt, tr, s, got[s], bound)
 					}
 				}
 				s := n1 / 2

@@ -405,8 +405,8 @@ func (pr *eventsProcess) row(x, a int, dst *sparseRow) (w, tau float64, err erro
 	return pr.rowPN(pr.ps[x/(pr.n+1)], x%(pr.n+1), a, dst)
 }
 
-// greedy returns the greedy actions.
-func (pr *eventsProcess) greedy() ([]int, error) {
+// start returns the greedy actions.
+func (pr *eventsProcess) start() ([]int, error) {
 	act := make([]int, pr.states())
 	for _, p := range pr.ps {
 		for k := 0; k <= pr.n; k++ {

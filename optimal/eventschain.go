@@ -36,10 +36,11 @@ const MaxEventsChainProcessors = 4096
 // as the solver of New does. τ and the window's mass are independent of
 // the interval and of h: computed once per count a. The improvement
 // takes every count a at once by these column forms, and skips the
-// counts whose bound w ≤ ω(a)·max(0, I + L − C)/(I + L)·τ (the committed
-// segments last at most the phase) cannot beat the current action in
-// any state: the bound and the test are exact, so skipping changes no
-// result.
+// counts whose bound on w cannot beat the current action in any state:
+// w ≤ ω(a)·max(0, I + L − C)/(I + L)·τ (the committed segments last at
+// most the phase) and w ≤ ω(a)·max(0, I + L − C)·SegmentsBound (every
+// spare count is interrupted at a rate of at least ρ_min). The bounds
+// and the test are exact, so skipping changes no result.
 type eventsChain struct {
 	n, lo, hi     int
 	app           *scenario.Application
@@ -104,11 +105,26 @@ func (ec *eventsChain) states() int { return ec.hi - ec.lo + 1 }
 
 func (ec *eventsChain) ref() int { return ec.hi - ec.lo }
 
-// greedy runs the largest count with a positive work rate.
-func (ec *eventsChain) greedy() ([]int, error) {
+// start returns the policy that policy iteration starts from: in each
+// state the count a ≤ n of largest up-segment reward rate with single
+// failures, ω(a)·aλ·(I + L − C)/(e^{aλ(I+L)} − 1) (decision.Phase, as
+// Solver.MaxUWT), the largest such count on ties: a policy close to the
+// optimum, so that the first improvement's bounds already skip most
+// counts (from greedy, whose g may be far below g*, they skip none). Any
+// start gives g*; a state with no count of positive work rate waits.
+func (ec *eventsChain) start() ([]int, error) {
 	act := make([]int, ec.states())
-	for x := range act {
-		act[x] = allowedCount(ec.app.WorkRate, ec.lo+x)
+	best, arg := 0.0, 0
+	for n := 1; n <= ec.hi; n++ {
+		if ec.app.WorkRate[n-1] > 0 {
+			ph := decision.NewPhase(ec.app, n, ec.lambda)
+			if r := ph.WorkRate * ph.Rho * ph.Useful(ec.interval); r >= best || arg == 0 {
+				best, arg = r, n
+			}
+		}
+		if n >= ec.lo {
+			act[n-ec.lo] = arg
+		}
 	}
 	if act[len(act)-1] == 0 {
 		return nil, fmt.Errorf("optimal: the work rate is zero on every processor count up to %d", ec.hi)
@@ -301,7 +317,8 @@ func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub
 	}
 	app := ec.app
 	t := ec.interval + app.Latency[a-1]
-	frac := max(0, (t-app.Overhead[a-1])/t) * app.WorkRate[a-1]
+	gain := max(0, t-app.Overhead[a-1]) * app.WorkRate[a-1]
+	wmax := gain * ph.SegmentsBound(app.Recovery.Cost(a, a)+app.Latency[a-1], t)
 	ph0 := ph.Solve(ph.HitSum(h, ec.lo))
 	q := make([]float64, len(cf.tau))
 	need := force
@@ -311,7 +328,7 @@ func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub
 			continue
 		}
 		q[i] = -g*tau + ph0[cf.s0+i]/cf.kept[i]
-		if !need && !skip(a+cf.s0+i, frac*tau+q[i]) {
+		if !need && !skip(a+cf.s0+i, min(gain/t*tau, wmax)+q[i]) {
 			need = true
 		}
 	}

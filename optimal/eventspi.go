@@ -21,8 +21,8 @@ type eventsModel interface {
 	// states is the number of decision states, ref the one whose h is 0.
 	states() int
 	ref() int
-	// greedy returns the actions policy iteration starts from.
-	greedy() ([]int, error)
+	// start returns the actions policy iteration starts from.
+	start() ([]int, error)
 	// row returns the reward, sojourn and transitions (into dst, reset
 	// first; its indices sorted) of state x under action a.
 	row(x, a int, dst *sparseRow) (w, tau float64, err error)
@@ -49,15 +49,15 @@ func newEventsModel(ctx context.Context, sys scenario.System, app scenario.Appli
 	return newEventsChain(ctx, sys, app, set)
 }
 
-// solveEventsAt runs policy iteration on m at the interval from the
-// greedy policy: evaluation (evaluateEvents), then improvement, until no
+// solveEventsAt runs policy iteration on m at the interval from m's
+// start: evaluation (evaluateEvents), then improvement, until no
 // action changes or Settings.MaxIter improvements.
 func solveEventsAt(m eventsModel, set Settings, interval float64) (EventsResult, error) {
 	if !(interval > 0) || math.IsInf(interval, 0) {
 		return EventsResult{}, fmt.Errorf("optimal: interval = %v, want a finite positive number of seconds", interval)
 	}
 	m.setInterval(interval)
-	act, err := m.greedy()
+	act, err := m.start()
 	if err != nil {
 		return EventsResult{}, err
 	}
