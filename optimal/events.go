@@ -16,9 +16,10 @@ import (
 	"github.com/ckpt-markov/markov/uwt"
 )
 
-// MaxEventsProcessors bounds N for the solver with failure events, whose
-// rows are dense (one Van Loan exponential of order N − a + N + 2 per
-// configuration and checkpoint count, package batchchain).
+// MaxEventsProcessors bounds N for the dense solver with failure events
+// (the recovery cost depending on the old count), whose rows are dense
+// (one Van Loan exponential of order N − a + N + 2 per configuration and
+// checkpoint count, package batchchain).
 const MaxEventsProcessors = 64
 
 // EventsResult is the optimal policy of a system with failure events
@@ -80,9 +81,11 @@ type eventsBlock struct {
 // FixedIntervalEvents returns the optimal policy of the system with failure
 // events at the interval I (seconds): g*(I), by policy iteration on the
 // decision states (the batch model of docs/model.md section 11, which
-// package uwt evaluates for one policy). N is at most
-// MaxEventsProcessors; the application must have one checkpoint level and
-// one replica. A system without failure events is solved too (the batch
+// package uwt evaluates for one policy): on X(n) by the column forms of
+// the up phases (N ≤ MaxEventsChainProcessors), or, when the recovery
+// cost depends on the old count, on X(p, n) by dense rows
+// (N ≤ MaxEventsProcessors). The application must have one checkpoint
+// level and one replica. A system without failure events is solved too (the batch
 // chain with sizes [1]). The result's Status is IterationLimit if the
 // policy still changed after Settings.MaxIter improvements.
 func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.Application, interval float64, s *Settings) (EventsResult, error) {

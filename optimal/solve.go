@@ -80,7 +80,8 @@ type Solution struct {
 // With failure events (system.failure_events not single) Solve runs the
 // solver of the batch model (FixedIntervalEvents, SingleIntervalEvents)
 // into Solution.Events: only level 2 and g*(I) exist there, on at most
-// MaxEventsProcessors processors, without reconfiguration at checkpoints
+// MaxEventsChainProcessors processors (MaxEventsProcessors when the
+// recovery cost depends on the old count), without reconfiguration at checkpoints
 // and without Settings.Candidates; Options.Level 3 or 4 and
 // Options.AllLevels are errors, unless Options.Highest asks for level 2
 // in their place.
