@@ -223,3 +223,40 @@ func TestEventsChainBounds(t *testing.T) {
 		t.Errorf("R(p, a), N = %d: error %v", c.n, err)
 	}
 }
+
+// TestEventsChainPower: the comparison of TestEventsChainMatchesDense
+// rejects a wrong model: the chain of a neighbouring size law (the
+// events' sizes shifted by one processor) or of a recovery 10 % dearer
+// differs from the dense process of the true scenario by far more than
+// 1e-10 (at least 1e-6 relative).
+func TestEventsChainPower(t *testing.T) {
+	ctx := context.Background()
+	c := chainCases()[0]
+	sys, app := c.system()
+	debugDenseEvents = true
+	want, err := FixedIntervalEvents(ctx, sys, app, 1800, nil)
+	debugDenseEvents = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	shifted := sys
+	shifted.FailureEvents = &scenario.FailureEvents{Sizes: append([]float64{0}, c.sizes...)}
+	dear := app
+	rec := make([]float64, c.n)
+	for a := range rec {
+		rec[a] = 1.1 * app.Recovery.Cost(a+1, a+1)
+	}
+	dear.Recovery = scenario.RecoveryByNew(rec)
+	for name, m := range map[string]struct {
+		sys scenario.System
+		app scenario.Application
+	}{"sizes+1": {shifted, app}, "R×1.1": {sys, dear}} {
+		got, err := FixedIntervalEvents(ctx, m.sys, m.app, 1800, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiff(got.UWT, want.UWT); d < 1e-6 {
+			t.Errorf("%s: the wrong model's g* %.15g is within %.2g of the dense %.15g", name, got.UWT, d, want.UWT)
+		}
+	}
+}
