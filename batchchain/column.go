@@ -125,7 +125,11 @@ const MaxColumnProducts = 1 << 22
 // the ladder of Expected where the bound on the rest,
 // ‖Kᴺ·1‖_∞·(1/(Λt) + 1/√(2π(N+1)))·r/(1 − r), is at most 1e-14 of the
 // smallest entry of the sum so far: every entry is accurate to about
-// 1e-14 of itself. exp(A·tr) is applied by uniformization with the
+// 1e-14 of itself. From the n where the weights are flat (c_n = 1/(Λt)
+// to rounding, Weights) the rest is summed in closed form,
+// (1/(Λt))·Σ_{k≥n} Kᵏ·1 = (1/t)·(−A)⁻¹·Kⁿ·1 (Solve): a short segment
+// against the spare count's moves needs about 1.9·(Λt)² products, not
+// (Λ/ρ_min)·ln(10¹⁴). exp(A·tr) is applied by uniformization with the
 // Poisson(Λ·tr) weights, whose tails are cut at 2⁻⁶⁰. It returns an error
 // for t not finite and positive, tr not finite and non-negative, or more
 // than MaxColumnProducts products.
@@ -151,6 +155,14 @@ func (ph *Phase) SegmentsColumn(tr, t float64) ([]float64, error) {
 	for n := 0; ; n++ {
 		if n >= MaxColumnProducts {
 			return nil, fmt.Errorf("batchchain: SegmentsColumn on a = %d of n = %d needs more than MaxColumnProducts = %d products (interruptions %.3g times rarer than the spare count's moves)", ph.c.a, ph.c.n, MaxColumnProducts, lam/ph.hitMin)
+		}
+		if n >= w.flat {
+			// c_k = 1/x for every k ≥ n: the rest is
+			// (1/x)·Σ_{k≥n} Kᵏ·1 = (Λ/x)·(−A)⁻¹·Kⁿ·1, one column solve.
+			for j, v := range ph.Solve(z) {
+				u[j] += v * lam / x
+			}
+			break
 		}
 		w.ensure(n + 1)
 		c := w.at(n)
