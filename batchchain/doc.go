@@ -133,6 +133,28 @@
 // once its rest is at most 1e-14 of 1/P of the phases' lower bounds: the
 // error of the total is at most 2e-14 of it (TestLowerAndFloor).
 //
+// # Column forms
+//
+// A decision process over the starting spare counts (package optimal)
+// needs Exit's law and Segments' count for every start at once, applied
+// to a vector on the right. Phase.Solve gives x = (−A)⁻¹·f for every
+// start: the censoring of Phase carries f down (f'_{j−1} = f_{j−1} +
+// up_{j−1}/eout_j·f'_j) and a substitution from the bottom solves the
+// censored rows eout_j·x_j − Σ_k edn_{j,k}·x_{j−k} = f'_j, O(m·K_max);
+// with f = 1 it is the expected duration, with f = B·h (Phase.HitSum)
+// the expected value of h at the interruption (TestColumnsMatchDense: a
+// dense LU, 1e-12). Phase.SegmentsColumn gives
+// exp(A·t_R)·Σ_{k≥1} exp(A k t)·1 for every start (a recovery of length
+// t_R, then segments of length t): the sequence Kⁿ·1 on the column with
+// the weights c_n(Λt) of Segments, stopped on the same ladder when the
+// bound on the rest is 1e-14 of the smallest entry, then exp(A·t_R) by
+// uniformization (TestSegmentsColumnMatchesDense: expm and a dense
+// solve, 1e-11, and the row form Segments.Expected). Its cost is about
+// (Λ/ρ_min)·ln(10¹⁴) products of O(m·K_max), large for a small a among
+// many spares; Phase.SegmentsBound, e^{−ρ_min t_R}·q/(1 − q) with
+// q = e^{−ρ_min t}, bounds every entry (exp(A t)·1 ≤ e^{−ρ_min t}·1), so
+// that a caller can skip the counts that cannot matter.
+//
 // # Performance
 //
 // Segments' products with K are a few loops (mulAdd) over the band, one

@@ -268,14 +268,28 @@
 // rows of the batch model: a decision X(p, n) → a stands for the recovery
 // and the up phase after it, its rows built from package batchchain's
 // P_T, Q_T and τ of the recovery and of one up segment, summed over the
-// segments by M = (I − P_U)⁻¹ (docs/optimal-policy.md section 4). The
-// rows are dense (N ≤ MaxEventsProcessors). The tests hold g*(I) against
-// the enumeration of every vector with package uwt's batch model
-// (TestEventsEnumeration, 1e-9) and, without events, against New's solver
-// (TestEventsSecondSolver, 1e-10). New itself refuses failure events;
+// segments by M = (I − P_U)⁻¹ (docs/optimal-policy.md section 4). Those
+// rows are dense (N ≤ MaxEventsProcessors) and serve when the recovery
+// cost depends on p. Otherwise (eventsChain) the states are X(n) over the
+// window of functional counts (decision.EventsWindow, or 0..N with
+// Settings.Full), and the rows of every count a come from the column
+// forms of package batchchain (Phase.Solve, HitSum, SegmentsColumn):
+// τ and the window's mass once per count, the exit values and rewards
+// per improvement, the counts on internal/pool, those whose bound on w
+// cannot beat the current action skipped (exact: no result changes);
+// N ≤ MaxEventsChainProcessors. Both share the policy iteration
+// (solveEventsAt) and its dense evaluation over the states. The tests
+// hold g*(I) against the enumeration of every vector with package uwt's
+// batch model (TestEventsEnumeration, 1e-9, both processes), the chain
+// against the dense process on every events case and more
+// (TestEventsChainMatchesDense: g* to 1e-10, actions equal or tied),
+// and, without events, against New's solver (TestEventsSecondSolver,
+// 1e-10); TestEventsChainDeterministic checks the bits with 1 and 8
+// workers. New itself refuses failure events;
 // Solve routes them here (Solution.Events, the policy a decision table):
 // with failure events only level 2 and g*(I) exist, on at most
-// MaxEventsProcessors processors (an error naming system.processors
+// MaxEventsProcessors processors when R depends on p and
+// MaxEventsChainProcessors otherwise (an error naming system.processors
 // above), without reconfiguration at checkpoints or Settings.Candidates
 // (TestSolveEvents).
 //

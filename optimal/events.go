@@ -16,9 +16,10 @@ import (
 	"github.com/ckpt-markov/markov/uwt"
 )
 
-// MaxEventsProcessors bounds N for the solver with failure events, whose
-// rows are dense (one Van Loan exponential of order N − a + N + 2 per
-// configuration and checkpoint count, package batchchain).
+// MaxEventsProcessors bounds N for the dense solver with failure events
+// (the recovery cost depending on the old count), whose rows are dense
+// (one Van Loan exponential of order N − a + N + 2 per configuration and
+// checkpoint count, package batchchain).
 const MaxEventsProcessors = 64
 
 // EventsResult is the optimal policy of a system with failure events
@@ -80,30 +81,40 @@ type eventsBlock struct {
 // FixedIntervalEvents returns the optimal policy of the system with failure
 // events at the interval I (seconds): g*(I), by policy iteration on the
 // decision states (the batch model of docs/model.md section 11, which
-// package uwt evaluates for one policy). N is at most
-// MaxEventsProcessors; the application must have one checkpoint level and
-// one replica. A system without failure events is solved too (the batch
+// package uwt evaluates for one policy): on X(n) by the column forms of
+// the up phases (N ≤ MaxEventsChainProcessors), or, when the recovery
+// cost depends on the old count, on X(p, n) by dense rows
+// (N ≤ MaxEventsProcessors). The application must have one checkpoint
+// level and one replica. A system without failure events is solved too (the batch
 // chain with sizes [1]). The result's Status is IterationLimit if the
 // policy still changed after Settings.MaxIter improvements.
 func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.Application, interval float64, s *Settings) (EventsResult, error) {
-	pr, err := newEventsProcess(ctx, sys, app, interval)
-	if err != nil {
-		return EventsResult{}, err
-	}
 	set, err := s.withDefaults()
 	if err != nil {
 		return EventsResult{}, err
 	}
-	return pr.solve(set)
+	m, err := newEventsModel(ctx, sys, app, set)
+	if err != nil {
+		return EventsResult{}, err
+	}
+	return solveEventsAt(m, set, interval)
 }
 
 // SingleIntervalEvents maximises g*(I) of FixedIntervalEvents over I:
 // Brent's method on log I from the largest of a coarse scan (I from 1 s
 // to 10⁷ s, 8 points per decade), to a relative tolerance of 1e-6 in I.
 func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario.Application, s *Settings) (EventsResult, error) {
+	set, err := s.withDefaults()
+	if err != nil {
+		return EventsResult{}, err
+	}
+	m, err := newEventsModel(ctx, sys, app, set)
+	if err != nil {
+		return EventsResult{}, err
+	}
 	var best EventsResult
 	g := func(u float64) (float64, error) {
-		r, err := FixedIntervalEvents(ctx, sys, app, math.Exp(u), s)
+		r, err := solveEventsAt(m, set, math.Exp(u))
 		if err != nil {
 			return 0, err
 		}
@@ -142,10 +153,7 @@ func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario
 	return best, nil
 }
 
-func newEventsProcess(ctx context.Context, sys scenario.System, app scenario.Application, interval float64) (*eventsProcess, error) {
-	if !(interval > 0) || math.IsInf(interval, 0) {
-		return nil, fmt.Errorf("optimal: interval = %v, want a finite positive number of seconds", interval)
-	}
+func newEventsProcess(ctx context.Context, sys scenario.System, app scenario.Application) (*eventsProcess, error) {
 	if sys.Processors > MaxEventsProcessors {
 		return nil, fmt.Errorf("optimal: system.processors = %d: the solver with failure events is dense, at most %d processors", sys.Processors, MaxEventsProcessors)
 	}
@@ -165,7 +173,7 @@ func newEventsProcess(ctx context.Context, sys scenario.System, app scenario.App
 		sizes = sys.FailureEvents.Sizes
 	}
 	pr := &eventsProcess{n: n, sc: sc, lambda: sys.Lambda(), theta: sys.Theta(), sizes: sizes,
-		byOld: app.Recovery.DependsOnOld(), interval: interval, ctx: ctx, rows: map[[2]int]*eventsBlock{}, up: map[int]*mat.Dense{}}
+		byOld: app.Recovery.DependsOnOld(), ctx: ctx, rows: map[[2]int]*eventsBlock{}, up: map[int]*mat.Dense{}}
 	pr.ps = []int{0}
 	if pr.byOld {
 		pr.ps = make([]int, n)
@@ -323,9 +331,9 @@ func (r *sparseRow) reset() {
 	r.idx = r.idx[:0]
 }
 
-// row returns the reward, sojourn and transitions (into dst, reset
+// rowPN returns the reward, sojourn and transitions (into dst, reset
 // first; its indices sorted) of X(p, n) under action a.
-func (pr *eventsProcess) row(p, n, a int, dst *sparseRow) (w, tau float64, err error) {
+func (pr *eventsProcess) rowPN(p, n, a int, dst *sparseRow) (w, tau float64, err error) {
 	dst.reset()
 	defer func() { slices.Sort(dst.idx) }()
 	if a == 0 {
@@ -381,123 +389,84 @@ func (pr *eventsProcess) normSizes() []float64 {
 	return out
 }
 
-// solve runs policy iteration from greedy.
-func (pr *eventsProcess) solve(set Settings) (EventsResult, error) {
-	n := pr.n
-	nx := len(pr.ps) * (n + 1)
-	act := make([]int, nx)
+// setInterval sets the interval of the rows (forgetting those of
+// another).
+func (pr *eventsProcess) setInterval(interval float64) {
+	if interval != pr.interval {
+		pr.interval = interval
+		pr.rows, pr.up = map[[2]int]*eventsBlock{}, map[int]*mat.Dense{}
+	}
+}
+
+func (pr *eventsProcess) states() int { return len(pr.ps) * (pr.n + 1) }
+
+// ref is X(p, N) of the last checkpoint count.
+func (pr *eventsProcess) ref() int { return pr.index(pr.ps[len(pr.ps)-1], pr.n) }
+
+// row is rowPN of the state x.
+func (pr *eventsProcess) row(x, a int, dst *sparseRow) (w, tau float64, err error) {
+	return pr.rowPN(pr.ps[x/(pr.n+1)], x%(pr.n+1), a, dst)
+}
+
+// start returns the greedy actions.
+func (pr *eventsProcess) start() ([]int, error) {
+	act := make([]int, pr.states())
 	for _, p := range pr.ps {
-		for k := 0; k <= n; k++ {
+		for k := 0; k <= pr.n; k++ {
 			act[pr.index(p, k)] = pr.allowed(k)
 		}
 	}
-	if act[pr.index(pr.ps[0], n)] == 0 {
-		return EventsResult{}, errors.New("optimal: the work rate is zero on every processor count")
+	if act[pr.index(pr.ps[0], pr.n)] == 0 {
+		return nil, errors.New("optimal: the work rate is zero on every processor count")
 	}
-	res := EventsResult{Interval: pr.interval, Status: IterationLimit, IntervalStatus: uwt.Converged}
-	tr := &sparseRow{val: make([]float64, nx)}
-	for it := 0; it <= set.MaxIter; it++ {
-		g, h, err := pr.evaluate(act)
-		if err != nil {
-			return EventsResult{}, err
+	return act, nil
+}
+
+// improve replaces act[x] by the action of largest value
+// w − g·τ + Σ P·h, every action in every state, row by row.
+func (pr *eventsProcess) improve(act []int, g float64, h []float64, set Settings) (bool, error) {
+	tr := &sparseRow{val: make([]float64, len(act))}
+	changed := false
+	for x := range act {
+		k := x % (pr.n + 1)
+		q := func(a int) (float64, error) {
+			w, tau, err := pr.row(x, a, tr)
+			if err != nil {
+				return 0, err
+			}
+			v := w - g*tau
+			for _, y := range tr.idx {
+				v += tr.val[y] * h[y]
+			}
+			return v, nil
 		}
-		res.UWT = g
-		changed := false
-		for _, p := range pr.ps {
-			for k := 0; k <= n; k++ {
-				x := pr.index(p, k)
-				q := func(a int) (float64, error) {
-					w, tau, err := pr.row(p, k, a, tr)
-					if err != nil {
-						return 0, err
-					}
-					v := w - g*tau
-					for _, y := range tr.idx {
-						v += tr.val[y] * h[y]
-					}
-					return v, nil
-				}
-				cur, err := q(act[x])
-				if err != nil {
-					return EventsResult{}, err
-				}
-				best, arg := cur, act[x]
-				for a := 0; a <= k; a++ {
-					if a == act[x] || a > 0 && pr.sc.Application.WorkRate[a-1] == 0 {
-						continue
-					}
-					v, err := q(a)
-					if err != nil {
-						return EventsResult{}, err
-					}
-					if v > best+set.TieTol*math.Max(math.Abs(cur), g) {
-						best, arg = v, a
-					}
-				}
-				if arg != act[x] {
-					act[x], changed = arg, true
-				}
+		cur, err := q(act[x])
+		if err != nil {
+			return false, err
+		}
+		best, arg := cur, act[x]
+		for a := 0; a <= k; a++ {
+			if a == act[x] || a > 0 && pr.sc.Application.WorkRate[a-1] == 0 {
+				continue
+			}
+			v, err := q(a)
+			if err != nil {
+				return false, err
+			}
+			if v > best+set.TieTol*math.Max(math.Abs(cur), g) {
+				best, arg = v, a
 			}
 		}
-		if !changed {
-			res.Status = Converged
-			break
+		if arg != act[x] {
+			act[x], changed = arg, true
 		}
-		res.Iterations++
 	}
-	t, err := pr.table(act)
-	if err != nil {
-		return EventsResult{}, err
-	}
-	res.Table = t
-	return res, nil
+	return changed, nil
 }
 
 // allowed returns the largest count a ≤ k with ω(a) > 0 (greedy), or 0.
 func (pr *eventsProcess) allowed(k int) int {
-	for a := k; a >= 1; a-- {
-		if pr.sc.Application.WorkRate[a-1] > 0 {
-			return a
-		}
-	}
-	return 0
-}
-
-// evaluate solves h = w − g·τ + P·h with h(X(p₀, N)) = 0 for the policy
-// act; the unknowns are h over the states and g (in h's reference slot).
-func (pr *eventsProcess) evaluate(act []int) (float64, []float64, error) {
-	nx := len(act)
-	ref := pr.index(pr.ps[len(pr.ps)-1], pr.n)
-	a := mat.NewDense(nx, nx, nil)
-	b := mat.NewVecDense(nx, nil)
-	tr := &sparseRow{val: make([]float64, nx)}
-	for _, p := range pr.ps {
-		for k := 0; k <= pr.n; k++ {
-			x := pr.index(p, k)
-			w, tau, err := pr.row(p, k, act[x], tr)
-			if err != nil {
-				return 0, nil, err
-			}
-			// Row x: h(x) − Σ P h(y) + g·τ = w, with h(ref) replaced by g.
-			a.Set(x, x, a.At(x, x)+1)
-			for _, y := range tr.idx {
-				a.Set(x, y, a.At(x, y)-tr.val[y])
-			}
-			a.Set(x, ref, tau) // column ref holds g (h(ref) = 0)
-			b.SetVec(x, w)
-		}
-	}
-	var sol mat.VecDense
-	if err := sol.SolveVec(a, b); err != nil {
-		return 0, nil, fmt.Errorf("optimal: the policy's evaluation system is singular (a multichain policy?): %w", err)
-	}
-	h := make([]float64, nx)
-	for i := range h {
-		h[i] = sol.AtVec(i)
-	}
-	g := h[ref]
-	h[ref] = 0
-	return g, h, nil
+	return allowedCount(pr.sc.Application.WorkRate, k)
 }
 
 // table returns the policy act as a decision table on 1..N.

@@ -32,7 +32,8 @@ func eventsCases() []struct {
 }
 
 // TestEventsEnumeration checks g*(I) of the solver with failure events
-// against the largest UWT(I; r) of package uwt's batch model (exact path,
+// (the chain of up phases on X(n), eventsChain: none of these recovery
+// costs depends on the old count) against the largest UWT(I; r) of package uwt's batch model (exact path,
 // no pruning: an independent computation of each policy's UWT, on the
 // chain of all states) over all Π(n+1) rescheduling vectors, to 1e-9 (the
 // issue's tolerance), and that uwt's UWT of the solver's own policy

@@ -80,7 +80,8 @@ type Solution struct {
 // With failure events (system.failure_events not single) Solve runs the
 // solver of the batch model (FixedIntervalEvents, SingleIntervalEvents)
 // into Solution.Events: only level 2 and g*(I) exist there, on at most
-// MaxEventsProcessors processors, without reconfiguration at checkpoints
+// MaxEventsChainProcessors processors (MaxEventsProcessors when the
+// recovery cost depends on the old count), without reconfiguration at checkpoints
 // and without Settings.Candidates; Options.Level 3 or 4 and
 // Options.AllLevels are errors, unless Options.Highest asks for level 2
 // in their place.
@@ -170,8 +171,6 @@ func solveEvents(ctx context.Context, sc *scenario.Scenario, o Options) (Solutio
 		return Solution{}, errors.New("optimal: reconfigure: at-checkpoint with system.failure_events: the solver with failure events does not model reconfiguration at checkpoints")
 	case o.Settings != nil && o.Settings.Candidates != nil:
 		return Solution{}, errors.New("optimal: Settings.Candidates with system.failure_events: the solver with failure events considers every processor count")
-	case sc.N() > MaxEventsProcessors:
-		return Solution{}, fmt.Errorf("optimal: system.processors = %d with system.failure_events: the solver with failure events is dense, at most %d processors", sc.N(), MaxEventsProcessors)
 	}
 	var (
 		r   EventsResult

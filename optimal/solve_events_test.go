@@ -50,7 +50,7 @@ func TestSolveEvents(t *testing.T) {
 	sys := base.System
 	sys.FailureEvents = &scenario.FailureEvents{Sizes: c.sizes}
 	big := sys
-	big.Processors = MaxEventsProcessors + 1
+	big.Processors = MaxEventsChainProcessors + 1
 	w, lat, ovh, rec := make([]float64, big.Processors), make([]float64, big.Processors), make([]float64, big.Processors), make([]float64, big.Processors)
 	for i := range w {
 		w[i], lat[i], ovh[i], rec[i] = float64(i+1), 60, 30, 60
@@ -66,7 +66,7 @@ func TestSolveEvents(t *testing.T) {
 		{sys, base.Application, &Options{AllLevels: true}, "Options.AllLevels"},
 		{sys, base.Application, &Options{Reconfigure: scenario.AtCheckpoint}, "at-checkpoint"},
 		{sys, base.Application, &Options{Settings: &Settings{Candidates: []int{1, 2}}}, "Settings.Candidates"},
-		{big, bigApp, nil, "system.processors = 65"},
+		{big, bigApp, nil, "system.processors = 4097"},
 	} {
 		_, err := Solve(ctx, e.sys, e.app, e.opt)
 		if err == nil || !strings.Contains(err.Error(), e.want) {

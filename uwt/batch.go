@@ -300,35 +300,6 @@ func (ev *eventRewards) at(m *Model, res Result, interval float64) (Result, erro
 	return res, nil
 }
 
-// batchWindow returns the functional counts [lo, hi] outside which the
-// stationary law of the functional count (batchchain.Functional) has at
-// most tol of its mass on each side, widened by the largest event plus
-// one below and two above (states are entered at failure instants), and
-// the most likely count.
-func batchWindow(n int, lambda, theta float64, sizes []float64, tol float64) (lo, hi, mode int, err error) {
-	pi, err := batchchain.Functional(n, lambda, theta, sizes)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	for k, v := range pi {
-		if v > pi[mode] {
-			mode = k
-		}
-	}
-	lo, hi = 0, n
-	var acc float64
-	for k := 0; k < mode && acc+pi[k] <= tol; k++ {
-		acc += pi[k]
-		lo = k + 1
-	}
-	acc = 0
-	for k := n; k > mode && acc+pi[k] <= tol; k-- {
-		acc += pi[k]
-		hi = k - 1
-	}
-	return max(lo-len(sizes)-1, 0), min(hi+2, n), mode, nil
-}
-
 // assembleBatchDown adds the row of D(p, k) with failure events: an event
 // takes down min(K, k) processors (to k − min(K, k)) or one repair
 // completes (to k + 1), whichever comes first (docs/model.md, section 11).

@@ -205,7 +205,7 @@ func newModel(ctx context.Context, sc *scenario.Scenario, s *Settings, shift int
 	lo, hi := m.window()
 	if m.events != nil {
 		m.rows.batch = &batchChains{n: sc.N(), lambda: m.lambda, theta: m.theta, sizes: m.events.sizes}
-		blo, bhi, mode, err := batchWindow(sc.N(), m.lambda, m.theta, m.events.sizes, set.Tol)
+		blo, bhi, mode, err := decision.EventsWindow(sc.N(), m.lambda, m.theta, m.events.sizes, set.Tol)
 		if err != nil {
 			return nil, fmt.Errorf("uwt: %w", err)
 		}

@@ -17,7 +17,7 @@ import (
 // independent: markov uwt's exact batch model (the chain of all states,
 // not the decision process) of the policy optimize printed, read back as
 // a vector or a decision table, gives its g* at I* to 1e-9. Beyond
-// optimal.MaxEventsProcessors the error names the processors (exit 1).
+// optimal.MaxEventsChainProcessors the error names the processors (exit 1).
 func TestOptimizeOptimalEvents(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "migration.json"))
 	if err != nil {
@@ -83,11 +83,11 @@ func TestOptimizeOptimalEvents(t *testing.T) {
 			}
 		})
 	}
-	big := strings.Replace(flat, `"processors": 5`, `"processors": 65`, 1)
+	big := strings.Replace(flat, `"processors": 5`, `"processors": 4097`, 1)
 	big = strings.Replace(big, `"work_rate": [1, 1.8, 2.5, 3.1, 3.6]`, `"work_rate": {"constant": 0, "per_processor": 1}`, 1)
 	_, stderr, code := run(t, "optimize", "--scenario", writeFile(t, "big.json", big), "--policy", "optimal")
-	if code != 1 || !strings.Contains(stderr, "system.processors = 65") {
-		t.Errorf("65 processors with failure events: exit %d, %q; want 1 naming system.processors", code, stderr)
+	if code != 1 || !strings.Contains(stderr, "system.processors = 4097") {
+		t.Errorf("4097 processors with failure events: exit %d, %q; want 1 naming system.processors", code, stderr)
 	}
 }
 

@@ -1,6 +1,10 @@
 package decision
 
-import "math"
+import (
+	"math"
+
+	"github.com/ckpt-markov/markov/batchchain"
+)
 
 // Mode returns the mode of Binomial(n, q).
 func Mode(n int, q float64) int {
@@ -48,4 +52,34 @@ func Window(n int, q, tol float64) (lo, hi int) {
 	}
 	const margin = 2
 	return max(n-fHi-margin, 0), min(n-fLo+margin, n)
+}
+
+// EventsWindow returns the functional counts [lo, hi] outside which the
+// stationary law of the functional count (batchchain.Functional) has at
+// most tol of its mass on each side, widened by the largest event plus
+// one below and two above (states are entered at failure instants), and
+// the most likely count: the window of packages uwt and optimal with
+// failure events (docs/model.md section 11).
+func EventsWindow(n int, lambda, theta float64, sizes []float64, tol float64) (lo, hi, mode int, err error) {
+	pi, err := batchchain.Functional(n, lambda, theta, sizes)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	for k, v := range pi {
+		if v > pi[mode] {
+			mode = k
+		}
+	}
+	lo, hi = 0, n
+	var acc float64
+	for k := 0; k < mode && acc+pi[k] <= tol; k++ {
+		acc += pi[k]
+		lo = k + 1
+	}
+	acc = 0
+	for k := n; k > mode && acc+pi[k] <= tol; k-- {
+		acc += pi[k]
+		hi = k - 1
+	}
+	return max(lo-len(sizes)-1, 0), min(hi+2, n), mode, nil
 }

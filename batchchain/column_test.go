@@ -1,0 +1,191 @@
+package batchchain
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ckpt-markov/markov/expm"
+)
+
+// TestColumnsMatchDense: Solve equals a dense LU solve of −A
+// (Chain.Generator) on a random signed right-hand side, and
+// Solve(HitSum(h)) equals (−A)⁻¹·B·h, to 1e-12 of the largest entry
+// (signed right-hand sides: entrywise accuracy holds for f ≥ 0 only);
+// with f = 1, Solve equals Exit's τ from each unit start to 1e-13
+// relative (both are sums of positive terms).
+func TestColumnsMatchDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 2))
+	for _, tc := range phaseCases {
+		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ph, err := c.Phase()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := c.Generator()
+		n1 := c.M() + 1
+		var neg mat.Dense
+		neg.Scale(-1, a)
+		f := make([]float64, n1)
+		for j := range f {
+			f[j] = rng.Float64() - 0.3
+		}
+		h := make([]float64, tc.n)
+		for i := range h {
+			h[i] = rng.NormFloat64()
+		}
+		var bh mat.VecDense
+		bh.MulVec(b, mat.NewVecDense(tc.n, h))
+		for name, rhs := range map[string][2][]float64{
+			"f":   {f, f},
+			"B·h": {bh.RawVector().Data, ph.HitSum(h[1:], 1)},
+		} {
+			var want mat.VecDense
+			if err := want.SolveVec(&neg, mat.NewVecDense(n1, append([]float64(nil), rhs[0]...))); err != nil {
+				t.Fatal(err)
+			}
+			if name == "B·h" {
+				// HitSum from lo = 1 leaves out n' = 0: put it back.
+				extra := make([]float64, n1)
+				for j := range extra {
+					extra[j] = b.At(j, 0) * h[0]
+				}
+				sol := ph.Solve(extra)
+				got := ph.Solve(rhs[1])
+				scale := mat.Norm(&want, math.Inf(1))
+				for j := range n1 {
+					if d := math.Abs(got[j] + sol[j] - want.AtVec(j)); d > 1e-12*scale {
+						t.Errorf("n=%d a=%d %s: x[%d] = %.16g, dense %.16g", tc.n, tc.a, name, j, got[j]+sol[j], want.AtVec(j))
+					}
+				}
+				continue
+			}
+			got := ph.Solve(rhs[1])
+			scale := mat.Norm(&want, math.Inf(1))
+			for j := range n1 {
+				if d := math.Abs(got[j] - want.AtVec(j)); d > 1e-12*scale {
+					t.Errorf("n=%d a=%d %s: x[%d] = %.16g, dense %.16g", tc.n, tc.a, name, j, got[j], want.AtVec(j))
+				}
+			}
+		}
+		ones := make([]float64, n1)
+		for j := range ones {
+			ones[j] = 1
+		}
+		tau := ph.Solve(ones)
+		for s := range n1 {
+			_, _, want := ph.Exit([]float64{1}, s)
+			if math.Abs(tau[s]-want) > 1e-13*want {
+				t.Errorf("n=%d a=%d: τ[%d] = %.16g, Exit %.16g", tc.n, tc.a, s, tau[s], want)
+			}
+		}
+	}
+}
+
+// TestSegmentsColumnMatchesDense: SegmentsColumn equals exp(A·tr)·u with
+// (I − M)u = M·1, M = exp(A t), from package expm and a dense solve, to
+// 1e-11 of each entry plus 1e-19 (Weights leaves out weights below
+// 1e-30 of their mode's, as Expected's absolute floor does), for segments from 1/1000 to 100 times the mean
+// interruption time and recoveries of 0, 0.3 and 5 of it; and entry s is
+// Segments.Expected started from s after the recovery's survival law
+// (exp(A·tr) row s) to 1e-11: the row and column forms agree; every
+// entry is at most SegmentsBound (to rounding, 1e-12).
+func TestSegmentsColumnMatchesDense(t *testing.T) {
+	for _, tc := range phaseCases {
+		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ph, err := c.Phase()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := c.Generator()
+		n1 := c.M() + 1
+		rho := float64(tc.a) * tc.lambda
+		for _, tt := range []float64{1e-3 / rho, 0.7 / rho, 20 / rho, 100 / rho} {
+			for _, tr := range []float64{0, 0.3 / rho, 5 / rho} {
+				got, err := ph.SegmentsColumn(tr, tt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, pr := denseColumn(t, a, n1, tr, tt)
+				for s := range n1 {
+					if math.Abs(got[s]-want[s]) > 1e-11*want[s]+1e-19 {
+						t.Errorf("n=%d a=%d t=%.3g tr=%.3g: y[%d] = %.16g, dense %.16g", tc.n, tc.a, tt, tr, s, got[s], want[s])
+					}
+				}
+				bound := ph.SegmentsBound(tr, tt)
+				for s := range n1 {
+					if got[s] > bound*(1+1e-12) {
+						t.Errorf("n=%d a=%d t=%.3g tr=%.3g: y[%d] = %.16g above SegmentsBound %.16g", tc.n, tc.a, tt, tr, s, got[s], bound)
+					}
+				}
+				s := n1 / 2
+				row := pr.RawRowView(s)
+				e, err := ph.Segments(row, 0, 0).Expected(tt, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if math.Abs(got[s]-e) > 1e-11*e+1e-16 {
+					t.Errorf("n=%d a=%d t=%.3g tr=%.3g: column %.16g, row form %.16g", tc.n, tc.a, tt, tr, got[s], e)
+				}
+			}
+		}
+	}
+}
+
+// TestSegmentsColumnErrors: a non-positive or infinite length, a negative
+// recovery, and a phase needing too many products (ρ_min = 1e-9 against
+// spare moves at rate 2, segments of 10⁴ s: the weights flat only after
+// about 1.9·(2·10⁴)² terms) are errors.
+func TestSegmentsColumnErrors(t *testing.T) {
+	c, err := New(3, 1, 1e-9, 1, []float64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph, err := c.Phase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ tr, t float64 }{{0, 0}, {0, math.Inf(1)}, {-1, 1}, {0, math.NaN()}, {0, 1e4}} {
+		if _, err := ph.SegmentsColumn(tc.tr, tc.t); err == nil {
+			t.Errorf("tr=%v t=%v: no error", tc.tr, tc.t)
+		}
+	}
+}
+
+// denseColumn returns exp(A·tr)·u with (I − M)u = M·1, M = exp(A t), and
+// exp(A·tr).
+func denseColumn(t *testing.T, a *mat.Dense, n1 int, tr, tt float64) ([]float64, *mat.Dense) {
+	exp := func(s float64) *mat.Dense {
+		var as, ms mat.Dense
+		as.Scale(s, a)
+		if err := expm.Exp(&ms, &as, nil); err != nil {
+			t.Fatal(err)
+		}
+		return &ms
+	}
+	mt, pr := exp(tt), exp(tr)
+	var im mat.Dense
+	im.Scale(-1, mt)
+	for j := range n1 {
+		im.Set(j, j, 1+im.At(j, j))
+	}
+	ones := mat.NewVecDense(n1, nil)
+	for j := range n1 {
+		ones.SetVec(j, 1)
+	}
+	var m1, u, y mat.VecDense
+	m1.MulVec(mt, ones)
+	if err := u.SolveVec(&im, &m1); err != nil {
+		t.Fatal(err)
+	}
+	y.MulVec(pr, &u)
+	return y.RawVector().Data, pr
+}

@@ -1,0 +1,444 @@
+package optimal
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ckpt-markov/markov/batchchain"
+	"github.com/ckpt-markov/markov/internal/decision"
+	"github.com/ckpt-markov/markov/internal/pool"
+	"github.com/ckpt-markov/markov/reschedule"
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// MaxEventsChainProcessors bounds N for the solver with failure events
+// on the chain of up phases (eventsChain): its rows are O(N·K_max) each,
+// but its evaluation is a dense solve over the window of functional
+// counts and each improvement a column solve per processor count.
+const MaxEventsChainProcessors = 4096
+
+// eventsChain is the decision process of a system with failure events on
+// the decision states X(n) only, n in the window [lo, hi] of functional
+// counts (decision.EventsWindow; 0..N with Settings.Full), when the
+// recovery cost does not depend on the old count. A decision X(n) → a ≥ 1
+// stands for the recovery on a (R(a) + L(a) seconds) and the whole up
+// phase after it: the spare count s = n − a moves by the sub-generator A
+// of the chain on a (package batchchain) through the recovery and the
+// segments alike, until the first interrupting event, so that, with
+// S = (−A)⁻¹ (batchchain.Phase.Solve),
+//
+//	τ(s) = (S·1)(s),   Σ_{n'} P(n, n')·h(n') = (S·B·h)(s) / (S·B·1_W)(s),
+//	w(s) = ω(a)(I + L(a) − C(a))·(exp(A(R + L))·Σ_{k≥1} exp(A k (I + L))·1)(s)
+//
+// (HitSum, SegmentsColumn), the exit law renormalised over the window W
+// as the solver of New does. τ and the window's mass are independent of
+// the interval and of h: computed once per count a. The improvement
+// takes every count a at once by these column forms, and skips the
+// counts whose bound on w cannot beat the current action in any state:
+// w ≤ ω(a)·max(0, I + L − C)/(I + L)·τ (the committed segments last at
+// most the phase) and w ≤ ω(a)·max(0, I + L − C)·SegmentsBound (every
+// spare count is interrupted at a rate of at least ρ_min). The bounds
+// and the test are exact, so skipping changes no result.
+type eventsChain struct {
+	n, lo, hi     int
+	app           *scenario.Application
+	lambda, theta float64
+	law           []float64 // normalised law of K
+	rate          float64   // λ/E[K]
+	ctx           context.Context
+	workers       int
+	interval      float64
+	cfg           []*eventsConfig // by count a; nil until needed
+	// last is the phase of the count lastA of the last row built (the
+	// evaluation's rows come grouped by count).
+	last  *batchchain.Phase
+	lastA int
+}
+
+// eventsConfig holds the columns of one count a over the window's spare
+// counts s = s0 .. s0 + len(tau) − 1 (the states n = a + s).
+type eventsConfig struct {
+	a, s0 int
+	tau   []float64 // expected duration of the recovery and up phase
+	kept  []float64 // probability that the interruption leaves n' in the window
+	rows  map[int][]float64
+	w     []float64 // rewards at the interval wAt
+	wAt   float64
+}
+
+// newEventsChain bounds N and builds the window.
+func newEventsChain(ctx context.Context, sys scenario.System, app scenario.Application, set Settings) (*eventsChain, error) {
+	if sys.Processors > MaxEventsChainProcessors {
+		return nil, fmt.Errorf("optimal: system.processors = %d: the solver with failure events takes at most %d processors", sys.Processors, MaxEventsChainProcessors)
+	}
+	sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.SingleLevel("the optimal policy with failure events"); err != nil {
+		return nil, err
+	}
+	if r := app.ReplicaCount(); r > 1 {
+		return nil, fmt.Errorf("optimal: application.replicas = %d: this model has one replica per process", r)
+	}
+	n := sys.Processors
+	law := []float64{1}
+	rate := sys.Lambda()
+	if !sys.FailureEvents.Single() {
+		law, rate = sys.FailureEvents.Law(), sys.EventRate()
+	}
+	ec := &eventsChain{n: n, hi: n, app: &sc.Application, lambda: sys.Lambda(), theta: sys.Theta(), law: law, rate: rate,
+		ctx: ctx, workers: set.Workers, cfg: make([]*eventsConfig, n+1)}
+	if !set.Full {
+		if ec.lo, ec.hi, _, err = decision.EventsWindow(n, ec.lambda, ec.theta, law, set.Tol); err != nil {
+			return nil, fmt.Errorf("optimal: %w", err)
+		}
+	}
+	return ec, nil
+}
+
+func (ec *eventsChain) setInterval(interval float64) { ec.interval = interval }
+
+func (ec *eventsChain) states() int { return ec.hi - ec.lo + 1 }
+
+func (ec *eventsChain) ref() int { return ec.hi - ec.lo }
+
+// start returns the policy that policy iteration starts from: in each
+// state the count a ≤ n of largest up-segment reward rate with single
+// failures, ω(a)·aλ·(I + L − C)/(e^{aλ(I+L)} − 1) (decision.Phase, as
+// Solver.MaxUWT), the largest such count on ties: a policy close to the
+// optimum, so that the first improvement's bounds already skip most
+// counts (from greedy, whose g may be far below g*, they skip none). Any
+// start gives g*; a state with no count of positive work rate waits.
+func (ec *eventsChain) start() ([]int, error) {
+	act := make([]int, ec.states())
+	best, arg := 0.0, 0
+	for n := 1; n <= ec.hi; n++ {
+		if ec.app.WorkRate[n-1] > 0 {
+			ph := decision.NewPhase(ec.app, n, ec.lambda)
+			if r := ph.WorkRate * ph.Rho * ph.Useful(ec.interval); r >= best || arg == 0 {
+				best, arg = r, n
+			}
+		}
+		if n >= ec.lo {
+			act[n-ec.lo] = arg
+		}
+	}
+	if act[len(act)-1] == 0 {
+		return nil, fmt.Errorf("optimal: the work rate is zero on every processor count up to %d", ec.hi)
+	}
+	return act, nil
+}
+
+// phase builds the up phase of count a (not kept: its rates take
+// O(N·K_max) memory per count).
+func (ec *eventsChain) phase(a int) (*batchchain.Phase, error) {
+	c, err := batchchain.New(ec.n, a, ec.lambda, ec.theta, ec.law)
+	if err != nil {
+		return nil, fmt.Errorf("optimal: %w", err)
+	}
+	ph, err := c.Phase()
+	if err != nil {
+		return nil, fmt.Errorf("optimal: %w", err)
+	}
+	return ph, nil
+}
+
+// config returns the columns of count a, with the phase when it had to
+// build it (nil otherwise).
+func (ec *eventsChain) config(a int) (*eventsConfig, *batchchain.Phase, error) {
+	if cf := ec.cfg[a]; cf != nil {
+		return cf, nil, nil
+	}
+	ph, err := ec.phase(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	m := ec.n - a
+	s0, s1 := max(ec.lo-a, 0), ec.hi-a
+	one := make([]float64, m+1)
+	for j := range one {
+		one[j] = 1
+	}
+	inW := make([]float64, ec.states())
+	for i := range inW {
+		inW[i] = 1
+	}
+	cf := &eventsConfig{a: a, s0: s0, rows: map[int][]float64{}}
+	cf.tau = slices.Clone(ph.Solve(one)[s0 : s1+1])
+	cf.kept = slices.Clone(ph.Solve(ph.HitSum(inW, ec.lo))[s0 : s1+1])
+	ec.cfg[a] = cf
+	return cf, ph, nil
+}
+
+// rewards returns the rewards of count a at the current interval.
+func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float64, error) {
+	if cf.w != nil && cf.wAt == ec.interval {
+		return cf.w, nil
+	}
+	a := cf.a
+	if ph == nil {
+		var err error
+		if ph, err = ec.phase(a); err != nil {
+			return nil, err
+		}
+	}
+	app := ec.app
+	y, err := ph.SegmentsColumn(app.Recovery.Cost(a, a)+app.Latency[a-1], ec.interval+app.Latency[a-1])
+	if err != nil {
+		return nil, fmt.Errorf("optimal: %w", err)
+	}
+	gain := app.WorkRate[a-1] * (ec.interval + app.Latency[a-1] - app.Overhead[a-1])
+	cf.w = make([]float64, len(cf.tau))
+	for i := range cf.w {
+		cf.w[i] = gain * y[cf.s0+i]
+	}
+	cf.wAt = ec.interval
+	return cf.w, nil
+}
+
+// row returns the row of X(lo + x) under a: waiting (one event or one
+// repair) or the recovery and up phase on a, renormalised over the window.
+func (ec *eventsChain) row(x, a int, dst *sparseRow) (w, tau float64, err error) {
+	dst.reset()
+	defer func() { slices.Sort(dst.idx) }()
+	n := ec.lo + x
+	if a == 0 {
+		return 0, ec.waitRow(n, dst), nil
+	}
+	cf, ph, err := ec.config(a)
+	if err != nil {
+		return 0, 0, err
+	}
+	if ph != nil {
+		ec.last, ec.lastA = ph, a
+	}
+	s := n - a
+	exit, ok := cf.rows[s]
+	if !ok {
+		if ec.last == nil || ec.lastA != a {
+			if ec.last, err = ec.phase(a); err != nil {
+				return 0, 0, err
+			}
+			ec.lastA = a
+		}
+		q, qlo, _ := ec.last.Exit([]float64{1}, s)
+		exit = make([]float64, ec.states())
+		var kept float64
+		for i, v := range q {
+			if k := qlo + i - ec.lo; k >= 0 && k < len(exit) {
+				exit[k] = v
+				kept += v
+			}
+		}
+		if !(kept > 0) {
+			return 0, 0, fmt.Errorf("optimal: every interruption of the up phase on %d processors from %d functional leaves the window [%d, %d]", a, n, ec.lo, ec.hi)
+		}
+		for k := range exit {
+			exit[k] /= kept
+		}
+		cf.rows[s] = exit
+	}
+	for k, v := range exit {
+		if v != 0 {
+			dst.add(k, v)
+		}
+	}
+	var same *batchchain.Phase
+	if ec.lastA == a {
+		same = ec.last
+	}
+	ws, err := ec.rewards(cf, same)
+	if err != nil {
+		return 0, 0, err
+	}
+	return ws[s-cf.s0], cf.tau[s-cf.s0], nil
+}
+
+// waitRow fills dst with the row of waiting in X(n) (docs/model.md
+// section 11: min(K, n) down or one repair), renormalised over the
+// window, and returns its sojourn.
+func (ec *eventsChain) waitRow(n int, dst *sparseRow) float64 {
+	fail, rep := float64(n)*ec.rate, float64(ec.n-n)*ec.theta
+	tot := fail + rep
+	kept := 0.0
+	if n > 0 {
+		for k, q := range batchchain.Loss(ec.law, n) {
+			if to := n - k - 1; to >= ec.lo && q > 0 {
+				dst.add(to-ec.lo, fail*q/tot)
+				kept += fail * q / tot
+			}
+		}
+	}
+	if n < ec.hi {
+		dst.add(n+1-ec.lo, rep/tot)
+		kept += rep / tot
+	}
+	for _, y := range dst.idx {
+		dst.val[y] /= kept
+	}
+	return 1 / tot
+}
+
+// table returns act as a vector on 1..N: outside the window the action of
+// the nearest count in it, capped at n (as Policy.Vector).
+func (ec *eventsChain) table(act []int) (*reschedule.Table, error) {
+	v := make(reschedule.Vector, ec.n)
+	for n := 1; n <= ec.n; n++ {
+		x := min(max(n, ec.lo), ec.hi) - ec.lo
+		v[n-1] = min(act[x], n)
+	}
+	return reschedule.NewTableRows(v, nil, nil)
+}
+
+// qColumn is the value w − g·τ + Σ P·h of count a in the states
+// n = a + s0 .. hi (nil when the bound skips it: no state where it can
+// beat cur by the tie margin).
+type qColumn struct {
+	s0 int
+	q  []float64
+}
+
+// column returns count a's values, or nil when skip holds on its bound.
+func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub float64) bool, force bool) (qColumn, error) {
+	if err := ec.ctx.Err(); err != nil {
+		return qColumn{}, err
+	}
+	cf, ph, err := ec.config(a)
+	if err != nil {
+		return qColumn{}, err
+	}
+	if ph == nil {
+		if ph, err = ec.phase(a); err != nil {
+			return qColumn{}, err
+		}
+	}
+	app := ec.app
+	t := ec.interval + app.Latency[a-1]
+	gain := max(0, t-app.Overhead[a-1]) * app.WorkRate[a-1]
+	wmax := gain * ph.SegmentsBound(app.Recovery.Cost(a, a)+app.Latency[a-1], t)
+	ph0 := ph.Solve(ph.HitSum(h, ec.lo))
+	q := make([]float64, len(cf.tau))
+	need := force
+	for i, tau := range cf.tau {
+		if !(cf.kept[i] > 0) {
+			q[i] = math.Inf(-1)
+			continue
+		}
+		q[i] = -g*tau + ph0[cf.s0+i]/cf.kept[i]
+		if !need && !skip(a+cf.s0+i, min(gain/t*tau, wmax)+q[i]) {
+			need = true
+		}
+	}
+	if !need {
+		return qColumn{}, nil
+	}
+	w, err := ec.rewards(cf, ph)
+	if err != nil {
+		return qColumn{}, err
+	}
+	for i := range q {
+		q[i] += w[i]
+	}
+	return qColumn{s0: cf.s0, q: q}, nil
+}
+
+// improve computes the value of every count in every state by columns
+// (internal/pool over the counts, collected in order), those of the
+// policy's counts first, then the others whose bound can beat them; the
+// choice in each state follows eventsProcess.improve: counts in
+// increasing order, a switch only by more than the tie margin.
+func (ec *eventsChain) improve(act []int, g float64, h []float64, set Settings) (bool, error) {
+	nx := len(act)
+	cur := make([]float64, nx)
+	tr := &sparseRow{val: make([]float64, nx)}
+	var inPol []int
+	seen := map[int]bool{}
+	for x, a := range act {
+		if a == 0 {
+			w, tau, err := ec.row(x, 0, tr)
+			if err != nil {
+				return false, err
+			}
+			cur[x] = ec.value(w, tau, g, h, tr)
+		} else if !seen[a] {
+			seen[a] = true
+			inPol = append(inPol, a)
+		}
+	}
+	slices.Sort(inPol)
+	cols := make([]qColumn, ec.hi+1)
+	run := func(as []int, skip func(int, float64) bool, force bool) error {
+		return pool.Map(ec.ctx, len(as), ec.workers, func(_ context.Context, i int) (qColumn, error) {
+			return ec.column(as[i], g, h, skip, force)
+		}, func(i int, c qColumn) error { cols[as[i]] = c; return nil })
+	}
+	if err := run(inPol, nil, true); err != nil {
+		return false, err
+	}
+	for x, a := range act {
+		if a > 0 {
+			c := cols[a]
+			cur[x] = c.q[ec.lo+x-a-c.s0]
+		}
+	}
+	margin := func(x int) float64 { return set.TieTol * math.Max(math.Abs(cur[x]), g) }
+	var rest []int
+	for a := 1; a <= ec.hi; a++ {
+		if ec.app.WorkRate[a-1] > 0 && !seen[a] {
+			rest = append(rest, a)
+		}
+	}
+	skip := func(n int, ub float64) bool { return ub <= cur[n-ec.lo]+margin(n-ec.lo) }
+	if err := run(rest, skip, false); err != nil {
+		return false, err
+	}
+	return ec.choose(act, cur, cols, g, h, margin)
+}
+
+// value is w − g·τ + Σ P·h of a row.
+func (ec *eventsChain) value(w, tau, g float64, h []float64, tr *sparseRow) float64 {
+	v := w - g*tau
+	for _, y := range tr.idx {
+		v += tr.val[y] * h[y]
+	}
+	return v
+}
+
+// choose makes the improvement's choice in each state from the columns.
+func (ec *eventsChain) choose(act []int, cur []float64, cols []qColumn, g float64, h []float64, margin func(int) float64) (bool, error) {
+	tr := &sparseRow{val: make([]float64, len(act))}
+	changed := false
+	for x := range act {
+		n := ec.lo + x
+		best, arg := cur[x], act[x]
+		for a := 0; a <= n; a++ {
+			if a == act[x] || a > 0 && ec.app.WorkRate[a-1] == 0 {
+				continue
+			}
+			var v float64
+			if a == 0 {
+				w, tau, err := ec.row(x, 0, tr)
+				if err != nil {
+					return false, err
+				}
+				v = ec.value(w, tau, g, h, tr)
+			} else {
+				c := cols[a]
+				if c.q == nil {
+					continue
+				}
+				v = c.q[n-a-c.s0]
+			}
+			if v > best+margin(x) {
+				best, arg = v, a
+			}
+		}
+		if arg != act[x] {
+			act[x], changed = arg, true
+		}
+	}
+	return changed, nil
+}

@@ -1,0 +1,262 @@
+package optimal
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// chainCase is a system with failure events for the chain of up phases.
+type chainCase struct {
+	name       string
+	n          int
+	mttf, mttr float64
+	sizes      []float64
+	exp        float64 // ω(a) = a^exp
+}
+
+func (c chainCase) system() (scenario.System, scenario.Application) {
+	w, lat, ovh, rec := make([]float64, c.n), make([]float64, c.n), make([]float64, c.n), make([]float64, c.n)
+	for a := 1; a <= c.n; a++ {
+		w[a-1] = math.Pow(float64(a), c.exp)
+		lat[a-1] = 60 + 2*float64(a)
+		ovh[a-1] = lat[a-1] / 2
+		rec[a-1] = 40 + 3*float64(a)
+	}
+	return scenario.System{Processors: c.n, MTTF: c.mttf, MTTR: c.mttr, FailureEvents: &scenario.FailureEvents{Sizes: c.sizes}},
+		scenario.Application{WorkRate: w, Latency: lat, Overhead: ovh, Recovery: scenario.RecoveryByNew(rec)}
+}
+
+// chainCases are the extra cases of the comparison with the dense
+// solver: several size laws, MTTF and MTTR, and sizes.
+func chainCases() []chainCase {
+	const h, d = 3600.0, 86400.0
+	return []chainCase{
+		{"grid16", 16, 8 * h, 4 * h, []float64{0.5, 0, 0, 0.25, 0.25}, 0.8},
+		{"day32", 32, 1 * d, 1 * h, []float64{0.3, 0.3, 0.4}, 0.9},
+		{"fast24", 24, 2 * h, 2 * h, []float64{1}, 0.6},
+		{"grid64", 64, 8 * h, 4 * h, []float64{0.5, 0, 0, 0.1, 0.1, 0.1, 0.1, 0.1}, 0.7},
+	}
+}
+
+// eventsScenarios returns every system of the comparison: those of
+// optimal's events tests (eventsCases) and chainCases.
+func eventsScenarios(t *testing.T) []struct {
+	name string
+	sys  scenario.System
+	app  scenario.Application
+} {
+	var out []struct {
+		name string
+		sys  scenario.System
+		app  scenario.Application
+	}
+	for _, c := range eventsCases() {
+		base := c.scenario(t, scenario.Policy{})
+		sys := base.System
+		sys.FailureEvents = &scenario.FailureEvents{Sizes: c.sizes}
+		out = append(out, struct {
+			name string
+			sys  scenario.System
+			app  scenario.Application
+		}{fmt.Sprintf("%s%v", c.name, c.sizes), sys, base.Application})
+	}
+	for _, c := range chainCases() {
+		sys, app := c.system()
+		out = append(out, struct {
+			name string
+			sys  scenario.System
+			app  scenario.Application
+		}{c.name, sys, app})
+	}
+	return out
+}
+
+// TestEventsChainMatchesDense: the chain of up phases on X(n) (column
+// forms of package batchchain, the window of functional counts, or every
+// count with Settings.Full) and the dense process on X(p, n) (Van Loan
+// rows of every configuration) are two algorithms for g*(I): equal to
+// 1e-10 relative on every events scenario of the events tests and
+// chainCases, at three intervals. Their actions agree in every state of
+// the window, or are tied: the dense process's values
+// w − g·τ + Σ P·h of the two actions (at the dense optimum's g and h)
+// differ by at most 1e-9 of max(|value|, g).
+func TestEventsChainMatchesDense(t *testing.T) {
+	ctx := context.Background()
+	for _, e := range eventsScenarios(t) {
+		for _, interval := range []float64{300, 1800, 6 * 3600} {
+			debugDenseEvents = true
+			want, err := FixedIntervalEvents(ctx, e.sys, e.app, interval, nil)
+			debugDenseEvents = false
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, err := newEventsProcess(ctx, e.sys, e.app)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr.setInterval(interval)
+			wv, err := want.Table.Vector()
+			if err != nil {
+				t.Fatal(err)
+			}
+			act := make([]int, pr.states())
+			for n := 1; n <= e.sys.Processors; n++ {
+				act[n] = wv[n-1]
+			}
+			g, h, err := evaluateEvents(pr, act)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, full := range []bool{false, true} {
+				set := &Settings{Full: full}
+				got, err := FixedIntervalEvents(ctx, e.sys, e.app, interval, set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := relDiff(got.UWT, want.UWT); d > 1e-10 || got.Status != Converged {
+					t.Errorf("%s I=%g full=%v: chain %.15g (%v), dense %.15g (rel. %.2g)", e.name, interval, full, got.UWT, got.Status, want.UWT, d)
+				}
+				gv, err := got.Table.Vector()
+				if err != nil {
+					t.Fatal(err)
+				}
+				ec, _ := newEventsChain(ctx, e.sys, e.app, mustDefaults(t, set))
+				tr := &sparseRow{val: make([]float64, len(act))}
+				for n := max(ec.lo, 1); n <= ec.hi; n++ {
+					if gv[n-1] == wv[n-1] {
+						continue
+					}
+					q := func(a int) float64 {
+						w, tau, err := pr.row(n, a, tr)
+						if err != nil {
+							t.Fatal(err)
+						}
+						v := w - g*tau
+						for _, y := range tr.idx {
+							v += tr.val[y] * h[y]
+						}
+						return v
+					}
+					qg, qw := q(gv[n-1]), q(wv[n-1])
+					if math.Abs(qg-qw) > 1e-9*math.Max(math.Abs(qw), g) {
+						t.Errorf("%s I=%g full=%v: n=%d: chain runs %d (value %.15g), dense %d (%.15g)", e.name, interval, full, n, gv[n-1], qg, wv[n-1], qw)
+					}
+				}
+			}
+		}
+	}
+}
+
+func mustDefaults(t *testing.T, s *Settings) Settings {
+	t.Helper()
+	set, err := s.withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// TestEventsChainDeterministic: the chain of up phases gives the same
+// bits (g*, I*, the table) with 1 and 8 workers, on every run, at a fixed
+// interval and with the interval search, N = 64 and N = 200.
+func TestEventsChainDeterministic(t *testing.T) {
+	ctx := context.Background()
+	cs := []chainCase{chainCases()[3], {"grid200", 200, 8 * 3600, 4 * 3600, []float64{0.6, 0, 0.2, 0.2}, 0.8}}
+	for _, c := range cs {
+		sys, app := c.system()
+		var first EventsResult
+		for i, workers := range []int{1, 8, 1, 8} {
+			set := &Settings{Workers: workers}
+			res, err := FixedIntervalEvents(ctx, sys, app, 1200, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.n == 64 {
+				if res, err = SingleIntervalEvents(ctx, sys, app, set); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if i == 0 {
+				first = res
+				continue
+			}
+			if math.Float64bits(res.UWT) != math.Float64bits(first.UWT) || res.Interval != first.Interval || res.Table.String() != first.Table.String() {
+				t.Fatalf("%s run %d (%d workers): %v at %v %s, first %v at %v %s", c.name, i, workers, res.UWT, res.Interval, res.Table, first.UWT, first.Interval, first.Table)
+			}
+		}
+	}
+}
+
+// TestEventsChainBounds: beyond MaxEventsChainProcessors, and beyond
+// MaxEventsProcessors when the recovery cost depends on the old count,
+// the error names system.processors.
+func TestEventsChainBounds(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{MaxEventsChainProcessors + 1} {
+		c := chainCase{"big", n, 86400, 3600, []float64{0.5, 0.5}, 1}
+		sys, app := c.system()
+		_, err := FixedIntervalEvents(ctx, sys, app, 600, nil)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("system.processors = %d", n)) {
+			t.Errorf("N = %d: error %v", n, err)
+		}
+	}
+	c := chainCase{"old", MaxEventsProcessors + 1, 86400, 3600, []float64{0.5, 0.5}, 1}
+	sys, app := c.system()
+	rec := make([][]float64, c.n)
+	for p := range rec {
+		rec[p] = make([]float64, c.n)
+		for a := range rec[p] {
+			rec[p][a] = 100
+			if p != a {
+				rec[p][a] = 300
+			}
+		}
+	}
+	app.Recovery = scenario.RecoveryMatrix(rec)
+	_, err := FixedIntervalEvents(ctx, sys, app, 600, nil)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("system.processors = %d", c.n)) {
+		t.Errorf("R(p, a), N = %d: error %v", c.n, err)
+	}
+}
+
+// TestEventsChainPower: the comparison of TestEventsChainMatchesDense
+// rejects a wrong model: the chain of a neighbouring size law (the
+// events' sizes shifted by one processor) or of a recovery 10 % dearer
+// differs from the dense process of the true scenario by far more than
+// 1e-10 (at least 1e-6 relative).
+func TestEventsChainPower(t *testing.T) {
+	ctx := context.Background()
+	c := chainCases()[0]
+	sys, app := c.system()
+	debugDenseEvents = true
+	want, err := FixedIntervalEvents(ctx, sys, app, 1800, nil)
+	debugDenseEvents = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	shifted := sys
+	shifted.FailureEvents = &scenario.FailureEvents{Sizes: append([]float64{0}, c.sizes...)}
+	dear := app
+	rec := make([]float64, c.n)
+	for a := range rec {
+		rec[a] = 1.1 * app.Recovery.Cost(a+1, a+1)
+	}
+	dear.Recovery = scenario.RecoveryByNew(rec)
+	for name, m := range map[string]struct {
+		sys scenario.System
+		app scenario.Application
+	}{"sizes+1": {shifted, app}, "R×1.1": {sys, dear}} {
+		got, err := FixedIntervalEvents(ctx, m.sys, m.app, 1800, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiff(got.UWT, want.UWT); d < 1e-6 {
+			t.Errorf("%s: the wrong model's g* %.15g is within %.2g of the dense %.15g", name, got.UWT, d, want.UWT)
+		}
+	}
+}
