@@ -1,0 +1,132 @@
+package multilevel
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
+)
+
+// withEvents returns sc with failure events of the size law sizes.
+func withEvents(t testing.TB, sc *scenario.Scenario, sizes []float64) *scenario.Scenario {
+	t.Helper()
+	out := *sc
+	out.System.FailureEvents = &scenario.FailureEvents{Sizes: sizes}
+	if err := out.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return &out
+}
+
+// TestEventsSingleSizes: with the size law [1] (single failures) the
+// matrices over the spare count (events.go: an exponential of the
+// spare chain per stretch, the down period's first passage by a linear
+// solve, the stationary spare count at a period's start) give the
+// fixed-count model (the scalar composition with the birth–death down
+// factor, an independent derivation) to 1e-10 relative, for one, two and
+// three levels, with crashes, spares and patterns. (The agreement
+// observed is below 1e-12 on most cases; the dense exponentials of the
+// Van Loan blocks bound it.)
+func TestEventsSingleSizes(t *testing.T) {
+	pol := scenario.Policy{Kind: scenario.Moldable, Processors: 4}
+	for _, tc := range []struct {
+		name    string
+		sc      *scenario.Scenario
+		pattern []int
+	}{
+		{"one level", oneLevel(t, 7, 4, 3e4, 5e3), nil},
+		{"two levels", twoLevel(t, 7, 2e4, 4e3, []float64{0.6, 0.4}, pol), []int{3}},
+		{"two levels, no crash", twoLevel(t, 6, 1e4, 8e3, []float64{0, 1}, pol), []int{2}},
+		{"three levels", threeLevel(t, 8, 3e4, 6e3, []float64{0.5, 0.3, 0.2}, pol), []int{2, 3}},
+		{"no spare", twoLevel(t, 4, 2e4, 4e3, []float64{0.6, 0.4}, pol), []int{1}},
+	} {
+		m, err := New(tc.sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := newEventChain(tc.sc, m.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		me := *m
+		me.ev = ev
+		for _, I := range []float64{120, 1800, 9000} {
+			want, err := m.Evaluate(tc.pattern, I)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := me.Evaluate(tc.pattern, I)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range [][3]float64{{got.UWT, want.UWT}, {got.Efficiency, want.Efficiency}, {got.Down, want.Down}} {
+				if d := math.Abs(q[0]-q[1]) / math.Max(q[1], 1e-300); d > 1e-12 && math.Abs(q[0]-q[1]) > 1e-15 {
+					t.Errorf("%s I=%v: events path %.15g, fixed-count model %.15g (relative %.2g)", tc.name, I, q[0], q[1], d)
+				}
+			}
+		}
+	}
+}
+
+// TestEventsOneLevelIsUWT: with one level and failure events of several
+// processors the multi-level model equals package uwt's single-level
+// batch model (its exact path: the chain of segments over (state, spares)
+// with the Van Loan rows of batchchain, solved for its stationary law)
+// to 1e-10 relative.
+func TestEventsOneLevelIsUWT(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		n, a       int
+		mttf, mttr float64
+		sizes      []float64
+	}{
+		{4, 4, 86400, 3600, []float64{0.5, 0.5}},
+		{8, 5, 86400, 7200, []float64{0.6, 0.2, 0.2}},
+		{10, 3, 2e5, 5e4, []float64{0.3, 0.3, 0, 0.4}},
+		{6, 1, 5e4, 1e4, []float64{0, 1}},
+	} {
+		sc := withEvents(t, oneLevel(t, tc.n, tc.a, tc.mttf, tc.mttr), tc.sizes)
+		m, err := New(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := uwt.New(ctx, sc, &uwt.Settings{Exact: true, Prune: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, I := range []float64{60, 1000, 7200, 40000} {
+			got, err := m.Evaluate(nil, I)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ref.Evaluate(ctx, I)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := math.Abs(got.UWT-want.UWT) / want.UWT; d > 1e-12 {
+				t.Errorf("N=%d a=%d sizes %v I=%v: UWT %.15g, uwt %.15g (relative %.2g)", tc.n, tc.a, tc.sizes, I, got.UWT, want.UWT, d)
+			}
+		}
+	}
+}
+
+// TestEventsRefused: a malleable policy with failure events and levels,
+// and too many processors, are refused naming the field.
+func TestEventsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		sc    *scenario.Scenario
+		field string
+	}{
+		{withEvents(t, twoLevel(t, 6, 1e4, 1e3, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Greedy}), []float64{0.5, 0.5}), "system.failure_events"},
+		{withEvents(t, twoLevel(t, MaxEventProcessors+1, 1e6, 1e3, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Moldable, Processors: 2}), []float64{0.5, 0.5}), "system.processors"},
+	} {
+		_, err := New(tc.sc)
+		var se *scenario.Error
+		if !errors.As(err, &se) || se.Field != tc.field {
+			t.Errorf("%s: error %v, want one naming %s", tc.sc.Policy, err, tc.field)
+		}
+	}
+}
