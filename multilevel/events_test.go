@@ -26,10 +26,10 @@ func withEvents(t testing.TB, sc *scenario.Scenario, sizes []float64) *scenario.
 // spare chain per stretch, the down period's first passage by a linear
 // solve, the stationary spare count at a period's start) give the
 // fixed-count model (the scalar composition with the birth–death down
-// factor, an independent derivation) to 1e-10 relative, for one, two and
-// three levels, with crashes, spares and patterns. (The agreement
-// observed is below 1e-12 on most cases; the dense exponentials of the
-// Van Loan blocks bound it.)
+// factor, an independent derivation) to 1e-12 relative, for one, two and
+// three levels, with crashes, spares and patterns; below an efficiency of
+// 10 % the tolerance grows as 1e-13/efficiency (observed: 2.4e-12 at an
+// efficiency of 5e-3, 2.2e-11 at 1.6e-4, about 1e-14/efficiency).
 func TestEventsSingleSizes(t *testing.T) {
 	pol := scenario.Policy{Kind: scenario.Moldable, Processors: 4}
 	for _, tc := range []struct {
@@ -62,8 +62,12 @@ func TestEventsSingleSizes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The loops' matrices I − K are singular to within the
+			// probability of leaving them, of the order of the
+			// efficiency: the tolerance grows as its inverse below 10 %.
+			tol := math.Max(1e-12, 1e-13/want.Efficiency)
 			for _, q := range [][3]float64{{got.UWT, want.UWT}, {got.Efficiency, want.Efficiency}, {got.Down, want.Down}} {
-				if d := math.Abs(q[0]-q[1]) / math.Max(q[1], 1e-300); d > 1e-12 && math.Abs(q[0]-q[1]) > 1e-15 {
+				if d := math.Abs(q[0]-q[1]) / math.Max(q[1], 1e-300); d > tol && math.Abs(q[0]-q[1]) > 1e-15 {
 					t.Errorf("%s I=%v: events path %.15g, fixed-count model %.15g (relative %.2g)", tc.name, I, q[0], q[1], d)
 				}
 			}
