@@ -147,9 +147,14 @@
 // processors also crash (severity 1, nothing taken down) at f₁λ each,
 // and the exponential source takes processors down at (1 − f₁)λ. The
 // recovery from a level-ℓ checkpoint restarts on a lower severity,
-// escalates on severity ℓ. Failure events of several processors,
-// reconfiguration at checkpoints and per-state decisions are refused
-// with several levels. On a SeveritySource (NewSeverityListSource, a
+// escalates on severity ℓ. With failure events (system.failure_events)
+// the batch source takes processors down in events at (1 − f₁) of the
+// event rate, each interrupting with severity s ≥ 2 drawn once per
+// event, and crash events (severity 1) strike the pool at f₁ of it: a
+// crash event draws its size K and interrupts the application, in place,
+// when one of the min(K, n) functional processors it strikes is used
+// (drawn by thinning a clock of rate f₁·N·λ/E[K]). Reconfiguration at
+// checkpoints and per-state decisions are refused with several levels. On a SeveritySource (NewSeverityListSource, a
 // trace replay) each failure's severity comes with its event instead:
 // nothing is drawn and no crash clock runs; a severity-1 failure whose
 // processors are all functional again at its instant (a zero-length
