@@ -21,9 +21,9 @@ type Model struct {
 	a       int
 	work    float64 // ω(a)
 	proc    Process
-	pattern []int      // the scenario's checkpoint_pattern, or nil
-	down    float64    // expected down seconds per running second
-	mall    *malleable // the chain of up phases of a malleable policy, or nil
+	pattern []int       // the scenario's checkpoint_pattern, or nil
+	down    float64     // expected down seconds per running second
+	mall    *malleable  // the chain of up phases of a malleable policy, or nil
 	ev      *eventChain // the spare-count matrices of failure events on a fixed count, or nil
 }
 

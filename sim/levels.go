@@ -26,9 +26,9 @@ type levels struct {
 	// the pool at crashN in all (a bound: N functional), each accepted
 	// with probability nUp/N (thinning) and interrupting when one of its
 	// min(K, nUp) processors is used; cum is the law of K, cumulated.
-	crashN float64
-	cum    []float64
-	pool   int
+	crashN   float64
+	cum      []float64
+	pool     int
 	accW     []float64 // work since the newest checkpoint of level ≥ ℓ
 	accU     []float64 // useful time since then
 	next     float64   // time of the next crash of a used processor
