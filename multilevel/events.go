@@ -28,12 +28,16 @@ type eventChain struct {
 	gen   *mat.Dense // Ã: the spare count while the application runs, uninterrupted
 	rhs   *mat.Dense // [diag(b) | land | down | 1], integrated against e^{Ãu}
 	crash float64    // share of severity-1 events (in place), 0 with one level
-	sev   []float64  // severity shares f₁ … f_L
+	sev   []float64  // severity shares f₁ … f_L (and the down share of an up phase)
+	kill  []float64  // an up phase's expected time to its end, by spare count
 }
 
 // newEventChain returns the chain of sc on a fixed count a, or an error
-// naming system.processors if N exceeds MaxEventProcessors.
-func newEventChain(sc *scenario.Scenario, a int) (*eventChain, error) {
+// naming system.processors if N exceeds MaxEventProcessors. With up set
+// it is the chain of an up phase of a malleable policy (malleable.go):
+// L + 1 severity classes, crashes (f₁) and processors going down
+// (1 − f₁), the last, which no block handles.
+func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 	n := sc.N()
 	if n > MaxEventProcessors {
 		return nil, &scenario.Error{Field: "system.processors", Problem: fmt.Sprintf(
@@ -43,6 +47,10 @@ func newEventChain(sc *scenario.Scenario, a int) (*eventChain, error) {
 	crash := 0.0
 	if len(sev) > 1 {
 		crash = sev[0]
+	}
+	if up {
+		sev = make([]float64, len(sev)+1)
+		sev[0], sev[len(sev)-1] = crash, 1-crash
 	}
 	law := sc.System.FailureEvents.Law()
 	c, err := batchchain.New(n, a, sc.System.Lambda(), sc.System.Theta(), law)
@@ -282,14 +290,15 @@ func (c *ecomposer) block(l, k int) (ephase, error) {
 	if err != nil {
 		return ephase{}, err
 	}
-	L, m1 := len(c.pr.Levels), c.ec.m1
+	L, m1, classes := len(c.pr.Levels), c.ec.m1, len(c.ec.sev)
 	// One recovery attempt: severities below l (any at l = L) retry, l < L
-	// escalates to l + 1, higher ones are handed over.
+	// escalates to l + 1, higher ones (and an up phase's last class, a
+	// processor going down) are handed over.
 	retry := mat.NewDense(m1, m1, nil)
-	rexit := make([]*mat.Dense, L)
-	for s := range L {
+	rexit := make([]*mat.Dense, classes)
+	for s := range classes {
 		switch {
-		case s < l-1 || l == L:
+		case s < l-1 || l == L && s < L:
 			retry.Add(retry, r.exit[s])
 		case s == l-1:
 			rexit[l] = r.exit[s]
@@ -312,9 +321,9 @@ func (c *ecomposer) block(l, k int) (ephase, error) {
 	if err != nil {
 		return ephase{}, err
 	}
-	out := ephase{done: &mat.Dense{}, exit: make([]*mat.Dense, L), time: &mat.VecDense{}, run: &mat.VecDense{}}
+	out := ephase{done: &mat.Dense{}, exit: make([]*mat.Dense, classes), time: &mat.VecDense{}, run: &mat.VecDense{}}
 	out.done.Mul(mm, body.done)
-	for s := range L {
+	for s := range classes {
 		e := mat.NewDense(m1, m1, nil)
 		if s >= l {
 			var x mat.Dense
@@ -391,4 +400,76 @@ func periodStart(d *mat.Dense) (*mat.VecDense, error) {
 		return nil, fmt.Errorf("multilevel: the spare count at the start of a period has no stationary law: %w", err)
 	}
 	return &pi, nil
+}
+
+// upStart returns the spare law at the end of the recovery from the top
+// level, t seconds on the up phase's chain, started with s spares: the
+// row s of (I − R_crash)⁻¹·R_done, crashes restarting the recovery (the
+// SCR model's choice at the top level); its sum is the probability that
+// the recovery completes before a processor goes down.
+func (ec *eventChain) upStart(s int, t float64) ([]float64, error) {
+	r, err := ec.attempt(t)
+	if err != nil {
+		return nil, err
+	}
+	retry := mat.NewDense(ec.m1, ec.m1, nil)
+	for c := range len(ec.sev) - 1 {
+		retry.Add(retry, r.exit[c])
+	}
+	g, err := loop(retry)
+	if err != nil {
+		return nil, err
+	}
+	var v mat.VecDense
+	v.MulVec(r.done.T(), g.RowView(s))
+	return v.RawVector().Data, nil
+}
+
+// upPeriods returns, by spare count at the start of an up phase's first
+// period, the expected number of periods it commits before a processor
+// goes down: (I − D)⁻¹D·1, D the period's done matrix (every class but
+// the last handled inside it).
+func (ec *eventChain) upPeriods(pr *Process, pattern []int, interval float64) (*mat.VecDense, error) {
+	c := &ecomposer{ec: ec, pr: pr, pattern: pattern, interval: interval, attempts: map[float64]ephase{}}
+	L := len(pr.Levels)
+	top, err := c.block(L, L)
+	if err != nil {
+		return nil, err
+	}
+	g, err := loop(top.done)
+	if err != nil {
+		return nil, err
+	}
+	ones := make([]float64, ec.m1)
+	for i := range ones {
+		ones[i] = 1
+	}
+	var d, out mat.VecDense
+	d.MulVec(top.done, mat.NewVecDense(ec.m1, ones))
+	out.MulVec(g, &d)
+	return &out, nil
+}
+
+// killSojourn returns, by spare count, the expected time until a
+// processor-down event strikes one of a used processors: (−A)⁻¹·1, A the
+// spare chain of events that take processors down (batchchain's, at the
+// rate (1 − f₁)λ), with whatever the application does (crashes,
+// recoveries) not changing it.
+func killSojourn(sc *scenario.Scenario, a int, lambda float64) ([]float64, error) {
+	c, err := batchchain.New(sc.N(), a, lambda, sc.System.Theta(), sc.System.FailureEvents.Law())
+	if err != nil {
+		return nil, err
+	}
+	gen, _ := c.Generator()
+	gen.Scale(-1, gen)
+	n, _ := gen.Dims()
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	var x mat.VecDense
+	if err := x.SolveVec(gen, mat.NewVecDense(n, ones)); err != nil {
+		return nil, fmt.Errorf("multilevel: the up phase on %d processors never ends: %w", a, err)
+	}
+	return x.RawVector().Data, nil
 }

@@ -3,6 +3,7 @@ package multilevel
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -47,7 +48,7 @@ func TestEventsSingleSizes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev, err := newEventChain(tc.sc, m.a)
+		ev, err := newEventChain(tc.sc, m.a, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,20 +118,157 @@ func TestEventsOneLevelIsUWT(t *testing.T) {
 	}
 }
 
-// TestEventsRefused: a malleable policy with failure events and levels,
-// and too many processors, are refused naming the field.
+// TestEventsRefused: failure events with three levels, processor
+// failures of severity 2 and a malleable policy, and too many
+// processors, are refused naming the field.
 func TestEventsRefused(t *testing.T) {
 	for _, tc := range []struct {
 		sc    *scenario.Scenario
 		field string
 	}{
-		{withEvents(t, twoLevel(t, 6, 1e4, 1e3, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Greedy}), []float64{0.5, 0.5}), "system.failure_events"},
+		{withEvents(t, threeLevel(t, 6, 1e4, 1e3, []float64{0.5, 0.2, 0.3}, scenario.Policy{Kind: scenario.Greedy}), []float64{0.5, 0.5}), "system.failure_events"},
 		{withEvents(t, twoLevel(t, MaxEventProcessors+1, 1e6, 1e3, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Moldable, Processors: 2}), []float64{0.5, 0.5}), "system.processors"},
 	} {
 		_, err := New(tc.sc)
 		var se *scenario.Error
 		if !errors.As(err, &se) || se.Field != tc.field {
 			t.Errorf("%s: error %v, want one naming %s", tc.sc.Policy, err, tc.field)
+		}
+	}
+}
+
+// TestEventsMalleableSingleSizes: with single failures forced through
+// the up phases' path of failure events (matrices over the spare count
+// from the recovery on: upStart, upPeriods, killSojourn), the chain of up
+// phases gives the scalar model's UWT (recovery survival and
+// q/(1 − q) periods at Exp(aμ)) to 1e-12 relative, under greedy, pb and
+// a vector, with and without crashes.
+func TestEventsMalleableSingleSizes(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		n   int
+		sev []float64
+		pol scenario.Policy
+	}{
+		{6, []float64{0.7, 0.3}, scenario.Policy{Kind: scenario.Greedy}},
+		{7, []float64{0, 1}, scenario.Policy{Kind: scenario.PerformanceBased}},
+		{8, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 2, 2, 4, 4, 4, 6, 6}}},
+	} {
+		sc := twoLevel(t, tc.n, 2e4, 4000, tc.sev, tc.pol)
+		set := &Settings{Tol: 1e-15, Prune: -1}
+		want, err := newMalleable(ctx, sc, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		forceEvents = true
+		got, err := newMalleable(ctx, sc, set)
+		forceEvents = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []int{0, 3} {
+			for _, I := range []float64{120, 900, 5000} {
+				w, _, _, _, err := want.evaluate([]int{v}, I)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g, _, _, _, err := got.evaluate([]int{v}, I)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := math.Abs(g-w) / w; d > 1e-12 {
+					t.Errorf("%v V=%d I=%v: events path %.15g, scalar %.15g (relative %.2g)", tc.pol, v, I, g, w, d)
+				}
+			}
+		}
+	}
+}
+
+// TestEventsMalleableFixedCount: with failure events on a fixed count
+// (moldable), the chain of up phases (package uwt's batch chain of up
+// phases, rewarded by the up phases' matrices) gives the fixed-count
+// path (one matrix composition over whole periods with the down periods'
+// first passage: an independent derivation) to 1e-10 relative.
+func TestEventsMalleableFixedCount(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		n, a  int
+		sev   []float64
+		sizes []float64
+	}{
+		{6, 4, []float64{0.7, 0.3}, []float64{0.5, 0.5}},
+		{8, 5, []float64{0, 1}, []float64{0.3, 0.3, 0.4}},
+		{5, 5, []float64{0.5, 0.5}, []float64{0.6, 0, 0.4}},
+	} {
+		sc := withEvents(t, twoLevel(t, tc.n, 2e4, 4000, tc.sev, scenario.Policy{Kind: scenario.Moldable, Processors: tc.a}), tc.sizes)
+		fixed, err := New(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []int{0, 2} {
+			for _, I := range []float64{120, 900, 5000} {
+				want, err := fixed.Evaluate([]int{v}, I)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, avail, eff, down, err := mm.evaluate([]int{v}, I)
+				if err != nil {
+					t.Fatal(err)
+				}
+				matchFixed(t, fmt.Sprintf("N=%d a=%d f=%v sizes %v V=%d I=%g", tc.n, tc.a, tc.sev, tc.sizes, v, I), got, avail, eff, down, want, 1e-10)
+			}
+		}
+	}
+}
+
+// TestEventsMalleableOneLevel: with one level and failure events, the
+// multi-level model under greedy and pb equals package uwt's
+// single-level batch model (its exact path, the chain of segments) to
+// 1e-10 relative.
+func TestEventsMalleableOneLevel(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		n     int
+		pol   scenario.Policy
+		sizes []float64
+	}{
+		{6, scenario.Policy{Kind: scenario.Greedy}, []float64{0.5, 0.5}},
+		{7, scenario.Policy{Kind: scenario.PerformanceBased}, []float64{0.4, 0.2, 0.4}},
+	} {
+		base := oneLevel(t, tc.n, tc.n, 3e4, 5e3)
+		sys := base.System
+		sys.FailureEvents = &scenario.FailureEvents{Sizes: tc.sizes}
+		sc, err := scenario.New(sys, base.Application, tc.pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewWith(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.Malleable() {
+			t.Fatalf("%v: not the malleable model", tc.pol)
+		}
+		ref, err := uwt.New(ctx, sc, &uwt.Settings{Exact: true, Prune: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, I := range []float64{60, 1000, 7200} {
+			got, err := m.Evaluate(nil, I)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ref.Evaluate(ctx, I)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := math.Abs(got.UWT-want.UWT) / want.UWT; d > 1e-10 {
+				t.Errorf("%v sizes %v I=%v: UWT %.15g, uwt %.15g (relative %.2g)", tc.pol, tc.sizes, I, got.UWT, want.UWT, d)
+			}
 		}
 	}
 }

@@ -82,12 +82,8 @@ func NewWith(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, e
 	}
 	// Without processors going down (every failure a process crash) the
 	// count stays r(N): a fixed count whatever the policy.
-	if !sc.System.FailureEvents.Single() {
-		if !fixed && mu > 0 {
-			return nil, &scenario.Error{Field: "system.failure_events", Problem: fmt.Sprintf(
-				"failure events of several processors with the policy %s, which changes the processor count, are not modelled yet with application.checkpoint_levels; use policy moldable:a", sc.Policy)}
-		}
-		ev, err := newEventChain(sc, a)
+	if !sc.System.FailureEvents.Single() && (fixed || mu == 0) {
+		ev, err := newEventChain(sc, a, false)
 		if err != nil {
 			return nil, err
 		}
@@ -224,7 +220,10 @@ func (m *Model) Evaluate(pattern []int, interval float64) (Result, error) {
 		r.Period.Time = run
 		r.UWT = m.work * r.Availability
 	case m.mall != nil:
-		r.UWT, r.Availability, r.Efficiency, r.Down = m.mall.evaluate(pattern, interval)
+		r.UWT, r.Availability, r.Efficiency, r.Down, err = m.mall.evaluate(pattern, interval)
+		if err != nil {
+			return Result{}, err
+		}
 		r.Dropped = m.mall.result.Dropped
 	default:
 		r.Efficiency = p.Efficiency()
