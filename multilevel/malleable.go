@@ -185,8 +185,9 @@ func decisionChain(ctx context.Context, sc *scenario.Scenario, s *Settings, cras
 	if err != nil {
 		return uwt.Result{}, 0, err
 	}
-	// The chain does not depend on the interval: any one solves it.
-	res, err := um.Evaluate(ctx, 3600)
+	// The chain does not depend on the interval; its rewards are this
+	// package's.
+	res, err := um.Solve(ctx)
 	if err != nil {
 		return uwt.Result{}, 0, err
 	}
