@@ -171,10 +171,16 @@ func (m *Model) Solve(ctx context.Context) (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
-		// No up state: the interval rewards nothing here.
-		res, err := m.solveAt(3600)
-		if err != nil {
-			return Result{}, err
+		var res Result
+		if m.solved != nil {
+			// Solved when built (doc.go, "One recovery class").
+			res = m.solved.res
+		} else {
+			// No up state: the interval rewards nothing here.
+			var err error
+			if res, err = m.solveAt(3600); err != nil {
+				return Result{}, err
+			}
 		}
 		res.Phases = true
 		full := m.sk.lo == 0 && m.sk.hi == m.sc.N()
