@@ -60,7 +60,12 @@ func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 	full, hits := c.Generator()
 	m1 := n - a + 1
 	ec := &eventChain{m1: m1, crash: crash, sev: sev, gen: mat.NewDense(m1, m1, nil), rhs: mat.NewDense(m1, 2*m1+2, nil)}
-	down := downTimes(n, a, (1-crash)*c.EventRate(), sc.System.Theta(), law)
+	// An up phase ends at a processor-down event: where it lands and the
+	// down period after it are the decision chain's (malleable.go).
+	down := make([]float64, a)
+	if !up {
+		down = downTimes(n, a, (1-crash)*c.EventRate(), sc.System.Theta(), law)
+	}
 	for j := range m1 {
 		// Crashes that miss every used processor change nothing: drop
 		// them from Ã (the rest of the chain is batchchain's).
