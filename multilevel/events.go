@@ -30,6 +30,28 @@ type eventChain struct {
 	crash float64    // share of severity-1 events (in place), 0 with one level
 	sev   []float64  // severity shares f₁ … f_L (and the down share of an up phase)
 	kill  []float64  // an up phase's expected time to its end, by spare count
+	// rec holds the recoveries' stretches, which do not depend on the
+	// pattern or the interval, by length (filled by recoveries, then
+	// only read).
+	rec map[float64]ephase
+}
+
+// recoveries computes the stretches of pr's recoveries once, for every
+// evaluation.
+func (ec *eventChain) recoveries(pr *Process) error {
+	ec.rec = map[float64]ephase{}
+	for _, lv := range pr.Levels {
+		t := lv.Recovery
+		if pr.CheckpointAfterRecovery {
+			t += lv.Latency
+		}
+		ph, err := ec.attempt(t)
+		if err != nil {
+			return err
+		}
+		ec.rec[t] = ph
+	}
+	return nil
 }
 
 // newEventChain returns the chain of sc on a fixed count a, or an error
@@ -238,6 +260,9 @@ type ecomposer struct {
 
 func (c *ecomposer) attempt(t float64) (ephase, error) {
 	if ph, ok := c.attempts[t]; ok {
+		return ph, nil
+	}
+	if ph, ok := c.ec.rec[t]; ok {
 		return ph, nil
 	}
 	ph, err := c.ec.attempt(t)

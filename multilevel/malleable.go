@@ -278,6 +278,9 @@ func (mm *malleable) addEvents(sc *scenario.Scenario, events bool, a int, mu flo
 	if ec.kill, err = killSojourn(sc, a, mu); err != nil {
 		return err
 	}
+	if err := ec.recoveries(mm.procs[len(mm.procs)-1]); err != nil {
+		return err
+	}
 	mm.ev = append(mm.ev, ec)
 	return nil
 }

@@ -87,6 +87,9 @@ func NewWith(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, e
 		if err != nil {
 			return nil, err
 		}
+		if err := ev.recoveries(&m.proc); err != nil {
+			return nil, err
+		}
 		m.ev = ev
 		return m, nil
 	}
