@@ -86,7 +86,9 @@ func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 	// down period after it are the decision chain's (malleable.go).
 	down := make([]float64, a)
 	if !up {
-		down = downTimes(n, a, (1-crash)*c.EventRate(), sc.System.Theta(), law)
+		if down, err = downTimes(n, a, (1-crash)*c.EventRate(), sc.System.Theta(), law); err != nil {
+			return nil, err
+		}
 	}
 	for j := range m1 {
 		// Crashes that miss every used processor change nothing: drop
@@ -125,7 +127,7 @@ func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 // law) and each failed one is repaired at θ; the count reaches a from
 // below by a repair, so exactly a (no spare) at the end. It solves the
 // a×a system of the mean first passage times.
-func downTimes(n, a int, rate, theta float64, law []float64) []float64 {
+func downTimes(n, a int, rate, theta float64, law []float64) ([]float64, error) {
 	g := mat.NewDense(a, a, nil)
 	one := mat.NewVecDense(a, nil)
 	for c := range a {
@@ -152,9 +154,9 @@ func downTimes(n, a int, rate, theta float64, law []float64) []float64 {
 	var t mat.VecDense
 	if err := t.SolveVec(g, one); err != nil {
 		// The repairs make g a non-singular M-matrix (θ > 0).
-		return make([]float64, a)
+		return nil, fmt.Errorf("multilevel: the down period's passage times to %d functional processors: %w", a, err)
 	}
-	return t.RawVector().Data
+	return t.RawVector().Data, nil
 }
 
 // ephase is phase with matrices (position.go's mphase has no times and
