@@ -178,3 +178,26 @@ func BenchmarkLevelsReconfigure(b *testing.B) {
 		benchModel(b, sc, tc.name, tc.pattern, len(tc.levels) == 3)
 	}
 }
+
+// BenchmarkLevelsEvents: the two levels of BenchmarkLevels under greedy
+// with failure events of sizes 1, 2, 4 (shares 0.7, 0.2, 0.1): package
+// uwt's batch chain of up phases and the up phases' matrices over the
+// spare count (docs/model.md section 12, "Failure events"); New, one
+// evaluation ([20], I = 600 s) and the joint optimum, CPU time per
+// operation (cpu-ns/op).
+func BenchmarkLevelsEvents(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		mttf float64
+	}{{"N=512/greedy/MTTF=1y", 365 * 86400}, {"N=512/greedy/MTTF=1d", 86400}} {
+		sc := moldable(b, 512, 1)
+		sys := sc.System
+		sys.MTTF = tc.mttf
+		sys.FailureEvents = &scenario.FailureEvents{Sizes: []float64{0.7, 0.2, 0, 0.1}}
+		sc, err := scenario.New(sys, sc.Application, scenario.Policy{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchModel(b, sc, tc.name, []int{20}, false)
+	}
+}

@@ -144,6 +144,25 @@
 // solves it (package markov). Three levels with f₂ > 0 and four or more
 // are refused naming reconfigure.
 //
+// # Failure events
+//
+// With system.failure_events (docs/model.md sections 11 and 12) an event
+// draws its severity independently of its size: severity ≥ 2 takes its
+// min(K, n) processors down as package uwt's batch model does, severity
+// 1 takes none and interrupts the application, recovered in place, when
+// it strikes a used processor. The interruption rate then depends on the
+// spare count, so on a fixed count every part of the period is composed
+// as matrices over the spare count (events.go: ordered products, loops
+// (I − K)⁻¹, one Van Loan exponential per stretch from batchchain's
+// generator), with the down periods' first passage folded into the
+// exits, and weighed by the stationary spare count at a period's start.
+// Under a malleable policy (two levels, or every processor failure of the
+// top severity) the decision chain is uwt's batch chain of up phases
+// (uwt.Model.Solve) and each up phase's reward comes from the same
+// matrices, started from the spare law at the end of its recovery. N is
+// bounded by MaxEventProcessors; three levels with f₂ > 0 under a
+// malleable policy are refused with events.
+//
 // # The joint optimum
 //
 // Model.Optimize maximises UWT over the interval (in ln I: a bracket from

@@ -6,6 +6,9 @@ import (
 	"math"
 
 	"github.com/ckpt-markov/markov/internal/decision"
+
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
 )
@@ -48,6 +51,9 @@ type malleable struct {
 	work   []float64   // ω(a) by configuration index
 	states []upState   // the chain's recurrent states
 	result uwt.Result  // the solved chain (window, dropped mass, states)
+	// ev holds, by configuration index, the up phase's chain over the
+	// spare count with failure events (events.go); nil without.
+	ev []*eventChain
 }
 
 // upState is a recurrent state of the decision chain: its stationary
@@ -58,6 +64,9 @@ type upState struct {
 	pi, tau float64
 	conf    int // index into procs; −1 for a down state
 	surv    float64
+	// start is, with failure events, the spare law at the end of the
+	// recovery (its sum is surv), by spare count.
+	start []float64
 }
 
 // newMalleable returns the model of sc's malleable policy, or an error
@@ -79,6 +88,10 @@ func newMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings) (*mal
 func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inner bool) (*malleable, error) {
 	if err := checkMalleable(sc, inner); err != nil {
 		return nil, err
+	}
+	if inner && !sc.System.FailureEvents.Single() {
+		return nil, &scenario.Error{Field: "system.failure_events", Problem: fmt.Sprintf(
+			"failure events of several processors with the policy %s, which changes the processor count, and processor failures of severity 2 (system.failure_severity) with three levels are not modelled yet", sc.Policy)}
 	}
 	app := sc.Application
 	L := app.NumLevels()
@@ -174,13 +187,17 @@ func window(n int, res uwt.Result) (lo, hi int) {
 }
 
 // checkReconf refuses reconfiguration at checkpoints where reconf.go does
-// not model it: more than three levels, or three with processor failures
-// of severity 2.
+// not model it: more than three levels, three with processor failures
+// of severity 2, or failure events of several processors.
 func checkReconf(sc *scenario.Scenario) error {
 	L := sc.Application.NumLevels()
 	if L > 3 {
 		return &scenario.Error{Field: "reconfigure", Problem: fmt.Sprintf(
 			"at-checkpoint with %d application.checkpoint_levels under the policy %s: modelled with one to three levels only (docs/model.md section 12)", L, sc.Policy)}
+	}
+	if !sc.System.FailureEvents.Single() {
+		return &scenario.Error{Field: "reconfigure", Problem: fmt.Sprintf(
+			"at-checkpoint with application.checkpoint_levels, the policy %s and failure events of several processors (system.failure_events): not modelled (docs/model.md section 12)", sc.Policy)}
 	}
 	if f := sc.Severity(); L == 3 && f[1] != 0 {
 		return &scenario.Error{Field: "reconfigure", Problem: fmt.Sprintf(
@@ -219,8 +236,9 @@ func decisionChain(ctx context.Context, sc *scenario.Scenario, s *Settings, cras
 	if err != nil {
 		return uwt.Result{}, 0, err
 	}
-	// The chain does not depend on the interval: any one solves it.
-	res, err := um.Evaluate(ctx, 3600)
+	// The chain does not depend on the interval; its rewards are this
+	// package's.
+	res, err := um.Solve(ctx)
 	if err != nil {
 		return uwt.Result{}, 0, err
 	}
@@ -248,13 +266,17 @@ func (mm *malleable) addStates(sc *scenario.Scenario, res uwt.Result, mu float64
 	levels := app.CheckpointLevels()
 	top := levels[len(levels)-1]
 	lambda, theta, n := sc.System.Lambda(), sc.System.Theta(), sc.N()
+	events := forceEvents || !sc.System.FailureEvents.Single()
+	// Processors go down in events at rate per functional processor
+	// (μ/E[K]; μ with single failures).
+	rate := mu / sc.System.FailureEvents.MeanSize()
 	conf := map[int]int{}
 	for _, w := range res.Inspect() {
 		st := upState{pi: w.Prob, conf: -1}
 		switch w.State.Kind {
 		case uwt.Down:
 			k := w.State.N
-			st.tau = 1 / (float64(k)*mu + float64(n-k)*theta)
+			st.tau = 1 / (float64(k)*rate + float64(n-k)*theta)
 		case uwt.Recovery:
 			a := sc.Reschedule.At(w.State.N)
 			c, ok := conf[a]
@@ -263,18 +285,70 @@ func (mm *malleable) addStates(sc *scenario.Scenario, res uwt.Result, mu float64
 				conf[a] = c
 				mm.procs = append(mm.procs, &Process{Rate: float64(a) * lambda, Severity: mm.sev, CheckpointAfterRecovery: true, Levels: levelsAt(levels, a)})
 				mm.work = append(mm.work, app.WorkRate[a-1])
+				if err := mm.addEvents(sc, events, a, mu); err != nil {
+					return err
+				}
 			}
 			p := w.State.P
 			if p == 0 {
 				p = a // the cost does not depend on it
 			}
 			st.conf = c
+			t := top.Recovery.Cost(p, a) + top.Latency[a-1]
+			if events {
+				if err := mm.eventState(&st, w.State.N-a, t); err != nil {
+					return err
+				}
+				break
+			}
 			st.tau = 1 / (float64(a) * mu)
-			st.surv = mm.procs[c].recoverySurvival(top.Recovery.Cost(p, a) + top.Latency[a-1])
+			st.surv = mm.procs[c].recoverySurvival(t)
 		default:
 			return fmt.Errorf("multilevel: the decision chain has a state %v of kind %v", w.State, w.State.Kind)
 		}
 		mm.states = append(mm.states, st)
+	}
+	return nil
+}
+
+// forceEvents makes single failures take the up phases' path of failure
+// events (sizes [1]), so that tests can hold it against the scalar one.
+var forceEvents = false
+
+// addEvents adds, with failure events, the up phase's chain on a
+// processors (events.go) and the expected time to the phase's end by
+// spare count, kept in the chain.
+func (mm *malleable) addEvents(sc *scenario.Scenario, events bool, a int, mu float64) error {
+	if !events {
+		return nil
+	}
+	ec, err := newEventChain(sc, a, true)
+	if err != nil {
+		return err
+	}
+	if ec.kill, err = killSojourn(sc, a, mu); err != nil {
+		return err
+	}
+	if err := ec.recoveries(mm.procs[len(mm.procs)-1]); err != nil {
+		return err
+	}
+	mm.ev = append(mm.ev, ec)
+	return nil
+}
+
+// eventState sets, with failure events, the sojourn of a recovery state
+// with s spares (to the next processor-down event that strikes the
+// application), the spare law at the end of its recovery of t seconds
+// and its survival.
+func (mm *malleable) eventState(st *upState, s int, t float64) error {
+	ec := mm.ev[st.conf]
+	start, err := ec.upStart(s, t)
+	if err != nil {
+		return err
+	}
+	st.tau, st.start = ec.kill[s], start
+	for _, v := range start {
+		st.surv += v
 	}
 	return nil
 }
@@ -323,11 +397,22 @@ func (pr *Process) useful(pattern []int, interval float64) float64 {
 // renewal–reward ratio Σπw/Σπτ, the reward of a decision state on a
 // processors being its recovery's survival times ω(a) times the useful
 // computation of the up phase after it.
-func (mm *malleable) evaluate(pattern []int, interval float64) (uwtv, avail, eff, down float64) {
+//
+// With failure events the periods an up phase commits depend on the
+// spare count at its start: the reward is ω(a)·U·(start·(I − D)⁻¹D·1)
+// (events.go, upPeriods).
+func (mm *malleable) evaluate(pattern []int, interval float64) (uwtv, avail, eff, down float64, err error) {
 	per := make([]float64, len(mm.procs))
+	perEv := make([]*mat.VecDense, len(mm.ev))
 	for c, pr := range mm.procs {
 		k, u := pr.upPhase(pattern, interval)
 		per[c] = k * u
+		if mm.ev != nil {
+			if perEv[c], err = mm.ev[c].upPeriods(pr, pattern, interval); err != nil {
+				return 0, 0, 0, 0, err
+			}
+			perEv[c].ScaleVec(u, perEv[c])
+		}
 	}
 	var work, use, run, idle float64
 	for _, st := range mm.states {
@@ -337,12 +422,15 @@ func (mm *malleable) evaluate(pattern []int, interval float64) (uwtv, avail, eff
 		}
 		run += st.pi * st.tau
 		u := st.pi * st.surv * per[st.conf]
+		if st.start != nil {
+			u = st.pi * mat.Dot(mat.NewVecDense(len(st.start), st.start), perEv[st.conf])
+		}
 		use += u
 		work += u * mm.work[st.conf]
 	}
 	total := run + idle
 	if total == 0 || run == 0 {
-		return 0, 0, 0, 0
+		return 0, 0, 0, 0, nil
 	}
-	return work / total, use / total, use / run, idle / run
+	return work / total, use / total, use / run, idle / run, nil
 }

@@ -147,7 +147,10 @@ func TestMalleableFixedCount(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, avail, eff, down := mm.evaluate([]int{v}, I)
+				got, avail, eff, down, err := mm.evaluate([]int{v}, I)
+				if err != nil {
+					t.Fatal(err)
+				}
 				matchFixed(t, fmt.Sprintf("N=%d a=%d f=%v V=%d I=%g", tc.n, tc.a, tc.sev, v, I), got, avail, eff, down, want, 1e-10)
 			}
 		}
@@ -183,7 +186,7 @@ func TestMalleableThreeLevelsFixedCount(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _, _, _ := mm.evaluate(v, I)
+			got, _, _, _, _ := mm.evaluate(v, I)
 			if d := math.Abs(got-want.UWT) / want.UWT; d > 1e-10 {
 				t.Errorf("V=%v I=%g: UWT %.15g, fixed-count model %.15g (relative %.2g)", v, I, got, want.UWT, d)
 			}

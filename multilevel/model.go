@@ -21,9 +21,10 @@ type Model struct {
 	a       int
 	work    float64 // ω(a)
 	proc    Process
-	pattern []int      // the scenario's checkpoint_pattern, or nil
-	down    float64    // expected down seconds per running second
-	mall    *malleable // the chain of up phases of a malleable policy, or nil
+	pattern []int       // the scenario's checkpoint_pattern, or nil
+	down    float64     // expected down seconds per running second
+	mall    *malleable  // the chain of up phases of a malleable policy, or nil
+	ev      *eventChain // the spare-count matrices of failure events on a fixed count, or nil
 }
 
 // New returns the model of sc with the default Settings
@@ -34,8 +35,8 @@ func New(sc *scenario.Scenario) (*Model, error) {
 
 // NewWith returns the model of sc. It returns an error if sc does not
 // validate, or if it asks for what the package does not model yet:
-// failure events of several processors, or, with a policy that changes
-// the processor count, a processor failure below the top severity with
+// with a policy that changes the processor count, failure events of
+// several processors (system.failure_events), a processor failure below the top severity with
 // four levels or more (or with three and a recovery cost by old count),
 // no checkpoint after recovery, reconfiguration at checkpoints with
 // four levels or more or with three and f₂ > 0, or (without
@@ -53,9 +54,6 @@ func NewWith(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, e
 	a := sc.Reschedule.At(n)
 	if a == 0 {
 		return nil, &scenario.Error{Field: "policy", Problem: fmt.Sprintf("the policy %s runs on no processor with all %d functional", sc.Policy, n)}
-	}
-	if !sc.System.FailureEvents.Single() {
-		return nil, &scenario.Error{Field: "system.failure_events", Problem: "failure events of several processors are not modelled yet with application.checkpoint_levels"}
 	}
 	lambda := sc.System.Lambda()
 	sev := sc.Severity()
@@ -84,6 +82,17 @@ func NewWith(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, e
 	}
 	// Without processors going down (every failure a process crash) the
 	// count stays r(N): a fixed count whatever the policy.
+	if !sc.System.FailureEvents.Single() && (fixed || mu == 0) {
+		ev, err := newEventChain(sc, a, false)
+		if err != nil {
+			return nil, err
+		}
+		if err := ev.recoveries(&m.proc); err != nil {
+			return nil, err
+		}
+		m.ev = ev
+		return m, nil
+	}
 	if !fixed && mu > 0 {
 		mall, err := newMalleable(ctx, sc, s)
 		if err != nil {
@@ -170,7 +179,9 @@ type Result struct {
 	Efficiency float64
 	// Down is the expected down time per running second.
 	Down float64
-	// Period is one period of the pattern on Processors().
+	// Period is one period of the pattern on Processors(); with failure
+	// events its Time is the expected running time of a period from the
+	// stationary spare count at its start.
 	Period Period
 	// Dropped is the stationary mass the malleable chain's window drops
 	// (uwt.Result.Dropped); 0 on a fixed count.
@@ -210,8 +221,19 @@ func (m *Model) Evaluate(pattern []int, interval float64) (Result, error) {
 			return Result{}, err
 		}
 		r.Dropped = math.Max(m.mall.result.Dropped, lost)
+	case m.ev != nil:
+		var run float64
+		r.Availability, r.Efficiency, r.Down, run, err = m.ev.evaluate(&m.proc, pattern, interval, p.Useful)
+		if err != nil {
+			return Result{}, err
+		}
+		r.Period.Time = run
+		r.UWT = m.work * r.Availability
 	case m.mall != nil:
-		r.UWT, r.Availability, r.Efficiency, r.Down = m.mall.evaluate(pattern, interval)
+		r.UWT, r.Availability, r.Efficiency, r.Down, err = m.mall.evaluate(pattern, interval)
+		if err != nil {
+			return Result{}, err
+		}
 		r.Dropped = m.mall.result.Dropped
 	default:
 		r.Efficiency = p.Efficiency()

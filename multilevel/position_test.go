@@ -117,7 +117,7 @@ func TestPositionContinuity(t *testing.T) {
 		}
 		for _, v := range [][]int{{0, 0}, {2, 1}, {5, 3}, {1, 9}} {
 			for _, I := range []float64{120, 1500} {
-				want, _, _, _ := old.evaluate(v, I)
+				want, _, _, _, _ := old.evaluate(v, I)
 				got, _, _, _, _, err := forced.pos.evaluate(v, I)
 				if err != nil {
 					t.Fatal(err)

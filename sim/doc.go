@@ -150,8 +150,14 @@
 // escalates on severity ℓ. With scenario.AtCheckpoint the application
 // reconfigures at top-level checkpoints only (a period's start: the end
 // of a period, or of a recovery from the top level), at the top level's
-// costs (docs/model.md section 12). Failure events of several
-// processors and per-state decisions are refused with several levels. On a SeveritySource (NewSeverityListSource, a
+// costs (docs/model.md section 12). With failure events (system.failure_events)
+// the batch source takes processors down in events at (1 − f₁) of the
+// event rate, each interrupting with severity s ≥ 2 drawn once per
+// event, and crash events (severity 1) strike the pool at f₁ of it: a
+// crash event draws its size K and interrupts the application, in place,
+// when one of the min(K, n) functional processors it strikes is used
+// (drawn by thinning a clock of rate f₁·N·λ/E[K]). Per-state decisions
+// are refused with several levels. On a SeveritySource (NewSeverityListSource, a
 // trace replay) each failure's severity comes with its event instead:
 // nothing is drawn and no crash clock runs; a severity-1 failure whose
 // processors are all functional again at its instant (a zero-length

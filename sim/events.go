@@ -145,8 +145,8 @@ func newSource(sc *scenario.Scenario, rng *rand.Rand) (Source, error) {
 	if sys.FailureEvents.Single() {
 		return NewExponential(sc.N(), downMTTF(sc), sys.MTTR, rng)
 	}
-	if sc.MultiLevel() {
-		return nil, errLevelsUnsupported
-	}
-	return NewBatch(sc.N(), sys.MTTF, sys.MTTR, sys.FailureEvents.Sizes, rng)
+	// With several levels the source's events are those that take
+	// processors down, at (1 − f₁) of the rate; crashes are the
+	// timeline's (levels.go).
+	return NewBatch(sc.N(), downMTTF(sc), sys.MTTR, sys.FailureEvents.Sizes, rng)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sort"
 
 	"github.com/ckpt-markov/markov/scenario"
 )
@@ -21,6 +22,13 @@ type levels struct {
 	after    bool      // a checkpoint of the restored level after a recovery
 	shares   []float64 // severity shares
 	crash    float64   // rate of severity-1 crashes per used processor
+	// With failure events (system.failure_events), crash events strike
+	// the pool at crashN in all (a bound: N functional), each accepted
+	// with probability nUp/N (thinning) and interrupting when one of its
+	// min(K, nUp) processors is used; cum is the law of K, cumulated.
+	crashN   float64
+	cum      []float64
+	pool     int
 	accW     []float64 // work since the newest checkpoint of level ≥ ℓ
 	accU     []float64 // useful time since then
 	next     float64   // time of the next crash of a used processor
@@ -41,9 +49,33 @@ func (lv *levels) crashBefore(t float64) bool {
 // processors from now (a new phase starts; crashes are memoryless).
 func (lv *levels) draw(now float64, a int, rng *rand.Rand) {
 	lv.next = math.Inf(1)
-	if lv.crash > 0 {
+	switch {
+	case lv.crashN > 0:
+		lv.next = now + rng.ExpFloat64()/lv.crashN
+	case lv.crash > 0:
 		lv.next = now + rng.ExpFloat64()/(float64(a)*lv.crash)
 	}
+}
+
+// strikes reports whether the crash event at the clock interrupts the
+// application on a of nUp functional processors (always without failure
+// events): accepted with probability nUp/N, it draws its size K and
+// strikes min(K, nUp) functional processors uniformly, the i-th a used
+// one with probability a/(nUp − i) if none before was.
+func (lv *levels) strikes(nUp, a int, rng *rand.Rand) bool {
+	if lv.crashN == 0 {
+		return true
+	}
+	if rng.Float64()*float64(lv.pool) >= float64(nUp) {
+		return false
+	}
+	k := min(sort.SearchFloat64s(lv.cum, rng.Float64())+1, nUp, len(lv.cum))
+	for i := range k {
+		if rng.Float64()*float64(nUp-i) < float64(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // recovery returns the length of the recovery onto a processors from the
@@ -61,7 +93,7 @@ func (lv *levels) recovery(p, a int) float64 {
 
 // errLevelsUnsupported is returned for a multi-level scenario with what
 // the multi-level timeline does not model yet.
-var errLevelsUnsupported = errors.New("sim: application.checkpoint_levels: failure events of several processors and per-state decisions (intervals, reconfiguration decisions) are not simulated with several levels yet")
+var errLevelsUnsupported = errors.New("sim: application.checkpoint_levels: per-state decisions (intervals, reconfiguration decisions) are not simulated with several levels yet")
 
 // atTop reports whether the checkpoint just written (a commit, or the end
 // of a recovery) is of the top level, the one the application may
@@ -93,6 +125,11 @@ func newLevels(sc *scenario.Scenario) *levels {
 	lv.accW, lv.accU = make([]float64, L), make([]float64, L)
 	if L > 1 {
 		lv.crash = lv.shares[0] / sc.System.MTTF
+		if sys := sc.System; !sys.FailureEvents.Single() {
+			lv.pool = sc.N()
+			lv.crashN = lv.shares[0] * sys.EventRate() * float64(lv.pool)
+			lv.cum = cumulated(sys.FailureEvents.Law())
+		}
 	}
 	return lv
 }
@@ -203,4 +240,16 @@ func (lv *levels) severity(u float64) int {
 		u -= f[s]
 	}
 	return len(f)
+}
+
+// cumulated returns the cumulative sums of law, the last set to 1.
+func cumulated(law []float64) []float64 {
+	cum := make([]float64, len(law))
+	acc := 0.0
+	for k, p := range law {
+		acc += p
+		cum[k] = acc
+	}
+	cum[len(cum)-1] = 1
+	return cum
 }

@@ -335,3 +335,73 @@ func TestLevelsMalleableIntermediate(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelsEventsAgainstModel: with failure events of several
+// processors (docs/model.md section 12, "Failure events") on a fixed
+// count (two and three levels, with and without crashes) and under
+// greedy and pb (two levels; three with every processor failure of the
+// top severity), the exact model (package multilevel: matrices over the
+// spare count, and package uwt's batch chain of up phases; an
+// independent computation) lies within the simulation's 99.9 % confidence interval,
+// and the interval excludes the model that ignores the event sizes (the
+// same scenario with single failures at the same MTTF): power.
+func TestLevelsEventsAgainstModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation: skipped in -short")
+	}
+	three := levelScenario(t, 6, 4, true)
+	two := twoLevelScenario(t, 6, 2e4, []float64{0.5, 0.5}, 3, scenario.Policy{Kind: scenario.Moldable, Processors: 3})
+	noCrash := twoLevelScenario(t, 5, 2e4, []float64{0, 1}, 2, scenario.Policy{Kind: scenario.Moldable, Processors: 4})
+	greedy := twoLevelScenario(t, 6, 2e4, []float64{0.7, 0.3}, 3, scenario.Policy{})
+	pb := twoLevelScenario(t, 8, 1.5e4, []float64{0.5, 0.5}, 2, scenario.Policy{Kind: scenario.PerformanceBased})
+	topOnly := levelScenario(t, 6, 6, true)
+	topOnly.System.FailureSeverity = &scenario.FailureSeverity{Shares: []float64{0.6, 0, 0.4}}
+	topOnly, err := scenario.New(topOnly.System, topOnly.Application, scenario.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topOnly.CheckpointPattern = []int{3, 2}
+	for _, tc := range []struct {
+		name  string
+		sc    *scenario.Scenario
+		sizes []float64
+		I     float64
+	}{
+		{"three levels", three, []float64{0.3, 0.3, 0.4}, 300},
+		{"two levels", two, []float64{0.2, 0.3, 0, 0.5}, 400},
+		{"two levels, no crash", noCrash, []float64{0.4, 0, 0.6}, 300},
+		{"greedy, two levels", greedy, []float64{0.3, 0.3, 0.4}, 300},
+		{"pb, two levels", pb, []float64{0.5, 0, 0, 0.5}, 400},
+		{"greedy, three levels, top severity", topOnly, []float64{0.4, 0.6}, 300},
+	} {
+		single, err := multilevel.New(tc.sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := *tc.sc
+		sc.System.FailureEvents = &scenario.FailureEvents{Sizes: tc.sizes}
+		m, err := multilevel.New(&sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := m.Evaluate(nil, tc.I)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ignored, err := single.Evaluate(nil, tc.I)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(context.Background(), &sc, tc.I, &sim.Settings{Seed: 22, RelTol: 0.002, Confidence: 0.999})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: model %.5f, simulation %.5f ± %.5f (%v); sizes ignored %.5f", tc.name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, ignored.UWT)
+		if !res.UWT.Contains(model.UWT) {
+			t.Errorf("%s: model %.6f outside the simulation's interval %.6f ± %.6f", tc.name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+		}
+		if res.UWT.Contains(ignored.UWT) {
+			t.Errorf("%s: no power: the model without event sizes, %.6f, is inside %.6f ± %.6f", tc.name, ignored.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+		}
+	}
+}

@@ -177,7 +177,7 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 	if err != nil {
 		return nil, err
 	}
-	if sc.MultiLevel() && (set.Intervals != nil || set.Reconfigure != nil || !sc.System.FailureEvents.Single()) {
+	if sc.MultiLevel() && (set.Intervals != nil || set.Reconfigure != nil) {
 		return nil, errLevelsUnsupported
 	}
 	if set.Reconfigure != nil && sc.Reconfigure != scenario.AtCheckpoint {

@@ -143,7 +143,7 @@ func newTimelineChecked(sc *scenario.Scenario, interval float64, d Decisions, sr
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
-	if sc.MultiLevel() && (d.Intervals != nil || d.Reconfigure != nil || !sc.System.FailureEvents.Single()) {
+	if sc.MultiLevel() && (d.Intervals != nil || d.Reconfigure != nil) {
 		return nil, errLevelsUnsupported
 	}
 	if src == nil {
@@ -245,7 +245,7 @@ func newTimeline(sc *scenario.Scenario, interval float64, d Decisions, src Sourc
 		if ss, ok := src.(SeveritySource); ok && ss.Severities() {
 			// Severities come with the events; a severity-1 failure is
 			// one of them, so no crash clock runs (levels.go).
-			tl.lv.given, tl.lv.crash = true, 0
+			tl.lv.given, tl.lv.crash, tl.lv.crashN = true, 0, 0
 		}
 	} else {
 		for i := range n {
@@ -331,6 +331,11 @@ func (tl *Timeline) run(until float64, budget int) (bool, error) {
 					return true, nil
 				}
 				tl.advance(tl.lv.next)
+				if !tl.lv.strikes(tl.nUp, tl.a, tl.rng) {
+					// A crash event that misses the application.
+					tl.lv.draw(tl.now, tl.a, tl.rng)
+					continue
+				}
 				tl.lv.crashed, interrupted = true, true
 				break
 			}

@@ -155,6 +155,45 @@ func (m *Model) binError(ctx context.Context, res *Result) error {
 // the width.
 const minBins = 4
 
+// Solve solves the chain of up phases (Result.Phases) on the window of
+// functional counts Evaluate would reach, without its rewards: UWT and
+// Availability are zero, Inspect gives the states and their stationary
+// law, which do not depend on the interval. It is for callers that reward
+// the chain's states themselves (package multilevel, whose rewards depend
+// on a checkpoint pattern), and skips the series of committed segments
+// of Evaluate. It returns an error if the model's chain is not a chain
+// of up phases.
+func (m *Model) Solve(ctx context.Context) (Result, error) {
+	if !m.phase {
+		return Result{}, errors.New("uwt: Solve needs the chain of up phases (no reconfiguration at checkpoints, not Settings.Exact)")
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		var res Result
+		if m.solved != nil {
+			// Solved when built (doc.go, "One recovery class").
+			res = m.solved.res
+		} else {
+			// No up state: the interval rewards nothing here.
+			var err error
+			if res, err = m.solveAt(3600); err != nil {
+				return Result{}, err
+			}
+		}
+		res.Phases = true
+		full := m.sk.lo == 0 && m.sk.hi == m.sc.N()
+		if full || res.Outside <= m.set.Tol {
+			return res, m.set.checkAccuracy(res)
+		}
+		lo, hi := m.widen(m.sk.lo, m.sk.hi)
+		if err := m.build(ctx, lo, hi); err != nil {
+			return Result{}, err
+		}
+	}
+}
+
 // evaluateWindowed is Evaluate without the binning error estimate.
 func (m *Model) evaluateWindowed(ctx context.Context, interval float64) (Result, error) {
 	if math.IsNaN(interval) || math.IsInf(interval, 0) || interval <= 0 {

@@ -1,0 +1,507 @@
+package multilevel
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ckpt-markov/markov/batchchain"
+	"github.com/ckpt-markov/markov/expm"
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// MaxEventProcessors bounds N for the multi-level model with failure
+// events (docs/model.md section 12, "Failure events"): its matrices are
+// dense over the N − a + 1 spare counts, each stretch of the period one
+// dense exponential of order 3(N − a + 1) + 2, and the down chain a dense
+// system of order a.
+const MaxEventProcessors = 1024
+
+// eventChain is the multi-level model of a fixed processor count a with
+// failure events (docs/model.md section 12, "Failure events"): the spare
+// count j ∈ 0..m (m = N − a) modulates the interruption rate, so every
+// part of the period is summarised by matrices over j instead of scalars.
+// It is immutable once built.
+type eventChain struct {
+	m1    int        // m + 1 spare counts
+	gen   *mat.Dense // Ã: the spare count while the application runs, uninterrupted
+	rhs   *mat.Dense // [diag(b) | land | down | 1], integrated against e^{Ãu}
+	crash float64    // share of severity-1 events (in place), 0 with one level
+	sev   []float64  // severity shares f₁ … f_L (and the down share of an up phase)
+	kill  []float64  // an up phase's expected time to its end, by spare count
+	// rec holds the recoveries' stretches, which do not depend on the
+	// pattern or the interval, by length (filled by recoveries, then
+	// only read).
+	rec map[float64]ephase
+}
+
+// recoveries computes the stretches of pr's recoveries once, for every
+// evaluation.
+func (ec *eventChain) recoveries(pr *Process) error {
+	ec.rec = map[float64]ephase{}
+	for _, lv := range pr.Levels {
+		t := lv.Recovery
+		if pr.CheckpointAfterRecovery {
+			t += lv.Latency
+		}
+		ph, err := ec.attempt(t)
+		if err != nil {
+			return err
+		}
+		ec.rec[t] = ph
+	}
+	return nil
+}
+
+// newEventChain returns the chain of sc on a fixed count a, or an error
+// naming system.processors if N exceeds MaxEventProcessors. With up set
+// it is the chain of an up phase of a malleable policy (malleable.go):
+// L + 1 severity classes, crashes (f₁) and processors going down
+// (1 − f₁), the last, which no block handles.
+func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
+	n := sc.N()
+	if n > MaxEventProcessors {
+		return nil, &scenario.Error{Field: "system.processors", Problem: fmt.Sprintf(
+			"%d processors with system.failure_events and application.checkpoint_levels: the model is dense over the spare counts, at most %d processors", n, MaxEventProcessors)}
+	}
+	sev := sc.Severity()
+	crash := 0.0
+	if len(sev) > 1 {
+		crash = sev[0]
+	}
+	if up {
+		sev = make([]float64, len(sev)+1)
+		sev[0], sev[len(sev)-1] = crash, 1-crash
+	}
+	law := sc.System.FailureEvents.Law()
+	c, err := batchchain.New(n, a, sc.System.Lambda(), sc.System.Theta(), law)
+	if err != nil {
+		return nil, err
+	}
+	full, hits := c.Generator()
+	m1 := n - a + 1
+	ec := &eventChain{m1: m1, crash: crash, sev: sev, gen: mat.NewDense(m1, m1, nil), rhs: mat.NewDense(m1, 2*m1+2, nil)}
+	// An up phase ends at a processor-down event: where it lands and the
+	// down period after it are the decision chain's (malleable.go).
+	down := make([]float64, a)
+	if !up {
+		if down, err = downTimes(n, a, (1-crash)*c.EventRate(), sc.System.Theta(), law); err != nil {
+			return nil, err
+		}
+	}
+	for j := range m1 {
+		// Crashes that miss every used processor change nothing: drop
+		// them from Ã (the rest of the chain is batchchain's).
+		miss := 0.0
+		for k := range j {
+			v := full.At(j, k)
+			miss += v
+			ec.gen.Set(j, k, (1-crash)*v)
+		}
+		ec.gen.Set(j, j, full.At(j, j)+crash*miss)
+		if j+1 < m1 {
+			ec.gen.Set(j, j+1, full.At(j, j+1))
+		}
+		b, dt := 0.0, 0.0
+		for np := range n {
+			v := hits.At(j, np)
+			b += v
+			// Landing with np − a spares, or after a down period with none.
+			col := m1 + max(np-a, 0)
+			ec.rhs.Set(j, col, ec.rhs.At(j, col)+v)
+			if np < a {
+				dt += v * down[np]
+			}
+		}
+		ec.rhs.Set(j, j, b)
+		ec.rhs.Set(j, 2*m1, (1-crash)*dt)
+		ec.rhs.Set(j, 2*m1+1, 1)
+	}
+	return ec, nil
+}
+
+// downTimes returns, for each functional count n' < a, the expected time
+// until a are functional again: processors go down in events at
+// rate·n per functional processor count n (min(K, n) of them, K from
+// law) and each failed one is repaired at θ; the count reaches a from
+// below by a repair, so exactly a (no spare) at the end. It solves the
+// a×a system of the mean first passage times.
+func downTimes(n, a int, rate, theta float64, law []float64) ([]float64, error) {
+	g := mat.NewDense(a, a, nil)
+	one := mat.NewVecDense(a, nil)
+	for c := range a {
+		one.SetVec(c, 1)
+		up := float64(n-c) * theta
+		ev := float64(c) * rate
+		g.Set(c, c, up+ev)
+		if c+1 < a {
+			g.Set(c, c+1, -up)
+		}
+		for k := 1; k <= c && ev > 0; k++ {
+			p := 0.0
+			if k <= len(law) {
+				p = law[k-1]
+			}
+			if k == c {
+				for _, q := range law[min(c, len(law)):] {
+					p += q
+				}
+			}
+			g.Set(c, c-k, g.At(c, c-k)-ev*p)
+		}
+	}
+	var t mat.VecDense
+	if err := t.SolveVec(g, one); err != nil {
+		// The repairs make g a non-singular M-matrix (θ > 0).
+		return nil, fmt.Errorf("multilevel: the down period's passage times to %d functional processors: %w", a, err)
+	}
+	return t.RawVector().Data, nil
+}
+
+// ephase is phase with matrices (position.go's mphase has no times and
+// commuting matrices; these do not commute) over the spare count: done[j][j'] the
+// probability of completing with j' spares from j, exit[s-1][j][j'] that
+// of handing over a failure of severity s with j' spares at the restart
+// (after any down period), time[j] the expected wall time until either
+// (down periods included), run[j] its running part.
+type ephase struct {
+	done      *mat.Dense
+	exit      []*mat.Dense
+	time, run *mat.VecDense
+}
+
+// then returns a followed by b: done = D_A D_B, exit = E_A + D_A E_B,
+// time = τ_A + D_A τ_B (ordered products: the matrices do not commute).
+func (a ephase) then(b ephase) ephase {
+	out := ephase{done: &mat.Dense{}, exit: make([]*mat.Dense, len(a.exit)), time: &mat.VecDense{}, run: &mat.VecDense{}}
+	out.done.Mul(a.done, b.done)
+	for s := range a.exit {
+		e := &mat.Dense{}
+		e.Mul(a.done, b.exit[s])
+		e.Add(e, a.exit[s])
+		out.exit[s] = e
+	}
+	out.time.MulVec(a.done, b.time)
+	out.time.AddVec(out.time, a.time)
+	out.run.MulVec(a.done, b.run)
+	out.run.AddVec(out.run, a.run)
+	return out
+}
+
+// identity returns the part that completes at once.
+func (ec *eventChain) identity() ephase {
+	out := ephase{done: mat.NewDense(ec.m1, ec.m1, nil), time: mat.NewVecDense(ec.m1, nil), run: mat.NewVecDense(ec.m1, nil)}
+	for j := range ec.m1 {
+		out.done.Set(j, j, 1)
+	}
+	for range ec.sev {
+		out.exit = append(out.exit, mat.NewDense(ec.m1, ec.m1, nil))
+	}
+	return out
+}
+
+// repeat returns n ≥ 0 copies of a in sequence, by squaring.
+func (ec *eventChain) repeat(a ephase, n int) ephase {
+	out := ec.identity()
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			out = out.then(a)
+		}
+		if n > 1 {
+			a = a.then(a)
+		}
+	}
+	return out
+}
+
+// attempt returns a stretch of t seconds that any interruption ends, by
+// one exponential of the Van Loan block [[Ã, C], [0, 0]]·t (package
+// expm): e^{Ãt} and ∫₀ᵗ e^{Ãu}du·C with C = [diag(b) | land | down | 1].
+// A crash (severity 1 with several levels) restarts in place with the
+// same spares; any other severity s lands where the event left the
+// spares (land), after the down period it may start (down).
+func (ec *eventChain) attempt(t float64) (ephase, error) {
+	m1, w := ec.m1, 2*ec.m1+2
+	blk := mat.NewDense(m1+w, m1+w, nil)
+	blk.Slice(0, m1, 0, m1).(*mat.Dense).Scale(t, ec.gen)
+	blk.Slice(0, m1, m1, m1+w).(*mat.Dense).Scale(t, ec.rhs)
+	var e mat.Dense
+	if err := expm.Exp(&e, blk, nil); err != nil {
+		return ephase{}, err
+	}
+	out := ephase{done: mat.DenseCopyOf(e.Slice(0, m1, 0, m1)), time: mat.NewVecDense(m1, nil), run: mat.NewVecDense(m1, nil)}
+	for s, f := range ec.sev {
+		x := &mat.Dense{}
+		if s == 0 && len(ec.sev) > 1 {
+			x.Scale(f, e.Slice(0, m1, m1, 2*m1))
+		} else {
+			x.Scale(f, e.Slice(0, m1, 2*m1, 3*m1))
+		}
+		out.exit = append(out.exit, x)
+	}
+	for j := range m1 {
+		run := e.At(j, 3*m1+1)
+		out.run.SetVec(j, run)
+		out.time.SetVec(j, run+e.At(j, 3*m1))
+	}
+	return out, nil
+}
+
+// ecomposer is composer with matrices (docs/model.md section 12,
+// "Failure events"): the same nesting, ordered products for sequences
+// and linear solves for the loops.
+type ecomposer struct {
+	ec       *eventChain
+	pr       *Process
+	pattern  []int
+	interval float64
+	bodies   [MaxLevels][MaxLevels]*ephase
+	attempts map[float64]ephase
+}
+
+func (c *ecomposer) attempt(t float64) (ephase, error) {
+	if ph, ok := c.attempts[t]; ok {
+		return ph, nil
+	}
+	if ph, ok := c.ec.rec[t]; ok {
+		return ph, nil
+	}
+	ph, err := c.ec.attempt(t)
+	if err == nil {
+		c.attempts[t] = ph
+	}
+	return ph, err
+}
+
+// body is composer.body with matrices.
+func (c *ecomposer) body(l, k int) (ephase, error) {
+	if p := c.bodies[l-1][k-1]; p != nil {
+		return *p, nil
+	}
+	var ph ephase
+	var err error
+	if l == 1 {
+		ph, err = c.attempt(c.interval + c.pr.Levels[k-1].Latency)
+	} else if v := c.pattern[l-2]; v == 0 {
+		ph, err = c.body(l-1, k)
+	} else {
+		var first, mid, last ephase
+		if first, err = c.body(l-1, l-1); err == nil {
+			if mid, err = c.block(l-1, l-1); err == nil {
+				last, err = c.block(l-1, k)
+			}
+		}
+		if err == nil {
+			ph = first.then(c.ec.repeat(mid, v-1)).then(last)
+		}
+	}
+	if err != nil {
+		return ephase{}, err
+	}
+	c.bodies[l-1][k-1] = &ph
+	return ph, nil
+}
+
+// block is composer.block with matrices: with H the handled exits of the
+// body (severities ≤ l), G = (I − R_retry)⁻¹ the recovery's retries,
+// K = H·G·R_done the return to the body's start and M = (I − K)⁻¹,
+//
+//	done = M·D,   exit_s = M·(E_s + H·G·R_s),   time = M·(τ + H·G·τ_R).
+func (c *ecomposer) block(l, k int) (ephase, error) {
+	body, err := c.body(l, k)
+	if err != nil {
+		return ephase{}, err
+	}
+	lv := c.pr.Levels[l-1]
+	t := lv.Recovery
+	if c.pr.CheckpointAfterRecovery {
+		t += lv.Latency
+	}
+	r, err := c.attempt(t)
+	if err != nil {
+		return ephase{}, err
+	}
+	L, m1, classes := len(c.pr.Levels), c.ec.m1, len(c.ec.sev)
+	// One recovery attempt: severities below l (any at l = L) retry, l < L
+	// escalates to l + 1, higher ones (and an up phase's last class, a
+	// processor going down) are handed over.
+	retry := mat.NewDense(m1, m1, nil)
+	rexit := make([]*mat.Dense, classes)
+	for s := range classes {
+		switch {
+		case s < l-1 || l == L && s < L:
+			retry.Add(retry, r.exit[s])
+		case s == l-1:
+			rexit[l] = r.exit[s]
+		default:
+			rexit[s] = add(rexit[s], r.exit[s])
+		}
+	}
+	g, err := loop(retry)
+	if err != nil {
+		return ephase{}, err
+	}
+	handled := mat.NewDense(m1, m1, nil)
+	for s := range l {
+		handled.Add(handled, body.exit[s])
+	}
+	var hg, kmat mat.Dense
+	hg.Mul(handled, g)
+	kmat.Mul(&hg, r.done)
+	mm, err := loop(&kmat)
+	if err != nil {
+		return ephase{}, err
+	}
+	out := ephase{done: &mat.Dense{}, exit: make([]*mat.Dense, classes), time: &mat.VecDense{}, run: &mat.VecDense{}}
+	out.done.Mul(mm, body.done)
+	for s := range classes {
+		e := mat.NewDense(m1, m1, nil)
+		if s >= l {
+			var x mat.Dense
+			x.Mul(&hg, rexit[s])
+			x.Add(&x, body.exit[s])
+			e.Mul(mm, &x)
+		}
+		out.exit[s] = e
+	}
+	for _, v := range [][3]*mat.VecDense{{out.time, body.time, r.time}, {out.run, body.run, r.run}} {
+		var x mat.VecDense
+		x.MulVec(&hg, v[2])
+		x.AddVec(&x, v[1])
+		v[0].MulVec(mm, &x)
+	}
+	return out, nil
+}
+
+// loop returns (I − k)⁻¹, the expected visits of a loop that returns with
+// the sub-stochastic k.
+func loop(k *mat.Dense) (*mat.Dense, error) {
+	n, _ := k.Dims()
+	var a, inv mat.Dense
+	a.Scale(-1, k)
+	for i := range n {
+		a.Set(i, i, 1+a.At(i, i))
+	}
+	if err := inv.Inverse(&a); err != nil {
+		return nil, fmt.Errorf("multilevel: a loop of the period with failure events is not left: %w", err)
+	}
+	return &inv, nil
+}
+
+// evaluate returns the UWT of pattern and interval on the fixed count:
+// the period is the level-L block, whose done matrix D is stochastic (it
+// handles every severity); π, the stationary law of the spare count at
+// the start of a period (πD = π), weighs its expected wall and running
+// times. It returns the availability U/(π·τ), the efficiency U/(π·run),
+// the down time per running second and π·run, U a period's useful
+// computation.
+func (ec *eventChain) evaluate(pr *Process, pattern []int, interval float64, useful float64) (avail, eff, down, run float64, err error) {
+	c := &ecomposer{ec: ec, pr: pr, pattern: pattern, interval: interval, attempts: map[float64]ephase{}}
+	L := len(pr.Levels)
+	top, err := c.block(L, L)
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	pi, err := periodStart(top.done)
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	wall := mat.Dot(pi, top.time)
+	run = mat.Dot(pi, top.run)
+	if !(run > 0) || math.IsInf(wall, 0) {
+		return 0, 0, 0, run, nil
+	}
+	return useful / wall, useful / run, (wall - run) / run, run, nil
+}
+
+// periodStart returns π with πD = π, Σπ = 1, for a stochastic D with one
+// recurrent class: it solves (D − I)ᵀπ = 0 with the last equation
+// replaced by the normalisation.
+func periodStart(d *mat.Dense) (*mat.VecDense, error) {
+	n, _ := d.Dims()
+	a := mat.DenseCopyOf(d.T())
+	rhs := mat.NewVecDense(n, nil)
+	for i := range n {
+		a.Set(i, i, a.At(i, i)-1)
+		a.Set(n-1, i, 1)
+	}
+	rhs.SetVec(n-1, 1)
+	var pi mat.VecDense
+	if err := pi.SolveVec(a, rhs); err != nil {
+		return nil, fmt.Errorf("multilevel: the spare count at the start of a period has no stationary law: %w", err)
+	}
+	return &pi, nil
+}
+
+// upStart returns the spare law at the end of the recovery from the top
+// level, t seconds on the up phase's chain, started with s spares: the
+// row s of (I − R_crash)⁻¹·R_done, crashes restarting the recovery (the
+// SCR model's choice at the top level); its sum is the probability that
+// the recovery completes before a processor goes down.
+func (ec *eventChain) upStart(s int, t float64) ([]float64, error) {
+	r, err := ec.attempt(t)
+	if err != nil {
+		return nil, err
+	}
+	retry := mat.NewDense(ec.m1, ec.m1, nil)
+	for c := range len(ec.sev) - 1 {
+		retry.Add(retry, r.exit[c])
+	}
+	g, err := loop(retry)
+	if err != nil {
+		return nil, err
+	}
+	var v mat.VecDense
+	v.MulVec(r.done.T(), g.RowView(s))
+	return v.RawVector().Data, nil
+}
+
+// upPeriods returns, by spare count at the start of an up phase's first
+// period, the expected number of periods it commits before a processor
+// goes down: (I − D)⁻¹D·1, D the period's done matrix (every class but
+// the last handled inside it).
+func (ec *eventChain) upPeriods(pr *Process, pattern []int, interval float64) (*mat.VecDense, error) {
+	c := &ecomposer{ec: ec, pr: pr, pattern: pattern, interval: interval, attempts: map[float64]ephase{}}
+	L := len(pr.Levels)
+	top, err := c.block(L, L)
+	if err != nil {
+		return nil, err
+	}
+	g, err := loop(top.done)
+	if err != nil {
+		return nil, err
+	}
+	ones := make([]float64, ec.m1)
+	for i := range ones {
+		ones[i] = 1
+	}
+	var d, out mat.VecDense
+	d.MulVec(top.done, mat.NewVecDense(ec.m1, ones))
+	out.MulVec(g, &d)
+	return &out, nil
+}
+
+// killSojourn returns, by spare count, the expected time until a
+// processor-down event strikes one of a used processors: (−A)⁻¹·1, A the
+// spare chain of events that take processors down (batchchain's, at the
+// rate (1 − f₁)λ), with whatever the application does (crashes,
+// recoveries) not changing it.
+func killSojourn(sc *scenario.Scenario, a int, lambda float64) ([]float64, error) {
+	c, err := batchchain.New(sc.N(), a, lambda, sc.System.Theta(), sc.System.FailureEvents.Law())
+	if err != nil {
+		return nil, err
+	}
+	gen, _ := c.Generator()
+	gen.Scale(-1, gen)
+	n, _ := gen.Dims()
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	var x mat.VecDense
+	if err := x.SolveVec(gen, mat.NewVecDense(n, ones)); err != nil {
+		return nil, fmt.Errorf("multilevel: the up phase on %d processors never ends: %w", a, err)
+	}
+	return x.RawVector().Data, nil
+}
