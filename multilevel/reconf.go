@@ -99,8 +99,8 @@ type rparts struct {
 	done, crash, kill *mat.Dense // the body's ends
 	time, useful      float64    // the body's expected time; a period's useful computation
 	rdone, rkill      map[float64]*mat.Dense
-	crashLen          float64 // R_L(a, a) + L_L(a)
-	work              float64 // ω(a)
+	crashLen          float64  // R_L(a, a) + L_L(a)
+	work              float64  // ω(a)
 	up                *upParts // with positions: the superblocks and the level-2 recovery
 	sbw               float64  // with positions: a superblock's useful computation
 }
