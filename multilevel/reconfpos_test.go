@@ -151,9 +151,10 @@ func TestReconfPosFixedCount(t *testing.T) {
 }
 
 // TestReconfPosRefusals: with three levels and f₂ > 0, a level-2
-// recovery by old count and a pattern whose chain exceeds
-// MaxReconfStates are refused with errors naming reconfigure; four
-// levels stay refused.
+// recovery by old count, a pattern whose chain exceeds MaxReconfStates
+// and a level-3 recovery by old count whose positions exceed
+// maxReconfBlock are refused with errors naming reconfigure (and the
+// same scenarios within the bounds are accepted).
 func TestReconfPosRefusals(t *testing.T) {
 	sc := threeLevel(t, 8, 2e4, 4000, []float64{0.5, 0.3, 0.2}, scenario.Policy{Kind: scenario.Greedy})
 	sc.Reconfigure = scenario.AtCheckpoint
@@ -175,5 +176,18 @@ func TestReconfPosRefusals(t *testing.T) {
 	_, err = m.Evaluate([]int{0, MaxReconfStates}, 600)
 	if !errors.As(err, &se) || se.Field != "reconfigure" || !strings.Contains(err.Error(), "more than") {
 		t.Errorf("V₂ = %d: %v, want a scenario.Error naming reconfigure", MaxReconfStates, err)
+	}
+	// A level-3 recovery by old count keeps the writer in the labels: a
+	// window of some 60 counts makes a position 2w² > maxReconfBlock.
+	sc = threeLevel(t, 512, 86400, 3600, []float64{0.5, 0.3, 0.2}, scenario.Policy{Kind: scenario.Greedy})
+	sc.Reconfigure = scenario.AtCheckpoint
+	sc.Application.Levels[2].Recovery = scenario.RecoveryLinear(100, 1, 0, 512)
+	_, err = New(sc)
+	if !errors.As(err, &se) || se.Field != "reconfigure" || !strings.Contains(err.Error(), "a position of the chain") {
+		t.Errorf("N = 512, R₃ by old count: %v, want a scenario.Error naming reconfigure", err)
+	}
+	sc.Application.Levels[2].Recovery = scenario.RecoveryConstant(100, 512)
+	if _, err := New(sc); err != nil {
+		t.Errorf("N = 512, R₃ by new count: %v", err)
 	}
 }
