@@ -34,9 +34,10 @@ const (
 type rlabel struct{ kind, p, n, k int }
 
 // reconf is the chain of a malleable policy that reconfigures at every
-// top-level checkpoint (docs/model.md section 12): every processor
-// failure of the top severity (f_s = 0 for 1 < s < L, L ≤ 3), so it
-// restarts the period.
+// top-level checkpoint (docs/model.md section 12), L ≤ 3: a processor
+// failure of the top severity restarts the period; with three levels and
+// f₂ > 0 (pos) one of severity 2 restores the period's newest level-2
+// checkpoint (reconfpos.go).
 type reconf struct {
 	n, lo, hi         int // processors, the window of functional counts
 	act               func(n int) int
