@@ -127,8 +127,8 @@
 //
 // # Reconfiguration at top-level checkpoints
 //
-// With scenario.AtCheckpoint (one to three levels, every processor
-// failure of the top severity) the application reconfigures onto r(n')
+// With scenario.AtCheckpoint (one to three levels) the application
+// reconfigures onto r(n')
 // whenever it writes a level-L checkpoint on a (a period's end, or the
 // end of a recovery from level L, after a processor failure or a crash)
 // with n' functional and r(n') ∉ {0, a}, at R_L(a, r(n')) + L_L(r(n'))
@@ -141,8 +141,20 @@
 // composition above (position.go, on a three-level embedding of one or
 // two levels), the sojourns and rewards by the scalar one. Each
 // evaluation builds the chain on the window of functional counts and
-// solves it (package markov). Three levels with f₂ > 0 and four or more
-// are refused naming reconfigure.
+// solves it (package markov).
+//
+// With three levels and f₂ > 0 (reconfpos.go) a processor failure of
+// severity 2 in superblock b ≥ 1 restores the b-th level-2 checkpoint
+// onto r(n') inside the period, as in the positional chain, and the
+// application reconfigures at the period's next level-3 checkpoint: the
+// chain gains the states Q(k, p, n) (the recovery from the k-th level-2
+// checkpoint, then superblocks k..V₂; p the writer of the period's
+// level-3 checkpoint when R₃ depends on it) and down states at position
+// k, and the work committed to a level-2 checkpoint is credited with
+// the survival h of the state after the interrupting failure (back
+// substitution over the positions). Four levels or more, failure
+// events of several processors, and with f₂ > 0 a level-2 recovery cost
+// by old count are refused naming reconfigure.
 //
 // # Failure events
 //

@@ -121,7 +121,7 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 			tol = s.Tol
 		}
 		lo, hi := decision.Window(sc.N(), mu/(mu+sc.System.Theta()), tol)
-		mm.rc, err = newReconf(sc, lo, hi, mu, mm.sev)
+		mm.rc, err = newReconf(sc, lo, hi, mu, mm.sev, inner)
 		return mm, err
 	}
 	if inner {
@@ -187,8 +187,9 @@ func window(n int, res uwt.Result) (lo, hi int) {
 }
 
 // checkReconf refuses reconfiguration at checkpoints where reconf.go does
-// not model it: more than three levels, three with processor failures
-// of severity 2, or failure events of several processors.
+// not model it: more than three levels, or failure events of several
+// processors (newReconf refuses, with three levels and processor
+// failures of severity 2, a level-2 recovery by old count).
 func checkReconf(sc *scenario.Scenario) error {
 	L := sc.Application.NumLevels()
 	if L > 3 {
@@ -198,10 +199,6 @@ func checkReconf(sc *scenario.Scenario) error {
 	if !sc.System.FailureEvents.Single() {
 		return &scenario.Error{Field: "reconfigure", Problem: fmt.Sprintf(
 			"at-checkpoint with application.checkpoint_levels, the policy %s and failure events of several processors (system.failure_events): not modelled (docs/model.md section 12)", sc.Policy)}
-	}
-	if f := sc.Severity(); L == 3 && f[1] != 0 {
-		return &scenario.Error{Field: "reconfigure", Problem: fmt.Sprintf(
-			"at-checkpoint with three levels, the policy %s and processor failures of severity 2 (system.failure_severity[1] = %g): not modelled; every processor failure must have the top severity (docs/model.md section 12)", sc.Policy, f[1])}
 	}
 	return nil
 }

@@ -231,11 +231,8 @@ func TestMalleableRefused(t *testing.T) {
 			sc.Application.Levels[1].Recovery = scenario.RecoveryLinear(100, 1, 0, 4)
 			return sc
 		}, "application.checkpoint_levels"},
-		{"reconfigure at checkpoints, three levels, severity-2 processor failures", func() *scenario.Scenario {
-			sc := twoLevel(t, 4, 1e5, 3600, []float64{0.5, 0.5}, greedy)
-			lv := sc.Application.Levels
-			sc.Application.Levels = []scenario.Level{lv[0], lv[1], lv[1]}
-			sc.System.FailureSeverity = &scenario.FailureSeverity{Shares: []float64{0.5, 0.2, 0.3}}
+		{"reconfigure at checkpoints, three levels, severity-2 processor failures, a level-2 recovery by old count", func() *scenario.Scenario {
+			sc := threeByOld()
 			sc.Reconfigure = scenario.AtCheckpoint
 			return sc
 		}, "reconfigure"},

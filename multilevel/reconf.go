@@ -21,18 +21,23 @@ const (
 	rkStart   = iota // S(a, n): a period starts on a, n functional
 	rkCrash          // C(a, n): the in-place recovery from level L after a crash
 	rkRecover        // R(p, n): the recovery onto r(n) from a checkpoint of p
-	rkDown           // D(p, n): down, n functional
+	rkDown           // D(p, n): down, n functional (at position k with positions)
+	rkLevel2         // Q(k, p, n): the recovery from the k-th level-2 checkpoint onto r(n), then the rest of the period
 )
 
 // rlabel is a state of the chain with reconfiguration: p is the count
 // the application runs on (S, C) or that wrote the checkpoint to restore
-// (R, D; 0 when the recovery cost does not depend on it).
-type rlabel struct{ kind, p, n int }
+// (R, D; 0 when the recovery cost does not depend on it), or, in Q
+// and positional D states, the count that wrote the period's level-L
+// checkpoint; k is the position (the level-2 checkpoints written in the
+// current period: reconfpos.go), 0 but in Q and D states with positions.
+type rlabel struct{ kind, p, n, k int }
 
 // reconf is the chain of a malleable policy that reconfigures at every
-// top-level checkpoint (docs/model.md section 12): every processor
-// failure of the top severity (f_s = 0 for 1 < s < L, L ≤ 3), so it
-// restarts the period.
+// top-level checkpoint (docs/model.md section 12), L ≤ 3: a processor
+// failure of the top severity restarts the period; with three levels and
+// f₂ > 0 (pos) one of severity 2 restores the period's newest level-2
+// checkpoint (reconfpos.go).
 type reconf struct {
 	n, lo, hi         int // processors, the window of functional counts
 	act               func(n int) int
@@ -45,13 +50,18 @@ type reconf struct {
 	levels            []scenario.Level
 	work              []float64
 	chains            *decision.Chains
+	// pos: three levels with processor failures of severity 2, phi
+	// their share f₂/(f₂ + f₃) (reconfpos.go).
+	pos bool
+	phi float64
 }
 
 // newReconf returns the chain of sc on the window [lo, hi], or an error
 // naming the field when it is out of reach: too many processors outside
 // the application, or too many states (checkReconf refuses the levels
-// and severities it does not model before).
-func newReconf(sc *scenario.Scenario, lo, hi int, mu float64, sev []float64) (*reconf, error) {
+// and severities it does not model before). With pos (three levels)
+// the chain keeps the position in the period (reconfpos.go).
+func newReconf(sc *scenario.Scenario, lo, hi int, mu float64, sev []float64, pos bool) (*reconf, error) {
 	app := sc.Application
 	L := app.NumLevels()
 	levels := app.CheckpointLevels()
@@ -74,6 +84,9 @@ func newReconf(sc *scenario.Scenario, lo, hi int, mu float64, sev []float64) (*r
 				"at-checkpoint with application.checkpoint_levels under a policy that runs on %d of %d processors: the chain's spare matrices are (N − a + 1)² with N − a = %d, more than %d", a, rc.n, rc.n-a, MaxPositionSpares)}
 		}
 	}
+	if pos {
+		return rc, rc.setPositional(sc, w, ps)
+	}
 	return rc, nil
 }
 
@@ -87,8 +100,10 @@ type rparts struct {
 	done, crash, kill *mat.Dense // the body's ends
 	time, useful      float64    // the body's expected time; a period's useful computation
 	rdone, rkill      map[float64]*mat.Dense
-	crashLen          float64 // R_L(a, a) + L_L(a)
-	work              float64 // ω(a)
+	crashLen          float64  // R_L(a, a) + L_L(a)
+	work              float64  // ω(a)
+	up                *upParts // with positions: the superblocks and the level-2 recovery
+	sbw               float64  // with positions: a superblock's useful computation
 }
 
 // embed returns the levels and pattern of a three-level composition
@@ -138,6 +153,9 @@ func (rc *reconf) partsOf(a int, pattern []int, interval float64) (*rparts, erro
 	}
 	rp.kill = add(body.exit[clKill], body.exit[clKillRec])
 	rp.crashLen = rc.top.Recovery.Cost(a, a) + rc.top.Latency[a-1]
+	if rc.pos {
+		return rp, rc.positionalParts(rp, c, first, mid, last)
+	}
 	return rp, nil
 }
 
@@ -168,6 +186,12 @@ func (rc *reconf) loopTime(a int, t float64) float64 {
 type rstate struct {
 	tau, work, use, leave float64
 	down                  bool
+	// With positions (reconfpos.go): ω of the count that runs, the
+	// probability of reaching the level-L checkpoint (end), the jumps
+	// that keep the level-2 checkpoint (g, for the survival h) and the
+	// work at risk (credited with h of the state it jumps to).
+	omega, end float64
+	g, risky   []rjump
 }
 
 // rbuild accumulates the chain of one evaluation.
@@ -212,14 +236,22 @@ func (rb *rbuild) add(from, to rlabel, x float64) {
 
 // after returns the state that follows a processor failure leaving n
 // functional, the checkpoint to restore written on p.
-func (rc *reconf) after(p, n int) rlabel {
+func (rc *reconf) after(p, n int) rlabel { return rc.afterAt(0, p, n) }
+
+// afterAt returns the state that follows a processor failure leaving n
+// functional with the level-2 checkpoint at position k ≥ 1 to restore
+// (Q), or, k = 0, the level-L checkpoint written on p (R).
+func (rc *reconf) afterAt(k, p, n int) rlabel {
 	if !rc.old {
 		p = 0
 	}
-	if n < 1 || rc.act(n) == 0 {
-		return rlabel{rkDown, p, n}
+	switch {
+	case n < 1 || rc.act(n) == 0:
+		return rlabel{rkDown, p, n, k}
+	case k > 0:
+		return rlabel{rkLevel2, p, n, k}
 	}
-	return rlabel{rkRecover, p, n}
+	return rlabel{kind: rkRecover, p: p, n: n}
 }
 
 // checkpoint returns the state that follows a level-L checkpoint written
@@ -231,9 +263,9 @@ func (rc *reconf) checkpoint(a, n int) rlabel {
 		if !rc.old {
 			p = 0
 		}
-		return rlabel{rkRecover, p, n}
+		return rlabel{kind: rkRecover, p: p, n: n}
 	}
-	return rlabel{rkStart, a, n}
+	return rlabel{kind: rkStart, p: a, n: n}
 }
 
 // ends adds the rows of a state on a with s = n − a spares up: done (to
@@ -246,7 +278,7 @@ func (rb *rbuild) ends(from rlabel, a, p, s int, done, crash, kill *mat.Dense) {
 	}
 	if crash != nil {
 		for j, x := range crash.RawRowView(s) {
-			rb.add(from, rlabel{rkCrash, a, a + j}, x)
+			rb.add(from, rlabel{kind: rkCrash, p: a, n: a + j}, x)
 		}
 	}
 	for j, x := range kill.RawRowView(s) {
@@ -263,15 +295,15 @@ func (rb *rbuild) row(l rlabel) error {
 		in := float64(rc.n-l.n) * rc.theta
 		st.tau, st.down = 1/(out+in), true
 		if l.n > 0 {
-			rb.add(l, rc.after(l.p, l.n-1), out*st.tau)
+			rb.move(l, rc.afterAt(l.k, l.p, l.n-1), out*st.tau)
 		}
 		if l.n < rc.n {
-			rb.add(l, rc.after(l.p, l.n+1), in*st.tau)
+			rb.move(l, rc.afterAt(l.k, l.p, l.n+1), in*st.tau)
 		}
 		return nil
 	}
 	a := l.p
-	if l.kind == rkRecover {
+	if l.kind == rkRecover || l.kind == rkLevel2 {
 		a = rc.act(l.n)
 	}
 	rp, err := rb.partsOf(a)
@@ -279,8 +311,13 @@ func (rb *rbuild) row(l rlabel) error {
 		return err
 	}
 	s := l.n - a
+	st.omega = rp.work
 	switch l.kind {
 	case rkStart:
+		if rc.pos {
+			rb.startPos(l, rp, a, s)
+			return nil
+		}
 		q := sum(rp.done.RawRowView(s))
 		st.tau, st.use = rp.time, q*rp.useful
 		st.work = st.use * rp.work
@@ -293,6 +330,9 @@ func (rb *rbuild) row(l rlabel) error {
 		}
 		st.tau = rc.loopTime(a, rp.crashLen)
 		rb.ends(l, a, a, s, done, nil, kill)
+		return nil
+	case rkLevel2:
+		rb.level2(l, rp, a, s)
 		return nil
 	}
 	p := l.p
@@ -315,6 +355,9 @@ func (rb *rbuild) row(l rlabel) error {
 // ratios, with the stationary mass of the jumps that leave the window
 // (lost).
 func (rc *reconf) evaluate(pattern []int, interval float64) (uwtv, avail, eff, down, lost float64, err error) {
+	if err := rc.checkPattern(pattern); err != nil {
+		return 0, 0, 0, 0, 0, err
+	}
 	rb := &rbuild{rc: rc, pattern: pattern, interval: interval, parts: map[int]*rparts{},
 		b: markov.NewBuilder[rlabel](), info: map[rlabel]*rstate{}}
 	// Any state leads to the recurrent class: start from the decision
@@ -338,9 +381,18 @@ func (rc *reconf) evaluate(pattern []int, interval float64) (uwtv, avail, eff, d
 	if err != nil {
 		return 0, 0, 0, 0, 0, fmt.Errorf("multilevel: reconfiguration chain: %w", err)
 	}
+	var h map[rlabel]float64
+	if rc.pos {
+		if h, err = rb.survival(pattern[1]); err != nil {
+			return 0, 0, 0, 0, 0, err
+		}
+	}
 	var work, use, run, idle float64
 	for i, l := range ch.Labels() {
 		pi, st := res.Pi[i], rb.info[l]
+		risky := atRisk(st, h)
+		work += pi * risky * st.omega
+		use += pi * risky
 		if st.down {
 			idle += pi * st.tau
 		} else {

@@ -150,7 +150,10 @@
 // escalates on severity ℓ. With scenario.AtCheckpoint the application
 // reconfigures at top-level checkpoints only (a period's start: the end
 // of a period, or of a recovery from the top level), at the top level's
-// costs (docs/model.md section 12). With failure events (system.failure_events)
+// costs (docs/model.md section 12). A recovery from the top level is
+// priced from the count that wrote the newest top-level checkpoint (a
+// severity-2 failure with three levels can move the application onto
+// another count inside the period). With failure events (system.failure_events)
 // the batch source takes processors down in events at (1 − f₁) of the
 // event rate, each interrupting with severity s ≥ 2 drawn once per
 // event, and crash events (severity 1) strike the pool at f₁ of it: a

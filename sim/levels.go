@@ -26,16 +26,20 @@ type levels struct {
 	// the pool at crashN in all (a bound: N functional), each accepted
 	// with probability nUp/N (thinning) and interrupting when one of its
 	// min(K, nUp) processors is used; cum is the law of K, cumulated.
-	crashN   float64
-	cum      []float64
-	pool     int
-	accW     []float64 // work since the newest checkpoint of level ≥ ℓ
-	accU     []float64 // useful time since then
-	next     float64   // time of the next crash of a used processor
-	crashed  bool      // the pending interruption is a crash
-	given    bool      // the source gives each failure's severity (SeveritySource)
-	hit      int       // highest given severity of the pending interruption's failures
-	restore  int       // level of the checkpoint being restored
+	crashN  float64
+	cum     []float64
+	pool    int
+	accW    []float64 // work since the newest checkpoint of level ≥ ℓ
+	accU    []float64 // useful time since then
+	next    float64   // time of the next crash of a used processor
+	crashed bool      // the pending interruption is a crash
+	given   bool      // the source gives each failure's severity (SeveritySource)
+	hit     int       // highest given severity of the pending interruption's failures
+	restore int       // level of the checkpoint being restored
+	// top is the count that wrote the newest top-level checkpoint (0
+	// before the first): a failure of severity 2 with three levels can
+	// move the application onto another count inside the period.
+	top      int
 	interval float64
 }
 
@@ -79,11 +83,15 @@ func (lv *levels) strikes(nUp, a int, rng *rand.Rand) bool {
 }
 
 // recovery returns the length of the recovery onto a processors from the
-// checkpoint before the current segment, written on p: R_ℓ(p, a), plus
-// L_ℓ(a) with the checkpoint after recovery, ℓ its level.
+// checkpoint before the current segment, written on p (on lv.top for
+// the top level once one is written): R_ℓ(p, a), plus L_ℓ(a) with the
+// checkpoint after recovery, ℓ its level.
 func (lv *levels) recovery(p, a int) float64 {
 	l := lv.boundary()
 	lv.restore = l
+	if l == len(lv.digits)+1 && lv.top > 0 {
+		p = lv.top
+	}
 	t := lv.rec[l-1].Cost(p, a)
 	if lv.after {
 		t += lv.lat[l-1][a-1]

@@ -579,6 +579,9 @@ func (tl *Timeline) complete() {
 	}
 	tl.refill()
 	tl.p = a
+	if lv := tl.lv; lv != nil && lv.atTop() && (tl.phase == phaseUp || lv.after) {
+		lv.top = a // a top-level checkpoint written on a
+	}
 	if b := tl.target(a); b != a && tl.lv.atTop() {
 		// Reconfigure at the checkpoint just written on a: a recovery
 		// onto b = r(n) (scenario.AtCheckpoint); with several levels at

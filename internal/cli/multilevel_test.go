@@ -412,8 +412,16 @@ func TestOptimizeLevelsReconfigure(t *testing.T) {
 	 "application": {"work_rate": [1, 2, 3, 4, 5, 6],
 	   "checkpoint_levels": [{"latency": 5, "overhead": 3, "recovery": 5}, {"latency": 40, "overhead": 30, "recovery": 60}, {"latency": 200, "overhead": 150, "recovery": 300}]},
 	 "policy": "greedy"}`)
-	if _, errOut, code := run(t, "optimize", "--scenario", three, "--reconfigure", "at-checkpoint"); code != 1 || !strings.Contains(errOut, "reconfigure") || !strings.Contains(errOut, "severity 2") {
-		t.Errorf("optimize --reconfigure at-checkpoint, three levels with f₂ > 0: exit %d, %q", code, errOut)
+	// Three levels with f₂ > 0: modelled (reconfpos.go), the optimum a
+	// three-level pattern; a level-2 recovery by old count is refused.
+	var with3 optimum
+	runJSON(t, &with3, "optimize", "--scenario", three, "--reconfigure", "at-checkpoint")
+	if with3.Scenario.Reconfigure != "at-checkpoint" || !with3.Malleable || len(with3.Pattern) != 2 || !(with3.UWT > 0) {
+		t.Errorf("optimize --reconfigure at-checkpoint, three levels with f₂ > 0: %+v", with3)
+	}
+	byOld := writeFile(t, "ml3old.json", strings.Replace(string(mustRead(t, three)), `"recovery": 60`, `"recovery": {"constant": 60, "per_old": 1}`, 1))
+	if _, errOut, code := run(t, "optimize", "--scenario", byOld, "--reconfigure", "at-checkpoint"); code != 1 || !strings.Contains(errOut, "reconfigure") || !strings.Contains(errOut, "level 2's recovery") {
+		t.Errorf("optimize --reconfigure at-checkpoint, three levels with f₂ > 0, level 2 by old count: exit %d, %q", code, errOut)
 	}
 }
 
