@@ -89,10 +89,6 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 	if err := checkMalleable(sc, inner); err != nil {
 		return nil, err
 	}
-	if inner && !sc.System.FailureEvents.Single() {
-		return nil, &scenario.Error{Field: "system.failure_events", Problem: fmt.Sprintf(
-			"failure events of several processors with the policy %s, which changes the processor count, and processor failures of severity 2 (system.failure_severity) with three levels are not modelled yet", sc.Policy)}
-	}
 	app := sc.Application
 	L := app.NumLevels()
 	sev := sc.Severity()
@@ -128,7 +124,12 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 		n := sc.N()
 		lo, hi := window(n, res)
 		levelsOf := func(a int) []Level { return levelsAt(levels, a) }
-		mm.pos, err = newPositional(n, lo, hi, sc.Reschedule.At, sc.System.Lambda(), mu, sc.System.Theta(), sev, app.WorkRate, levelsOf)
+		var evOf *posEventsOf
+		if forceEvents || !sc.System.FailureEvents.Single() {
+			evOf = &posEventsOf{sizes: sc.System.FailureEvents.Law(), rate: mu / sc.System.FailureEvents.MeanSize(),
+				build: func(a int) (*posEvents, error) { return newPosEvents(sc, a, lo, hi, mu) }}
+		}
+		mm.pos, err = newPositional(n, lo, hi, sc.Reschedule.At, sc.System.Lambda(), mu, sc.System.Theta(), sev, app.WorkRate, levelsOf, evOf)
 		if err != nil {
 			return nil, err
 		}
