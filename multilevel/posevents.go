@@ -52,30 +52,35 @@ func newPosEvents(sc *scenario.Scenario, a, lo, hi int, mu float64) (*posEvents,
 }
 
 // attempt is mcomposer.newAttempt with failure events: a stretch of t
-// seconds that any event striking the application ends, by one
-// exponential of the Van Loan block [[Ã, C], [0, 0]]·t (package expm),
-// C = pe.rhs: done = e^{Ãt}; a crash (share f₁ of the events that
-// strike) keeps the spares, f₁∫₀ᵗe^{Ãu}du·diag(b); a processor-down
-// event (1 − f₁) lands on the functional count after it,
-// (1 − f₁)∫₀ᵗe^{Ãu}du·landing, whose columns are the counts lo..hi (not
-// spare counts as with single failures).
+// seconds that any event striking the application ends. One exponential
+// of the Van Loan block [[Ã, I], [0, 0]]·t (package expm) gives
+// done = e^{Ãt} and F = ∫₀ᵗe^{Ãu}du (no subtraction: exact where Ãt is
+// small); a crash (share f₁ of the events that strike) keeps the
+// spares, f₁·F·diag(b); a processor-down event (1 − f₁) lands on the
+// functional count after it, (1 − f₁)·F·landing, whose columns are the
+// counts lo..hi (not spare counts as with single failures). The block
+// has order 2(N − a + 1), whatever the window.
 func (pe *posEvents) attempt(t, crash float64) (mphase, error) {
-	m1, w := pe.m1, pe.m1+pe.w
-	blk := mat.NewDense(m1+w, m1+w, nil)
+	m1 := pe.m1
+	blk := mat.NewDense(2*m1, 2*m1, nil)
 	blk.Slice(0, m1, 0, m1).(*mat.Dense).Scale(t, pe.gen)
-	blk.Slice(0, m1, m1, m1+w).(*mat.Dense).Scale(t, pe.rhs)
+	for j := range m1 {
+		blk.Set(j, m1+j, t)
+	}
 	var e mat.Dense
 	if err := expm.Exp(&e, blk, nil); err != nil {
 		return mphase{}, err
 	}
 	ph := mphase{done: mat.DenseCopyOf(e.Slice(0, m1, 0, m1))}
+	var x mat.Dense
+	x.Mul(e.Slice(0, m1, m1, 2*m1), pe.rhs)
 	if crash > 0 {
-		var x mat.Dense
-		x.Scale(crash, e.Slice(0, m1, m1, 2*m1))
-		ph.exit[clCrash] = &x
+		var c mat.Dense
+		c.Scale(crash, x.Slice(0, m1, 0, m1))
+		ph.exit[clCrash] = &c
 	}
 	var k mat.Dense
-	k.Scale(1-crash, e.Slice(0, m1, 2*m1, m1+w))
+	k.Scale(1-crash, x.Slice(0, m1, m1, m1+pe.w))
 	ph.exit[clKill] = &k
 	return ph, nil
 }
