@@ -92,7 +92,6 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 	app := sc.Application
 	L := app.NumLevels()
 	sev := sc.Severity()
-	levels := app.CheckpointLevels()
 	crash := 0.0
 	if L > 1 {
 		crash = sev[0]
@@ -105,6 +104,14 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 	mm.sev = make([]float64, L+1)
 	mm.sev[0] = crash
 	mm.sev[L] = 1 - crash
+	if inner && sc.Reconfigure != scenario.AtCheckpoint {
+		// The positional chain has its own states and rewards: the
+		// chain of up phases' (addStates) would go unused.
+		if mm.pos, err = positionalOf(sc, res, mu); err != nil {
+			return nil, err
+		}
+		return mm, nil
+	}
 	if err := mm.addStates(sc, res, mu); err != nil {
 		return nil, err
 	}
@@ -119,20 +126,6 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 		lo, hi := decision.Window(sc.N(), mu/(mu+sc.System.Theta()), tol)
 		mm.rc, err = newReconf(sc, lo, hi, mu, mm.sev)
 		return mm, err
-	}
-	if inner {
-		n := sc.N()
-		lo, hi := window(n, res)
-		levelsOf := func(a int) []Level { return levelsAt(levels, a) }
-		var evOf *posEventsOf
-		if forceEvents || !sc.System.FailureEvents.Single() {
-			evOf = &posEventsOf{sizes: sc.System.FailureEvents.Law(), rate: mu / sc.System.FailureEvents.MeanSize(),
-				build: func(a int) (*posEvents, error) { return newPosEvents(sc, a, lo, hi, mu) }}
-		}
-		mm.pos, err = newPositional(n, lo, hi, sc.Reschedule.At, sc.System.Lambda(), mu, sc.System.Theta(), sev, app.WorkRate, levelsOf, evOf)
-		if err != nil {
-			return nil, err
-		}
 	}
 	return mm, nil
 }

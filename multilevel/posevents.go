@@ -6,7 +6,25 @@ import (
 	"github.com/ckpt-markov/markov/batchchain"
 	"github.com/ckpt-markov/markov/expm"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
 )
+
+// positionalOf returns the positional chain of sc (three levels, f₂ > 0,
+// a malleable policy) on the window of the solved decision chain res,
+// processors going down at mu each; with failure events (or forceEvents)
+// its up phases are built on batchchain's spare chain.
+func positionalOf(sc *scenario.Scenario, res uwt.Result, mu float64) (*positional, error) {
+	n := sc.N()
+	lo, hi := window(n, res)
+	levels := sc.Application.CheckpointLevels()
+	levelsOf := func(a int) []Level { return levelsAt(levels, a) }
+	var evOf *posEventsOf
+	if forceEvents || !sc.System.FailureEvents.Single() {
+		evOf = &posEventsOf{sizes: sc.System.FailureEvents.Law(), rate: mu / sc.System.FailureEvents.MeanSize(),
+			build: func(a int) (*posEvents, error) { return newPosEvents(sc, a, lo, hi, mu) }}
+	}
+	return newPositional(n, lo, hi, sc.Reschedule.At, sc.System.Lambda(), mu, sc.System.Theta(), sc.Severity(), sc.Application.WorkRate, levelsOf, evOf)
+}
 
 // posEvents is the spare chain of an up phase of the positional chain
 // on a processors with failure events (docs/model.md section 12,

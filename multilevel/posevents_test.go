@@ -2,6 +2,7 @@ package multilevel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -156,5 +157,23 @@ func TestPosEventsContinuity(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPosEventsBounds: with failure events, a used count with more than
+// MaxPositionSpares processors outside it is refused naming
+// system.failure_severity, as with single failures (the bound is checked
+// for every used count before any spare chain is built).
+func TestPosEventsBounds(t *testing.T) {
+	n := MaxPositionSpares + 10
+	vec := make([]int, n)
+	for i := range vec {
+		vec[i] = min(i+1, 5)
+	}
+	sc := withEvents(t, threeLevel(t, n, 1e6, 3600, []float64{0.5, 0.3, 0.2}, scenario.Policy{Kind: scenario.Explicit, Explicit: vec}), []float64{0.5, 0.5})
+	_, err := New(sc)
+	var se *scenario.Error
+	if !errors.As(err, &se) || se.Field != "system.failure_severity" {
+		t.Errorf("a = 5 of %d with f₂ > 0 and events: %v, want an error naming system.failure_severity", n, err)
 	}
 }

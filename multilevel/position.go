@@ -619,6 +619,13 @@ func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, se
 	p := &positional{n: n, lo: lo, hi: hi, work: work, mu: mu, theta: theta, levelsOf: levelsOf, evOf: evOf, ev: map[int]*posEvents{},
 		procs: map[int]*Process{}, chains: map[int]*birthdeath.Chain{}, recs: map[int]*recParts{}}
 	p.phi = sev[1] / (sev[1] + sev[2])
+	// Every used count's spares are bounded before anything is built.
+	for k := max(lo, 1); k <= hi; k++ {
+		if a := r(k); a > 0 && n-a > MaxPositionSpares {
+			return nil, &scenario.Error{Field: "system.failure_severity", Problem: fmt.Sprintf(
+				"processor failures of severity 2 with three levels under a policy that runs on %d of %d processors: the positional chain's spare matrices are (N − a + 1)² with N − a = %d, more than %d (docs/model.md section 12); use f₂ = 0 or policy moldable:a", a, n, n-a, MaxPositionSpares)}
+		}
+	}
 	for k := lo; k <= hi; k++ {
 		a := 0
 		if k > 0 {
@@ -630,10 +637,6 @@ func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, se
 		}
 		if _, ok := p.procs[a]; ok {
 			continue
-		}
-		if n-a > MaxPositionSpares {
-			return nil, &scenario.Error{Field: "system.failure_severity", Problem: fmt.Sprintf(
-				"processor failures of severity 2 with three levels under a policy that runs on %d of %d processors: the positional chain's spare matrices are (N − a + 1)² with N − a = %d, more than %d (docs/model.md section 12); use f₂ = 0 or policy moldable:a", a, n, n-a, MaxPositionSpares)}
 		}
 		p.procs[a] = &Process{Rate: float64(a) * lambda, Severity: sev, CheckpointAfterRecovery: true, Levels: levelsOf(a)}
 		ch, err := birthdeath.New(n-a, mu, theta)
