@@ -7,6 +7,9 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ckpt-markov/markov/batchchain"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -175,5 +178,73 @@ func TestPosEventsBounds(t *testing.T) {
 	var se *scenario.Error
 	if !errors.As(err, &se) || se.Field != "system.failure_severity" {
 		t.Errorf("a = 5 of %d with f₂ > 0 and events: %v, want an error naming system.failure_severity", n, err)
+	}
+}
+
+// TestPosEventsLaw: with failure events the up phase's laws are
+// probabilities: from every start, the laws of the functional count at
+// its end (every position, first and later periods, and the failures
+// that restore the level-3 checkpoint) sum to the row of (−A)⁻¹B
+// restricted to the window, A and B batchchain's generator at the rate
+// of processor-down events μ = (1 − f₁)λ (the functional count at the
+// first processor-down event that strikes the application, whatever the
+// application does: batchchain's chain and a dense solve, independent of
+// the composition), to 1e-12; the window holds at least half of each
+// law (the comparison is not void).
+func TestPosEventsLaw(t *testing.T) {
+	ctx := context.Background()
+	sizes := []float64{0.5, 0.3, 0.2}
+	sc := withEvents(t, threeLevel(t, 8, 1e4, 3000, []float64{0.3, 0.4, 0.3}, scenario.Policy{Kind: scenario.PerformanceBased}), sizes)
+	m, err := NewWith(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.mall.pos
+	if p == nil || p.evOf == nil {
+		t.Fatal("not the positional chain with events")
+	}
+	for _, pattern := range [][]int{{0, 0}, {3, 2}, {1, 7}} {
+		for a, pr := range p.procs {
+			c := &mcomposer{pr: pr, chain: p.chains[a], size: p.n - a + 1, pattern: pattern, interval: 500, ev: p.ev[a]}
+			u, err := c.parts()
+			if err != nil {
+				t.Fatal(err)
+			}
+			bc, err := batchchain.New(p.n, a, p.mu, p.theta, sc.System.FailureEvents.Law())
+			if err != nil {
+				t.Fatal(err)
+			}
+			A, B := bc.Generator()
+			A.Scale(-1, A)
+			var res mat.Dense
+			if err := res.Solve(A, B); err != nil {
+				t.Fatal(err)
+			}
+			for s := 0; s <= p.n-a; s++ {
+				for k := 0; k <= pattern[1]; k++ {
+					law := combinedLaw(u, s, k, pattern[1], p.n-a+1)
+					tot := append([]float64(nil), law.zero...)
+					for _, rows := range [][][]float64{law.kill, law.later} {
+						for _, r := range rows {
+							for j, x := range r {
+								tot[j] += x
+							}
+						}
+					}
+					if sum(tot) < 0.5 {
+						t.Errorf("V=%v a=%d s=%d k=%d: the window holds %g of the law (the comparison is void)", pattern, a, s, k, sum(tot))
+					}
+					for j := range tot {
+						want := 0.0
+						if np := p.lo + j; np < p.n {
+							want = res.At(s, np)
+						}
+						if math.Abs(tot[j]-want) > 1e-12 {
+							t.Errorf("V=%v a=%d s=%d k=%d: %d functional at the end %.15g, (−A)⁻¹B %.15g", pattern, a, s, k, p.lo+j, tot[j], want)
+						}
+					}
+				}
+			}
+		}
 	}
 }
