@@ -306,7 +306,8 @@ func (mm *malleable) addStates(sc *scenario.Scenario, res uwt.Result, mu float64
 }
 
 // forceEvents makes single failures take the up phases' path of failure
-// events (sizes [1]), so that tests can hold it against the scalar one.
+// events (sizes [1]), and the positional chain's (posevents.go), so that
+// tests can hold them against the scalar ones.
 var forceEvents = false
 
 // addEvents adds, with failure events, the up phase's chain on a
