@@ -171,9 +171,16 @@
 // Under a malleable policy (two levels, or every processor failure of the
 // top severity) the decision chain is uwt's batch chain of up phases
 // (uwt.Model.Solve) and each up phase's reward comes from the same
-// matrices, started from the spare law at the end of its recovery. N is
-// bounded by MaxEventProcessors; three levels with f₂ > 0 under a
-// malleable policy are refused with events.
+// matrices, started from the spare law at the end of its recovery. With
+// three levels and f₂ > 0 under a malleable policy the positional chain
+// takes events (posevents.go): each stretch of an up phase is
+// e^{Ãt} with the exits F·diag(b) (crashes, in place) and F·landing
+// (processor-down events, by the functional count they leave),
+// F = ∫₀ᵗe^{Ãu}du, from batchchain's spare chain Ã as events.go builds
+// it; these matrices do not commute, and the composition keeps every
+// product in its order. The down states jump by events of min(K, n)
+// processors. N is bounded by MaxEventProcessors, N − a by
+// MaxPositionSpares.
 //
 // # The joint optimum
 //

@@ -118,9 +118,9 @@ func TestEventsOneLevelIsUWT(t *testing.T) {
 	}
 }
 
-// TestEventsRefused: failure events with three levels, processor
-// failures of severity 2 and a malleable policy, with too many
-// processors, and with reconfiguration at checkpoints under a malleable
+// TestEventsRefused: failure events with too many processors (on a
+// fixed count, and under greedy with three levels and processor
+// failures of severity 2: the positional chain), and with reconfiguration at checkpoints under a malleable
 // policy, are refused naming the field.
 func TestEventsRefused(t *testing.T) {
 	reconfigured := func(sc *scenario.Scenario) *scenario.Scenario {
@@ -131,7 +131,7 @@ func TestEventsRefused(t *testing.T) {
 		sc    *scenario.Scenario
 		field string
 	}{
-		{withEvents(t, threeLevel(t, 6, 1e4, 1e3, []float64{0.5, 0.2, 0.3}, scenario.Policy{Kind: scenario.Greedy}), []float64{0.5, 0.5}), "system.failure_events"},
+		{withEvents(t, threeLevel(t, MaxEventProcessors+1, 1e7, 1e3, []float64{0.5, 0.2, 0.3}, scenario.Policy{Kind: scenario.Greedy}), []float64{0.5, 0.5}), "system.processors"},
 		{withEvents(t, twoLevel(t, MaxEventProcessors+1, 1e6, 1e3, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Moldable, Processors: 2}), []float64{0.5, 0.5}), "system.processors"},
 		{reconfigured(withEvents(t, twoLevel(t, 6, 1e4, 1e3, []float64{0.5, 0.5}, scenario.Policy{Kind: scenario.Greedy}), []float64{0.5, 0.5})), "reconfigure"},
 	} {

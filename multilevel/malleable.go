@@ -89,14 +89,9 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 	if err := checkMalleable(sc, inner); err != nil {
 		return nil, err
 	}
-	if inner && !sc.System.FailureEvents.Single() {
-		return nil, &scenario.Error{Field: "system.failure_events", Problem: fmt.Sprintf(
-			"failure events of several processors with the policy %s, which changes the processor count, and processor failures of severity 2 (system.failure_severity) with three levels are not modelled yet", sc.Policy)}
-	}
 	app := sc.Application
 	L := app.NumLevels()
 	sev := sc.Severity()
-	levels := app.CheckpointLevels()
 	crash := 0.0
 	if L > 1 {
 		crash = sev[0]
@@ -109,6 +104,14 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 	mm.sev = make([]float64, L+1)
 	mm.sev[0] = crash
 	mm.sev[L] = 1 - crash
+	if inner && sc.Reconfigure != scenario.AtCheckpoint {
+		// The positional chain has its own states and rewards: the
+		// chain of up phases' (addStates) would go unused.
+		if mm.pos, err = positionalOf(sc, res, mu); err != nil {
+			return nil, err
+		}
+		return mm, nil
+	}
 	if err := mm.addStates(sc, res, mu); err != nil {
 		return nil, err
 	}
@@ -123,15 +126,6 @@ func buildMalleable(ctx context.Context, sc *scenario.Scenario, s *Settings, inn
 		lo, hi := decision.Window(sc.N(), mu/(mu+sc.System.Theta()), tol)
 		mm.rc, err = newReconf(sc, lo, hi, mu, mm.sev, inner)
 		return mm, err
-	}
-	if inner {
-		n := sc.N()
-		lo, hi := window(n, res)
-		levelsOf := func(a int) []Level { return levelsAt(levels, a) }
-		mm.pos, err = newPositional(n, lo, hi, sc.Reschedule.At, sc.System.Lambda(), mu, sc.System.Theta(), sev, app.WorkRate, levelsOf)
-		if err != nil {
-			return nil, err
-		}
 	}
 	return mm, nil
 }
@@ -309,7 +303,8 @@ func (mm *malleable) addStates(sc *scenario.Scenario, res uwt.Result, mu float64
 }
 
 // forceEvents makes single failures take the up phases' path of failure
-// events (sizes [1]), so that tests can hold it against the scalar one.
+// events (sizes [1]), and the positional chain's (posevents.go), so that
+// tests can hold them against the scalar ones.
 var forceEvents = false
 
 // addEvents adds, with failure events, the up phase's chain on a

@@ -156,6 +156,10 @@ func (p *positional) assemble(pattern []int, interval float64, in instantStates)
 // assembleDown fills the rows of the down state of count n (index idx)
 // at every position: a failure or a repair, the position kept.
 func (p *positional) assembleDown(c *posChain, idx, n int) {
+	if p.evOf != nil {
+		p.assembleDownEvents(c, idx, n)
+		return
+	}
 	rate := float64(n)*p.mu + float64(p.n-n)*p.theta
 	c.tau[idx] = 1 / rate
 	for k := 0; k < c.K; k++ {
@@ -181,7 +185,7 @@ func (p *positional) upOf(c *posChain, a int) (*upParts, error) {
 		return u, nil
 	}
 	v1, v2 := c.pattern[0], c.pattern[1]
-	mc := &mcomposer{pr: p.procs[a], chain: p.chains[a], size: p.n - a + 1, pattern: c.pattern, interval: c.interval, rec: p.recs[a]}
+	mc := &mcomposer{pr: p.procs[a], chain: p.chains[a], size: p.n - a + 1, pattern: c.pattern, interval: c.interval, rec: p.recs[a], ev: p.ev[a]}
 	u, err := mc.parts()
 	if err != nil {
 		return nil, err
@@ -210,6 +214,9 @@ func (p *positional) upOf(c *posChain, a int) (*upParts, error) {
 // running on a, at every position k: the current period's laws.
 func (p *positional) assembleUp(c *posChain, idx, n, a int) error {
 	c.tau[idx] = 1 / (float64(a) * p.mu)
+	if pe := p.ev[a]; pe != nil {
+		c.tau[idx] = pe.kill[n-a]
+	}
 	u, err := p.upOf(c, a)
 	if err != nil {
 		return err

@@ -62,6 +62,17 @@ type mcomposer struct {
 	interval float64
 	attempts map[float64]mphase // by length: the segments' and recoveries'
 	rec      *recParts          // nil: computed on first use
+	ev       *posEvents         // with failure events (posevents.go), or nil
+}
+
+// killWidth returns the columns of the processor-failure exits: spare
+// counts with single failures, the window's functional counts with
+// failure events.
+func (c *mcomposer) killWidth() int {
+	if c.ev != nil {
+		return c.ev.w
+	}
+	return c.size
 }
 
 // recParts are the parts of an up phase on a processors that depend on
@@ -166,6 +177,9 @@ func (c *mcomposer) attempt(t float64) (mphase, error) {
 }
 
 func (c *mcomposer) newAttempt(t float64) (mphase, error) {
+	if c.ev != nil {
+		return c.ev.attempt(t, c.pr.Severity[0])
+	}
 	rate := c.pr.Rate
 	var p, q mat.Dense
 	if err := c.chain.Transition(&p, &q, t, rate, nil); err != nil {
@@ -313,6 +327,7 @@ func (c *mcomposer) recoveryLoop(t float64) (done, kill *mat.Dense, err error) {
 // level-3 recovery loop), the level-2 blocks ending at level 2 and at
 // level 3, and a whole period from its start.
 type upParts struct {
+	kw                       int // columns of the kill laws (killWidth)
 	rec2, rec3, kill2, kill3 *mat.Dense
 	first, mid, last         mphase
 	periodInv                *mat.Dense // (I − period's done)⁻¹
@@ -323,7 +338,7 @@ func (c *mcomposer) parts() (*upParts, error) {
 	if rp.decErr != nil {
 		return nil, rp.decErr
 	}
-	u := &upParts{rec2: rp.rec2, kill2: rp.kill2, rec3: rp.rec3, kill3: rp.kill3}
+	u := &upParts{kw: c.killWidth(), rec2: rp.rec2, kill2: rp.kill2, rec3: rp.rec3, kill3: rp.kill3}
 	var err error
 	var b mphase
 	if b, u.mid, u.last, err = c.levelBodies(); err != nil {
@@ -408,13 +423,13 @@ func (u *upParts) superblock(b, v2 int) mphase {
 	return u.last
 }
 
-// rowTimes returns the row vector x·d.
+// rowTimes returns the row vector x·d (nil d: zero, of len(x)).
 func rowTimes(x []float64, d *mat.Dense) []float64 {
-	out := make([]float64, len(x))
 	if d == nil {
-		return out
+		return make([]float64, len(x))
 	}
 	r, c := d.Dims()
+	out := make([]float64, c)
 	for i := 0; i < r; i++ {
 		if x[i] == 0 {
 			continue
@@ -425,6 +440,15 @@ func rowTimes(x []float64, d *mat.Dense) []float64 {
 		}
 	}
 	return out
+}
+
+// killLaw returns x·d for an exit to the kill laws' columns (nil d: zero,
+// of u.kw).
+func (u *upParts) killLaw(x []float64, d *mat.Dense) []float64 {
+	if d == nil {
+		return make([]float64, u.kw)
+	}
+	return rowTimes(x, d)
 }
 
 func sum(x []float64) float64 {
@@ -455,8 +479,8 @@ type upLaw struct {
 func (u *upParts) run(x []float64, from, v2 int, out *upLaw) []float64 {
 	for b := from; b <= v2; b++ {
 		sb := u.superblock(b, v2)
-		kn := rowTimes(x, sb.exit[clKill])
-		kr := rowTimes(x, sb.exit[clKillRec])
+		kn := u.killLaw(x, sb.exit[clKill])
+		kr := u.killLaw(x, sb.exit[clKillRec])
 		if b == 0 {
 			for j := range kn {
 				out.zero[j] += kn[j] + kr[j]
@@ -508,18 +532,18 @@ func (u *upParts) beginAll(s, v2, size int) []upLaw {
 	x = rowTimes(x, u.rec2)
 	yN := make([][]float64, v2)
 	cumR := make([][]float64, v2+1) // Σ_{i'<i} x_{i'}·mid's clKillRec
-	cumR[0] = make([]float64, size)
+	cumR[0] = make([]float64, u.kw)
 	lN, lR, lD := make([][]float64, v2), make([][]float64, v2), make([][]float64, v2)
 	for i := 0; i < v2; i++ {
-		lN[i] = rowTimes(x, u.last.exit[clKill])
-		lR[i] = rowTimes(x, u.last.exit[clKillRec])
+		lN[i] = u.killLaw(x, u.last.exit[clKill])
+		lR[i] = u.killLaw(x, u.last.exit[clKillRec])
 		lD[i] = rowTimes(x, u.last.done)
 		if i == v2-1 {
 			break
 		}
-		yN[i] = rowTimes(x, u.mid.exit[clKill])
-		r := rowTimes(x, u.mid.exit[clKillRec])
-		cumR[i+1] = make([]float64, size)
+		yN[i] = u.killLaw(x, u.mid.exit[clKill])
+		r := u.killLaw(x, u.mid.exit[clKillRec])
+		cumR[i+1] = make([]float64, u.kw)
 		for j := range r {
 			cumR[i+1][j] = cumR[i][j] + r[j]
 		}
@@ -527,7 +551,7 @@ func (u *upParts) beginAll(s, v2, size int) []upLaw {
 	}
 	for k := 1; k <= v2; k++ {
 		i := v2 - k
-		law := upLaw{kill: make([][]float64, v2+1), zero: make([]float64, size), end: lD[i]}
+		law := upLaw{kill: make([][]float64, v2+1), zero: make([]float64, u.kw), end: lD[i]}
 		for b := k; b < v2; b++ {
 			law.kill[b] = yN[b-k]
 		}
@@ -548,7 +572,7 @@ func (u *upParts) later(j, v2, size int) upLaw {
 	x := make([]float64, size)
 	x[j] = 1
 	w := rowTimes(x, u.periodInv)
-	out := upLaw{kill: make([][]float64, v2+1), zero: make([]float64, size)}
+	out := upLaw{kill: make([][]float64, v2+1), zero: make([]float64, u.kw)}
 	out.periods = sum(w) - 1
 	u.run(w, 0, v2, &out)
 	return out
@@ -569,14 +593,39 @@ type positional struct {
 	phi       float64 // share of severity 2 among processor failures
 	chains    map[int]*birthdeath.Chain
 	levelsOf  func(a int) []Level
+	// evOf is nil with single failures; with failure events it builds
+	// each used count's spare chain, kept in ev (posevents.go).
+	evOf *posEventsOf
+	ev   map[int]*posEvents
+}
+
+// posEventsOf holds what the positional chain needs of failure events:
+// the normalised size law, the rate of processor-down events per
+// functional processor (μ/E[K]) for the down states, and the spare
+// chain of an up phase on a.
+type posEventsOf struct {
+	sizes []float64
+	rate  float64
+	build func(a int) (*posEvents, error)
 }
 
 // newPositional returns the positional chain of the window [lo, hi] of
 // functional counts, r the policy.
-func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, sev []float64, work []float64, levelsOf func(a int) []Level) (*positional, error) {
-	p := &positional{n: n, lo: lo, hi: hi, work: work, mu: mu, theta: theta, levelsOf: levelsOf,
+//
+// With failure events (evOf not nil) the up phases' parts are built on
+// batchchain's spare chain (posevents.go) and a processor failure lands
+// on the functional count the event leaves.
+func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, sev []float64, work []float64, levelsOf func(a int) []Level, evOf *posEventsOf) (*positional, error) {
+	p := &positional{n: n, lo: lo, hi: hi, work: work, mu: mu, theta: theta, levelsOf: levelsOf, evOf: evOf, ev: map[int]*posEvents{},
 		procs: map[int]*Process{}, chains: map[int]*birthdeath.Chain{}, recs: map[int]*recParts{}}
 	p.phi = sev[1] / (sev[1] + sev[2])
+	// Every used count's spares are bounded before anything is built.
+	for k := max(lo, 1); k <= hi; k++ {
+		if a := r(k); a > 0 && n-a > MaxPositionSpares {
+			return nil, &scenario.Error{Field: "system.failure_severity", Problem: fmt.Sprintf(
+				"processor failures of severity 2 with three levels under a policy that runs on %d of %d processors: the positional chain's spare matrices are (N − a + 1)² with N − a = %d, more than %d (docs/model.md section 12); use f₂ = 0 or policy moldable:a", a, n, n-a, MaxPositionSpares)}
+		}
+	}
 	for k := lo; k <= hi; k++ {
 		a := 0
 		if k > 0 {
@@ -589,17 +638,18 @@ func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, se
 		if _, ok := p.procs[a]; ok {
 			continue
 		}
-		if n-a > MaxPositionSpares {
-			return nil, &scenario.Error{Field: "system.failure_severity", Problem: fmt.Sprintf(
-				"processor failures of severity 2 with three levels under a policy that runs on %d of %d processors: the positional chain's spare matrices are (N − a + 1)² with N − a = %d, more than %d (docs/model.md section 12); use f₂ = 0 or policy moldable:a", a, n, n-a, MaxPositionSpares)}
-		}
 		p.procs[a] = &Process{Rate: float64(a) * lambda, Severity: sev, CheckpointAfterRecovery: true, Levels: levelsOf(a)}
 		ch, err := birthdeath.New(n-a, mu, theta)
 		if err != nil {
 			return nil, err
 		}
 		p.chains[a] = ch
-		p.recs[a] = (&mcomposer{pr: p.procs[a], chain: ch, size: n - a + 1}).recoveries()
+		if evOf != nil {
+			if p.ev[a], err = evOf.build(a); err != nil {
+				return nil, err
+			}
+		}
+		p.recs[a] = (&mcomposer{pr: p.procs[a], chain: ch, size: n - a + 1, ev: p.ev[a]}).recoveries()
 	}
 	return p, nil
 }
@@ -609,8 +659,12 @@ func newPositional(n, lo, hi int, r func(int) int, lambda, mu, theta float64, se
 // probability x, and sev2(n, b, x) for the severity-2 failures at
 // superblocks b ≥ 1 (their work is at risk).
 func (p *positional) spread(law upLaw, a int, jump, sev2 func(n, b int, x float64)) {
+	off := a - 1 // a used processor down, j spares up
+	if p.evOf != nil {
+		off = p.lo // the functional counts of the window
+	}
 	to := func(j int) (int, bool) {
-		nn := a - 1 + j
+		nn := off + j
 		return nn - p.lo, nn >= p.lo && nn <= p.hi
 	}
 	for j, x := range law.zero {

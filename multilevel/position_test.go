@@ -215,7 +215,7 @@ func combinedLaw(u *upParts, s, k, v2, size int) denseLaw {
 				continue
 			}
 			if out.later[bb] == nil {
-				out.later[bb] = make([]float64, size)
+				out.later[bb] = make([]float64, u.kw)
 			}
 			for i, y := range row {
 				out.later[bb][i] += x * y

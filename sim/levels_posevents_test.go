@@ -1,0 +1,83 @@
+package sim_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/ckpt-markov/markov/multilevel"
+	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/sim"
+)
+
+// TestLevelsIntermediateEventsAgainstModel: with three levels under
+// greedy and pb, processor failures of severity 2 and failure events of
+// several processors (docs/model.md section 12, "Processor failures
+// inside the period", with failure events), the exact positional model
+// (package multilevel: each stretch on batchchain's spare chain, an
+// independent computation) lies within the simulation's 99.9 %
+// confidence interval, and the interval rejects the model that ignores
+// the event sizes (the same scenario with single failures at the same
+// MTTF): power.
+func TestLevelsIntermediateEventsAgainstModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation: skipped in -short")
+	}
+	for _, tc := range []struct {
+		n       int
+		mttf    float64
+		sev     []float64
+		sizes   []float64
+		pattern []int
+		I       float64
+		pol     scenario.Policy
+	}{
+		{6, 2e4, []float64{0.5, 0.3, 0.2}, []float64{0.3, 0.3, 0.4}, []int{3, 2}, 300, scenario.Policy{}},
+		{8, 1.5e4, []float64{0.4, 0.4, 0.2}, []float64{0.5, 0, 0, 0.5}, []int{2, 3}, 400, scenario.Policy{Kind: scenario.PerformanceBased}},
+	} {
+		base := levelScenario(t, tc.n, tc.n, true)
+		for i := range base.Application.WorkRate {
+			base.Application.WorkRate[i] = math.Pow(float64(i+1), 0.8)
+		}
+		sys := base.System
+		sys.MTTF = tc.mttf
+		sys.FailureSeverity = &scenario.FailureSeverity{Shares: tc.sev}
+		single, err := scenario.New(sys, base.Application, tc.pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		single.CheckpointPattern = tc.pattern
+		sys.FailureEvents = &scenario.FailureEvents{Sizes: tc.sizes}
+		sc, err := scenario.New(sys, base.Application, tc.pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.CheckpointPattern = tc.pattern
+		var uwt [2]float64
+		for i, s := range []*scenario.Scenario{sc, single} {
+			m, err := multilevel.New(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !m.Malleable() {
+				t.Fatalf("%v: not the malleable model", tc.pol)
+			}
+			r, err := m.Evaluate(nil, tc.I)
+			if err != nil {
+				t.Fatal(err)
+			}
+			uwt[i] = r.UWT
+		}
+		res, err := sim.Run(context.Background(), sc, tc.I, &sim.Settings{Seed: 22, RelTol: 0.002, Confidence: 0.999})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: model %.5f, simulation %.5f ± %.5f (%v); sizes ignored %.5f", tc.pol, uwt[0], res.UWT.Mean, res.UWT.HalfWidth, res.Status, uwt[1])
+		if !res.UWT.Contains(uwt[0]) {
+			t.Errorf("%v: model %.6f outside the simulation's interval %.6f ± %.6f", tc.pol, uwt[0], res.UWT.Mean, res.UWT.HalfWidth)
+		}
+		if res.UWT.Contains(uwt[1]) {
+			t.Errorf("%v: no power: the model without event sizes, %.6f, is inside %.6f ± %.6f", tc.pol, uwt[1], res.UWT.Mean, res.UWT.HalfWidth)
+		}
+	}
+}
