@@ -75,7 +75,7 @@ func (rc *reconf) checkPattern(pattern []int) error {
 // recovery from level 2 that starts a Q state and a superblock's useful
 // computation V₁(I + L₁ − C₁) + I + L₂ − C₂.
 func (rc *reconf) positionalParts(rp *rparts, c *mcomposer, first, mid, last mphase) error {
-	rp.up = &upParts{first: first, mid: mid, last: last}
+	rp.up = &upParts{kw: c.killWidth(), first: first, mid: mid, last: last}
 	var err error
 	if rp.up.rec2, rp.up.kill2, err = c.decisionRecovery(2); err != nil {
 		return err
