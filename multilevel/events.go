@@ -14,7 +14,7 @@ import (
 // MaxEventProcessors bounds N for the multi-level model with failure
 // events (docs/model.md section 12, "Failure events"): its matrices are
 // dense over the N − a + 1 spare counts, each stretch of the period one
-// dense exponential of order 3(N − a + 1) + 2, and the down chain a dense
+// dense exponential of order 2(N − a + 1), and the down chain a dense
 // system of order a.
 const MaxEventProcessors = 1024
 
