@@ -13,8 +13,8 @@ import (
 
 // MaxEventProcessors bounds N for the multi-level model with failure
 // events (docs/model.md section 12, "Failure events"): its matrices are
-// dense over the N − a + 1 spare counts, each stretch of the period one
-// dense exponential of order 2(N − a + 1), and the down chain a dense
+// dense over the N − a + 1 spare counts, each stretch of the period a
+// dense exponential and integral of that order, and the down chain a dense
 // system of order a.
 const MaxEventProcessors = 1024
 
@@ -296,21 +296,16 @@ type stretch struct {
 	e, phi *mat.Dense
 }
 
-// stretch returns the stretch of t seconds, by one exponential of the
+// stretch returns the stretch of t seconds: e^{Ãt} and Φ(t), what the
 // Van Loan (1978) block [[Ã, I], [0, 0]]·t = [[e^{Ãt}, Φ(t)], [0, I]]
-// (package expm), of order 2(m + 1).
+// holds, by expm.ExpIntegral (Ã is a sub-generator: a Metzler matrix).
 func (ec *eventChain) stretch(t float64) (stretch, error) {
-	m1 := ec.m1
-	blk := mat.NewDense(2*m1, 2*m1, nil)
-	blk.Slice(0, m1, 0, m1).(*mat.Dense).Scale(t, ec.gen)
-	for j := range m1 {
-		blk.Set(j, m1+j, t)
-	}
-	var e mat.Dense
-	if err := expm.Exp(&e, blk, nil); err != nil {
+	var st stretch
+	st.e, st.phi = &mat.Dense{}, &mat.Dense{}
+	if err := expm.ExpIntegral(st.e, st.phi, ec.gen, t); err != nil {
 		return stretch{}, err
 	}
-	return stretch{e: mat.DenseCopyOf(e.Slice(0, m1, 0, m1)), phi: mat.DenseCopyOf(e.Slice(0, m1, m1, 2*m1))}, nil
+	return st, nil
 }
 
 // then returns the stretch of a's length followed by b's, by the
