@@ -34,9 +34,9 @@ const (
 // two products per doubling. The truncation error is below 7.6e-19
 // relative (θ^{16}/16! at θ = 1/2); the terms of the series sum to at
 // most e^{1/2} in norm, against ‖E₀‖ ≥ e^{−1/2}, so their rounding stays
-// near u; e^{uA} and Φ(u) are nonnegative for a Metzler A (Berman &
-// Plemmons 1994, chapter 6), so the doublings multiply and add
-// nonnegative matrices, without cancellation.
+// near u; e^{uA} = e^{−cu}e^{u(A+cI)} and Φ(u) are nonnegative for a
+// Metzler A (A + cI ≥ 0 for c ≥ max|a_ii|), so the doublings multiply
+// and add nonnegative matrices, without cancellation.
 //
 // If e or phi is empty it is resized to n×n; otherwise it must be n×n.
 // ExpIntegral panics with mat.ErrSquare if a is not square and
@@ -115,14 +115,16 @@ func taylorPS(x *mat.Dense, d int) *mat.Dense {
 		coef[k] = f // 1/(k + d − 1)!
 		f /= float64(k + d)
 	}
+	// The powers are fresh n×n matrices: contiguous, stride n.
 	block := func(j int) *mat.Dense {
-		b := mat.NewDense(n, n, nil)
+		b := make([]float64, n*n)
 		for i := range 4 {
-			var t mat.Dense
-			t.Scale(coef[4*j+i], pw[i])
-			b.Add(b, &t)
+			c, p := coef[4*j+i], pw[i].RawMatrix().Data
+			for k, v := range p {
+				b[k] += c * v
+			}
 		}
-		return b
+		return mat.NewDense(n, n, b)
 	}
 	acc := block((metzlerDegree+1)/4 - 1)
 	for j := (metzlerDegree+1)/4 - 2; j >= 0; j-- {
