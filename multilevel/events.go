@@ -461,27 +461,51 @@ func (c *ecomposer) block(l, k int) (ephase, error) {
 		handled = mat.NewDense(m1, m1, nil)
 	}
 	hg := mul(handled, rp.g)
-	mm, err := loop(mul(hg, r.done))
-	if err != nil {
-		return ephase{}, err
+	// M·X by solves with the LU factors of I − K.
+	mm := loopLU(mul(hg, r.done))
+	out := ephase{done: &mat.Dense{}, exit: make([]*mat.Dense, classes), time: &mat.VecDense{}, run: &mat.VecDense{}}
+	if err := mm.SolveTo(out.done, false, body.done); err != nil {
+		return ephase{}, loopErr(err)
 	}
-	out := ephase{done: mul(mm, body.done), exit: make([]*mat.Dense, classes), time: &mat.VecDense{}, run: &mat.VecDense{}}
 	for s := l; s < classes; s++ {
 		var x *mat.Dense
 		if rp.rexit[s] != nil {
 			x = mul(hg, rp.rexit[s])
 		}
 		if x = add(x, body.exit[s]); x != nil {
-			out.exit[s] = mul(mm, x)
+			out.exit[s] = &mat.Dense{}
+			if err := mm.SolveTo(out.exit[s], false, x); err != nil {
+				return ephase{}, loopErr(err)
+			}
 		}
 	}
 	for _, v := range [][3]*mat.VecDense{{out.time, body.time, r.time}, {out.run, body.run, r.run}} {
 		var x mat.VecDense
 		x.MulVec(hg, v[2])
 		x.AddVec(&x, v[1])
-		v[0].MulVec(mm, &x)
+		if err := mm.SolveVecTo(v[0], false, &x); err != nil {
+			return ephase{}, loopErr(err)
+		}
 	}
 	return out, nil
+}
+
+// loopLU returns the LU factors of I − k, the loop of loop.
+func loopLU(k *mat.Dense) *mat.LU {
+	n, _ := k.Dims()
+	var a mat.Dense
+	a.Scale(-1, k)
+	for i := range n {
+		a.Set(i, i, 1+a.At(i, i))
+	}
+	var lu mat.LU
+	lu.Factorize(&a)
+	return &lu
+}
+
+// loopErr is loop's error for a solve with loopLU's factors.
+func loopErr(err error) error {
+	return fmt.Errorf("multilevel: a loop of the period with failure events is not left: %w", err)
 }
 
 // loop returns (I − k)⁻¹, the expected visits of a loop that returns with
@@ -494,7 +518,7 @@ func loop(k *mat.Dense) (*mat.Dense, error) {
 		a.Set(i, i, 1+a.At(i, i))
 	}
 	if err := inv.Inverse(&a); err != nil {
-		return nil, fmt.Errorf("multilevel: a loop of the period with failure events is not left: %w", err)
+		return nil, loopErr(err)
 	}
 	return &inv, nil
 }
@@ -588,17 +612,15 @@ func (ec *eventChain) upPeriods(pr *Process, pattern []int, interval float64) (*
 	if err != nil {
 		return nil, err
 	}
-	g, err := loop(top.done)
-	if err != nil {
-		return nil, err
-	}
 	ones := make([]float64, ec.m1)
 	for i := range ones {
 		ones[i] = 1
 	}
 	var d, out mat.VecDense
 	d.MulVec(top.done, mat.NewVecDense(ec.m1, ones))
-	out.MulVec(g, &d)
+	if err := loopLU(top.done).SolveVecTo(&out, false, &d); err != nil {
+		return nil, loopErr(err)
+	}
 	return &out, nil
 }
 
