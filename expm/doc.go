@@ -91,7 +91,8 @@
 // sub-generator) without forming the block: Taylor polynomials of degree
 // 15 of 2^{−s}tA (‖·‖₁ ≤ 1/2; Paterson & Stockmeyer 1973), doubled s times
 // by e^{2hA} = (e^{hA})², Φ(2h) = Φ(h) + e^{hA}Φ(h), products of
-// nonnegative matrices (a quarter of the block's cost or less).
+// nonnegative matrices (n×n products only, where Exp on the block
+// multiplies 2n×2n ones).
 //
 // # Action on a vector
 //
