@@ -86,6 +86,14 @@
 // ∫₀ᵀ r e^{−rt} e^{Gt} dt sum to 1 − e^{−rT}. A common row sum of A is
 // deflated as above before the block is formed.
 //
+// ExpIntegral gives e^{tA} and ∫₀ᵗ e^{uA}du (the block with B = I, c = 0)
+// for a Metzler matrix A (nonnegative off-diagonal: a generator or
+// sub-generator) without forming the block: Taylor polynomials of degree
+// 15 of 2^{−s}tA (‖·‖₁ ≤ 1/2; Paterson & Stockmeyer 1973), doubled s times
+// by e^{2hA} = (e^{hA})², Φ(2h) = Φ(h) + e^{hA}Φ(h), products of
+// nonnegative matrices (n×n products only, where Exp on the block
+// multiplies 2n×2n ones).
+//
 // # Action on a vector
 //
 // ExpMulVec computes exp(tA)·v without forming exp(tA), by the truncated
@@ -133,6 +141,9 @@
 //   - N. J. Higham and F. Tisseur (2000). A block algorithm for matrix
 //     1-norm estimation, with an application to 1-norm pseudospectra.
 //     SIAM J. Matrix Anal. Appl. 21(4):1185–1201.
+//   - M. S. Paterson and L. J. Stockmeyer (1973). On the number of
+//     nonscalar multiplications necessary to evaluate polynomials. SIAM J.
+//     Comput. 2(1):60–66.
 //   - C. F. Van Loan (1978). Computing integrals involving the matrix
 //     exponential. IEEE Trans. Automat. Control 23(3):395–404.
 //   - C. Moler and C. Van Loan (1978). Nineteen dubious ways to compute the

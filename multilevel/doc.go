@@ -165,9 +165,11 @@
 // it strikes a used processor. The interruption rate then depends on the
 // spare count, so on a fixed count every part of the period is composed
 // as matrices over the spare count (events.go: ordered products, loops
-// (I − K)⁻¹, one Van Loan exponential per stretch from batchchain's
-// generator), with the down periods' first passage folded into the
-// exits, and weighed by the stationary spare count at a period's start.
+// (I − K)⁻¹, e^{Ãt} and ∫₀ᵗe^{Ãu}du by expm.ExpIntegral once per
+// evaluation and count, the segments I + L_ℓ by the semigroup property,
+// from batchchain's generator; recoveries and latencies computed once in
+// New), with the down periods' first passage folded into the exits, and
+// weighed by the stationary spare count at a period's start.
 // Under a malleable policy (two levels, or every processor failure of the
 // top severity) the decision chain is uwt's batch chain of up phases
 // (uwt.Model.Solve) and each up phase's reward comes from the same

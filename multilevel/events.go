@@ -13,8 +13,8 @@ import (
 
 // MaxEventProcessors bounds N for the multi-level model with failure
 // events (docs/model.md section 12, "Failure events"): its matrices are
-// dense over the N − a + 1 spare counts, each stretch of the period one
-// dense exponential of order 3(N − a + 1) + 2, and the down chain a dense
+// dense over the N − a + 1 spare counts, each stretch of the period a
+// dense exponential and integral of that order, and the down chain a dense
 // system of order a.
 const MaxEventProcessors = 1024
 
@@ -30,28 +30,92 @@ type eventChain struct {
 	crash float64    // share of severity-1 events (in place), 0 with one level
 	sev   []float64  // severity shares f₁ … f_L (and the down share of an up phase)
 	kill  []float64  // an up phase's expected time to its end, by spare count
-	// rec holds the recoveries' stretches, which do not depend on the
-	// pattern or the interval, by length (filled by recoveries, then
-	// only read).
-	rec map[float64]ephase
+	// dead is the first severity class whose exits nothing reads (an up
+	// phase's processor-down class, which the decision chain handles):
+	// their matrices are left nil (zero), as are the classes a block
+	// handles.
+	dead int
+	// rec holds the recoveries' stretches and their retry loops, which
+	// do not depend on the pattern or the interval, by level and length;
+	// lat the latencies' stretches, by length (filled by recoveries,
+	// then only read).
+	rec map[recKey]recPart
+	lat map[float64]stretch
+	// starts holds, by length, the top-level recoveries' spare laws at
+	// their end (upStart; filled while the model is built).
+	starts map[float64]*mat.Dense
 }
 
-// recoveries computes the stretches of pr's recoveries once, for every
-// evaluation.
+// recKey names the level-l recovery of t seconds of an L-level period.
+type recKey struct {
+	l, L int
+	t    float64
+}
+
+// recPart is a level-l recovery as a level-l block uses it: its stretch,
+// G = (I − R_retry)⁻¹ (the retries of severities below l, any at the top
+// level) and the exits it hands over (nil: none).
+type recPart struct {
+	r     ephase
+	g     *mat.Dense
+	rexit []*mat.Dense
+}
+
+// recoveries computes, once for every evaluation, the stretches of pr's
+// recoveries with their retry loops and those of its latencies (an
+// attempt of I + L_ℓ seconds is the stretch of I followed by that of
+// L_ℓ: stretch.then).
 func (ec *eventChain) recoveries(pr *Process) error {
-	ec.rec = map[float64]ephase{}
-	for _, lv := range pr.Levels {
+	ec.rec, ec.lat = map[recKey]recPart{}, map[float64]stretch{}
+	for l, lv := range pr.Levels {
 		t := lv.Recovery
 		if pr.CheckpointAfterRecovery {
 			t += lv.Latency
 		}
-		ph, err := ec.attempt(t)
+		rp, err := ec.recovery(l+1, len(pr.Levels), t)
 		if err != nil {
 			return err
 		}
-		ec.rec[t] = ph
+		ec.rec[recKey{l + 1, len(pr.Levels), t}] = rp
+		if _, ok := ec.lat[lv.Latency]; !ok {
+			if ec.lat[lv.Latency], err = ec.stretch(lv.Latency); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// recovery returns the level-l recovery of t seconds of an L-level
+// period: one attempt; severities below l (any at l = L) retry, l < L
+// escalates to l + 1, higher ones (and an up phase's last class, a
+// processor going down) are handed over.
+func (ec *eventChain) recovery(l, L int, t float64) (recPart, error) {
+	r, err := ec.attempt(t)
+	if err != nil {
+		return recPart{}, err
+	}
+	classes := len(ec.sev)
+	var retry *mat.Dense
+	rexit := make([]*mat.Dense, classes)
+	for s := range classes {
+		switch {
+		case s < l-1 || l == L && s < L:
+			retry = add(retry, r.exit[s])
+		case s == l-1:
+			rexit[l] = r.exit[s]
+		default:
+			rexit[s] = add(rexit[s], r.exit[s])
+		}
+	}
+	if retry == nil {
+		retry = mat.NewDense(ec.m1, ec.m1, nil)
+	}
+	g, err := loop(retry)
+	if err != nil {
+		return recPart{}, err
+	}
+	return recPart{r: r, g: g, rexit: rexit}, nil
 }
 
 // newEventChain returns the chain of sc on a fixed count a, or an error
@@ -74,6 +138,10 @@ func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 		sev = make([]float64, len(sev)+1)
 		sev[0], sev[len(sev)-1] = crash, 1-crash
 	}
+	dead := len(sev)
+	if up {
+		dead-- // the decision chain's
+	}
 	law := sc.System.FailureEvents.Law()
 	c, err := batchchain.New(n, a, sc.System.Lambda(), sc.System.Theta(), law)
 	if err != nil {
@@ -81,7 +149,7 @@ func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 	}
 	full, hits := c.Generator()
 	m1 := n - a + 1
-	ec := &eventChain{m1: m1, crash: crash, sev: sev, gen: mat.NewDense(m1, m1, nil), rhs: mat.NewDense(m1, 2*m1+2, nil)}
+	ec := &eventChain{m1: m1, crash: crash, sev: sev, dead: dead, gen: mat.NewDense(m1, m1, nil), rhs: mat.NewDense(m1, 2*m1+2, nil)}
 	// An up phase ends at a processor-down event: where it lands and the
 	// down period after it are the decision chain's (malleable.go).
 	down := make([]float64, a)
@@ -172,15 +240,17 @@ type ephase struct {
 }
 
 // then returns a followed by b: done = D_A D_B, exit = E_A + D_A E_B,
-// time = τ_A + D_A τ_B (ordered products: the matrices do not commute).
+// time = τ_A + D_A τ_B (ordered products: the matrices do not commute;
+// a nil exit is zero).
 func (a ephase) then(b ephase) ephase {
 	out := ephase{done: &mat.Dense{}, exit: make([]*mat.Dense, len(a.exit)), time: &mat.VecDense{}, run: &mat.VecDense{}}
 	out.done.Mul(a.done, b.done)
 	for s := range a.exit {
-		e := &mat.Dense{}
-		e.Mul(a.done, b.exit[s])
-		e.Add(e, a.exit[s])
-		out.exit[s] = e
+		if b.exit[s] == nil {
+			out.exit[s] = a.exit[s]
+			continue
+		}
+		out.exit[s] = add(a.exit[s], mul(a.done, b.exit[s]))
 	}
 	out.time.MulVec(a.done, b.time)
 	out.time.AddVec(out.time, a.time)
@@ -191,22 +261,27 @@ func (a ephase) then(b ephase) ephase {
 
 // identity returns the part that completes at once.
 func (ec *eventChain) identity() ephase {
-	out := ephase{done: mat.NewDense(ec.m1, ec.m1, nil), time: mat.NewVecDense(ec.m1, nil), run: mat.NewVecDense(ec.m1, nil)}
+	out := ephase{done: mat.NewDense(ec.m1, ec.m1, nil), exit: make([]*mat.Dense, len(ec.sev)), time: mat.NewVecDense(ec.m1, nil), run: mat.NewVecDense(ec.m1, nil)}
 	for j := range ec.m1 {
 		out.done.Set(j, j, 1)
-	}
-	for range ec.sev {
-		out.exit = append(out.exit, mat.NewDense(ec.m1, ec.m1, nil))
 	}
 	return out
 }
 
 // repeat returns n ≥ 0 copies of a in sequence, by squaring.
 func (ec *eventChain) repeat(a ephase, n int) ephase {
+	if n == 1 {
+		return a
+	}
 	out := ec.identity()
+	first := true
 	for ; n > 0; n >>= 1 {
 		if n&1 == 1 {
-			out = out.then(a)
+			if first {
+				out, first = a, false
+			} else {
+				out = out.then(a)
+			}
 		}
 		if n > 1 {
 			a = a.then(a)
@@ -215,37 +290,78 @@ func (ec *eventChain) repeat(a ephase, n int) ephase {
 	return out
 }
 
-// attempt returns a stretch of t seconds that any interruption ends, by
-// one exponential of the Van Loan block [[Ã, C], [0, 0]]·t (package
-// expm): e^{Ãt} and ∫₀ᵗ e^{Ãu}du·C with C = [diag(b) | land | down | 1].
-// A crash (severity 1 with several levels) restarts in place with the
-// same spares; any other severity s lands where the event left the
-// spares (land), after the down period it may start (down).
+// stretch is t seconds of the spare count while the application runs,
+// uninterrupted: e = e^{Ãt} and phi = Φ(t) = ∫₀ᵗ e^{Ãu}du.
+type stretch struct {
+	e, phi *mat.Dense
+}
+
+// stretch returns the stretch of t seconds: e^{Ãt} and Φ(t), what the
+// Van Loan (1978) block [[Ã, I], [0, 0]]·t = [[e^{Ãt}, Φ(t)], [0, I]]
+// holds, by expm.ExpIntegral (Ã is a sub-generator: a Metzler matrix).
+func (ec *eventChain) stretch(t float64) (stretch, error) {
+	var st stretch
+	st.e, st.phi = &mat.Dense{}, &mat.Dense{}
+	if err := expm.ExpIntegral(st.e, st.phi, ec.gen, t); err != nil {
+		return stretch{}, err
+	}
+	return st, nil
+}
+
+// then returns the stretch of a's length followed by b's, by the
+// semigroup property: e^{Ã(s+t)} = e^{Ãs}e^{Ãt} and Φ(s + t) = Φ(s) +
+// e^{Ãs}Φ(t) (sums and products of nonnegative matrices: no
+// cancellation).
+func (a stretch) then(b stretch) stretch {
+	out := stretch{e: mul(a.e, b.e), phi: mul(a.e, b.phi)}
+	out.phi.Add(out.phi, a.phi)
+	return out
+}
+
+// attempt returns a stretch of t seconds that any interruption ends.
 func (ec *eventChain) attempt(t float64) (ephase, error) {
-	m1, w := ec.m1, 2*ec.m1+2
-	blk := mat.NewDense(m1+w, m1+w, nil)
-	blk.Slice(0, m1, 0, m1).(*mat.Dense).Scale(t, ec.gen)
-	blk.Slice(0, m1, m1, m1+w).(*mat.Dense).Scale(t, ec.rhs)
-	var e mat.Dense
-	if err := expm.Exp(&e, blk, nil); err != nil {
+	st, err := ec.stretch(t)
+	if err != nil {
 		return ephase{}, err
 	}
-	out := ephase{done: mat.DenseCopyOf(e.Slice(0, m1, 0, m1)), time: mat.NewVecDense(m1, nil), run: mat.NewVecDense(m1, nil)}
+	return ec.phase(st), nil
+}
+
+// phase returns the part of a stretch that any interruption ends:
+// done = e^{Ãt} and, with C = [diag(b) | land | down | 1], Φ(t)·C. A
+// crash (severity 1 with several levels) restarts in place with the same
+// spares, f₁Φ·diag(b); any other severity s lands where the event left
+// the spares (land), after the down period it may start (down),
+// f_sΦ·land; the expected wall time Φ·(down + 1) and running time Φ·1.
+// Classes from ec.dead on and those of zero share are left nil.
+func (ec *eventChain) phase(st stretch) ephase {
+	m1 := ec.m1
+	out := ephase{done: st.e, exit: make([]*mat.Dense, len(ec.sev)), time: mat.NewVecDense(m1, nil), run: mat.NewVecDense(m1, nil)}
+	var land *mat.Dense
 	for s, f := range ec.sev {
-		x := &mat.Dense{}
-		if s == 0 && len(ec.sev) > 1 {
-			x.Scale(f, e.Slice(0, m1, m1, 2*m1))
-		} else {
-			x.Scale(f, e.Slice(0, m1, 2*m1, 3*m1))
+		if f == 0 || s >= ec.dead {
+			continue
 		}
-		out.exit = append(out.exit, x)
+		x := mat.NewDense(m1, m1, nil)
+		if s == 0 && len(ec.sev) > 1 {
+			for j := range m1 {
+				b := f * ec.rhs.At(j, j)
+				for i := range m1 {
+					x.Set(i, j, st.phi.At(i, j)*b)
+				}
+			}
+		} else {
+			if land == nil {
+				land = mul(st.phi, ec.rhs.Slice(0, m1, m1, 2*m1).(*mat.Dense))
+			}
+			x.Scale(f, land)
+		}
+		out.exit[s] = x
 	}
-	for j := range m1 {
-		run := e.At(j, 3*m1+1)
-		out.run.SetVec(j, run)
-		out.time.SetVec(j, run+e.At(j, 3*m1))
-	}
-	return out, nil
+	out.run.MulVec(st.phi, ec.rhs.ColView(2*m1+1))
+	out.time.MulVec(st.phi, ec.rhs.ColView(2*m1))
+	out.time.AddVec(out.time, out.run)
+	return out
 }
 
 // ecomposer is composer with matrices (docs/model.md section 12,
@@ -257,21 +373,40 @@ type ecomposer struct {
 	pattern  []int
 	interval float64
 	bodies   [MaxLevels][MaxLevels]*ephase
-	attempts map[float64]ephase
+	base     *stretch // the interval's stretch, computed on first use
 }
 
-func (c *ecomposer) attempt(t float64) (ephase, error) {
-	if ph, ok := c.attempts[t]; ok {
-		return ph, nil
+// segment returns the attempt of a segment ending with a level-k
+// checkpoint, I + L_k seconds: the interval's stretch followed by the
+// latency's (eventChain.recoveries), one exponential for every k.
+func (c *ecomposer) segment(k int) (ephase, error) {
+	lat := c.pr.Levels[k-1].Latency
+	l, ok := c.ec.lat[lat]
+	if !ok {
+		return c.ec.attempt(c.interval + lat)
 	}
-	if ph, ok := c.ec.rec[t]; ok {
-		return ph, nil
+	if c.base == nil {
+		st, err := c.ec.stretch(c.interval)
+		if err != nil {
+			return ephase{}, err
+		}
+		c.base = &st
 	}
-	ph, err := c.ec.attempt(t)
-	if err == nil {
-		c.attempts[t] = ph
+	return c.ec.phase(c.base.then(l)), nil
+}
+
+// recovery returns the level-l recovery, from the chain's cache when it
+// holds it.
+func (c *ecomposer) recovery(l int) (recPart, error) {
+	lv, L := c.pr.Levels[l-1], len(c.pr.Levels)
+	t := lv.Recovery
+	if c.pr.CheckpointAfterRecovery {
+		t += lv.Latency
 	}
-	return ph, err
+	if rp, ok := c.ec.rec[recKey{l, L, t}]; ok {
+		return rp, nil
+	}
+	return c.ec.recovery(l, L, t)
 }
 
 // body is composer.body with matrices.
@@ -282,7 +417,7 @@ func (c *ecomposer) body(l, k int) (ephase, error) {
 	var ph ephase
 	var err error
 	if l == 1 {
-		ph, err = c.attempt(c.interval + c.pr.Levels[k-1].Latency)
+		ph, err = c.segment(k)
 	} else if v := c.pattern[l-2]; v == 0 {
 		ph, err = c.body(l-1, k)
 	} else {
@@ -313,65 +448,64 @@ func (c *ecomposer) block(l, k int) (ephase, error) {
 	if err != nil {
 		return ephase{}, err
 	}
-	lv := c.pr.Levels[l-1]
-	t := lv.Recovery
-	if c.pr.CheckpointAfterRecovery {
-		t += lv.Latency
-	}
-	r, err := c.attempt(t)
+	rp, err := c.recovery(l)
 	if err != nil {
 		return ephase{}, err
 	}
-	L, m1, classes := len(c.pr.Levels), c.ec.m1, len(c.ec.sev)
-	// One recovery attempt: severities below l (any at l = L) retry, l < L
-	// escalates to l + 1, higher ones (and an up phase's last class, a
-	// processor going down) are handed over.
-	retry := mat.NewDense(m1, m1, nil)
-	rexit := make([]*mat.Dense, classes)
-	for s := range classes {
-		switch {
-		case s < l-1 || l == L && s < L:
-			retry.Add(retry, r.exit[s])
-		case s == l-1:
-			rexit[l] = r.exit[s]
-		default:
-			rexit[s] = add(rexit[s], r.exit[s])
-		}
-	}
-	g, err := loop(retry)
-	if err != nil {
-		return ephase{}, err
-	}
-	handled := mat.NewDense(m1, m1, nil)
+	r, m1, classes := rp.r, c.ec.m1, len(c.ec.sev)
+	var handled *mat.Dense
 	for s := range l {
-		handled.Add(handled, body.exit[s])
+		handled = add(handled, body.exit[s])
 	}
-	var hg, kmat mat.Dense
-	hg.Mul(handled, g)
-	kmat.Mul(&hg, r.done)
-	mm, err := loop(&kmat)
-	if err != nil {
-		return ephase{}, err
+	if handled == nil {
+		handled = mat.NewDense(m1, m1, nil)
 	}
+	hg := mul(handled, rp.g)
+	// M·X by solves with the LU factors of I − K.
+	mm := loopLU(mul(hg, r.done))
 	out := ephase{done: &mat.Dense{}, exit: make([]*mat.Dense, classes), time: &mat.VecDense{}, run: &mat.VecDense{}}
-	out.done.Mul(mm, body.done)
-	for s := range classes {
-		e := mat.NewDense(m1, m1, nil)
-		if s >= l {
-			var x mat.Dense
-			x.Mul(&hg, rexit[s])
-			x.Add(&x, body.exit[s])
-			e.Mul(mm, &x)
+	if err := mm.SolveTo(out.done, false, body.done); err != nil {
+		return ephase{}, loopErr(err)
+	}
+	for s := l; s < classes; s++ {
+		var x *mat.Dense
+		if rp.rexit[s] != nil {
+			x = mul(hg, rp.rexit[s])
 		}
-		out.exit[s] = e
+		if x = add(x, body.exit[s]); x != nil {
+			out.exit[s] = &mat.Dense{}
+			if err := mm.SolveTo(out.exit[s], false, x); err != nil {
+				return ephase{}, loopErr(err)
+			}
+		}
 	}
 	for _, v := range [][3]*mat.VecDense{{out.time, body.time, r.time}, {out.run, body.run, r.run}} {
 		var x mat.VecDense
-		x.MulVec(&hg, v[2])
+		x.MulVec(hg, v[2])
 		x.AddVec(&x, v[1])
-		v[0].MulVec(mm, &x)
+		if err := mm.SolveVecTo(v[0], false, &x); err != nil {
+			return ephase{}, loopErr(err)
+		}
 	}
 	return out, nil
+}
+
+// loopLU returns the LU factors of I − k, the loop of loop.
+func loopLU(k *mat.Dense) *mat.LU {
+	n, _ := k.Dims()
+	var a mat.Dense
+	a.Scale(-1, k)
+	for i := range n {
+		a.Set(i, i, 1+a.At(i, i))
+	}
+	var lu mat.LU
+	lu.Factorize(&a)
+	return &lu
+}
+
+// loopErr is loop's error for a solve with loopLU's factors.
+func loopErr(err error) error {
+	return fmt.Errorf("multilevel: a loop of the period with failure events is not left: %w", err)
 }
 
 // loop returns (I − k)⁻¹, the expected visits of a loop that returns with
@@ -384,7 +518,7 @@ func loop(k *mat.Dense) (*mat.Dense, error) {
 		a.Set(i, i, 1+a.At(i, i))
 	}
 	if err := inv.Inverse(&a); err != nil {
-		return nil, fmt.Errorf("multilevel: a loop of the period with failure events is not left: %w", err)
+		return nil, loopErr(err)
 	}
 	return &inv, nil
 }
@@ -397,7 +531,7 @@ func loop(k *mat.Dense) (*mat.Dense, error) {
 // the down time per running second and π·run, U a period's useful
 // computation.
 func (ec *eventChain) evaluate(pr *Process, pattern []int, interval float64, useful float64) (avail, eff, down, run float64, err error) {
-	c := &ecomposer{ec: ec, pr: pr, pattern: pattern, interval: interval, attempts: map[float64]ephase{}}
+	c := &ecomposer{ec: ec, pr: pr, pattern: pattern, interval: interval}
 	L := len(pr.Levels)
 	top, err := c.block(L, L)
 	if err != nil {
@@ -438,23 +572,33 @@ func periodStart(d *mat.Dense) (*mat.VecDense, error) {
 // level, t seconds on the up phase's chain, started with s spares: the
 // row s of (I − R_crash)⁻¹·R_done, crashes restarting the recovery (the
 // SCR model's choice at the top level); its sum is the probability that
-// the recovery completes before a processor goes down.
+// the recovery completes before a processor goes down. The matrix is
+// computed once per length (kept in ec.starts while the model is built).
 func (ec *eventChain) upStart(s int, t float64) ([]float64, error) {
-	r, err := ec.attempt(t)
-	if err != nil {
-		return nil, err
+	w, ok := ec.starts[t]
+	if !ok {
+		r, err := ec.attempt(t)
+		if err != nil {
+			return nil, err
+		}
+		var retry *mat.Dense
+		for c := range len(ec.sev) - 1 {
+			retry = add(retry, r.exit[c])
+		}
+		if retry == nil {
+			retry = mat.NewDense(ec.m1, ec.m1, nil)
+		}
+		g, err := loop(retry)
+		if err != nil {
+			return nil, err
+		}
+		w = mul(g, r.done)
+		if ec.starts == nil {
+			ec.starts = map[float64]*mat.Dense{}
+		}
+		ec.starts[t] = w
 	}
-	retry := mat.NewDense(ec.m1, ec.m1, nil)
-	for c := range len(ec.sev) - 1 {
-		retry.Add(retry, r.exit[c])
-	}
-	g, err := loop(retry)
-	if err != nil {
-		return nil, err
-	}
-	var v mat.VecDense
-	v.MulVec(r.done.T(), g.RowView(s))
-	return v.RawVector().Data, nil
+	return mat.Row(nil, s, w), nil
 }
 
 // upPeriods returns, by spare count at the start of an up phase's first
@@ -462,13 +606,9 @@ func (ec *eventChain) upStart(s int, t float64) ([]float64, error) {
 // goes down: (I − D)⁻¹D·1, D the period's done matrix (every class but
 // the last handled inside it).
 func (ec *eventChain) upPeriods(pr *Process, pattern []int, interval float64) (*mat.VecDense, error) {
-	c := &ecomposer{ec: ec, pr: pr, pattern: pattern, interval: interval, attempts: map[float64]ephase{}}
+	c := &ecomposer{ec: ec, pr: pr, pattern: pattern, interval: interval}
 	L := len(pr.Levels)
 	top, err := c.block(L, L)
-	if err != nil {
-		return nil, err
-	}
-	g, err := loop(top.done)
 	if err != nil {
 		return nil, err
 	}
@@ -478,7 +618,9 @@ func (ec *eventChain) upPeriods(pr *Process, pattern []int, interval float64) (*
 	}
 	var d, out mat.VecDense
 	d.MulVec(top.done, mat.NewVecDense(ec.m1, ones))
-	out.MulVec(g, &d)
+	if err := loopLU(top.done).SolveVecTo(&out, false, &d); err != nil {
+		return nil, loopErr(err)
+	}
 	return &out, nil
 }
 
