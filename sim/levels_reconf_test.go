@@ -58,46 +58,54 @@ func TestLevelsReconfigureAgainstModel(t *testing.T) {
 			sc.Application.Levels[top].Recovery = scenario.RecoveryLinear(100, 40, 0, tc.n)
 		}
 		name := fmt.Sprintf("%v L=%d V=%v", tc.pol, len(sc.Application.Levels), tc.v)
-		never := *sc // Reconfigure: never
-		sc.Reconfigure = scenario.AtCheckpoint
-		m, err := multilevel.New(sc)
+		reconfigureAgainstModel(t, name, sc, tc.I, tc.otherI, 23, tc.byOld)
+	}
+}
+
+// reconfigureAgainstModel checks sc with reconfiguration at top-level
+// checkpoints at interval I: the exact model lies within the
+// simulation's 99.9 % interval (seed), which rejects the model at
+// otherI and, unless byOld (a recovery cost by old count, which the
+// model without reconfiguration refuses with these shares), the model
+// without reconfiguration.
+func reconfigureAgainstModel(t *testing.T, name string, sc *scenario.Scenario, I, otherI float64, seed uint64, byOld bool) {
+	t.Helper()
+	never := *sc // Reconfigure: never
+	sc.Reconfigure = scenario.AtCheckpoint
+	m, err := multilevel.New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := m.Evaluate(nil, I)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sim.Run(context.Background(), sc, I, &sim.Settings{Seed: seed, RelTol: 0.002, Confidence: 0.999})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := m.Evaluate(nil, otherI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without := multilevel.Result{UWT: -1}
+	if !byOld {
+		mn, err := multilevel.New(&never)
 		if err != nil {
 			t.Fatal(err)
 		}
-		model, err := m.Evaluate(nil, tc.I)
-		if err != nil {
+		if without, err = mn.Evaluate(nil, I); err != nil {
 			t.Fatal(err)
 		}
-		res, err := sim.Run(context.Background(), sc, tc.I, &sim.Settings{Seed: 23, RelTol: 0.002, Confidence: 0.999})
-		if err != nil {
-			t.Fatal(err)
-		}
-		other, err := m.Evaluate(nil, tc.otherI)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The model without reconfiguration (not modelled with a cost by
-		// old count and crashes: the last case has the interval's check
-		// only).
-		without := multilevel.Result{UWT: -1}
-		if !tc.byOld {
-			mn, err := multilevel.New(&never)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if without, err = mn.Evaluate(nil, tc.I); err != nil {
-				t.Fatal(err)
-			}
-		}
-		t.Logf("%s: model %.5f, simulation %.5f ± %.5f (%v); I = %g: %.5f; without reconfiguration %.5f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, tc.otherI, other.UWT, without.UWT)
-		if !res.UWT.Contains(model.UWT) {
-			t.Errorf("%s: model %.6f outside the simulation's interval %.6f ± %.6f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
-		if res.UWT.Contains(other.UWT) {
-			t.Errorf("%s: no power: I = %g, UWT %.6f, is inside %.6f ± %.6f", name, tc.otherI, other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
-		if res.UWT.Contains(without.UWT) {
-			t.Errorf("%s: no power: the model without reconfiguration, UWT %.6f, is inside %.6f ± %.6f", name, without.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
+	}
+	t.Logf("%s: model %.5f, simulation %.5f ± %.5f (%v); I = %g: %.5f; without reconfiguration %.5f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, otherI, other.UWT, without.UWT)
+	if !res.UWT.Contains(model.UWT) {
+		t.Errorf("%s: model %.6f outside the simulation's interval %.6f ± %.6f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+	}
+	if res.UWT.Contains(other.UWT) {
+		t.Errorf("%s: no power: I = %g, UWT %.6f, is inside %.6f ± %.6f", name, otherI, other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+	}
+	if res.UWT.Contains(without.UWT) {
+		t.Errorf("%s: no power: the model without reconfiguration, UWT %.6f, is inside %.6f ± %.6f", name, without.UWT, res.UWT.Mean, res.UWT.HalfWidth)
 	}
 }

@@ -1,13 +1,10 @@
 package sim_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
-	"github.com/ckpt-markov/markov/multilevel"
 	"github.com/ckpt-markov/markov/scenario"
-	"github.com/ckpt-markov/markov/sim"
 )
 
 // TestLevelsReconfigureSeverity2: with reconfiguration at top-level
@@ -54,45 +51,6 @@ func TestLevelsReconfigureSeverity2(t *testing.T) {
 			sc.Application.Levels[2].Recovery = scenario.RecoveryLinear(100, 300, 0, tc.n)
 		}
 		name := fmt.Sprintf("%v f=%v V=%v old=%v", tc.pol, tc.sev, tc.v, tc.byOld)
-		never := *sc
-		sc.Reconfigure = scenario.AtCheckpoint
-		m, err := multilevel.New(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		model, err := m.Evaluate(nil, tc.I)
-		if err != nil {
-			t.Fatal(err)
-		}
-		other, err := m.Evaluate(nil, tc.otherI)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := sim.Run(context.Background(), sc, tc.I, &sim.Settings{Seed: 29, RelTol: 0.002, Confidence: 0.999})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The positional model without reconfiguration refuses a
-		// recovery by old count: the last case checks the interval only.
-		without := multilevel.Result{UWT: -1}
-		if !tc.byOld {
-			mn, err := multilevel.New(&never)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if without, err = mn.Evaluate(nil, tc.I); err != nil {
-				t.Fatal(err)
-			}
-		}
-		t.Logf("%s: model %.5f, simulation %.5f ± %.5f (%v); I = %g: %.5f; without reconfiguration %.5f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, tc.otherI, other.UWT, without.UWT)
-		if !res.UWT.Contains(model.UWT) {
-			t.Errorf("%s: model %.6f outside the simulation's interval %.6f ± %.6f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
-		if res.UWT.Contains(other.UWT) {
-			t.Errorf("%s: no power: I = %g, UWT %.6f, is inside %.6f ± %.6f", name, tc.otherI, other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
-		if res.UWT.Contains(without.UWT) {
-			t.Errorf("%s: no power: the model without reconfiguration, UWT %.6f, is inside %.6f ± %.6f", name, without.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
+		reconfigureAgainstModel(t, name, sc, tc.I, tc.otherI, 29, tc.byOld)
 	}
 }
