@@ -80,9 +80,8 @@ func TestEventsSingleSizes(t *testing.T) {
 // processors the multi-level model equals package uwt's single-level
 // batch model (its exact path: the chain of segments over (state, spares)
 // with the Van Loan rows of batchchain, solved for its stationary law)
-// to 1e-10 relative.
+// to 1e-12 relative, at four intervals.
 func TestEventsOneLevelIsUWT(t *testing.T) {
-	ctx := context.Background()
 	for _, tc := range []struct {
 		n, a       int
 		mttf, mttr float64
@@ -93,28 +92,7 @@ func TestEventsOneLevelIsUWT(t *testing.T) {
 		{10, 3, 2e5, 5e4, []float64{0.3, 0.3, 0, 0.4}},
 		{6, 1, 5e4, 1e4, []float64{0, 1}},
 	} {
-		sc := withEvents(t, oneLevel(t, tc.n, tc.a, tc.mttf, tc.mttr), tc.sizes)
-		m, err := New(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := uwt.New(ctx, sc, &uwt.Settings{Exact: true, Prune: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, I := range []float64{60, 1000, 7200, 40000} {
-			got, err := m.Evaluate(nil, I)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := ref.Evaluate(ctx, I)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := math.Abs(got.UWT-want.UWT) / want.UWT; d > 1e-12 {
-				t.Errorf("N=%d a=%d sizes %v I=%v: UWT %.15g, uwt %.15g (relative %.2g)", tc.n, tc.a, tc.sizes, I, got.UWT, want.UWT, d)
-			}
-		}
+		againstUWT(t, fmt.Sprintf("N=%d a=%d sizes %v", tc.n, tc.a, tc.sizes), withEvents(t, oneLevel(t, tc.n, tc.a, tc.mttf, tc.mttr), tc.sizes), false)
 	}
 }
 
