@@ -186,14 +186,14 @@ func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float6
 		}
 	}
 	app := ec.app
-	y, err := ph.SegmentsColumn(app.Recovery.Cost(a, a)+app.Latency[a-1], ec.interval+app.Latency[a-1])
+	y, err := ph.SegmentsWindow(app.Recovery.Cost(a, a)+app.Latency[a-1], ec.interval+app.Latency[a-1], cf.s0, cf.s0+len(cf.tau)-1)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
 	}
 	gain := app.WorkRate[a-1] * (ec.interval + app.Latency[a-1] - app.Overhead[a-1])
-	cf.w = make([]float64, len(cf.tau))
+	cf.w = y
 	for i := range cf.w {
-		cf.w[i] = gain * y[cf.s0+i]
+		cf.w[i] *= gain
 	}
 	cf.wAt = ec.interval
 	return cf.w, nil
