@@ -342,6 +342,20 @@ func (ph *Phase) checkBand(y []float64, t float64, b0, b1, s0, s1 int) ([]float6
 // exp(A·t)·1 ≤ e^{−ρ_min·t}·exp(S·t)·1 = e^{−ρ_min·t}·1 entrywise (as
 // Segments.Lower with ρ_max). It is +Inf for t = 0.
 func (ph *Phase) SegmentsBound(tr, t float64) float64 {
-	x := ph.hitMin * t
-	return math.Exp(-ph.hitMin*tr) * math.Exp(-x) / -math.Expm1(-x)
+	return SegmentsBoundAt(ph.hitMin, tr, t)
 }
+
+// SegmentsBoundAt is SegmentsBound of a phase whose smallest
+// interruption rate is hitMin (HitRates), for a caller that keeps the
+// rate and not the phase.
+func SegmentsBoundAt(hitMin, tr, t float64) float64 {
+	x := hitMin * t
+	return math.Exp(-hitMin*tr) * math.Exp(-x) / -math.Expm1(-x)
+}
+
+// HitRates returns ρ_min and ρ_max, the smallest and largest rates of
+// the interruptions over the spare counts: every spare count is
+// interrupted at a rate between them, so that the expected duration of
+// the up phase is at least 1/ρ_max from every start and SegmentsBound
+// holds.
+func (ph *Phase) HitRates() (lo, hi float64) { return ph.hitMin, ph.hitMax }
