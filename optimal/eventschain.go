@@ -32,8 +32,8 @@ const MaxEventsChainProcessors = 4096
 //	τ(s) = (S·1)(s),   Σ_{n'} P(n, n')·h(n') = (S·B·h)(s) / (S·B·1_W)(s),
 //	w(s) = ω(a)(I + L(a) − C(a))·(exp(A(R + L))·Σ_{k≥1} exp(A k (I + L))·1)(s)
 //
-// (HitSum, SegmentsColumn), the exit law renormalised over the window W
-// as the solver of New does. τ and the window's mass are independent of
+// (HitSum; SegmentsColumn, on a band of spare counts by SegmentsWindow),
+// the exit law renormalised over the window W as the solver of New does. τ and the window's mass are independent of
 // the interval and of h: computed once per count a. The improvement
 // takes every count a at once by these column forms, and skips the
 // counts whose bound on w cannot beat the current action in any state:
