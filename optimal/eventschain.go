@@ -60,6 +60,10 @@ type eventsChain struct {
 	lastA int
 }
 
+// segmentsWindow is batchchain.Phase.SegmentsWindow; the tests replace
+// it by the window of SegmentsColumn, the oracle of the band.
+var segmentsWindow = (*batchchain.Phase).SegmentsWindow
+
 // eventsConfig holds the columns of one count a over the window's spare
 // counts s = s0 .. s0 + len(tau) − 1 (the states n = a + s).
 type eventsConfig struct {
@@ -189,7 +193,7 @@ func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float6
 		}
 	}
 	app := ec.app
-	y, err := ph.SegmentsWindow(app.Recovery.Cost(a, a)+app.Latency[a-1], ec.interval+app.Latency[a-1], cf.s0, cf.s0+len(cf.tau)-1)
+	y, err := segmentsWindow(ph, app.Recovery.Cost(a, a)+app.Latency[a-1], ec.interval+app.Latency[a-1], cf.s0, cf.s0+len(cf.tau)-1)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
 	}
