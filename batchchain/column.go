@@ -3,6 +3,7 @@ package batchchain
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Column forms of the up phase: the quantities of Exit and Segments for
@@ -62,28 +63,48 @@ func (ph *Phase) HitSum(h []float64, lo int) []float64 {
 	return out
 }
 
-// columnK is K = I + A/Λ by spare count, for products on the column.
+// columnK is K = I + A/Λ by spare count on a band b0..b1 of them
+// (indices from b0), for products on the column: the moves out of the
+// band are left out, so that the products are those of the process
+// killed on leaving it (the whole range 0..m kills nothing).
 type columnK struct {
 	kmax           int
 	stay, upS, dnS []float64 // 1 − out_j/Λ, up_j/Λ, dn[j,k]/Λ
 }
 
-func (ph *Phase) columnK(lam float64) *columnK {
-	m, kmax := ph.c.m, ph.kmax
-	ck := &columnK{kmax: kmax, stay: make([]float64, m+1), upS: make([]float64, m+1), dnS: make([]float64, (m+1)*kmax)}
-	for j := 0; j <= m; j++ {
+func (ph *Phase) columnK(lam float64, b0, b1 int) *columnK {
+	kmax, nb := ph.kmax, b1-b0+1
+	ck := &columnK{kmax: kmax, stay: make([]float64, nb), upS: make([]float64, nb), dnS: make([]float64, nb*kmax)}
+	for i := range nb {
+		j := b0 + i
 		out := ph.up[j]
 		for k, d := range ph.dn[j*kmax : (j+1)*kmax] {
 			out += d
-			ck.dnS[j*kmax+k] = d / lam
+			ck.dnS[i*kmax+k] = d / lam
 		}
 		for _, h := range ph.hit[j*kmax : (j+1)*kmax] {
 			out += h
 		}
-		ck.stay[j] = 1 - out/lam
-		ck.upS[j] = ph.up[j] / lam
+		ck.stay[i] = 1 - out/lam
+		ck.upS[i] = ph.up[j] / lam
 	}
 	return ck
+}
+
+// bandRates returns the largest exit rate and the smallest interruption
+// rate over the spare counts b0..b1 (Rate and ρ_min on the band).
+func (ph *Phase) bandRates(b0, b1 int) (lam, hitMin float64) {
+	kmax := ph.kmax
+	hitMin = math.Inf(1)
+	for j := b0; j <= b1; j++ {
+		lam = math.Max(lam, float64(ph.c.a+j)*ph.c.rate+ph.up[j])
+		var h float64
+		for _, v := range ph.hit[j*kmax : (j+1)*kmax] {
+			h += v
+		}
+		hitMin = math.Min(hitMin, h)
+	}
+	return lam, hitMin
 }
 
 // apply sets dst = K·z and returns max_j dst_j (z ≥ 0).
@@ -134,29 +155,46 @@ const MaxColumnProducts = 1 << 22
 // for t not finite and positive, tr not finite and non-negative, or more
 // than MaxColumnProducts products.
 func (ph *Phase) SegmentsColumn(tr, t float64) ([]float64, error) {
-	if !(t > 0) || math.IsInf(t, 0) {
-		return nil, fmt.Errorf("batchchain: SegmentsColumn: t = %v is not a finite positive time", t)
-	}
-	if err := checkTime("tr", tr); err != nil {
+	if err := checkSegments(tr, t); err != nil {
 		return nil, err
 	}
-	m := ph.c.m
-	lam := ph.Rate()
-	r := 1 - ph.hitMin/lam
+	return ph.segmentsOn(tr, t, 0, ph.c.m)
+}
+
+func checkSegments(tr, t float64) error {
+	if !(t > 0) || math.IsInf(t, 0) {
+		return fmt.Errorf("batchchain: SegmentsColumn: t = %v is not a finite positive time", t)
+	}
+	return checkTime("tr", tr)
+}
+
+// segmentsOn is SegmentsColumn for the process killed on leaving the
+// spare counts b0..b1 (entry i for b0 + i), uniformized at the band's
+// largest exit rate. The closed form of the flat weights needs the
+// resolvent of the whole range (Solve): on a smaller band the sum goes
+// on with c_n = 1/(Λt) to the ladder's stop.
+func (ph *Phase) segmentsOn(tr, t float64, b0, b1 int) ([]float64, error) {
+	full := b0 == 0 && b1 == ph.c.m
+	lam, hitMin := ph.Rate(), ph.hitMin
+	if !full {
+		lam, hitMin = ph.bandRates(b0, b1)
+	}
+	nb := b1 - b0 + 1
+	r := 1 - hitMin/lam
 	x := lam * t
 	w := NewWeights(x)
-	z, next := make([]float64, m+1), make([]float64, m+1)
+	z, next := make([]float64, nb), make([]float64, nb)
 	for j := range z {
 		z[j] = 1
 	}
-	u := make([]float64, m+1)
-	ck := ph.columnK(lam)
+	u := make([]float64, nb)
+	ck := ph.columnK(lam, b0, b1)
 	zmax := 1.0
 	for n := 0; ; n++ {
 		if n >= MaxColumnProducts {
-			return nil, fmt.Errorf("batchchain: SegmentsColumn on a = %d of n = %d needs more than MaxColumnProducts = %d products (interruptions %.3g times rarer than the spare count's moves)", ph.c.a, ph.c.n, MaxColumnProducts, lam/ph.hitMin)
+			return nil, fmt.Errorf("batchchain: SegmentsColumn on a = %d of n = %d needs more than MaxColumnProducts = %d products (interruptions %.3g times rarer than the spare count's moves)", ph.c.a, ph.c.n, MaxColumnProducts, lam/hitMin)
 		}
-		if n >= w.flat {
+		if full && n >= w.flat {
 			// c_k = 1/x for every k ≥ n: the rest is
 			// (1/x)·Σ_{k≥n} Kᵏ·1 = (Λ/x)·(−A)⁻¹·Kⁿ·1, one column solve.
 			for j, v := range ph.Solve(z) {
@@ -186,7 +224,7 @@ func (ph *Phase) SegmentsColumn(tr, t float64) ([]float64, error) {
 		return u, nil
 	}
 	pw, left, right := poisson(lam*tr, 0x1p-60)
-	y := make([]float64, m+1)
+	y := make([]float64, nb)
 	for n := 0; n <= right; n++ {
 		if n >= left {
 			c := pw[n-left]
@@ -200,6 +238,103 @@ func (ph *Phase) SegmentsColumn(tr, t float64) ([]float64, error) {
 	return y, nil
 }
 
+// SegmentsWindow returns SegmentsColumn(tr, t)[s0 : s1+1] (0 ≤ s0 ≤
+// s1 ≤ m) from products on a band b0..b1 of spare counts around the
+// window, the process killed on leaving it, when that is cheaper and
+// provably within the tolerance. The killed sum y_b is below the true y,
+// and the segments lost are those committed after the escape, before the
+// interruption: after any time at most Σ_{k≥0} qᵏ = 1/(1 − q) of them
+// (q = e^{−ρ_min·t}, as SegmentsBound). The escape probability P_e(s)
+// is at most Λ·(−A)⁻¹·1_out(s) (Solve): the expected time spent out of
+// the band, at least 1/Λ per escape. So
+//
+//	0 ≤ y(s) − y_b(s) ≤ Λ·((−A)⁻¹·1_out)(s)/(1 − q),
+//
+// and the band, widened from the window by twice its width and doubled
+// until then, is taken when that bound is at most expectedRel/2 of the
+// lower bound e^{−ρ_max·tr}·q'/(1 − q') on y, q' = e^{−ρ_max·t}
+// (Segments.Lower), and at most expectedRel·y_b once summed: every entry
+// is within about 1e-14 of itself, as SegmentsColumn's. Otherwise, or
+// when the whole range with its closed form for flat weights costs fewer
+// operations, it is SegmentsColumn. Errors as SegmentsColumn's, and for
+// a window out of 0..m.
+func (ph *Phase) SegmentsWindow(tr, t float64, s0, s1 int) ([]float64, error) {
+	if err := checkSegments(tr, t); err != nil {
+		return nil, err
+	}
+	m := ph.c.m
+	if s0 < 0 || s1 < s0 || s1 > m {
+		return nil, fmt.Errorf("batchchain: SegmentsWindow: window [%d, %d] is not within the spare counts 0..%d", s0, s1, m)
+	}
+	if b0, b1, ok := ph.band(tr, t, s0, s1); ok {
+		y, err := ph.segmentsOn(tr, t, b0, b1)
+		if err != nil {
+			return nil, err
+		}
+		if y, ok = ph.checkBand(y, t, b0, b1, s0, s1); ok {
+			return y, nil
+		}
+	}
+	y, err := ph.segmentsOn(tr, t, 0, m)
+	if err != nil {
+		return nil, err
+	}
+	return y[s0 : s1+1], nil
+}
+
+// escape returns Λ·((−A)⁻¹·1_out)/(1 − q), the bound of SegmentsWindow
+// on the segments the band b0..b1 loses, over the spare counts 0..m.
+func (ph *Phase) escape(t float64, b0, b1 int) []float64 {
+	out := make([]float64, ph.c.m+1)
+	for j := range out {
+		if j < b0 || j > b1 {
+			out[j] = 1
+		}
+	}
+	f := ph.Rate() / -math.Expm1(-ph.hitMin*t)
+	x := ph.Solve(out)
+	for j := range x {
+		x[j] *= f
+	}
+	return x
+}
+
+// band returns the band of SegmentsWindow, ok false for the whole range.
+func (ph *Phase) band(tr, t float64, s0, s1 int) (b0, b1 int, ok bool) {
+	m := ph.c.m
+	q := math.Exp(-ph.hitMax * t)
+	lower := math.Exp(-ph.hitMax*tr) * q / (1 - q)
+	// Operations of the whole range with its closed form, at most.
+	lam := ph.Rate()
+	fullOps := float64(m+1) * math.Min(float64(NewWeights(lam*t).flat), lam/ph.hitMin*32.3)
+	for margin := 8; ; margin *= 2 {
+		b0, b1 = max(s0-margin, 0), min(s1+margin, m)
+		if b0 == 0 && b1 == m {
+			return 0, 0, false
+		}
+		if blam, bhit := ph.bandRates(b0, b1); float64(b1-b0+1)*blam/bhit*32.3 >= fullOps {
+			return 0, 0, false
+		}
+		esc := ph.escape(t, b0, b1)
+		if slices.Max(esc[s0:s1+1]) <= expectedRel/2*lower {
+			return b0, b1, true
+		}
+	}
+}
+
+// checkBand returns the window of the band's sums y (entry i for b0 + i)
+// and whether the escape bound holds against them.
+func (ph *Phase) checkBand(y []float64, t float64, b0, b1, s0, s1 int) ([]float64, bool) {
+	esc := ph.escape(t, b0, b1)
+	win := y[s0-b0 : s1-b0+1]
+	for i, v := range win {
+		if !(esc[s0+i] <= expectedRel*v) {
+			return nil, false
+		}
+	}
+	return win, true
+}
+
 // SegmentsBound returns an upper bound on every entry of
 // SegmentsColumn(tr, t): e^{−ρ_min·tr}·q/(1 − q), q = e^{−ρ_min·t},
 // ρ_min the smallest interruption rate over the spare counts. A differs
@@ -207,6 +342,20 @@ func (ph *Phase) SegmentsColumn(tr, t float64) ([]float64, error) {
 // exp(A·t)·1 ≤ e^{−ρ_min·t}·exp(S·t)·1 = e^{−ρ_min·t}·1 entrywise (as
 // Segments.Lower with ρ_max). It is +Inf for t = 0.
 func (ph *Phase) SegmentsBound(tr, t float64) float64 {
-	x := ph.hitMin * t
-	return math.Exp(-ph.hitMin*tr) * math.Exp(-x) / -math.Expm1(-x)
+	return SegmentsBoundAt(ph.hitMin, tr, t)
 }
+
+// SegmentsBoundAt is SegmentsBound of a phase whose smallest
+// interruption rate is hitMin (HitRates), for a caller that keeps the
+// rate and not the phase.
+func SegmentsBoundAt(hitMin, tr, t float64) float64 {
+	x := hitMin * t
+	return math.Exp(-hitMin*tr) * math.Exp(-x) / -math.Expm1(-x)
+}
+
+// HitRates returns ρ_min and ρ_max, the smallest and largest rates of
+// the interruptions over the spare counts: every spare count is
+// interrupted at a rate between them, so that the expected duration of
+// the up phase is at least 1/ρ_max from every start and SegmentsBound
+// holds.
+func (ph *Phase) HitRates() (lo, hi float64) { return ph.hitMin, ph.hitMax }

@@ -189,3 +189,124 @@ func denseColumn(t *testing.T, a *mat.Dense, n1 int, tr, tt float64) ([]float64,
 	y.MulVec(pr, &u)
 	return y.RawVector().Data, pr
 }
+
+// windowCases are phases whose spare count lives in a narrow range
+// against its span (desktop grids: MTTF 8 h, MTTR 4 h, few processors
+// used among many), with the window of spare counts SegmentsWindow is
+// asked for: ±4 standard deviations of the functional count around its
+// mean 2n/3, as optimal's window of decision states.
+var windowCases = []struct {
+	n, a  int
+	sizes []float64
+}{
+	{600, 3, []float64{1}},
+	{600, 40, []float64{0.5, 0, 0, 0.1, 0.1, 0.1, 0.1, 0.1}},
+	{1000, 10, []float64{0.6, 0.3, 0.1}},
+}
+
+// windowOf returns the phase of a window case and its window of spare
+// counts.
+func windowOf(t *testing.T, n, a int, sizes []float64) (ph *Phase, s0, s1 int) {
+	t.Helper()
+	c, err := New(n, a, 1/(8*hour), 1/(4*hour), sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ph, err = c.Phase(); err != nil {
+		t.Fatal(err)
+	}
+	mean, sd := 2*float64(n)/3, math.Sqrt(2*float64(n)/9)
+	return ph, int(mean-4*sd) - a, int(mean+4*sd) - a
+}
+
+// TestSegmentsWindowMatchesColumn: SegmentsWindow equals the window of
+// SegmentsColumn (itself checked against dense exponentials above) to
+// 3e-14 of each entry (each is within 1e-14 of the exact value) plus
+// the rounding of their different sums, about ln(10¹⁴)·Λ/ρ_min products
+// of at most 1e-16 each (Λ/ρ_min up to about 1500 here), for segments from 1/100 to 20 times the mean time to an
+// interruption, recoveries of 0 and 0.3 of it; the segments of 0.3 and
+// 1 times the mean time take a band narrower than the range (band), so
+// that the killed sums are what is compared (the shortest ones take the
+// whole range, whose closed form for flat weights is cheaper).
+func TestSegmentsWindowMatchesColumn(t *testing.T) {
+	for _, tc := range windowCases {
+		ph, s0, s1 := windowOf(t, tc.n, tc.a, tc.sizes)
+		rho := ph.hitMin
+		for _, tt := range []float64{1e-2 / rho, 0.3 / rho, 1 / rho, 20 / rho} {
+			for _, tr := range []float64{0, 0.3 / rho} {
+				_, _, banded := ph.band(tr, tt, s0, s1)
+				if !banded && tt >= 0.3/rho && tt <= 1/rho {
+					t.Errorf("n=%d a=%d t=%.3g tr=%.3g: no band", tc.n, tc.a, tt, tr)
+				}
+				got, err := ph.SegmentsWindow(tr, tt, s0, s1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := ph.SegmentsColumn(tr, tt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != s1-s0+1 {
+					t.Fatalf("n=%d a=%d: %d entries, want %d", tc.n, tc.a, len(got), s1-s0+1)
+				}
+				tol := 3e-14 + 32.3*ph.Rate()/ph.hitMin*1e-16
+				for i, v := range got {
+					if w := want[s0+i]; !(math.Abs(v-w) <= tol*w) {
+						t.Errorf("n=%d a=%d t=%.3g tr=%.3g banded=%v: y[%d] = %.17g, SegmentsColumn %.17g", tc.n, tc.a, tt, tr, banded, s0+i, v, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSegmentsWindowEscapeBound: on bands from 1 to 256 spare counts
+// beyond the window, the killed sums are below SegmentsColumn's and
+// within the escape bound of them (0 ≤ y − y_b ≤ escape, to 1e-13 of y
+// for rounding); the power check: the narrowest bands lose more than
+// the tolerance (y − y_b > 1e-10·y somewhere), and checkBand rejects
+// them, so a band too narrow is not taken silently.
+func TestSegmentsWindowEscapeBound(t *testing.T) {
+	for _, tc := range windowCases {
+		ph, s0, s1 := windowOf(t, tc.n, tc.a, tc.sizes)
+		tt, tr := 0.5/ph.hitMin, 0.1/ph.hitMin
+		full, err := ph.SegmentsColumn(tr, tt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, margin := range []int{1, 4, 16, 64, 256} {
+			b0, b1 := max(s0-margin, 0), min(s1+margin, ph.c.m)
+			yb, err := ph.segmentsOn(tr, tt, b0, b1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			esc := ph.escape(tt, b0, b1)
+			worst := 0.0
+			for s := s0; s <= s1; s++ {
+				y, d := full[s], full[s]-yb[s-b0]
+				if d < -1e-13*y || d > esc[s]+1e-13*y {
+					t.Errorf("n=%d a=%d margin=%d: y[%d] = %.17g, band %.17g, escape bound %.3g", tc.n, tc.a, margin, s, y, yb[s-b0], esc[s])
+				}
+				worst = max(worst, d/y)
+			}
+			_, ok := ph.checkBand(yb, tt, b0, b1, s0, s1)
+			if margin == 1 && (worst <= 1e-10 || ok) {
+				t.Errorf("n=%d a=%d margin=1: band loses %.3g of y, checkBand %v: the power check fails", tc.n, tc.a, worst, ok)
+			}
+		}
+	}
+}
+
+// TestSegmentsWindowErrors: windows out of the spare counts and the
+// times SegmentsColumn refuses are errors.
+func TestSegmentsWindowErrors(t *testing.T) {
+	ph, _, _ := windowOf(t, 60, 2, []float64{1})
+	for _, tc := range []struct {
+		tr, t  float64
+		s0, s1 int
+	}{{0, 1, -1, 3}, {0, 1, 4, 3}, {0, 1, 0, 59}, {0, 0, 0, 3}, {-1, 1, 0, 3}, {0, math.Inf(1), 0, 3}} {
+		if _, err := ph.SegmentsWindow(tc.tr, tc.t, tc.s0, tc.s1); err == nil {
+			t.Errorf("tr=%v t=%v window [%d, %d]: no error", tc.tr, tc.t, tc.s0, tc.s1)
+		}
+	}
+}

@@ -153,7 +153,19 @@
 // (Λ/ρ_min)·ln(10¹⁴) products of O(m·K_max), large for a small a among
 // many spares; Phase.SegmentsBound, e^{−ρ_min t_R}·q/(1 − q) with
 // q = e^{−ρ_min t}, bounds every entry (exp(A t)·1 ≤ e^{−ρ_min t}·1), so
-// that a caller can skip the counts that cannot matter.
+// that a caller can skip the counts that cannot matter. Phase.SegmentsWindow
+// gives the entries of a window of starts from the same sum on a band of
+// spare counts around it, the process killed on leaving the band: it
+// loses at most Λ·((−A)⁻¹·1_out)(s)/(1 − q) (the escape probability is
+// at most Λ times the expected time out of the band, one Solve; after an
+// escape at most 1/(1 − q) segments commit), and the band is widened
+// until that is at most 1e-14 of each entry. The spare count of a few
+// processors among many lives near its mean, so the band is narrow and
+// its largest rate Λ smaller: N = 4096, a = 6 takes 1475 of 4091 spare
+// counts and Λ/ρ_min 802 instead of 4773 (TestSegmentsWindowMatchesColumn:
+// SegmentsColumn to 3e-14 plus the rounding of the longer sum;
+// TestSegmentsWindowEscapeBound: the loss is within the bound, and a band
+// too narrow loses more than 1e-10 and is refused).
 //
 // # Performance
 //

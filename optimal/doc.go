@@ -275,8 +275,14 @@
 // Settings.Full), and the rows of every count a come from the column
 // forms of package batchchain (Phase.Solve, HitSum, SegmentsColumn):
 // τ and the window's mass once per count, the exit values and rewards
-// per improvement, the counts on internal/pool, those whose bound on w
-// cannot beat the current action skipped (exact: no result changes);
+// per improvement (SegmentsWindow: on a band of spare counts around the
+// window, within the tolerance of SegmentsColumn), the counts on
+// internal/pool, those whose bound on w cannot beat the current action
+// skipped (exact: no result changes); SingleIntervalEvents's scan leaves
+// out the intervals whose upper bound on g*(I) (eventsChain.intervalBound:
+// g ≤ max w/τ) is below the best g* found, with the result of the whole
+// scan (TestIntervalBound, TestScanPrunedMatchesFull: the same bits, fewer
+// than half the points evaluated);
 // N ≤ MaxEventsChainProcessors. Both share the policy iteration
 // (solveEventsAt) and its dense evaluation over the states. The tests
 // hold g*(I) against the enumeration of every vector with package uwt's

@@ -1,6 +1,7 @@
 package optimal
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -103,6 +104,9 @@ func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.
 // SingleIntervalEvents maximises g*(I) of FixedIntervalEvents over I:
 // Brent's method on log I from the largest of a coarse scan (I from 1 s
 // to 10⁷ s, 8 points per decade), to a relative tolerance of 1e-6 in I.
+// On the chain of up phases the scan leaves out the intervals whose
+// upper bound on g*(I) is below the best g* found (scanIntervals): the
+// result is that of the whole scan.
 func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario.Application, s *Settings) (EventsResult, error) {
 	set, err := s.withDefaults()
 	if err != nil {
@@ -112,6 +116,11 @@ func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario
 	if err != nil {
 		return EventsResult{}, err
 	}
+	return searchEvents(m, set)
+}
+
+// searchEvents is SingleIntervalEvents on the model m.
+func searchEvents(m eventsModel, set Settings) (EventsResult, error) {
 	var best EventsResult
 	g := func(u float64) (float64, error) {
 		r, err := solveEventsAt(m, set, math.Exp(u))
@@ -125,18 +134,12 @@ func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario
 	}
 	const perDecade, decades = 8, 7
 	us := make([]float64, perDecade*decades+1)
-	fs := make([]float64, len(us))
-	k := 0
 	for i := range us {
 		us[i] = float64(i) / perDecade * math.Ln10
-		f, err := g(us[i])
-		if err != nil {
-			return EventsResult{}, err
-		}
-		fs[i] = f
-		if f > fs[k] {
-			k = i
-		}
+	}
+	fs, k, err := scanIntervals(m, g, us)
+	if err != nil {
+		return EventsResult{}, err
 	}
 	best.IntervalStatus = uwt.Converged
 	switch k {
@@ -151,6 +154,67 @@ func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario
 		return EventsResult{}, err
 	}
 	return best, nil
+}
+
+// intervalBounder is an eventsModel with an upper bound on g*(I) at
+// every interval (eventsChain.intervalBound).
+type intervalBounder interface {
+	intervalBound(interval float64) (float64, error)
+}
+
+// scanIntervals evaluates g on the grid us of log intervals and returns
+// the values and the index k of the largest (the first on ties), as a
+// scan of every point would. With an upper bound on g*(I)
+// (intervalBounder) it takes the points by decreasing bound and stops at
+// the first whose bound is below the largest value so far: those left
+// cannot be the largest, and are not evaluated (their value is −∞ in
+// fs) but for the neighbours of k, which Brent's method starts from.
+func scanIntervals(m eventsModel, g func(float64) (float64, error), us []float64) ([]float64, int, error) {
+	fs := make([]float64, len(us))
+	ub := make([]float64, len(us))
+	for i := range fs {
+		fs[i], ub[i] = math.Inf(-1), math.Inf(1)
+	}
+	if b, ok := m.(intervalBounder); ok {
+		for i, u := range us {
+			var err error
+			if ub[i], err = b.intervalBound(math.Exp(u)); err != nil {
+				return nil, 0, err
+			}
+		}
+	}
+	order := make([]int, len(us))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(ub[j], ub[i]) })
+	top := math.Inf(-1)
+	for _, i := range order {
+		if ub[i] < top {
+			break
+		}
+		f, err := g(us[i])
+		if err != nil {
+			return nil, 0, err
+		}
+		fs[i], top = f, math.Max(top, f)
+	}
+	k := 0
+	for i, f := range fs {
+		if f > fs[k] {
+			k = i
+		}
+	}
+	for _, j := range []int{k - 1, k + 1} {
+		if j >= 0 && j < len(us) && math.IsInf(fs[j], -1) {
+			f, err := g(us[j])
+			if err != nil {
+				return nil, 0, err
+			}
+			fs[j] = f
+		}
+	}
+	return fs, k, nil
 }
 
 func newEventsProcess(ctx context.Context, sys scenario.System, app scenario.Application) (*eventsProcess, error) {

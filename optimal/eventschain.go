@@ -32,8 +32,8 @@ const MaxEventsChainProcessors = 4096
 //	τ(s) = (S·1)(s),   Σ_{n'} P(n, n')·h(n') = (S·B·h)(s) / (S·B·1_W)(s),
 //	w(s) = ω(a)(I + L(a) − C(a))·(exp(A(R + L))·Σ_{k≥1} exp(A k (I + L))·1)(s)
 //
-// (HitSum, SegmentsColumn), the exit law renormalised over the window W
-// as the solver of New does. τ and the window's mass are independent of
+// (HitSum; SegmentsColumn, on a band of spare counts by SegmentsWindow),
+// the exit law renormalised over the window W as the solver of New does. τ and the window's mass are independent of
 // the interval and of h: computed once per count a. The improvement
 // takes every count a at once by these column forms, and skips the
 // counts whose bound on w cannot beat the current action in any state:
@@ -51,11 +51,18 @@ type eventsChain struct {
 	workers       int
 	interval      float64
 	cfg           []*eventsConfig // by count a; nil until needed
+	// hits holds ρ_min and ρ_max of each count's up phase (intervalBound;
+	// nil until needed).
+	hits [][2]float64
 	// last is the phase of the count lastA of the last row built (the
 	// evaluation's rows come grouped by count).
 	last  *batchchain.Phase
 	lastA int
 }
+
+// segmentsWindow is batchchain.Phase.SegmentsWindow; the tests replace
+// it by the window of SegmentsColumn, the oracle of the band.
+var segmentsWindow = (*batchchain.Phase).SegmentsWindow
 
 // eventsConfig holds the columns of one count a over the window's spare
 // counts s = s0 .. s0 + len(tau) − 1 (the states n = a + s).
@@ -186,14 +193,14 @@ func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float6
 		}
 	}
 	app := ec.app
-	y, err := ph.SegmentsColumn(app.Recovery.Cost(a, a)+app.Latency[a-1], ec.interval+app.Latency[a-1])
+	y, err := segmentsWindow(ph, app.Recovery.Cost(a, a)+app.Latency[a-1], ec.interval+app.Latency[a-1], cf.s0, cf.s0+len(cf.tau)-1)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
 	}
 	gain := app.WorkRate[a-1] * (ec.interval + app.Latency[a-1] - app.Overhead[a-1])
-	cf.w = make([]float64, len(cf.tau))
+	cf.w = y
 	for i := range cf.w {
-		cf.w[i] = gain * y[cf.s0+i]
+		cf.w[i] *= gain
 	}
 	cf.wAt = ec.interval
 	return cf.w, nil
@@ -441,4 +448,48 @@ func (ec *eventsChain) choose(act []int, cur []float64, cols []qColumn, g float6
 		}
 	}
 	return changed, nil
+}
+
+// intervalBound returns an upper bound on g*(I) at every interval I:
+// the average reward of any policy is Σπ·w/Σπ·τ over the stationary law
+// π of its decision states, at most the largest w/τ of any state and
+// count; w ≤ ω(a)·max(0, t − C(a))·y with t = I + L(a), y at most
+// SegmentsBound and at most τ/t (the committed segments last at most
+// the phase), and τ ≥ 1/ρ_max (interruptions come at a rate of at most
+// ρ_max), so
+//
+//	g*(I) ≤ max_a ω(a)·max(0, t − C(a))·min(1/t, ρ_max·SegmentsBound).
+//
+// The rates ρ_min, ρ_max of every count are computed on the first call
+// (a phase per count, kept as two numbers).
+func (ec *eventsChain) intervalBound(interval float64) (float64, error) {
+	app := ec.app
+	if ec.hits == nil {
+		hits := make([][2]float64, ec.hi+1)
+		for a := 1; a <= ec.hi; a++ {
+			if err := ec.ctx.Err(); err != nil {
+				return 0, err
+			}
+			if app.WorkRate[a-1] > 0 {
+				ph, err := ec.phase(a)
+				if err != nil {
+					return 0, err
+				}
+				hits[a][0], hits[a][1] = ph.HitRates()
+			}
+		}
+		ec.hits = hits
+	}
+	var ub float64
+	for a := 1; a <= ec.hi; a++ {
+		if app.WorkRate[a-1] <= 0 {
+			continue
+		}
+		lo, hi := ec.hits[a][0], ec.hits[a][1]
+		t := interval + app.Latency[a-1]
+		gain := app.WorkRate[a-1] * max(0, t-app.Overhead[a-1])
+		sb := batchchain.SegmentsBoundAt(lo, app.Recovery.Cost(a, a)+app.Latency[a-1], t)
+		ub = math.Max(ub, gain*math.Min(1/t, hi*sb))
+	}
+	return ub, nil
 }

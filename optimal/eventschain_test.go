@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-markov/markov/batchchain"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -258,5 +259,133 @@ func TestEventsChainPower(t *testing.T) {
 		if d := relDiff(got.UWT, want.UWT); d < 1e-6 {
 			t.Errorf("%s: the wrong model's g* %.15g is within %.2g of the dense %.15g", name, got.UWT, d, want.UWT)
 		}
+	}
+}
+
+// noBound hides the interval bound of a model: scanIntervals then
+// evaluates every point, the oracle of the pruned scan.
+type noBound struct{ eventsModel }
+
+// chainModel returns the chain of up phases of c with default settings.
+func chainModel(t *testing.T, c chainCase) (eventsModel, Settings) {
+	t.Helper()
+	set, err := (*Settings)(nil).withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, app := c.system()
+	m, err := newEventsModel(context.Background(), sys, app, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.(intervalBounder); !ok {
+		t.Fatalf("%s: the model has no interval bound", c.name)
+	}
+	return m, set
+}
+
+// TestIntervalBound: eventsChain.intervalBound is at least g*(I) (to
+// 1e-12 relative, the rounding of g*) at intervals from 1 s to 10⁶ s on
+// every case of chainCases: it is the bound the scan prunes with.
+func TestIntervalBound(t *testing.T) {
+	for _, c := range chainCases() {
+		m, set := chainModel(t, c)
+		for _, interval := range []float64{1, 30, 300, 1200, 3600, 2e4, 1e6} {
+			r, err := solveEventsAt(m, set, interval)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ub, err := m.(intervalBounder).intervalBound(interval)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(r.UWT <= ub*(1+1e-12)) {
+				t.Errorf("%s I=%v: g* = %.15g above the bound %.15g", c.name, interval, r.UWT, ub)
+			}
+		}
+	}
+}
+
+// TestScanPrunedMatchesFull: the interval search with the pruned scan
+// gives the bits of the whole scan (g*, I*, the table, the interval
+// status), its scan values are those of the whole scan where it
+// evaluates, and its largest is the same point; the power check: it
+// evaluates fewer than half of the 57 points (the bound prunes).
+func TestScanPrunedMatchesFull(t *testing.T) {
+	for _, c := range chainCases() {
+		m, set := chainModel(t, c)
+		var evals [2]int
+		var fss [2][]float64
+		var ks [2]int
+		for i, model := range []eventsModel{m, noBound{m}} {
+			g := func(u float64) (float64, error) {
+				evals[i]++
+				r, err := solveEventsAt(m, set, math.Exp(u))
+				return r.UWT, err
+			}
+			us := make([]float64, 57)
+			for j := range us {
+				us[j] = float64(j) / 8 * math.Ln10
+			}
+			var err error
+			if fss[i], ks[i], err = scanIntervals(model, g, us); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ks[0] != ks[1] {
+			t.Errorf("%s: pruned scan's largest at %d, whole scan's at %d", c.name, ks[0], ks[1])
+		}
+		for j, f := range fss[0] {
+			if !math.IsInf(f, -1) && math.Float64bits(f) != math.Float64bits(fss[1][j]) {
+				t.Errorf("%s: point %d: pruned %v, whole %v", c.name, j, f, fss[1][j])
+			}
+		}
+		if evals[1] != 57 || 2*evals[0] >= 57 {
+			t.Errorf("%s: %d evaluations pruned, %d whole: the bound prunes too little", c.name, evals[0], evals[1])
+		}
+		got, err := searchEvents(m, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := searchEvents(noBound{m}, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Float64bits(got.UWT) != math.Float64bits(want.UWT) || got.Interval != want.Interval ||
+			got.IntervalStatus != want.IntervalStatus || got.Table.String() != want.Table.String() {
+			t.Errorf("%s: pruned %v at %v (%v), whole %v at %v (%v)", c.name, got.UWT, got.Interval, got.IntervalStatus, want.UWT, want.Interval, want.IntervalStatus)
+		}
+	}
+}
+
+// TestEventsChainBandMatchesFull: g*(I) with the rewards of
+// SegmentsWindow (a band of spare counts) equals g*(I) with those of
+// the whole SegmentsColumn to 1e-12 relative (each reward within about
+// 1e-14 of the other plus the rounding of their sums), on a desktop grid
+// of 1000 processors whose window of functional counts is narrow enough
+// for the band (the rewards of most counts computed take one); the
+// tables are equal.
+func TestEventsChainBandMatchesFull(t *testing.T) {
+	ctx := context.Background()
+	c := chainCase{"grid1000", 1000, 8 * 3600, 4 * 3600, []float64{0.6, 0, 0.2, 0.2}, 0.8}
+	sys, app := c.system()
+	got, err := FixedIntervalEvents(ctx, sys, app, 1800, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	segmentsWindow = func(ph *batchchain.Phase, tr, tt float64, s0, s1 int) ([]float64, error) {
+		y, err := ph.SegmentsColumn(tr, tt)
+		if err != nil {
+			return nil, err
+		}
+		return y[s0 : s1+1], nil
+	}
+	defer func() { segmentsWindow = (*batchchain.Phase).SegmentsWindow }()
+	want, err := FixedIntervalEvents(ctx, sys, app, 1800, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(got.UWT, want.UWT); d > 1e-12 || got.Table.String() != want.Table.String() {
+		t.Errorf("band g* = %.16g, whole %.16g (%.2g); tables equal: %v", got.UWT, want.UWT, d, got.Table.String() == want.Table.String())
 	}
 }
