@@ -217,9 +217,13 @@ func scanIntervals(m eventsModel, g func(float64) (float64, error), us []float64
 	return fs, k, nil
 }
 
-func newEventsProcess(ctx context.Context, sys scenario.System, app scenario.Application) (*eventsProcess, error) {
-	if sys.Processors > MaxEventsProcessors {
-		return nil, fmt.Errorf("optimal: system.processors = %d: the solver with failure events is dense, at most %d processors", sys.Processors, MaxEventsProcessors)
+// eventsScenario is the scenario of sys and app for the solvers with
+// failure events (the policy is theirs to choose; greedy stands in for
+// validation): at most limit processors (the solver, in the error, "is
+// dense," or "takes" at most limit), one checkpoint level, one replica.
+func eventsScenario(sys scenario.System, app scenario.Application, limit int, solver string) (*scenario.Scenario, error) {
+	if sys.Processors > limit {
+		return nil, fmt.Errorf("optimal: system.processors = %d: the solver with failure events %s at most %d processors", sys.Processors, solver, limit)
 	}
 	sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
 	if err != nil {
@@ -230,6 +234,14 @@ func newEventsProcess(ctx context.Context, sys scenario.System, app scenario.App
 	}
 	if r := app.ReplicaCount(); r > 1 {
 		return nil, fmt.Errorf("optimal: application.replicas = %d: this model has one replica per process", r)
+	}
+	return sc, nil
+}
+
+func newEventsProcess(ctx context.Context, sys scenario.System, app scenario.Application) (*eventsProcess, error) {
+	sc, err := eventsScenario(sys, app, MaxEventsProcessors, "is dense,")
+	if err != nil {
+		return nil, err
 	}
 	n := sys.Processors
 	sizes := []float64{1}

@@ -77,18 +77,9 @@ type eventsConfig struct {
 
 // newEventsChain bounds N and builds the window.
 func newEventsChain(ctx context.Context, sys scenario.System, app scenario.Application, set Settings) (*eventsChain, error) {
-	if sys.Processors > MaxEventsChainProcessors {
-		return nil, fmt.Errorf("optimal: system.processors = %d: the solver with failure events takes at most %d processors", sys.Processors, MaxEventsChainProcessors)
-	}
-	sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
+	sc, err := eventsScenario(sys, app, MaxEventsChainProcessors, "takes")
 	if err != nil {
 		return nil, err
-	}
-	if err := sc.SingleLevel("the optimal policy with failure events"); err != nil {
-		return nil, err
-	}
-	if r := app.ReplicaCount(); r > 1 {
-		return nil, fmt.Errorf("optimal: application.replicas = %d: this model has one replica per process", r)
 	}
 	n := sys.Processors
 	law := []float64{1}
