@@ -65,14 +65,7 @@ func NewBatch(n int, mttf, mttr float64, sizes []float64, rng *rand.Rand) (*Batc
 	if sum == 0 {
 		return nil, fmt.Errorf("sim: sizes sum to zero")
 	}
-	cum := make([]float64, len(sizes))
-	acc := 0.0
-	for k, p := range sizes {
-		acc += p
-		cum[k] = acc / sum
-	}
-	cum[len(cum)-1] = 1
-	b := &Batch{rate: sum / (mttf * mean), theta: 1 / mttr, cum: cum, rng: rng, ids: make([]int, n)}
+	b := &Batch{rate: sum / (mttf * mean), theta: 1 / mttr, cum: cumulated(sizes, sum), rng: rng, ids: make([]int, n)}
 	b.reset()
 	return b, nil
 }
@@ -115,8 +108,7 @@ func (b *Batch) Next() Event {
 	b.t += b.rng.ExpFloat64() / total
 	u := b.rng.Float64() * total
 	if down == 0 || (b.nUp > 0 && u < failRate) {
-		k := sort.SearchFloat64s(b.cum, b.rng.Float64()) + 1
-		k = min(k, b.nUp, len(b.cum))
+		k := eventSize(b.cum, b.nUp, b.rng)
 		b.pending, b.next = b.pending[:0], 1
 		for range k {
 			// A uniformly chosen functional processor, moved to the failed part.
@@ -149,4 +141,23 @@ func newSource(sc *scenario.Scenario, rng *rand.Rand) (Source, error) {
 	// processors down, at (1 − f₁) of the rate; crashes are the
 	// timeline's (levels.go).
 	return NewBatch(sc.N(), downMTTF(sc), sys.MTTR, sys.FailureEvents.Sizes, rng)
+}
+
+// cumulated returns the cumulative sums of law divided by sum, the last
+// set to 1: cum[k-1] = P(K ≤ k).
+func cumulated(law []float64, sum float64) []float64 {
+	cum := make([]float64, len(law))
+	acc := 0.0
+	for k, p := range law {
+		acc += p
+		cum[k] = acc / sum
+	}
+	cum[len(cum)-1] = 1
+	return cum
+}
+
+// eventSize draws the size K of a failure event from cum (cumulated),
+// capped at the nUp functional processors: min(K, nUp).
+func eventSize(cum []float64, nUp int, rng *rand.Rand) int {
+	return min(sort.SearchFloat64s(cum, rng.Float64())+1, nUp, len(cum))
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"github.com/ckpt-markov/markov/scenario"
 )
@@ -73,8 +72,7 @@ func (lv *levels) strikes(nUp, a int, rng *rand.Rand) bool {
 	if rng.Float64()*float64(lv.pool) >= float64(nUp) {
 		return false
 	}
-	k := min(sort.SearchFloat64s(lv.cum, rng.Float64())+1, nUp, len(lv.cum))
-	for i := range k {
+	for i := range eventSize(lv.cum, nUp, rng) {
 		if rng.Float64()*float64(nUp-i) < float64(a) {
 			return true
 		}
@@ -136,7 +134,7 @@ func newLevels(sc *scenario.Scenario) *levels {
 		if sys := sc.System; !sys.FailureEvents.Single() {
 			lv.pool = sc.N()
 			lv.crashN = lv.shares[0] * sys.EventRate() * float64(lv.pool)
-			lv.cum = cumulated(sys.FailureEvents.Law())
+			lv.cum = cumulated(sys.FailureEvents.Law(), 1)
 		}
 	}
 	return lv
@@ -248,16 +246,4 @@ func (lv *levels) severity(u float64) int {
 		u -= f[s]
 	}
 	return len(f)
-}
-
-// cumulated returns the cumulative sums of law, the last set to 1.
-func cumulated(law []float64) []float64 {
-	cum := make([]float64, len(law))
-	acc := 0.0
-	for k, p := range law {
-		acc += p
-		cum[k] = acc
-	}
-	cum[len(cum)-1] = 1
-	return cum
 }
