@@ -44,14 +44,7 @@ func TestLevelsReconfigureAgainstModel(t *testing.T) {
 		if len(tc.v) == 1 {
 			sc = twoLevelScenario(t, tc.n, tc.mttf, tc.sev, tc.v[0], tc.pol)
 		} else {
-			base := levelScenario(t, tc.n, tc.n, true)
-			var err error
-			sc, err = scenario.New(scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: 3000,
-				FailureSeverity: &scenario.FailureSeverity{Shares: tc.sev}}, base.Application, tc.pol)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc.CheckpointPattern = tc.v
+			sc = threeLevelScenario(t, tc.n, tc.mttf, tc.sev, tc.v, tc.pol)
 		}
 		if tc.byOld {
 			top := len(sc.Application.Levels) - 1
@@ -60,6 +53,21 @@ func TestLevelsReconfigureAgainstModel(t *testing.T) {
 		name := fmt.Sprintf("%v L=%d V=%v", tc.pol, len(sc.Application.Levels), tc.v)
 		reconfigureAgainstModel(t, name, sc, tc.I, tc.otherI, 23, tc.byOld)
 	}
+}
+
+// threeLevelScenario is levelScenario's application on n processors
+// under pol, with MTTF mttf, MTTR 3000 s, severity shares sev and
+// pattern.
+func threeLevelScenario(t *testing.T, n int, mttf float64, sev []float64, pattern []int, pol scenario.Policy) *scenario.Scenario {
+	t.Helper()
+	base := levelScenario(t, n, n, true)
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: mttf, MTTR: 3000,
+		FailureSeverity: &scenario.FailureSeverity{Shares: sev}}, base.Application, pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.CheckpointPattern = pattern
+	return sc
 }
 
 // reconfigureAgainstModel checks sc with reconfiguration at top-level

@@ -40,13 +40,7 @@ func TestLevelsReconfigureSeverity2(t *testing.T) {
 		{8, 3e4, []float64{0.3, 0.5, 0.2}, []int{1, 2}, 300, pb, 200, false},
 		{6, 1.5e4, []float64{0.2, 0.6, 0.2}, []int{2, 2}, 300, scenario.Policy{}, 200, true},
 	} {
-		base := levelScenario(t, tc.n, tc.n, true)
-		sc, err := scenario.New(scenario.System{Processors: tc.n, MTTF: tc.mttf, MTTR: 3000,
-			FailureSeverity: &scenario.FailureSeverity{Shares: tc.sev}}, base.Application, tc.pol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc.CheckpointPattern = tc.v
+		sc := threeLevelScenario(t, tc.n, tc.mttf, tc.sev, tc.v, tc.pol)
 		if tc.byOld {
 			sc.Application.Levels[2].Recovery = scenario.RecoveryLinear(100, 300, 0, tc.n)
 		}
