@@ -2,10 +2,8 @@ package sim_test
 
 import (
 	"context"
-	"math"
 	"testing"
 
-	"github.com/ckpt-markov/markov/multilevel"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/sim"
 )
@@ -35,34 +33,11 @@ func TestLevelsIntermediateEventsAgainstModel(t *testing.T) {
 		{6, 2e4, []float64{0.5, 0.3, 0.2}, []float64{0.3, 0.3, 0.4}, []int{3, 2}, 300, scenario.Policy{}},
 		{8, 1.5e4, []float64{0.4, 0.4, 0.2}, []float64{0.5, 0, 0, 0.5}, []int{2, 3}, 400, scenario.Policy{Kind: scenario.PerformanceBased}},
 	} {
-		base := levelScenario(t, tc.n, tc.n, true)
-		for i := range base.Application.WorkRate {
-			base.Application.WorkRate[i] = math.Pow(float64(i+1), 0.8)
-		}
-		sys := base.System
-		sys.MTTF = tc.mttf
-		sys.FailureSeverity = &scenario.FailureSeverity{Shares: tc.sev}
-		single, err := scenario.New(sys, base.Application, tc.pol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		single.CheckpointPattern = tc.pattern
-		sys.FailureEvents = &scenario.FailureEvents{Sizes: tc.sizes}
-		sc, err := scenario.New(sys, base.Application, tc.pol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc.CheckpointPattern = tc.pattern
+		single := malleableLevelScenario(t, tc.n, tc.mttf, tc.sev, nil, tc.pattern, tc.pol)
+		sc := malleableLevelScenario(t, tc.n, tc.mttf, tc.sev, &scenario.FailureEvents{Sizes: tc.sizes}, tc.pattern, tc.pol)
 		var uwt [2]float64
 		for i, s := range []*scenario.Scenario{sc, single} {
-			m, err := multilevel.New(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !m.Malleable() {
-				t.Fatalf("%v: not the malleable model", tc.pol)
-			}
-			r, err := m.Evaluate(nil, tc.I)
+			r, err := malleableModel(t, s, tc.pol).Evaluate(nil, tc.I)
 			if err != nil {
 				t.Fatal(err)
 			}

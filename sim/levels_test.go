@@ -131,6 +131,41 @@ func twoLevelScenario(t *testing.T, n int, mttf float64, sev []float64, v int, p
 	return out
 }
 
+// malleableLevelScenario is levelScenario's three levels on n processors
+// under pol, with the work rate ω(a) = a^0.8, MTTF mttf, severity shares
+// sev, failure events events (nil: single failures) and pattern.
+func malleableLevelScenario(t *testing.T, n int, mttf float64, sev []float64, events *scenario.FailureEvents, pattern []int, pol scenario.Policy) *scenario.Scenario {
+	t.Helper()
+	base := levelScenario(t, n, n, true)
+	for i := range base.Application.WorkRate {
+		base.Application.WorkRate[i] = math.Pow(float64(i+1), 0.8)
+	}
+	sys := base.System
+	sys.MTTF = mttf
+	sys.FailureSeverity = &scenario.FailureSeverity{Shares: sev}
+	sys.FailureEvents = events
+	sc, err := scenario.New(sys, base.Application, pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.CheckpointPattern = pattern
+	return sc
+}
+
+// malleableModel returns the multi-level model of sc, failing the test
+// unless it is the malleable one (pol names sc's policy in the message).
+func malleableModel(t *testing.T, sc *scenario.Scenario, pol scenario.Policy) *multilevel.Model {
+	t.Helper()
+	m, err := multilevel.New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Malleable() {
+		t.Fatalf("%v: not the malleable model", pol)
+	}
+	return m
+}
+
 // TestLevelsMalleableAgainstModel: with two levels under policies that
 // change the processor count (greedy, pb, a vector), the exact model
 // (package multilevel's chain of up phases, an independent computation)
@@ -165,13 +200,7 @@ func TestLevelsMalleableAgainstModel(t *testing.T) {
 		if tc.byOld {
 			sc.Application.Levels[1].Recovery = scenario.RecoveryLinear(100, 40, 0, tc.n)
 		}
-		m, err := multilevel.New(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !m.Malleable() {
-			t.Fatalf("%v: not the malleable model", tc.pol)
-		}
+		m := malleableModel(t, sc, tc.pol)
 		model, err := m.Evaluate(nil, tc.I)
 		if err != nil {
 			t.Fatal(err)
@@ -283,26 +312,8 @@ func TestLevelsMalleableIntermediate(t *testing.T) {
 		{8, 1.5e4, []float64{0.4, 0.4, 0.2}, []int{2, 3}, 400, scenario.Policy{Kind: scenario.PerformanceBased}},
 	} {
 		build := func(sev []float64) (*scenario.Scenario, *multilevel.Model) {
-			base := levelScenario(t, tc.n, tc.n, true)
-			for i := range base.Application.WorkRate {
-				base.Application.WorkRate[i] = math.Pow(float64(i+1), 0.8)
-			}
-			sys := base.System
-			sys.MTTF = tc.mttf
-			sys.FailureSeverity = &scenario.FailureSeverity{Shares: sev}
-			sc, err := scenario.New(sys, base.Application, tc.pol)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc.CheckpointPattern = tc.pattern
-			m, err := multilevel.New(sc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !m.Malleable() {
-				t.Fatalf("%v: not the malleable model", tc.pol)
-			}
-			return sc, m
+			sc := malleableLevelScenario(t, tc.n, tc.mttf, sev, nil, tc.pattern, tc.pol)
+			return sc, malleableModel(t, sc, tc.pol)
 		}
 		sc, m := build(tc.sev)
 		model, err := m.Evaluate(nil, tc.I)
