@@ -101,6 +101,15 @@ func (lv *levels) recovery(p, a int) float64 {
 // the multi-level timeline does not model yet.
 var errLevelsUnsupported = errors.New("sim: application.checkpoint_levels: per-state decisions (intervals, reconfiguration decisions) are not simulated with several levels yet")
 
+// checkLevels rejects the decisions the multi-level timeline does not
+// model yet: per-state intervals and reconfiguration decisions.
+func checkLevels(sc *scenario.Scenario, d Decisions) error {
+	if sc.MultiLevel() && (d.Intervals != nil || d.Reconfigure != nil) {
+		return errLevelsUnsupported
+	}
+	return nil
+}
+
 // atTop reports whether the checkpoint just written (a commit, or the end
 // of a recovery) is of the top level, the one the application may
 // reconfigure at (docs/model.md section 12): the position is a period's

@@ -177,13 +177,14 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 	if err != nil {
 		return nil, err
 	}
-	if sc.MultiLevel() && (set.Intervals != nil || set.Reconfigure != nil) {
-		return nil, errLevelsUnsupported
+	d := Decisions{Intervals: set.Intervals, Reconfigure: set.Reconfigure}
+	if err := checkLevels(sc, d); err != nil {
+		return nil, err
 	}
 	if set.Reconfigure != nil && sc.Reconfigure != scenario.AtCheckpoint {
 		return nil, errors.New("sim: Settings.Reconfigure needs a scenario that reconfigures at checkpoints")
 	}
-	if err := checkReplicas(sc, Decisions{Intervals: set.Intervals, Reconfigure: set.Reconfigure}); err != nil {
+	if err := checkReplicas(sc, d); err != nil {
 		return nil, err
 	}
 	tls := make([]*Timeline, set.Replications)
@@ -192,7 +193,7 @@ func Run(ctx context.Context, sc *scenario.Scenario, interval float64, s *Settin
 		if err != nil {
 			return nil, err
 		}
-		tls[k] = newTimeline(sc, interval, Decisions{Intervals: set.Intervals, Reconfigure: set.Reconfigure}, src, set.Rule, rand.New(rand.NewPCG(seed(set.Seed, k, 2), seed(set.Seed, k, 3))))
+		tls[k] = newTimeline(sc, interval, d, src, set.Rule, rand.New(rand.NewPCG(seed(set.Seed, k, 2), seed(set.Seed, k, 3))))
 	}
 	base := make([]Totals, len(tls))
 	if set.Warmup > 0 {

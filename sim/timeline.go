@@ -143,8 +143,8 @@ func newTimelineChecked(sc *scenario.Scenario, interval float64, d Decisions, sr
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
-	if sc.MultiLevel() && (d.Intervals != nil || d.Reconfigure != nil) {
-		return nil, errLevelsUnsupported
+	if err := checkLevels(sc, d); err != nil {
+		return nil, err
 	}
 	if src == nil {
 		return nil, errors.New("sim: source is nil")
