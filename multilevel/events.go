@@ -124,9 +124,18 @@ func (ec *eventChain) recovery(l, L int, t float64) (recPart, error) {
 // L + 1 severity classes, crashes (f₁) and processors going down
 // (1 − f₁), the last, which no block handles.
 func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
+	ec, _, err := newEventChainHits(sc, a, up)
+	return ec, err
+}
+
+// newEventChainHits is newEventChain that also returns batchchain's
+// rates of the events that strike the application, by spare count and
+// functional count after them (the positional chain's landing:
+// posevents.go).
+func newEventChainHits(sc *scenario.Scenario, a int, up bool) (*eventChain, *mat.Dense, error) {
 	n := sc.N()
 	if n > MaxEventProcessors {
-		return nil, &scenario.Error{Field: "system.processors", Problem: fmt.Sprintf(
+		return nil, nil, &scenario.Error{Field: "system.processors", Problem: fmt.Sprintf(
 			"%d processors with system.failure_events and application.checkpoint_levels: the model is dense over the spare counts, at most %d processors", n, MaxEventProcessors)}
 	}
 	sev := sc.Severity()
@@ -145,7 +154,7 @@ func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 	law := sc.System.FailureEvents.Law()
 	c, err := batchchain.New(n, a, sc.System.Lambda(), sc.System.Theta(), law)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	full, hits := c.Generator()
 	m1 := n - a + 1
@@ -155,7 +164,7 @@ func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 	down := make([]float64, a)
 	if !up {
 		if down, err = downTimes(n, a, (1-crash)*c.EventRate(), sc.System.Theta(), law); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for j := range m1 {
@@ -186,7 +195,7 @@ func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 		ec.rhs.Set(j, 2*m1, (1-crash)*dt)
 		ec.rhs.Set(j, 2*m1+1, 1)
 	}
-	return ec, nil
+	return ec, hits, nil
 }
 
 // downTimes returns, for each functional count n' < a, the expected time
