@@ -501,15 +501,20 @@ func (c *ecomposer) block(l, k int) (ephase, error) {
 
 // loopLU returns the LU factors of I − k, the loop of loop.
 func loopLU(k *mat.Dense) *mat.LU {
+	var lu mat.LU
+	lu.Factorize(iMinus(k))
+	return &lu
+}
+
+// iMinus returns I − k.
+func iMinus(k *mat.Dense) *mat.Dense {
 	n, _ := k.Dims()
 	var a mat.Dense
 	a.Scale(-1, k)
 	for i := range n {
 		a.Set(i, i, 1+a.At(i, i))
 	}
-	var lu mat.LU
-	lu.Factorize(&a)
-	return &lu
+	return &a
 }
 
 // loopErr is loop's error for a solve with loopLU's factors.
@@ -520,13 +525,8 @@ func loopErr(err error) error {
 // loop returns (I − k)⁻¹, the expected visits of a loop that returns with
 // the sub-stochastic k.
 func loop(k *mat.Dense) (*mat.Dense, error) {
-	n, _ := k.Dims()
-	var a, inv mat.Dense
-	a.Scale(-1, k)
-	for i := range n {
-		a.Set(i, i, 1+a.At(i, i))
-	}
-	if err := inv.Inverse(&a); err != nil {
+	var inv mat.Dense
+	if err := inv.Inverse(iMinus(k)); err != nil {
 		return nil, loopErr(err)
 	}
 	return &inv, nil
