@@ -121,6 +121,24 @@ func TestEventsRefused(t *testing.T) {
 	}
 }
 
+// singleAndForced returns the malleable model of sc with single
+// failures (want) and the same built with forceEvents (got): single
+// failures through the paths of failure events.
+func singleAndForced(t *testing.T, ctx context.Context, sc *scenario.Scenario, set *Settings) (want, got *malleable) {
+	t.Helper()
+	want, err := newMalleable(ctx, sc, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forceEvents = true
+	got, err = newMalleable(ctx, sc, set)
+	forceEvents = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want, got
+}
+
 // TestEventsMalleableSingleSizes: with single failures forced through
 // the up phases' path of failure events (matrices over the spare count
 // from the recovery on: upStart, upPeriods, killSojourn), the chain of up
@@ -140,16 +158,7 @@ func TestEventsMalleableSingleSizes(t *testing.T) {
 	} {
 		sc := twoLevel(t, tc.n, 2e4, 4000, tc.sev, tc.pol)
 		set := &Settings{Tol: 1e-15, Prune: -1}
-		want, err := newMalleable(ctx, sc, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		forceEvents = true
-		got, err := newMalleable(ctx, sc, set)
-		forceEvents = false
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, got := singleAndForced(t, ctx, sc, set)
 		for _, v := range []int{0, 3} {
 			for _, I := range []float64{120, 900, 5000} {
 				w, _, _, _, err := want.evaluate([]int{v}, I)

@@ -34,16 +34,7 @@ func TestPosEventsSingleSizes(t *testing.T) {
 		{[]float64{0.3, 0.5, 0.2}, mallPolicies[2]},
 	} {
 		sc := threeLevel(t, 8, 2e4, 4000, tc.sev, tc.pol)
-		want, err := newMalleable(ctx, sc, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		forceEvents = true
-		got, err := newMalleable(ctx, sc, set)
-		forceEvents = false
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, got := singleAndForced(t, ctx, sc, set)
 		if want.pos == nil || got.pos == nil || got.pos.evOf == nil || want.pos.evOf != nil {
 			t.Fatalf("%v: not the positional chains", tc.pol)
 		}
