@@ -49,6 +49,9 @@ func topOnly(t *testing.T, sc *scenario.Scenario) *scenario.Scenario {
 	return one
 }
 
+// mallPolicies are the policies of the malleable and reconfiguration
+// tests: each changes the count at some checkpoints of an 8-processor
+// pool.
 var mallPolicies = []scenario.Policy{
 	{Kind: scenario.Greedy},
 	{Kind: scenario.PerformanceBased},

@@ -20,7 +20,7 @@ import (
 func TestReconfPosContinuity(t *testing.T) {
 	ctx := context.Background()
 	set := &Settings{Tol: 1e-15, Prune: -1}
-	for _, pol := range reconfPolicies {
+	for _, pol := range mallPolicies {
 		for _, byOld := range []bool{false, true} {
 			mk := func(f2 float64) *scenario.Scenario {
 				sc := threeLevel(t, 8, 2e4, 4000, []float64{0.6, f2, 0.4 - f2}, pol)
