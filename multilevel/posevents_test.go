@@ -214,14 +214,7 @@ func TestPosEventsLaw(t *testing.T) {
 			for s := 0; s <= p.n-a; s++ {
 				for k := 0; k <= pattern[1]; k++ {
 					law := combinedLaw(u, s, k, pattern[1], p.n-a+1)
-					tot := append([]float64(nil), law.zero...)
-					for _, rows := range [][][]float64{law.kill, law.later} {
-						for _, r := range rows {
-							for j, x := range r {
-								tot[j] += x
-							}
-						}
-					}
+					tot := law.total()
 					if sum(tot) < 0.5 {
 						t.Errorf("V=%v a=%d s=%d k=%d: the window holds %g of the law (the comparison is void)", pattern, a, s, k, sum(tot))
 					}

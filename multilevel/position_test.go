@@ -176,14 +176,7 @@ func TestPositionLaw(t *testing.T) {
 			for s := 0; s <= p.n-a; s++ {
 				for k := 0; k <= pattern[1]; k++ {
 					law := combinedLaw(u, s, k, pattern[1], p.n-a+1)
-					tot := append([]float64(nil), law.zero...)
-					for _, rows := range [][][]float64{law.kill, law.later} {
-						for _, r := range rows {
-							for j, x := range r {
-								tot[j] += x
-							}
-						}
-					}
+					tot := law.total()
 					row := rb.Rows[s]
 					for j := range tot {
 						want := 0.0
@@ -207,6 +200,20 @@ type denseLaw struct {
 	zero        []float64
 	done        float64
 	periods     float64
+}
+
+// total returns the law's mass by column, whatever the position: zero,
+// kill and later summed.
+func (law denseLaw) total() []float64 {
+	tot := append([]float64(nil), law.zero...)
+	for _, rows := range [][][]float64{law.kill, law.later} {
+		for _, r := range rows {
+			for j, x := range r {
+				tot[j] += x
+			}
+		}
+	}
+	return tot
 }
 
 func combinedLaw(u *upParts, s, k, v2, size int) denseLaw {
