@@ -270,11 +270,7 @@ func (a ephase) then(b ephase) ephase {
 
 // identity returns the part that completes at once.
 func (ec *eventChain) identity() ephase {
-	out := ephase{done: mat.NewDense(ec.m1, ec.m1, nil), exit: make([]*mat.Dense, len(ec.sev)), time: mat.NewVecDense(ec.m1, nil), run: mat.NewVecDense(ec.m1, nil)}
-	for j := range ec.m1 {
-		out.done.Set(j, j, 1)
-	}
-	return out
+	return ephase{done: eye(ec.m1), exit: make([]*mat.Dense, len(ec.sev)), time: mat.NewVecDense(ec.m1, nil), run: mat.NewVecDense(ec.m1, nil)}
 }
 
 // repeat returns n ≥ 0 copies of a in sequence, by squaring.
