@@ -194,14 +194,7 @@ func TestEventsMalleableFixedCount(t *testing.T) {
 		{5, 5, []float64{0.5, 0.5}, []float64{0.6, 0, 0.4}},
 	} {
 		sc := withEvents(t, twoLevel(t, tc.n, 2e4, 4000, tc.sev, scenario.Policy{Kind: scenario.Moldable, Processors: tc.a}), tc.sizes)
-		fixed, err := New(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fixed, mm := fixedAndMalleable(t, ctx, sc)
 		for _, v := range []int{0, 2} {
 			for _, I := range []float64{120, 900, 5000} {
 				want, err := fixed.Evaluate([]int{v}, I)

@@ -74,14 +74,7 @@ func TestPosEventsFixedCount(t *testing.T) {
 		{5, 5, []float64{0.4, 0.3, 0.3}, []float64{0.6, 0, 0.4}},
 	} {
 		sc := withEvents(t, threeLevel(t, tc.n, 2e4, 4000, tc.sev, scenario.Policy{Kind: scenario.Moldable, Processors: tc.a}), tc.sizes)
-		fixed, err := New(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fixed, mm := fixedAndMalleable(t, ctx, sc)
 		if mm.pos == nil || mm.pos.evOf == nil {
 			t.Fatalf("N=%d a=%d: not the positional chain with events", tc.n, tc.a)
 		}

@@ -63,14 +63,7 @@ func TestPositionFixedCount(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range fixedCountCases {
 		sc := threeLevel(t, tc.n, tc.mttf, 4000, tc.sev, scenario.Policy{Kind: scenario.Moldable, Processors: tc.a})
-		fixed, err := New(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fixed, mm := fixedAndMalleable(t, ctx, sc)
 		if mm.pos == nil {
 			t.Fatalf("f = %v: no positional chain", tc.sev)
 		}
