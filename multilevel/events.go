@@ -124,9 +124,18 @@ func (ec *eventChain) recovery(l, L int, t float64) (recPart, error) {
 // L + 1 severity classes, crashes (f₁) and processors going down
 // (1 − f₁), the last, which no block handles.
 func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
+	ec, _, err := newEventChainHits(sc, a, up)
+	return ec, err
+}
+
+// newEventChainHits is newEventChain that also returns batchchain's
+// rates of the events that strike the application, by spare count and
+// functional count after them (the positional chain's landing:
+// posevents.go).
+func newEventChainHits(sc *scenario.Scenario, a int, up bool) (*eventChain, *mat.Dense, error) {
 	n := sc.N()
 	if n > MaxEventProcessors {
-		return nil, &scenario.Error{Field: "system.processors", Problem: fmt.Sprintf(
+		return nil, nil, &scenario.Error{Field: "system.processors", Problem: fmt.Sprintf(
 			"%d processors with system.failure_events and application.checkpoint_levels: the model is dense over the spare counts, at most %d processors", n, MaxEventProcessors)}
 	}
 	sev := sc.Severity()
@@ -145,7 +154,7 @@ func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 	law := sc.System.FailureEvents.Law()
 	c, err := batchchain.New(n, a, sc.System.Lambda(), sc.System.Theta(), law)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	full, hits := c.Generator()
 	m1 := n - a + 1
@@ -155,7 +164,7 @@ func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 	down := make([]float64, a)
 	if !up {
 		if down, err = downTimes(n, a, (1-crash)*c.EventRate(), sc.System.Theta(), law); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for j := range m1 {
@@ -186,7 +195,7 @@ func newEventChain(sc *scenario.Scenario, a int, up bool) (*eventChain, error) {
 		ec.rhs.Set(j, 2*m1, (1-crash)*dt)
 		ec.rhs.Set(j, 2*m1+1, 1)
 	}
-	return ec, nil
+	return ec, hits, nil
 }
 
 // downTimes returns, for each functional count n' < a, the expected time
@@ -261,11 +270,7 @@ func (a ephase) then(b ephase) ephase {
 
 // identity returns the part that completes at once.
 func (ec *eventChain) identity() ephase {
-	out := ephase{done: mat.NewDense(ec.m1, ec.m1, nil), exit: make([]*mat.Dense, len(ec.sev)), time: mat.NewVecDense(ec.m1, nil), run: mat.NewVecDense(ec.m1, nil)}
-	for j := range ec.m1 {
-		out.done.Set(j, j, 1)
-	}
-	return out
+	return ephase{done: eye(ec.m1), exit: make([]*mat.Dense, len(ec.sev)), time: mat.NewVecDense(ec.m1, nil), run: mat.NewVecDense(ec.m1, nil)}
 }
 
 // repeat returns n ≥ 0 copies of a in sequence, by squaring.
@@ -492,15 +497,20 @@ func (c *ecomposer) block(l, k int) (ephase, error) {
 
 // loopLU returns the LU factors of I − k, the loop of loop.
 func loopLU(k *mat.Dense) *mat.LU {
+	var lu mat.LU
+	lu.Factorize(iMinus(k))
+	return &lu
+}
+
+// iMinus returns I − k.
+func iMinus(k *mat.Dense) *mat.Dense {
 	n, _ := k.Dims()
 	var a mat.Dense
 	a.Scale(-1, k)
 	for i := range n {
 		a.Set(i, i, 1+a.At(i, i))
 	}
-	var lu mat.LU
-	lu.Factorize(&a)
-	return &lu
+	return &a
 }
 
 // loopErr is loop's error for a solve with loopLU's factors.
@@ -511,13 +521,8 @@ func loopErr(err error) error {
 // loop returns (I − k)⁻¹, the expected visits of a loop that returns with
 // the sub-stochastic k.
 func loop(k *mat.Dense) (*mat.Dense, error) {
-	n, _ := k.Dims()
-	var a, inv mat.Dense
-	a.Scale(-1, k)
-	for i := range n {
-		a.Set(i, i, 1+a.At(i, i))
-	}
-	if err := inv.Inverse(&a); err != nil {
+	var inv mat.Dense
+	if err := inv.Inverse(iMinus(k)); err != nil {
 		return nil, loopErr(err)
 	}
 	return &inv, nil

@@ -121,6 +121,24 @@ func TestEventsRefused(t *testing.T) {
 	}
 }
 
+// singleAndForced returns the malleable model of sc with single
+// failures (want) and the same built with forceEvents (got): single
+// failures through the paths of failure events.
+func singleAndForced(t *testing.T, ctx context.Context, sc *scenario.Scenario, set *Settings) (want, got *malleable) {
+	t.Helper()
+	want, err := newMalleable(ctx, sc, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forceEvents = true
+	got, err = newMalleable(ctx, sc, set)
+	forceEvents = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want, got
+}
+
 // TestEventsMalleableSingleSizes: with single failures forced through
 // the up phases' path of failure events (matrices over the spare count
 // from the recovery on: upStart, upPeriods, killSojourn), the chain of up
@@ -140,16 +158,7 @@ func TestEventsMalleableSingleSizes(t *testing.T) {
 	} {
 		sc := twoLevel(t, tc.n, 2e4, 4000, tc.sev, tc.pol)
 		set := &Settings{Tol: 1e-15, Prune: -1}
-		want, err := newMalleable(ctx, sc, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		forceEvents = true
-		got, err := newMalleable(ctx, sc, set)
-		forceEvents = false
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, got := singleAndForced(t, ctx, sc, set)
 		for _, v := range []int{0, 3} {
 			for _, I := range []float64{120, 900, 5000} {
 				w, _, _, _, err := want.evaluate([]int{v}, I)
@@ -185,14 +194,7 @@ func TestEventsMalleableFixedCount(t *testing.T) {
 		{5, 5, []float64{0.5, 0.5}, []float64{0.6, 0, 0.4}},
 	} {
 		sc := withEvents(t, twoLevel(t, tc.n, 2e4, 4000, tc.sev, scenario.Policy{Kind: scenario.Moldable, Processors: tc.a}), tc.sizes)
-		fixed, err := New(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fixed, mm := fixedAndMalleable(t, ctx, sc)
 		for _, v := range []int{0, 2} {
 			for _, I := range []float64{120, 900, 5000} {
 				want, err := fixed.Evaluate([]int{v}, I)

@@ -49,6 +49,25 @@ func topOnly(t *testing.T, sc *scenario.Scenario) *scenario.Scenario {
 	return one
 }
 
+// fixedAndMalleable returns the fixed-count model of sc (New) and its
+// malleable model (newMalleable, to Tol 1e-15 without pruning): the two
+// paths the fixed-count tests hold against each other.
+func fixedAndMalleable(t *testing.T, ctx context.Context, sc *scenario.Scenario) (*Model, *malleable) {
+	t.Helper()
+	fixed, err := New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fixed, mm
+}
+
+// mallPolicies are the policies of the malleable and reconfiguration
+// tests: each changes the count at some checkpoints of an 8-processor
+// pool.
 var mallPolicies = []scenario.Policy{
 	{Kind: scenario.Greedy},
 	{Kind: scenario.PerformanceBased},
@@ -172,14 +191,7 @@ func TestMalleableThreeLevelsFixedCount(t *testing.T) {
 	if err := sc.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	fixed, err := New(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fixed, mm := fixedAndMalleable(t, ctx, sc)
 	for _, v := range [][]int{{0, 0}, {2, 1}, {5, 3}} {
 		for _, I := range []float64{100, 900} {
 			want, err := fixed.Evaluate(v, I)

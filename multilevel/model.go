@@ -35,14 +35,16 @@ func New(sc *scenario.Scenario) (*Model, error) {
 
 // NewWith returns the model of sc. It returns an error if sc does not
 // validate, or if it asks for what the package does not model yet:
-// with a policy that changes the processor count, failure events of
-// several processors (system.failure_events), a processor failure below the top severity with
-// four levels or more (or with three and a recovery cost by old count),
-// no checkpoint after recovery, reconfiguration at checkpoints with
-// four levels or more or with three and f₂ > 0, or (without
+// with a policy that changes the processor count, a processor failure
+// below the top severity with four levels or more (or with three and a
+// recovery cost by old count), no checkpoint after recovery,
+// reconfiguration at checkpoints with four levels or more, with failure
+// events of several processors (system.failure_events) or with three
+// levels, f₂ > 0 and a level-2 recovery cost by old count, or (without
 // reconfiguration) a top-level recovery cost that depends on the old
-// count together with process crashes (each error names its field). A malleable policy builds and solves
-// its chain here (package uwt, with s; ctx cancels it).
+// count together with process crashes (each error names its field). A
+// malleable policy builds and solves its chain here (package uwt, with
+// s; ctx cancels it).
 func NewWith(ctx context.Context, sc *scenario.Scenario, s *Settings) (*Model, error) {
 	if sc == nil {
 		return nil, errors.New("multilevel: nil scenario")

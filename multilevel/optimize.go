@@ -62,8 +62,9 @@ type Optimum struct {
 // narrowed by golden-section steps on the integers (scalar.MaximizeInt),
 // until no entry moves. Patterns are compared with their intervals to
 // looseTol; the best, and every pattern whose bound could reach it, is
-// then searched to Tol. It assumes UWT unimodal in I for a pattern and in each entry of the
-// pattern with the others fixed, as it is in every case tested.
+// then searched to Tol. It assumes UWT unimodal in I for a pattern and
+// in each entry of the pattern with the others fixed, as it is in every
+// case tested.
 func (m *Model) Optimize(ctx context.Context, s *OptimizeSettings) (Optimum, error) {
 	set := OptimizeSettings{Tol: DefaultTol, MaxPatterns: DefaultMaxPatterns}
 	if s != nil {

@@ -46,15 +46,10 @@ type posEvents struct {
 // N processors, the window of functional counts being [lo, hi] and
 // processors going down at mu each; the bounds are newEventChain's.
 func newPosEvents(sc *scenario.Scenario, a, lo, hi int, mu float64) (*posEvents, error) {
-	ec, err := newEventChain(sc, a, true)
+	ec, hits, err := newEventChainHits(sc, a, true)
 	if err != nil {
 		return nil, err
 	}
-	c, err := batchchain.New(sc.N(), a, sc.System.Lambda(), sc.System.Theta(), sc.System.FailureEvents.Law())
-	if err != nil {
-		return nil, err
-	}
-	_, hits := c.Generator()
 	pe := &posEvents{m1: ec.m1, lo: lo, w: hi - lo + 1, gen: ec.gen}
 	pe.rhs = mat.NewDense(pe.m1, pe.m1+pe.w, nil)
 	for j := range pe.m1 {

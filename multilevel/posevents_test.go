@@ -34,16 +34,7 @@ func TestPosEventsSingleSizes(t *testing.T) {
 		{[]float64{0.3, 0.5, 0.2}, mallPolicies[2]},
 	} {
 		sc := threeLevel(t, 8, 2e4, 4000, tc.sev, tc.pol)
-		want, err := newMalleable(ctx, sc, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		forceEvents = true
-		got, err := newMalleable(ctx, sc, set)
-		forceEvents = false
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, got := singleAndForced(t, ctx, sc, set)
 		if want.pos == nil || got.pos == nil || got.pos.evOf == nil || want.pos.evOf != nil {
 			t.Fatalf("%v: not the positional chains", tc.pol)
 		}
@@ -83,14 +74,7 @@ func TestPosEventsFixedCount(t *testing.T) {
 		{5, 5, []float64{0.4, 0.3, 0.3}, []float64{0.6, 0, 0.4}},
 	} {
 		sc := withEvents(t, threeLevel(t, tc.n, 2e4, 4000, tc.sev, scenario.Policy{Kind: scenario.Moldable, Processors: tc.a}), tc.sizes)
-		fixed, err := New(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fixed, mm := fixedAndMalleable(t, ctx, sc)
 		if mm.pos == nil || mm.pos.evOf == nil {
 			t.Fatalf("N=%d a=%d: not the positional chain with events", tc.n, tc.a)
 		}
@@ -223,14 +207,7 @@ func TestPosEventsLaw(t *testing.T) {
 			for s := 0; s <= p.n-a; s++ {
 				for k := 0; k <= pattern[1]; k++ {
 					law := combinedLaw(u, s, k, pattern[1], p.n-a+1)
-					tot := append([]float64(nil), law.zero...)
-					for _, rows := range [][][]float64{law.kill, law.later} {
-						for _, r := range rows {
-							for j, x := range r {
-								tot[j] += x
-							}
-						}
-					}
+					tot := law.total()
 					if sum(tot) < 0.5 {
 						t.Errorf("V=%v a=%d s=%d k=%d: the window holds %g of the law (the comparison is void)", pattern, a, s, k, sum(tot))
 					}

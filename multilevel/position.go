@@ -77,12 +77,13 @@ func (c *mcomposer) killWidth() int {
 
 // recParts are the parts of an up phase on a processors that depend on
 // neither the pattern nor the interval, computed once per count by
-// newPositional (a third to a half of an evaluation's spare-chain
-// transitions and loop inverses otherwise): for each level l = 1..3, its
-// recovery as in a level-l block (mcomposer.recovery) with the inverse of
-// that recovery's restart loop, or the error that computing them gave
-// (returned by the evaluation that needs them, as before); and the
-// recoveries that start an up phase (mcomposer.decisionRecovery).
+// newPositional and newReconf (a third to a half of an evaluation's
+// spare-chain transitions and loop inverses otherwise): for each level
+// l = 1..3, its recovery as in a level-l block (mcomposer.recovery)
+// with the inverse of that recovery's restart loop, or the error that
+// computing them gave (returned by the evaluation that needs them, as
+// before); and the recoveries that start an up phase
+// (mcomposer.decisionRecovery).
 type recParts struct {
 	r                        [4]mphase
 	ri                       [4]*mat.Dense

@@ -26,6 +26,26 @@ func threeLevel(t testing.TB, n int, mttf, mttr float64, sev []float64, pol scen
 	return sc
 }
 
+// fixedCountCases are the moldable scenarios (N, a, MTTF, shares) on
+// which TestPositionFixedCount and TestReconfPosFixedCount hold their
+// chains against the fixed-count model, at fixedCountPatterns and
+// fixedCountIntervals.
+var fixedCountCases = []struct {
+	n, a int
+	mttf float64
+	sev  []float64
+}{
+	{6, 4, 1.5e4, []float64{0.5, 0.3, 0.2}},
+	{8, 5, 5e4, []float64{0.2, 0.7, 0.1}},
+	{5, 5, 1e4, []float64{0, 0.5, 0.5}},
+	{7, 2, 3e3, []float64{0.6, 0.4, 0}},
+}
+
+var (
+	fixedCountPatterns  = [][]int{{0, 0}, {2, 1}, {5, 3}, {0, 4}, {1, 12}}
+	fixedCountIntervals = []float64{60, 600, 3000}
+)
+
 // TestPositionFixedCount: on a fixed count (moldable, with spares and
 // down periods) the positional chain (position.go: decision states with
 // the position in the period, spare laws composed as matrices, the
@@ -41,30 +61,14 @@ func threeLevel(t testing.TB, n int, mttf, mttr float64, sev []float64, pol scen
 // where the scalar composition has no subtraction.
 func TestPositionFixedCount(t *testing.T) {
 	ctx := context.Background()
-	for _, tc := range []struct {
-		n, a int
-		mttf float64
-		sev  []float64
-	}{
-		{6, 4, 1.5e4, []float64{0.5, 0.3, 0.2}},
-		{8, 5, 5e4, []float64{0.2, 0.7, 0.1}},
-		{5, 5, 1e4, []float64{0, 0.5, 0.5}},
-		{7, 2, 3e3, []float64{0.6, 0.4, 0}},
-	} {
+	for _, tc := range fixedCountCases {
 		sc := threeLevel(t, tc.n, tc.mttf, 4000, tc.sev, scenario.Policy{Kind: scenario.Moldable, Processors: tc.a})
-		fixed, err := New(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fixed, mm := fixedAndMalleable(t, ctx, sc)
 		if mm.pos == nil {
 			t.Fatalf("f = %v: no positional chain", tc.sev)
 		}
-		for _, v := range [][]int{{0, 0}, {2, 1}, {5, 3}, {0, 4}, {1, 12}} {
-			for _, I := range []float64{60, 600, 3000} {
+		for _, v := range fixedCountPatterns {
+			for _, I := range fixedCountIntervals {
 				want, err := fixed.Evaluate(v, I)
 				if err != nil {
 					t.Fatal(err)
@@ -165,14 +169,7 @@ func TestPositionLaw(t *testing.T) {
 			for s := 0; s <= p.n-a; s++ {
 				for k := 0; k <= pattern[1]; k++ {
 					law := combinedLaw(u, s, k, pattern[1], p.n-a+1)
-					tot := append([]float64(nil), law.zero...)
-					for _, rows := range [][][]float64{law.kill, law.later} {
-						for _, r := range rows {
-							for j, x := range r {
-								tot[j] += x
-							}
-						}
-					}
+					tot := law.total()
 					row := rb.Rows[s]
 					for j := range tot {
 						want := 0.0
@@ -196,6 +193,20 @@ type denseLaw struct {
 	zero        []float64
 	done        float64
 	periods     float64
+}
+
+// total returns the law's mass by column, whatever the position: zero,
+// kill and later summed.
+func (law denseLaw) total() []float64 {
+	tot := append([]float64(nil), law.zero...)
+	for _, rows := range [][][]float64{law.kill, law.later} {
+		for _, r := range rows {
+			for j, x := range r {
+				tot[j] += x
+			}
+		}
+	}
+	return tot
 }
 
 func combinedLaw(u *upParts, s, k, v2, size int) denseLaw {

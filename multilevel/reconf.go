@@ -50,6 +50,10 @@ type reconf struct {
 	levels            []scenario.Level
 	work              []float64
 	chains            *decision.Chains
+	// recs holds, by used count, the recoveries that depend on neither
+	// the pattern nor the interval (recParts), computed by newReconf
+	// and then only read (none with one level: its body has no loop).
+	recs map[int]*recParts
 	// pos: three levels with processor failures of severity 2, phi
 	// their share f₂/(f₂ + f₃) (reconfpos.go).
 	pos bool
@@ -83,6 +87,19 @@ func newReconf(sc *scenario.Scenario, lo, hi int, mu float64, sev []float64, pos
 			return nil, &scenario.Error{Field: "reconfigure", Problem: fmt.Sprintf(
 				"at-checkpoint with application.checkpoint_levels under a policy that runs on %d of %d processors: the chain's spare matrices are (N − a + 1)² with N − a = %d, more than %d", a, rc.n, rc.n-a, MaxPositionSpares)}
 		}
+	}
+	rc.recs = map[int]*recParts{}
+	for k := max(lo, 1); k <= hi && L > 1; k++ {
+		a := rc.act(k)
+		if _, ok := rc.recs[a]; ok || a <= 0 {
+			continue
+		}
+		ch, err := rc.chains.Chain(rc.n - a)
+		if err != nil {
+			continue // partsOf returns it
+		}
+		pr3, _ := rc.embed(a, make([]int, L-1))
+		rc.recs[a] = (&mcomposer{pr: pr3, chain: ch, size: rc.n - a + 1}).recoveries()
 	}
 	if pos {
 		return rc, rc.setPositional(sc, w, ps)
@@ -133,7 +150,7 @@ func (rc *reconf) partsOf(a int, pattern []int, interval float64) (*rparts, erro
 		return nil, err
 	}
 	pr3, p3 := rc.embed(a, pattern)
-	c := &mcomposer{pr: pr3, chain: ch, size: rc.n - a + 1, pattern: p3, interval: interval}
+	c := &mcomposer{pr: pr3, chain: ch, size: rc.n - a + 1, pattern: p3, interval: interval, rec: rc.recs[a]}
 	first, mid, last, err := c.levelBodies()
 	if err != nil {
 		return nil, err

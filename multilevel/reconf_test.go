@@ -13,14 +13,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// reconfPolicies are the policies of the reconfiguration tests: each
-// changes the count at some checkpoints of an 8-processor pool.
-var reconfPolicies = []scenario.Policy{
-	{Kind: scenario.Greedy},
-	{Kind: scenario.PerformanceBased},
-	{Kind: scenario.Explicit, Explicit: []int{1, 2, 2, 4, 4, 4, 6, 6}},
-}
-
 // TestReconfOneLevel: with one level the chain with reconfiguration at
 // (top-level) checkpoints is package uwt's exact chain of segments with
 // reconfiguration (an independent construction: per-segment states, the
@@ -31,7 +23,7 @@ var reconfPolicies = []scenario.Policy{
 // the same figure through the three-level embedding.
 func TestReconfOneLevel(t *testing.T) {
 	ctx := context.Background()
-	for _, pol := range reconfPolicies {
+	for _, pol := range mallPolicies {
 		for _, byOld := range []bool{false, true} {
 			sc := twoLevel(t, 8, 3e4, 5000, []float64{0, 1}, pol)
 			if byOld {

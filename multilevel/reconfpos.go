@@ -75,11 +75,12 @@ func (rc *reconf) checkPattern(pattern []int) error {
 // recovery from level 2 that starts a Q state and a superblock's useful
 // computation V₁(I + L₁ − C₁) + I + L₂ − C₂.
 func (rc *reconf) positionalParts(rp *rparts, c *mcomposer, first, mid, last mphase) error {
-	rp.up = &upParts{kw: c.killWidth(), first: first, mid: mid, last: last}
-	var err error
-	if rp.up.rec2, rp.up.kill2, err = c.decisionRecovery(2); err != nil {
-		return err
+	// The level-2 recovery is c's recParts' (rec2 nil: its error).
+	rec := c.recoveries()
+	if rec.rec2 == nil {
+		return rec.decErr
 	}
+	rp.up = &upParts{kw: c.killWidth(), first: first, mid: mid, last: last, rec2: rec.rec2, kill2: rec.kill2}
 	lv := c.pr.Levels
 	rp.sbw = float64(c.pattern[0])*(c.interval+lv[0].Latency-lv[0].Overhead) + c.interval + lv[1].Latency - lv[1].Overhead
 	return nil

@@ -20,7 +20,7 @@ import (
 func TestReconfPosContinuity(t *testing.T) {
 	ctx := context.Background()
 	set := &Settings{Tol: 1e-15, Prune: -1}
-	for _, pol := range reconfPolicies {
+	for _, pol := range mallPolicies {
 		for _, byOld := range []bool{false, true} {
 			mk := func(f2 float64) *scenario.Scenario {
 				sc := threeLevel(t, 8, 2e4, 4000, []float64{0.6, f2, 0.4 - f2}, pol)
@@ -93,16 +93,7 @@ func TestReconfPosContinuity(t *testing.T) {
 func TestReconfPosFixedCount(t *testing.T) {
 	ctx := context.Background()
 	set := &Settings{Tol: 1e-15, Prune: -1}
-	for _, tc := range []struct {
-		n, a int
-		mttf float64
-		sev  []float64
-	}{
-		{6, 4, 1.5e4, []float64{0.5, 0.3, 0.2}},
-		{8, 5, 5e4, []float64{0.2, 0.7, 0.1}},
-		{5, 5, 1e4, []float64{0, 0.5, 0.5}},
-		{7, 2, 3e3, []float64{0.6, 0.4, 0}},
-	} {
+	for _, tc := range fixedCountCases {
 		sc := threeLevel(t, tc.n, tc.mttf, 4000, tc.sev, scenario.Policy{Kind: scenario.Moldable, Processors: tc.a})
 		fixed, err := New(sc)
 		if err != nil {
@@ -120,8 +111,8 @@ func TestReconfPosFixedCount(t *testing.T) {
 		if mm.rc == nil || !mm.rc.pos {
 			t.Fatalf("f = %v: not the chain with reconfiguration and positions", tc.sev)
 		}
-		for _, v := range [][]int{{0, 0}, {2, 1}, {5, 3}, {0, 4}, {1, 12}} {
-			for _, I := range []float64{60, 600, 3000} {
+		for _, v := range fixedCountPatterns {
+			for _, I := range fixedCountIntervals {
 				name := fmt.Sprintf("N=%d a=%d f=%v V=%v I=%g", tc.n, tc.a, tc.sev, v, I)
 				want, err := fixed.Evaluate(v, I)
 				if err != nil {
