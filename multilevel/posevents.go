@@ -65,28 +65,23 @@ func newPosEvents(sc *scenario.Scenario, a, lo, hi int, mu float64) (*posEvents,
 }
 
 // attempt is mcomposer.newAttempt with failure events: a stretch of t
-// seconds that any event striking the application ends. One exponential
-// of the Van Loan block [[Ã, I], [0, 0]]·t (package expm) gives
-// done = e^{Ãt} and F = ∫₀ᵗe^{Ãu}du (no subtraction: exact where Ãt is
-// small); a crash (share f₁ of the events that strike) keeps the
+// seconds that any event striking the application ends.
+// expm.ExpIntegral (Ã is a sub-generator: a Metzler matrix) gives
+// done = e^{Ãt} and F = ∫₀ᵗe^{Ãu}du together, by n×n products without
+// cancellation, as eventChain.stretch does; a crash (share f₁ of the events that strike) keeps the
 // spares, f₁·F·diag(b); a processor-down event (1 − f₁) lands on the
 // functional count after it, (1 − f₁)·F·landing, whose columns are the
-// counts lo..hi (not spare counts as with single failures). The block
-// has order 2(N − a + 1), whatever the window.
+// counts lo..hi (not spare counts as with single failures). The
+// matrices have order N − a + 1, whatever the window.
 func (pe *posEvents) attempt(t, crash float64) (mphase, error) {
 	m1 := pe.m1
-	blk := mat.NewDense(2*m1, 2*m1, nil)
-	blk.Slice(0, m1, 0, m1).(*mat.Dense).Scale(t, pe.gen)
-	for j := range m1 {
-		blk.Set(j, m1+j, t)
-	}
-	var e mat.Dense
-	if err := expm.Exp(&e, blk, nil); err != nil {
+	var e, phi mat.Dense
+	if err := expm.ExpIntegral(&e, &phi, pe.gen, t); err != nil {
 		return mphase{}, err
 	}
-	ph := mphase{done: mat.DenseCopyOf(e.Slice(0, m1, 0, m1))}
+	ph := mphase{done: &e}
 	var x mat.Dense
-	x.Mul(e.Slice(0, m1, m1, 2*m1), pe.rhs)
+	x.Mul(&phi, pe.rhs)
 	if crash > 0 {
 		var c mat.Dense
 		c.Scale(crash, x.Slice(0, m1, 0, m1))
