@@ -510,11 +510,7 @@ func (pr *eventsProcess) improve(act []int, g float64, h []float64, set Settings
 			if err != nil {
 				return 0, err
 			}
-			v := w - g*tau
-			for _, y := range tr.idx {
-				v += tr.val[y] * h[y]
-			}
-			return v, nil
+			return rowValue(w, tau, g, h, tr), nil
 		}
 		cur, err := q(act[x])
 		if err != nil {

@@ -360,7 +360,7 @@ func (ec *eventsChain) improve(act []int, g float64, h []float64, set Settings) 
 			if err != nil {
 				return false, err
 			}
-			cur[x] = ec.value(w, tau, g, h, tr)
+			cur[x] = rowValue(w, tau, g, h, tr)
 		} else if !seen[a] {
 			seen[a] = true
 			inPol = append(inPol, a)
@@ -396,8 +396,9 @@ func (ec *eventsChain) improve(act []int, g float64, h []float64, set Settings) 
 	return ec.choose(act, cur, cols, g, h, margin)
 }
 
-// value is w − g·τ + Σ P·h of a row.
-func (ec *eventsChain) value(w, tau, g float64, h []float64, tr *sparseRow) float64 {
+// rowValue is w − g·τ + Σ P·h of a row (its transitions in tr), the
+// value the improvements of eventsProcess and eventsChain compare.
+func rowValue(w, tau, g float64, h []float64, tr *sparseRow) float64 {
 	v := w - g*tau
 	for _, y := range tr.idx {
 		v += tr.val[y] * h[y]
@@ -422,7 +423,7 @@ func (ec *eventsChain) choose(act []int, cur []float64, cols []qColumn, g float6
 				if err != nil {
 					return false, err
 				}
-				v = ec.value(w, tau, g, h, tr)
+				v = rowValue(w, tau, g, h, tr)
 			} else {
 				c := cols[a]
 				if c.q == nil {
