@@ -412,28 +412,22 @@ func (ec *eventsChain) choose(act []int, cur []float64, cols []qColumn, g float6
 	changed := false
 	for x := range act {
 		n := ec.lo + x
-		best, arg := cur[x], act[x]
-		for a := 0; a <= n; a++ {
-			if a == act[x] || a > 0 && ec.app.WorkRate[a-1] == 0 {
-				continue
-			}
-			var v float64
+		arg, err := bestAction(act[x], cur[x], n, ec.app.WorkRate, margin(x), func(a int) (float64, bool, error) {
 			if a == 0 {
 				w, tau, err := ec.row(x, 0, tr)
 				if err != nil {
-					return false, err
+					return 0, false, err
 				}
-				v = rowValue(w, tau, g, h, tr)
-			} else {
-				c := cols[a]
-				if c.q == nil {
-					continue
-				}
-				v = c.q[n-a-c.s0]
+				return rowValue(w, tau, g, h, tr), true, nil
 			}
-			if v > best+margin(x) {
-				best, arg = v, a
+			c := cols[a]
+			if c.q == nil {
+				return 0, false, nil
 			}
+			return c.q[n-a-c.s0], true, nil
+		})
+		if err != nil {
+			return false, err
 		}
 		if arg != act[x] {
 			act[x], changed = arg, true
