@@ -207,7 +207,7 @@ func TestSegmentsWindowMatchesColumn(t *testing.T) {
 		rho := ph.hitMin
 		for _, tt := range []float64{1e-2 / rho, 0.3 / rho, 1 / rho, 20 / rho} {
 			for _, tr := range []float64{0, 0.3 / rho} {
-				_, _, banded := ph.band(tr, tt, s0, s1)
+				_, _, _, banded := ph.band(tr, tt, s0, s1)
 				if !banded && tt >= 0.3/rho && tt <= 1/rho {
 					t.Errorf("n=%d a=%d t=%.3g tr=%.3g: no band", tc.n, tc.a, tt, tr)
 				}
@@ -262,7 +262,7 @@ func TestSegmentsWindowEscapeBound(t *testing.T) {
 				}
 				worst = max(worst, d/y)
 			}
-			_, ok := ph.checkBand(yb, tt, b0, b1, s0, s1)
+			_, ok := checkBand(yb, esc, b0, s0, s1)
 			if margin == 1 && (worst <= 1e-10 || ok) {
 				t.Errorf("n=%d a=%d margin=1: band loses %.3g of y, checkBand %v: the power check fails", tc.n, tc.a, worst, ok)
 			}
