@@ -266,12 +266,12 @@ func (ph *Phase) SegmentsWindow(tr, t float64, s0, s1 int) ([]float64, error) {
 	if s0 < 0 || s1 < s0 || s1 > m {
 		return nil, fmt.Errorf("batchchain: SegmentsWindow: window [%d, %d] is not within the spare counts 0..%d", s0, s1, m)
 	}
-	if b0, b1, ok := ph.band(tr, t, s0, s1); ok {
+	if b0, b1, esc, ok := ph.band(tr, t, s0, s1); ok {
 		y, err := ph.segmentsOn(tr, t, b0, b1)
 		if err != nil {
 			return nil, err
 		}
-		if y, ok = ph.checkBand(y, t, b0, b1, s0, s1); ok {
+		if y, ok = checkBand(y, esc, b0, s0, s1); ok {
 			return y, nil
 		}
 	}
@@ -299,8 +299,9 @@ func (ph *Phase) escape(t float64, b0, b1 int) []float64 {
 	return x
 }
 
-// band returns the band of SegmentsWindow, ok false for the whole range.
-func (ph *Phase) band(tr, t float64, s0, s1 int) (b0, b1 int, ok bool) {
+// band returns the band of SegmentsWindow and its escape bound (escape),
+// ok false for the whole range.
+func (ph *Phase) band(tr, t float64, s0, s1 int) (b0, b1 int, esc []float64, ok bool) {
 	m := ph.c.m
 	q := math.Exp(-ph.hitMax * t)
 	lower := math.Exp(-ph.hitMax*tr) * q / (1 - q)
@@ -310,22 +311,22 @@ func (ph *Phase) band(tr, t float64, s0, s1 int) (b0, b1 int, ok bool) {
 	for margin := 8; ; margin *= 2 {
 		b0, b1 = max(s0-margin, 0), min(s1+margin, m)
 		if b0 == 0 && b1 == m {
-			return 0, 0, false
+			return 0, 0, nil, false
 		}
 		if blam, bhit := ph.bandRates(b0, b1); float64(b1-b0+1)*blam/bhit*32.3 >= fullOps {
-			return 0, 0, false
+			return 0, 0, nil, false
 		}
 		esc := ph.escape(t, b0, b1)
 		if slices.Max(esc[s0:s1+1]) <= expectedRel/2*lower {
-			return b0, b1, true
+			return b0, b1, esc, true
 		}
 	}
 }
 
 // checkBand returns the window of the band's sums y (entry i for b0 + i)
-// and whether the escape bound holds against them.
-func (ph *Phase) checkBand(y []float64, t float64, b0, b1, s0, s1 int) ([]float64, bool) {
-	esc := ph.escape(t, b0, b1)
+// and whether the escape bound esc (escape, over the spare counts 0..m)
+// holds against them.
+func checkBand(y, esc []float64, b0, s0, s1 int) ([]float64, bool) {
 	win := y[s0-b0 : s1-b0+1]
 	for i, v := range win {
 		if !(esc[s0+i] <= expectedRel*v) {

@@ -19,14 +19,7 @@ import (
 func TestColumnsMatchDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 2))
 	for _, tc := range phaseCases {
-		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ph, err := c.Phase()
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, ph := newPhase(t, tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
 		a, b := c.Generator()
 		n1 := c.M() + 1
 		var neg mat.Dense
@@ -97,14 +90,7 @@ func TestColumnsMatchDense(t *testing.T) {
 // entry is at most SegmentsBound (to rounding, 1e-12).
 func TestSegmentsColumnMatchesDense(t *testing.T) {
 	for _, tc := range phaseCases {
-		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ph, err := c.Phase()
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, ph := newPhase(t, tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
 		a, _ := c.Generator()
 		n1 := c.M() + 1
 		rho := float64(tc.a) * tc.lambda
@@ -145,14 +131,7 @@ func TestSegmentsColumnMatchesDense(t *testing.T) {
 // spare moves at rate 2, segments of 10⁴ s: the weights flat only after
 // about 1.9·(2·10⁴)² terms) are errors.
 func TestSegmentsColumnErrors(t *testing.T) {
-	c, err := New(3, 1, 1e-9, 1, []float64{1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ph, err := c.Phase()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, ph := newPhase(t, 3, 1, 1e-9, 1, []float64{1})
 	for _, tc := range []struct{ tr, t float64 }{{0, 0}, {0, math.Inf(1)}, {-1, 1}, {0, math.NaN()}, {0, 1e4}} {
 		if _, err := ph.SegmentsColumn(tc.tr, tc.t); err == nil {
 			t.Errorf("tr=%v t=%v: no error", tc.tr, tc.t)
@@ -208,13 +187,7 @@ var windowCases = []struct {
 // counts.
 func windowOf(t *testing.T, n, a int, sizes []float64) (ph *Phase, s0, s1 int) {
 	t.Helper()
-	c, err := New(n, a, 1/(8*hour), 1/(4*hour), sizes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ph, err = c.Phase(); err != nil {
-		t.Fatal(err)
-	}
+	_, ph = newPhase(t, n, a, 1/(8*hour), 1/(4*hour), sizes)
 	mean, sd := 2*float64(n)/3, math.Sqrt(2*float64(n)/9)
 	return ph, int(mean-4*sd) - a, int(mean+4*sd) - a
 }
@@ -234,7 +207,7 @@ func TestSegmentsWindowMatchesColumn(t *testing.T) {
 		rho := ph.hitMin
 		for _, tt := range []float64{1e-2 / rho, 0.3 / rho, 1 / rho, 20 / rho} {
 			for _, tr := range []float64{0, 0.3 / rho} {
-				_, _, banded := ph.band(tr, tt, s0, s1)
+				_, _, _, banded := ph.band(tr, tt, s0, s1)
 				if !banded && tt >= 0.3/rho && tt <= 1/rho {
 					t.Errorf("n=%d a=%d t=%.3g tr=%.3g: no band", tc.n, tc.a, tt, tr)
 				}
@@ -289,7 +262,7 @@ func TestSegmentsWindowEscapeBound(t *testing.T) {
 				}
 				worst = max(worst, d/y)
 			}
-			_, ok := ph.checkBand(yb, tt, b0, b1, s0, s1)
+			_, ok := checkBand(yb, esc, b0, s0, s1)
 			if margin == 1 && (worst <= 1e-10 || ok) {
 				t.Errorf("n=%d a=%d margin=1: band loses %.3g of y, checkBand %v: the power check fails", tc.n, tc.a, worst, ok)
 			}

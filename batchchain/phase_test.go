@@ -30,6 +30,21 @@ var phaseCases = []struct {
 	{64, 48, 1 / (8 * hour), 1 / hour, []float64{0.5, 0, 0, 0.1, 0.1, 0.1, 0.1, 0.1}},
 }
 
+// newPhase returns the chain of New(n, a, lambda, theta, sizes) and its
+// up phase, failing the test on an error.
+func newPhase(t *testing.T, n, a int, lambda, theta float64, sizes []float64) (*Chain, *Phase) {
+	t.Helper()
+	c, err := New(n, a, lambda, theta, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph, err := c.Phase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, ph
+}
+
 // randomStart returns a random sub-probability vector on spare counts
 // [lo, lo+w) of 0..m, from a seeded source.
 func randomStart(rng *rand.Rand, m int) (v []float64, lo int) {
@@ -54,14 +69,7 @@ func randomStart(rng *rand.Rand, m int) (v []float64, lo int) {
 func TestPhaseExitMatchesDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	for _, tc := range phaseCases {
-		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ph, err := c.Phase()
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, ph := newPhase(t, tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
 		a, b := c.Generator()
 		var negA mat.Dense
 		negA.Scale(-1, a)
@@ -121,14 +129,7 @@ func TestPhaseExitMatchesDense(t *testing.T) {
 func TestSegmentsMatchesDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	for _, tc := range phaseCases {
-		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ph, err := c.Phase()
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, ph := newPhase(t, tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
 		a, _ := c.Generator()
 		n1 := c.M() + 1
 		v, lo := randomStart(rng, c.M())
@@ -253,14 +254,7 @@ func TestPhaseBounded(t *testing.T) {
 // (x = Λt up to 1e12) cost little and give a non-negative sum bounded by
 // the first segment's survival bound, v·1·e^{−ρ_min t}/(1 − e^{−ρ_min t}).
 func TestExpectedLongSegments(t *testing.T) {
-	c, err := New(64, 48, 1/(8*hour), 1/hour, []float64{0.5, 0, 0, 0.25, 0.25})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ph, err := c.Phase()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, ph := newPhase(t, 64, 48, 1/(8*hour), 1/hour, []float64{0.5, 0, 0, 0.25, 0.25})
 	sg := ph.Segments([]float64{0.5, 0.3}, 2, 0)
 	for _, tt := range []float64{1e6, 1e9, 1e12 / sg.Rate()} {
 		e, err := sg.Expected(tt, nil)
@@ -279,14 +273,7 @@ func TestExpectedLongSegments(t *testing.T) {
 // counts as s_0.
 func TestExpectedWithin(t *testing.T) {
 	tc := phaseCases[4]
-	c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ph, err := c.Phase()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, ph := newPhase(t, tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
 	v, lo := []float64{1e-6, 2e-6}, 3
 	a, _ := c.Generator()
 	n1 := c.M() + 1
@@ -387,14 +374,7 @@ func TestLowerAndFloor(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 2))
 	earlier := false
 	for _, tc := range phaseCases {
-		c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ph, err := c.Phase()
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, ph := newPhase(t, tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
 		a, _ := c.Generator()
 		n1 := c.M() + 1
 		v, lo := randomStart(rng, c.M())
@@ -442,13 +422,6 @@ func TestLowerAndFloor(t *testing.T) {
 // ph0 returns the Phase of the first case.
 func ph0(t *testing.T) *Phase {
 	tc := phaseCases[0]
-	c, err := New(tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ph, err := c.Phase()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, ph := newPhase(t, tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
 	return ph
 }

@@ -110,15 +110,15 @@
 //
 // What does not change the bits is shared too: a block keeps its rows
 // when only the reconfiguration choices change; the improvement of the
-// choice in U takes a running state's row from the evaluation's block
-// and, when R does not depend on p, the brackets of X(n) once per
-// functional count (xValues); the up states' h is solved on first use
-// (values.upH), so level 3's search, which reads g alone, skips it; and
-// the blocks are solved by luVec, gonum's Dgetrs arithmetic for one
-// right-hand side in the same order without its per-call allocations;
-// and one improvement pass computes the bracket of each decision state
-// under each action once (xValues), for improveX and for improveR, whose
-// reconfiguring up states U(a, s) have the brackets of X(a, a + s).
+// choice in U takes a running state's row from the evaluation's block;
+// one improvement pass computes the bracket of each decision state under
+// each action once (xValues), for improveX and for improveR, whose
+// reconfiguring up states U(a, s) have the brackets of X(a, a + s) (of
+// X(a + s) when R does not depend on p); the up states' h is solved on
+// first use (values.upH), so level 3's search, which reads g alone,
+// skips it; and the blocks are solved by luVec, gonum's Dgetrs
+// arithmetic for one right-hand side in the same order without its
+// per-call allocations.
 //
 // The solves of the reduced system round differently from a fresh
 // factorisation of each system, within the tolerances of the searches:

@@ -510,28 +510,18 @@ func (pr *eventsProcess) improve(act []int, g float64, h []float64, set Settings
 			if err != nil {
 				return 0, err
 			}
-			v := w - g*tau
-			for _, y := range tr.idx {
-				v += tr.val[y] * h[y]
-			}
-			return v, nil
+			return rowValue(w, tau, g, h, tr), nil
 		}
 		cur, err := q(act[x])
 		if err != nil {
 			return false, err
 		}
-		best, arg := cur, act[x]
-		for a := 0; a <= k; a++ {
-			if a == act[x] || a > 0 && pr.sc.Application.WorkRate[a-1] == 0 {
-				continue
-			}
+		arg, err := bestAction(act[x], cur, k, pr.sc.Application.WorkRate, set.TieTol*math.Max(math.Abs(cur), g), func(a int) (float64, bool, error) {
 			v, err := q(a)
-			if err != nil {
-				return false, err
-			}
-			if v > best+set.TieTol*math.Max(math.Abs(cur), g) {
-				best, arg = v, a
-			}
+			return v, true, err
+		})
+		if err != nil {
+			return false, err
 		}
 		if arg != act[x] {
 			act[x], changed = arg, true

@@ -360,7 +360,7 @@ func (ec *eventsChain) improve(act []int, g float64, h []float64, set Settings) 
 			if err != nil {
 				return false, err
 			}
-			cur[x] = ec.value(w, tau, g, h, tr)
+			cur[x] = rowValue(w, tau, g, h, tr)
 		} else if !seen[a] {
 			seen[a] = true
 			inPol = append(inPol, a)
@@ -396,8 +396,9 @@ func (ec *eventsChain) improve(act []int, g float64, h []float64, set Settings) 
 	return ec.choose(act, cur, cols, g, h, margin)
 }
 
-// value is w − g·τ + Σ P·h of a row.
-func (ec *eventsChain) value(w, tau, g float64, h []float64, tr *sparseRow) float64 {
+// rowValue is w − g·τ + Σ P·h of a row (its transitions in tr), the
+// value the improvements of eventsProcess and eventsChain compare.
+func rowValue(w, tau, g float64, h []float64, tr *sparseRow) float64 {
 	v := w - g*tau
 	for _, y := range tr.idx {
 		v += tr.val[y] * h[y]
@@ -411,28 +412,22 @@ func (ec *eventsChain) choose(act []int, cur []float64, cols []qColumn, g float6
 	changed := false
 	for x := range act {
 		n := ec.lo + x
-		best, arg := cur[x], act[x]
-		for a := 0; a <= n; a++ {
-			if a == act[x] || a > 0 && ec.app.WorkRate[a-1] == 0 {
-				continue
-			}
-			var v float64
+		arg, err := bestAction(act[x], cur[x], n, ec.app.WorkRate, margin(x), func(a int) (float64, bool, error) {
 			if a == 0 {
 				w, tau, err := ec.row(x, 0, tr)
 				if err != nil {
-					return false, err
+					return 0, false, err
 				}
-				v = ec.value(w, tau, g, h, tr)
-			} else {
-				c := cols[a]
-				if c.q == nil {
-					continue
-				}
-				v = c.q[n-a-c.s0]
+				return rowValue(w, tau, g, h, tr), true, nil
 			}
-			if v > best+margin(x) {
-				best, arg = v, a
+			c := cols[a]
+			if c.q == nil {
+				return 0, false, nil
 			}
+			return c.q[n-a-c.s0], true, nil
+		})
+		if err != nil {
+			return false, err
 		}
 		if arg != act[x] {
 			act[x], changed = arg, true

@@ -121,6 +121,30 @@ func evaluateEvents(m eventsModel, act []int) (float64, []float64, error) {
 	return g, h, nil
 }
 
+// bestAction is the choice of the improvements of eventsProcess and
+// eventsChain in a state of k functional processors whose action cur has
+// the value curV: the actions a = 0..k other than cur, wait and those of
+// positive work rate ω(a) (work[a-1]), in increasing order, each taken
+// when its value beats the best so far by more than margin. value
+// returns an action's value, or false for one left out (eventsChain's
+// counts skipped by their bounds).
+func bestAction(cur int, curV float64, k int, work []float64, margin float64, value func(a int) (float64, bool, error)) (int, error) {
+	best, arg := curV, cur
+	for a := 0; a <= k; a++ {
+		if a == cur || a > 0 && work[a-1] == 0 {
+			continue
+		}
+		v, ok, err := value(a)
+		if err != nil {
+			return 0, err
+		}
+		if ok && v > best+margin {
+			best, arg = v, a
+		}
+	}
+	return arg, nil
+}
+
 // allowedCount returns the largest count a ≤ k with ω(a) > 0 (greedy),
 // or 0.
 func allowedCount(work []float64, k int) int {

@@ -440,8 +440,9 @@ func (sv *Solver) changedRows(arows [][]float64, gens []uint64) (*entryBase, []i
 // factorEntries factorises the system of arows, keeps it as sv.entry
 // (with the solve for rhs) and returns that solve; false when it is
 // singular to working precision. It reuses the storage of the kept
-// factorisation it replaces (of the same order): a search that changes
-// every row by more than refine takes refactorises at each point.
+// factorisation it replaces (of the same order): a search whose points
+// change too many rows for woodbury, and too much for refine to
+// converge, refactorises at each point.
 func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
 	k := len(arows)
 	base := sv.entry

@@ -170,7 +170,7 @@ func (sv *Solver) recRow(pi, b, n int) *row {
 
 // waitRow returns the row of X(·, n) under the action wait: one failure or
 // one repair, renormalised over the window (newWaitRow), from the rows
-// built once (waitEquation). Its slice is shared: callers read it.
+// built once (initWaits). Its slice is shared: callers read it.
 func (sv *Solver) waitRow(n int) row {
 	sv.initWaits()
 	return sv.waitRows[n-sv.lo]

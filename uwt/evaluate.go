@@ -167,7 +167,7 @@ func (m *Model) Solve(ctx context.Context) (Result, error) {
 	if !m.phase {
 		return Result{}, errors.New("uwt: Solve needs the chain of up phases (no reconfiguration at checkpoints, not Settings.Exact)")
 	}
-	for {
+	return m.widening(ctx, func() (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
@@ -183,15 +183,8 @@ func (m *Model) Solve(ctx context.Context) (Result, error) {
 			}
 		}
 		res.Phases = true
-		full := m.sk.lo == 0 && m.sk.hi == m.sc.N()
-		if full || res.Outside <= m.set.Tol {
-			return res, m.set.checkAccuracy(res)
-		}
-		lo, hi := m.widen(m.sk.lo, m.sk.hi)
-		if err := m.build(ctx, lo, hi); err != nil {
-			return Result{}, err
-		}
-	}
+		return res, nil
+	})
 }
 
 // evaluateWindowed is Evaluate without the binning error estimate.
@@ -199,8 +192,16 @@ func (m *Model) evaluateWindowed(ctx context.Context, interval float64) (Result,
 	if math.IsNaN(interval) || math.IsInf(interval, 0) || interval <= 0 {
 		return Result{}, fmt.Errorf("uwt: interval = %v, want a positive number of seconds", interval)
 	}
+	return m.widening(ctx, func() (Result, error) { return m.evaluate(ctx, interval) })
+}
+
+// widening returns solve's result on the current window, widened and
+// rebuilt until the mass outside it is at most Settings.Tol (or the
+// window is 0..N, or Settings.Exact), with the accuracy check of
+// Evaluate: the loop of evaluateWindowed and Solve.
+func (m *Model) widening(ctx context.Context, solve func() (Result, error)) (Result, error) {
 	for {
-		res, err := m.evaluate(ctx, interval)
+		res, err := solve()
 		if err != nil {
 			return Result{}, err
 		}
