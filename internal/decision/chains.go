@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/ckpt-markov/markov/birthdeath"
@@ -53,6 +54,9 @@ func (c *Chains) Chain(m int) (*birthdeath.Chain, error) {
 // a caller that asks for single rows of the same chains many times saves
 // their factorisations. It returns an error if perChain is negative.
 func (c *Chains) KeepFactors(perChain int) error {
+	if perChain < 0 {
+		return fmt.Errorf("decision: KeepFactors: maxEntries = %d is negative", perChain)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, ch := range c.chains {

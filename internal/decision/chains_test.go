@@ -56,6 +56,15 @@ func TestChainsKeepFactors(t *testing.T) {
 	if err := kept.KeepFactors(-1); err == nil || !strings.Contains(err.Error(), "maxEntries") {
 		t.Errorf("KeepFactors(-1): error %v, want one naming maxEntries", err)
 	}
+	// Refused on an empty cache too: the bound would otherwise reach
+	// every chain built later and fail each Chain call.
+	empty := NewChains(1e-6, 1e-3)
+	if err := empty.KeepFactors(-1); err == nil || !strings.Contains(err.Error(), "maxEntries") {
+		t.Errorf("KeepFactors(-1) on an empty cache: error %v, want one naming maxEntries", err)
+	}
+	if _, err := empty.Chain(4); err != nil {
+		t.Errorf("Chain after a refused KeepFactors(-1): %v", err)
+	}
 }
 
 // sameRows reports whether two exit rows agree bit for bit.
