@@ -451,7 +451,7 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		}
 		out.Iterations += it
 		g0 := v.g
-		g, err := sv.ascend(ctx, cur, v, steps)
+		g, err := sv.climb(ctx, cur, v, steps)
 		if err != nil {
 			return Configuration{}, err
 		}
@@ -463,6 +463,31 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		}
 	}
 	return sv.configuration(ctx, cur, out)
+}
+
+// gradientLevel3 makes PerConfiguration search the intervals by
+// gradientAscend before the coordinate search; tests turn it off to hold
+// the two against each other.
+var gradientLevel3 = true
+
+// climb is one search of PerConfiguration over the intervals from cur,
+// evaluated as v: gradientAscend, then the coordinate search (ascend)
+// from where it stopped when it ended on steps that did not raise g
+// rather than at a stationary point. The chain of up phases (no up
+// states; only the tests search its intervals instead of taking the
+// closed form) takes the coordinate search alone. It updates cur and
+// returns its g.
+func (sv *Solver) climb(ctx context.Context, cur *Policy, v *values, steps []float64) (float64, error) {
+	if gradientLevel3 && !sv.phase {
+		g, stationary, err := sv.gradientAscend(ctx, cur, v, steps)
+		if err != nil || stationary {
+			return g, err
+		}
+		if v, err = sv.evaluate(ctx, cur, true); err != nil {
+			return 0, err
+		}
+	}
+	return sv.ascend(ctx, cur, v, steps)
 }
 
 // setConf sets the interval of every up state of configuration b of p to iv.

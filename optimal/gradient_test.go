@@ -1,0 +1,210 @@
+package optimal
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// TestIntervalGainDerivative holds the derivative of the gain in one
+// interval given by intervalGain (Σ_s π(U(a, s))·∂_x[w − g·τ + P·h] / Σπτ,
+// no solve) against the central difference of the exact g of the policy
+// with I(a) alone moved (two evaluations), at the level-2 policy (one
+// interval everywhere, so the derivatives are not zero), for every
+// configuration with mass at least 1e-3, with the same step d = 1e-4 on
+// log I for both. Both differences err by O(d²) (a few 1e-9 of the
+// largest derivative here) and g's by about ε|g|/d ≈ 1e-12·|g| from
+// rounding: the tolerance is 1e-6 of the largest derivative, plus 1e-10
+// of g. Power: the derivative of Σπ·w / Σπτ alone (the transitions and
+// sojourns held at I(a)), and the formula with the sojourn Σπτ left out,
+// each miss by more than the tolerance in some configuration.
+func TestIntervalGainDerivative(t *testing.T) {
+	ctx := context.Background()
+	const h, d = 3600.0, 1e-4
+	for _, c := range []struct {
+		name string
+		sc   *scenario.Scenario
+	}{
+		{"qr8", qrScenario(t, 8, 8*h, 4*h)},
+		{"large12", largeApp(t, 12, 8*h, 4*h)},
+		{"qr16", qrScenario(t, 16, 8*h, 4*h)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.sc.Reconfigure = scenario.AtCheckpoint
+			sv, err := New(c.sc, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			single, err := sv.SingleInterval(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pol := single.Policy
+			v, err := sv.evaluate(ctx, pol, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			uw, err := sv.weights(pol, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gAt := func(b int, x float64) float64 {
+				p := sv.clone(pol)
+				setConf(p, b, math.Exp(x))
+				vp, err := sv.evaluate(ctx, p, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return vp.g
+			}
+			deriv := func(w *upWeights, b int, x float64) float64 {
+				fp, err := sv.intervalGain(v, w, b, math.Exp(x+d))
+				if err != nil {
+					t.Fatal(err)
+				}
+				fm, err := sv.intervalGain(v, w, b, math.Exp(x-d))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return (fp - fm) / (2 * d) / w.sojourn
+			}
+			// workOnly is the derivative of Σπ·w / Σπτ alone (the
+			// transitions and sojourns held), a wrong model.
+			workOnly := func(b int, x float64) float64 {
+				a := sv.acts[b]
+				s0, _ := sv.spares(a)
+				lat := sv.sc.Application.Latency[a-1]
+				f := func(x float64) float64 {
+					rs, err := sv.rows(a, s0, s0+len(uw.pi[b]), math.Exp(x)+lat, math.Exp(x))
+					if err != nil {
+						t.Fatal(err)
+					}
+					s := 0.0
+					for k, p := range uw.pi[b] {
+						s += p * rs[k].w
+					}
+					return s
+				}
+				return (f(x+d) - f(x-d)) / (2 * d) / uw.sojourn
+			}
+			noSojourn := &upWeights{pi: uw.pi, sojourn: 1}
+			type row struct{ exact, formula, work, noSoj float64 }
+			var rows []row
+			largest := 0.0
+			for b, a := range sv.acts {
+				if single.Mass[a] < 1e-3 {
+					continue
+				}
+				x := math.Log(pol.interval[b][0])
+				r := row{exact: (gAt(b, x+d) - gAt(b, x-d)) / (2 * d), formula: deriv(uw, b, x), work: workOnly(b, x), noSoj: deriv(noSojourn, b, x)}
+				rows = append(rows, r)
+				largest = max(largest, math.Abs(r.exact))
+			}
+			if len(rows) < 2 {
+				t.Fatalf("%d configurations with mass ≥ 1e-3: too few", len(rows))
+			}
+			tol := 1e-6*largest + 1e-10*math.Abs(v.g)
+			workMiss, sojMiss := false, false
+			worst := 0.0
+			for i, r := range rows {
+				e := math.Abs(r.formula - r.exact)
+				worst = max(worst, e)
+				if e > tol {
+					t.Errorf("configuration %d of those with mass: ∂g/∂log I = %.10g by the formula, %.10g by differences (error %.3g > %.3g)", i, r.formula, r.exact, e, tol)
+				}
+				workMiss = workMiss || math.Abs(r.work-r.exact) > tol
+				sojMiss = sojMiss || math.Abs(r.noSoj-r.exact) > tol
+			}
+			if !workMiss || !sojMiss {
+				t.Errorf("power: the work-only derivative rejected %v, weights without Σπτ rejected %v", workMiss, sojMiss)
+			}
+			t.Logf("%d configurations, largest derivative %.4g, largest error %.3g, tolerance %.3g", len(rows), largest, worst, tol)
+		})
+	}
+}
+
+// TestGradientMatchesCoordinateSearch holds level 3 with reconfiguration
+// at checkpoints, searched by gradientAscend, against the coordinate
+// search it replaced (ascend alone, gradientLevel3 off) on every
+// scenario with reconfiguration of the package's tests: g to 1e-10
+// relative (RelTol), both at a coordinate-wise local optimum, and the
+// same interval in every configuration with mass at least 1e-4 within
+// the width over which g is flat to its tolerance: |Δlog I(a)| ≤
+// 2·√(2·RelTol·|g| / |∂²g/∂(log I)²|) + 2·IntervalTol, the curvature from
+// the second difference of the exact g (step 0.02) at the gradient's
+// optimum. Power: the tolerance of the heaviest configuration is below
+// 0.02 (an interval 2 % off would fail).
+func TestGradientMatchesCoordinateSearch(t *testing.T) {
+	ctx := context.Background()
+	const d = 0.02
+	for _, c := range reconfCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			levels := func(grad bool) Report {
+				gradientLevel3 = grad
+				defer func() { gradientLevel3 = true }()
+				sv, err := New(c.sc, c.set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep, err := sv.Levels(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return rep
+			}
+			gr, co := levels(true).PerConfiguration, levels(false).PerConfiguration
+			if e := relDiff(gr.UWT, co.UWT); e > 1e-10 {
+				t.Errorf("level 3: g = %.15g by gradient steps, %.15g by coordinate search (rel. diff %.2g)", gr.UWT, co.UWT, e)
+			}
+			if !gr.Local || !co.Local {
+				t.Errorf("Local: gradient %v, coordinate search %v", gr.Local, co.Local)
+			}
+			sv := gr.Policy.sv
+			set := sv.set
+			heavy, mh, compared, worst := 0, 0.0, 0, 0.0
+			for a, m := range gr.Mass {
+				if m > mh || (m == mh && a < heavy) {
+					heavy, mh = a, m
+				}
+			}
+			for a, m := range gr.Mass {
+				if m < 1e-4 {
+					continue
+				}
+				b := sv.aIdx[a]
+				x := math.Log(gr.Intervals[a])
+				gAt := func(x float64) float64 {
+					p := sv.clone(gr.Policy)
+					setConf(p, b, math.Exp(x))
+					v, err := sv.evaluate(ctx, p, true)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return v.g
+				}
+				curv := math.Abs(gAt(x+d)-2*gr.UWT+gAt(x-d)) / (d * d)
+				tol := 2*math.Sqrt(2*set.RelTol*math.Abs(gr.UWT)/curv) + 2*set.IntervalTol
+				ic, ok := co.Intervals[a]
+				if !ok {
+					t.Errorf("a = %d (mass %.3g): no interval from the coordinate search", a, m)
+					continue
+				}
+				compared++
+				dx := math.Abs(x - math.Log(ic))
+				worst = max(worst, dx/tol)
+				if dx > tol {
+					t.Errorf("a = %d (mass %.3g): I = %.10g by gradient steps, %.10g by coordinate search (|Δlog I| %.3g > %.3g)", a, m, gr.Intervals[a], ic, dx, tol)
+				}
+				if a == heavy && tol >= 0.02 {
+					t.Errorf("power: the tolerance on log I(%d), %.3g, would pass an interval 2 %% off", a, tol)
+				}
+			}
+			if compared == 0 {
+				t.Fatal("no configuration with mass ≥ 1e-4")
+			}
+			t.Logf("g %.15g / %.15g; %d intervals compared, largest |Δlog I| / tolerance %.3g", gr.UWT, co.UWT, compared, worst)
+		})
+	}
+}
