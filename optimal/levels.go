@@ -174,7 +174,7 @@ type scanPoint struct {
 // neither the maximum nor, since g* ≤ the bound, a reason to go on where
 // the bound already stops the scan), else g* solved.
 func (s *singleSearch) point(x, best float64) scanPoint {
-	if ub, ok := s.sv.gainBound(math.Exp(x)); ok && ub*(1+1e-9) < best {
+	if ub := s.sv.gainBound(math.Exp(x)); ub*(1+1e-9) < best {
 		return scanPoint{x, ub, false}
 	}
 	return scanPoint{x, s.gstar(x), true}
@@ -207,23 +207,24 @@ func (sv *Solver) boundStart(interval float64) *Policy {
 	}, interval)
 }
 
-// gainBound returns, for the chain of up phases (ok), an upper bound on
-// the gain of every policy at the interval: g = Σπ·w/Σπ·τ over the
-// decision states (renewal–reward), each decision X(p, n) → a has w ≤
-// max(ω(a)·u_a(I), 0) (its recovery's survival at most 1; u_a is
-// Phase.Useful) and τ = 1/ρ_a (Phase.Sojourn), and waiting has w = 0, so
+// gainBound returns an upper bound on the gain of every policy at the
+// interval: g = Σπ·w/Σπ·τ over the states of the process (renewal–
+// reward), and the ratio w/τ of each state is at most
+// ρ_a·max(ω(a)·u_a(I), 0) (u_a is Phase.Useful, 1/ρ_a Phase.Sojourn): a
+// decision X(p, n) → a of the chain of up phases has w ≤ ω(a)·u_a(I)
+// (its recovery's survival at most 1) and τ = 1/ρ_a; an up segment
+// U(a, s) at I, with T = I + L(a), has w = e^{−ρ_a T}·ω(a)(I + L − C)
+// and τ = (1 − e^{−ρ_a T})/ρ_a, whose ratio is ρ_a·ω(a)·u_a(I) exactly;
+// waiting, recovering and reconfiguring have w = 0. So
 // g ≤ max_a ρ_a·max(ω(a)·u_a(I), 0): the gain of each configuration with
-// free recoveries and no down time. Without the chain of up phases it
-// has none.
-func (sv *Solver) gainBound(interval float64) (float64, bool) {
-	if !sv.phase {
-		return 0, false
-	}
+// free recoveries and no down time, with reconfiguration at checkpoints
+// as without.
+func (sv *Solver) gainBound(interval float64) float64 {
 	ub := 0.0
 	for _, ph := range sv.phases {
 		ub = max(ub, max(ph.WorkRate*ph.Useful(interval), 0)/ph.Sojourn())
 	}
-	return ub, true
+	return ub
 }
 
 // gstar returns g*(e^x) by policy iteration from the policy found at

@@ -15,18 +15,20 @@ import (
 // decision process. The power check: where repairs are short beside the
 // MTTF (the built-in system) the bound is within 1 % of g*(I) at the
 // best interval of the grid, so a bound off by a constant factor fails
-// too (where repairs are long, the "greedy" case, it is 4× g*).
+// too (where repairs are long, the "greedy" case, it is 4× g*). The
+// bound holds with the up states too (reconfiguration at checkpoints,
+// and the solver with up states without it): every scenario of
+// reconfCases, and the enumeration cases with the up states kept.
 func TestGainBound(t *testing.T) {
 	ctx := context.Background()
 	tightest := math.Inf(1)
-	for _, c := range secondOracleCases(t) {
+	cases := secondOracleCases(t)
+	cases = append(cases, reconfCases(t)...)
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			sv, err := New(c.sc, c.set)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if _, ok := sv.gainBound(600); !ok {
-				t.Fatal("no bound on the chain of up phases")
 			}
 			bestG, bestUB := math.Inf(-1), 0.0
 			for iv := 30.0; iv <= 8.5*86400; iv *= 2 {
@@ -34,7 +36,7 @@ func TestGainBound(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ub, _ := sv.gainBound(iv)
+				ub := sv.gainBound(iv)
 				if r.UWT > ub*(1+1e-12) {
 					t.Errorf("I = %g s: g* %.15g above the bound %.15g", iv, r.UWT, ub)
 				}
@@ -48,14 +50,22 @@ func TestGainBound(t *testing.T) {
 	if !(tightest < 1.01) {
 		t.Errorf("the bound is at least %g × g* at the best interval in every case", tightest)
 	}
-	// Without the chain of up phases the scan has no bound.
+	// The solver with up states and without reconfiguration.
 	upStates = true
 	defer func() { upStates = false }()
-	sv, err := New(qrScenario(t, 8, 104.61*86400, 56.03*60), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := sv.gainBound(600); ok {
-		t.Error("a bound without the chain of up phases")
+	for _, c := range enumerationCases(t) {
+		sv, err := New(c.sc, c.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for iv := 30.0; iv <= 8.5*86400; iv *= 4 {
+			r, err := sv.FixedInterval(ctx, iv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ub := sv.gainBound(iv); r.UWT > ub*(1+1e-12) {
+				t.Errorf("%s, up states: I = %g s: g* %.15g above the bound %.15g", c.name, iv, r.UWT, ub)
+			}
+		}
 	}
 }
