@@ -126,13 +126,15 @@
 // in them. Level 3's coordinate searches after the first bracket from
 // twice the move of their last search (ascendStep).
 //
-// With these, the four levels of QR on 32 processors (MTTF 8 h, MTTR 4 h)
-// cost 5–7× their time without reconfiguration (40× before the
-// reduction); level 3, a coordinate search with reconfiguration and a
-// closed form without, takes about 45 % of it. On a desktop grid without
+// With these, and level 3 by gradient steps (below, "The four levels"),
+// the four levels of QR on 32 processors (MTTF 8 h, MTTR 4 h) cost about
+// 1.5× their time without reconfiguration (40× before the reduction,
+// 5–7× with the reduction and level 3's coordinate search); level 2's
+// fixed-interval solves take most of it. On a desktop grid without
 // R(p, a) the solve without reconfiguration is far cheaper (a chain of up
-// phases on W decision states), and the option still costs two orders of
-// magnitude more (BENCHMARKS.md): the goal of 2× is not met.
+// phases on W decision states), and the option still costs about two
+// orders of magnitude more (BENCHMARKS.md): there the goal of 2× is not
+// met.
 //
 // # Improvement by bounds
 //
@@ -330,11 +332,13 @@
 // best grid point's neighbours (Brent), then alternates the best interval
 // of the policy found with policy iteration at it. Each fixed-interval
 // solve starts from the policy found at the nearest interval solved.
-// Without reconfiguration g*(I) ≤ max_a aλ·max(ω(a)·u_a(I), 0), the gain
-// of each configuration with free recoveries and no down time (u_a the
-// expected useful time of an up phase, decision.Phase.Useful; renewal–
-// reward over the decision states, each sojourn 1/(aλ), each reward at
-// most ω(a)·u_a(I)); a grid point whose bound is below the best so far
+// g*(I) ≤ max_a aλ·max(ω(a)·u_a(I), 0), the gain of each configuration
+// with free recoveries and no down time (u_a the expected useful time of
+// an up phase, decision.Phase.Useful; renewal–reward over the decision
+// states, each sojourn 1/(aλ), each reward at most ω(a)·u_a(I); with up
+// states, each up segment has w/τ = aλ·ω(a)·u_a(I) exactly and the other
+// states w = 0, so the bound holds with reconfiguration at checkpoints
+// too, gainBound); a grid point whose bound is below the best so far
 // is not solved (it can be neither the maximum nor, where the bound is
 // below half the best, a reason to scan on) unless it is a neighbour of
 // the best. On the built-in system the bound is within 0.05 % of g*(I),
@@ -354,9 +358,39 @@
 // global optimum, equal to level 4 (Configuration.Global; measured on the
 // oracle scenarios: level 4's intervals within 2.5e-6 of it, its g within
 // 7e-14). With reconfiguration at checkpoints the checkpoints are decision
-// points too, and level 3 is a coordinate ascent on the exact UWT over
-// the log I(a) of the configurations with stationary mass, alternated with
-// policy iteration over X: a local optimum (Configuration.Local).
+// points too, and level 3 is a local optimum (Configuration.Local) over
+// the log I(a) of the configurations with stationary mass, alternated
+// with policy iteration over X, found by gradient steps
+// (gradientAscend). One evaluation gives g, h and the stationary law π of
+// the jump chain, hence every partial derivative: renewal–reward applied
+// to the policy μ' that differs in I(a) alone gives
+//
+//	g(μ') − g(μ) = Σ_x π'(x)·[w' − g·τ' + P'·h − h](x) / Σ_x π'(x)τ'(x),
+//
+// whose bracket vanishes outside U(a, ·), so
+//
+//	∂g/∂I(a) = F_a'(I(a)) / Σπτ,  F_a(I) = Σ_s π(U(a, s))·[w − g·τ + P·h](U(a, s)) at I
+//
+// (intervalGain; TestIntervalGainDerivative against central differences
+// of the exact g). A step moves every I(a) at once to the maximiser of
+// F_a (propose: a search on log I per configuration, on internal/pool,
+// each point the rows of U(a, ·) and no solve), then evaluates the
+// policy exactly and keeps it when g rises, halving a step that does not
+// (at most gradientHalvings times), like policy iteration on tied
+// actions. It stops when the rise F promises (Σπτ·Δg to first order) or
+// the last exact rise is below gradientTol·RelTol: every partial
+// derivative is then zero to the tolerance. When it stops on steps that
+// do not raise g instead, the coordinate ascent (ascend: each
+// configuration with mass, heaviest first, maximises g over its log I(a)
+// alone, each point an evaluation) goes on from there. The tests keep
+// the coordinate ascent as an oracle (gradientLevel3 off;
+// TestGradientMatchesCoordinateSearch: the same g to 1e-10 and the same
+// intervals within the width where g is flat to RelTol, on every scenario
+// with reconfiguration of the package). On QR at N = 32 the steps end
+// after one move (about 700 evaluations for the coordinate ascent).
+// Where a configuration carries negligible mass, g is flat in its
+// interval: the coordinate ascent stopped anywhere within RelTol, the
+// gradient steps at the maximiser of F_a.
 //
 // # Oracles
 //

@@ -401,10 +401,12 @@ type Configuration struct {
 	Result
 	// Intervals maps each processor count with stationary mass to I(a).
 	Intervals map[int]float64
-	// Local is true when the search ended at a coordinate-wise maximum:
-	// in its last pass no action in X changed and no single I(a) improved
-	// g by more than RelTol. The maximum is local: g over the intervals
-	// need not be concave, and a joint change of several I(a) is not tried.
+	// Local is true when the search ended at a local maximum: in its
+	// last pass no action in X changed and the intervals gained no more
+	// than RelTol (the gradient steps: every ∂g/∂I(a) zero to the
+	// tolerance; the coordinate search: no single I(a) improved g by more
+	// than RelTol). The maximum is local: g over the intervals need not
+	// be concave.
 	Local bool
 	// Global is true when the intervals are the closed-form optimum
 	// (without reconfiguration, docs/optimal-policy.md): the result is
@@ -413,8 +415,9 @@ type Configuration struct {
 }
 
 // PerConfiguration maximises the exact UWT over one interval per
-// configuration I(a) and the actions in X, by coordinate ascent on the
-// log I(a) of the configurations with stationary mass (heaviest first)
+// configuration I(a) and the actions in X, on the log I(a) of the
+// configurations with stationary mass (climb: gradient steps on every
+// I(a) at once, then a coordinate ascent, heaviest first, if they stall)
 // alternated with policy iteration over X. It starts from the better of
 // level 2 (single) and the per-state policy (perState) with each I(a) the
 // stationary-weighted mean of its up states' intervals.
