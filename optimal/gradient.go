@@ -3,6 +3,7 @@ package optimal
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/ckpt-markov/markov/internal/pool"
 )
@@ -228,4 +229,117 @@ func (sv *Solver) stepTowards(ctx context.Context, cur *Policy, xs []float64, g 
 		frac /= 2
 	}
 	return nil, nil, nil
+}
+
+// gradientLevel2 makes SingleInterval, with up states, climb from the
+// best point of its scan by gradient steps (singleSearch.climb) instead
+// of Brent's method on g*(I) and polish; tests turn it off to hold the
+// two against each other.
+var gradientLevel2 = true
+
+// totalGain returns Σ_b intervalGain(v, uw, b, I): the π-weighted bracket
+// of every running up state at the one interval I, whose derivative in
+// I at the policy's own interval is Σπτ·dg/dI (intervalGain). The
+// configurations are computed in a pool (internal/pool) and summed in
+// index order.
+func (sv *Solver) totalGain(ctx context.Context, v *values, uw *upWeights, interval float64) (float64, error) {
+	parts := make([]float64, len(sv.acts))
+	err := pool.Each(ctx, len(sv.acts), sv.set.Workers, func(_ context.Context, b int) error {
+		f, err := sv.intervalGain(v, uw, b, interval)
+		parts[b] = f
+		return err
+	})
+	total := 0.0
+	for _, f := range parts {
+		total += f
+	}
+	return total, err
+}
+
+// climb is SingleInterval's search with up states from the best point
+// of its scan, x = log I: g*(I) = max over the policies of g at I, so
+// where the optimal policy μ at I is unique dg*/dI is ∂g(μ, I)/∂I
+// (envelope), Σπτ⁻¹ times the derivative of totalGain. Each step moves
+// I to the maximiser of totalGain over log I (no solve), then solves
+// g* there by policy iteration from μ and keeps it when g* rises
+// (halving a step that does not, at most gradientHalvings times); it
+// stops when the rise promised or gained is below gradientTol·RelTol.
+// At the end μ is optimal at I and ∂g(μ, I)/∂I is zero to the tolerance:
+// what Brent's method on g* followed by polish stops at. It returns the
+// best result and its x.
+func (s *singleSearch) climb(scan []scanPoint) (Result, float64, error) {
+	sv := s.sv
+	k := slices.IndexFunc(scan, func(p scanPoint) bool {
+		return p.g == slices.MaxFunc(scan, func(a, b scanPoint) int { return cmpf(a.g, b.g) }).g
+	})
+	x := scan[k].x
+	i := slices.IndexFunc(s.visited, func(v visit) bool { return v.x == x })
+	best := s.visited[i].r // the best point is always solved (peak)
+	step := 0.35
+	for range sv.set.MaxIter {
+		v, err := sv.evaluate(s.ctx, best.Policy, true)
+		if err != nil {
+			return Result{}, 0, err
+		}
+		uw, err := sv.weights(best.Policy, v)
+		if err != nil {
+			return Result{}, 0, err
+		}
+		for b := range sv.acts {
+			v.upH(b) // solved once, before the pool reads it
+		}
+		var ferr error
+		f := func(x float64) float64 {
+			u, err := sv.totalGain(s.ctx, v, uw, math.Exp(x))
+			if err != nil {
+				ferr = err
+				return math.Inf(-1)
+			}
+			return u
+		}
+		f0 := f(x)
+		x1, f1 := maximize(f, x, step, s.lo, s.hi, sv.set.IntervalTol)
+		if ferr != nil {
+			return Result{}, 0, ferr
+		}
+		if f1-f0 <= gradientTol*sv.set.RelTol*math.Abs(best.UWT)*uw.sojourn {
+			break
+		}
+		r, xn, err := s.stepTowards(best, x, x1)
+		if err != nil {
+			return Result{}, 0, err
+		}
+		if r.Policy == nil {
+			break
+		}
+		gain := r.UWT - best.UWT
+		step = min(max(2*math.Abs(xn-x), ascendMinStep), 0.35)
+		best, x = r, xn
+		if gain <= gradientTol*sv.set.RelTol*math.Abs(best.UWT) {
+			break
+		}
+	}
+	return best, x, nil
+}
+
+// stepTowards solves g* at x1 by policy iteration from best's policy
+// (then halfway back towards x, up to gradientHalvings times) and
+// returns the first result above best, with its x, or a Result without
+// policy when none is.
+func (s *singleSearch) stepTowards(best Result, x, x1 float64) (Result, float64, error) {
+	frac := 1.0
+	for range gradientHalvings + 1 {
+		xt := x + frac*(x1-x)
+		r, err := s.sv.fixed(s.ctx, best.Policy, math.Exp(xt), false)
+		if err != nil {
+			return Result{}, 0, err
+		}
+		s.solves++
+		s.visited = append(s.visited, visit{xt, r})
+		if r.UWT > best.UWT {
+			return r, xt, nil
+		}
+		frac /= 2
+	}
+	return Result{}, 0, nil
 }

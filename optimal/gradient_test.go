@@ -125,10 +125,14 @@ func TestIntervalGainDerivative(t *testing.T) {
 	}
 }
 
-// TestGradientMatchesCoordinateSearch holds level 3 with reconfiguration
-// at checkpoints, searched by gradientAscend, against the coordinate
-// search it replaced (ascend alone, gradientLevel3 off) on every
-// scenario with reconfiguration of the package's tests: g to 1e-10
+// TestGradientMatchesCoordinateSearch holds levels 2 and 3 with
+// reconfiguration at checkpoints, searched by gradient steps
+// (singleSearch.climb, gradientAscend), against the searches they
+// replaced (Brent's method on g*(I) and polish; the coordinate search
+// ascend alone: gradientLevel2 and gradientLevel3 off) on every scenario
+// with reconfiguration of the package's tests. Level 2: g* to 1e-10
+// relative and I* within the width where g of its policy is flat to
+// RelTol, as below (checkSingle). Level 3: g to 1e-10
 // relative (RelTol), both at a coordinate-wise local optimum, and the
 // same interval in every configuration with mass at least 1e-4 within
 // the width over which g is flat to its tolerance: |Δlog I(a)| ≤
@@ -142,8 +146,8 @@ func TestGradientMatchesCoordinateSearch(t *testing.T) {
 	for _, c := range reconfCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			levels := func(grad bool) Report {
-				gradientLevel3 = grad
-				defer func() { gradientLevel3 = true }()
+				gradientLevel2, gradientLevel3 = grad, grad
+				defer func() { gradientLevel2, gradientLevel3 = true, true }()
 				sv, err := New(c.sc, c.set)
 				if err != nil {
 					t.Fatal(err)
@@ -154,7 +158,9 @@ func TestGradientMatchesCoordinateSearch(t *testing.T) {
 				}
 				return rep
 			}
-			gr, co := levels(true).PerConfiguration, levels(false).PerConfiguration
+			rg, rc := levels(true), levels(false)
+			checkSingle(t, rg.Single, rc.Single)
+			gr, co := rg.PerConfiguration, rc.PerConfiguration
 			if e := relDiff(gr.UWT, co.UWT); e > 1e-10 {
 				t.Errorf("level 3: g = %.15g by gradient steps, %.15g by coordinate search (rel. diff %.2g)", gr.UWT, co.UWT, e)
 			}
@@ -207,4 +213,39 @@ func TestGradientMatchesCoordinateSearch(t *testing.T) {
 			t.Logf("g %.15g / %.15g; %d intervals compared, largest |Δlog I| / tolerance %.3g", gr.UWT, co.UWT, compared, worst)
 		})
 	}
+}
+
+// checkSingle holds level 2 by gradient steps (gr) against Brent's method
+// (co): g* to 1e-10 relative and |Δlog I*| ≤ 2·√(2·RelTol·|g| / |g”|) +
+// 2·IntervalTol, g” the second difference (step 0.02 on log I) of the
+// exact g of gr's policy with its one interval moved. Power: that
+// tolerance is below 0.02.
+func checkSingle(t *testing.T, gr, co Single) {
+	t.Helper()
+	const d = 0.02
+	if e := relDiff(gr.UWT, co.UWT); e > 1e-10 {
+		t.Errorf("level 2: g* = %.15g by gradient steps, %.15g by Brent's method (rel. diff %.2g)", gr.UWT, co.UWT, e)
+	}
+	sv := gr.Policy.sv
+	x := math.Log(gr.Interval)
+	gAt := func(x float64) float64 {
+		p := sv.clone(gr.Policy)
+		for b := range p.interval {
+			setConf(p, b, math.Exp(x))
+		}
+		v, err := sv.evaluate(context.Background(), p, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.g
+	}
+	curv := math.Abs(gAt(x+d)-2*gr.UWT+gAt(x-d)) / (d * d)
+	tol := 2*math.Sqrt(2*sv.set.RelTol*math.Abs(gr.UWT)/curv) + 2*sv.set.IntervalTol
+	if dx := math.Abs(x - math.Log(co.Interval)); dx > tol {
+		t.Errorf("level 2: I* = %.10g by gradient steps, %.10g by Brent's method (|Δlog I| %.3g > %.3g)", gr.Interval, co.Interval, dx, tol)
+	}
+	if tol >= d {
+		t.Errorf("power: the tolerance on log I*, %.3g, would pass an interval 2 %% off", tol)
+	}
+	t.Logf("level 2: g* %.15g / %.15g, I* %.10g / %.10g (tolerance on log I %.3g); solves %d / %d", gr.UWT, co.UWT, gr.Interval, co.Interval, tol, gr.Evaluations, co.Evaluations)
 }

@@ -105,15 +105,12 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	if s.err != nil {
 		return Single{}, s.err
 	}
-	xb := s.peak(scan)
-	if s.err != nil {
-		return Single{}, s.err
+	search := s.brent
+	if gradientLevel2 && !sv.phase {
+		search = s.climb
 	}
-	best, err := sv.fixed(ctx, s.near(xb), math.Exp(xb), false)
+	best, xb, err := search(scan)
 	if err != nil {
-		return Single{}, err
-	}
-	if best, xb, err = s.polish(best, xb); err != nil {
 		return Single{}, err
 	}
 	// The stationary quantities of the final policy.
@@ -125,6 +122,21 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 		return Single{}, err
 	}
 	return Single{Result: best, Interval: math.Exp(xb), Evaluations: s.solves, IntervalStatus: s.status(xb)}, nil
+}
+
+// brent is SingleInterval's search from its scan without up states:
+// Brent's method on g*(log I) around the best point (peak), then polish.
+// It returns the best result and its x = log I.
+func (s *singleSearch) brent(scan []scanPoint) (Result, float64, error) {
+	xb := s.peak(scan)
+	if s.err != nil {
+		return Result{}, 0, s.err
+	}
+	best, err := s.sv.fixed(s.ctx, s.near(xb), math.Exp(xb), false)
+	if err != nil {
+		return Result{}, 0, err
+	}
+	return s.polish(best, xb)
 }
 
 // singleSearch is the state of SingleInterval's search over x = log I:
@@ -140,10 +152,11 @@ type singleSearch struct {
 	err     error
 }
 
-// visit is the policy a fixed-interval solve found at x = log I.
+// visit is the result (its policy, g*, status and iterations) of a
+// fixed-interval solve at x = log I.
 type visit struct {
-	x   float64
-	pol *Policy
+	x float64
+	r Result
 }
 
 // near returns the policy found at the solved interval nearest to x on
@@ -156,7 +169,7 @@ func (s *singleSearch) near(x float64) *Policy {
 	pol, d := s.cur, math.Inf(1)
 	for _, v := range s.visited {
 		if dv := math.Abs(v.x - x); dv <= d {
-			pol, d = v.pol, dv
+			pol, d = v.r.Policy, dv
 		}
 	}
 	return pol
@@ -239,7 +252,7 @@ func (s *singleSearch) gstar(x float64) float64 {
 		s.err = err
 		return math.Inf(-1)
 	}
-	s.visited = append(s.visited, visit{x, r.Policy})
+	s.visited = append(s.visited, visit{x, r})
 	return r.UWT
 }
 
