@@ -202,9 +202,10 @@ func (sv *Solver) gradientAscend(ctx context.Context, cur *Policy, v *values, st
 // search, which stops at RelTol in each coordinate.
 const gradientTol = 0.01
 
-// gradientHalvings bounds the halvings of a step of gradientAscend that
-// does not raise g.
-const gradientHalvings = 3
+// gradientHalvings bounds the halvings of a step of the gradient
+// searches (gradientAscend, singleSearch.climb) that does not raise g;
+// tests set it to −1 (no step is tried) to take their fallbacks.
+var gradientHalvings = 3
 
 // stepTowards evaluates cur with every configuration's log I moved to xs
 // (then halfway, up to gradientHalvings times) and returns the first
@@ -265,7 +266,8 @@ func (sv *Solver) totalGain(ctx context.Context, v *values, uw *upWeights, inter
 // (halving a step that does not, at most gradientHalvings times); it
 // stops when the rise promised or gained is below gradientTol·RelTol.
 // At the end μ is optimal at I and ∂g(μ, I)/∂I is zero to the tolerance:
-// what Brent's method on g* followed by polish stops at. It returns the
+// what Brent's method on g* followed by polish stops at. When no step
+// raises g*, polish goes on from the best point instead. It returns the
 // best result and its x.
 func (s *singleSearch) climb(scan []scanPoint) (Result, float64, error) {
 	sv := s.sv
@@ -310,7 +312,9 @@ func (s *singleSearch) climb(scan []scanPoint) (Result, float64, error) {
 			return Result{}, 0, err
 		}
 		if r.Policy == nil {
-			break
+			// No step raised g*: the alternation of Brent's method on
+			// the policy's g with policy iteration goes on from here.
+			return s.polish(best, x)
 		}
 		gain := r.UWT - best.UWT
 		step = min(max(2*math.Abs(xn-x), ascendMinStep), 0.35)

@@ -249,3 +249,52 @@ func checkSingle(t *testing.T, gr, co Single) {
 	}
 	t.Logf("level 2: g* %.15g / %.15g, I* %.10g / %.10g (tolerance on log I %.3g); solves %d / %d", gr.UWT, co.UWT, gr.Interval, co.Interval, tol, gr.Evaluations, co.Evaluations)
 }
+
+// TestGradientFallback forces the fallbacks of the gradient searches (no
+// step is tried: gradientHalvings = −1), so level 2 ends in polish from
+// the best point of its scan and level 3 in the coordinate search
+// (ascend): on the scenarios of TestPerConfigurationCoordinateOptimum
+// and QR at N = 16, levels 2 and 3 must reach the g of the gradient
+// searches to 1e-10 relative, level 3 with Local set, and level 2's I*
+// off the scan's grid (without a step only polish moves it there).
+func TestGradientFallback(t *testing.T) {
+	ctx := context.Background()
+	const h = 3600.0
+	for _, c := range []struct {
+		name string
+		sc   *scenario.Scenario
+	}{
+		{"qr8", qrScenario(t, 8, 8*h, 4*h)},
+		{"large12", largeApp(t, 12, 8*h, 4*h)},
+		{"qr16", qrScenario(t, 16, 8*h, 4*h)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.sc.Reconfigure = scenario.AtCheckpoint
+			levels := func() Report {
+				sv, err := New(c.sc, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep, err := sv.Levels(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return rep
+			}
+			want := levels()
+			gradientHalvings = -1
+			got := levels()
+			gradientHalvings = 3
+			if e := relDiff(got.Single.UWT, want.Single.UWT); e > 1e-10 {
+				t.Errorf("level 2: g* %.15g by the fallback, %.15g by gradient steps (rel. diff %.2g)", got.Single.UWT, want.Single.UWT, e)
+			}
+			if e := relDiff(got.PerConfiguration.UWT, want.PerConfiguration.UWT); e > 1e-10 || !got.PerConfiguration.Local {
+				t.Errorf("level 3: g %.15g by the fallback (Local %v), %.15g by gradient steps (rel. diff %.2g)", got.PerConfiguration.UWT, got.PerConfiguration.Local, want.PerConfiguration.UWT, e)
+			}
+			// Without a step, only polish moves I* off the scan's grid.
+			if k := math.Log(got.Single.Interval/300) / math.Ln2; math.Abs(k-math.Round(k)) < 1e-9 {
+				t.Errorf("level 2: I* = %g is a point of the scan: the fallback did not search", got.Single.Interval)
+			}
+		})
+	}
+}
