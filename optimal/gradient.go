@@ -156,7 +156,7 @@ func (sv *Solver) propose(ctx context.Context, cur *Policy, v *values, uw *upWei
 // with the new intervals exactly and keeps it when g rises; a step that
 // does not is halved on log I (at most gradientHalvings times). It stops
 // when the exact rise, or the rise F promises (Σπτ·Δg to first order),
-// is at most RelTol·|g|, and returns g and whether it stopped so (a
+// is at most gradientTol·RelTol·|g|, and returns g and whether it stopped so (a
 // stationary point: every ∂g/∂I(a) is zero to the tolerance) rather than
 // on steps that did not raise g, where PerConfiguration falls back to
 // the coordinate search (ascend).
@@ -275,8 +275,15 @@ func (s *singleSearch) climb(scan []scanPoint) (Result, float64, error) {
 		return p.g == slices.MaxFunc(scan, func(a, b scanPoint) int { return cmpf(a.g, b.g) }).g
 	})
 	x := scan[k].x
-	i := slices.IndexFunc(s.visited, func(v visit) bool { return v.x == x })
-	best := s.visited[i].r // the best point is always solved (peak)
+	var best Result
+	if i := slices.IndexFunc(s.visited, func(v visit) bool { return v.x == x }); i >= 0 {
+		best = s.visited[i].r // the best point is always solved (peak)
+	} else {
+		var err error
+		if best, err = sv.fixed(s.ctx, s.near(x), math.Exp(x), false); err != nil {
+			return Result{}, 0, err
+		}
+	}
 	step := 0.35
 	for range sv.set.MaxIter {
 		v, err := sv.evaluate(s.ctx, best.Policy, true)

@@ -88,7 +88,8 @@ type Single struct {
 // best on both sides or the bounds are reached, maximises g*(I) on log I
 // around the best grid point, then alternates a search over I for the
 // policy found with policy iteration at the new interval until neither
-// improves g by more than RelTol.
+// improves g by more than RelTol (brent). With up states the search after
+// the scan is by gradient steps instead (singleSearch.climb).
 func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, error) {
 	if start == 0 {
 		start = 300
