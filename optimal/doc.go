@@ -127,10 +127,11 @@
 // twice the move of their last search (ascendStep).
 //
 // With these, and level 3 by gradient steps (below, "The four levels"),
-// the four levels of QR on 32 processors (MTTF 8 h, MTTR 4 h) cost about
-// 1.5× their time without reconfiguration (40× before the reduction,
-// 5–7× with the reduction and level 3's coordinate search); level 2's
-// fixed-interval solves take most of it. On a desktop grid without
+// and level 2's search after its scan by the same steps, the four levels
+// of QR on 32 processors (MTTF 8 h, MTTR 4 h) cost 1.3–2× their time
+// without reconfiguration (40× before the reduction, 5–7× with the
+// reduction and level 3's coordinate search); level 2's fixed-interval
+// solves take most of it. On a desktop grid without
 // R(p, a) the solve without reconfiguration is far cheaper (a chain of up
 // phases on W decision states), and the option still costs about two
 // orders of magnitude more (BENCHMARKS.md): there the goal of 2× is not
@@ -332,6 +333,22 @@
 // best grid point's neighbours (Brent), then alternates the best interval
 // of the policy found with policy iteration at it. Each fixed-interval
 // solve starts from the policy found at the nearest interval solved.
+// The scan's points are bounded: g*(I) ≤ max_a aλ·max(ω(a)·u_a(I), 0),
+// the gain of each configuration with free recoveries and no down time
+// (u_a the expected useful time of an up phase, decision.Phase.Useful;
+// renewal–reward over the decision states, each sojourn 1/(aλ), each
+// reward at most ω(a)·u_a(I); with up states, each up segment has
+// w/τ = aλ·ω(a)·u_a(I) exactly and the other states w = 0, so the bound
+// holds with reconfiguration at checkpoints too, gainBound); a grid point whose bound is below the best so far
+// is not solved (it can be neither the maximum nor, where the bound is
+// below half the best, a reason to scan on) unless it is a neighbour of
+// the best. On the built-in system the bound is within 0.05 % of g*(I),
+// and the search solves 33 intervals instead of 42 at N = 512 (the
+// count is Single.Evaluations, `solves` in the CLI's JSON). The
+// evaluation keeps what depends only on the actions (the closed set's
+// LU, the transient sets and their LU factors) while the actions stay
+// the same: the searches over I evaluate one policy at many intervals.
+//
 // With up states (reconfiguration at checkpoints) the search after the
 // scan is by gradient steps instead (singleSearch.climb): g*(I) is the
 // maximum over the policies of g at I, so its derivative is that of g
@@ -341,25 +358,12 @@
 // Σ_a F_a (no solve) and solves g* there by policy iteration from μ,
 // until the rise promised or gained is below gradientTol·RelTol: μ is
 // then optimal at I and ∂g/∂I zero to the tolerance, where Brent's
-// search and the alternation stop. On QR at N = 32 this takes 4 solves
-// instead of 9 (TestGradientMatchesCoordinateSearch holds g* against
-// Brent's search to 1e-10 and I* within the width where g is flat to
-// RelTol).
-// g*(I) ≤ max_a aλ·max(ω(a)·u_a(I), 0), the gain of each configuration
-// with free recoveries and no down time (u_a the expected useful time of
-// an up phase, decision.Phase.Useful; renewal–reward over the decision
-// states, each sojourn 1/(aλ), each reward at most ω(a)·u_a(I); with up
-// states, each up segment has w/τ = aλ·ω(a)·u_a(I) exactly and the other
-// states w = 0, so the bound holds with reconfiguration at checkpoints
-// too, gainBound); a grid point whose bound is below the best so far
-// is not solved (it can be neither the maximum nor, where the bound is
-// below half the best, a reason to scan on) unless it is a neighbour of
-// the best. On the built-in system the bound is within 0.05 % of g*(I),
-// and the search solves 33 intervals instead of 42 at N = 512 (the
-// count is Single.Evaluations, `solves` in the CLI's JSON). The
-// evaluation keeps what depends only on the actions (the closed set's
-// LU, the transient sets and their LU factors) while the actions stay
-// the same: the searches over I evaluate one policy at many intervals.
+// search and the alternation stop; when no step raises g*, the
+// alternation (polish) goes on from the best point instead. On QR at
+// N = 32 this takes 4 solves instead of 9
+// (TestGradientMatchesCoordinateSearch holds g* against Brent's search
+// to 1e-10 and I* within the width where g is flat to RelTol;
+// TestGradientFallback takes the fallback).
 //
 // Without reconfiguration the intervals change neither the stationary law
 // of the decision states nor their sojourns, only the work of each up
