@@ -326,7 +326,8 @@
 // interval for every configuration (SingleInterval: g*(I) maximised over
 // I), (3) one interval per configuration I(a) (PerConfiguration), and
 // (4) the per-state optimum (PerState), an upper bound on every policy of
-// the model. Levels 2 ≤ 3 ≤ 4 by construction and by test.
+// the model. Levels 2 ≤ 3 ≤ 4 by construction and by test (TestLevelsOrder,
+// TestLevelsOrderReconfigure).
 //
 // Level 2 scans I on a doubling grid from 300 s, each side until g*(I)
 // falls below half the best so far, maximises g* on log I between the

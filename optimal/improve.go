@@ -102,6 +102,9 @@ func (sv *Solver) uValue(v *values, b, k int, interval float64) (float64, error)
 // log I, from the current interval), in a pool (internal/pool) of
 // Settings.Workers goroutines, one configuration per task (each writes
 // only its own intervals). It reports whether an interval changed.
+// An up state that reconfigures gets its best interval too: improveR then
+// weighs reconfiguring against running at that interval, the state's best
+// run, as the optimality equations ask (TestLevelsOrderReconfigure).
 func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy) (bool, error) {
 	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
 	changed := make([]bool, len(sv.acts))
@@ -109,9 +112,6 @@ func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy) (bool, e
 		for k, cur := range pol.interval[b] {
 			if err := ctx.Err(); err != nil {
 				return err
-			}
-			if m := pol.maskOf(b); m != nil && m[k] != 0 {
-				continue // reconfigures: its interval is not used
 			}
 			var ferr error
 			f := func(x float64) float64 {
