@@ -104,7 +104,13 @@
 //
 // where s_n does not depend on t: the sequence is computed once (and
 // extended when a longer t needs it; the ends of its band carrying at
-// most 2⁻⁶⁰ of s_n are dropped per product), and t enters only through
+// most 2⁻⁶⁰ of s_n are dropped per product, and so are the spare-only
+// rates of each spare count j that sum to at most 2⁻⁶⁰·Λ, from the
+// largest size down: an event of k processors hits only spares with
+// probability about (j/f)ᵏ, so that most large sizes drop from the band
+// and each product is a few loops shorter; both only lower s_n, by at
+// most 2·2⁻⁶⁰·s_n per product, Segments.Dropped, checked against the
+// dense Kⁿ by TestSegmentsKilledRates), and t enters only through
 // the weights c_n (Weights). By Poisson summation (the Fourier transform
 // of μⁿe^{−μ}/n! on μ ≥ 0 is (1 + iω)^{−(n+1)}),
 //

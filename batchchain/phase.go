@@ -3,6 +3,7 @@ package batchchain
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Phase is the up phase of the application on a processors with failure
@@ -184,11 +185,15 @@ type Segments struct {
 	r    float64 // max_j (K·1)_j = 1 − hitMin/Λ: s_{n+1} ≤ r·s_n
 	stay []float64
 	upS  []float64 // up[j]/Λ
-	// ks are the event sizes k with a spare-only rate, downS[i][j] that
-	// rate of size ks[i] from spare count j, divided by Λ (by size, so
-	// that each product is a few loops over the band without branches).
+	// ks are the event sizes k with a spare-only rate kept, downS[i][j]
+	// that rate of size ks[i] from spare count j ≥ from[i], divided by Λ
+	// (by size, so that each product is a few loops over the band without
+	// branches). The rates of j < from[i] are negligible (killRates) and
+	// left out.
 	ks      []int
+	from    []int
 	downS   [][]float64
+	kill    float64   // max_j of the rates left out from j, divided by Λ
 	y, next []float64 // v·Kⁿ on the spare counts [nzLo, nzHi]
 	nzLo    int
 	nzHi    int
@@ -249,20 +254,7 @@ func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
 	for j := range m + 1 {
 		sg.upS[j] = ph.up[j] / lam
 	}
-	for k := 1; k <= kmax; k++ {
-		var row []float64
-		for j := k; j <= m; j++ {
-			if d := ph.dn[j*kmax+k-1]; d > 0 {
-				if row == nil {
-					row = make([]float64, m+1)
-				}
-				row[j] = d / lam
-			}
-		}
-		if row != nil {
-			sg.ks, sg.downS = append(sg.ks, k), append(sg.downS, row)
-		}
-	}
+	sg.killRates(segmentDrop * lam)
 	copy(sg.y[lo:], v)
 	sg.nzLo, sg.nzHi = lo, lo+len(v)-1
 	var s0 float64
@@ -273,14 +265,51 @@ func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
 	return sg
 }
 
+// killRates fills ks, from, downS and kill: of the spare-only rates of
+// each size k, those of the spare counts k, k+1, … up to the first that
+// cannot be left out are left out (the process killed on those jumps)
+// while the rates left out from each spare count j sum to at most
+// budget (segmentDrop·Λ), the largest sizes first. A size of a few processors hits only
+// spares with probability about (j/f)ᵏ, so that the larger sizes drop
+// from most of the band. Each product then loses at most
+// segmentDrop·s_n by them, as by the ends of the band (extend), and
+// K only loses entries: s_n stays below the true sequence and every
+// bound of Expected holds.
+func (sg *Segments) killRates(budget float64) {
+	ph := sg.ph
+	m, kmax := ph.c.m, ph.kmax
+	sg.ks, sg.from, sg.downS = sg.ks[:0], sg.from[:0], sg.downS[:0]
+	left := make([]float64, m+1) // the rates left out from each j
+	for k := kmax; k >= 1; k-- {
+		j := k
+		for ; j <= m; j++ {
+			d := ph.dn[j*kmax+k-1]
+			if left[j]+d > budget {
+				break
+			}
+			left[j] += d
+		}
+		if j > m {
+			continue
+		}
+		row := make([]float64, m+1)
+		for i := j; i <= m; i++ {
+			row[i] = ph.dn[i*kmax+k-1] / sg.lam
+		}
+		sg.ks, sg.from, sg.downS = append(sg.ks, k), append(sg.from, j), append(sg.downS, row)
+	}
+	sg.kill = slices.Max(left) / sg.lam
+}
+
 // Len returns the number of terms s_n computed so far.
 func (sg *Segments) Len() int { return len(sg.s) }
 
 // Rate returns the uniformization rate Λ of the sequence.
 func (sg *Segments) Rate() float64 { return sg.lam }
 
-// Dropped returns the mass dropped from the ends of the band so far: each
-// product drops at most 2⁻⁶⁰·s_n.
+// Dropped returns the mass dropped so far: each product drops at most
+// 2⁻⁶⁰·s_n from the ends of the band and at most 2⁻⁶⁰·s_n by the
+// negligible spare-only rates it leaves out (killRates).
 func (sg *Segments) Dropped() float64 { return sg.dropped }
 
 // extend computes s_n up to n = last.
@@ -301,13 +330,16 @@ func (sg *Segments) extend(last int) {
 			mulAdd(next[b0+1:top+2], y, sg.upS[b0:top+1])
 		}
 		for i, k := range sg.ks {
-			// j − k ≥ 0: the rates of j < k are zero.
-			j0 := max(b0, k)
+			// j − k ≥ 0: the rates of j < k are zero; those below
+			// from[i] are left out.
+			j0 := max(b0, sg.from[i])
 			if j0 > b1 {
 				continue
 			}
 			mulAdd(next[j0-k:b1-k+1], sg.y[j0:b1+1], sg.downS[i][j0:b1+1])
 		}
+		// The rates left out kill at most kill·s_n of y = v·Kⁿ.
+		killed := sg.kill * sg.s[len(sg.s)-1]
 		clear(sg.y[sg.nzLo : sg.nzHi+1])
 		sg.y, sg.next = next, sg.y
 		var s float64
@@ -327,7 +359,7 @@ func (sg *Segments) extend(last int) {
 			sg.y[hi] = 0
 			hi--
 		}
-		sg.dropped += cut
+		sg.dropped += cut + killed
 		sg.nzLo, sg.nzHi = lo, hi
 		sg.s = append(sg.s, s-cut)
 	}
