@@ -52,9 +52,9 @@ func (c *Chain) Phase() (*Phase, error) {
 	var r rates
 	hitTot := make([]float64, n1)
 	for j := range n1 {
+		// ratesAt appends within the capacity: in place.
+		r.down, r.hit = ph.dn[j*kmax:j*kmax:(j+1)*kmax], ph.hit[j*kmax:j*kmax:(j+1)*kmax]
 		c.ratesAt(j, &r)
-		copy(ph.dn[j*kmax:], r.down)
-		copy(ph.hit[j*kmax:], r.hit)
 		ph.up[j] = r.up
 		for _, h := range r.hit {
 			hitTot[j] += h
