@@ -185,11 +185,11 @@ type Segments struct {
 	r    float64 // max_j (K·1)_j = 1 − hitMin/Λ: s_{n+1} ≤ r·s_n
 	stay []float64
 	upS  []float64 // up[j]/Λ
-	// ks are the event sizes k with a spare-only rate kept, downS[i][j]
-	// that rate of size ks[i] from spare count j ≥ from[i], divided by Λ
-	// (by size, so that each product is a few loops over the band without
-	// branches). The rates of j < from[i] are negligible (killRates) and
-	// left out.
+	// ks are the event sizes k with a spare-only rate kept, and
+	// downS[i][j − from[i]] that rate of size ks[i] from spare count
+	// j ≥ from[i], divided by Λ (by size, so that each product is a few
+	// loops over the band without branches). The rates of j < from[i]
+	// are negligible (killRates) and left out.
 	ks      []int
 	from    []int
 	downS   [][]float64
@@ -292,9 +292,9 @@ func (sg *Segments) killRates(budget float64) {
 		if j > m {
 			continue
 		}
-		row := make([]float64, m+1)
+		row := make([]float64, m+1-j)
 		for i := j; i <= m; i++ {
-			row[i] = ph.dn[i*kmax+k-1] / sg.lam
+			row[i-j] = ph.dn[i*kmax+k-1] / sg.lam
 		}
 		sg.ks, sg.from, sg.downS = append(sg.ks, k), append(sg.from, j), append(sg.downS, row)
 	}
@@ -332,11 +332,12 @@ func (sg *Segments) extend(last int) {
 		for i, k := range sg.ks {
 			// j − k ≥ 0: the rates of j < k are zero; those below
 			// from[i] are left out.
-			j0 := max(b0, sg.from[i])
+			from := sg.from[i]
+			j0 := max(b0, from)
 			if j0 > b1 {
 				continue
 			}
-			mulAdd(next[j0-k:b1-k+1], sg.y[j0:b1+1], sg.downS[i][j0:b1+1])
+			mulAdd(next[j0-k:b1-k+1], sg.y[j0:b1+1], sg.downS[i][j0-from:b1-from+1])
 		}
 		// The rates left out kill at most kill·s_n of y = v·Kⁿ.
 		killed := sg.kill * sg.s[len(sg.s)-1]
