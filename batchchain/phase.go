@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 )
 
 // Phase is the up phase of the application on a processors with failure
@@ -25,14 +26,19 @@ type Phase struct {
 	// hitMin and hitMax are the smallest and largest interruption rates
 	// over the spare counts.
 	hitMin, hitMax float64
-	// The censored rates of the elimination (Exit): edn like dn, eout the
-	// exit rate of j once every spare count above it is eliminated.
-	edn, eout []float64
+	// hitTot[j] is the interruption rate of spare count j, eout[j] its
+	// exit rate once every spare count above it is eliminated (censor).
+	hitTot, eout []float64
+	// edn are the censored spare-only rates, like dn, built on the first
+	// Solve: Exit computes their rows as it goes (censor), so that a
+	// phase holds two tables of rates, not three.
+	ednOnce sync.Once
+	edn     []float64
 }
 
 // MaxPhaseEntries bounds (m + 1)·K_max, the rates a Phase holds per
-// array (three of them, and a Segments one more per event size): 2²⁵ is
-// about 0.8 GB in all.
+// array (two of them, a third once Solve is used, and a Segments one
+// more per event size kept): 2²⁵ is about 0.8 GB in all.
 const MaxPhaseEntries = 1 << 25
 
 // Phase returns the up phase of the chain, built once (its rates then
@@ -51,6 +57,7 @@ func (c *Chain) Phase() (*Phase, error) {
 		hitMin: math.Inf(1)}
 	var r rates
 	hitTot := make([]float64, n1)
+	ph.hitTot = hitTot
 	for j := range n1 {
 		// ratesAt appends within the capacity: in place.
 		r.down, r.hit = ph.dn[j*kmax:j*kmax:(j+1)*kmax], ph.hit[j*kmax:j*kmax:(j+1)*kmax]
@@ -65,36 +72,58 @@ func (c *Chain) Phase() (*Phase, error) {
 	if !(ph.hitMin > 0) {
 		return nil, fmt.Errorf("batchchain: the application on a = %d of n = %d is never interrupted (lambda = %v): its up phase does not end", c.a, c.n, c.lambda)
 	}
-	// Censoring from the top (Grassmann, Taksar & Heyman 1985): once
-	// j+1, … are eliminated, j leaves by spare events to j−k (edn, the
-	// direct rates plus those through the eliminated counts) and by
-	// interruptions (hitTot, likewise); its exit rate is their sum, a sum
-	// of positive terms. Eliminating j gives j−1, whose only way up is
-	// j−1 → j at up[j−1], the rates of j scaled by up[j−1]/eout[j]; the
-	// part that returns to j−1 is a self-loop and drops out.
-	ph.edn = append([]float64(nil), ph.dn...)
 	ph.eout = make([]float64, n1)
-	for j := c.m; j >= 0; j-- {
-		out := hitTot[j]
-		for _, v := range ph.edn[j*kmax : (j+1)*kmax] {
-			out += v
-		}
-		ph.eout[j] = out
-		if j == 0 {
-			break
-		}
-		f := ph.up[j-1] / out
-		if f == 0 {
-			continue
-		}
-		hitTot[j-1] += f * hitTot[j]
-		below := ph.edn[(j-1)*kmax : j*kmax]
-		for k := 2; k <= min(kmax, j); k++ { // j → j−k is j−1 → (j−1)−(k−1)
-			below[k-2] += f * ph.edn[j*kmax+k-1]
-		}
-	}
+	ph.censor(func(j int, _ []float64, out float64) { ph.eout[j] = out })
 	c.phase.CompareAndSwap(nil, ph)
 	return ph, nil
+}
+
+// censor runs the censoring from the top (Grassmann, Taksar & Heyman
+// 1985) and calls visit(j, row, out) for j = m down to 0, row[k−1] the
+// censored rate of j → j−k and out the censored exit rate of j: once
+// j+1, … are eliminated, j leaves by spare events to j−k (the direct
+// rates plus those through the eliminated counts) and by interruptions
+// (likewise); its exit rate is their sum, a sum of positive terms.
+// Eliminating j gives j−1, whose only way up is j−1 → j at up[j−1], the
+// rates of j scaled by up[j−1]/out; the part that returns to j−1 is a
+// self-loop and drops out. Two rows are held at a time; visit must not
+// keep row.
+func (ph *Phase) censor(visit func(j int, row []float64, out float64)) {
+	kmax, m := ph.kmax, len(ph.up)-1
+	cur, below := make([]float64, kmax), make([]float64, kmax)
+	copy(cur, ph.dn[m*kmax:])
+	hit := ph.hitTot[m]
+	for j := m; ; j-- {
+		out := hit
+		for _, v := range cur {
+			out += v
+		}
+		visit(j, cur, out)
+		if j == 0 {
+			return
+		}
+		copy(below, ph.dn[(j-1)*kmax:j*kmax])
+		hitBelow := ph.hitTot[j-1]
+		if f := ph.up[j-1] / out; f != 0 {
+			hitBelow += f * hit
+			for k := 2; k <= min(kmax, j); k++ { // j → j−k is j−1 → (j−1)−(k−1)
+				below[k-2] += f * cur[k-1]
+			}
+		}
+		cur, below = below, cur
+		hit = hitBelow
+	}
+}
+
+// censored returns the censored spare-only rates of every spare count,
+// like dn (censor), computed once.
+func (ph *Phase) censored() []float64 {
+	ph.ednOnce.Do(func() {
+		edn := make([]float64, len(ph.dn))
+		ph.censor(func(j int, row []float64, _ float64) { copy(edn[j*ph.kmax:], row) })
+		ph.edn = edn
+	})
+	return ph.edn
 }
 
 // ratesAt fills r for spare count j from the table, as Chain.ratesAt
@@ -137,16 +166,17 @@ func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 	w := make([]float64, m+1)
 	copy(w[lo:], v)
 	// Forward: the mass that enters j (v'_j) passes on to the counts
-	// below in the proportions of the censored rates.
-	for j := top; j >= 1; j-- {
-		if w[j] == 0 {
-			continue
+	// below in the proportions of the censored rates, computed from the
+	// top as the pass goes.
+	ph.censor(func(j int, row []float64, out float64) {
+		if j > top || j == 0 || w[j] == 0 {
+			return
 		}
-		f := w[j] / ph.eout[j]
+		f := w[j] / out
 		for k := 1; k <= min(kmax, j); k++ {
-			w[j-k] += f * ph.edn[j*kmax+k-1]
+			w[j-k] += f * row[k-1]
 		}
-	}
+	})
 	// Back substitution: x_j·eout_j = v'_j + x_{j−1}·up_{j−1}.
 	x := w
 	x[0] /= ph.eout[0]
