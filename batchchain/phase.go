@@ -299,10 +299,10 @@ func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
 // each size k, those of the spare counts k, k+1, … up to the first that
 // cannot be left out are left out (the process killed on those jumps)
 // while the rates left out from each spare count j sum to at most
-// budget (segmentDrop·Λ), the largest sizes first. A size of a few processors hits only
-// spares with probability about (j/f)ᵏ, so that the larger sizes drop
-// from most of the band. Each product then loses at most
-// segmentDrop·s_n by them, as by the ends of the band (extend), and
+// budget (segmentDrop·Λ), the largest sizes first. An event of k
+// processors hits only spares with probability about (j/f)ᵏ, so that
+// the larger sizes drop from most of the band. Each product then loses
+// at most budget/Λ·s_n by them, as by the ends of the band (extend), and
 // K only loses entries: s_n stays below the true sequence and every
 // bound of Expected holds.
 func (sg *Segments) killRates(budget float64) {
