@@ -3,6 +3,7 @@ package batchchain
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 
 	"github.com/ckpt-markov/markov/expm"
@@ -150,12 +151,10 @@ type rates struct {
 func (c *Chain) ratesAt(j int, r *rates) {
 	f := c.a + j
 	kmax := min(len(c.sizes), f)
-	r.down = r.down[:0]
-	r.hit = r.hit[:0]
-	for range kmax {
-		r.down = append(r.down, 0)
-		r.hit = append(r.hit, 0)
-	}
+	r.down = slices.Grow(r.down[:0], kmax)[:kmax]
+	r.hit = slices.Grow(r.hit[:0], kmax)[:kmax]
+	clear(r.down)
+	clear(r.hit)
 	ev := float64(f) * c.rate
 	h, miss := 1.0, 0.0
 	for k := 1; k <= kmax; k++ {

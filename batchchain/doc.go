@@ -93,7 +93,11 @@
 // way up is j → j+1, so eliminating j leaves the band intact, and every
 // exit rate is a sum of positive terms; a substitution from the bottom
 // then gives x. O(m·K_max) per row, accurate to rounding entrywise
-// (TestPhaseExitMatchesDense: a dense LU solve, 1e-12).
+// (TestPhaseExitMatchesDense: a dense LU solve, 1e-12). The censored
+// rates are not kept: Exit computes them from the top as its forward
+// pass goes (two rows at a time), and the column forms below build them
+// once, so that a phase holds two tables of (m + 1)·K_max rates, not
+// three.
 //
 // The committed work needs the expected number of segments of length t
 // committed before the interruption, v·Σ_{k≥1} exp(A k t)·1
@@ -104,7 +108,13 @@
 //
 // where s_n does not depend on t: the sequence is computed once (and
 // extended when a longer t needs it; the ends of its band carrying at
-// most 2⁻⁶⁰ of s_n are dropped per product), and t enters only through
+// most 2⁻⁶⁰ of s_n are dropped per product, and so are the spare-only
+// rates of each spare count j that sum to at most 2⁻⁶⁰·Λ, from the
+// largest size down: an event of k processors hits only spares with
+// probability about (j/f)ᵏ, so that most large sizes drop from the band
+// and each product is a few loops shorter; both only lower s_n, by at
+// most 2·2⁻⁶⁰·s_n per product, Segments.Dropped, checked against the
+// dense Kⁿ by TestSegmentsKilledRates), and t enters only through
 // the weights c_n (Weights). By Poisson summation (the Fourier transform
 // of μⁿe^{−μ}/n! on μ ≥ 0 is (1 + iω)^{−(n+1)}),
 //
@@ -170,10 +180,12 @@
 // # Performance
 //
 // Segments' products with K are a few loops (mulAdd) over the band, one
-// per event size: go test -bench Segments ./batchchain/, N = 4096, MTTF
-// 1 d, MTTR 1 h, T = 600 s, the mode a = 3936: 224 terms in about 0.3 ms
-// CPU (BENCHMARKS.md, "Failure events, whole interval search, second
-// pass").
+// per event size kept: go test -bench Segments ./batchchain/, N = 4096,
+// MTTF 1 d, MTTR 1 h, T = 600 s, the mode a = 3936: 224 terms in
+// 0.14–0.18 ms CPU on a loaded machine (0.18–0.26 ms with every size;
+// sizes 12–16 are left out everywhere and 9–11 below 74, 110 and 153
+// spare counts, against a band of about 84–152: BENCHMARKS.md, "Failure
+// events: negligible spare-only rates, smaller phases (evperf4)").
 //
 // Rows are uniformized in blocks of up to 64 on a common window, the
 // entries of one spare count stored contiguously over the rows, so that

@@ -3,6 +3,8 @@ package batchchain
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 )
 
 // Phase is the up phase of the application on a processors with failure
@@ -24,14 +26,19 @@ type Phase struct {
 	// hitMin and hitMax are the smallest and largest interruption rates
 	// over the spare counts.
 	hitMin, hitMax float64
-	// The censored rates of the elimination (Exit): edn like dn, eout the
-	// exit rate of j once every spare count above it is eliminated.
-	edn, eout []float64
+	// hitTot[j] is the interruption rate of spare count j, eout[j] its
+	// exit rate once every spare count above it is eliminated (censor).
+	hitTot, eout []float64
+	// edn are the censored spare-only rates, like dn, built on the first
+	// Solve: Exit computes their rows as it goes (censor), so that a
+	// phase holds two tables of rates, not three.
+	ednOnce sync.Once
+	edn     []float64
 }
 
 // MaxPhaseEntries bounds (m + 1)·K_max, the rates a Phase holds per
-// array (three of them, and a Segments one more per event size): 2²⁵ is
-// about 0.8 GB in all.
+// array (two of them, a third once Solve is used, and a Segments one
+// more per event size kept): 2²⁵ is about 0.8 GB in all.
 const MaxPhaseEntries = 1 << 25
 
 // Phase returns the up phase of the chain, built once (its rates then
@@ -50,10 +57,11 @@ func (c *Chain) Phase() (*Phase, error) {
 		hitMin: math.Inf(1)}
 	var r rates
 	hitTot := make([]float64, n1)
+	ph.hitTot = hitTot
 	for j := range n1 {
+		// ratesAt appends within the capacity: in place.
+		r.down, r.hit = ph.dn[j*kmax:j*kmax:(j+1)*kmax], ph.hit[j*kmax:j*kmax:(j+1)*kmax]
 		c.ratesAt(j, &r)
-		copy(ph.dn[j*kmax:], r.down)
-		copy(ph.hit[j*kmax:], r.hit)
 		ph.up[j] = r.up
 		for _, h := range r.hit {
 			hitTot[j] += h
@@ -64,36 +72,58 @@ func (c *Chain) Phase() (*Phase, error) {
 	if !(ph.hitMin > 0) {
 		return nil, fmt.Errorf("batchchain: the application on a = %d of n = %d is never interrupted (lambda = %v): its up phase does not end", c.a, c.n, c.lambda)
 	}
-	// Censoring from the top (Grassmann, Taksar & Heyman 1985): once
-	// j+1, … are eliminated, j leaves by spare events to j−k (edn, the
-	// direct rates plus those through the eliminated counts) and by
-	// interruptions (hitTot, likewise); its exit rate is their sum, a sum
-	// of positive terms. Eliminating j gives j−1, whose only way up is
-	// j−1 → j at up[j−1], the rates of j scaled by up[j−1]/eout[j]; the
-	// part that returns to j−1 is a self-loop and drops out.
-	ph.edn = append([]float64(nil), ph.dn...)
 	ph.eout = make([]float64, n1)
-	for j := c.m; j >= 0; j-- {
-		out := hitTot[j]
-		for _, v := range ph.edn[j*kmax : (j+1)*kmax] {
-			out += v
-		}
-		ph.eout[j] = out
-		if j == 0 {
-			break
-		}
-		f := ph.up[j-1] / out
-		if f == 0 {
-			continue
-		}
-		hitTot[j-1] += f * hitTot[j]
-		below := ph.edn[(j-1)*kmax : j*kmax]
-		for k := 2; k <= min(kmax, j); k++ { // j → j−k is j−1 → (j−1)−(k−1)
-			below[k-2] += f * ph.edn[j*kmax+k-1]
-		}
-	}
+	ph.censor(func(j int, _ []float64, out float64) { ph.eout[j] = out })
 	c.phase.CompareAndSwap(nil, ph)
 	return ph, nil
+}
+
+// censor runs the censoring from the top (Grassmann, Taksar & Heyman
+// 1985) and calls visit(j, row, out) for j = m down to 0, row[k−1] the
+// censored rate of j → j−k and out the censored exit rate of j: once
+// j+1, … are eliminated, j leaves by spare events to j−k (the direct
+// rates plus those through the eliminated counts) and by interruptions
+// (likewise); its exit rate is their sum, a sum of positive terms.
+// Eliminating j gives j−1, whose only way up is j−1 → j at up[j−1], the
+// rates of j scaled by up[j−1]/out; the part that returns to j−1 is a
+// self-loop and drops out. Two rows are held at a time; visit must not
+// keep row.
+func (ph *Phase) censor(visit func(j int, row []float64, out float64)) {
+	kmax, m := ph.kmax, len(ph.up)-1
+	cur, below := make([]float64, kmax), make([]float64, kmax)
+	copy(cur, ph.dn[m*kmax:])
+	hit := ph.hitTot[m]
+	for j := m; ; j-- {
+		out := hit
+		for _, v := range cur {
+			out += v
+		}
+		visit(j, cur, out)
+		if j == 0 {
+			return
+		}
+		copy(below, ph.dn[(j-1)*kmax:j*kmax])
+		hitBelow := ph.hitTot[j-1]
+		if f := ph.up[j-1] / out; f != 0 {
+			hitBelow += f * hit
+			for k := 2; k <= min(kmax, j); k++ { // j → j−k is j−1 → (j−1)−(k−1)
+				below[k-2] += f * cur[k-1]
+			}
+		}
+		cur, below = below, cur
+		hit = hitBelow
+	}
+}
+
+// censored returns the censored spare-only rates of every spare count,
+// like dn (censor), computed once.
+func (ph *Phase) censored() []float64 {
+	ph.ednOnce.Do(func() {
+		edn := make([]float64, len(ph.dn))
+		ph.censor(func(j int, row []float64, _ float64) { copy(edn[j*ph.kmax:], row) })
+		ph.edn = edn
+	})
+	return ph.edn
 }
 
 // ratesAt fills r for spare count j from the table, as Chain.ratesAt
@@ -136,16 +166,17 @@ func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 	w := make([]float64, m+1)
 	copy(w[lo:], v)
 	// Forward: the mass that enters j (v'_j) passes on to the counts
-	// below in the proportions of the censored rates.
-	for j := top; j >= 1; j-- {
-		if w[j] == 0 {
-			continue
+	// below in the proportions of the censored rates, computed from the
+	// top as the pass goes.
+	ph.censor(func(j int, row []float64, out float64) {
+		if j > top || j == 0 || w[j] == 0 {
+			return
 		}
-		f := w[j] / ph.eout[j]
+		f := w[j] / out
 		for k := 1; k <= min(kmax, j); k++ {
-			w[j-k] += f * ph.edn[j*kmax+k-1]
+			w[j-k] += f * row[k-1]
 		}
-	}
+	})
 	// Back substitution: x_j·eout_j = v'_j + x_{j−1}·up_{j−1}.
 	x := w
 	x[0] /= ph.eout[0]
@@ -184,11 +215,15 @@ type Segments struct {
 	r    float64 // max_j (K·1)_j = 1 − hitMin/Λ: s_{n+1} ≤ r·s_n
 	stay []float64
 	upS  []float64 // up[j]/Λ
-	// ks are the event sizes k with a spare-only rate, downS[i][j] that
-	// rate of size ks[i] from spare count j, divided by Λ (by size, so
-	// that each product is a few loops over the band without branches).
+	// ks are the event sizes k with a spare-only rate kept, and
+	// downS[i][j − from[i]] that rate of size ks[i] from spare count
+	// j ≥ from[i], divided by Λ (by size, so that each product is a few
+	// loops over the band without branches). The rates of j < from[i]
+	// are negligible (killRates) and left out.
 	ks      []int
+	from    []int
 	downS   [][]float64
+	kill    float64   // max_j of the rates left out from j, divided by Λ
 	y, next []float64 // v·Kⁿ on the spare counts [nzLo, nzHi]
 	nzLo    int
 	nzHi    int
@@ -249,20 +284,7 @@ func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
 	for j := range m + 1 {
 		sg.upS[j] = ph.up[j] / lam
 	}
-	for k := 1; k <= kmax; k++ {
-		var row []float64
-		for j := k; j <= m; j++ {
-			if d := ph.dn[j*kmax+k-1]; d > 0 {
-				if row == nil {
-					row = make([]float64, m+1)
-				}
-				row[j] = d / lam
-			}
-		}
-		if row != nil {
-			sg.ks, sg.downS = append(sg.ks, k), append(sg.downS, row)
-		}
-	}
+	sg.killRates(segmentDrop * lam)
 	copy(sg.y[lo:], v)
 	sg.nzLo, sg.nzHi = lo, lo+len(v)-1
 	var s0 float64
@@ -273,14 +295,51 @@ func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
 	return sg
 }
 
+// killRates fills ks, from, downS and kill: of the spare-only rates of
+// each size k, those of the spare counts k, k+1, … up to the first that
+// cannot be left out are left out (the process killed on those jumps)
+// while the rates left out from each spare count j sum to at most
+// budget (segmentDrop·Λ), the largest sizes first. An event of k
+// processors hits only spares with probability about (j/f)ᵏ, so that
+// the larger sizes drop from most of the band. Each product then loses
+// at most budget/Λ·s_n by them, as by the ends of the band (extend), and
+// K only loses entries: s_n stays below the true sequence and every
+// bound of Expected holds.
+func (sg *Segments) killRates(budget float64) {
+	ph := sg.ph
+	m, kmax := ph.c.m, ph.kmax
+	sg.ks, sg.from, sg.downS = sg.ks[:0], sg.from[:0], sg.downS[:0]
+	left := make([]float64, m+1) // the rates left out from each j
+	for k := kmax; k >= 1; k-- {
+		j := k
+		for ; j <= m; j++ {
+			d := ph.dn[j*kmax+k-1]
+			if left[j]+d > budget {
+				break
+			}
+			left[j] += d
+		}
+		if j > m {
+			continue
+		}
+		row := make([]float64, m+1-j)
+		for i := j; i <= m; i++ {
+			row[i-j] = ph.dn[i*kmax+k-1] / sg.lam
+		}
+		sg.ks, sg.from, sg.downS = append(sg.ks, k), append(sg.from, j), append(sg.downS, row)
+	}
+	sg.kill = slices.Max(left) / sg.lam
+}
+
 // Len returns the number of terms s_n computed so far.
 func (sg *Segments) Len() int { return len(sg.s) }
 
 // Rate returns the uniformization rate Λ of the sequence.
 func (sg *Segments) Rate() float64 { return sg.lam }
 
-// Dropped returns the mass dropped from the ends of the band so far: each
-// product drops at most 2⁻⁶⁰·s_n.
+// Dropped returns the mass dropped so far: each product drops at most
+// 2⁻⁶⁰·s_n from the ends of the band and at most 2⁻⁶⁰·s_n by the
+// negligible spare-only rates it leaves out (killRates).
 func (sg *Segments) Dropped() float64 { return sg.dropped }
 
 // extend computes s_n up to n = last.
@@ -301,13 +360,17 @@ func (sg *Segments) extend(last int) {
 			mulAdd(next[b0+1:top+2], y, sg.upS[b0:top+1])
 		}
 		for i, k := range sg.ks {
-			// j − k ≥ 0: the rates of j < k are zero.
-			j0 := max(b0, k)
+			// j − k ≥ 0: the rates of j < k are zero; those below
+			// from[i] are left out.
+			from := sg.from[i]
+			j0 := max(b0, from)
 			if j0 > b1 {
 				continue
 			}
-			mulAdd(next[j0-k:b1-k+1], sg.y[j0:b1+1], sg.downS[i][j0:b1+1])
+			mulAdd(next[j0-k:b1-k+1], sg.y[j0:b1+1], sg.downS[i][j0-from:b1-from+1])
 		}
+		// The rates left out kill at most kill·s_n of y = v·Kⁿ.
+		killed := sg.kill * sg.s[len(sg.s)-1]
 		clear(sg.y[sg.nzLo : sg.nzHi+1])
 		sg.y, sg.next = next, sg.y
 		var s float64
@@ -327,7 +390,7 @@ func (sg *Segments) extend(last int) {
 			sg.y[hi] = 0
 			hi--
 		}
-		sg.dropped += cut
+		sg.dropped += cut + killed
 		sg.nzLo, sg.nzHi = lo, hi
 		sg.s = append(sg.s, s-cut)
 	}

@@ -425,3 +425,94 @@ func ph0(t *testing.T) *Phase {
 	_, ph := newPhase(t, tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
 	return ph
 }
+
+// TestSegmentsKilledRates: the sequence s_n = v·Kⁿ·1 of Segments, whose
+// negligible spare-only rates are left out (killRates), against the
+// dense product with the whole K = I + A/Λ from Chain.Generator. Left
+// out, a rate can only lower s_n, and by at most what Dropped reports so
+// far (the ends of the band and kill·s_n per product), plus 1e-13 of s_n
+// for rounding. With the default budget (2⁻⁶⁰·Λ per spare count) the
+// chains below leave out most of their large sizes; with a budget of
+// 1e-3·Λ (power check) the sequence moves by more than the rounding
+// allowance, so the comparison can reject a wrong sequence, and by more
+// than the band's ends alone account for, so that the kill term of
+// Dropped is needed.
+func TestSegmentsKilledRates(t *testing.T) {
+	cases := []struct {
+		n, a          int
+		lambda, theta float64
+		sizes         []float64
+	}{
+		{400, 380, 1 / (24 * hour), 1 / hour, issueSizes()},
+		{2000, 1990, 1 / (8 * hour), 1 / hour, []float64{0.5, 0, 0, 0, 0, 0, 0, 0.5}},
+	}
+	for _, tc := range cases {
+		c, ph := newPhase(t, tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+		a, _ := c.Generator()
+		n1 := c.M() + 1
+		v, lo := []float64{0.25, 0.5, 0.25}, n1/4
+		for _, budget := range []float64{0, 1e-3} {
+			sg := ph.Segments(v, lo, 0)
+			if budget > 0 {
+				sg.killRates(budget * sg.Rate())
+			}
+			spare := 0
+			for k := 1; k <= len(tc.sizes); k++ {
+				for j := k; j < n1; j++ {
+					if ph.dn[j*ph.kmax+k-1] > 0 {
+						spare++
+						break
+					}
+				}
+			}
+			if budget == 0 && len(sg.ks) >= spare {
+				t.Errorf("n=%d a=%d: %d of %d sizes kept: the test needs rates left out", tc.n, tc.a, len(sg.ks), spare)
+			}
+			moved, beyondCut := checkKilled(t, a, sg, v, lo, n1)
+			if budget > 0 && (!moved || !beyondCut) {
+				t.Errorf("n=%d a=%d budget %g·Λ: sequence moved beyond rounding %v, beyond the band's ends %v: the check has no power", tc.n, tc.a, budget, moved, beyondCut)
+			}
+		}
+	}
+}
+
+// checkKilled compares the first 200 terms of sg with v·Kⁿ·1 from the
+// dense sub-generator a (see TestSegmentsKilledRates). It reports whether
+// some term fell short by more than the rounding allowance, and whether
+// by more than the mass dropped at the band's ends alone.
+func checkKilled(t *testing.T, a *mat.Dense, sg *Segments, v []float64, lo, n1 int) (moved, beyondCut bool) {
+	t.Helper()
+	lam := sg.Rate()
+	y := make([]float64, n1)
+	copy(y[lo:], v)
+	next := make([]float64, n1)
+	var cut float64
+	for n := 1; n <= 200; n++ {
+		for j := range next {
+			var s float64
+			for i := range n1 {
+				kij := a.At(i, j) / lam
+				if i == j {
+					kij++
+				}
+				s += y[i] * kij
+			}
+			next[j] = s
+		}
+		y, next = next, y
+		var want float64
+		for _, x := range y {
+			want += x
+		}
+		before := sg.dropped
+		sg.extend(n)
+		cut += (sg.dropped - before) - sg.kill*sg.s[n-1]
+		short := want - sg.s[n]
+		if short < -1e-13*want || short > sg.dropped+1e-13*want {
+			t.Fatalf("s_%d = %.17g, dense %.17g: short by %.3g, Dropped %.3g", n, sg.s[n], want, short, sg.dropped)
+		}
+		moved = moved || short > 1e-13*want
+		beyondCut = beyondCut || short > cut+1e-13*want
+	}
+	return moved, beyondCut
+}

@@ -3,6 +3,7 @@ package batchchain
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -54,7 +55,8 @@ func (c *Chain) Rows(s0, s1 int, t, tol float64) ([]Row, error) {
 	if math.IsNaN(tol) || tol < 0 || tol >= 1 {
 		return nil, fmt.Errorf("batchchain: tol = %v is not in [0, 1)", tol)
 	}
-	ws := &workspace{}
+	ws := workspaces.Get().(*workspace)
+	defer workspaces.Put(ws)
 	out := make([]Row, 0, s1-s0)
 	for b := s0; b < s1; b += blockRows {
 		out = append(out, c.block(ws, b, min(b+blockRows, s1), t, tol)...)
@@ -69,6 +71,12 @@ const blockRows = 64
 // poissonCut is the mass of each Poisson tail left out by uniformization,
 // relative to the kept mass: far below the unit roundoff.
 const poissonCut = 0x1p-60
+
+// workspaces keeps the scratch of finished Rows calls for the next ones
+// (a model fills hundreds of short segments, whose rates and vectors
+// would otherwise be allocated afresh each time); what a Row returns is
+// never in it.
+var workspaces = sync.Pool{New: func() any { return new(workspace) }}
 
 // workspace holds the scratch of one Rows call.
 type workspace struct {
