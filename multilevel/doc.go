@@ -62,7 +62,10 @@
 // where d, one minus the probability of starting the body again, is
 // written as a sum of non-negative terms (no cancellation). The period
 // costs O(L² log max V) operations, whatever the P = ∏(V_ℓ + 1) segments
-// (SCR's regression has 10⁶).
+// (SCR's regression has 10⁶). The nesting is written once (nest.go), for
+// every kind of summary: these scalars (period.go), and the matrices over
+// the spare count below (events.go, position.go), each of which gives
+// its segment, its block around a body, its sequence and its power.
 //
 // # Repairs and the down time
 //

@@ -1,0 +1,117 @@
+package multilevel
+
+// parts are the operations that the nested composition of a period
+// (docs/model.md section 12, "the period nests") needs on a summary P of
+// a part of the timeline: scalars on a fixed count (period.go's phase),
+// matrices over the spare count with failure events (events.go's
+// ephase, whose products do not commute) or with single failures
+// (position.go's mphase, whose products commute).
+type parts[P any] interface {
+	// segment returns a segment of I seconds of computation followed
+	// by a level-k checkpoint, attempted once: the body of a level-1
+	// block.
+	segment(k int) (P, error)
+	// wrap returns the level-l block around body: every failure of
+	// severity ≤ l that ends body is handled by a recovery from the
+	// level-l checkpoint that began it and a new attempt of body.
+	wrap(l int, body P) (P, error)
+	// then returns a followed by b.
+	then(a, b P) P
+	// repeat returns n ≥ 0 copies of a in sequence.
+	repeat(a P, n int) P
+}
+
+// nest composes the blocks of a pattern from parts, each body and block
+// once (the composition costs O(L² log max V) operations of P whatever
+// the P = ∏(V_ℓ + 1) segments of a period). With B(l, k) the body of a
+// level-l block ending with a level-k checkpoint (k ≥ l) and
+// K(l, k) = wrap(l, B(l, k)) the block,
+//
+//	B(1, k) = segment(k),
+//	B(l, k) = B(l−1, k)                                    if V_{l−1} = 0,
+//	B(l, k) = B(l−1, l−1) · K(l−1, l−1)^{V_{l−1}−1} · K(l−1, k) otherwise,
+//
+// the products being then (in this order: the matrices of events.go do
+// not commute) and the power repeat. The period is K(L, L).
+type nest[P any] struct {
+	p       parts[P]
+	pattern []int
+	// bodies[(l−1)L + k−1] and blocks[…] are B(l, k) and K(l, k);
+	// heads[l−1] is B(l−1, l−1) · K(l−1, l−1)^{V_{l−1}−1}, shared by
+	// every k; nil: not composed yet.
+	bodies, blocks, heads []*P
+}
+
+// newNest returns the nesting of pattern (L − 1 entries) on p.
+func newNest[P any](p parts[P], pattern []int) *nest[P] {
+	L := len(pattern) + 1
+	cache := make([]*P, 2*L*L+L)
+	return &nest[P]{p: p, pattern: pattern, bodies: cache[:L*L], blocks: cache[L*L : 2*L*L], heads: cache[2*L*L:]}
+}
+
+// at returns the index of (l, k) in bodies and blocks.
+func (n *nest[P]) at(l, k int) int {
+	return (l-1)*(len(n.pattern)+1) + k - 1
+}
+
+// body returns B(l, k).
+func (n *nest[P]) body(l, k int) (P, error) {
+	if b := n.bodies[n.at(l, k)]; b != nil {
+		return *b, nil
+	}
+	var ph P
+	var err error
+	if l == 1 {
+		ph, err = n.p.segment(k)
+	} else if v := n.pattern[l-2]; v == 0 {
+		ph, err = n.body(l-1, k)
+	} else {
+		var head, last P
+		if head, err = n.head(l, v); err == nil {
+			if last, err = n.block(l-1, k); err == nil {
+				ph = n.p.then(head, last)
+			}
+		}
+	}
+	if err != nil {
+		var zero P
+		return zero, err
+	}
+	n.bodies[n.at(l, k)] = &ph
+	return ph, nil
+}
+
+// head returns B(l−1, l−1) · K(l−1, l−1)^{v−1}, v = V_{l−1} ≥ 1.
+func (n *nest[P]) head(l, v int) (P, error) {
+	if h := n.heads[l-1]; h != nil {
+		return *h, nil
+	}
+	first, err := n.body(l-1, l-1)
+	if err != nil {
+		return first, err
+	}
+	mid, err := n.block(l-1, l-1)
+	if err != nil {
+		return mid, err
+	}
+	h := n.p.then(first, n.p.repeat(mid, v-1))
+	n.heads[l-1] = &h
+	return h, nil
+}
+
+// block returns K(l, k).
+func (n *nest[P]) block(l, k int) (P, error) {
+	if b := n.blocks[n.at(l, k)]; b != nil {
+		return *b, nil
+	}
+	body, err := n.body(l, k)
+	if err != nil {
+		return body, err
+	}
+	ph, err := n.p.wrap(l, body)
+	if err != nil {
+		return ph, err
+	}
+	n.blocks[n.at(l, k)] = &ph
+	return ph, nil
+}
