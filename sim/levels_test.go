@@ -2,7 +2,10 @@ package sim_test
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-markov/markov/multilevel"
@@ -80,13 +83,76 @@ func TestLevelsAgainstModel(t *testing.T) {
 	}
 }
 
-// TestLevelsUnsupported: what the multi-level timeline does not model
-// is refused naming checkpoint_levels.
+// TestLevelsUnsupported: the per-state decisions the multi-level
+// timeline does not model (docs/model.md section 12: sim simulates
+// reconfiguration at top-level checkpoints, per-state decisions aside)
+// are refused naming checkpoint_levels, through Run's Settings and
+// through NewTimelineDecisions: per-state intervals, reconfiguration
+// decisions (on a scenario that reconfigures at checkpoints, so that
+// only the levels refuse them) and both. The controls show that the
+// refusal is the levels': the same decisions on the same scenario with
+// one level are accepted, and the levels without the decisions too.
 func TestLevelsUnsupported(t *testing.T) {
-	sc := levelScenario(t, 6, 4, true)
-	_, err := sim.Run(context.Background(), sc, 300, &sim.Settings{Intervals: func(a, s int) float64 { return 300 }})
-	if err == nil {
-		t.Fatal("per-state intervals with levels: no error")
+	levels := levelScenario(t, 6, 4, true)
+	levels, err := scenario.New(levels.System, levels.Application, scenario.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels.CheckpointPattern = []int{3, 2}
+	levels.Reconfigure = scenario.AtCheckpoint
+	oneApp := levels.Application // the top level alone
+	top := oneApp.Levels[2]
+	oneApp.Latency, oneApp.Overhead, oneApp.Recovery, oneApp.Levels = top.Latency, top.Overhead, top.Recovery, nil
+	one, err := scenario.New(scenario.System{Processors: 6, MTTF: 20000, MTTR: 3000}, oneApp, scenario.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one.Reconfigure = scenario.AtCheckpoint
+	if !levels.MultiLevel() || one.MultiLevel() {
+		t.Fatalf("the scenarios: multi-level %v and %v, want true and false", levels.MultiLevel(), one.MultiLevel())
+	}
+	intervals := func(a, s int) float64 { return 300 }
+	reconf := func(a, s int) int { // onto every functional processor
+		if s == 0 {
+			return 0
+		}
+		return a + s
+	}
+	for _, tc := range []struct {
+		name   string
+		d      sim.Decisions
+		refuse bool // with several levels (one level accepts every d)
+	}{
+		{"intervals", sim.Decisions{Intervals: intervals}, true},
+		{"reconfigure", sim.Decisions{Reconfigure: reconf}, true},
+		{"intervals and reconfigure", sim.Decisions{Intervals: intervals, Reconfigure: reconf}, true},
+		{"none", sim.Decisions{}, false},
+	} {
+		for _, sc := range []*scenario.Scenario{levels, one} {
+			want := tc.refuse && sc.MultiLevel()
+			name := fmt.Sprintf("%s, %d levels", tc.name, sc.Application.NumLevels())
+			set := &sim.Settings{Intervals: tc.d.Intervals, Reconfigure: tc.d.Reconfigure, Replications: 2, Horizon: 1e5, RelTol: -1}
+			_, err := sim.Run(context.Background(), sc, 300, set)
+			checkRefusal(t, "Run: "+name, err, want)
+			src, err := sim.NewExponential(6, 20000, 3000, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = sim.NewTimelineDecisions(sc, 300, tc.d, src, nil, nil)
+			checkRefusal(t, "NewTimelineDecisions: "+name, err, want)
+		}
+	}
+}
+
+// checkRefusal checks that err is the refusal naming checkpoint_levels
+// when want, and nil otherwise.
+func checkRefusal(t *testing.T, name string, err error, want bool) {
+	t.Helper()
+	switch {
+	case want && (err == nil || !strings.Contains(err.Error(), "checkpoint_levels")):
+		t.Errorf("%s: error %v, want the refusal naming checkpoint_levels", name, err)
+	case !want && err != nil:
+		t.Errorf("%s: %v", name, err)
 	}
 }
 
