@@ -65,7 +65,8 @@
 // (SCR's regression has 10⁶). The nesting is written once (nest.go), for
 // every kind of summary: these scalars (period.go), and the matrices over
 // the spare count below (events.go, position.go), each of which gives
-// its segment, its block around a body, its sequence and its power.
+// its segment, its block around a body, its sequence and its identity
+// (the powers by repeated squaring are nest.go's).
 //
 // # Repairs and the down time
 //

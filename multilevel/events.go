@@ -273,28 +273,6 @@ func (ec *eventChain) identity() ephase {
 	return ephase{done: eye(ec.m1), exit: make([]*mat.Dense, len(ec.sev)), time: mat.NewVecDense(ec.m1, nil), run: mat.NewVecDense(ec.m1, nil)}
 }
 
-// repeat returns n ≥ 0 copies of a in sequence, by squaring.
-func (ec *eventChain) repeat(a ephase, n int) ephase {
-	if n == 1 {
-		return a
-	}
-	out := ec.identity()
-	first := true
-	for ; n > 0; n >>= 1 {
-		if n&1 == 1 {
-			if first {
-				out, first = a, false
-			} else {
-				out = out.then(a)
-			}
-		}
-		if n > 1 {
-			a = a.then(a)
-		}
-	}
-	return out
-}
-
 // stretch is t seconds of the spare count while the application runs,
 // uninterrupted: e = e^{Ãt} and phi = Φ(t) = ∫₀ᵗ e^{Ãu}du.
 type stretch struct {
@@ -415,8 +393,8 @@ func (c *ecomposer) recovery(l int) (recPart, error) {
 // then returns a followed by b.
 func (c *ecomposer) then(a, b ephase) ephase { return a.then(b) }
 
-// repeat returns n ≥ 0 copies of a in sequence.
-func (c *ecomposer) repeat(a ephase, n int) ephase { return c.ec.repeat(a, n) }
+// identity returns the part that completes at once.
+func (c *ecomposer) identity() ephase { return c.ec.identity() }
 
 // wrap is composer.wrap with matrices: with H the handled exits of the
 // body (severities ≤ l), G = (I − R_retry)⁻¹ the recovery's retries,

@@ -15,10 +15,10 @@ type parts[P any] interface {
 	// severity ≤ l that ends body is handled by a recovery from the
 	// level-l checkpoint that began it and a new attempt of body.
 	wrap(l int, body P) (P, error)
-	// then returns a followed by b.
+	// then returns a followed by b (associative).
 	then(a, b P) P
-	// repeat returns n ≥ 0 copies of a in sequence.
-	repeat(a P, n int) P
+	// identity returns the part that completes at once.
+	identity() P
 }
 
 // nest composes the blocks of a pattern from parts, each body and block
@@ -32,7 +32,7 @@ type parts[P any] interface {
 //	B(l, k) = B(l−1, l−1) · K(l−1, l−1)^{V_{l−1}−1} · K(l−1, k) otherwise,
 //
 // the products being then (in this order: the matrices of events.go do
-// not commute) and the power repeat. The period is K(L, L).
+// not commute) and the powers by repeat. The period is K(L, L).
 type nest[P any] struct {
 	p       parts[P]
 	pattern []int
@@ -94,7 +94,7 @@ func (n *nest[P]) head(l, v int) (P, error) {
 	if err != nil {
 		return mid, err
 	}
-	h := n.p.then(first, n.p.repeat(mid, v-1))
+	h := n.p.then(first, repeat(n.p, mid, v-1))
 	n.heads[l-1] = &h
 	return h, nil
 }
@@ -114,4 +114,28 @@ func (n *nest[P]) block(l, k int) (P, error) {
 	}
 	n.blocks[n.at(l, k)] = &ph
 	return ph, nil
+}
+
+// repeat returns n ≥ 0 copies of a in sequence by repeated squaring
+// (then is associative): p.identity() for n = 0, a itself for n = 1,
+// O(log n) products of p.then.
+func repeat[P any](p parts[P], a P, n int) P {
+	var out P
+	started := false
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			if started {
+				out = p.then(out, a)
+			} else {
+				out, started = a, true
+			}
+		}
+		if n > 1 {
+			a = p.then(a, a)
+		}
+	}
+	if !started {
+		return p.identity()
+	}
+	return out
 }

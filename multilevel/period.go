@@ -169,21 +169,6 @@ func (a phase) then(b phase) phase {
 	return out
 }
 
-// repeat returns n ≥ 0 copies of a in sequence, by squaring (then is
-// associative).
-func (a phase) repeat(n int) phase {
-	out := phase{done: 1}
-	for ; n > 0; n >>= 1 {
-		if n&1 == 1 {
-			out = out.then(a)
-		}
-		if n > 1 {
-			a = a.then(a)
-		}
-	}
-	return out
-}
-
 type composer struct {
 	pr       *Process
 	pattern  []int
@@ -221,8 +206,8 @@ func (c *composer) segment(k int) (phase, error) {
 // then returns a followed by b.
 func (c *composer) then(a, b phase) phase { return a.then(b) }
 
-// repeat returns n ≥ 0 copies of a in sequence.
-func (c *composer) repeat(a phase, n int) phase { return a.repeat(n) }
+// identity returns the part that completes at once.
+func (c *composer) identity() phase { return phase{done: 1} }
 
 // body returns the body of a level-l block ending with a level-k
 // checkpoint (k ≥ l), composed by nest: one segment for l = 1;

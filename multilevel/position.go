@@ -113,13 +113,8 @@ func (c *mcomposer) recoveries() *recParts {
 	return rp
 }
 
-func (c *mcomposer) identity() *mat.Dense {
-	d := mat.NewDense(c.size, c.size, nil)
-	for i := 0; i < c.size; i++ {
-		d.Set(i, i, 1)
-	}
-	return d
-}
+// identity returns the part that completes at once.
+func (c *mcomposer) identity() mphase { return mphase{done: eye(c.size)} }
 
 func mul(a, b *mat.Dense) *mat.Dense {
 	var out mat.Dense
@@ -144,7 +139,7 @@ func add(a, b *mat.Dense) *mat.Dense {
 // M-matrix here: z holds the probabilities of returning to the start of
 // a loop, whose rows sum to less than one.
 func (c *mcomposer) loopInverse(z *mat.Dense) (*mat.Dense, error) {
-	a := c.identity()
+	a := eye(c.size)
 	if z != nil {
 		a.Sub(a, z)
 	}
@@ -213,19 +208,6 @@ func (a mphase) then(b mphase) mphase {
 			x = mul(a.done, b.exit[s])
 		}
 		out.exit[s] = add(a.exit[s], x)
-	}
-	return out
-}
-
-func (c *mcomposer) repeat(a mphase, n int) mphase {
-	out := mphase{done: c.identity()}
-	for ; n > 0; n >>= 1 {
-		if n&1 == 1 {
-			out = out.then(a)
-		}
-		if n > 1 {
-			a = a.then(a)
-		}
 	}
 	return out
 }
@@ -351,7 +333,7 @@ func (c *mcomposer) parts() (*upParts, error) {
 	}
 	period := u.first.done
 	if v2 := c.pattern[1]; v2 > 0 {
-		period = mul(period, mul(c.repeat(u.mid, v2-1).done, u.last.done))
+		period = mul(period, mul(repeat(c, u.mid, v2-1).done, u.last.done))
 	}
 	if u.periodInv, err = c.loopInverse(period); err != nil {
 		return nil, err
