@@ -9,17 +9,24 @@ import (
 	"github.com/ckpt-markov/markov/internal/cputime"
 )
 
-// TestUsedGrows: the CPU time after 50 ms of busy work
-// exceeds the time before by at least 10 ms (getrusage's resolution is
-// at worst the scheduler's tick, 10 ms), and never falls.
+// TestUsedGrows: busy work makes the CPU time grow by 20 ms (getrusage's
+// resolution is at worst the scheduler's tick, 10 ms) within 10 s of
+// wall time, however loaded the machine, and it never falls; a Used that
+// returned a constant would fail after the 10 s.
 func TestUsedGrows(t *testing.T) {
 	before := cputime.Used()
-	x := 0.0
-	for start := time.Now(); time.Since(start) < 50*time.Millisecond; {
-		x += 1e-9
-	}
-	after := cputime.Used()
-	if after-before < 10*time.Millisecond {
-		t.Errorf("CPU time grew by %v over 50 ms of busy work (x = %v), want ≥ 10 ms", after-before, x)
+	last, x := before, 0.0
+	for start := time.Now(); last-before < 20*time.Millisecond; {
+		for range 100000 {
+			x += 1e-9
+		}
+		now := cputime.Used()
+		if now < last {
+			t.Fatalf("CPU time fell from %v to %v", last, now)
+		}
+		last = now
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("CPU time grew by %v in 10 s of busy work (x = %v), want 20 ms", last-before, x)
+		}
 	}
 }
