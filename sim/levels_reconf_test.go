@@ -1,13 +1,11 @@
 package sim_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
 	"github.com/ckpt-markov/markov/multilevel"
 	"github.com/ckpt-markov/markov/scenario"
-	"github.com/ckpt-markov/markov/sim"
 )
 
 // TestLevelsReconfigureAgainstModel: with reconfiguration at top-level
@@ -102,32 +100,22 @@ func reconfigureAgainstModel(t *testing.T, name string, sc *scenario.Scenario, I
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sim.Run(context.Background(), sc, I, &sim.Settings{Seed: seed, RelTol: 0.002, Confidence: 0.999})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := simulate999(t, sc, I, seed)
 	other, err := m.Evaluate(nil, otherI)
 	if err != nil {
 		t.Fatal(err)
 	}
-	without := multilevel.Result{UWT: -1}
+	alts := []alternative{{fmt.Sprintf("the model at I = %g", otherI), other.UWT}}
 	if !byOld {
 		mn, err := multilevel.New(&never)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if without, err = mn.Evaluate(nil, I); err != nil {
+		without, err := mn.Evaluate(nil, I)
+		if err != nil {
 			t.Fatal(err)
 		}
+		alts = append(alts, alternative{"the model without reconfiguration", without.UWT})
 	}
-	t.Logf("%s: model %.5f, simulation %.5f ± %.5f (%v); I = %g: %.5f; without reconfiguration %.5f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, otherI, other.UWT, without.UWT)
-	if !res.UWT.Contains(model.UWT) {
-		t.Errorf("%s: model %.6f outside the simulation's interval %.6f ± %.6f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-	}
-	if res.UWT.Contains(other.UWT) {
-		t.Errorf("%s: no power: I = %g, UWT %.6f, is inside %.6f ± %.6f", name, otherI, other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-	}
-	if res.UWT.Contains(without.UWT) {
-		t.Errorf("%s: no power: the model without reconfiguration, UWT %.6f, is inside %.6f ± %.6f", name, without.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-	}
+	holdsRejects(t, name, res, model.UWT, alts...)
 }
