@@ -1,11 +1,11 @@
 package multilevel
 
 // parts are the operations that the nested composition of a period
-// (docs/model.md section 12, "the period nests") needs on a summary P of
-// a part of the timeline: scalars on a fixed count (period.go's phase),
-// matrices over the spare count with failure events (events.go's
-// ephase, whose products do not commute) or with single failures
-// (position.go's mphase, whose products commute).
+// (docs/model.md section 12, "the period nests"; period.go's composer,
+// with scalars, is the reference) needs on a summary P of a part of the
+// timeline: matrices over the spare count with failure events
+// (events.go's ephase, whose products do not commute) or with single
+// failures (position.go's mphase, whose products commute).
 type parts[P any] interface {
 	// segment returns a segment of I seconds of computation followed
 	// by a level-k checkpoint, attempted once: the body of a level-1
@@ -36,28 +36,48 @@ type parts[P any] interface {
 type nest[P any] struct {
 	p       parts[P]
 	pattern []int
-	// bodies[(l−1)L + k−1] and blocks[…] are B(l, k) and K(l, k);
-	// heads[l−1] is B(l−1, l−1) · K(l−1, l−1)^{V_{l−1}−1}, shared by
-	// every k; nil: not composed yet.
-	bodies, blocks, heads []*P
+	// part[(l−1)L + k−1] is B(l, k), part[L² + (l−1)L + k−1] is K(l, k),
+	// part[2L² + l−1] is B(l−1, l−1) · K(l−1, l−1)^{V_{l−1}−1} (shared by
+	// every k), each valid where done holds true.
+	part []P
+	done []bool
 }
 
 // newNest returns the nesting of pattern (L − 1 entries) on p.
 func newNest[P any](p parts[P], pattern []int) *nest[P] {
 	L := len(pattern) + 1
-	cache := make([]*P, 2*L*L+L)
-	return &nest[P]{p: p, pattern: pattern, bodies: cache[:L*L], blocks: cache[L*L : 2*L*L], heads: cache[2*L*L:]}
+	return &nest[P]{p: p, pattern: pattern, part: make([]P, 2*L*L+L), done: make([]bool, 2*L*L+L)}
 }
 
-// at returns the index of (l, k) in bodies and blocks.
-func (n *nest[P]) at(l, k int) int {
+// bodyAt, blockAt and headAt return the indices of B(l, k), K(l, k) and
+// the head of level l in part.
+func (n *nest[P]) bodyAt(l, k int) int {
 	return (l-1)*(len(n.pattern)+1) + k - 1
+}
+
+func (n *nest[P]) blockAt(l, k int) int {
+	L := len(n.pattern) + 1
+	return L*L + n.bodyAt(l, k)
+}
+
+func (n *nest[P]) headAt(l int) int {
+	L := len(n.pattern) + 1
+	return 2*L*L + l - 1
+}
+
+// cached returns part[i] and whether it is composed.
+func (n *nest[P]) cached(i int) (P, bool) { return n.part[i], n.done[i] }
+
+// keep stores ph as part[i].
+func (n *nest[P]) keep(i int, ph P) P {
+	n.part[i], n.done[i] = ph, true
+	return ph
 }
 
 // body returns B(l, k).
 func (n *nest[P]) body(l, k int) (P, error) {
-	if b := n.bodies[n.at(l, k)]; b != nil {
-		return *b, nil
+	if b, ok := n.cached(n.bodyAt(l, k)); ok {
+		return b, nil
 	}
 	var ph P
 	var err error
@@ -77,14 +97,13 @@ func (n *nest[P]) body(l, k int) (P, error) {
 		var zero P
 		return zero, err
 	}
-	n.bodies[n.at(l, k)] = &ph
-	return ph, nil
+	return n.keep(n.bodyAt(l, k), ph), nil
 }
 
 // head returns B(l−1, l−1) · K(l−1, l−1)^{v−1}, v = V_{l−1} ≥ 1.
 func (n *nest[P]) head(l, v int) (P, error) {
-	if h := n.heads[l-1]; h != nil {
-		return *h, nil
+	if h, ok := n.cached(n.headAt(l)); ok {
+		return h, nil
 	}
 	first, err := n.body(l-1, l-1)
 	if err != nil {
@@ -94,15 +113,13 @@ func (n *nest[P]) head(l, v int) (P, error) {
 	if err != nil {
 		return mid, err
 	}
-	h := n.p.then(first, repeat(n.p, mid, v-1))
-	n.heads[l-1] = &h
-	return h, nil
+	return n.keep(n.headAt(l), n.p.then(first, repeat(n.p, mid, v-1))), nil
 }
 
 // block returns K(l, k).
 func (n *nest[P]) block(l, k int) (P, error) {
-	if b := n.blocks[n.at(l, k)]; b != nil {
-		return *b, nil
+	if b, ok := n.cached(n.blockAt(l, k)); ok {
+		return b, nil
 	}
 	body, err := n.body(l, k)
 	if err != nil {
@@ -112,8 +129,7 @@ func (n *nest[P]) block(l, k int) (P, error) {
 	if err != nil {
 		return ph, err
 	}
-	n.blocks[n.at(l, k)] = &ph
-	return ph, nil
+	return n.keep(n.blockAt(l, k), ph), nil
 }
 
 // repeat returns n ≥ 0 copies of a in sequence by repeated squaring

@@ -169,6 +169,21 @@ func (a phase) then(b phase) phase {
 	return out
 }
 
+// repeat returns n ≥ 0 copies of a in sequence, by squaring (then is
+// associative).
+func (a phase) repeat(n int) phase {
+	out := phase{done: 1}
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			out = out.then(a)
+		}
+		if n > 1 {
+			a = a.then(a)
+		}
+	}
+	return out
+}
+
 type composer struct {
 	pr       *Process
 	pattern  []int
@@ -177,8 +192,8 @@ type composer struct {
 	// sev is the number of severity classes: L, or L + 1 for an up
 	// phase (malleable.go), whose last class, a failure that takes a
 	// processor down, no block handles.
-	sev  int
-	nest *nest[phase] // the pattern's bodies and blocks, or nil
+	sev    int
+	bodies [MaxLevels][MaxLevels]*phase
 }
 
 // attempt is a stretch of t seconds that any failure ends.
@@ -197,51 +212,36 @@ func (c *composer) attempt(t float64) phase {
 	return ph
 }
 
-// segment returns the attempt of a segment ending with a level-k
-// checkpoint, I + L_k seconds.
-func (c *composer) segment(k int) (phase, error) {
-	return c.attempt(c.interval + c.pr.Levels[k-1].Latency), nil
-}
-
-// then returns a followed by b.
-func (c *composer) then(a, b phase) phase { return a.then(b) }
-
-// identity returns the part that completes at once.
-func (c *composer) identity() phase { return phase{done: 1} }
-
 // body returns the body of a level-l block ending with a level-k
-// checkpoint (k ≥ l), composed by nest: one segment for l = 1;
-// otherwise, with v = V_{l−1}, the body of level l−1 ending at level
-// l−1, v−1 level-(l−1) blocks ending at level l−1 and one ending at
-// level k, or for v = 0 the body of level l−1 ending at level k.
+// checkpoint (k ≥ l): one segment for l = 1; otherwise, with v = V_{l−1},
+// the body of level l−1 ending at level l−1, v−1 level-(l−1) blocks ending
+// at level l−1 and one ending at level k, or for v = 0 the body of level
+// l−1 ending at level k.
 func (c *composer) body(l, k int) phase {
-	ph, _ := c.nested().body(l, k) // the scalar parts return no error
-	return ph
-}
-
-// block returns the level-l block ending with a level-k checkpoint
-// (wrap around body(l, k)), composed by nest.
-func (c *composer) block(l, k int) phase {
-	ph, _ := c.nested().block(l, k) // the scalar parts return no error
-	return ph
-}
-
-// nested returns the nesting of c's pattern, created on first use.
-func (c *composer) nested() *nest[phase] {
-	if c.nest == nil {
-		c.nest = newNest[phase](c, c.pattern)
+	if p := c.bodies[l-1][k-1]; p != nil {
+		return *p
 	}
-	return c.nest
+	var ph phase
+	if l == 1 {
+		ph = c.attempt(c.interval + c.pr.Levels[k-1].Latency)
+	} else if v := c.pattern[l-2]; v == 0 {
+		ph = c.body(l-1, k)
+	} else {
+		ph = c.body(l-1, l-1).then(c.block(l-1, l-1).repeat(v - 1)).then(c.block(l-1, k))
+	}
+	c.bodies[l-1][k-1] = &ph
+	return ph
 }
 
-// wrap returns the level-l block around body, a body started right
-// after a level-l checkpoint, where every failure of severity s ≤ l is
-// handled by a recovery from that checkpoint and a new attempt of the
-// body. During the recovery a failure of severity below l (or any
-// failure at l = L) restarts it; one of severity l < L destroys the
-// checkpoint being read and is handed over as severity l + 1; a higher
-// one is handed over as it is.
-func (c *composer) wrap(l int, body phase) (phase, error) {
+// block returns a level-l block ending with a level-k checkpoint: its
+// body, started right after a level-l checkpoint, where every failure of
+// severity s ≤ l is handled by a recovery from that checkpoint and a
+// new attempt of the body. During the recovery a failure of severity
+// below l (or any failure at l = L) restarts it; one of severity l < L
+// destroys the checkpoint being read and is handed over as severity
+// l + 1; a higher one is handed over as it is.
+func (c *composer) block(l, k int) phase {
+	body := c.body(l, k)
 	lv := c.pr.Levels[l-1]
 	t := lv.Recovery
 	if c.pr.CheckpointAfterRecovery {
@@ -276,5 +276,5 @@ func (c *composer) wrap(l int, body phase) (phase, error) {
 	for s := l; s < c.sev; s++ {
 		out.exit[s] = (body.exit[s] + handled*rexit[s]/rleave) / leave
 	}
-	return out, nil
+	return out
 }
