@@ -83,9 +83,10 @@ func TestLevelsAgainstModel(t *testing.T) {
 // are refused naming checkpoint_levels, through Run's Settings and
 // through NewTimelineDecisions: per-state intervals, reconfiguration
 // decisions (on a scenario that reconfigures at checkpoints, so that
-// only the levels refuse them) and both. The controls show that the
-// refusal is the levels': the same decisions on the same scenario with
-// one level are accepted, and the levels without the decisions too.
+// only the levels refuse them) and both, with three levels and with one
+// level without the checkpoint after recovery. The controls show that
+// the refusal is the levels': the same decisions on the same scenario
+// with one level are accepted, and the levels without the decisions too.
 func TestLevelsUnsupported(t *testing.T) {
 	levels := levelScenario(t, 6, 4, true)
 	levels, err := scenario.New(levels.System, levels.Application, scenario.Policy{})
@@ -102,8 +103,12 @@ func TestLevelsUnsupported(t *testing.T) {
 		t.Fatal(err)
 	}
 	one.Reconfigure = scenario.AtCheckpoint
-	if !levels.MultiLevel() || one.MultiLevel() {
-		t.Fatalf("the scenarios: multi-level %v and %v, want true and false", levels.MultiLevel(), one.MultiLevel())
+	// One level without the checkpoint after recovery (SCR's timeline) is
+	// the multi-level timeline too.
+	noAfter := *one
+	noAfter.Application.NoCheckpointAfterRecovery = true
+	if !levels.MultiLevel() || one.MultiLevel() || !noAfter.MultiLevel() {
+		t.Fatalf("the scenarios: multi-level %v, %v and %v, want true, false and true", levels.MultiLevel(), one.MultiLevel(), noAfter.MultiLevel())
 	}
 	intervals := func(a, s int) float64 { return 300 }
 	reconf := func(a, s int) int { // onto every functional processor
@@ -122,9 +127,9 @@ func TestLevelsUnsupported(t *testing.T) {
 		{"intervals and reconfigure", sim.Decisions{Intervals: intervals, Reconfigure: reconf}, true},
 		{"none", sim.Decisions{}, false},
 	} {
-		for _, sc := range []*scenario.Scenario{levels, one} {
+		for _, sc := range []*scenario.Scenario{levels, one, &noAfter} {
 			want := tc.refuse && sc.MultiLevel()
-			name := fmt.Sprintf("%s, %d levels", tc.name, sc.Application.NumLevels())
+			name := fmt.Sprintf("%s, %d levels, checkpoint after recovery %v", tc.name, sc.Application.NumLevels(), !sc.Application.NoCheckpointAfterRecovery)
 			set := &sim.Settings{Intervals: tc.d.Intervals, Reconfigure: tc.d.Reconfigure, Replications: 2, Horizon: 1e5, RelTol: -1}
 			_, err := sim.Run(context.Background(), sc, 300, set)
 			checkRefusal(t, "Run: "+name, err, want)
