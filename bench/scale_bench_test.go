@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/cputime"
 	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/uwt"
@@ -89,7 +90,7 @@ func BenchmarkScale(b *testing.B) {
 			sc := row.scenario(b)
 			b.ReportAllocs()
 			var opt uwt.Optimum
-			cpu0 := cpuTime()
+			cpu0 := cputime.Used()
 			for b.Loop() {
 				m, err := uwt.New(context.Background(), sc, nil)
 				if err != nil {
@@ -99,7 +100,7 @@ func BenchmarkScale(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu_s")
+			b.ReportMetric((cputime.Used()-cpu0).Seconds()/float64(b.N), "cpu_s")
 			b.ReportMetric(opt.Interval, "I*_s")
 			b.ReportMetric(float64(opt.Result.States), "states")
 			b.ReportMetric(float64(opt.Transitions), "transitions")
@@ -147,13 +148,13 @@ func BenchmarkScaleCLIJSON(b *testing.B) {
 		}
 		b.ReportAllocs()
 		b.SetBytes(int64(len(data)))
-		cpu0 := cpuTime()
+		cpu0 := cputime.Used()
 		for b.Loop() {
 			if sc, err = scenario.Parse(bytes.NewReader(data), nil); err != nil {
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu_s")
+		b.ReportMetric((cputime.Used()-cpu0).Seconds()/float64(b.N), "cpu_s")
 	})
 	// The same processor count in parametric forms (docs/scenario.md):
 	// QR-like costs, ω(a) = a/(1 + a/2000) written as Amdahl's law with
@@ -165,13 +166,13 @@ func BenchmarkScaleCLIJSON(b *testing.B) {
 		"policy": "greedy"}`, n))
 	b.Run(fmt.Sprintf("parse-forms/N=%d", n), func(b *testing.B) {
 		b.ReportAllocs()
-		cpu0 := cpuTime()
+		cpu0 := cputime.Used()
 		for b.Loop() {
 			if _, err := scenario.Parse(bytes.NewReader(forms), nil); err != nil {
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu_s")
+		b.ReportMetric((cputime.Used()-cpu0).Seconds()/float64(b.N), "cpu_s")
 	})
 	b.Run(fmt.Sprintf("optimize/N=%d", n), func(b *testing.B) {
 		if err := encode(); err != nil {
@@ -183,7 +184,7 @@ func BenchmarkScaleCLIJSON(b *testing.B) {
 			}
 		}
 		b.ReportAllocs()
-		cpu0 := cpuTime()
+		cpu0 := cputime.Used()
 		for b.Loop() {
 			m, err := uwt.New(context.Background(), sc, nil)
 			if err != nil {
@@ -193,6 +194,6 @@ func BenchmarkScaleCLIJSON(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu_s")
+		b.ReportMetric((cputime.Used()-cpu0).Seconds()/float64(b.N), "cpu_s")
 	})
 }

@@ -130,46 +130,10 @@ func (ws *workspace) binomial(dst []float64, n int, p, q, cut float64) (lo int, 
 	if mode > n {
 		mode = n
 	}
-	sum := 1.0
-	var tailUp, tailDown float64
-
-	up := ws.up[:0]
-	r := p / q
-	x := 1.0
-	for k := mode; k < n; k++ {
-		rk := float64(n-k) / float64(k+1) * r // w_{k+1}/w_k
-		if cut > 0 && rk < 1 {
-			if b := x * rk / (1 - rk); b <= cut*sum {
-				tailUp = b
-				break
-			}
-		}
-		x *= rk
-		if x == 0 {
-			break
-		}
-		up = append(up, x)
-		sum += x
-	}
-
-	down := ws.down[:0]
-	r = q / p
-	x = 1
-	for k := mode; k > 0; k-- {
-		rk := float64(k) / float64(n-k+1) * r // w_{k−1}/w_k
-		if cut > 0 && rk < 1 {
-			if b := x * rk / (1 - rk); b <= cut*sum {
-				tailDown = b
-				break
-			}
-		}
-		x *= rk
-		if x == 0 {
-			break
-		}
-		down = append(down, x)
-		sum += x
-	}
+	// w_{k+1}/w_k = (n−k)p/((k+1)q) above the mode, w_{k−1}/w_k =
+	// k·q/((n−k+1)p) below it.
+	up, sum, tailUp := side(ws.up[:0], n-mode, mode+1, p/q, cut, 1)
+	down, sum, tailDown := side(ws.down[:0], mode, n-mode+1, q/p, cut, sum)
 	ws.up, ws.down = up, down
 
 	nd := len(down)
@@ -182,6 +146,32 @@ func (ws *workspace) binomial(dst []float64, n int, p, q, cut float64) (lo int, 
 	inv := 1 / sum
 	floats.Scale(inv, w)
 	return mode - nd, w, (tailUp + tailDown) * inv
+}
+
+// side appends to out the weights of one side of the binomial's mode,
+// relative to the mode's: x_{j+1} = x_j·r_j, x_0 = 1, with the ratios
+// r_j = (a − j)/(b + j)·r for j = 0 … a − 1 (binomial gives a, b and r for
+// each side), each added to sum, the kept mass so far. It stops at an
+// underflow, or (cut > 0) once the geometric bound x_j·r_j/(1 − r_j) on
+// the rest (the ratios decrease) is at most cut·sum, and returns that
+// bound as tail (0 otherwise).
+func side(out []float64, a, b int, r, cut, sum float64) (w []float64, total, tail float64) {
+	x := 1.0
+	for j := 0; j < a; j++ {
+		rj := float64(a-j) / float64(b+j) * r
+		if cut > 0 && rj < 1 {
+			if t := x * rj / (1 - rj); t <= cut*sum {
+				return out, sum, t
+			}
+		}
+		x *= rj
+		if x == 0 {
+			break
+		}
+		out = append(out, x)
+		sum += x
+	}
+	return out, sum, 0
 }
 
 // grow returns s resliced to length n, reallocated when its capacity is

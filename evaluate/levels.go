@@ -2,7 +2,6 @@ package evaluate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -121,14 +120,7 @@ func (lv Levels) config(L int) (levelsConfig, error) {
 // Events.Model are not used, and the optimal policy is refused (its
 // per-configuration intervals have no multi-level form).
 func EvaluateLevels(ctx context.Context, tr *trace.Trace, app scenario.Application, seg Segment, s *SegmentSettings, lv *Levels) (LevelsResult, error) {
-	if tr == nil {
-		return LevelsResult{}, errors.New("evaluate: trace is nil")
-	}
-	var set SegmentSettings
-	if s != nil {
-		set = *s
-	}
-	c, err := newConfig(set)
+	c, set, err := segmentConfig(tr, s)
 	if err != nil {
 		return LevelsResult{}, err
 	}

@@ -219,18 +219,25 @@ type SegmentSettings struct {
 // The error wraps trace.ErrTooFewEvents when the history is too short to
 // estimate the rates; it is ctx.Err() when ctx is cancelled.
 func EvaluateSegment(ctx context.Context, tr *trace.Trace, app scenario.Application, seg Segment, s *SegmentSettings) (SegmentResult, error) {
+	c, set, err := segmentConfig(tr, s)
+	if err != nil {
+		return SegmentResult{}, err
+	}
+	return c.segment(ctx, tr, app, seg, set.Seed)
+}
+
+// segmentConfig checks the trace and the settings s (nil: the defaults)
+// of a one-segment evaluation and returns their configuration.
+func segmentConfig(tr *trace.Trace, s *SegmentSettings) (config, SegmentSettings, error) {
 	if tr == nil {
-		return SegmentResult{}, errors.New("evaluate: trace is nil")
+		return config{}, SegmentSettings{}, errors.New("evaluate: trace is nil")
 	}
 	var set SegmentSettings
 	if s != nil {
 		set = *s
 	}
 	c, err := newConfig(set)
-	if err != nil {
-		return SegmentResult{}, err
-	}
-	return c.segment(ctx, tr, app, seg, set.Seed)
+	return c, set, err
 }
 
 // config is the validated form of the settings shared by EvaluateSegment

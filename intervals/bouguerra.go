@@ -79,16 +79,8 @@ type Segments struct {
 // whichever gives the smaller E; ties go to the smaller k.
 func BouguerraExponential(lambda, w, c, r float64) (Segments, error) {
 	const fn = "BouguerraExponential"
-	if err := firstError(
-		checkPositive(fn, "lambda", lambda),
-		checkPositive(fn, "W", w),
-		checkNonNegative(fn, "C", c),
-		checkNonNegative(fn, "R", r),
-	); err != nil {
+	if err := firstError(checkPositive(fn, "lambda", lambda), checkSegments(fn, w, c, r)); err != nil {
 		return Segments{}, err
-	}
-	if c+r == 0 {
-		return Segments{}, paramError(fn, "C+R", 0, "> 0 (free checkpoints make k unbounded)")
 	}
 	istar := lambertOptimum(lambda*(c+r)) / lambda
 	kstar := w / istar
@@ -104,6 +96,22 @@ func BouguerraExponential(lambda, w, c, r float64) (Segments, error) {
 		return Segments{}, fmt.Errorf("intervals: %s: optimal k = %g too large", fn, k)
 	}
 	return Segments{Count: int(k), Interval: w / k, Expected: e(k), KStar: kstar, IStar: istar}, nil
+}
+
+// checkSegments checks the work w > 0 and the costs c, r ≥ 0 of fn's
+// segments, with c + r > 0 (free checkpoints make k unbounded).
+func checkSegments(fn string, w, c, r float64) error {
+	if err := firstError(
+		checkPositive(fn, "W", w),
+		checkNonNegative(fn, "C", c),
+		checkNonNegative(fn, "R", r),
+	); err != nil {
+		return err
+	}
+	if c+r == 0 {
+		return paramError(fn, "C+R", 0, "> 0 (free checkpoints make k unbounded)")
+	}
+	return nil
 }
 
 // SegmentSettings controls BouguerraSegments. A nil *SegmentSettings means
@@ -127,15 +135,8 @@ func BouguerraSegments(law law.Law, w, c, r float64, set *SegmentSettings) (Segm
 	if err := validLaw(fn, law); err != nil {
 		return Segments{}, err
 	}
-	if err := firstError(
-		checkPositive(fn, "W", w),
-		checkNonNegative(fn, "C", c),
-		checkNonNegative(fn, "R", r),
-	); err != nil {
+	if err := checkSegments(fn, w, c, r); err != nil {
 		return Segments{}, err
-	}
-	if c+r == 0 {
-		return Segments{}, paramError(fn, "C+R", 0, "> 0 (free checkpoints make k unbounded)")
 	}
 	maxK := 1_000_000
 	if set != nil && set.MaxCount > 0 {

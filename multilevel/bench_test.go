@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/cputime"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -62,13 +63,13 @@ func BenchmarkLevels(b *testing.B) {
 	pr := &Process{Rate: 8.3e-6, Severity: []float64{0.93, 0.062, 0.008},
 		Levels: []Level{{9, 9, 9}, {50, 50, 50}, {438, 438, 438}}}
 	b.Run("Period/V=1000,1000", func(b *testing.B) {
-		c0 := cpuTime()
+		c0 := cputime.Used()
 		for b.Loop() {
 			if _, err := pr.Period([]int{1000, 1000}, 500); err != nil {
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
 	})
 }
 
@@ -103,29 +104,29 @@ func BenchmarkLevelsIntermediate(b *testing.B) {
 // optimum's evaluations and patterns; reportV2 also reports its V₂.
 func benchModel(b *testing.B, sc *scenario.Scenario, name string, pattern []int, reportV2 bool) {
 	b.Run("New/"+name, func(b *testing.B) {
-		c0 := cpuTime()
+		c0 := cputime.Used()
 		for b.Loop() {
 			if _, err := New(sc); err != nil {
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
 	})
 	m, err := New(sc)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("Evaluate/"+name, func(b *testing.B) {
-		c0 := cpuTime()
+		c0 := cputime.Used()
 		for b.Loop() {
 			if _, err := m.Evaluate(pattern, 600); err != nil {
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
 	})
 	b.Run("Optimize/"+name, func(b *testing.B) {
-		c0 := cpuTime()
+		c0 := cputime.Used()
 		for b.Loop() {
 			r, err := m.Optimize(context.Background(), nil)
 			if err != nil || math.IsNaN(r.UWT) {
@@ -137,7 +138,7 @@ func benchModel(b *testing.B, sc *scenario.Scenario, name string, pattern []int,
 			b.ReportMetric(float64(r.Evaluations), "evals")
 			b.ReportMetric(float64(r.Patterns), "patterns")
 		}
-		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
 	})
 }
 

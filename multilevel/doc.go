@@ -62,7 +62,13 @@
 // where d, one minus the probability of starting the body again, is
 // written as a sum of non-negative terms (no cancellation). The period
 // costs O(L² log max V) operations, whatever the P = ∏(V_ℓ + 1) segments
-// (SCR's regression has 10⁶).
+// (SCR's regression has 10⁶). For the matrices over the spare count
+// below (events.go, position.go) the nesting is written once (nest.go):
+// each gives its segment, its block around a body, its sequence and its
+// identity, and nest.go composes the bodies, blocks and powers. These
+// scalars (period.go) keep the same recursion written out: they are
+// composed once per count in every evaluation of a malleable policy,
+// where going through nest's interface took twice the time.
 //
 // # Repairs and the down time
 //

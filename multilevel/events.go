@@ -273,28 +273,6 @@ func (ec *eventChain) identity() ephase {
 	return ephase{done: eye(ec.m1), exit: make([]*mat.Dense, len(ec.sev)), time: mat.NewVecDense(ec.m1, nil), run: mat.NewVecDense(ec.m1, nil)}
 }
 
-// repeat returns n ≥ 0 copies of a in sequence, by squaring.
-func (ec *eventChain) repeat(a ephase, n int) ephase {
-	if n == 1 {
-		return a
-	}
-	out := ec.identity()
-	first := true
-	for ; n > 0; n >>= 1 {
-		if n&1 == 1 {
-			if first {
-				out, first = a, false
-			} else {
-				out = out.then(a)
-			}
-		}
-		if n > 1 {
-			a = a.then(a)
-		}
-	}
-	return out
-}
-
 // stretch is t seconds of the spare count while the application runs,
 // uninterrupted: e = e^{Ãt} and phi = Φ(t) = ∫₀ᵗ e^{Ãu}du.
 type stretch struct {
@@ -370,14 +348,12 @@ func (ec *eventChain) phase(st stretch) ephase {
 }
 
 // ecomposer is composer with matrices (docs/model.md section 12,
-// "Failure events"): the same nesting, ordered products for sequences
-// and linear solves for the loops.
+// "Failure events"): the parts of the same nesting (nest.go), ordered
+// products for sequences and linear solves for the loops.
 type ecomposer struct {
 	ec       *eventChain
 	pr       *Process
-	pattern  []int
 	interval float64
-	bodies   [MaxLevels][MaxLevels]*ephase
 	base     *stretch // the interval's stretch, computed on first use
 }
 
@@ -414,45 +390,18 @@ func (c *ecomposer) recovery(l int) (recPart, error) {
 	return c.ec.recovery(l, L, t)
 }
 
-// body is composer.body with matrices.
-func (c *ecomposer) body(l, k int) (ephase, error) {
-	if p := c.bodies[l-1][k-1]; p != nil {
-		return *p, nil
-	}
-	var ph ephase
-	var err error
-	if l == 1 {
-		ph, err = c.segment(k)
-	} else if v := c.pattern[l-2]; v == 0 {
-		ph, err = c.body(l-1, k)
-	} else {
-		var first, mid, last ephase
-		if first, err = c.body(l-1, l-1); err == nil {
-			if mid, err = c.block(l-1, l-1); err == nil {
-				last, err = c.block(l-1, k)
-			}
-		}
-		if err == nil {
-			ph = first.then(c.ec.repeat(mid, v-1)).then(last)
-		}
-	}
-	if err != nil {
-		return ephase{}, err
-	}
-	c.bodies[l-1][k-1] = &ph
-	return ph, nil
-}
+// then returns a followed by b.
+func (c *ecomposer) then(a, b ephase) ephase { return a.then(b) }
 
-// block is composer.block with matrices: with H the handled exits of the
+// identity returns the part that completes at once.
+func (c *ecomposer) identity() ephase { return c.ec.identity() }
+
+// wrap is composer.wrap with matrices: with H the handled exits of the
 // body (severities ≤ l), G = (I − R_retry)⁻¹ the recovery's retries,
 // K = H·G·R_done the return to the body's start and M = (I − K)⁻¹,
 //
 //	done = M·D,   exit_s = M·(E_s + H·G·R_s),   time = M·(τ + H·G·τ_R).
-func (c *ecomposer) block(l, k int) (ephase, error) {
-	body, err := c.body(l, k)
-	if err != nil {
-		return ephase{}, err
-	}
+func (c *ecomposer) wrap(l int, body ephase) (ephase, error) {
 	rp, err := c.recovery(l)
 	if err != nil {
 		return ephase{}, err
@@ -536,9 +485,7 @@ func loop(k *mat.Dense) (*mat.Dense, error) {
 // the down time per running second and π·run, U a period's useful
 // computation.
 func (ec *eventChain) evaluate(pr *Process, pattern []int, interval float64, useful float64) (avail, eff, down, run float64, err error) {
-	c := &ecomposer{ec: ec, pr: pr, pattern: pattern, interval: interval}
-	L := len(pr.Levels)
-	top, err := c.block(L, L)
+	top, err := ec.period(pr, pattern, interval)
 	if err != nil {
 		return 0, 0, 0, 0, err
 	}
@@ -552,6 +499,13 @@ func (ec *eventChain) evaluate(pr *Process, pattern []int, interval float64, use
 		return 0, 0, 0, run, nil
 	}
 	return useful / wall, useful / run, (wall - run) / run, run, nil
+}
+
+// period returns the level-L block of pattern and interval on pr.
+func (ec *eventChain) period(pr *Process, pattern []int, interval float64) (ephase, error) {
+	c := &ecomposer{ec: ec, pr: pr, interval: interval}
+	L := len(pr.Levels)
+	return newNest[ephase](c, pattern).block(L, L)
 }
 
 // periodStart returns π with πD = π, Σπ = 1, for a stochastic D with one
@@ -611,9 +565,7 @@ func (ec *eventChain) upStart(s int, t float64) ([]float64, error) {
 // goes down: (I − D)⁻¹D·1, D the period's done matrix (every class but
 // the last handled inside it).
 func (ec *eventChain) upPeriods(pr *Process, pattern []int, interval float64) (*mat.VecDense, error) {
-	c := &ecomposer{ec: ec, pr: pr, pattern: pattern, interval: interval}
-	L := len(pr.Levels)
-	top, err := c.block(L, L)
+	top, err := ec.period(pr, pattern, interval)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
-	"github.com/ckpt-markov/markov/uwt"
 )
 
 // withEvents returns sc with failure events of the size law sizes.
@@ -239,22 +238,6 @@ func TestEventsMalleableOneLevel(t *testing.T) {
 		if !m.Malleable() {
 			t.Fatalf("%v: not the malleable model", tc.pol)
 		}
-		ref, err := uwt.New(ctx, sc, &uwt.Settings{Exact: true, Prune: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, I := range []float64{60, 1000, 7200} {
-			got, err := m.Evaluate(nil, I)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := ref.Evaluate(ctx, I)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := math.Abs(got.UWT-want.UWT) / want.UWT; d > 1e-10 {
-				t.Errorf("%v sizes %v I=%v: UWT %.15g, uwt %.15g (relative %.2g)", tc.pol, tc.sizes, I, got.UWT, want.UWT, d)
-			}
-		}
+		compareUWT(t, fmt.Sprintf("%v sizes %v", tc.pol, tc.sizes), m, sc, []float64{60, 1000, 7200}, 1e-10, false)
 	}
 }

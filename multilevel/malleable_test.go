@@ -49,14 +49,18 @@ func topOnly(t *testing.T, sc *scenario.Scenario) *scenario.Scenario {
 	return one
 }
 
-// fixedAndMalleable returns the fixed-count model of sc (New) and its
-// malleable model (newMalleable, to Tol 1e-15 without pruning): the two
-// paths the fixed-count tests hold against each other.
+// fixedAndMalleable returns the fixed-count model of sc (New), which it
+// checks is not the malleable one, and its malleable model (newMalleable,
+// to Tol 1e-15 without pruning): the two paths the fixed-count tests hold
+// against each other.
 func fixedAndMalleable(t *testing.T, ctx context.Context, sc *scenario.Scenario) (*Model, *malleable) {
 	t.Helper()
 	fixed, err := New(sc)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if fixed.Malleable() {
+		t.Fatalf("%v: New gave the malleable model", sc.Policy)
 	}
 	mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
 	if err != nil {
@@ -149,17 +153,7 @@ func TestMalleableFixedCount(t *testing.T) {
 		{10, 3, 3e3, []float64{0.2, 0.8}},
 	} {
 		sc := twoLevel(t, tc.n, tc.mttf, 4000, tc.sev, scenario.Policy{Kind: scenario.Moldable, Processors: tc.a})
-		fixed, err := New(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fixed.Malleable() {
-			t.Fatal("moldable: the malleable model")
-		}
-		mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fixed, mm := fixedAndMalleable(t, ctx, sc)
 		for _, v := range []int{0, 1, 4, 30} {
 			for _, I := range []float64{60, 600, 3000} {
 				want, err := fixed.Evaluate([]int{v}, I)

@@ -52,16 +52,24 @@ func TestOneLevelIsUWT(t *testing.T) {
 // availability to 1e-12.
 func againstUWT(t *testing.T, name string, sc *scenario.Scenario, avail bool) {
 	t.Helper()
-	ctx := context.Background()
 	m, err := New(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
+	compareUWT(t, name, m, sc, []float64{60, 1000, 7200, 40000}, 1e-12, avail)
+}
+
+// compareUWT checks m, the model of the one-level scenario sc, against
+// package uwt's exact chain of segments at the intervals: the UWT to tol
+// relative and, with avail, the availability to tol.
+func compareUWT(t *testing.T, name string, m *Model, sc *scenario.Scenario, intervals []float64, tol float64, avail bool) {
+	t.Helper()
+	ctx := context.Background()
 	ref, err := uwt.New(ctx, sc, &uwt.Settings{Exact: true, Prune: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, I := range []float64{60, 1000, 7200, 40000} {
+	for _, I := range intervals {
 		got, err := m.Evaluate(nil, I)
 		if err != nil {
 			t.Fatal(err)
@@ -70,10 +78,10 @@ func againstUWT(t *testing.T, name string, sc *scenario.Scenario, avail bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := math.Abs(got.UWT-want.UWT) / want.UWT; d > 1e-12 {
+		if d := math.Abs(got.UWT-want.UWT) / want.UWT; d > tol {
 			t.Errorf("%s I=%v: UWT %.15g, uwt %.15g (relative %.2g)", name, I, got.UWT, want.UWT, d)
 		}
-		if d := math.Abs(got.Availability - want.Availability); avail && d > 1e-12 {
+		if d := math.Abs(got.Availability - want.Availability); avail && d > tol {
 			t.Errorf("%s I=%v: availability %.15g, uwt %.15g", name, I, got.Availability, want.Availability)
 		}
 	}

@@ -63,6 +63,7 @@ type mcomposer struct {
 	attempts map[float64]mphase // by length: the segments' and recoveries'
 	rec      *recParts          // nil: computed on first use
 	ev       *posEvents         // with failure events (posevents.go), or nil
+	nest     *nest[mphase]      // the pattern's bodies and blocks (nest.go), or nil
 }
 
 // killWidth returns the columns of the processor-failure exits: spare
@@ -112,13 +113,8 @@ func (c *mcomposer) recoveries() *recParts {
 	return rp
 }
 
-func (c *mcomposer) identity() *mat.Dense {
-	d := mat.NewDense(c.size, c.size, nil)
-	for i := 0; i < c.size; i++ {
-		d.Set(i, i, 1)
-	}
-	return d
-}
+// identity returns the part that completes at once.
+func (c *mcomposer) identity() mphase { return mphase{done: eye(c.size)} }
 
 func mul(a, b *mat.Dense) *mat.Dense {
 	var out mat.Dense
@@ -143,7 +139,7 @@ func add(a, b *mat.Dense) *mat.Dense {
 // M-matrix here: z holds the probabilities of returning to the start of
 // a loop, whose rows sum to less than one.
 func (c *mcomposer) loopInverse(z *mat.Dense) (*mat.Dense, error) {
-	a := c.identity()
+	a := eye(c.size)
 	if z != nil {
 		a.Sub(a, z)
 	}
@@ -212,19 +208,6 @@ func (a mphase) then(b mphase) mphase {
 			x = mul(a.done, b.exit[s])
 		}
 		out.exit[s] = add(a.exit[s], x)
-	}
-	return out
-}
-
-func (c *mcomposer) repeat(a mphase, n int) mphase {
-	out := mphase{done: c.identity()}
-	for ; n > 0; n >>= 1 {
-		if n&1 == 1 {
-			out = out.then(a)
-		}
-		if n > 1 {
-			a = a.then(a)
-		}
 	}
 	return out
 }
@@ -350,7 +333,7 @@ func (c *mcomposer) parts() (*upParts, error) {
 	}
 	period := u.first.done
 	if v2 := c.pattern[1]; v2 > 0 {
-		period = mul(period, mul(c.repeat(u.mid, v2-1).done, u.last.done))
+		period = mul(period, mul(repeat(c, u.mid, v2-1).done, u.last.done))
 	}
 	if u.periodInv, err = c.loopInverse(period); err != nil {
 		return nil, err
@@ -363,54 +346,37 @@ func (c *mcomposer) parts() (*upParts, error) {
 // when V₂ > 0, the level-2 blocks ending at level 2 and at level 3. The
 // body is first, then V₂ − 1 copies of mid, then last.
 func (c *mcomposer) levelBodies() (first, mid, last mphase, err error) {
-	v1, v2 := c.pattern[0], c.pattern[1]
-	var seg [4]mphase
-	for l := 1; l <= 3; l++ {
-		if seg[l], err = c.attempt(c.interval + c.pr.Levels[l-1].Latency); err != nil {
-			return
-		}
-	}
-	var head mphase // body(1, 1) and V₁ − 1 level-1 blocks
-	if v1 > 0 {
-		b11, err := c.wrap(1, seg[1])
-		if err != nil {
-			return first, mid, last, err
-		}
-		head = seg[1].then(c.repeat(b11, v1-1))
-	}
-	var bodies [4]*mphase
-	body2 := func(k int) (mphase, error) { // body(2, k), composed once
-		if v1 == 0 {
-			return seg[k], nil
-		}
-		if bodies[k] != nil {
-			return *bodies[k], nil
-		}
-		b1k, err := c.wrap(1, seg[k])
-		if err != nil {
-			return mphase{}, err
-		}
-		b := head.then(b1k)
-		bodies[k] = &b
-		return b, nil
-	}
-	if v2 == 0 {
-		first, err = body2(3)
+	n := c.nested()
+	if c.pattern[1] == 0 {
+		first, err = n.body(3, 3)
 		return
 	}
-	if first, err = body2(2); err != nil {
+	if first, err = n.body(2, 2); err != nil {
 		return
 	}
-	if mid, err = c.wrap(2, first); err != nil {
+	if mid, err = n.block(2, 2); err != nil {
 		return
 	}
-	var b mphase
-	if b, err = body2(3); err != nil {
-		return
-	}
-	last, err = c.wrap(2, b)
+	last, err = n.block(2, 3)
 	return
 }
+
+// nested returns the nesting of c's pattern, created on first use.
+func (c *mcomposer) nested() *nest[mphase] {
+	if c.nest == nil {
+		c.nest = newNest[mphase](c, c.pattern)
+	}
+	return c.nest
+}
+
+// segment returns the attempt of a segment ending with a level-k
+// checkpoint, I + L_k seconds.
+func (c *mcomposer) segment(k int) (mphase, error) {
+	return c.attempt(c.interval + c.pr.Levels[k-1].Latency)
+}
+
+// then returns a followed by b.
+func (c *mcomposer) then(a, b mphase) mphase { return a.then(b) }
 
 // superblock returns the superblock that leads from position b to b + 1
 // (b = V₂: to the end of the period).

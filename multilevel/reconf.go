@@ -155,9 +155,9 @@ func (rc *reconf) partsOf(a int, pattern []int, interval float64) (*rparts, erro
 	if err != nil {
 		return nil, err
 	}
-	body := first
-	if p3[1] > 0 {
-		body = first.then(c.repeat(mid, p3[1]-1)).then(last)
+	body, err := c.nested().body(3, 3)
+	if err != nil {
+		return nil, err
 	}
 	// The scalar law of the same body (period.go), for its time.
 	pr := &Process{Rate: float64(a) * rc.lambda, Severity: rc.sev, CheckpointAfterRecovery: true, Levels: levelsAt(rc.levels, a)}

@@ -103,17 +103,7 @@ func TestReconfFixedCount(t *testing.T) {
 		if err := sc.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		fixed, err := New(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fixed.Malleable() {
-			t.Fatal("moldable: the malleable model")
-		}
-		mm, err := newMalleable(ctx, sc, &Settings{Tol: 1e-15, Prune: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fixed, mm := fixedAndMalleable(t, ctx, sc)
 		if mm.rc == nil {
 			t.Fatal("not the chain with reconfiguration")
 		}

@@ -3,6 +3,7 @@ package multilevel
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/ckpt-markov/markov/internal/scalar"
@@ -108,7 +109,7 @@ func TestOptimizeMatchesScan(t *testing.T) {
 			if !(1-second/want.UWT > uTol) || !(iTol < looseTol) || !(kappa < 1) {
 				t.Fatalf("the case cannot tell a neighbouring pattern or a loose interval (second best %.3g below, interval tolerance %.2g, κ %.3g)", 1-second/want.UWT, iTol, kappa)
 			}
-			if !equalInts(opt.Pattern, want.Pattern) {
+			if !slices.Equal(opt.Pattern, want.Pattern) {
 				t.Errorf("pattern %v, scan %v", opt.Pattern, want.Pattern)
 			}
 			if d := math.Abs(opt.UWT/want.UWT - 1); d > uTol {
@@ -140,18 +141,6 @@ func curvature(t *testing.T, m *Model, r Result) (kappa, rho float64) {
 		rho = max(rho, math.Abs(uwt(float64(k)*1e-9)/r.UWT-1))
 	}
 	return kappa, rho
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestUpperBound: the bound polish uses is at least the maximum of a

@@ -6,22 +6,11 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/ckpt-markov/markov/internal/cputime"
 	"github.com/ckpt-markov/markov/scenario"
 )
-
-// cpuTime returns the CPU time (user and system) of the process so far:
-// the machine is shared, so the benchmarks report it beside the wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // listsDocument writes a scenario of n processors whose four per-count
 // fields are lists of n numbers (QR-like values with 6 significant
@@ -87,13 +76,13 @@ func BenchmarkParse(b *testing.B) {
 			data := c.doc()
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Used()
 			for b.Loop() {
 				if _, err := scenario.Parse(bytes.NewReader(data), nil); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu_s")
+			b.ReportMetric((cputime.Used()-cpu0).Seconds()/float64(b.N), "cpu_s")
 		})
 	}
 }

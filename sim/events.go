@@ -22,13 +22,9 @@ import (
 // comes after an exponential time of rate n·λ/E[K] + (N−n)θ and is a
 // failure event with probability n·λ/E[K] over that total.
 type Batch struct {
-	rate, theta float64
-	cum         []float64 // cum[k-1] = P(K ≤ k)
-	rng         *rand.Rand
-	t           float64
-	// ids[:nUp] are the functional processors, ids[nUp:] the failed ones.
-	ids []int
-	nUp int
+	fleet
+	rate float64
+	cum  []float64 // cum[k-1] = P(K ≤ k)
 	// pending[next:] are the failures of the current event not yet returned.
 	pending []Event
 	next    int
@@ -39,20 +35,15 @@ type Batch struct {
 // non-negative, divided by their sum). mttf and mttr must be finite and
 // positive.
 func NewBatch(n int, mttf, mttr float64, sizes []float64, rng *rand.Rand) (*Batch, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("sim: processors = %d, want ≥ 1", n)
-	}
-	if !(mttf > 0) || math.IsInf(mttf, 0) {
-		return nil, fmt.Errorf("sim: mttf = %v, want a finite positive number of seconds", mttf)
-	}
-	if !(mttr > 0) || math.IsInf(mttr, 0) {
-		return nil, fmt.Errorf("sim: mttr = %v, want a finite positive number of seconds", mttr)
+	if err := checkFleet(n, mttf, mttr); err != nil {
+		return nil, err
 	}
 	if len(sizes) == 0 || len(sizes) > n {
 		return nil, fmt.Errorf("sim: sizes has %d entries, want 1 to %d", len(sizes), n)
 	}
-	if rng == nil {
-		return nil, fmt.Errorf("sim: rng is nil")
+	f, err := newFleet(n, mttr, rng)
+	if err != nil {
+		return nil, err
 	}
 	var sum, mean float64
 	for k, p := range sizes {
@@ -65,33 +56,14 @@ func NewBatch(n int, mttf, mttr float64, sizes []float64, rng *rand.Rand) (*Batc
 	if sum == 0 {
 		return nil, fmt.Errorf("sim: sizes sum to zero")
 	}
-	b := &Batch{rate: sum / (mttf * mean), theta: 1 / mttr, cum: cumulated(sizes, sum), rng: rng, ids: make([]int, n)}
-	b.reset()
-	return b, nil
+	return &Batch{fleet: f, rate: sum / (mttf * mean), cum: cumulated(sizes, sum)}, nil
 }
-
-func (b *Batch) reset() {
-	for i := range b.ids {
-		b.ids[i] = i
-	}
-	b.nUp = len(b.ids)
-	b.t = 0
-	b.pending, b.next = b.pending[:0], 0
-}
-
-// Processors returns N.
-func (b *Batch) Processors() int { return len(b.ids) }
 
 // Init marks every processor functional at time 0. It panics if len(up)
 // is not N.
 func (b *Batch) Init(up []bool) {
-	if len(up) != len(b.ids) {
-		panic("sim: Batch.Init: len(up) != N")
-	}
-	b.reset()
-	for i := range up {
-		up[i] = true
-	}
+	b.init(up, "Batch")
+	b.pending, b.next = b.pending[:0], 0
 }
 
 // Next returns the next failure or repair; the processors of one failure
@@ -101,32 +73,19 @@ func (b *Batch) Next() Event {
 		b.next++
 		return b.pending[b.next-1]
 	}
-	n := len(b.ids)
-	down := n - b.nUp
 	failRate := float64(b.nUp) * b.rate
-	total := failRate + float64(down)*b.theta
-	b.t += b.rng.ExpFloat64() / total
-	u := b.rng.Float64() * total
-	if down == 0 || (b.nUp > 0 && u < failRate) {
-		k := eventSize(b.cum, b.nUp, b.rng)
-		b.pending, b.next = b.pending[:0], 1
-		for range k {
-			// A uniformly chosen functional processor, moved to the failed part.
-			i := b.rng.IntN(b.nUp)
-			p := b.ids[i]
-			last := b.nUp - 1
-			b.ids[i], b.ids[last] = b.ids[last], p
-			b.nUp--
-			b.pending = append(b.pending, Event{Time: b.t, Proc: p})
-		}
-		return b.pending[0]
+	u, failure := b.advance(failRate)
+	if !failure {
+		return b.repair(u, failRate)
 	}
-	k := b.nUp + min(int((u-failRate)/b.theta), down-1)
-	k = max(k, b.nUp) // u−failRate may round below zero
-	p := b.ids[k]
-	b.ids[k], b.ids[b.nUp] = b.ids[b.nUp], p
-	b.nUp++
-	return Event{Time: b.t, Proc: p, Up: true}
+	k := eventSize(b.cum, b.nUp, b.rng)
+	b.pending, b.next = b.pending[:0], 1
+	for range k {
+		// A uniformly chosen functional processor, moved to the failed part.
+		p := b.fail(b.rng.IntN(b.nUp))
+		b.pending = append(b.pending, Event{Time: b.t, Proc: p})
+	}
+	return b.pending[0]
 }
 
 // newSource returns the source of the scenario's process: Exponential for

@@ -1,11 +1,9 @@
 package sim_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
-	"github.com/ckpt-markov/markov/sim"
 )
 
 // TestLevelsIntermediateEventsAgainstModel: with three levels under
@@ -43,16 +41,7 @@ func TestLevelsIntermediateEventsAgainstModel(t *testing.T) {
 			}
 			uwt[i] = r.UWT
 		}
-		res, err := sim.Run(context.Background(), sc, tc.I, &sim.Settings{Seed: 22, RelTol: 0.002, Confidence: 0.999})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%v: model %.5f, simulation %.5f ± %.5f (%v); sizes ignored %.5f", tc.pol, uwt[0], res.UWT.Mean, res.UWT.HalfWidth, res.Status, uwt[1])
-		if !res.UWT.Contains(uwt[0]) {
-			t.Errorf("%v: model %.6f outside the simulation's interval %.6f ± %.6f", tc.pol, uwt[0], res.UWT.Mean, res.UWT.HalfWidth)
-		}
-		if res.UWT.Contains(uwt[1]) {
-			t.Errorf("%v: no power: the model without event sizes, %.6f, is inside %.6f ± %.6f", tc.pol, uwt[1], res.UWT.Mean, res.UWT.HalfWidth)
-		}
+		res := simulate999(t, sc, tc.I, 22)
+		holdsRejects(t, tc.pol.String(), res, uwt[0], alternative{"the model without event sizes", uwt[1]})
 	}
 }

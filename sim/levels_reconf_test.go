@@ -1,13 +1,11 @@
 package sim_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
 	"github.com/ckpt-markov/markov/multilevel"
 	"github.com/ckpt-markov/markov/scenario"
-	"github.com/ckpt-markov/markov/sim"
 )
 
 // TestLevelsReconfigureAgainstModel: with reconfiguration at top-level
@@ -24,34 +22,48 @@ func TestLevelsReconfigureAgainstModel(t *testing.T) {
 		t.Skip("simulation: skipped in -short")
 	}
 	pb := scenario.Policy{Kind: scenario.PerformanceBased}
-	for _, tc := range []struct {
-		n      int
-		mttf   float64
-		sev    []float64
-		v      []int
-		I      float64
-		pol    scenario.Policy
-		otherI float64
-		byOld  bool // the top level's recovery 100 + 40p s, p the count that wrote it
-	}{
-		{6, 2e4, []float64{0.7, 0.3}, []int{3}, 300, scenario.Policy{}, 200, false},
-		{8, 3e4, []float64{0.8, 0.2}, []int{4}, 250, pb, 150, false},
-		{6, 2e4, []float64{0.6, 0, 0.4}, []int{3, 2}, 300, scenario.Policy{}, 200, false},
-		{8, 3e4, []float64{0.5, 0, 0.5}, []int{2, 1}, 300, pb, 200, false},
-		{6, 1.5e4, []float64{0.6, 0.4}, []int{2}, 300, scenario.Policy{}, 200, true},
-	} {
+	reconfigureCases(t, []reconfCase{
+		{6, 2e4, []float64{0.7, 0.3}, []int{3}, 300, scenario.Policy{}, 200, 0},
+		{8, 3e4, []float64{0.8, 0.2}, []int{4}, 250, pb, 150, 0},
+		{6, 2e4, []float64{0.6, 0, 0.4}, []int{3, 2}, 300, scenario.Policy{}, 200, 0},
+		{8, 3e4, []float64{0.5, 0, 0.5}, []int{2, 1}, 300, pb, 200, 0},
+		{6, 1.5e4, []float64{0.6, 0.4}, []int{2}, 300, scenario.Policy{}, 200, 40},
+	}, 23)
+}
+
+// reconfCase is a scenario of reconfigureAgainstModel: n processors
+// under pol with MTTF mttf, severity shares sev and pattern v (two levels
+// for one entry, twoLevelScenario; three for two, threeLevelScenario),
+// simulated at interval I, the model at otherI to be rejected. With
+// byOld > 0 the top level's recovery is 100 + byOld·p s, p the count
+// that wrote the checkpoint.
+type reconfCase struct {
+	n      int
+	mttf   float64
+	sev    []float64
+	v      []int
+	I      float64
+	pol    scenario.Policy
+	otherI float64
+	byOld  float64
+}
+
+// reconfigureCases runs reconfigureAgainstModel on each case with seed.
+func reconfigureCases(t *testing.T, cases []reconfCase, seed uint64) {
+	t.Helper()
+	for _, tc := range cases {
 		var sc *scenario.Scenario
 		if len(tc.v) == 1 {
 			sc = twoLevelScenario(t, tc.n, tc.mttf, tc.sev, tc.v[0], tc.pol)
 		} else {
 			sc = threeLevelScenario(t, tc.n, tc.mttf, tc.sev, tc.v, tc.pol)
 		}
-		if tc.byOld {
+		if tc.byOld > 0 {
 			top := len(sc.Application.Levels) - 1
-			sc.Application.Levels[top].Recovery = scenario.RecoveryLinear(100, 40, 0, tc.n)
+			sc.Application.Levels[top].Recovery = scenario.RecoveryLinear(100, tc.byOld, 0, tc.n)
 		}
-		name := fmt.Sprintf("%v L=%d V=%v", tc.pol, len(sc.Application.Levels), tc.v)
-		reconfigureAgainstModel(t, name, sc, tc.I, tc.otherI, 23, tc.byOld)
+		name := fmt.Sprintf("%v L=%d f=%v V=%v old=%v", tc.pol, len(sc.Application.Levels), tc.sev, tc.v, tc.byOld)
+		reconfigureAgainstModel(t, name, sc, tc.I, tc.otherI, seed, tc.byOld > 0)
 	}
 }
 
@@ -88,32 +100,22 @@ func reconfigureAgainstModel(t *testing.T, name string, sc *scenario.Scenario, I
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sim.Run(context.Background(), sc, I, &sim.Settings{Seed: seed, RelTol: 0.002, Confidence: 0.999})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := simulate999(t, sc, I, seed)
 	other, err := m.Evaluate(nil, otherI)
 	if err != nil {
 		t.Fatal(err)
 	}
-	without := multilevel.Result{UWT: -1}
+	alts := []alternative{{fmt.Sprintf("the model at I = %g", otherI), other.UWT}}
 	if !byOld {
 		mn, err := multilevel.New(&never)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if without, err = mn.Evaluate(nil, I); err != nil {
+		without, err := mn.Evaluate(nil, I)
+		if err != nil {
 			t.Fatal(err)
 		}
+		alts = append(alts, alternative{"the model without reconfiguration", without.UWT})
 	}
-	t.Logf("%s: model %.5f, simulation %.5f ± %.5f (%v); I = %g: %.5f; without reconfiguration %.5f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, otherI, other.UWT, without.UWT)
-	if !res.UWT.Contains(model.UWT) {
-		t.Errorf("%s: model %.6f outside the simulation's interval %.6f ± %.6f", name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-	}
-	if res.UWT.Contains(other.UWT) {
-		t.Errorf("%s: no power: I = %g, UWT %.6f, is inside %.6f ± %.6f", name, otherI, other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-	}
-	if res.UWT.Contains(without.UWT) {
-		t.Errorf("%s: no power: the model without reconfiguration, UWT %.6f, is inside %.6f ± %.6f", name, without.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-	}
+	holdsRejects(t, name, res, model.UWT, alts...)
 }

@@ -1,7 +1,6 @@
 package sim_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -26,25 +25,9 @@ func TestLevelsReconfigureSeverity2(t *testing.T) {
 		t.Skip("simulation: skipped in -short")
 	}
 	pb := scenario.Policy{Kind: scenario.PerformanceBased}
-	for _, tc := range []struct {
-		n      int
-		mttf   float64
-		sev    []float64
-		v      []int
-		I      float64
-		pol    scenario.Policy
-		otherI float64
-		byOld  bool
-	}{
-		{6, 2e4, []float64{0.4, 0.4, 0.2}, []int{2, 3}, 300, scenario.Policy{}, 200, false},
-		{8, 3e4, []float64{0.3, 0.5, 0.2}, []int{1, 2}, 300, pb, 200, false},
-		{6, 1.5e4, []float64{0.2, 0.6, 0.2}, []int{2, 2}, 300, scenario.Policy{}, 200, true},
-	} {
-		sc := threeLevelScenario(t, tc.n, tc.mttf, tc.sev, tc.v, tc.pol)
-		if tc.byOld {
-			sc.Application.Levels[2].Recovery = scenario.RecoveryLinear(100, 300, 0, tc.n)
-		}
-		name := fmt.Sprintf("%v f=%v V=%v old=%v", tc.pol, tc.sev, tc.v, tc.byOld)
-		reconfigureAgainstModel(t, name, sc, tc.I, tc.otherI, 29, tc.byOld)
-	}
+	reconfigureCases(t, []reconfCase{
+		{6, 2e4, []float64{0.4, 0.4, 0.2}, []int{2, 3}, 300, scenario.Policy{}, 200, 0},
+		{8, 3e4, []float64{0.3, 0.5, 0.2}, []int{1, 2}, 300, pb, 200, 0},
+		{6, 1.5e4, []float64{0.2, 0.6, 0.2}, []int{2, 2}, 300, scenario.Policy{}, 200, 300},
+	}, 29)
 }

@@ -2,7 +2,10 @@ package sim_test
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-markov/markov/multilevel"
@@ -66,27 +69,126 @@ func TestLevelsAgainstModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("after %v: model %.5f, simulation %.5f ± %.5f (%v)", after, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status)
-		if !res.UWT.Contains(model.UWT) {
-			t.Errorf("after %v: model %.6f outside the simulation's interval %.6f ± %.6f", after, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
 		other, err := m.Evaluate([]int{2, 2}, 300)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.UWT.Contains(other.UWT) {
-			t.Errorf("no power: pattern [2 2]'s UWT %.6f is inside %.6f ± %.6f", other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
+		holdsRejects(t, fmt.Sprintf("after %v", after), res, model.UWT, alternative{"pattern [2 2]", other.UWT})
+	}
+}
+
+// TestLevelsUnsupported: the per-state decisions the multi-level
+// timeline does not model (docs/model.md section 12: sim simulates
+// reconfiguration at top-level checkpoints, per-state decisions aside)
+// are refused naming checkpoint_levels, through Run's Settings and
+// through NewTimelineDecisions: per-state intervals, reconfiguration
+// decisions (on a scenario that reconfigures at checkpoints, so that
+// only the levels refuse them) and both, with three levels and with one
+// level without the checkpoint after recovery. The controls show that
+// the refusal is the levels': the same decisions on the same scenario
+// with one level are accepted, and the levels without the decisions too.
+func TestLevelsUnsupported(t *testing.T) {
+	levels := levelScenario(t, 6, 4, true)
+	levels, err := scenario.New(levels.System, levels.Application, scenario.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels.CheckpointPattern = []int{3, 2}
+	levels.Reconfigure = scenario.AtCheckpoint
+	oneApp := levels.Application // the top level alone
+	top := oneApp.Levels[2]
+	oneApp.Latency, oneApp.Overhead, oneApp.Recovery, oneApp.Levels = top.Latency, top.Overhead, top.Recovery, nil
+	one, err := scenario.New(scenario.System{Processors: 6, MTTF: 20000, MTTR: 3000}, oneApp, scenario.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one.Reconfigure = scenario.AtCheckpoint
+	// One level without the checkpoint after recovery (SCR's timeline) is
+	// the multi-level timeline too.
+	noAfter := *one
+	noAfter.Application.NoCheckpointAfterRecovery = true
+	if !levels.MultiLevel() || one.MultiLevel() || !noAfter.MultiLevel() {
+		t.Fatalf("the scenarios: multi-level %v, %v and %v, want true, false and true", levels.MultiLevel(), one.MultiLevel(), noAfter.MultiLevel())
+	}
+	intervals := func(a, s int) float64 { return 300 }
+	reconf := func(a, s int) int { // onto every functional processor
+		if s == 0 {
+			return 0
+		}
+		return a + s
+	}
+	for _, tc := range []struct {
+		name   string
+		d      sim.Decisions
+		refuse bool // with several levels (one level accepts every d)
+	}{
+		{"intervals", sim.Decisions{Intervals: intervals}, true},
+		{"reconfigure", sim.Decisions{Reconfigure: reconf}, true},
+		{"intervals and reconfigure", sim.Decisions{Intervals: intervals, Reconfigure: reconf}, true},
+		{"none", sim.Decisions{}, false},
+	} {
+		for _, sc := range []*scenario.Scenario{levels, one, &noAfter} {
+			want := tc.refuse && sc.MultiLevel()
+			name := fmt.Sprintf("%s, %d levels, checkpoint after recovery %v", tc.name, sc.Application.NumLevels(), !sc.Application.NoCheckpointAfterRecovery)
+			set := &sim.Settings{Intervals: tc.d.Intervals, Reconfigure: tc.d.Reconfigure, Replications: 2, Horizon: 1e5, RelTol: -1}
+			_, err := sim.Run(context.Background(), sc, 300, set)
+			checkRefusal(t, "Run: "+name, err, want)
+			src, err := sim.NewExponential(6, 20000, 3000, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = sim.NewTimelineDecisions(sc, 300, tc.d, src, nil, nil)
+			checkRefusal(t, "NewTimelineDecisions: "+name, err, want)
 		}
 	}
 }
 
-// TestLevelsUnsupported: what the multi-level timeline does not model
-// is refused naming checkpoint_levels.
-func TestLevelsUnsupported(t *testing.T) {
-	sc := levelScenario(t, 6, 4, true)
-	_, err := sim.Run(context.Background(), sc, 300, &sim.Settings{Intervals: func(a, s int) float64 { return 300 }})
-	if err == nil {
-		t.Fatal("per-state intervals with levels: no error")
+// alternative is the UWT of a wrong model (what says how it is wrong)
+// that a simulation must reject: the power check.
+type alternative struct {
+	what string
+	uwt  float64
+}
+
+// simulate999 runs sc at interval I from seed to a relative half-width
+// of 0.002 at 99.9 % confidence.
+func simulate999(t *testing.T, sc *scenario.Scenario, I float64, seed uint64) *sim.Result {
+	t.Helper()
+	res, err := sim.Run(context.Background(), sc, I, &sim.Settings{Seed: seed, RelTol: 0.002, Confidence: 0.999})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// holdsRejects checks that the simulation's UWT interval holds the
+// model's UWT and excludes every alternative's (power).
+func holdsRejects(t *testing.T, name string, res *sim.Result, model float64, alts ...alternative) {
+	t.Helper()
+	line := fmt.Sprintf("%s: model %.5f, simulation %.5f ± %.5f (%v)", name, model, res.UWT.Mean, res.UWT.HalfWidth, res.Status)
+	for _, a := range alts {
+		line += fmt.Sprintf("; %s: %.5f", a.what, a.uwt)
+	}
+	t.Log(line)
+	if !res.UWT.Contains(model) {
+		t.Errorf("%s: model %.6f outside the simulation's interval %.6f ± %.6f", name, model, res.UWT.Mean, res.UWT.HalfWidth)
+	}
+	for _, a := range alts {
+		if res.UWT.Contains(a.uwt) {
+			t.Errorf("%s: no power: %s, UWT %.6f, is inside %.6f ± %.6f", name, a.what, a.uwt, res.UWT.Mean, res.UWT.HalfWidth)
+		}
+	}
+}
+
+// checkRefusal checks that err is the refusal naming checkpoint_levels
+// when want, and nil otherwise.
+func checkRefusal(t *testing.T, name string, err error, want bool) {
+	t.Helper()
+	switch {
+	case want && (err == nil || !strings.Contains(err.Error(), "checkpoint_levels")):
+		t.Errorf("%s: error %v, want the refusal naming checkpoint_levels", name, err)
+	case !want && err != nil:
+		t.Errorf("%s: %v", name, err)
 	}
 }
 
@@ -205,21 +307,12 @@ func TestLevelsMalleableAgainstModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := sim.Run(context.Background(), sc, tc.I, &sim.Settings{Seed: 22, RelTol: 0.002, Confidence: 0.999})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := simulate999(t, sc, tc.I, 22)
 		other, err := m.Evaluate(tc.other, tc.otherI)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%v: model %.5f, simulation %.5f ± %.5f (%v); other %.5f", tc.pol, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, other.UWT)
-		if !res.UWT.Contains(model.UWT) {
-			t.Errorf("%v: model %.6f outside the simulation's interval %.6f ± %.6f", tc.pol, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
-		if res.UWT.Contains(other.UWT) {
-			t.Errorf("%v: no power: pattern %v at I = %g, UWT %.6f, is inside %.6f ± %.6f", tc.pol, tc.other, tc.otherI, other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
+		holdsRejects(t, tc.pol.String(), res, model.UWT, alternative{fmt.Sprintf("pattern %v at I = %g", tc.other, tc.otherI), other.UWT})
 	}
 }
 
@@ -274,17 +367,8 @@ func TestLevelsMalleableThreeLevels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sim.Run(context.Background(), sc, 300, &sim.Settings{Seed: 22, RelTol: 0.002, Confidence: 0.999})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("model %.5f, simulation %.5f ± %.5f (%v); [1 2] %.5f", model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, other.UWT)
-	if !res.UWT.Contains(model.UWT) {
-		t.Errorf("model %.6f outside the simulation's interval %.6f ± %.6f", model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-	}
-	if res.UWT.Contains(other.UWT) {
-		t.Errorf("no power: pattern [1 2]'s UWT %.6f is inside %.6f ± %.6f", other.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-	}
+	res := simulate999(t, sc, 300, 22)
+	holdsRejects(t, "greedy, three levels", res, model.UWT, alternative{"pattern [1 2]", other.UWT})
 }
 
 // TestLevelsMalleableIntermediate: three levels under greedy and pb
@@ -331,19 +415,9 @@ func TestLevelsMalleableIntermediate(t *testing.T) {
 			}
 			wrong[i] = r.UWT
 		}
-		res, err := sim.Run(context.Background(), sc, tc.I, &sim.Settings{Seed: 22, RelTol: 0.002, Confidence: 0.999})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%v: model %.5f, simulation %.5f ± %.5f (%v); f₂ − 0.1: %.5f, no position: %.5f", tc.pol, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, wrong[0], wrong[1])
-		if !res.UWT.Contains(model.UWT) {
-			t.Errorf("%v: model %.6f outside the simulation's interval %.6f ± %.6f", tc.pol, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
-		for i, name := range []string{"f₂ − 0.1", "no position"} {
-			if res.UWT.Contains(wrong[i]) {
-				t.Errorf("%v: no power: the model with %s, %.6f, is inside %.6f ± %.6f", tc.pol, name, wrong[i], res.UWT.Mean, res.UWT.HalfWidth)
-			}
-		}
+		res := simulate999(t, sc, tc.I, 22)
+		holdsRejects(t, tc.pol.String(), res, model.UWT,
+			alternative{"the model with f₂ − 0.1", wrong[0]}, alternative{"the model with no position", wrong[1]})
 	}
 }
 
@@ -403,16 +477,7 @@ func TestLevelsEventsAgainstModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := sim.Run(context.Background(), &sc, tc.I, &sim.Settings{Seed: 22, RelTol: 0.002, Confidence: 0.999})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s: model %.5f, simulation %.5f ± %.5f (%v); sizes ignored %.5f", tc.name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth, res.Status, ignored.UWT)
-		if !res.UWT.Contains(model.UWT) {
-			t.Errorf("%s: model %.6f outside the simulation's interval %.6f ± %.6f", tc.name, model.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
-		if res.UWT.Contains(ignored.UWT) {
-			t.Errorf("%s: no power: the model without event sizes, %.6f, is inside %.6f ± %.6f", tc.name, ignored.UWT, res.UWT.Mean, res.UWT.HalfWidth)
-		}
+		res := simulate999(t, &sc, tc.I, 22)
+		holdsRejects(t, tc.name, res, model.UWT, alternative{"the model without event sizes", ignored.UWT})
 	}
 }

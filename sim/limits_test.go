@@ -65,6 +65,20 @@ func TestRunNoCommits(t *testing.T) {
 	}
 }
 
+// issue23Scenario is the scenario of issue 23's hangs (simulate -n 4):
+// four processors, work rate a, latency and overhead 90 s, recovery
+// 10 s, MTTF 9·10⁶ s (about 104 days), MTTR 3400 s, greedy.
+func issue23Scenario(t *testing.T) *scenario.Scenario {
+	t.Helper()
+	const n = 4
+	app := scenario.Application{WorkRate: linear(n), Latency: constant(n, 90), Overhead: constant(n, 90), Recovery: scenario.RecoveryConstant(10, n)}
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 9.0e6, MTTR: 3.4e3}, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
 // TestRunBoundedTime checks that the default MaxHorizon bounds the events
 // a replication simulates: at I = 1 year on 4 processors failing every
 // ~100 days (simulate -n 4 --interval 1y) a segment completes with
@@ -76,12 +90,7 @@ func TestRunBoundedTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a few seconds of CPU")
 	}
-	const n = 4
-	app := scenario.Application{WorkRate: linear(n), Latency: constant(n, 90), Overhead: constant(n, 90), Recovery: scenario.RecoveryConstant(10, n)}
-	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 9.0e6, MTTR: 3.4e3}, app, scenario.Policy{Kind: scenario.Greedy})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := issue23Scenario(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	interval := 365.25 * 86400.0
@@ -103,12 +112,7 @@ func TestRunBoundedTime(t *testing.T) {
 // time of MaxSteps events (and MaxHorizonSeconds), and the run ends without
 // commits.
 func TestRunHugeInterval(t *testing.T) {
-	const n = 4
-	app := scenario.Application{WorkRate: linear(n), Latency: constant(n, 90), Overhead: constant(n, 90), Recovery: scenario.RecoveryConstant(10, n)}
-	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 9.0e6, MTTR: 3.4e3}, app, scenario.Policy{Kind: scenario.Greedy})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := issue23Scenario(t)
 	for _, interval := range []float64{1e14, 1e100, 1e300} {
 		set, err := settings(sc, interval, &Settings{Seed: 1})
 		if err != nil {

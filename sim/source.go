@@ -60,80 +60,37 @@ type Source interface {
 // the same process in law as one failure/repair clock per processor, at a
 // cost independent of N.
 type Exponential struct {
-	lambda, theta float64
-	rng           *rand.Rand
-	t             float64
-	// ids[:nUp] are the functional processors, ids[nUp:] the failed ones.
-	ids []int
-	nUp int
+	lambda float64
+	fleet
 }
 
 // NewExponential returns the exponential source of n processors drawing
 // from rng. mttf and mttr must be finite and positive.
 func NewExponential(n int, mttf, mttr float64, rng *rand.Rand) (*Exponential, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("sim: processors = %d, want ≥ 1", n)
+	if err := checkFleet(n, mttf, mttr); err != nil {
+		return nil, err
 	}
-	if !(mttf > 0) || math.IsInf(mttf, 0) {
-		return nil, fmt.Errorf("sim: mttf = %v, want a finite positive number of seconds", mttf)
+	f, err := newFleet(n, mttr, rng)
+	if err != nil {
+		return nil, err
 	}
-	if !(mttr > 0) || math.IsInf(mttr, 0) {
-		return nil, fmt.Errorf("sim: mttr = %v, want a finite positive number of seconds", mttr)
-	}
-	if rng == nil {
-		return nil, fmt.Errorf("sim: rng is nil")
-	}
-	e := &Exponential{lambda: 1 / mttf, theta: 1 / mttr, rng: rng, ids: make([]int, n)}
-	e.reset()
-	return e, nil
+	return &Exponential{lambda: 1 / mttf, fleet: f}, nil
 }
-
-func (e *Exponential) reset() {
-	for i := range e.ids {
-		e.ids[i] = i
-	}
-	e.nUp = len(e.ids)
-	e.t = 0
-}
-
-// Processors returns N.
-func (e *Exponential) Processors() int { return len(e.ids) }
 
 // Init marks every processor functional at time 0. It panics if len(up)
 // is not N.
-func (e *Exponential) Init(up []bool) {
-	if len(up) != len(e.ids) {
-		panic("sim: Exponential.Init: len(up) != N")
-	}
-	e.reset()
-	for i := range up {
-		up[i] = true
-	}
-}
+func (e *Exponential) Init(up []bool) { e.init(up, "Exponential") }
 
 // Next draws the next failure or repair.
 func (e *Exponential) Next() Event {
-	n := len(e.ids)
-	down := n - e.nUp
 	failRate := float64(e.nUp) * e.lambda
-	total := failRate + float64(down)*e.theta
-	e.t += e.rng.ExpFloat64() / total
-	u := e.rng.Float64() * total
-	if down == 0 || (e.nUp > 0 && u < failRate) {
-		// Failure of the k-th functional processor, k uniform given u < failRate.
-		k := min(int(u/e.lambda), e.nUp-1)
-		p := e.ids[k]
-		last := e.nUp - 1
-		e.ids[k], e.ids[last] = e.ids[last], p
-		e.nUp--
-		return Event{Time: e.t, Proc: p}
+	u, failure := e.advance(failRate)
+	if !failure {
+		return e.repair(u, failRate)
 	}
-	k := e.nUp + min(int((u-failRate)/e.theta), down-1)
-	k = max(k, e.nUp) // u−failRate may round below zero
-	p := e.ids[k]
-	e.ids[k], e.ids[e.nUp] = e.ids[e.nUp], p
-	e.nUp++
-	return Event{Time: e.t, Proc: p, Up: true}
+	// Failure of the k-th functional processor, k uniform given u < failRate.
+	k := min(int(u/e.lambda), e.nUp-1)
+	return Event{Time: e.t, Proc: e.fail(k)}
 }
 
 // ListSource replays a fixed list of events, such as a failure trace or a

@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -350,11 +351,11 @@ func TestRules(t *testing.T) {
 	up := []int{1, 3, 4, 6}
 	fails := []int{0, 5, 0, 2, 1, 0, 2}
 	rng := rand.New(rand.NewPCG(3, 4))
-	if got := (LowestIndex{}).Choose(nil, append([]int(nil), up...), 2, fails, rng); !equalInts(got, []int{1, 3}) {
+	if got := (LowestIndex{}).Choose(nil, append([]int(nil), up...), 2, fails, rng); !slices.Equal(got, []int{1, 3}) {
 		t.Errorf("LowestIndex = %v, want [1 3]", got)
 	}
 	// fails: 1→5, 3→2, 4→1, 6→2: fewest are 4, then 3 and 6 (tie, lower 3).
-	if got := (MostReliable{}).Choose(nil, append([]int(nil), up...), 2, fails, rng); !equalInts(got, []int{4, 3}) {
+	if got := (MostReliable{}).Choose(nil, append([]int(nil), up...), 2, fails, rng); !slices.Equal(got, []int{4, 3}) {
 		t.Errorf("MostReliable = %v, want [4 3]", got)
 	}
 	seen := map[int]int{}
@@ -374,18 +375,6 @@ func TestRules(t *testing.T) {
 			t.Errorf("Random chose processor %d %d times of 4000, want about 2000", p, seen[p])
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestNewTimelineDecisions: a constant interval function gives the run of

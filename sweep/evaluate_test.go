@@ -31,14 +31,7 @@ func TestEvaluateTasks(t *testing.T) {
 	study := `{"name": "lanl", "seed": 5, "compute": ["evaluate"], "traces": {"lanl": ` + strconv.Quote(path) + `,
 		"systems": [18, 19], "applications": ` + string(quoted) + `, "policies": ["greedy", "ab"], "segments": 2}}`
 	st := parse(t, study)
-	dir := t.TempDir()
-	if _, err := Run(context.Background(), st, dir, nil); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := Merge(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := runMerged(t, st)
 
 	f, err := os.Open(path)
 	if err != nil {
@@ -90,23 +83,10 @@ func TestEvaluateTasks(t *testing.T) {
 // a 20-day trace cannot hold 30 days of history and a 7-day segment
 // (evaluate's defaults, DefaultMinHistory and DefaultMinDuration).
 func TestEvaluateShortTrace(t *testing.T) {
-	dir := t.TempDir()
 	body := "# nodes=2 start=0 end=1728000\nnode,down_start,down_end\n0,1000,2000\n1,5000,9000\n"
-	if err := os.WriteFile(dir+"/short.csv", []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := Parse(strings.NewReader(`{"name": "s", "compute": ["evaluate"], "traces": {"generic": ["short.csv"], "applications": ["qr"], "segments": 2}}`), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if _, err := Run(context.Background(), st, out, nil); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := Merge(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, _ := studyIn(t, map[string]string{"short.csv": body},
+		`{"name": "s", "compute": ["evaluate"], "traces": {"generic": ["short.csv"], "applications": ["qr"], "segments": 2}}`)
+	tab := runMerged(t, st)
 	r := tab.Records[0]
 	if !strings.HasPrefix(r.Status, "NotEvaluated: ") || r.Efficiency != nil || r.Interval != nil {
 		t.Errorf("record of a too short trace: %+v", r)

@@ -31,14 +31,7 @@ func TestOptimalScenarioTasks(t *testing.T) {
 	st := parse(t, `{"name": "x", "seed": 3, "compute": ["optimize", "uwt", "simulate"], "scenarios": {"application": "md",
 		"processors": [4], "mttf": ["2d"], "mttr": ["6h"], "checkpoint_latency": [300], "recovery": [120],
 		"policies": ["optimal", "greedy"], "intervals": ["1h"]}, "simulation": {"replications": 8}}`)
-	dir := t.TempDir()
-	if _, err := Run(context.Background(), st, dir, nil); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := Merge(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := runMerged(t, st)
 	rec := map[string]Record{}
 	for _, r := range tab.Records {
 		rec[r.Compute+"/"+r.Policy] = r
@@ -109,24 +102,10 @@ func TestOptimalTraceTask(t *testing.T) {
 			x = r + rng.ExpFloat64()*5*86400
 		}
 	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "exp.csv")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := Parse(strings.NewReader(`{"name": "s", "seed": 9, "compute": ["evaluate"], "traces": {"generic": ["exp.csv"], "applications": ["qr"], "policies": ["optimal"], "segments": 2}}`), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if _, err := Run(context.Background(), st, out, nil); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := Merge(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
+	st, dir := studyIn(t, map[string]string{"exp.csv": b.String()},
+		`{"name": "s", "seed": 9, "compute": ["evaluate"], "traces": {"generic": ["exp.csv"], "applications": ["qr"], "policies": ["optimal"], "segments": 2}}`)
+	tab := runMerged(t, st)
+	f, err := os.Open(filepath.Join(dir, "exp.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,23 +135,10 @@ func TestOptimalTraceTask(t *testing.T) {
 // uwt's UWT of that file (equal to rounding: the same computation), and
 // differs from the paper's model.
 func TestScenarioFileReconfigure(t *testing.T) {
-	dir := t.TempDir()
 	body := `{"system": {"processors": 4, "mttf": "6h", "mttr": "30m"}, "application": {"work_rate": [1, 2, 3, 4], "checkpoint_latency": 60, "recovery": 30}, "policy": "greedy", "reconfigure": "at-checkpoint"}`
-	if err := os.WriteFile(filepath.Join(dir, "base.json"), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := Parse(strings.NewReader(`{"name": "r", "compute": ["uwt"], "scenarios": {"base": "base.json", "intervals": ["1h"]}}`), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if _, err := Run(context.Background(), st, out, nil); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := Merge(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, dir := studyIn(t, map[string]string{"base.json": body},
+		`{"name": "r", "compute": ["uwt"], "scenarios": {"base": "base.json", "intervals": ["1h"]}}`)
+	tab := runMerged(t, st)
 	sc, err := scenario.Load(filepath.Join(dir, "base.json"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,9 +2,6 @@ package sweep
 
 import (
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -15,15 +12,9 @@ import (
 // degree (dropping it would turn a replicated scenario into r = 1
 // silently).
 func TestFirstCountsKeepsReplicas(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "r.json"), []byte(`{"system": {"processors": 4, "mttf": "20d", "mttr": "1h"},
-		"application": {"work_rate": [1, 2, 3, 4], "checkpoint_latency": 1, "recovery": 1, "replicas": 2}, "policy": "greedy"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := Parse(strings.NewReader(`{"name": "r", "compute": ["optimize"], "scenarios": {"base": "r.json", "processors": [3]}}`), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, _ := studyIn(t, map[string]string{"r.json": `{"system": {"processors": 4, "mttf": "20d", "mttr": "1h"},
+		"application": {"work_rate": [1, 2, 3, 4], "checkpoint_latency": 1, "recovery": 1, "replicas": 2}, "policy": "greedy"}`},
+		`{"name": "r", "compute": ["optimize"], "scenarios": {"base": "r.json", "processors": [3]}}`)
 	r := &runner{study: st, bases: map[string]*scenario.Scenario{}}
 	sc, _, err := r.scenario(Task{Processors: 3, MTTF: math.NaN(), MTTR: math.NaN(), Latency: math.NaN(), Recovery: math.NaN()})
 	if err != nil {

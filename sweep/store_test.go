@@ -59,10 +59,7 @@ func lineCounts(t *testing.T, st *Study, dir string) []int {
 
 func reference(t *testing.T, st *Study) (csv, js []byte) {
 	t.Helper()
-	ref := t.TempDir()
-	if _, err := Run(context.Background(), st, ref, nil); err != nil {
-		t.Fatal(err)
-	}
+	ref := runStudy(t, st)
 	return merged(t, ref)
 }
 
@@ -202,10 +199,7 @@ func TestTruncatedLastLine(t *testing.T) {
 func TestConflictingCopies(t *testing.T) {
 	st := loadStudy(t, "small-study.json")
 	csv0, js0 := reference(t, st)
-	dir := t.TempDir()
-	if _, err := Run(context.Background(), st, dir, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir := runStudy(t, st)
 	_, seven := without(t, filepath.Join(dir, ResultFile(0, 1)), 7)
 	second := filepath.Join(dir, ResultFile(1, 2))
 	if err := os.WriteFile(second, seven, 0o644); err != nil {
@@ -237,10 +231,7 @@ func TestConflictingCopies(t *testing.T) {
 // encoding/json writes for the whole table (Table.WriteJSON of Merge).
 func TestStreamedJSON(t *testing.T) {
 	st := loadStudy(t, "small-study.json")
-	dir := t.TempDir()
-	if _, err := Run(context.Background(), st, dir, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir := runStudy(t, st)
 	_, js := merged(t, dir)
 	tab, err := Merge(dir)
 	if err != nil {
@@ -361,14 +352,7 @@ func TestMergeNoResults(t *testing.T) {
 // "fixed horizon" beside uwt's "Converged" in one column).
 func TestStatusSpelling(t *testing.T) {
 	st := loadStudy(t, "small-study.json")
-	dir := t.TempDir()
-	if _, err := Run(context.Background(), st, dir, nil); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := Merge(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := runMerged(t, st)
 	seen := map[string]bool{}
 	for _, r := range tab.Records {
 		seen[r.Status] = true
@@ -408,10 +392,7 @@ func TestMergeManyShards(t *testing.T) {
 // write is refused by merge, naming the file.
 func TestMergeStrictLines(t *testing.T) {
 	st := parse(t, `{"name": "s", "compute": ["uwt"], "scenarios": {"application": "qr", "processors": [2], "mttf": ["5d"], "mttr": ["1h"], "intervals": ["1h"]}}`)
-	dir := t.TempDir()
-	if _, err := Run(context.Background(), st, dir, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir := runStudy(t, st)
 	path := filepath.Join(dir, ResultFile(0, 1))
 	data, err := os.ReadFile(path)
 	if err != nil {

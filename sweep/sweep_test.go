@@ -36,6 +36,44 @@ func loadStudy(t *testing.T, name string) *Study {
 	return st
 }
 
+// studyIn writes files (name → content) into a new directory and parses
+// the study s there, so that its relative paths name them.
+func studyIn(t *testing.T, files map[string]string, s string) (st *Study, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := Parse(strings.NewReader(s), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, dir
+}
+
+// runStudy runs every task of st, with the default settings, into a new
+// directory and returns it.
+func runStudy(t *testing.T, st *Study) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), st, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// runMerged runs every task of st (runStudy) and returns the merged table.
+func runMerged(t *testing.T, st *Study) *Table {
+	t.Helper()
+	tab, err := Merge(runStudy(t, st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
 // TestParseErrors checks that each malformed study is refused with an
 // error naming the offending field.
 func TestParseErrors(t *testing.T) {
@@ -242,10 +280,7 @@ func TestShardsEqualOneProcess(t *testing.T) {
 // done are skipped and the merged table equals an uninterrupted run's.
 func TestResume(t *testing.T) {
 	st := loadStudy(t, "small-study.json")
-	ref := t.TempDir()
-	if _, err := Run(context.Background(), st, ref, nil); err != nil {
-		t.Fatal(err)
-	}
+	ref := runStudy(t, st)
 	csv0, js0 := merged(t, ref)
 
 	dir := t.TempDir()
@@ -302,10 +337,7 @@ func TestResume(t *testing.T) {
 // a directory of another study with results is refused.
 func TestMergeChecks(t *testing.T) {
 	st := loadStudy(t, "small-study.json")
-	dir := t.TempDir()
-	if _, err := Run(context.Background(), st, dir, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir := runStudy(t, st)
 	csv0, js0 := merged(t, dir)
 	path := filepath.Join(dir, ResultFile(0, 1))
 	keep, _ := without(t, path, 5)
@@ -341,14 +373,7 @@ func TestScenarioTasks(t *testing.T) {
 	st := parse(t, `{"name": "x", "compute": ["optimize", "uwt"], "scenarios": {"application": "md",
 		"processors": [6], "mttf": ["5d"], "mttr": ["2h"], "checkpoint_latency": [120], "recovery": [45],
 		"policies": ["moldable:4"], "intervals": ["90m"]}}`)
-	dir := t.TempDir()
-	if _, err := Run(context.Background(), st, dir, nil); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := Merge(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := runMerged(t, st)
 	app, err := bench.Application("md", 6)
 	if err != nil {
 		t.Fatal(err)
@@ -485,31 +510,15 @@ func TestScript(t *testing.T) {
 // loaded by hand, and the processors axis on a file's application against
 // the application restricted by hand to the first counts.
 func TestScenarioFiles(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
 		"a.json": `{"system": {"processors": 4, "mttf": "3d", "mttr": "2h"},
 			"application": {"work_rate": [1, 1.8, 2.5, 3.1], "checkpoint_latency": [60, 70, 80, 90], "recovery": 30}, "policy": "greedy"}`,
 		"b.json": `{"system": {"processors": 3, "mttf": "1d", "mttr": "1h"},
 			"application": {"work_rate": [2, 3, 4], "checkpoint_latency": 100, "checkpoint_overhead": 50, "recovery": [10, 20, 30]}, "policy": "pb"}`,
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st, err := Parse(strings.NewReader(`{"name": "f", "compute": ["uwt"], "scenarios": {"files": ["a.json", "b.json"],
-		"processors": [3], "intervals": ["1h"]}}`), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if _, err := Run(context.Background(), st, out, nil); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := Merge(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, dir := studyIn(t, files, `{"name": "f", "compute": ["uwt"], "scenarios": {"files": ["a.json", "b.json"],
+		"processors": [3], "intervals": ["1h"]}}`)
+	tab := runMerged(t, st)
 	// a.json restricted to 3 processors, written out by hand.
 	a3, err := scenario.New(scenario.System{Processors: 3, MTTF: 3 * 86400, MTTR: 7200}, scenario.Application{
 		WorkRate: []float64{1, 1.8, 2.5}, Latency: []float64{60, 70, 80}, Overhead: []float64{60, 70, 80},

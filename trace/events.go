@@ -230,11 +230,7 @@ func EstimateEvents(tr *Trace, t0 float64, s *EventSettings) (EventEstimate, err
 			continue
 		}
 		upTime += nodeUpTime(n, lo, hi)
-		for _, iv := range n.Down {
-			if iv.Start > n.Start && iv.Start >= lo && iv.Start < hi {
-				fails = append(fails, failure{t: iv.Start, node: i, label: iv.Event})
-			}
-		}
+		fails = appendFailures(fails, i, n, lo, hi)
 		ups = appendUpPeriods(ups, n, lo, hi)
 	}
 	e.Events = eventStats(fails, upTime, e.To-e.From, set, alpha)
@@ -267,6 +263,44 @@ type failure struct {
 	node  int
 	label int
 	cause Cause
+}
+
+// appendFailures appends to fails the failures of node i (n) that start
+// in [lo, hi): its outages that start after its production start, as
+// EstimateRates counts them.
+func appendFailures(fails []failure, i int, n *Node, lo, hi float64) []failure {
+	for _, iv := range n.Down {
+		if iv.Start > n.Start && iv.Start >= lo && iv.Start < hi {
+			fails = append(fails, failure{t: iv.Start, node: i, label: iv.Event, cause: iv.Cause})
+		}
+	}
+	return fails
+}
+
+// failuresIn returns the failures of every node of tr that start in
+// [from, to), within the node's production window (appendFailures), in
+// node order.
+func (tr *Trace) failuresIn(from, to float64) []failure {
+	var fails []failure
+	for i := range tr.nodes {
+		n := &tr.nodes[i]
+		fails = appendFailures(fails, i, n, math.Max(n.Start, from), math.Min(n.End, to))
+	}
+	return fails
+}
+
+// eventSeverities groups fails into events with tolerance tol
+// (groupFailures, which sorts fails by time, then node) and returns the
+// grouping and each event's severity: the highest m gives the event's
+// failures, each with the event's size.
+func eventSeverities(fails []failure, tol float64, m SeverityMap) (grouping, []int) {
+	g := groupFailures(fails, tol)
+	sev := make([]int, len(g.sizes))
+	for k, f := range fails {
+		e := g.of[k]
+		sev[e] = max(sev[e], m.Severity(f.cause, g.sizes[e]))
+	}
+	return g, sev
 }
 
 // eventStats groups the failures into events and measures them.

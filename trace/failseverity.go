@@ -32,25 +32,11 @@ func FailureSeverities(tr *Trace, from, to float64, m SeverityMap, tol float64) 
 	if !finite(tol) || tol < 0 {
 		return nil, fmt.Errorf("trace: FailureSeverities tolerance %v: want a finite duration ≥ 0", tol)
 	}
-	var fails []failure
-	for i := range tr.nodes {
-		n := &tr.nodes[i]
-		lo, hi := math.Max(n.Start, from), math.Min(n.End, to)
-		for _, iv := range n.Down {
-			if iv.Start > n.Start && iv.Start >= lo && iv.Start < hi {
-				fails = append(fails, failure{t: iv.Start, node: i, label: iv.Event, cause: iv.Cause})
-			}
-		}
-	}
+	fails := tr.failuresIn(from, to)
 	if len(fails) == 0 {
 		return nil, nil
 	}
-	g := groupFailures(fails, tol) // sorts fails by time, then node
-	sev := make([]int, len(g.sizes))
-	for k, f := range fails {
-		e := g.of[k]
-		sev[e] = max(sev[e], m.Severity(f.cause, g.sizes[e]))
-	}
+	g, sev := eventSeverities(fails, tol, m) // sorts fails by time, then node
 	out := make([]FailureSeverity, len(fails))
 	for k, f := range fails {
 		out[k] = FailureSeverity{Node: f.node, Start: f.t, Severity: sev[g.of[k]]}

@@ -184,27 +184,15 @@ func EstimateSeverity(tr *Trace, t0 float64, m SeverityMap, s *EventSettings) (S
 	if set.Lookback > 0 {
 		from = math.Max(start, t0-set.Lookback)
 	}
-	var fails []failure
-	out := SeverityShares{Events: make([]int, m.Levels), Shares: make([]float64, m.Levels)}
-	for i := range tr.nodes {
-		n := &tr.nodes[i]
-		lo, hi := math.Max(n.Start, from), math.Min(n.End, to)
-		for _, iv := range n.Down {
-			if iv.Start > n.Start && iv.Start >= lo && iv.Start < hi {
-				fails = append(fails, failure{t: iv.Start, node: i, label: iv.Event, cause: iv.Cause})
-				out.Causes[iv.Cause]++
-			}
-		}
-	}
+	fails := tr.failuresIn(from, to)
 	if len(fails) == 0 {
 		return SeverityShares{}, fmt.Errorf("%w: no failure in the history [%v, %v)", ErrTooFewEvents, from, to)
 	}
-	g := groupFailures(fails, set.Tolerance)
-	sev := make([]int, len(g.sizes))
-	for k, f := range fails {
-		e := g.of[k]
-		sev[e] = max(sev[e], m.Severity(f.cause, g.sizes[e]))
+	out := SeverityShares{Events: make([]int, m.Levels), Shares: make([]float64, m.Levels)}
+	for _, f := range fails {
+		out.Causes[f.cause]++
 	}
+	_, sev := eventSeverities(fails, set.Tolerance, m)
 	for _, s := range sev {
 		out.Events[s-1]++
 	}

@@ -49,18 +49,12 @@ type evaluateOut struct {
 }
 
 type evaluateRow struct {
-	System   string `json:"system"`
-	Status   string `json:"status"`
-	Reason   string `json:"reason"`
-	Rates    string `json:"rates"`
-	Scenario struct {
-		Application string  `json:"application"`
-		Policy      string  `json:"policy"`
-		Processors  int     `json:"processors"`
-		MTTF        float64 `json:"mttf"`
-		MTTR        float64 `json:"mttr"`
-	} `json:"scenario"`
-	Segments   int `json:"segments"`
+	System     string      `json:"system"`
+	Status     string      `json:"status"`
+	Reason     string      `json:"reason"`
+	Rates      string      `json:"rates"`
+	Scenario   scenarioOut `json:"scenario"`
+	Segments   int         `json:"segments"`
 	Efficiency struct {
 		Mean float64 `json:"mean"`
 		Min  float64 `json:"min"`

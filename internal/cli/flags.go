@@ -359,6 +359,26 @@ func positiveDuration(flag, value string) (float64, error) {
 	return v, nil
 }
 
+// modelFlags are the flag groups of the commands that evaluate the
+// model of a scenario under a policy that may be --policy optimal
+// (uwt, optimize, simulate): the scenario, the model, the output and
+// the optimal policy's flags.
+type modelFlags struct {
+	env      *env
+	Scenario scenarioOptions
+	Model    modelOptions
+	Output   outputOptions
+	Optimal  optimalOptions
+}
+
+// register adds the groups' flags to cmd.
+func (m *modelFlags) register(cmd *cobra.Command) {
+	m.Scenario.register(cmd)
+	m.Model.register(cmd)
+	m.Output.register(cmd)
+	m.Optimal.register(cmd)
+}
+
 // modelOptions are the flags that configure the Markov model.
 type modelOptions struct {
 	Exact       bool

@@ -156,8 +156,8 @@ type levelsUWTJSON struct {
 
 func (r levelsUWTReport) JSON() any {
 	return levelsUWTJSON{
-		uwtJSON: uwtJSON{Scenario: r.info.json(), Exact: true, Interval: jsonFloat(r.res.Interval), UWT: jsonFloat(r.res.UWT),
-			Availability: jsonFloat(r.res.Availability), Solver: "Nested", Dropped: jsonFloat(r.res.Dropped)},
+		uwtJSON: uwtJSON{modelPointJSON: newModelPointJSON(r.info, true, r.res.Interval, r.res.UWT, r.res.Availability),
+			Solver: "Nested", Dropped: jsonFloat(r.res.Dropped)},
 		levelsJSON: levelsOf(r.m, r.res),
 	}
 }
@@ -321,8 +321,8 @@ func (r levelsOptimizeReport) JSON() any {
 		fo = r.firstOrder(&o.FirstOrder)
 	}
 	return levelsOptimizeJSON{
-		optimizeJSON: optimizeJSON{Scenario: r.info.json(), Exact: true, Interval: jsonFloat(o.Interval), UWT: jsonFloat(o.UWT),
-			Availability: jsonFloat(o.Availability), Evaluations: o.Evaluations, Status: "Converged",
+		optimizeJSON: optimizeJSON{modelPointJSON: newModelPointJSON(r.info, true, o.Interval, o.UWT, o.Availability),
+			Evaluations: o.Evaluations, Status: "Converged",
 			BandLow: jsonFloat(r.bandLow), BandHigh: jsonFloat(r.bandHigh), Band: jsonFloat(r.band),
 			ModelInterval: jsonFloat(math.NaN()), Scan: []sampleJSON{}, Dropped: jsonFloat(o.Dropped)},
 		levelsJSON: levelsOf(r.m, o.Result), FixedPattern: o.Fixed, Patterns: o.Patterns,

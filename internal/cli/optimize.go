@@ -13,11 +13,7 @@ import (
 
 // optimizeOptions are the flags of markov optimize.
 type optimizeOptions struct {
-	env      *env
-	Scenario scenarioOptions
-	Model    modelOptions
-	Output   outputOptions
-	Optimal  optimalOptions
+	modelFlags
 	RelTol   float64
 	Band     float64
 	Scan     bool
@@ -28,11 +24,7 @@ type optimizeOptions struct {
 
 // optimizeJSON is the --json output of markov optimize.
 type optimizeJSON struct {
-	Scenario      scenarioJSON `json:"scenario"`
-	Exact         bool         `json:"exact"`
-	Interval      jsonFloat    `json:"interval"`
-	UWT           jsonFloat    `json:"uwt"`
-	Availability  jsonFloat    `json:"availability"`
+	modelPointJSON
 	BandLow       jsonFloat    `json:"band_low"`
 	BandHigh      jsonFloat    `json:"band_high"`
 	Band          jsonFloat    `json:"band"`
@@ -56,7 +48,7 @@ type sampleJSON struct {
 }
 
 func newOptimizeCmd(e *env) *cobra.Command {
-	opts := &optimizeOptions{env: e}
+	opts := &optimizeOptions{modelFlags: modelFlags{env: e}}
 	cmd := &cobra.Command{
 		Use:   "optimize",
 		Short: "Find the checkpoint interval I* that maximises UWT",
@@ -106,10 +98,7 @@ LANL system-1, greedy policy); see 'markov --help'.`,
 			return runOptimize(ctx, cmd, opts)
 		}),
 	}
-	opts.Scenario.register(cmd)
-	opts.Model.register(cmd)
-	opts.Output.register(cmd)
-	opts.Optimal.register(cmd)
+	opts.modelFlags.register(cmd)
 	opts.Levels.register(cmd, true)
 	opts.Plot.register(cmd, "UWT(I) over the search's scan (with --policy optimal: r*(n) and I(a); multi-level: UWT over pattern and interval)")
 	opts.Replicas.register(cmd)
@@ -196,25 +185,21 @@ func (r optimizeReport) JSON() any {
 		scan[k] = sampleJSON{jsonFloat(s.Interval), jsonFloat(s.UWT)}
 	}
 	return optimizeJSON{
-		Scenario:      r.info.json(),
-		Exact:         r.model.Exact,
-		Interval:      jsonFloat(opt.Result.Interval),
-		UWT:           jsonFloat(opt.Result.UWT),
-		Availability:  jsonFloat(opt.Result.Availability),
-		BandLow:       jsonFloat(opt.BandLow),
-		BandHigh:      jsonFloat(opt.BandHigh),
-		Band:          jsonFloat(r.band),
-		ModelInterval: jsonFloat(opt.ModelInterval),
-		Evaluations:   opt.Evaluations,
-		LocalMaxima:   opt.LocalMaxima,
-		Status:        r.status(),
-		States:        opt.Result.States,
-		Recurrent:     opt.Result.Recurrent,
-		Dropped:       jsonFloat(opt.Result.Dropped),
-		Residual:      jsonFloat(opt.Result.Residual),
-		Scan:          scan,
-		OldCountBin:   opt.Result.OldCountBin,
-		BinError:      jsonFloat(opt.Result.BinError),
+		modelPointJSON: newModelPointJSON(r.info, r.model.Exact, opt.Result.Interval, opt.Result.UWT, opt.Result.Availability),
+		BandLow:        jsonFloat(opt.BandLow),
+		BandHigh:       jsonFloat(opt.BandHigh),
+		Band:           jsonFloat(r.band),
+		ModelInterval:  jsonFloat(opt.ModelInterval),
+		Evaluations:    opt.Evaluations,
+		LocalMaxima:    opt.LocalMaxima,
+		Status:         r.status(),
+		States:         opt.Result.States,
+		Recurrent:      opt.Result.Recurrent,
+		Dropped:        jsonFloat(opt.Result.Dropped),
+		Residual:       jsonFloat(opt.Result.Residual),
+		Scan:           scan,
+		OldCountBin:    opt.Result.OldCountBin,
+		BinError:       jsonFloat(opt.Result.BinError),
 	}
 }
 

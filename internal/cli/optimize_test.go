@@ -10,25 +10,29 @@ import (
 	"github.com/ckpt-markov/markov/internal/cli"
 )
 
+// scenarioOut holds the documented fields of the "scenario" object that
+// every --json output carries.
+type scenarioOut struct {
+	Application string  `json:"application"`
+	Processors  int     `json:"processors"`
+	MTTF        float64 `json:"mttf"`
+	MTTR        float64 `json:"mttr"`
+	Policy      string  `json:"policy"`
+}
+
 // optimizeOut holds the documented fields of markov optimize --json.
 type optimizeOut struct {
-	Scenario struct {
-		Application string  `json:"application"`
-		Processors  int     `json:"processors"`
-		MTTF        float64 `json:"mttf"`
-		MTTR        float64 `json:"mttr"`
-		Policy      string  `json:"policy"`
-	} `json:"scenario"`
-	Exact         bool    `json:"exact"`
-	Interval      float64 `json:"interval"`
-	UWT           float64 `json:"uwt"`
-	Availability  float64 `json:"availability"`
-	BandLow       float64 `json:"band_low"`
-	BandHigh      float64 `json:"band_high"`
-	ModelInterval float64 `json:"model_interval"`
-	Evaluations   int     `json:"evaluations"`
-	Status        string  `json:"status"`
-	States        int     `json:"states"`
+	Scenario      scenarioOut `json:"scenario"`
+	Exact         bool        `json:"exact"`
+	Interval      float64     `json:"interval"`
+	UWT           float64     `json:"uwt"`
+	Availability  float64     `json:"availability"`
+	BandLow       float64     `json:"band_low"`
+	BandHigh      float64     `json:"band_high"`
+	ModelInterval float64     `json:"model_interval"`
+	Evaluations   int         `json:"evaluations"`
+	Status        string      `json:"status"`
+	States        int         `json:"states"`
 	Scan          []struct {
 		Interval float64 `json:"interval"`
 		UWT      float64 `json:"uwt"`

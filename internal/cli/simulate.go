@@ -14,11 +14,7 @@ import (
 
 // simulateOptions are the flags of markov simulate.
 type simulateOptions struct {
-	env          *env
-	Scenario     scenarioOptions
-	Model        modelOptions
-	Output       outputOptions
-	Optimal      optimalOptions
+	modelFlags
 	Interval     string
 	Horizon      string
 	Replications int
@@ -57,7 +53,7 @@ type simulateJSON struct {
 }
 
 func newSimulateCmd(e *env) *cobra.Command {
-	opts := &simulateOptions{env: e}
+	opts := &simulateOptions{modelFlags: modelFlags{env: e}}
 	cmd := &cobra.Command{
 		Use:   "simulate",
 		Short: "Monte Carlo simulation of the same process, beside the model",
@@ -85,10 +81,7 @@ Results depend only on --seed, not on the number of CPUs.`,
 			return runSimulate(ctx, cmd, opts)
 		}),
 	}
-	opts.Scenario.register(cmd)
-	opts.Model.register(cmd)
-	opts.Output.register(cmd)
-	opts.Optimal.register(cmd)
+	opts.modelFlags.register(cmd)
 	f := cmd.Flags()
 	f.StringVarP(&opts.Interval, "interval", "i", "", "checkpoint interval (`DURATION`); default: the model's I*")
 	f.StringVar(&opts.Horizon, "horizon", "", "simulated time per replication at the first stage (`DURATION`); default: long enough for many failures and segments")

@@ -13,39 +13,48 @@ import (
 
 // uwtOptions are the flags of markov uwt.
 type uwtOptions struct {
-	env      *env
-	Scenario scenarioOptions
-	Model    modelOptions
-	Output   outputOptions
-	Optimal  optimalOptions
+	modelFlags
 	Interval string
 	Levels   levelOptions
 }
 
-// uwtJSON is the --json output of markov uwt.
-type uwtJSON struct {
+// modelPointJSON is the head of the --json output of markov uwt and
+// optimize: the scenario, whether the full state space was built, and
+// the model's UWT and availability at the interval (given, or I*).
+type modelPointJSON struct {
 	Scenario     scenarioJSON `json:"scenario"`
 	Exact        bool         `json:"exact"`
 	Interval     jsonFloat    `json:"interval"`
 	UWT          jsonFloat    `json:"uwt"`
 	Availability jsonFloat    `json:"availability"`
-	States       int          `json:"states"`
-	Recurrent    int          `json:"recurrent"`
-	Built        int          `json:"built"`
-	Pruned       int          `json:"pruned"`
-	Transitions  int          `json:"transitions"`
-	Dropped      jsonFloat    `json:"dropped"`
-	Residual     jsonFloat    `json:"residual"`
-	Solver       string       `json:"solver"`
-	OldCountBin  int          `json:"old_count_bin"`
-	BinError     jsonFloat    `json:"bin_error"`
+}
+
+// newModelPointJSON returns the modelPointJSON of info, exact and a result at
+// interval.
+func newModelPointJSON(info scenarioInfo, exact bool, interval, uwt, availability float64) modelPointJSON {
+	return modelPointJSON{Scenario: info.json(), Exact: exact, Interval: jsonFloat(interval), UWT: jsonFloat(uwt), Availability: jsonFloat(availability)}
+}
+
+// uwtJSON is the --json output of markov uwt.
+type uwtJSON struct {
+	modelPointJSON
+	States      int       `json:"states"`
+	Recurrent   int       `json:"recurrent"`
+	Built       int       `json:"built"`
+	Pruned      int       `json:"pruned"`
+	Transitions int       `json:"transitions"`
+	Dropped     jsonFloat `json:"dropped"`
+	Residual    jsonFloat `json:"residual"`
+	Solver      string    `json:"solver"`
+	OldCountBin int       `json:"old_count_bin"`
+	BinError    jsonFloat `json:"bin_error"`
 	// ErrorBound is the dropped mass's bound on UWT's relative error
 	// (uwt.Model.DroppedBound).
 	ErrorBound jsonFloat `json:"error_bound"`
 }
 
 func newUWTCmd(e *env) *cobra.Command {
-	opts := &uwtOptions{env: e}
+	opts := &uwtOptions{modelFlags: modelFlags{env: e}}
 	cmd := &cobra.Command{
 		Use:   "uwt --interval DURATION",
 		Short: "Useful work per second at one checkpoint interval",
@@ -70,10 +79,7 @@ multi-level model (docs/model.md section 12) for the pattern of
 			return runUWT(ctx, cmd, opts)
 		}),
 	}
-	opts.Scenario.register(cmd)
-	opts.Model.register(cmd)
-	opts.Output.register(cmd)
-	opts.Optimal.register(cmd)
+	opts.modelFlags.register(cmd)
 	opts.Levels.register(cmd, false)
 	cmd.Flags().StringVarP(&opts.Interval, "interval", "i", "", "checkpoint interval I (`DURATION`, required), e.g. 12h")
 	return cmd
@@ -126,22 +132,18 @@ type uwtReport struct {
 func (r uwtReport) JSON() any {
 	res := r.res
 	return uwtJSON{
-		Scenario:     r.info.json(),
-		Exact:        r.model.Exact,
-		Interval:     jsonFloat(res.Interval),
-		UWT:          jsonFloat(res.UWT),
-		Availability: jsonFloat(res.Availability),
-		States:       res.States,
-		Recurrent:    res.Recurrent,
-		Built:        res.Built,
-		Pruned:       res.Pruned,
-		Transitions:  res.Transitions,
-		Dropped:      jsonFloat(res.Dropped),
-		Residual:     jsonFloat(res.Residual),
-		Solver:       solverName(res),
-		OldCountBin:  res.OldCountBin,
-		BinError:     jsonFloat(res.BinError),
-		ErrorBound:   jsonFloat(r.bound),
+		modelPointJSON: newModelPointJSON(r.info, r.model.Exact, res.Interval, res.UWT, res.Availability),
+		States:         res.States,
+		Recurrent:      res.Recurrent,
+		Built:          res.Built,
+		Pruned:         res.Pruned,
+		Transitions:    res.Transitions,
+		Dropped:        jsonFloat(res.Dropped),
+		Residual:       jsonFloat(res.Residual),
+		Solver:         solverName(res),
+		OldCountBin:    res.OldCountBin,
+		BinError:       jsonFloat(res.BinError),
+		ErrorBound:     jsonFloat(r.bound),
 	}
 }
 

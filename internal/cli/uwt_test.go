@@ -9,22 +9,17 @@ import (
 
 // uwtOut holds the documented fields of markov uwt --json.
 type uwtOut struct {
-	Scenario struct {
-		Processors int     `json:"processors"`
-		MTTF       float64 `json:"mttf"`
-		MTTR       float64 `json:"mttr"`
-		Policy     string  `json:"policy"`
-	} `json:"scenario"`
-	Exact        bool    `json:"exact"`
-	Interval     float64 `json:"interval"`
-	UWT          float64 `json:"uwt"`
-	Availability float64 `json:"availability"`
-	States       int     `json:"states"`
-	Recurrent    int     `json:"recurrent"`
-	Transitions  int     `json:"transitions"`
-	Dropped      float64 `json:"dropped"`
-	Residual     float64 `json:"residual"`
-	Solver       string  `json:"solver"`
+	Scenario     scenarioOut `json:"scenario"`
+	Exact        bool        `json:"exact"`
+	Interval     float64     `json:"interval"`
+	UWT          float64     `json:"uwt"`
+	Availability float64     `json:"availability"`
+	States       int         `json:"states"`
+	Recurrent    int         `json:"recurrent"`
+	Transitions  int         `json:"transitions"`
+	Dropped      float64     `json:"dropped"`
+	Residual     float64     `json:"residual"`
+	Solver       string      `json:"solver"`
 }
 
 // TestUWTClosedForm checks markov uwt on the one-processor scenario against

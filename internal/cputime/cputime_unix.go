@@ -1,15 +1,15 @@
 //go:build unix
 
-package bench_test
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user + system) the process has used so
-// far, all threads included.
-func cpuTime() time.Duration {
+// Used returns the CPU time (user + system) the process has used so far,
+// from getrusage(2); 0 if the call fails.
+func Used() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
