@@ -94,6 +94,11 @@ func (a Application) validateLevels(n int) error {
 	if len(a.Levels) > MaxCheckpointLevels {
 		return fieldErr(field, "%d levels, more than the limit of %d", len(a.Levels), MaxCheckpointLevels)
 	}
+	if len(a.Levels) == 1 {
+		// Application.Levels's contract: L ≥ 2; one level lives in the
+		// single-level fields (the JSON reader stores a list of one there).
+		return fieldErr(field, "one level: give it as application.checkpoint_latency, checkpoint_overhead and recovery (Levels holds L ≥ 2)")
+	}
 	if a.Latency != nil || a.Overhead != nil || !a.Recovery.isZero() {
 		return fieldErr(field, "given together with the single-level fields (application.checkpoint_latency, checkpoint_overhead, recovery): give one or the other")
 	}

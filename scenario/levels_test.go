@@ -123,3 +123,37 @@ func TestLevelErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestNewOneLevelRefused: Application.Levels holds L ≥ 2 (its doc); a list
+// of one given through the Go API is refused with the field named, where
+// it used to pass New and crash package sim (index out of range).
+func TestNewOneLevelRefused(t *testing.T) {
+	sys := scenario.System{Processors: 3, MTTF: 86400, MTTR: 3600}
+	one := scenario.Level{Latency: []float64{9, 9, 9}, Overhead: []float64{9, 9, 9}, Recovery: scenario.RecoveryConstant(9, 3)}
+	for _, tc := range []struct {
+		name   string
+		levels []scenario.Level
+		ok     bool
+	}{
+		{"one level", []scenario.Level{one}, false},
+		{"two levels", []scenario.Level{one, one}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := scenario.Application{WorkRate: []float64{1, 2, 3}, Levels: tc.levels}
+			sev := &scenario.FailureSeverity{Shares: []float64{1}}
+			if len(tc.levels) == 2 {
+				sev.Shares = []float64{0.5, 0.5}
+			}
+			s := sys
+			s.FailureSeverity = sev
+			_, err := scenario.New(s, app, scenario.Policy{Kind: scenario.Greedy})
+			var se *scenario.Error
+			switch {
+			case tc.ok && err != nil:
+				t.Fatalf("two levels refused: %v", err)
+			case !tc.ok && (!errors.As(err, &se) || se.Field != "application.checkpoint_levels"):
+				t.Fatalf("got %v, want an error naming application.checkpoint_levels", err)
+			}
+		})
+	}
+}
