@@ -89,7 +89,7 @@ func (base *entryBase) precResidual(d []float64, arows [][]float64, b, x, r []fl
 }
 
 // krylovWork is the state of entryBase.krylov's GMRES: the Arnoldi basis
-// v, the Hessenberg matrix h (row i holds h[i][j] for the columns j ≥ i−1,
+// v (allocated as the steps need it), the Hessenberg matrix h (row i holds h[i][j] for the columns j ≥ i−1,
 // stored as h[i*m + j]) reduced to upper triangular by the Givens
 // rotations (c, s), the rotated right-hand side g and scratch r, t.
 type krylovWork struct {
@@ -105,9 +105,7 @@ func newKrylovWork(k, m int) *krylovWork {
 	ws := &krylovWork{v: make([][]float64, m+1), h: make([]float64, (m+1)*m),
 		c: make([]float64, m), s: make([]float64, m), g: make([]float64, m+1),
 		r: make([]float64, k), t: make([]float64, k), m: m}
-	for i := range ws.v {
-		ws.v[i] = make([]float64, k)
-	}
+	ws.v[0] = make([]float64, k) // the others as the steps need them
 	return ws
 }
 
@@ -118,6 +116,9 @@ func newKrylovWork(k, m int) *krylovWork {
 // steps, and false on a breakdown (v_{j+1} = 0: the iterate is exact, or
 // B⁻¹A·v_j is not finite).
 func (ws *krylovWork) arnoldi(base *entryBase, arows [][]float64, j int) (float64, bool) {
+	if ws.v[j+1] == nil {
+		ws.v[j+1] = make([]float64, len(ws.r))
+	}
 	m, w := ws.m, ws.v[j+1]
 	for i, ai := range arows {
 		ws.t[i] = floats.Dot(ai, ws.v[j])
