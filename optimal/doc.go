@@ -101,13 +101,14 @@
 //     one interval changes every row, a little; a change of the actions
 //     of a few groups changes the rows that fail into them) by GMRES
 //     preconditioned by the kept factors (entryBase.krylov), accepted
-//     when, within 48 steps, its last correction B⁻¹(b − A·x) falls to
+//     when, within 32 steps, its last correction B⁻¹(b − A·x) falls to
 //     1e-14 of the solution, else it is factorised and its factors kept.
 //     A step costs O(k²) against the factorisation's O(k³): at QR N = 32
-//     (k = 529) about 0.2 ms of CPU against 21 ms, and the level-2 scan's
-//     solves, factor 2 apart in I and with other actions, converge in
-//     25–48 steps where iterative refinement on the same factors did not
-//     contract. The system GMRES solved last is kept with its solution
+//     (k = 529) about 0.2 ms of CPU against 21 ms, and most of the
+//     level-2 scan's solves, factor 2 apart in I and with other actions,
+//     converge within the bound where iterative refinement on the same
+//     factors did not contract (2–3 factorisations in the four levels
+//     instead of 15). The system GMRES solved last is kept with its solution
 //     (entrySolution): policy iteration evaluates the policy it ends with
 //     again when a search goes on from it. g's column is scaled by a power of two (pow2Scale):
 //     exact, and constant while its largest entry stays within a factor

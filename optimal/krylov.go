@@ -10,10 +10,14 @@ import (
 
 // krylovIter bounds the GMRES steps of entryBase.krylov: each costs a
 // product with A and a solve on B's factors, O(k²) each as dot products,
-// against the factorisation's O(k³) (blocked, several times faster per
-// flop): at k = 529 a factorisation costs about 100 steps. Past the
-// bound the system is factorised and its factors kept.
-const krylovIter = 48
+// against the factorisation's O(k³) (blocked): at k = 529 (QR, N = 32) a
+// factorisation costs about 90 steps, at k = 1171 (N = 64), where the
+// steps stream A and the factors from memory, about 50. Past the bound
+// the system is factorised and its factors kept. Measured on QR with
+// reconfiguration (MTTF 8 h, MTTR 4 h), the four levels: a bound of 48
+// took 600 steps and 2 factorisations at N = 32, 701 and 9 at N = 64;
+// 32 took 454 and 3, 462 and 9; 24 took 355 and 6, 377 and 10.
+const krylovIter = 32
 
 // krylov solves arows·x = rhs (A·x = b) by GMRES on the system
 // preconditioned on the left by the kept factors of B, B⁻¹A·x = B⁻¹b
