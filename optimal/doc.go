@@ -127,7 +127,9 @@
 // first use (values.upH), so level 3's search, which reads g alone,
 // skips it; and the blocks are solved by luVec, gonum's Dgetrs
 // arithmetic for one right-hand side in the same order without its
-// per-call allocations.
+// per-call allocations; the searches over one interval (improveU,
+// propose, climb) pass the value at their start, which they computed to
+// compare the maximum with, to the search (maximizeFrom).
 //
 // The solves of the reduced system round differently from a fresh
 // factorisation of each system, within the tolerances of the searches:
@@ -137,10 +139,12 @@
 //
 // With these, and level 3 by gradient steps (below, "The four levels"),
 // and level 2's search after its scan by the same steps, the four levels
-// of QR on 32 processors (MTTF 8 h, MTTR 4 h) cost 1.3–2× their time
-// without reconfiguration (40× before the reduction, 5–7× with the
-// reduction and level 3's coordinate search); level 2's fixed-interval
-// solves take most of it. On a desktop grid without
+// of QR on 32 processors (MTTF 8 h, MTTR 4 h) cost 1.2–1.4× their time
+// without reconfiguration with the reduced system solved by GMRES on the
+// kept factors (1.3–2× with iterative refinement, 40× before the
+// reduction, 5–7× with the reduction and level 3's coordinate search);
+// level 2's fixed-interval solves take most of it. On 16 processors,
+// tens of milliseconds, they cost 2.5–3.3×. On a desktop grid without
 // R(p, a) the solve without reconfiguration is far cheaper (a chain of up
 // phases on W decision states), and the option still costs about two
 // orders of magnitude more (BENCHMARKS.md): there the goal of 2× is not
