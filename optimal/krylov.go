@@ -27,7 +27,7 @@ const krylovIter = 32
 // ‖B⁻¹(b − A·x)‖₂ there. Iterative refinement on B's factors
 // (Golub & Van Loan, §3.5.3) takes its iterates in the same Krylov
 // spaces, so GMRES needs no more steps than refinement for the same
-// preconditioned residual, and converges when refinement does not: when
+// 2-norm of the preconditioned residual, and converges when refinement does not: when
 // A − B has rank r, B⁻¹A = I + (rank r) and GMRES ends within r + 1
 // steps in exact arithmetic (a change of the actions of a few groups, or
 // of a few configurations' rows); when every row moves a little (level
@@ -36,9 +36,9 @@ const krylovIter = 32
 // The steps stop once the estimate of ‖B⁻¹(b − A·x_m)‖₂ (the last entry
 // of the rotated right-hand side) is at most refineTol·‖x₀‖∞, or after
 // krylovIter steps (no extrapolation stops them earlier: after a change
-// of rank r the residual may hardly fall until step r + 1). Then the result is accepted by the test of
-// iterative refinement on one more correction, computed from the true
-// residual: x = x_m + d, d = B⁻¹(b − A·x_m), with ‖d‖∞ ≤ refineTol·‖x‖∞
+// of rank r the residual may hardly fall until step r + 1). Then the
+// result is accepted by the test of iterative refinement on one more
+// correction, computed from the true residual: x = x_m + d, d = B⁻¹(b − A·x_m), with ‖d‖∞ ≤ refineTol·‖x‖∞
 // and |d| ≤ refineTol·|x| in g's entry (the last). As d = B⁻¹A(x* − x_m),
 // x − x* = (I − B⁻¹A)(x_m − x*) and
 //
