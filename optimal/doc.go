@@ -98,10 +98,19 @@
 //     of level 3 over one I(a) changes the rows of U(a, ·) alone) is
 //     solved by the Sherman–Morrison–Woodbury formula with the kept
 //     factors; one that differs in more rows (level 2's search over the
-//     one interval changes every row, a little) by iterative refinement
-//     on the kept factors, accepted when its corrections fall to 1e-14
-//     of the solution within 8 steps (entryBase.refine), else it is
-//     factorised. g's column is scaled by a power of two (pow2Scale):
+//     one interval changes every row, a little; a change of the actions
+//     of a few groups changes the rows that fail into them) by GMRES
+//     preconditioned by the kept factors (entryBase.krylov), accepted
+//     when, within 32 steps, its last correction B⁻¹(b − A·x) falls to
+//     1e-14 of the solution, else it is factorised and its factors kept.
+//     A step costs O(k²) against the factorisation's O(k³): at QR N = 32
+//     (k = 529) about 0.2 ms of CPU against 21 ms, and most of the
+//     level-2 scan's solves, factor 2 apart in I and with other actions,
+//     converge within the bound where iterative refinement on the same
+//     factors did not contract (2–3 factorisations in the four levels
+//     instead of 15). The system GMRES solved last is kept with its solution
+//     (entrySolution): policy iteration evaluates the policy it ends with
+//     again when a search goes on from it. g's column is scaled by a power of two (pow2Scale):
 //     exact, and constant while its largest entry stays within a factor
 //     of 2, so a change of one I(a) leaves the other rows as they were.
 //     The solves with one right-hand side take the rows of the packed
@@ -118,7 +127,9 @@
 // first use (values.upH), so level 3's search, which reads g alone,
 // skips it; and the blocks are solved by luVec, gonum's Dgetrs
 // arithmetic for one right-hand side in the same order without its
-// per-call allocations.
+// per-call allocations; the searches over one interval (improveU,
+// propose, climb) pass the value at their start, which they computed to
+// compare the maximum with, to the search (maximizeFrom).
 //
 // The solves of the reduced system round differently from a fresh
 // factorisation of each system, within the tolerances of the searches:
@@ -128,10 +139,12 @@
 //
 // With these, and level 3 by gradient steps (below, "The four levels"),
 // and level 2's search after its scan by the same steps, the four levels
-// of QR on 32 processors (MTTF 8 h, MTTR 4 h) cost 1.3–2× their time
-// without reconfiguration (40× before the reduction, 5–7× with the
-// reduction and level 3's coordinate search); level 2's fixed-interval
-// solves take most of it. On a desktop grid without
+// of QR on 32 processors (MTTF 8 h, MTTR 4 h) cost 1.2–1.4× their time
+// without reconfiguration with the reduced system solved by GMRES on the
+// kept factors (1.3–2× with iterative refinement, 40× before the
+// reduction, 5–7× with the reduction and level 3's coordinate search);
+// level 2's fixed-interval solves take most of it. On 16 processors,
+// tens of milliseconds, they cost 2.5–3.3×. On a desktop grid without
 // R(p, a) the solve without reconfiguration is far cheaper (a chain of up
 // phases on W decision states), and the option still costs about two
 // orders of magnitude more (BENCHMARKS.md): there the goal of 2× is not

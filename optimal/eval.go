@@ -421,21 +421,33 @@ func (jc *jumpChainRows) add(i int, rw *row, upBase, failBase int) {
 }
 
 // jumpChain assembles the jump chain of pol evaluated as v: the decision
-// states X first, then the up states of each configuration.
+// states X first, then the up states of each configuration. The triplets
+// are counted first (eachJumpRow) and allocated once.
 func (sv *Solver) jumpChain(pol *Policy, v *values) *jumpChainRows {
 	ns := sv.nX + sv.nU
-	jc := &jumpChainRows{tau: make([]float64, ns), work: make([]float64, ns), drop: make([]float64, ns)}
+	nz := 0
+	sv.eachJumpRow(pol, v, func(_ int, rw *row, _, _ int) { nz += len(rw.up) + len(rw.fail) })
+	jc := &jumpChainRows{tau: make([]float64, ns), work: make([]float64, ns), drop: make([]float64, ns),
+		rows: make([]int, 0, nz), cols: make([]int, 0, nz), vals: make([]float64, 0, nz)}
+	sv.eachJumpRow(pol, v, jc.add)
+	return jc
+}
+
+// eachJumpRow calls f with every state i of the jump chain of pol
+// evaluated as v, its row, and the bases of its up and failure
+// successors (jumpChainRows.add), in the order of jumpChain.
+func (sv *Solver) eachJumpRow(pol *Policy, v *values, f func(i int, rw *row, upBase, failBase int)) {
 	for pi := range sv.ps {
 		for n := sv.lo; n <= sv.hi; n++ {
 			x := pi*sv.w + n - sv.lo
 			act := pol.action[x]
 			if act == 0 {
 				rw := sv.waitRow(n)
-				jc.add(x, &rw, 0, pi*sv.w)
+				f(x, &rw, 0, pi*sv.w)
 				continue
 			}
 			b := sv.aIdx[act]
-			jc.add(x, sv.recRow(pi, b, n), sv.nX+sv.uOff[b], pi*sv.w)
+			f(x, sv.recRow(pi, b, n), sv.nX+sv.uOff[b], pi*sv.w)
 		}
 	}
 	for b, a := range sv.acts {
@@ -444,13 +456,12 @@ func (sv *Solver) jumpChain(pol *Policy, v *values) *jumpChainRows {
 			if c := pol.maskOf(b); c != nil && c[k] != 0 {
 				// Reconfigure onto c[k]: X(a, a + s) under that action.
 				b2 := sv.aIdx[c[k]]
-				jc.add(sv.nX+sv.uOff[b]+k, sv.recRow(sv.pa(b), b2, a+s0+k), sv.nX+sv.uOff[b2], sv.pa(b)*sv.w)
+				f(sv.nX+sv.uOff[b]+k, sv.recRow(sv.pa(b), b2, a+s0+k), sv.nX+sv.uOff[b2], sv.pa(b)*sv.w)
 				continue
 			}
-			jc.add(sv.nX+sv.uOff[b]+k, &v.blocks[b].rows[k], sv.nX+sv.uOff[b], sv.pa(b)*sv.w)
+			f(sv.nX+sv.uOff[b]+k, &v.blocks[b].rows[k], sv.nX+sv.uOff[b], sv.pa(b)*sv.w)
 		}
 	}
-	return jc
 }
 
 // summarise fills r from the stationary distribution st of the states

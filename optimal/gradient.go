@@ -130,7 +130,7 @@ func (sv *Solver) propose(ctx context.Context, cur *Policy, v *values, uw *upWei
 			return u
 		}
 		f0 := f(x0)
-		x, fx := maximize(f, x0, ascendStep(steps[b]), lo, hi, sv.set.IntervalTol)
+		x, fx := maximizeFrom(f, x0, f0, ascendStep(steps[b]), lo, hi, sv.set.IntervalTol)
 		if ferr != nil {
 			return ferr
 		}
@@ -307,7 +307,7 @@ func (s *singleSearch) climb(scan []scanPoint) (Result, float64, error) {
 			return u
 		}
 		f0 := f(x)
-		x1, f1 := maximize(f, x, step, s.lo, s.hi, sv.set.IntervalTol)
+		x1, f1 := maximizeFrom(f, x, f0, step, s.lo, s.hi, sv.set.IntervalTol)
 		if ferr != nil {
 			return Result{}, 0, ferr
 		}

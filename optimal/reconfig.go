@@ -371,6 +371,8 @@ type entryBase struct {
 	// rhs and y = B⁻¹rhs of the factorisation: a right-hand side that
 	// differs from rhs only in the changed rows gives B⁻¹rhs' = y + Zδ.
 	rhs, y []float64
+	// last is the system krylov solved last on these factors.
+	last entrySolution
 }
 
 // entrySolve solves a·x = rhs for solveByEntries, a given by its rows
@@ -385,8 +387,12 @@ type entryBase struct {
 //	x = y − Z(I + ΔZ)⁻¹Δy,   y = B⁻¹rhs,  Z = B⁻¹E,
 //
 // r + 1 solves and an r × r system instead of a factorisation.
-// Otherwise it solves by iterative refinement on the kept factors
-// (refine) when that converges fast, and else factorises a and keeps it.
+// Otherwise it solves by GMRES preconditioned by the kept factors
+// (entryBase.krylov) when that converges within krylovIter steps, and
+// else factorises a and keeps it; the system krylov solved last, and its
+// solution, are kept with the factors (entrySolution), and the same
+// system again (policy iteration evaluates the policy it ends with once
+// more when a search goes on from it) is not solved again.
 // It reports false when a (or the r × r system) is singular to working
 // precision.
 func (sv *Solver) entrySolve(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
@@ -395,7 +401,11 @@ func (sv *Solver) entrySolve(arows [][]float64, gens []uint64, rhs *mat.VecDense
 		return sv.factorEntries(arows, gens, rhs)
 	}
 	if 8*len(rows) > len(arows) {
-		if x, ok := base.refine(arows, rhs); ok {
+		if x := base.last.lookup(arows, gens, rhs); x != nil {
+			return x, true
+		}
+		if x, ok := base.krylov(arows, rhs); ok {
+			base.last.keep(arows, gens, rhs, x)
 			return x, true
 		}
 		return sv.factorEntries(arows, gens, rhs)
@@ -511,54 +521,11 @@ func (base *entryBase) woodbury(arows [][]float64, rows []int, rhs *mat.VecDense
 	return x, true
 }
 
-// Iterative refinement of entryBase.refine: the correction must fall to
-// refineTol of the solution (in the ∞-norm, and in g's entry) within
-// refineIter steps, else the system is factorised.
-const (
-	refineTol  = 1e-14
-	refineIter = 8
-)
-
-// refine solves arows·x = rhs from the kept factors of B by iterative
-// refinement (Golub & Van Loan, Matrix Computations, 4th ed., §3.5.3,
-// with B's factors in place of A's): x₀ = B⁻¹rhs and
-//
-//	x_{i+1} = x_i + d_i,   d_i = B⁻¹(rhs − A·x_i),
-//
-// whose error e_i = x_i − x obeys e_{i+1} = B⁻¹(B − A)·e_i: it converges
-// when B is close to A, the case of the searches over one interval, whose
-// successive points move every row a little (level 2's one interval)
-// or a few rows more than Woodbury takes. It stops when ‖d_i‖∞ ≤
-// refineTol·‖x_{i+1}‖∞ and |d_i| ≤ refineTol·|x_{i+1}| in g's entry (the
-// last); with a contraction q ≤ 1/2, the error is then below
-// q/(1 − q)·refineTol ≤ refineTol of the solution. It reports false, for
-// the caller to factorise A, when the measured contraction (the ratio of
-// successive corrections) would need more than refineIter steps, or when
-// it exceeds 1/2: each step costs two triangular solves and a product
-// with A, O(k²), against the factorisation's O(k³).
-func (base *entryBase) refine(arows [][]float64, rhs *mat.VecDense) (*mat.VecDense, bool) {
-	k := len(arows)
-	x := base.solve(rhs)
-	xs, b := x.RawVector().Data, rhs.RawVector().Data
-	rs, ds, prev := make([]float64, k), make([]float64, k), math.Inf(1)
-	for it := 1; it <= refineIter; it++ {
-		for i, ai := range arows {
-			rs[i] = b[i] - floats.Dot(ai, xs)
-		}
-		base.f.solveTo(ds, rs)
-		floats.Add(xs, ds)
-		dn, xn := floats.Norm(ds, math.Inf(1)), floats.Norm(xs, math.Inf(1))
-		if dn <= refineTol*xn && math.Abs(ds[k-1]) <= refineTol*math.Abs(xs[k-1]) {
-			return x, true
-		}
-		q := dn / prev
-		if !(q <= 0.5) || (q > 0 && float64(it)+math.Log(refineTol*xn/dn)/math.Log(q) > refineIter) {
-			return nil, false
-		}
-		prev = dn
-	}
-	return nil, false
-}
+// refineTol is the acceptance of a solve on kept factors that are not
+// the system's own (entryBase.krylov): the last correction, B⁻¹ times
+// the residual, at most refineTol of the solution in the ∞-norm and in
+// g's entry.
+const refineTol = 1e-14
 
 // unitSolve returns Z = B⁻¹E for the unit columns E of rows, kept for
 // the next call with the same rows: column j by luVec.solveUnitTo.

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
-	"gonum.org/v1/gonum/mat"
 )
 
 // reconfCases are the scenarios with reconfiguration at checkpoints of
@@ -119,73 +118,6 @@ func TestReconfigReducedMatchesFull(t *testing.T) {
 			}
 			t.Logf("level 2 %.12g, level 4 %.12g; unknowns of the level-4 evaluation: %d reduced, %d full", rr.Single.UWT, rr.PerState.UWT, nr, nf)
 		})
-	}
-}
-
-// TestEntryRefine holds entryBase.refine (iterative refinement of
-// A·x = b on the factors of B) against a fresh factorisation of A,
-// mat.LU.SolveVecTo, to 1e-12 relative in the ∞-norm, on seeded random
-// systems of order 120 with every row of B perturbed by ε (relative to
-// B's entries), the case of level 2's search: it must accept (converge)
-// for ε ≤ 1e-4 and, when it accepts, be within the tolerance. Power
-// checks: the unrefined solve B⁻¹b is outside the tolerance for every
-// ε ≥ 1e-8 (the comparison tells a refined solve from none), and a far
-// system (ε = 1, no contraction) is refused, not returned.
-func TestEntryRefine(t *testing.T) {
-	const k, tol = 120, 1e-12
-	rnd := rand.New(rand.NewPCG(20, 12))
-	bm := mat.NewDense(k, k, nil)
-	for i := range k {
-		for j := range k {
-			bm.Set(i, j, rnd.NormFloat64())
-		}
-		bm.Set(i, i, bm.At(i, i)+2*math.Sqrt(k))
-	}
-	base := &entryBase{a: bm}
-	base.lu.Factorize(bm)
-	base.f = packLU(nil, &base.lu)
-	rhs := make([]float64, k)
-	for i := range rhs {
-		rhs[i] = rnd.NormFloat64()
-	}
-	for _, c := range []struct {
-		eps    float64
-		accept bool // must converge
-		refuse bool // must not
-	}{
-		{1e-12, true, false}, {1e-8, true, false}, {1e-6, true, false}, {1e-4, true, false},
-		{1e-2, false, false}, {1, false, true},
-	} {
-		rows := make([][]float64, k)
-		for i := range rows {
-			rows[i] = slices.Clone(bm.RawRowView(i))
-			for j := range rows[i] {
-				rows[i][j] += c.eps * rnd.NormFloat64()
-			}
-		}
-		var want mat.VecDense
-		var lu mat.LU
-		lu.Factorize(mat.NewDense(k, k, slices.Concat(rows...)))
-		if err := lu.SolveVecTo(&want, false, mat.NewVecDense(k, rhs)); err != nil {
-			t.Fatalf("ε = %g: %v", c.eps, err)
-		}
-		got, ok := base.refine(rows, mat.NewVecDense(k, rhs))
-		switch {
-		case ok && c.refuse:
-			t.Errorf("ε = %g: refine accepted a system without contraction", c.eps)
-		case !ok && c.accept:
-			t.Errorf("ε = %g: refine refused a close system", c.eps)
-		case ok:
-			if d := relInf(got.RawVector().Data, want.RawVector().Data); d > tol {
-				t.Errorf("ε = %g: refined solve off by %.3g relative, want ≤ %g", c.eps, d, tol)
-			}
-		}
-		if c.eps >= 1e-8 {
-			x0 := base.solve(mat.NewVecDense(k, rhs))
-			if d := relInf(x0.RawVector().Data, want.RawVector().Data); d <= tol {
-				t.Errorf("ε = %g: the unrefined solve passes (%.3g ≤ %g): no power", c.eps, d, tol)
-			}
-		}
 	}
 }
 

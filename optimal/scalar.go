@@ -17,8 +17,23 @@ import (
 // several points outside): each evaluation of the searches of levels 2
 // and 3 is a solve of the whole chain.
 func maximize(f func(float64) float64, x0, step, lo, hi, tol float64) (x, fx float64) {
+	return search(f, nil, x0, step, lo, hi, tol)
+}
+
+// maximizeFrom is maximize when the caller has f0 = f(x0) already (the
+// value of the current interval, which it compares the maximum with):
+// the search does not evaluate x0 again. f0 must be f's own value at x0,
+// so that the search is the same as maximize's.
+func maximizeFrom(f func(float64) float64, x0, f0, step, lo, hi, tol float64) (x, fx float64) {
+	if x0 < lo || x0 > hi {
+		return maximize(f, x0, step, lo, hi, tol)
+	}
+	return search(f, []scalarPoint{{x0, f0}}, x0, step, lo, hi, tol)
+}
+
+// search is maximize with the points of seen evaluated already.
+func search(f func(float64) float64, seen []scalarPoint, x0, step, lo, hi, tol float64) (x, fx float64) {
 	clamp := func(u float64) float64 { return min(max(u, lo), hi) }
-	var seen []scalarPoint
 	fc := func(c float64) float64 {
 		for _, p := range seen {
 			if p.x == c {

@@ -10,7 +10,8 @@ import (
 // within the tolerance asked for, with f(x) returned exactly as f gives
 // it at x, and x evaluated once: the value of the search's own evaluation
 // is returned, not a new one (each evaluation of the searches of levels 2
-// and 3 is a solve of the whole chain).
+// and 3 is a solve of the whole chain). maximizeFrom, given f(x0), must
+// return the same point and value without evaluating x0.
 func TestMaximize(t *testing.T) {
 	const tol = 1e-6
 	for _, c := range []struct {
@@ -38,6 +39,16 @@ func TestMaximize(t *testing.T) {
 			}
 			if calls[x] != 1 {
 				t.Errorf("x evaluated %d times, want once", calls[x])
+			}
+			// maximizeFrom with f(x0) given: the same search, without
+			// evaluating x0 (inside the bounds) again.
+			clear(calls)
+			xf, ff := maximizeFrom(f, c.x0, -(c.x0-c.peak)*(c.x0-c.peak), c.step, c.lo, c.hi, tol)
+			if xf != x || ff != fx {
+				t.Errorf("maximizeFrom: (%.17g, %.17g), maximize (%.17g, %.17g)", xf, ff, x, fx)
+			}
+			if calls[c.x0] != 0 {
+				t.Errorf("maximizeFrom evaluated x0 %d times, want none", calls[c.x0])
 			}
 		})
 	}

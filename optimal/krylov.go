@@ -1,0 +1,226 @@
+package optimal
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// krylovIter bounds the GMRES steps of entryBase.krylov: each costs a
+// product with A and a solve on B's factors, O(k²) each as dot products,
+// against the factorisation's O(k³) (blocked): at k = 529 (QR, N = 32) a
+// factorisation costs about 90 steps, at k = 1171 (N = 64), where the
+// steps stream A and the factors from memory, about 50. Past the bound
+// the system is factorised and its factors kept. Measured on QR with
+// reconfiguration (MTTF 8 h, MTTR 4 h), the four levels: a bound of 48
+// took 600 steps and 2 factorisations at N = 32, 701 and 9 at N = 64;
+// 32 took 454 and 3, 462 and 9; 24 took 355 and 6, 377 and 10.
+const krylovIter = 32
+
+// krylov solves arows·x = rhs (A·x = b) by GMRES on the system
+// preconditioned on the left by the kept factors of B, B⁻¹A·x = B⁻¹b
+// (Saad & Schultz 1986; Saad 2003, Iterative Methods for Sparse Linear
+// Systems, 2nd ed., §9.3.1, Algorithm 9.4), from x₀ = B⁻¹b: the iterate
+// x_m ∈ x₀ + K_m(B⁻¹A, d₀), d₀ = B⁻¹(b − A·x₀), minimises
+// ‖B⁻¹(b − A·x)‖₂ there. Iterative refinement on B's factors
+// (Golub & Van Loan, §3.5.3) takes its iterates in the same Krylov
+// spaces, so GMRES needs no more steps than refinement for the same
+// 2-norm of the preconditioned residual, and converges when refinement does not: when
+// A − B has rank r, B⁻¹A = I + (rank r) and GMRES ends within r + 1
+// steps in exact arithmetic (a change of the actions of a few groups, or
+// of a few configurations' rows); when every row moves a little (level
+// 2's one interval), the eigenvalues of B⁻¹A cluster around 1.
+//
+// The steps stop once the estimate of ‖B⁻¹(b − A·x_m)‖₂ (the last entry
+// of the rotated right-hand side) is at most refineTol·‖x₀‖∞, or after
+// krylovIter steps (no extrapolation stops them earlier: after a change
+// of rank r the residual may hardly fall until step r + 1). Then the
+// result is accepted by the test of iterative refinement on one more
+// correction, computed from the true residual: x = x_m + d, d = B⁻¹(b − A·x_m), with ‖d‖∞ ≤ refineTol·‖x‖∞
+// and |d| ≤ refineTol·|x| in g's entry (the last). As d = B⁻¹A(x* − x_m),
+// x − x* = (I − B⁻¹A)(x_m − x*) and
+//
+//	‖x − x*‖ ≤ ‖I − B⁻¹A‖·‖(B⁻¹A)⁻¹‖·‖d‖,
+//
+// refineTol of the solution times a factor near 1 for the systems GMRES
+// converges on within the bound (B⁻¹A close to I). It reports false, for
+// the caller to factorise A, when that test fails.
+//
+// Each step costs a product with A and a solve on B's packed factors,
+// 4k² flops as dot products, and the orthogonalisation, 4jk at step j;
+// at k = 529 (QR, N = 32) a step takes about 0.2 ms of CPU and a
+// factorisation 21 ms, whence krylovIter.
+func (base *entryBase) krylov(arows [][]float64, rhs *mat.VecDense) (*mat.VecDense, bool) {
+	k := len(arows)
+	x := base.solve(rhs)
+	xs, b := x.RawVector().Data, rhs.RawVector().Data
+	ws := newKrylovWork(k, krylovIter)
+	beta := base.precResidual(ws.v[0], arows, b, xs, ws.r)
+	target := refineTol * floats.Norm(xs, math.Inf(1))
+	m := 0
+	if beta > target {
+		floats.Scale(1/beta, ws.v[0])
+		ws.g[0] = beta
+		for m < krylovIter {
+			res, ok := ws.arnoldi(base, arows, m)
+			m++
+			if !ok || res <= target {
+				break
+			}
+		}
+		ws.update(xs, m)
+	}
+	d := ws.v[0] // the basis is not needed any more
+	base.precResidual(d, arows, b, xs, ws.r)
+	floats.Add(xs, d)
+	dn, xn := floats.Norm(d, math.Inf(1)), floats.Norm(xs, math.Inf(1))
+	if dn <= refineTol*xn && math.Abs(d[k-1]) <= refineTol*math.Abs(xs[k-1]) {
+		return x, true
+	}
+	return nil, false
+}
+
+// precResidual sets d = B⁻¹(b − A·x) (r is scratch of length k) and
+// returns ‖d‖₂.
+func (base *entryBase) precResidual(d []float64, arows [][]float64, b, x, r []float64) float64 {
+	for i, ai := range arows {
+		r[i] = b[i] - floats.Dot(ai, x)
+	}
+	base.f.solveTo(d, r)
+	return floats.Norm(d, 2)
+}
+
+// krylovWork is the state of entryBase.krylov's GMRES: the Arnoldi basis
+// v (allocated as the steps need it), the Hessenberg matrix h (row i holds h[i][j] for the columns j ≥ i−1,
+// stored as h[i*m + j]) reduced to upper triangular by the Givens
+// rotations (c, s), the rotated right-hand side g and scratch r, t.
+type krylovWork struct {
+	v          [][]float64
+	h          []float64
+	c, s, g    []float64
+	r, t       []float64
+	m          int
+	failedStep bool
+}
+
+func newKrylovWork(k, m int) *krylovWork {
+	ws := &krylovWork{v: make([][]float64, m+1), h: make([]float64, (m+1)*m),
+		c: make([]float64, m), s: make([]float64, m), g: make([]float64, m+1),
+		r: make([]float64, k), t: make([]float64, k), m: m}
+	ws.v[0] = make([]float64, k) // the others as the steps need them
+	return ws
+}
+
+// arnoldi makes step j: v_{j+1} from B⁻¹A·v_j by modified Gram–Schmidt,
+// column j of h rotated by the previous rotations and a new one that
+// annihilates h[j+1][j], and g rotated with it. It returns |g[j+1]|, the
+// 2-norm of the preconditioned residual of the iterate after j + 1
+// steps, and false on a breakdown (v_{j+1} = 0: the iterate is exact, or
+// B⁻¹A·v_j is not finite).
+func (ws *krylovWork) arnoldi(base *entryBase, arows [][]float64, j int) (float64, bool) {
+	if ws.v[j+1] == nil {
+		ws.v[j+1] = make([]float64, len(ws.r))
+	}
+	m, w := ws.m, ws.v[j+1]
+	for i, ai := range arows {
+		ws.t[i] = floats.Dot(ai, ws.v[j])
+	}
+	base.f.solveTo(w, ws.t)
+	for i := 0; i <= j; i++ {
+		hij := floats.Dot(w, ws.v[i])
+		ws.h[i*m+j] = hij
+		floats.AddScaled(w, -hij, ws.v[i])
+	}
+	hn := floats.Norm(w, 2)
+	for i := range j { // the previous rotations
+		a, b := ws.h[i*m+j], ws.h[(i+1)*m+j]
+		ws.h[i*m+j], ws.h[(i+1)*m+j] = ws.c[i]*a+ws.s[i]*b, -ws.s[i]*a+ws.c[i]*b
+	}
+	a := ws.h[j*m+j]
+	den := math.Hypot(a, hn)
+	if den == 0 || math.IsNaN(den) || math.IsInf(den, 0) {
+		ws.failedStep = true
+		return math.Inf(1), false
+	}
+	ws.c[j], ws.s[j] = a/den, hn/den
+	ws.h[j*m+j] = den
+	ws.g[j+1] = -ws.s[j] * ws.g[j]
+	ws.g[j] *= ws.c[j]
+	if hn == 0 {
+		return 0, false // exact: the Krylov space is invariant
+	}
+	floats.Scale(1/hn, w)
+	return math.Abs(ws.g[j+1]), true
+}
+
+// update adds V_m·y to x, y solving the triangular system R·y = g of the
+// first m steps (the least-squares minimiser of GMRES).
+func (ws *krylovWork) update(x []float64, m int) {
+	if ws.failedStep {
+		m-- // the last step made no column
+	}
+	mm := ws.m
+	y := make([]float64, m)
+	for i := m - 1; i >= 0; i-- {
+		s := ws.g[i]
+		for l := i + 1; l < m; l++ {
+			s -= ws.h[i*mm+l] * y[l]
+		}
+		y[i] = s / ws.h[i*mm+i]
+	}
+	for i, yi := range y {
+		floats.AddScaled(x, yi, ws.v[i])
+	}
+}
+
+// entrySolution is a system that entryBase.krylov solved, as entrySolve
+// identifies it (changedRows): the entryRow generation of each row, the
+// rows' last entries (g's column, set after the rows are made), the
+// rows of generation 0 themselves (h(x₀) = 0's row), the right-hand side,
+// and the solution. Policy iteration evaluates the policy it ends with
+// once more when the search goes on from it (SingleInterval's climb and
+// its end, levels 3 and 4 from their start): the same system, whose
+// solve it returns again instead of iterating again.
+type entrySolution struct {
+	gens   []uint64
+	gk     []float64
+	zero   map[int][]float64
+	rhs, x []float64
+}
+
+// lookup returns a copy of the kept solution when arows, gens and rhs
+// are the system kept, else nil.
+func (es *entrySolution) lookup(arows [][]float64, gens []uint64, rhs *mat.VecDense) *mat.VecDense {
+	k := len(arows)
+	if len(es.gens) != k || !slices.Equal(es.rhs, rhs.RawVector().Data) || !slices.Equal(es.gens, gens) {
+		return nil
+	}
+	for i, ri := range arows {
+		if ri[k-1] != es.gk[i] {
+			return nil
+		}
+		if gens[i] == 0 && !slices.Equal(ri, es.zero[i]) {
+			return nil
+		}
+	}
+	return mat.NewVecDense(k, slices.Clone(es.x))
+}
+
+// keep makes arows·x = rhs (with the rows' generations gens) the kept
+// system.
+func (es *entrySolution) keep(arows [][]float64, gens []uint64, rhs, x *mat.VecDense) {
+	k := len(arows)
+	es.gens = append(es.gens[:0], gens...)
+	es.gk = es.gk[:0]
+	es.zero = map[int][]float64{}
+	for i, ri := range arows {
+		es.gk = append(es.gk, ri[k-1])
+		if gens[i] == 0 {
+			es.zero[i] = slices.Clone(ri)
+		}
+	}
+	es.rhs = append(es.rhs[:0], rhs.RawVector().Data...)
+	es.x = append(es.x[:0], x.RawVector().Data...)
+}
