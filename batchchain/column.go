@@ -256,30 +256,16 @@ func (ph *Phase) segmentsOn(tr, t float64, b0, b1 int) ([]float64, error) {
 // (Segments.Lower), and at most expectedRel·y_b once summed: every entry
 // is within about 1e-14 of itself, as SegmentsColumn's. Otherwise, or
 // when the whole range with its closed form for flat weights costs fewer
-// operations, it is SegmentsColumn. Errors as SegmentsColumn's, and for
-// a window out of 0..m.
+// operations, it is the whole range. The sum is SegmentsSeq's (exp(A·tr)
+// applied first, to the sequence's start) without storing anything: the
+// same bits as a SegmentsSeq at t, whatever it stored. Errors as
+// SegmentsColumn's, and for a window out of 0..m.
 func (ph *Phase) SegmentsWindow(tr, t float64, s0, s1 int) ([]float64, error) {
-	if err := checkSegments(tr, t); err != nil {
-		return nil, err
-	}
-	m := ph.c.m
-	if s0 < 0 || s1 < s0 || s1 > m {
-		return nil, fmt.Errorf("batchchain: SegmentsWindow: window [%d, %d] is not within the spare counts 0..%d", s0, s1, m)
-	}
-	if b0, b1, esc, ok := ph.band(tr, t, s0, s1); ok {
-		y, err := ph.segmentsOn(tr, t, b0, b1)
-		if err != nil {
-			return nil, err
-		}
-		if y, ok = checkBand(y, esc, b0, s0, s1); ok {
-			return y, nil
-		}
-	}
-	y, err := ph.segmentsOn(tr, t, 0, m)
+	sq, err := NewSegmentsSeq(tr, s0, s1, nil)
 	if err != nil {
 		return nil, err
 	}
-	return y[s0 : s1+1], nil
+	return sq.At(ph, t)
 }
 
 // escape returns Λ·((−A)⁻¹·1_out)/(1 − q), the bound of SegmentsWindow

@@ -165,7 +165,15 @@
 // counts and Λ/ρ_min 802 instead of 4773 (TestSegmentsWindowMatchesColumn:
 // SegmentsColumn to 3e-14 plus the rounding of the longer sum;
 // TestSegmentsWindowEscapeBound: the loss is within the bound, and a band
-// too narrow loses more than 1e-10 and is refused).
+// too narrow loses more than 1e-10 and is refused). SegmentsSeq is that
+// window at many segment lengths: exp(A·t_R) commutes with K, so the
+// sequence Kⁿ·exp(A·t_R)·1 (and, on the whole range, Kⁿ·(−A)⁻¹·exp(A·t_R)·1
+// for the closed form of the flat weights) is independent of t; its
+// window's entries are kept within a Budget of stored numbers shared by
+// the sequences of a solver, so that each further length costs its
+// weights and dot products over the window (TestSegmentsSeqMatchesColumn:
+// SegmentsColumn at each length to 1e-12 in a search's order, the same
+// bits whatever the budget, and a sequence without the recovery rejected).
 //
 // # Performance
 //

@@ -58,11 +58,20 @@ type eventsChain struct {
 	// evaluation's rows come grouped by count).
 	last  *batchchain.Phase
 	lastA int
+	// budget bounds what the counts' sequences store (eventsSeqBudget).
+	budget *batchchain.Budget
 }
 
-// segmentsWindow is batchchain.Phase.SegmentsWindow; the tests replace
-// it by the window of SegmentsColumn, the oracle of the band.
-var segmentsWindow = (*batchchain.Phase).SegmentsWindow
+// segmentsAt is SegmentsWindow(tr, t, s0, s1) of ph by the count's kept
+// sequence sq (batchchain.SegmentsSeq.At); the tests replace it by the
+// window of SegmentsColumn, the oracle of the band and of the sequence.
+var segmentsAt = func(sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t float64, _, _ int) ([]float64, error) {
+	return sq.At(ph, t)
+}
+
+// eventsSeqBudget bounds the numbers that the counts' kept sequences
+// (batchchain.SegmentsSeq) store in all: 2²⁵, 256 MB.
+const eventsSeqBudget = 1 << 25
 
 // eventsConfig holds the columns of one count a over the window's spare
 // counts s = s0 .. s0 + len(tau) − 1 (the states n = a + s).
@@ -73,6 +82,7 @@ type eventsConfig struct {
 	rows  map[int][]float64
 	w     []float64 // rewards at the interval wAt
 	wAt   float64
+	seq   *batchchain.SegmentsSeq // the interval-free part of w
 }
 
 // newEventsChain bounds N and builds the window.
@@ -88,7 +98,7 @@ func newEventsChain(ctx context.Context, sys scenario.System, app scenario.Appli
 		law, rate = sys.FailureEvents.Law(), sys.EventRate()
 	}
 	ec := &eventsChain{n: n, hi: n, app: &sc.Application, lambda: sys.Lambda(), theta: sys.Theta(), law: law, rate: rate,
-		ctx: ctx, workers: set.Workers, cfg: make([]*eventsConfig, n+1)}
+		ctx: ctx, workers: set.Workers, cfg: make([]*eventsConfig, n+1), budget: batchchain.NewBudget(eventsSeqBudget)}
 	if !set.Full {
 		if ec.lo, ec.hi, _, err = decision.EventsWindow(n, ec.lambda, ec.theta, law, set.Tol); err != nil {
 			return nil, fmt.Errorf("optimal: %w", err)
@@ -184,7 +194,14 @@ func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float6
 		}
 	}
 	app := ec.app
-	y, err := segmentsWindow(ph, app.Recovery.Cost(a, a)+app.Latency[a-1], ec.interval+app.Latency[a-1], cf.s0, cf.s0+len(cf.tau)-1)
+	tr, s1 := app.Recovery.Cost(a, a)+app.Latency[a-1], cf.s0+len(cf.tau)-1
+	if cf.seq == nil {
+		var err error
+		if cf.seq, err = batchchain.NewSegmentsSeq(tr, cf.s0, s1, ec.budget); err != nil {
+			return nil, fmt.Errorf("optimal: %w", err)
+		}
+	}
+	y, err := segmentsAt(cf.seq, ph, tr, ec.interval+app.Latency[a-1], cf.s0, s1)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
 	}

@@ -373,14 +373,16 @@ func TestEventsChainBandMatchesFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	segmentsWindow = func(ph *batchchain.Phase, tr, tt float64, s0, s1 int) ([]float64, error) {
+	segmentsAt = func(_ *batchchain.SegmentsSeq, ph *batchchain.Phase, tr, tt float64, s0, s1 int) ([]float64, error) {
 		y, err := ph.SegmentsColumn(tr, tt)
 		if err != nil {
 			return nil, err
 		}
 		return y[s0 : s1+1], nil
 	}
-	defer func() { segmentsWindow = (*batchchain.Phase).SegmentsWindow }()
+	defer func(f func(*batchchain.SegmentsSeq, *batchchain.Phase, float64, float64, int, int) ([]float64, error)) {
+		segmentsAt = f
+	}(segmentsAt)
 	want, err := FixedIntervalEvents(ctx, sys, app, 1800, nil)
 	if err != nil {
 		t.Fatal(err)
