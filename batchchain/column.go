@@ -66,21 +66,37 @@ func (ph *Phase) HitSum(h []float64, lo int) []float64 {
 // columnK is K = I + A/Λ by spare count on a band b0..b1 of them
 // (indices from b0), for products on the column: the moves out of the
 // band are left out, so that the products are those of the process
-// killed on leaving it (the whole range 0..m kills nothing).
+// killed on leaving it (the whole range 0..m kills nothing). The spare
+// events are kept by size (ks, dnS), those of no rate left out, so that
+// a product is a few loops over the band (mulAdd), as Segments'.
 type columnK struct {
-	kmax           int
-	stay, upS, dnS []float64 // 1 − out_j/Λ, up_j/Λ, dn[j,k]/Λ
+	stay, upS []float64   // 1 − out_j/Λ, up_j/Λ
+	ks        []int       // the sizes k of a spare event rate
+	dnS       [][]float64 // dnS[i][j] = dn[j, ks[i]]/Λ
 }
 
 func (ph *Phase) columnK(lam float64, b0, b1 int) *columnK {
 	kmax, nb := ph.kmax, b1-b0+1
-	ck := &columnK{kmax: kmax, stay: make([]float64, nb), upS: make([]float64, nb), dnS: make([]float64, nb*kmax)}
+	ck := &columnK{stay: make([]float64, nb), upS: make([]float64, nb)}
+	for k := 1; k <= kmax; k++ {
+		var row []float64
+		for i := k; i < nb; i++ {
+			if d := ph.dn[(b0+i)*kmax+k-1]; d > 0 {
+				if row == nil {
+					row = make([]float64, nb)
+				}
+				row[i] = d / lam
+			}
+		}
+		if row != nil {
+			ck.ks, ck.dnS = append(ck.ks, k), append(ck.dnS, row)
+		}
+	}
 	for i := range nb {
 		j := b0 + i
 		out := ph.up[j]
-		for k, d := range ph.dn[j*kmax : (j+1)*kmax] {
+		for _, d := range ph.dn[j*kmax : (j+1)*kmax] {
 			out += d
-			ck.dnS[i*kmax+k] = d / lam
 		}
 		for _, h := range ph.hit[j*kmax : (j+1)*kmax] {
 			out += h
@@ -107,20 +123,23 @@ func (ph *Phase) bandRates(b0, b1 int) (lam, hitMin float64) {
 	return lam, hitMin
 }
 
-// apply sets dst = K·z and returns max_j dst_j (z ≥ 0).
+// apply sets dst = K·z and returns max_j dst_j (z ≥ 0): in each entry
+// the stay term, then the move up, then the spare events by increasing
+// size.
 func (ck *columnK) apply(dst, z []float64) float64 {
-	m, kmax := len(z)-1, ck.kmax
+	m := len(z) - 1
+	dst = dst[:m+1]
+	for j, s := range ck.stay {
+		dst[j] = s * z[j]
+	}
+	mulAdd(dst[:m], z[1:], ck.upS[:m])
+	for i, k := range ck.ks {
+		if k <= m {
+			mulAdd(dst[k:], z[:m+1-k], ck.dnS[i][k:])
+		}
+	}
 	var top float64
-	for j := 0; j <= m; j++ {
-		v := ck.stay[j] * z[j]
-		if j < m {
-			v += ck.upS[j] * z[j+1]
-		}
-		dn := ck.dnS[j*kmax : j*kmax+min(kmax, j)]
-		for k, d := range dn {
-			v += d * z[j-k-1]
-		}
-		dst[j] = v
+	for _, v := range dst {
 		if v > top {
 			top = v
 		}
