@@ -51,9 +51,8 @@ type eventsChain struct {
 	workers       int
 	interval      float64
 	cfg           []*eventsConfig // by count a; nil until needed
-	// hits holds ρ_min and ρ_max of each count's up phase (intervalBound;
-	// nil until needed).
-	hits [][2]float64
+	// bounded is set once intervalBound has built every count's columns.
+	bounded bool
 	// last is the phase of the count lastA of the last row built (the
 	// evaluation's rows come grouped by count).
 	last  *batchchain.Phase
@@ -70,8 +69,8 @@ var segmentsAt = func(sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t flo
 }
 
 // eventsSeqBudget bounds the numbers that the counts' kept sequences
-// (batchchain.SegmentsSeq) store in all: 2²⁵, 256 MB.
-const eventsSeqBudget = 1 << 25
+// (batchchain.SegmentsSeq) store in all: 2²⁶, 512 MB.
+const eventsSeqBudget = 1 << 26
 
 // eventsConfig holds the columns of one count a over the window's spare
 // counts s = s0 .. s0 + len(tau) − 1 (the states n = a + s).
@@ -82,7 +81,10 @@ type eventsConfig struct {
 	rows  map[int][]float64
 	w     []float64 // rewards at the interval wAt
 	wAt   float64
-	seq   *batchchain.SegmentsSeq // the interval-free part of w
+	// hitMin and hitMax are ρ_min and ρ_max of the up phase
+	// (batchchain.Phase.HitRates).
+	hitMin, hitMax float64
+	seq            *batchchain.SegmentsSeq // the interval-free part of w
 }
 
 // newEventsChain bounds N and builds the window.
@@ -175,6 +177,7 @@ func (ec *eventsChain) config(a int) (*eventsConfig, *batchchain.Phase, error) {
 		inW[i] = 1
 	}
 	cf := &eventsConfig{a: a, s0: s0, rows: map[int][]float64{}}
+	cf.hitMin, cf.hitMax = ph.HitRates()
 	cf.tau = slices.Clone(ph.Solve(one)[s0 : s1+1])
 	cf.kept = slices.Clone(ph.Solve(ph.HitSum(inW, ec.lo))[s0 : s1+1])
 	ec.cfg[a] = cf
@@ -276,25 +279,17 @@ func (ec *eventsChain) row(x, a int, dst *sparseRow) (w, tau float64, err error)
 // section 11: min(K, n) down or one repair), renormalised over the
 // window, and returns its sojourn.
 func (ec *eventsChain) waitRow(n int, dst *sparseRow) float64 {
-	fail, rep := float64(n)*ec.rate, float64(ec.n-n)*ec.theta
-	tot := fail + rep
 	kept := 0.0
-	if n > 0 {
-		for k, q := range batchchain.Loss(ec.law, n) {
-			if to := n - k - 1; to >= ec.lo && q > 0 {
-				dst.add(to-ec.lo, fail*q/tot)
-				kept += fail * q / tot
-			}
+	tau := batchchain.Wait(ec.law, n, ec.n, ec.rate, ec.theta, func(next int, p float64) {
+		if next > n && next <= ec.hi || next < n && next >= ec.lo && p > 0 {
+			dst.add(next-ec.lo, p)
+			kept += p
 		}
-	}
-	if n < ec.hi {
-		dst.add(n+1-ec.lo, rep/tot)
-		kept += rep / tot
-	}
+	})
 	for _, y := range dst.idx {
 		dst.val[y] /= kept
 	}
-	return 1 / tot
+	return tau
 }
 
 // table returns act as a vector on 1..N: outside the window the action of
@@ -463,36 +458,34 @@ func (ec *eventsChain) choose(act []int, cur []float64, cols []qColumn, g float6
 //
 //	g*(I) ≤ max_a ω(a)·max(0, t − C(a))·min(1/t, ρ_max·SegmentsBound).
 //
-// The rates ρ_min, ρ_max of every count are computed on the first call
-// (a phase per count, kept as two numbers).
+// The rates ρ_min, ρ_max of every count come from its columns (config,
+// built for every count on the first call, on internal/pool, and kept for
+// the improvements).
 func (ec *eventsChain) intervalBound(interval float64) (float64, error) {
 	app := ec.app
-	if ec.hits == nil {
-		hits := make([][2]float64, ec.hi+1)
-		for a := 1; a <= ec.hi; a++ {
-			if err := ec.ctx.Err(); err != nil {
-				return 0, err
+	if !ec.bounded {
+		err := pool.Map(ec.ctx, ec.hi, ec.workers, func(_ context.Context, i int) (struct{}, error) {
+			if app.WorkRate[i] <= 0 {
+				return struct{}{}, nil
 			}
-			if app.WorkRate[a-1] > 0 {
-				ph, err := ec.phase(a)
-				if err != nil {
-					return 0, err
-				}
-				hits[a][0], hits[a][1] = ph.HitRates()
-			}
+			_, _, err := ec.config(i + 1)
+			return struct{}{}, err
+		}, nil)
+		if err != nil {
+			return 0, err
 		}
-		ec.hits = hits
+		ec.bounded = true
 	}
 	var ub float64
 	for a := 1; a <= ec.hi; a++ {
 		if app.WorkRate[a-1] <= 0 {
 			continue
 		}
-		lo, hi := ec.hits[a][0], ec.hits[a][1]
+		cf := ec.cfg[a]
 		t := interval + app.Latency[a-1]
 		gain := app.WorkRate[a-1] * max(0, t-app.Overhead[a-1])
-		sb := batchchain.SegmentsBoundAt(lo, app.Recovery.Cost(a, a)+app.Latency[a-1], t)
-		ub = math.Max(ub, gain*math.Min(1/t, hi*sb))
+		sb := batchchain.SegmentsBoundAt(cf.hitMin, app.Recovery.Cost(a, a)+app.Latency[a-1], t)
+		ub = math.Max(ub, gain*math.Min(1/t, cf.hitMax*sb))
 	}
 	return ub, nil
 }
