@@ -359,6 +359,45 @@ func SegmentsBoundAt(hitMin, tr, t float64) float64 {
 	return math.Exp(-hitMin*tr) * math.Exp(-x) / -math.Expm1(-x)
 }
 
+// SegmentsBoundWindow returns an upper bound on each entry of
+// SegmentsColumn(tr, t)[s0 : s1+1] (0 ≤ s0 ≤ s1 ≤ m), tighter than
+// SegmentsBound where the interruption rate grows with the spare count:
+// on a band b0..b1 around the window, the process killed on leaving it
+// is interrupted at a rate of at least ρ_b, the smallest over the band,
+// so its sum is at most SegmentsBoundAt(ρ_b, tr, t), and the segments
+// lost to the killing at most the escape bound of SegmentsWindow,
+// Λ·((−A)⁻¹·1_out)(s)/(1 − q). Entry s is the smallest of SegmentsBound
+// and those sums over the bands of the window widened by its width and
+// twice it (a Solve each). It returns an error for times SegmentsColumn
+// refuses or a window out of 0..m.
+func (ph *Phase) SegmentsBoundWindow(tr, t float64, s0, s1 int) ([]float64, error) {
+	if err := checkSegments(tr, t); err != nil {
+		return nil, err
+	}
+	m := ph.c.m
+	if s0 < 0 || s1 < s0 || s1 > m {
+		return nil, fmt.Errorf("batchchain: SegmentsBoundWindow: window [%d, %d] is not within the spare counts 0..%d", s0, s1, m)
+	}
+	ub := make([]float64, s1-s0+1)
+	all := ph.SegmentsBound(tr, t)
+	for i := range ub {
+		ub[i] = all
+	}
+	for _, f := range []int{1, 2} {
+		b0, b1 := max(s0-f*(s1-s0+1), 0), min(s1+f*(s1-s0+1), m)
+		if b0 == 0 && b1 == m {
+			break
+		}
+		_, hit := ph.bandRates(b0, b1)
+		in := SegmentsBoundAt(hit, tr, t)
+		esc := ph.escape(t, b0, b1)
+		for i := range ub {
+			ub[i] = math.Min(ub[i], in+esc[s0+i])
+		}
+	}
+	return ub, nil
+}
+
 // HitRates returns ρ_min and ρ_max, the smallest and largest rates of
 // the interruptions over the spare counts: every spare count is
 // interrupted at a rate between them, so that the expected duration of

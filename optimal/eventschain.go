@@ -38,9 +38,13 @@ const MaxEventsChainProcessors = 4096
 // takes every count a at once by these column forms, and skips the
 // counts whose bound on w cannot beat the current action in any state:
 // w ≤ ω(a)·max(0, I + L − C)/(I + L)·τ (the committed segments last at
-// most the phase) and w ≤ ω(a)·max(0, I + L − C)·SegmentsBound (every
-// spare count is interrupted at a rate of at least ρ_min). The bounds
-// and the test are exact, so skipping changes no result.
+// most the phase) and w ≤ ω(a)·max(0, I + L − C)·SegmentsBoundWindow
+// (every spare count is interrupted at a rate of at least ρ_min, every
+// one of a band around the window at least that band's smallest rate,
+// and the band's escapes lose a bounded number of segments). The bounds
+// and the test are exact, so skipping changes no result. The rewards'
+// interval-free sequence is kept per count (batchchain.SegmentsSeq),
+// within eventsSeqBudget stored numbers for all counts.
 type eventsChain struct {
 	n, lo, hi     int
 	app           *scenario.Application
@@ -328,7 +332,12 @@ func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub
 	app := ec.app
 	t := ec.interval + app.Latency[a-1]
 	gain := max(0, t-app.Overhead[a-1]) * app.WorkRate[a-1]
-	wmax := gain * ph.SegmentsBound(app.Recovery.Cost(a, a)+app.Latency[a-1], t)
+	var wb []float64
+	if !force {
+		if wb, err = ph.SegmentsBoundWindow(app.Recovery.Cost(a, a)+app.Latency[a-1], t, cf.s0, cf.s0+len(cf.tau)-1); err != nil {
+			return qColumn{}, fmt.Errorf("optimal: %w", err)
+		}
+	}
 	ph0 := ph.Solve(ph.HitSum(h, ec.lo))
 	q := make([]float64, len(cf.tau))
 	need := force
@@ -338,7 +347,7 @@ func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub
 			continue
 		}
 		q[i] = -g*tau + ph0[cf.s0+i]/cf.kept[i]
-		if !need && !skip(a+cf.s0+i, min(gain/t*tau, wmax)+q[i]) {
+		if !need && !skip(a+cf.s0+i, gain*min(tau/t, wb[i])+q[i]) {
 			need = true
 		}
 	}
