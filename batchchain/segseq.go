@@ -50,7 +50,9 @@ func NewBudget(n int64) *Budget {
 	return b
 }
 
-func (b *Budget) take(n int) bool {
+// Take takes n numbers from the budget and reports whether there were
+// that many left (if not, it takes none). A nil budget has none.
+func (b *Budget) Take(n int) bool {
 	if b == nil {
 		return false
 	}
@@ -202,7 +204,7 @@ func (cu *cursor) at(n int, budget *Budget) (z, zeta []float64, zmax float64) {
 		stride = 2 * win
 	}
 	if !cu.private && n == len(cs.zmax) && !cs.closed {
-		if budget.take(stride + 1) {
+		if budget.Take(stride + 1) {
 			cs.stored += stride + 1
 			if n%rowChunk == 0 {
 				cs.rows = append(cs.rows, make([]float64, 0, rowChunk*stride))

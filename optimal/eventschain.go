@@ -61,8 +61,9 @@ type eventsChain struct {
 	// evaluation's rows come grouped by count).
 	last  *batchchain.Phase
 	lastA int
-	// budget bounds what the counts' sequences store (eventsSeqBudget).
-	budget *batchchain.Budget
+	// budget bounds what the counts' sequences store (eventsSeqBudget),
+	// phases the phases kept (eventsPhaseBudget).
+	budget, phases *batchchain.Budget
 }
 
 // segmentsAt is SegmentsWindow(tr, t, s0, s1) of ph by the count's kept
@@ -73,8 +74,13 @@ var segmentsAt = func(sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t flo
 }
 
 // eventsSeqBudget bounds the numbers that the counts' kept sequences
-// (batchchain.SegmentsSeq) store in all: 2²⁶, 512 MB.
-const eventsSeqBudget = 1 << 26
+// (batchchain.SegmentsSeq) store in all: 2²⁵, 256 MB; eventsPhaseBudget
+// those of the phases kept (batchchain.Phase, about (m + 1)·(3K_max + 2)
+// numbers each): 2²³, 64 MB, all the counts of N = 512.
+const (
+	eventsSeqBudget   = 1 << 25
+	eventsPhaseBudget = 1 << 23
+)
 
 // eventsConfig holds the columns of one count a over the window's spare
 // counts s = s0 .. s0 + len(tau) − 1 (the states n = a + s).
@@ -89,6 +95,7 @@ type eventsConfig struct {
 	// (batchchain.Phase.HitRates).
 	hitMin, hitMax float64
 	seq            *batchchain.SegmentsSeq // the interval-free part of w
+	ph             *batchchain.Phase       // the phase, if kept (eventsPhaseBudget)
 }
 
 // newEventsChain bounds N and builds the window.
@@ -104,7 +111,8 @@ func newEventsChain(ctx context.Context, sys scenario.System, app scenario.Appli
 		law, rate = sys.FailureEvents.Law(), sys.EventRate()
 	}
 	ec := &eventsChain{n: n, hi: n, app: &sc.Application, lambda: sys.Lambda(), theta: sys.Theta(), law: law, rate: rate,
-		ctx: ctx, workers: set.Workers, cfg: make([]*eventsConfig, n+1), budget: batchchain.NewBudget(eventsSeqBudget)}
+		ctx: ctx, workers: set.Workers, cfg: make([]*eventsConfig, n+1), budget: batchchain.NewBudget(eventsSeqBudget),
+		phases: batchchain.NewBudget(eventsPhaseBudget)}
 	if !set.Full {
 		if ec.lo, ec.hi, _, err = decision.EventsWindow(n, ec.lambda, ec.theta, law, set.Tol); err != nil {
 			return nil, fmt.Errorf("optimal: %w", err)
@@ -160,11 +168,11 @@ func (ec *eventsChain) phase(a int) (*batchchain.Phase, error) {
 	return ph, nil
 }
 
-// config returns the columns of count a, with the phase when it had to
-// build it (nil otherwise).
+// config returns the columns of count a, with the phase when it is kept
+// or had to be built (nil otherwise).
 func (ec *eventsChain) config(a int) (*eventsConfig, *batchchain.Phase, error) {
 	if cf := ec.cfg[a]; cf != nil {
-		return cf, nil, nil
+		return cf, cf.ph, nil
 	}
 	ph, err := ec.phase(a)
 	if err != nil {
@@ -182,6 +190,9 @@ func (ec *eventsChain) config(a int) (*eventsConfig, *batchchain.Phase, error) {
 	}
 	cf := &eventsConfig{a: a, s0: s0, rows: map[int][]float64{}}
 	cf.hitMin, cf.hitMax = ph.HitRates()
+	if ec.phases.Take((m + 1) * (3*len(ec.law) + 2)) {
+		cf.ph = ph
+	}
 	cf.tau = slices.Clone(ph.Solve(one)[s0 : s1+1])
 	cf.kept = slices.Clone(ph.Solve(ph.HitSum(inW, ec.lo))[s0 : s1+1])
 	ec.cfg[a] = cf
