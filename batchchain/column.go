@@ -304,10 +304,68 @@ func (ph *Phase) escape(t float64, b0, b1 int) []float64 {
 	return x
 }
 
-// band returns the band of SegmentsWindow and its escape bound (escape),
-// ok false for the whole range.
+// bandInfo holds what SegmentsWindow needs of a band b0..b1 around a
+// window s0..s1 that does not depend on the lengths: its rates
+// (bandRates) and the window's entries of (−A)⁻¹·1_out (escape before
+// its factor).
+type bandInfo struct {
+	lam, hit float64
+	out      []float64
+}
+
+// bandsKept keeps the bandInfo of the bands around one window, within a
+// budget (nil keeps nothing).
+type bandsKept struct {
+	s0, s1 int
+	budget *Budget
+	kept   map[[2]int]*bandInfo
+}
+
+// get returns the bandInfo of b0..b1, computed (and kept if the budget
+// takes it) when it is not kept.
+func (bk *bandsKept) get(ph *Phase, b0, b1 int) *bandInfo {
+	if bi := bk.kept[[2]int{b0, b1}]; bi != nil {
+		return bi
+	}
+	bi := &bandInfo{}
+	bi.lam, bi.hit = ph.bandRates(b0, b1)
+	out := make([]float64, ph.c.m+1)
+	for j := range out {
+		if j < b0 || j > b1 {
+			out[j] = 1
+		}
+	}
+	bi.out = ph.Solve(out)[bk.s0 : bk.s1+1]
+	if bk.budget.Take(len(bi.out) + 2) {
+		if bk.kept == nil {
+			bk.kept = map[[2]int]*bandInfo{}
+		}
+		bi.out = slices.Clone(bi.out)
+		bk.kept[[2]int{b0, b1}] = bi
+	}
+	return bi
+}
+
+// escape returns the window's escape bound Λ·((−A)⁻¹·1_out)/(1 − q)
+// (Phase.escape's entries s0..s1).
+func (bi *bandInfo) escape(ph *Phase, t float64) []float64 {
+	f := ph.Rate() / -math.Expm1(-ph.hitMin*t)
+	x := slices.Clone(bi.out)
+	for j := range x {
+		x[j] *= f
+	}
+	return x
+}
+
+// band returns the band of SegmentsWindow and its escape bound over the
+// window (escape's entries s0..s1), ok false for the whole range.
 func (ph *Phase) band(tr, t float64, s0, s1 int) (b0, b1 int, esc []float64, ok bool) {
-	m := ph.c.m
+	return ph.bandOf(tr, t, &bandsKept{s0: s0, s1: s1})
+}
+
+// bandOf is band with the bands' interval-free parts from bk.
+func (ph *Phase) bandOf(tr, t float64, bk *bandsKept) (b0, b1 int, esc []float64, ok bool) {
+	m, s0, s1 := ph.c.m, bk.s0, bk.s1
 	q := math.Exp(-ph.hitMax * t)
 	lower := math.Exp(-ph.hitMax*tr) * q / (1 - q)
 	// Operations of the whole range with its closed form, at most.
@@ -318,23 +376,24 @@ func (ph *Phase) band(tr, t float64, s0, s1 int) (b0, b1 int, esc []float64, ok 
 		if b0 == 0 && b1 == m {
 			return 0, 0, nil, false
 		}
-		if blam, bhit := ph.bandRates(b0, b1); float64(b1-b0+1)*blam/bhit*32.3 >= fullOps {
+		bi := bk.get(ph, b0, b1)
+		if float64(b1-b0+1)*bi.lam/bi.hit*32.3 >= fullOps {
 			return 0, 0, nil, false
 		}
-		esc := ph.escape(t, b0, b1)
-		if slices.Max(esc[s0:s1+1]) <= expectedRel/2*lower {
+		esc := bi.escape(ph, t)
+		if slices.Max(esc) <= expectedRel/2*lower {
 			return b0, b1, esc, true
 		}
 	}
 }
 
 // checkBand returns the window of the band's sums y (entry i for b0 + i)
-// and whether the escape bound esc (escape, over the spare counts 0..m)
-// holds against them.
+// and whether the escape bound esc (over the window s0..s1) holds
+// against them.
 func checkBand(y, esc []float64, b0, s0, s1 int) ([]float64, bool) {
 	win := y[s0-b0 : s1-b0+1]
 	for i, v := range win {
-		if !(esc[s0+i] <= expectedRel*v) {
+		if !(esc[i] <= expectedRel*v) {
 			return nil, false
 		}
 	}
@@ -374,10 +433,16 @@ func (ph *Phase) SegmentsBoundWindow(tr, t float64, s0, s1 int) ([]float64, erro
 	if err := checkSegments(tr, t); err != nil {
 		return nil, err
 	}
-	m := ph.c.m
-	if s0 < 0 || s1 < s0 || s1 > m {
-		return nil, fmt.Errorf("batchchain: SegmentsBoundWindow: window [%d, %d] is not within the spare counts 0..%d", s0, s1, m)
+	if s0 < 0 || s1 < s0 || s1 > ph.c.m {
+		return nil, fmt.Errorf("batchchain: SegmentsBoundWindow: window [%d, %d] is not within the spare counts 0..%d", s0, s1, ph.c.m)
 	}
+	return ph.boundOf(tr, t, &bandsKept{s0: s0, s1: s1}), nil
+}
+
+// boundOf is SegmentsBoundWindow with the bands' interval-free parts
+// from bk.
+func (ph *Phase) boundOf(tr, t float64, bk *bandsKept) []float64 {
+	m, s0, s1 := ph.c.m, bk.s0, bk.s1
 	ub := make([]float64, s1-s0+1)
 	all := ph.SegmentsBound(tr, t)
 	for i := range ub {
@@ -388,14 +453,13 @@ func (ph *Phase) SegmentsBoundWindow(tr, t float64, s0, s1 int) ([]float64, erro
 		if b0 == 0 && b1 == m {
 			break
 		}
-		_, hit := ph.bandRates(b0, b1)
-		in := SegmentsBoundAt(hit, tr, t)
-		esc := ph.escape(t, b0, b1)
-		for i := range ub {
-			ub[i] = math.Min(ub[i], in+esc[s0+i])
+		bi := bk.get(ph, b0, b1)
+		in := SegmentsBoundAt(bi.hit, tr, t)
+		for i, e := range bi.escape(ph, t) {
+			ub[i] = math.Min(ub[i], in+e)
 		}
 	}
-	return ub, nil
+	return ub
 }
 
 // HitRates returns ρ_min and ρ_max, the smallest and largest rates of

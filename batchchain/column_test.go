@@ -262,7 +262,7 @@ func TestSegmentsWindowEscapeBound(t *testing.T) {
 				}
 				worst = max(worst, d/y)
 			}
-			_, ok := checkBand(yb, esc, b0, s0, s1)
+			_, ok := checkBand(yb, esc[s0:s1+1], b0, s0, s1)
 			if margin == 1 && (worst <= 1e-10 || ok) {
 				t.Errorf("n=%d a=%d margin=1: band loses %.3g of y, checkBand %v: the power check fails", tc.n, tc.a, worst, ok)
 			}

@@ -35,6 +35,7 @@ type SegmentsSeq struct {
 	s0, s1 int
 	budget *Budget
 	seqs   []*colSeq
+	bands  bandsKept
 }
 
 // Budget bounds the numbers that the SegmentsSeqs sharing it store (the
@@ -98,7 +99,7 @@ func NewSegmentsSeq(tr float64, s0, s1 int, budget *Budget) (*SegmentsSeq, error
 	if s0 < 0 || s1 < s0 {
 		return nil, fmt.Errorf("batchchain: SegmentsSeq: window [%d, %d] is not a range of spare counts", s0, s1)
 	}
-	return &SegmentsSeq{tr: tr, s0: s0, s1: s1, budget: budget}, nil
+	return &SegmentsSeq{tr: tr, s0: s0, s1: s1, budget: budget, bands: bandsKept{s0: s0, s1: s1, budget: budget}}, nil
 }
 
 // At returns SegmentsWindow(tr, t, s0, s1) of ph from the kept
@@ -113,7 +114,7 @@ func (sq *SegmentsSeq) At(ph *Phase, t float64) ([]float64, error) {
 	if sq.s1 > m {
 		return nil, fmt.Errorf("batchchain: SegmentsWindow: window [%d, %d] is not within the spare counts 0..%d", sq.s0, sq.s1, m)
 	}
-	if b0, b1, esc, ok := ph.band(sq.tr, t, sq.s0, sq.s1); ok {
+	if b0, b1, esc, ok := ph.bandOf(sq.tr, t, &sq.bands); ok {
 		y, err := sq.sum(sq.seq(ph, b0, b1), t)
 		if err != nil {
 			return nil, err
@@ -123,6 +124,20 @@ func (sq *SegmentsSeq) At(ph *Phase, t float64) ([]float64, error) {
 		}
 	}
 	return sq.sum(sq.seq(ph, 0, m), t)
+}
+
+// Bound returns SegmentsBoundWindow(tr, t, s0, s1) of ph, with the
+// interval-free parts of its bands (their rates and escape columns)
+// kept within the budget, as those of At's bands. Errors as
+// SegmentsBoundWindow's.
+func (sq *SegmentsSeq) Bound(ph *Phase, t float64) ([]float64, error) {
+	if err := checkSegments(sq.tr, t); err != nil {
+		return nil, err
+	}
+	if sq.s1 > ph.c.m {
+		return nil, fmt.Errorf("batchchain: SegmentsBoundWindow: window [%d, %d] is not within the spare counts 0..%d", sq.s0, sq.s1, ph.c.m)
+	}
+	return ph.boundOf(sq.tr, t, &sq.bands), nil
 }
 
 // seq returns the sequence of the band b0..b1, made (and the oldest of

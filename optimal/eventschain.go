@@ -213,13 +213,11 @@ func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float6
 	}
 	app := ec.app
 	tr, s1 := app.Recovery.Cost(a, a)+app.Latency[a-1], cf.s0+len(cf.tau)-1
-	if cf.seq == nil {
-		var err error
-		if cf.seq, err = batchchain.NewSegmentsSeq(tr, cf.s0, s1, ec.budget); err != nil {
-			return nil, fmt.Errorf("optimal: %w", err)
-		}
+	sq, err := ec.seq(cf)
+	if err != nil {
+		return nil, err
 	}
-	y, err := segmentsAt(cf.seq, ph, tr, ec.interval+app.Latency[a-1], cf.s0, s1)
+	y, err := segmentsAt(sq, ph, tr, ec.interval+app.Latency[a-1], cf.s0, s1)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
 	}
@@ -230,6 +228,19 @@ func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float6
 	}
 	cf.wAt = ec.interval
 	return cf.w, nil
+}
+
+// seq returns count cf.a's sequence (made on the first call).
+func (ec *eventsChain) seq(cf *eventsConfig) (*batchchain.SegmentsSeq, error) {
+	if cf.seq == nil {
+		a := cf.a
+		sq, err := batchchain.NewSegmentsSeq(ec.app.Recovery.Cost(a, a)+ec.app.Latency[a-1], cf.s0, cf.s0+len(cf.tau)-1, ec.budget)
+		if err != nil {
+			return nil, fmt.Errorf("optimal: %w", err)
+		}
+		cf.seq = sq
+	}
+	return cf.seq, nil
 }
 
 // row returns the row of X(lo + x) under a: waiting (one event or one
@@ -345,7 +356,11 @@ func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub
 	gain := max(0, t-app.Overhead[a-1]) * app.WorkRate[a-1]
 	var wb []float64
 	if !force {
-		if wb, err = ph.SegmentsBoundWindow(app.Recovery.Cost(a, a)+app.Latency[a-1], t, cf.s0, cf.s0+len(cf.tau)-1); err != nil {
+		sq, err := ec.seq(cf)
+		if err != nil {
+			return qColumn{}, err
+		}
+		if wb, err = sq.Bound(ph, t); err != nil {
 			return qColumn{}, fmt.Errorf("optimal: %w", err)
 		}
 	}
