@@ -98,6 +98,10 @@ func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.
 	if err != nil {
 		return EventsResult{}, err
 	}
+	if ec, ok := m.(*eventsChain); ok {
+		// One interval: nothing to share across intervals.
+		ec.budget = nil
+	}
 	return solveEventsAt(m, set, interval)
 }
 

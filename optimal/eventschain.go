@@ -61,8 +61,9 @@ type eventsChain struct {
 	// evaluation's rows come grouped by count).
 	last  *batchchain.Phase
 	lastA int
-	// budget bounds what the counts' sequences store (eventsSeqBudget),
-	// phases the phases kept (eventsPhaseBudget).
+	// budget bounds what the counts' sequences store (eventsSeqBudget;
+	// nil, as FixedIntervalEvents sets it, stores nothing), phases the
+	// phases kept (eventsPhaseBudget).
 	budget, phases *batchchain.Budget
 }
 
