@@ -174,6 +174,14 @@
 // weights and dot products over the window (TestSegmentsSeqMatchesColumn:
 // SegmentsColumn at each length to 1e-12 in a search's order, the same
 // bits whatever the budget, and a sequence without the recovery rejected).
+// Phase.SegmentsBoundWindow (SegmentsSeq.Bound with its bands kept) bounds
+// each entry of the window by the smaller of SegmentsBound and
+// SegmentsBoundAt at the smallest interruption rate of a band around the
+// window plus the band's escape bound, far tighter where the rate grows
+// with the spare count (TestSegmentsBoundWindow: above SegmentsColumn,
+// below SegmentsBound, and the bound at ρ_max rejected). Wait gives the
+// moves of the waiting state, no application running (docs/model.md
+// section 11), for package uwt's and package optimal's rows (TestWait).
 //
 // # Performance
 //
