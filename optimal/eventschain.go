@@ -77,7 +77,8 @@ var segmentsAt = func(sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t flo
 // eventsSeqBudget bounds the numbers that the counts' kept sequences
 // (batchchain.SegmentsSeq) store in all: 2²⁵, 256 MB; eventsPhaseBudget
 // those of the phases kept (batchchain.Phase, about (m + 1)·(3K_max + 2)
-// numbers each): 2²³, 64 MB, all the counts of N = 512.
+// numbers each; those of the counts whose columns are asked for): 2²³,
+// 64 MB, all the counts of N = 512.
 const (
 	eventsSeqBudget   = 1 << 25
 	eventsPhaseBudget = 1 << 23
@@ -191,9 +192,6 @@ func (ec *eventsChain) config(a int) (*eventsConfig, *batchchain.Phase, error) {
 	}
 	cf := &eventsConfig{a: a, s0: s0, rows: map[int][]float64{}}
 	cf.hitMin, cf.hitMax = ph.HitRates()
-	if ec.phases.Take((m + 1) * (3*len(ec.law) + 2)) {
-		cf.ph = ph
-	}
 	cf.tau = slices.Clone(ph.Solve(one)[s0 : s1+1])
 	cf.kept = slices.Clone(ph.Solve(ph.HitSum(inW, ec.lo))[s0 : s1+1])
 	ec.cfg[a] = cf
@@ -351,6 +349,11 @@ func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub
 		if ph, err = ec.phase(a); err != nil {
 			return qColumn{}, err
 		}
+	}
+	// Keep the phases of the counts whose columns are asked for (about
+	// (m + 1)·(3K_max + 2) numbers each), within the budget.
+	if cf.ph == nil && ec.phases.Take((ec.n-a+1)*(3*len(ec.law)+2)) {
+		cf.ph = ph
 	}
 	app := ec.app
 	t := ec.interval + app.Latency[a-1]
