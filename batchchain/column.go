@@ -67,21 +67,37 @@ func (ph *Phase) HitSum(h []float64, lo int) []float64 {
 // columnK is K = I + A/Λ by spare count on a band b0..b1 of them
 // (indices from b0), for products on the column: the moves out of the
 // band are left out, so that the products are those of the process
-// killed on leaving it (the whole range 0..m kills nothing).
+// killed on leaving it (the whole range 0..m kills nothing). The spare
+// events are kept by size (ks, dnS), those of no rate left out, so that
+// a product is a few loops over the band (mulAdd), as Segments'.
 type columnK struct {
-	kmax           int
-	stay, upS, dnS []float64 // 1 − out_j/Λ, up_j/Λ, dn[j,k]/Λ
+	stay, upS []float64   // 1 − out_j/Λ, up_j/Λ
+	ks        []int       // the sizes k of a spare event rate
+	dnS       [][]float64 // dnS[i][j] = dn[j, ks[i]]/Λ
 }
 
 func (ph *Phase) columnK(lam float64, b0, b1 int) *columnK {
 	kmax, nb := ph.kmax, b1-b0+1
-	ck := &columnK{kmax: kmax, stay: make([]float64, nb), upS: make([]float64, nb), dnS: make([]float64, nb*kmax)}
+	ck := &columnK{stay: make([]float64, nb), upS: make([]float64, nb)}
+	for k := 1; k <= kmax; k++ {
+		var row []float64
+		for i := k; i < nb; i++ {
+			if d := ph.dn[(b0+i)*kmax+k-1]; d > 0 {
+				if row == nil {
+					row = make([]float64, nb)
+				}
+				row[i] = d / lam
+			}
+		}
+		if row != nil {
+			ck.ks, ck.dnS = append(ck.ks, k), append(ck.dnS, row)
+		}
+	}
 	for i := range nb {
 		j := b0 + i
 		out := ph.up[j]
-		for k, d := range ph.dn[j*kmax : (j+1)*kmax] {
+		for _, d := range ph.dn[j*kmax : (j+1)*kmax] {
 			out += d
-			ck.dnS[i*kmax+k] = d / lam
 		}
 		for _, h := range ph.hit[j*kmax : (j+1)*kmax] {
 			out += h
@@ -108,20 +124,23 @@ func (ph *Phase) bandRates(b0, b1 int) (lam, hitMin float64) {
 	return lam, hitMin
 }
 
-// apply sets dst = K·z and returns max_j dst_j (z ≥ 0).
+// apply sets dst = K·z and returns max_j dst_j (z ≥ 0): in each entry
+// the stay term, then the move up, then the spare events by increasing
+// size.
 func (ck *columnK) apply(dst, z []float64) float64 {
-	m, kmax := len(z)-1, ck.kmax
+	m := len(z) - 1
+	dst = dst[:m+1]
+	for j, s := range ck.stay {
+		dst[j] = s * z[j]
+	}
+	mulAdd(dst[:m], z[1:], ck.upS[:m])
+	for i, k := range ck.ks {
+		if k <= m {
+			mulAdd(dst[k:], z[:m+1-k], ck.dnS[i][k:])
+		}
+	}
 	var top float64
-	for j := 0; j <= m; j++ {
-		v := ck.stay[j] * z[j]
-		if j < m {
-			v += ck.upS[j] * z[j+1]
-		}
-		dn := ck.dnS[j*kmax : j*kmax+min(kmax, j)]
-		for k, d := range dn {
-			v += d * z[j-k-1]
-		}
-		dst[j] = v
+	for _, v := range dst {
 		if v > top {
 			top = v
 		}
@@ -257,30 +276,16 @@ func (ph *Phase) segmentsOn(tr, t float64, b0, b1 int) ([]float64, error) {
 // (Segments.Lower), and at most expectedRel·y_b once summed: every entry
 // is within about 1e-14 of itself, as SegmentsColumn's. Otherwise, or
 // when the whole range with its closed form for flat weights costs fewer
-// operations, it is SegmentsColumn. Errors as SegmentsColumn's, and for
-// a window out of 0..m.
+// operations, it is the whole range. The sum is SegmentsSeq's (exp(A·tr)
+// applied first, to the sequence's start) without storing anything: the
+// same bits as a SegmentsSeq at t, whatever it stored. Errors as
+// SegmentsColumn's, and for a window out of 0..m.
 func (ph *Phase) SegmentsWindow(tr, t float64, s0, s1 int) ([]float64, error) {
-	if err := checkSegments(tr, t); err != nil {
-		return nil, err
-	}
-	m := ph.c.m
-	if s0 < 0 || s1 < s0 || s1 > m {
-		return nil, fmt.Errorf("batchchain: SegmentsWindow: window [%d, %d] is not within the spare counts 0..%d", s0, s1, m)
-	}
-	if b0, b1, esc, ok := ph.band(tr, t, s0, s1); ok {
-		y, err := ph.segmentsOn(tr, t, b0, b1)
-		if err != nil {
-			return nil, err
-		}
-		if y, ok = checkBand(y, esc, b0, s0, s1); ok {
-			return y, nil
-		}
-	}
-	y, err := ph.segmentsOn(tr, t, 0, m)
+	sq, err := NewSegmentsSeq(tr, s0, s1, nil)
 	if err != nil {
 		return nil, err
 	}
-	return y[s0 : s1+1], nil
+	return sq.At(ph, t)
 }
 
 // escape returns Λ·((−A)⁻¹·1_out)/(1 − q), the bound of SegmentsWindow
@@ -300,10 +305,68 @@ func (ph *Phase) escape(t float64, b0, b1 int) []float64 {
 	return x
 }
 
-// band returns the band of SegmentsWindow and its escape bound (escape),
-// ok false for the whole range.
+// bandInfo holds what SegmentsWindow needs of a band b0..b1 around a
+// window s0..s1 that does not depend on the lengths: its rates
+// (bandRates) and the window's entries of (−A)⁻¹·1_out (escape before
+// its factor).
+type bandInfo struct {
+	lam, hit float64
+	out      []float64
+}
+
+// bandsKept keeps the bandInfo of the bands around one window, within a
+// budget (nil keeps nothing).
+type bandsKept struct {
+	s0, s1 int
+	budget *Budget
+	kept   map[[2]int]*bandInfo
+}
+
+// get returns the bandInfo of b0..b1, computed (and kept if the budget
+// takes it) when it is not kept.
+func (bk *bandsKept) get(ph *Phase, b0, b1 int) *bandInfo {
+	if bi := bk.kept[[2]int{b0, b1}]; bi != nil {
+		return bi
+	}
+	bi := &bandInfo{}
+	bi.lam, bi.hit = ph.bandRates(b0, b1)
+	out := make([]float64, ph.c.m+1)
+	for j := range out {
+		if j < b0 || j > b1 {
+			out[j] = 1
+		}
+	}
+	bi.out = ph.Solve(out)[bk.s0 : bk.s1+1]
+	if bk.budget.Take(len(bi.out) + 2) {
+		if bk.kept == nil {
+			bk.kept = map[[2]int]*bandInfo{}
+		}
+		bi.out = slices.Clone(bi.out)
+		bk.kept[[2]int{b0, b1}] = bi
+	}
+	return bi
+}
+
+// escape returns the window's escape bound Λ·((−A)⁻¹·1_out)/(1 − q)
+// (Phase.escape's entries s0..s1).
+func (bi *bandInfo) escape(ph *Phase, t float64) []float64 {
+	f := ph.Rate() / -math.Expm1(-ph.hitMin*t)
+	x := slices.Clone(bi.out)
+	for j := range x {
+		x[j] *= f
+	}
+	return x
+}
+
+// band returns the band of SegmentsWindow and its escape bound over the
+// window (escape's entries s0..s1), ok false for the whole range.
 func (ph *Phase) band(tr, t float64, s0, s1 int) (b0, b1 int, esc []float64, ok bool) {
-	m := ph.c.m
+	return ph.bandOf(tr, t, &bandsKept{s0: s0, s1: s1})
+}
+
+// bandOf is band with the bands' interval-free parts from bk.
+func (ph *Phase) bandOf(tr, t float64, bk *bandsKept) (b0, b1 int, esc []float64, ok bool) {
+	m, s0, s1 := ph.c.m, bk.s0, bk.s1
 	q := math.Exp(-ph.hitMax * t)
 	lower := math.Exp(-ph.hitMax*tr) * q / (1 - q)
 	// Operations of the whole range with its closed form, at most.
@@ -314,23 +377,24 @@ func (ph *Phase) band(tr, t float64, s0, s1 int) (b0, b1 int, esc []float64, ok 
 		if b0 == 0 && b1 == m {
 			return 0, 0, nil, false
 		}
-		if blam, bhit := ph.bandRates(b0, b1); float64(b1-b0+1)*blam/bhit*32.3 >= fullOps {
+		bi := bk.get(ph, b0, b1)
+		if float64(b1-b0+1)*bi.lam/bi.hit*32.3 >= fullOps {
 			return 0, 0, nil, false
 		}
-		esc := ph.escape(t, b0, b1)
-		if slices.Max(esc[s0:s1+1]) <= expectedRel/2*lower {
+		esc := bi.escape(ph, t)
+		if slices.Max(esc) <= expectedRel/2*lower {
 			return b0, b1, esc, true
 		}
 	}
 }
 
 // checkBand returns the window of the band's sums y (entry i for b0 + i)
-// and whether the escape bound esc (escape, over the spare counts 0..m)
-// holds against them.
+// and whether the escape bound esc (over the window s0..s1) holds
+// against them.
 func checkBand(y, esc []float64, b0, s0, s1 int) ([]float64, bool) {
 	win := y[s0-b0 : s1-b0+1]
 	for i, v := range win {
-		if !(esc[s0+i] <= expectedRel*v) {
+		if !(esc[i] <= expectedRel*v) {
 			return nil, false
 		}
 	}
@@ -353,6 +417,50 @@ func (ph *Phase) SegmentsBound(tr, t float64) float64 {
 func SegmentsBoundAt(hitMin, tr, t float64) float64 {
 	x := hitMin * t
 	return math.Exp(-hitMin*tr) * math.Exp(-x) / -math.Expm1(-x)
+}
+
+// SegmentsBoundWindow returns an upper bound on each entry of
+// SegmentsColumn(tr, t)[s0 : s1+1] (0 ≤ s0 ≤ s1 ≤ m), tighter than
+// SegmentsBound where the interruption rate grows with the spare count:
+// on a band b0..b1 around the window, the process killed on leaving it
+// is interrupted at a rate of at least ρ_b, the smallest over the band,
+// so its sum is at most SegmentsBoundAt(ρ_b, tr, t), and the segments
+// lost to the killing at most the escape bound of SegmentsWindow,
+// Λ·((−A)⁻¹·1_out)(s)/(1 − q). Entry s is the smallest of SegmentsBound
+// and those sums over the bands of the window widened by its width and
+// twice it (a Solve each). It returns an error for times SegmentsColumn
+// refuses or a window out of 0..m.
+func (ph *Phase) SegmentsBoundWindow(tr, t float64, s0, s1 int) ([]float64, error) {
+	if err := checkSegments(tr, t); err != nil {
+		return nil, err
+	}
+	if s0 < 0 || s1 < s0 || s1 > ph.c.m {
+		return nil, fmt.Errorf("batchchain: SegmentsBoundWindow: window [%d, %d] is not within the spare counts 0..%d", s0, s1, ph.c.m)
+	}
+	return ph.boundOf(tr, t, &bandsKept{s0: s0, s1: s1}), nil
+}
+
+// boundOf is SegmentsBoundWindow with the bands' interval-free parts
+// from bk.
+func (ph *Phase) boundOf(tr, t float64, bk *bandsKept) []float64 {
+	m, s0, s1 := ph.c.m, bk.s0, bk.s1
+	ub := make([]float64, s1-s0+1)
+	all := ph.SegmentsBound(tr, t)
+	for i := range ub {
+		ub[i] = all
+	}
+	for _, f := range []int{1, 2} {
+		b0, b1 := max(s0-f*(s1-s0+1), 0), min(s1+f*(s1-s0+1), m)
+		if b0 == 0 && b1 == m {
+			break
+		}
+		bi := bk.get(ph, b0, b1)
+		in := SegmentsBoundAt(bi.hit, tr, t)
+		for i, e := range bi.escape(ph, t) {
+			ub[i] = math.Min(ub[i], in+e)
+		}
+	}
+	return ub
 }
 
 // HitRates returns ρ_min and ρ_max, the smallest and largest rates of

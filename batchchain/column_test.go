@@ -262,7 +262,7 @@ func TestSegmentsWindowEscapeBound(t *testing.T) {
 				}
 				worst = max(worst, d/y)
 			}
-			_, ok := checkBand(yb, esc, b0, s0, s1)
+			_, ok := checkBand(yb, esc[s0:s1+1], b0, s0, s1)
 			if margin == 1 && (worst <= 1e-10 || ok) {
 				t.Errorf("n=%d a=%d margin=1: band loses %.3g of y, checkBand %v: the power check fails", tc.n, tc.a, worst, ok)
 			}
@@ -281,5 +281,62 @@ func TestSegmentsWindowErrors(t *testing.T) {
 		if _, err := ph.SegmentsWindow(tc.tr, tc.t, tc.s0, tc.s1); err == nil {
 			t.Errorf("tr=%v t=%v window [%d, %d]: no error", tc.tr, tc.t, tc.s0, tc.s1)
 		}
+	}
+}
+
+// TestSegmentsBoundWindow: the window's bound is at least SegmentsColumn
+// (the exact sums, checked against dense exponentials above) in every
+// entry, to the rounding of SegmentsColumn's sum (the tolerance of
+// TestSegmentsWindowMatchesColumn: with sizes [1] the bound is the exact
+// value), and at most SegmentsBound, for
+// segments from 1/100 to 20 times the mean time to an interruption and
+// recoveries of 0 and 0.3 of it; with events whose interruption rate
+// grows with the spare count it is below SegmentsBound by more than a
+// tenth somewhere (else it would be pointless). The power check: the
+// same comparison rejects the bound of the band's rate alone taken for
+// the whole range, SegmentsBoundAt(ρ_max, ·), which is a lower bound.
+func TestSegmentsBoundWindow(t *testing.T) {
+	for _, tc := range windowCases {
+		ph, s0, s1 := windowOf(t, tc.n, tc.a, tc.sizes)
+		rho := ph.hitMin
+		tol := 3e-14 + 32.3*ph.Rate()/ph.hitMin*1e-16
+		tighter, rejected := false, false
+		for _, tt := range []float64{1e-2 / rho, 0.3 / rho, 1 / rho, 20 / rho} {
+			for _, tr := range []float64{0, 0.3 / rho} {
+				ub, err := ph.SegmentsBoundWindow(tr, tt, s0, s1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				y, err := ph.SegmentsColumn(tr, tt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				all := ph.SegmentsBound(tr, tt)
+				wrong := SegmentsBoundAt(ph.hitMax, tr, tt)
+				for i, b := range ub {
+					v := y[s0+i]
+					if !(v <= b*(1+tol)) || b > all {
+						t.Errorf("n=%d a=%d t=%.3g tr=%.3g: y[%d] = %.17g, bound %.17g, SegmentsBound %.17g", tc.n, tc.a, tt, tr, s0+i, v, b, all)
+					}
+					tighter = tighter || b < 0.9*all
+					rejected = rejected || v > wrong*(1+tol)
+				}
+			}
+		}
+		if len(tc.sizes) > 1 && !tighter {
+			t.Errorf("n=%d a=%d: the window's bound is nowhere below 0.9 SegmentsBound", tc.n, tc.a)
+		}
+		if len(tc.sizes) > 1 && !rejected {
+			t.Errorf("n=%d a=%d: the bound at ρ_max passes: the power check fails", tc.n, tc.a)
+		}
+	}
+	ph, _, _ := windowOf(t, 60, 2, []float64{1})
+	for _, w := range [][2]int{{-1, 3}, {4, 3}, {0, 59}} {
+		if _, err := ph.SegmentsBoundWindow(0, 1, w[0], w[1]); err == nil {
+			t.Errorf("window %v: no error", w)
+		}
+	}
+	if _, err := ph.SegmentsBoundWindow(0, 0, 0, 3); err == nil {
+		t.Error("t = 0: no error")
 	}
 }

@@ -175,7 +175,23 @@
 // counts and Λ/ρ_min 802 instead of 4773 (TestSegmentsWindowMatchesColumn:
 // SegmentsColumn to 3e-14 plus the rounding of the longer sum;
 // TestSegmentsWindowEscapeBound: the loss is within the bound, and a band
-// too narrow loses more than 1e-10 and is refused).
+// too narrow loses more than 1e-10 and is refused). SegmentsSeq is that
+// window at many segment lengths: exp(A·t_R) commutes with K, so the
+// sequence Kⁿ·exp(A·t_R)·1 (and, on the whole range, Kⁿ·(−A)⁻¹·exp(A·t_R)·1
+// for the closed form of the flat weights) is independent of t; its
+// window's entries are kept within a Budget of stored numbers shared by
+// the sequences of a solver, so that each further length costs its
+// weights and dot products over the window (TestSegmentsSeqMatchesColumn:
+// SegmentsColumn at each length to 1e-12 in a search's order, the same
+// bits whatever the budget, and a sequence without the recovery rejected).
+// Phase.SegmentsBoundWindow (SegmentsSeq.Bound with its bands kept) bounds
+// each entry of the window by the smaller of SegmentsBound and
+// SegmentsBoundAt at the smallest interruption rate of a band around the
+// window plus the band's escape bound, far tighter where the rate grows
+// with the spare count (TestSegmentsBoundWindow: above SegmentsColumn,
+// below SegmentsBound, and the bound at ρ_max rejected). Wait gives the
+// moves of the waiting state, no application running (docs/model.md
+// section 11), for package uwt's and package optimal's rows (TestWait).
 //
 // # Performance
 //

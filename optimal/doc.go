@@ -292,9 +292,12 @@
 // forms of package batchchain (Phase.Solve, HitSum, SegmentsColumn):
 // τ and the window's mass once per count, the exit values and rewards
 // per improvement (SegmentsWindow: on a band of spare counts around the
-// window, within the tolerance of SegmentsColumn), the counts on
-// internal/pool, those whose bound on w cannot beat the current action
-// skipped (exact: no result changes); SingleIntervalEvents's scan leaves
+// window, within the tolerance of SegmentsColumn; its interval-free
+// sequence kept per count across the intervals by batchchain.SegmentsSeq
+// within a budget of 2²⁵ numbers, the phases within 2²³, neither changing
+// a bit of the results), the counts on internal/pool, those whose bound
+// on w (SegmentsBoundWindow) cannot beat the current action skipped
+// (exact: no result changes); SingleIntervalEvents's scan leaves
 // out the intervals whose upper bound on g*(I) (eventsChain.intervalBound:
 // g ≤ max w/τ) is below the best g* found, with the result of the whole
 // scan (TestIntervalBound, TestScanPrunedMatchesFull: the same bits, fewer

@@ -98,6 +98,10 @@ func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.
 	if err != nil {
 		return EventsResult{}, err
 	}
+	if ec, ok := m.(*eventsChain); ok {
+		// One interval: nothing to share across intervals.
+		ec.budget = nil
+	}
 	return solveEventsAt(m, set, interval)
 }
 
@@ -413,19 +417,10 @@ func (pr *eventsProcess) rowPN(p, n, a int, dst *sparseRow) (w, tau float64, err
 	dst.reset()
 	defer func() { slices.Sort(dst.idx) }()
 	if a == 0 {
-		loss := batchchain.Loss(pr.normSizes(), max(n, 1))
-		fail := float64(n) * pr.eventRate
-		rep := float64(pr.n-n) * pr.theta
-		tot := fail + rep
-		if n > 0 {
-			for k, q := range loss {
-				dst.add(pr.index(p, n-k-1), fail*q/tot)
-			}
-		}
-		if n < pr.n {
-			dst.add(pr.index(p, n+1), rep/tot)
-		}
-		return 0, 1 / tot, nil
+		tau := batchchain.Wait(pr.normSizes(), n, pr.n, pr.eventRate, pr.theta, func(next int, q float64) {
+			dst.add(pr.index(p, next), q)
+		})
+		return 0, tau, nil
 	}
 	b, err := pr.block(pr.key(p), a)
 	if err != nil {

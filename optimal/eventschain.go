@@ -38,9 +38,13 @@ const MaxEventsChainProcessors = 4096
 // takes every count a at once by these column forms, and skips the
 // counts whose bound on w cannot beat the current action in any state:
 // w ≤ ω(a)·max(0, I + L − C)/(I + L)·τ (the committed segments last at
-// most the phase) and w ≤ ω(a)·max(0, I + L − C)·SegmentsBound (every
-// spare count is interrupted at a rate of at least ρ_min). The bounds
-// and the test are exact, so skipping changes no result.
+// most the phase) and w ≤ ω(a)·max(0, I + L − C)·SegmentsBoundWindow
+// (every spare count is interrupted at a rate of at least ρ_min, every
+// one of a band around the window at least that band's smallest rate,
+// and the band's escapes lose a bounded number of segments). The bounds
+// and the test are exact, so skipping changes no result. The rewards'
+// interval-free sequence is kept per count (batchchain.SegmentsSeq),
+// within eventsSeqBudget stored numbers for all counts.
 type eventsChain struct {
 	n, lo, hi     int
 	app           *scenario.Application
@@ -51,18 +55,34 @@ type eventsChain struct {
 	workers       int
 	interval      float64
 	cfg           []*eventsConfig // by count a; nil until needed
-	// hits holds ρ_min and ρ_max of each count's up phase (intervalBound;
-	// nil until needed).
-	hits [][2]float64
+	// bounded is set once intervalBound has built every count's columns.
+	bounded bool
 	// last is the phase of the count lastA of the last row built (the
 	// evaluation's rows come grouped by count).
 	last  *batchchain.Phase
 	lastA int
+	// budget bounds what the counts' sequences store (eventsSeqBudget;
+	// nil, as FixedIntervalEvents sets it, stores nothing), phases the
+	// phases kept (eventsPhaseBudget).
+	budget, phases *batchchain.Budget
 }
 
-// segmentsWindow is batchchain.Phase.SegmentsWindow; the tests replace
-// it by the window of SegmentsColumn, the oracle of the band.
-var segmentsWindow = (*batchchain.Phase).SegmentsWindow
+// segmentsAt is SegmentsWindow(tr, t, s0, s1) of ph by the count's kept
+// sequence sq (batchchain.SegmentsSeq.At); the tests replace it by the
+// window of SegmentsColumn, the oracle of the band and of the sequence.
+var segmentsAt = func(sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t float64, _, _ int) ([]float64, error) {
+	return sq.At(ph, t)
+}
+
+// eventsSeqBudget bounds the numbers that the counts' kept sequences
+// (batchchain.SegmentsSeq) store in all: 2²⁵, 256 MB; eventsPhaseBudget
+// those of the phases kept (batchchain.Phase, about (m + 1)·(3K_max + 2)
+// numbers each; those of the counts whose columns are asked for): 2²³,
+// 64 MB, all the counts of N = 512.
+const (
+	eventsSeqBudget   = 1 << 25
+	eventsPhaseBudget = 1 << 23
+)
 
 // eventsConfig holds the columns of one count a over the window's spare
 // counts s = s0 .. s0 + len(tau) − 1 (the states n = a + s).
@@ -73,6 +93,11 @@ type eventsConfig struct {
 	rows  map[int][]float64
 	w     []float64 // rewards at the interval wAt
 	wAt   float64
+	// hitMin and hitMax are ρ_min and ρ_max of the up phase
+	// (batchchain.Phase.HitRates).
+	hitMin, hitMax float64
+	seq            *batchchain.SegmentsSeq // the interval-free part of w
+	ph             *batchchain.Phase       // the phase, if kept (eventsPhaseBudget)
 }
 
 // newEventsChain bounds N and builds the window.
@@ -88,7 +113,8 @@ func newEventsChain(ctx context.Context, sys scenario.System, app scenario.Appli
 		law, rate = sys.FailureEvents.Law(), sys.EventRate()
 	}
 	ec := &eventsChain{n: n, hi: n, app: &sc.Application, lambda: sys.Lambda(), theta: sys.Theta(), law: law, rate: rate,
-		ctx: ctx, workers: set.Workers, cfg: make([]*eventsConfig, n+1)}
+		ctx: ctx, workers: set.Workers, cfg: make([]*eventsConfig, n+1), budget: batchchain.NewBudget(eventsSeqBudget),
+		phases: batchchain.NewBudget(eventsPhaseBudget)}
 	if !set.Full {
 		if ec.lo, ec.hi, _, err = decision.EventsWindow(n, ec.lambda, ec.theta, law, set.Tol); err != nil {
 			return nil, fmt.Errorf("optimal: %w", err)
@@ -144,11 +170,11 @@ func (ec *eventsChain) phase(a int) (*batchchain.Phase, error) {
 	return ph, nil
 }
 
-// config returns the columns of count a, with the phase when it had to
-// build it (nil otherwise).
+// config returns the columns of count a, with the phase when it is kept
+// or had to be built (nil otherwise).
 func (ec *eventsChain) config(a int) (*eventsConfig, *batchchain.Phase, error) {
 	if cf := ec.cfg[a]; cf != nil {
-		return cf, nil, nil
+		return cf, cf.ph, nil
 	}
 	ph, err := ec.phase(a)
 	if err != nil {
@@ -165,6 +191,7 @@ func (ec *eventsChain) config(a int) (*eventsConfig, *batchchain.Phase, error) {
 		inW[i] = 1
 	}
 	cf := &eventsConfig{a: a, s0: s0, rows: map[int][]float64{}}
+	cf.hitMin, cf.hitMax = ph.HitRates()
 	cf.tau = slices.Clone(ph.Solve(one)[s0 : s1+1])
 	cf.kept = slices.Clone(ph.Solve(ph.HitSum(inW, ec.lo))[s0 : s1+1])
 	ec.cfg[a] = cf
@@ -184,7 +211,12 @@ func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float6
 		}
 	}
 	app := ec.app
-	y, err := segmentsWindow(ph, app.Recovery.Cost(a, a)+app.Latency[a-1], ec.interval+app.Latency[a-1], cf.s0, cf.s0+len(cf.tau)-1)
+	tr, s1 := app.Recovery.Cost(a, a)+app.Latency[a-1], cf.s0+len(cf.tau)-1
+	sq, err := ec.seq(cf)
+	if err != nil {
+		return nil, err
+	}
+	y, err := segmentsAt(sq, ph, tr, ec.interval+app.Latency[a-1], cf.s0, s1)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
 	}
@@ -195,6 +227,19 @@ func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float6
 	}
 	cf.wAt = ec.interval
 	return cf.w, nil
+}
+
+// seq returns count cf.a's sequence (made on the first call).
+func (ec *eventsChain) seq(cf *eventsConfig) (*batchchain.SegmentsSeq, error) {
+	if cf.seq == nil {
+		a := cf.a
+		sq, err := batchchain.NewSegmentsSeq(ec.app.Recovery.Cost(a, a)+ec.app.Latency[a-1], cf.s0, cf.s0+len(cf.tau)-1, ec.budget)
+		if err != nil {
+			return nil, fmt.Errorf("optimal: %w", err)
+		}
+		cf.seq = sq
+	}
+	return cf.seq, nil
 }
 
 // row returns the row of X(lo + x) under a: waiting (one event or one
@@ -259,25 +304,17 @@ func (ec *eventsChain) row(x, a int, dst *sparseRow) (w, tau float64, err error)
 // section 11: min(K, n) down or one repair), renormalised over the
 // window, and returns its sojourn.
 func (ec *eventsChain) waitRow(n int, dst *sparseRow) float64 {
-	fail, rep := float64(n)*ec.rate, float64(ec.n-n)*ec.theta
-	tot := fail + rep
 	kept := 0.0
-	if n > 0 {
-		for k, q := range batchchain.Loss(ec.law, n) {
-			if to := n - k - 1; to >= ec.lo && q > 0 {
-				dst.add(to-ec.lo, fail*q/tot)
-				kept += fail * q / tot
-			}
+	tau := batchchain.Wait(ec.law, n, ec.n, ec.rate, ec.theta, func(next int, p float64) {
+		if next > n && next <= ec.hi || next < n && next >= ec.lo && p > 0 {
+			dst.add(next-ec.lo, p)
+			kept += p
 		}
-	}
-	if n < ec.hi {
-		dst.add(n+1-ec.lo, rep/tot)
-		kept += rep / tot
-	}
+	})
 	for _, y := range dst.idx {
 		dst.val[y] /= kept
 	}
-	return 1 / tot
+	return tau
 }
 
 // table returns act as a vector on 1..N: outside the window the action of
@@ -313,10 +350,24 @@ func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub
 			return qColumn{}, err
 		}
 	}
+	// Keep the phases of the counts whose columns are asked for (about
+	// (m + 1)·(3K_max + 2) numbers each), within the budget.
+	if cf.ph == nil && ec.phases.Take((ec.n-a+1)*(3*len(ec.law)+2)) {
+		cf.ph = ph
+	}
 	app := ec.app
 	t := ec.interval + app.Latency[a-1]
 	gain := max(0, t-app.Overhead[a-1]) * app.WorkRate[a-1]
-	wmax := gain * ph.SegmentsBound(app.Recovery.Cost(a, a)+app.Latency[a-1], t)
+	var wb []float64
+	if !force {
+		sq, err := ec.seq(cf)
+		if err != nil {
+			return qColumn{}, err
+		}
+		if wb, err = sq.Bound(ph, t); err != nil {
+			return qColumn{}, fmt.Errorf("optimal: %w", err)
+		}
+	}
 	ph0 := ph.Solve(ph.HitSum(h, ec.lo))
 	q := make([]float64, len(cf.tau))
 	need := force
@@ -326,7 +377,7 @@ func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub
 			continue
 		}
 		q[i] = -g*tau + ph0[cf.s0+i]/cf.kept[i]
-		if !need && !skip(a+cf.s0+i, min(gain/t*tau, wmax)+q[i]) {
+		if !need && !skip(a+cf.s0+i, gain*min(tau/t, wb[i])+q[i]) {
 			need = true
 		}
 	}
@@ -446,36 +497,34 @@ func (ec *eventsChain) choose(act []int, cur []float64, cols []qColumn, g float6
 //
 //	g*(I) ≤ max_a ω(a)·max(0, t − C(a))·min(1/t, ρ_max·SegmentsBound).
 //
-// The rates ρ_min, ρ_max of every count are computed on the first call
-// (a phase per count, kept as two numbers).
+// The rates ρ_min, ρ_max of every count come from its columns (config,
+// built for every count on the first call, on internal/pool, and kept for
+// the improvements).
 func (ec *eventsChain) intervalBound(interval float64) (float64, error) {
 	app := ec.app
-	if ec.hits == nil {
-		hits := make([][2]float64, ec.hi+1)
-		for a := 1; a <= ec.hi; a++ {
-			if err := ec.ctx.Err(); err != nil {
-				return 0, err
+	if !ec.bounded {
+		err := pool.Map(ec.ctx, ec.hi, ec.workers, func(_ context.Context, i int) (struct{}, error) {
+			if app.WorkRate[i] <= 0 {
+				return struct{}{}, nil
 			}
-			if app.WorkRate[a-1] > 0 {
-				ph, err := ec.phase(a)
-				if err != nil {
-					return 0, err
-				}
-				hits[a][0], hits[a][1] = ph.HitRates()
-			}
+			_, _, err := ec.config(i + 1)
+			return struct{}{}, err
+		}, nil)
+		if err != nil {
+			return 0, err
 		}
-		ec.hits = hits
+		ec.bounded = true
 	}
 	var ub float64
 	for a := 1; a <= ec.hi; a++ {
 		if app.WorkRate[a-1] <= 0 {
 			continue
 		}
-		lo, hi := ec.hits[a][0], ec.hits[a][1]
+		cf := ec.cfg[a]
 		t := interval + app.Latency[a-1]
 		gain := app.WorkRate[a-1] * max(0, t-app.Overhead[a-1])
-		sb := batchchain.SegmentsBoundAt(lo, app.Recovery.Cost(a, a)+app.Latency[a-1], t)
-		ub = math.Max(ub, gain*math.Min(1/t, hi*sb))
+		sb := batchchain.SegmentsBoundAt(cf.hitMin, app.Recovery.Cost(a, a)+app.Latency[a-1], t)
+		ub = math.Max(ub, gain*math.Min(1/t, cf.hitMax*sb))
 	}
 	return ub, nil
 }

@@ -304,20 +304,11 @@ func (ev *eventRewards) at(m *Model, res Result, interval float64) (Result, erro
 // takes down min(K, k) processors (to k − min(K, k)) or one repair
 // completes (to k + 1), whichever comes first (docs/model.md, section 11).
 func (m *Model) assembleBatchDown(asm *assembly, i int, st State) {
-	k, n := st.N, m.sk.n
-	fail, repair := float64(k)*m.events.rate, float64(n-k)*m.theta
-	total := fail + repair
-	asm.tau[i] = 1 / total
-	if k > 0 {
-		for x, q := range batchchain.Loss(m.events.sizes, k) {
-			if p := fail * q / total; p > 0 {
-				asm.add(i, m.sk.target(m.sk.decision(m, st.P, k-x-1)), p)
-			}
+	asm.tau[i] = batchchain.Wait(m.events.sizes, st.N, m.sk.n, m.events.rate, m.theta, func(next int, p float64) {
+		if p > 0 {
+			asm.add(i, m.sk.target(m.sk.decision(m, st.P, next)), p)
 		}
-	}
-	if repair > 0 {
-		asm.add(i, m.sk.target(m.sk.decision(m, st.P, k+1)), repair/total)
-	}
+	})
 }
 
 // assembleBatchSegment adds the row of an up or recovery state from row s

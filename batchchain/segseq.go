@@ -1,0 +1,320 @@
+package batchchain
+
+import (
+	"fmt"
+	"slices"
+	"sync/atomic"
+)
+
+// SegmentsSeq is SegmentsWindow for one window s0..s1 of spare counts
+// and one recovery length tr at many segment lengths t, with the
+// interval-free part computed once. exp(A·tr) is a function of A as K
+// is, so the two commute, and
+//
+//	y = exp(A·tr)·Σ_n c_n(Λt)·Kⁿ·1 = Σ_n c_n(Λt)·Kⁿ·v,   v = exp(A·tr)·1:
+//
+// the sequence z_n = Kⁿ·v (on the band of SegmentsWindow, the process
+// killed on leaving it) does not depend on t, nor, on the whole range,
+// ζ_n = Kⁿ·(−A)⁻¹·v, whose window Σ_{k≥n} z_k = Λ·ζ_n closes the sum once
+// the weights are flat (c_k = 1/(Λt) for k ≥ n). The window's entries of
+// z_n and ζ_n and ‖z_n‖_∞ are kept as far as a call needed them, within
+// a Budget of stored numbers (beyond it the sequence is carried on
+// without storing, the same products in the same order): a further
+// length then costs its weights and W dot products per term, W the
+// window's width, instead of products with K over the band. The sum over
+// n stops on SegmentsColumn's ladder, with the bound on the rest,
+// ‖z_N‖_∞·(1/(Λt) + 1/√(2π(N+1)))·r/(1 − r) (K·z ≤ r·‖z‖_∞ for z ≥ 0,
+// and 0 ≤ v ≤ 1), at most 1e-14 of the smallest entry of the window's sum
+// so far; the band, its escape bound and the fallback to the whole range
+// are SegmentsWindow's and depend on t alone. The result depends on t
+// only, not on earlier calls or on the budget. A SegmentsSeq is not safe
+// for concurrent use; it keeps the sequences of at most two bands (the
+// last used), not the Phase.
+type SegmentsSeq struct {
+	tr     float64
+	s0, s1 int
+	budget *Budget
+	seqs   []*colSeq
+	bands  bandsKept
+}
+
+// Budget bounds the numbers that the SegmentsSeqs sharing it store (the
+// windows' entries of their sequences). It is safe for concurrent use;
+// which sequences get stored then depends on the order of the calls, the
+// results do not.
+type Budget struct{ left atomic.Int64 }
+
+// NewBudget returns a budget of n stored numbers (8n bytes).
+func NewBudget(n int64) *Budget {
+	b := &Budget{}
+	b.left.Store(n)
+	return b
+}
+
+// Take takes n numbers from the budget and reports whether there were
+// that many left (if not, it takes none). A nil budget has none.
+func (b *Budget) Take(n int) bool {
+	if b == nil {
+		return false
+	}
+	if b.left.Add(-int64(n)) >= 0 {
+		return true
+	}
+	b.left.Add(int64(n))
+	return false
+}
+
+func (b *Budget) give(n int) {
+	if b != nil {
+		b.left.Add(int64(n))
+	}
+}
+
+// colSeq is the sequence of one band b0..b1 (the whole range: full):
+// rows holds the window's z_n (and ζ_n after it when full) for
+// n < len(zmax), rowChunk rows per slice (so that growing copies
+// nothing), z and zeta the band's vectors at n = len(zmax).
+type colSeq struct {
+	b0, b1  int
+	full    bool
+	lam, r  float64
+	ck      *columnK
+	rows    [][]float64
+	zmax    []float64
+	z, zeta []float64
+	next    []float64 // scratch of z's products
+	nextZ   []float64 // scratch of zeta's products
+	stored  int       // numbers taken from the budget
+	closed  bool
+}
+
+// NewSegmentsSeq returns the sequence of SegmentsWindow(tr, ·, s0, s1)
+// of a phase (the one passed to At), storing within budget (nil stores
+// nothing). It returns an error for tr not finite and non-negative or a
+// window that is not 0 ≤ s0 ≤ s1.
+func NewSegmentsSeq(tr float64, s0, s1 int, budget *Budget) (*SegmentsSeq, error) {
+	if err := checkTime("tr", tr); err != nil {
+		return nil, err
+	}
+	if s0 < 0 || s1 < s0 {
+		return nil, fmt.Errorf("batchchain: SegmentsSeq: window [%d, %d] is not a range of spare counts", s0, s1)
+	}
+	return &SegmentsSeq{tr: tr, s0: s0, s1: s1, budget: budget, bands: bandsKept{s0: s0, s1: s1, budget: budget}}, nil
+}
+
+// At returns SegmentsWindow(tr, t, s0, s1) of ph from the kept
+// sequence, extending it as needed. ph must be the phase of the
+// sequence's first call (the same chain); the sequence of another is not
+// detected. Errors as SegmentsWindow's.
+func (sq *SegmentsSeq) At(ph *Phase, t float64) ([]float64, error) {
+	if err := checkSegments(sq.tr, t); err != nil {
+		return nil, err
+	}
+	m := ph.c.m
+	if sq.s1 > m {
+		return nil, fmt.Errorf("batchchain: SegmentsWindow: window [%d, %d] is not within the spare counts 0..%d", sq.s0, sq.s1, m)
+	}
+	if b0, b1, esc, ok := ph.bandOf(sq.tr, t, &sq.bands); ok {
+		y, err := sq.sum(sq.seq(ph, b0, b1), t)
+		if err != nil {
+			return nil, err
+		}
+		if y, ok = checkBand(y, esc, sq.s0, sq.s0, sq.s1); ok {
+			return y, nil
+		}
+	}
+	return sq.sum(sq.seq(ph, 0, m), t)
+}
+
+// Bound returns SegmentsBoundWindow(tr, t, s0, s1) of ph, with the
+// interval-free parts of its bands (their rates and escape columns)
+// kept within the budget, as those of At's bands. Errors as
+// SegmentsBoundWindow's.
+func (sq *SegmentsSeq) Bound(ph *Phase, t float64) ([]float64, error) {
+	if err := checkSegments(sq.tr, t); err != nil {
+		return nil, err
+	}
+	if sq.s1 > ph.c.m {
+		return nil, fmt.Errorf("batchchain: SegmentsBoundWindow: window [%d, %d] is not within the spare counts 0..%d", sq.s0, sq.s1, ph.c.m)
+	}
+	return ph.boundOf(sq.tr, t, &sq.bands), nil
+}
+
+// seq returns the sequence of the band b0..b1, made (and the oldest of
+// two dropped) if it is not kept.
+func (sq *SegmentsSeq) seq(ph *Phase, b0, b1 int) *colSeq {
+	for _, cs := range sq.seqs {
+		if cs.b0 == b0 && cs.b1 == b1 {
+			return cs
+		}
+	}
+	if len(sq.seqs) == 2 {
+		sq.budget.give(sq.seqs[0].stored)
+		sq.seqs = slices.Delete(sq.seqs, 0, 1)
+	}
+	cs := ph.newColSeq(sq.tr, b0, b1)
+	sq.seqs = append(sq.seqs, cs)
+	return cs
+}
+
+// newColSeq starts the sequence on b0..b1: z_0 = v = exp(A_b·tr)·1 by
+// uniformization (Poisson(Λ·tr) weights cut at 2⁻⁶⁰, as SegmentsColumn),
+// ζ_0 = (−A)⁻¹·v on the whole range.
+func (ph *Phase) newColSeq(tr float64, b0, b1 int) *colSeq {
+	full := b0 == 0 && b1 == ph.c.m
+	lam, hitMin := ph.Rate(), ph.hitMin
+	if !full {
+		lam, hitMin = ph.bandRates(b0, b1)
+	}
+	nb := b1 - b0 + 1
+	cs := &colSeq{b0: b0, b1: b1, full: full, lam: lam, r: 1 - hitMin/lam, ck: ph.columnK(lam, b0, b1),
+		next: make([]float64, nb)}
+	one := make([]float64, nb)
+	for j := range one {
+		one[j] = 1
+	}
+	cs.z = one
+	if tr > 0 {
+		pw, left, right := poisson(lam*tr, 0x1p-60)
+		v := make([]float64, nb)
+		for n := 0; n <= right; n++ {
+			if n >= left {
+				c := pw[n-left]
+				for j, x := range one {
+					v[j] += c * x
+				}
+			}
+			cs.ck.apply(cs.next, one)
+			one, cs.next = cs.next, one
+		}
+		cs.z = v
+	}
+	if full {
+		cs.zeta = ph.Solve(cs.z)
+	}
+	return cs
+}
+
+// rowChunk is the number of rows of a colSeq per slice.
+const rowChunk = 64
+
+// cursor walks a sequence from n = 0: the stored rows, then the
+// sequence's own vectors while the budget takes the new rows (stored),
+// then private copies of them.
+type cursor struct {
+	cs                      *colSeq
+	w0, w1                  int // the window within the band
+	z, zeta, next, nextZeta []float64
+	zmax                    float64
+	private                 bool
+}
+
+// at returns the window's z_n and ζ_n (nil off the whole range) and
+// ‖z_n‖_∞, n one more than the last call's (from 0).
+func (cu *cursor) at(n int, budget *Budget) (z, zeta []float64, zmax float64) {
+	cs := cu.cs
+	win := cu.w1 - cu.w0 + 1
+	stride := win
+	if cs.full {
+		stride = 2 * win
+	}
+	if !cu.private && n == len(cs.zmax) && !cs.closed {
+		if budget.Take(stride + 1) {
+			cs.stored += stride + 1
+			if n%rowChunk == 0 {
+				cs.rows = append(cs.rows, make([]float64, 0, rowChunk*stride))
+			}
+			ch := &cs.rows[n/rowChunk]
+			*ch = append(*ch, cs.z[cu.w0:cu.w1+1]...)
+			if cs.full {
+				*ch = append(*ch, cs.zeta[cu.w0:cu.w1+1]...)
+			}
+			cs.zmax = append(cs.zmax, maxOf(cs.z))
+			cs.advance()
+		} else {
+			cs.closed = true
+		}
+	}
+	if !cu.private && n < len(cs.zmax) {
+		k := n % rowChunk * stride
+		row := cs.rows[n/rowChunk][k : k+stride]
+		if cs.full {
+			return row[:win], row[win:], cs.zmax[n]
+		}
+		return row, nil, cs.zmax[n]
+	}
+	if !cu.private {
+		cu.private = true
+		cu.z = slices.Clone(cs.z)
+		cu.next = make([]float64, len(cu.z))
+		if cs.full {
+			cu.zeta, cu.nextZeta = slices.Clone(cs.zeta), make([]float64, len(cu.z))
+		}
+		cu.zmax = maxOf(cu.z)
+	} else {
+		cu.zmax = cs.ck.apply(cu.next, cu.z)
+		cu.z, cu.next = cu.next, cu.z
+		if cs.full {
+			cs.ck.apply(cu.nextZeta, cu.zeta)
+			cu.zeta, cu.nextZeta = cu.nextZeta, cu.zeta
+		}
+	}
+	if cs.full {
+		return cu.z[cu.w0 : cu.w1+1], cu.zeta[cu.w0 : cu.w1+1], cu.zmax
+	}
+	return cu.z[cu.w0 : cu.w1+1], nil, cu.zmax
+}
+
+// advance replaces the sequence's vectors z, zeta by K·z, K·zeta.
+func (cs *colSeq) advance() {
+	cs.ck.apply(cs.next, cs.z)
+	cs.z, cs.next = cs.next, cs.z
+	if cs.zeta != nil {
+		if cs.nextZ == nil {
+			cs.nextZ = make([]float64, len(cs.zeta))
+		}
+		cs.ck.apply(cs.nextZ, cs.zeta)
+		cs.zeta, cs.nextZ = cs.nextZ, cs.zeta
+	}
+}
+
+func maxOf(z []float64) float64 {
+	var top float64
+	for _, v := range z {
+		top = max(top, v)
+	}
+	return top
+}
+
+// sum returns the window's Σ_n c_n(Λt)·z_n with SegmentsColumn's stops.
+func (sq *SegmentsSeq) sum(cs *colSeq, t float64) ([]float64, error) {
+	x := cs.lam * t
+	w := NewWeights(x)
+	cu := &cursor{cs: cs, w0: sq.s0 - cs.b0, w1: sq.s1 - cs.b0}
+	y := make([]float64, sq.s1-sq.s0+1)
+	for n := 0; ; n++ {
+		if n >= MaxColumnProducts {
+			return nil, fmt.Errorf("batchchain: SegmentsColumn on a band of %d spare counts needs more than MaxColumnProducts = %d products (interruptions %.3g times rarer than the spare count's moves)", cs.b1-cs.b0+1, MaxColumnProducts, 1/(1-cs.r))
+		}
+		z, zeta, zmax := cu.at(n, sq.budget)
+		if cs.full && n >= w.flat {
+			// c_k = 1/x for every k ≥ n: the rest is (Λ/x)·ζ_n.
+			f := cs.lam / x
+			for i, v := range zeta {
+				y[i] += v * f
+			}
+			return y, nil
+		}
+		w.ensure(n + 1)
+		c := w.at(n)
+		for i, v := range z {
+			y[i] += c * v
+		}
+		if n%ladderStep == ladderStep-1 {
+			tail := zmax * weightBound(x, n+1) * cs.r / (1 - cs.r)
+			if tail <= expectedRel*slices.Min(y) || zmax == 0 {
+				return y, nil
+			}
+		}
+	}
+}
