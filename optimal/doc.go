@@ -294,7 +294,7 @@
 // per improvement (SegmentsWindow: on a band of spare counts around the
 // window, within the tolerance of SegmentsColumn; its interval-free
 // sequence kept per count across the intervals by batchchain.SegmentsSeq
-// within a budget of 2²⁵ numbers, the phases within 2²³, neither changing
+// within a budget of 2²¹ numbers, the phases within 2²³, neither changing
 // a bit of the results), the counts on internal/pool, those whose bound
 // on w (SegmentsBoundWindow) cannot beat the current action skipped
 // (exact: no result changes); SingleIntervalEvents's scan leaves

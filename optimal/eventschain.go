@@ -75,12 +75,14 @@ var segmentsAt = func(sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t flo
 }
 
 // eventsSeqBudget bounds the numbers that the counts' kept sequences
-// (batchchain.SegmentsSeq) store in all: 2²⁵, 256 MB; eventsPhaseBudget
+// (batchchain.SegmentsSeq) store in all: 2²¹, 16 MB (2²⁵ saved
+// another 10 % of CPU at N = 512 for about 400 MB more: BENCHMARKS.md,
+// "(optev3)" and the integration note after it); eventsPhaseBudget
 // those of the phases kept (batchchain.Phase, about (m + 1)·(3K_max + 2)
 // numbers each; those of the counts whose columns are asked for): 2²³,
 // 64 MB, all the counts of N = 512.
 const (
-	eventsSeqBudget   = 1 << 25
+	eventsSeqBudget   = 1 << 21
 	eventsPhaseBudget = 1 << 23
 )
 
