@@ -406,7 +406,11 @@ func checkBand(y, esc []float64, b0, s0, s1 int) ([]float64, bool) {
 // ρ_min the smallest interruption rate over the spare counts. A differs
 // from the generator S of the spare count by −diag(ρ_j), so
 // exp(A·t)·1 ≤ e^{−ρ_min·t}·exp(S·t)·1 = e^{−ρ_min·t}·1 entrywise (as
-// Segments.Lower with ρ_max). It is +Inf for t = 0.
+// Segments.Lower with ρ_max). It is +Inf for t = 0. The bound holds for
+// the exact sum; where it is attained (sizes [1], every ρ_j = ρ_min)
+// SegmentsColumn's rounding of its long sum may exceed it by a few 1e-13
+// relative (2.3e-13 seen at a = 3, t = 20/ρ: TestSegmentsBoundWindow
+// allows for it).
 func (ph *Phase) SegmentsBound(tr, t float64) float64 {
 	return SegmentsBoundAt(ph.hitMin, tr, t)
 }
