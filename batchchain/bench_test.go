@@ -3,6 +3,8 @@ package batchchain
 import (
 	"fmt"
 	"testing"
+
+	"github.com/ckpt-markov/markov/internal/cputime"
 )
 
 // issueSizes is the size law of issue 13's synthetic traces: half of the
@@ -40,13 +42,13 @@ func BenchmarkRows(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("N=%d/MTTF=%gh/a=%d", n, mttf/hour, mode), func(b *testing.B) {
 				b.ReportAllocs()
-				c0 := cpuTime()
+				c0 := cputime.Used()
 				for b.Loop() {
 					if _, err := c.Rows(0, 16, hour, 1e-16); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}
@@ -100,7 +102,7 @@ func BenchmarkSegments(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("N=%d/a=%d", n, a), func(b *testing.B) {
 				b.ReportAllocs()
-				c0 := cpuTime()
+				c0 := cputime.Used()
 				var terms int
 				for b.Loop() {
 					sg := ph.Segments([]float64{1}, 0, 0)
@@ -109,7 +111,7 @@ func BenchmarkSegments(b *testing.B) {
 					}
 					terms = sg.Len()
 				}
-				b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
 				b.ReportMetric(float64(terms), "terms")
 			})
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ckpt-markov/markov/internal/cputime"
 	"github.com/ckpt-markov/markov/internal/testmodel"
 	"github.com/ckpt-markov/markov/scenario"
 )
@@ -39,13 +40,13 @@ func BenchmarkBatchEvaluate(b *testing.B) {
 						b.Fatal(err)
 					}
 					b.ReportAllocs()
-					c0 := cpuTime()
+					c0 := cputime.Used()
 					for b.Loop() {
 						if _, err := m.Evaluate(context.Background(), 3600); err != nil {
 							b.Fatal(err)
 						}
 					}
-					b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+					b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
 				})
 			}
 		}
@@ -62,7 +63,7 @@ func BenchmarkBatchOptimize(b *testing.B) {
 		sc := mustScenario(b, sys, testmodel.QRLike(n), scenario.Policy{})
 		b.Run(fmt.Sprintf("N=%d/greedy", n), func(b *testing.B) {
 			b.ReportAllocs()
-			c0 := cpuTime()
+			c0 := cputime.Used()
 			for b.Loop() {
 				m, err := New(context.Background(), sc, nil)
 				if err != nil {
@@ -72,7 +73,7 @@ func BenchmarkBatchOptimize(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
