@@ -243,8 +243,15 @@ func (ph *Phase) segmentsOn(tr, t float64, b0, b1 int) ([]float64, error) {
 	if tr == 0 {
 		return u, nil
 	}
+	return ck.expTimes(lam, tr, u, next), nil
+}
+
+// expTimes returns exp(A·tr)·u by uniformization at rate lam with the
+// products of ck (Poisson weights cut at 2⁻⁶⁰); it overwrites u and
+// scratch, both of the band's length.
+func (ck *columnK) expTimes(lam, tr float64, u, scratch []float64) []float64 {
 	pw, left, right := poisson(lam*tr, 0x1p-60)
-	y := make([]float64, nb)
+	y := make([]float64, len(u))
 	for n := 0; n <= right; n++ {
 		if n >= left {
 			c := pw[n-left]
@@ -252,10 +259,10 @@ func (ph *Phase) segmentsOn(tr, t float64, b0, b1 int) ([]float64, error) {
 				y[j] += c * v
 			}
 		}
-		ck.apply(next, u)
-		u, next = next, u
+		ck.apply(scratch, u)
+		u, scratch = scratch, u
 	}
-	return y, nil
+	return y
 }
 
 // SegmentsWindow returns SegmentsColumn(tr, t)[s0 : s1+1] (0 ≤ s0 ≤

@@ -175,19 +175,7 @@ func (ph *Phase) newColSeq(tr float64, b0, b1 int) *colSeq {
 	}
 	cs.z = one
 	if tr > 0 {
-		pw, left, right := poisson(lam*tr, 0x1p-60)
-		v := make([]float64, nb)
-		for n := 0; n <= right; n++ {
-			if n >= left {
-				c := pw[n-left]
-				for j, x := range one {
-					v[j] += c * x
-				}
-			}
-			cs.ck.apply(cs.next, one)
-			one, cs.next = cs.next, one
-		}
-		cs.z = v
+		cs.z = cs.ck.expTimes(lam, tr, one, cs.next)
 	}
 	if full {
 		cs.zeta = ph.Solve(cs.z)
