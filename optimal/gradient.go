@@ -271,10 +271,7 @@ func (sv *Solver) totalGain(ctx context.Context, v *values, uw *upWeights, inter
 // best result and its x.
 func (s *singleSearch) climb(scan []scanPoint) (Result, float64, error) {
 	sv := s.sv
-	k := slices.IndexFunc(scan, func(p scanPoint) bool {
-		return p.g == slices.MaxFunc(scan, func(a, b scanPoint) int { return cmpf(a.g, b.g) }).g
-	})
-	x := scan[k].x
+	x := scan[bestIndex(scan)].x
 	var best Result
 	if i := slices.IndexFunc(s.visited, func(v visit) bool { return v.x == x }); i >= 0 {
 		best = s.visited[i].r // the best point is always solved (peak)

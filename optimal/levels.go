@@ -285,13 +285,23 @@ func (s *singleSearch) scan(x0 float64) []scanPoint {
 	return pts
 }
 
+// bestIndex returns the index of the first point of scan (not empty)
+// with the largest g, a NaN counted below every number.
+func bestIndex(scan []scanPoint) int {
+	k := 0
+	for i, p := range scan {
+		if p.g > scan[k].g || math.IsNaN(scan[k].g) && !math.IsNaN(p.g) {
+			k = i
+		}
+	}
+	return k
+}
+
 // peak maximises g* on log I around the best point of the scan: by
 // scalar.Maximize between its neighbours, or from it by bracketing when
 // it is at an end of the scan.
 func (s *singleSearch) peak(scan []scanPoint) float64 {
-	k := slices.IndexFunc(scan, func(p scanPoint) bool {
-		return p.g == slices.MaxFunc(scan, func(a, b scanPoint) int { return cmpf(a.g, b.g) }).g
-	})
+	k := bestIndex(scan)
 	l, r := scan[max(k-1, 0)].x, scan[min(k+1, len(scan)-1)].x
 	if l == r || k == 0 || k == len(scan)-1 {
 		// The best point is always solved (an unsolved point's bound is

@@ -69,3 +69,31 @@ func TestGainBound(t *testing.T) {
 		}
 	}
 }
+
+// TestBestIndex: the scan's best point (peak's and climb's start) is the
+// first with the largest g, a NaN counted below every number (where the
+// index of the first point equal to the maximum found none, -1, for a
+// NaN first point); the wanted indices are read off each table.
+func TestBestIndex(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		g    []float64
+		want int
+	}{
+		{[]float64{1}, 0},
+		{[]float64{1, 3, 2}, 1},
+		{[]float64{3, 1, 3}, 0},
+		{[]float64{math.Inf(-1), -2, -1}, 2},
+		{[]float64{nan, 1, 2}, 2},
+		{[]float64{1, nan, 0.5}, 0},
+		{[]float64{nan, nan}, 0},
+	} {
+		scan := make([]scanPoint, len(tc.g))
+		for i, g := range tc.g {
+			scan[i] = scanPoint{x: float64(i), g: g}
+		}
+		if got := bestIndex(scan); got != tc.want {
+			t.Errorf("bestIndex(%v) = %d, want %d", tc.g, got, tc.want)
+		}
+	}
+}
