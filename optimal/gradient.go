@@ -281,7 +281,7 @@ func (s *singleSearch) climb(scan []scanPoint) (Result, float64, error) {
 			return Result{}, 0, err
 		}
 	}
-	step := 0.35
+	step := intervalStep
 	for range sv.set.MaxIter {
 		v, err := sv.evaluate(s.ctx, best.Policy, true)
 		if err != nil {
@@ -321,7 +321,7 @@ func (s *singleSearch) climb(scan []scanPoint) (Result, float64, error) {
 			return s.polish(best, x)
 		}
 		gain := r.UWT - best.UWT
-		step = min(max(2*math.Abs(xn-x), ascendMinStep), 0.35)
+		step = min(max(2*math.Abs(xn-x), ascendMinStep), intervalStep)
 		best, x = r, xn
 		if gain <= gradientTol*sv.set.RelTol*math.Abs(best.UWT) {
 			break

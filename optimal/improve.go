@@ -123,7 +123,7 @@ func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy) (bool, e
 				return u
 			}
 			vc := f(math.Log(cur))
-			x, vb := maximizeFrom(f, math.Log(cur), vc, 0.35, lo, hi, sv.set.IntervalTol)
+			x, vb := maximizeFrom(f, math.Log(cur), vc, intervalStep, lo, hi, sv.set.IntervalTol)
 			if ferr != nil {
 				return ferr
 			}

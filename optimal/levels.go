@@ -306,7 +306,7 @@ func (s *singleSearch) peak(scan []scanPoint) float64 {
 	if l == r || k == 0 || k == len(scan)-1 {
 		// The best point is always solved (an unsolved point's bound is
 		// below a solved point's g*).
-		xb, _ := maximize(s.gstar, scan[k].x, 0.35, s.lo, s.hi, s.sv.set.IntervalTol)
+		xb, _ := maximize(s.gstar, scan[k].x, intervalStep, s.lo, s.hi, s.sv.set.IntervalTol)
 		return xb
 	}
 	for _, j := range []int{k - 1, k + 1} {
@@ -607,6 +607,15 @@ func (sv *Solver) ascend(ctx context.Context, cur *Policy, v *values, steps []fl
 	}
 	return g, nil
 }
+
+// intervalStep is the first step, on log I, of the searches of one
+// interval that start from a point of level 2's scan or from a state's
+// current interval (peak, singleSearch.climb, improveU), and the largest
+// of climb's later steps: 0.35, about half the scan's step on log I
+// (ln 2 / 2 ≈ 0.347), so that the first bracket around the scan's best
+// point stays within its neighbours. It sets where the bracketing
+// starts; the maximiser is then refined to IntervalTol.
+const intervalStep = 0.35
 
 // ascendMinStep is the smallest first step of a coordinate search of
 // ascend, on log I.
