@@ -277,8 +277,8 @@ func (ck *columnK) expTimes(lam, tr float64, u, scratch []float64) []float64 {
 //
 //	0 ≤ y(s) − y_b(s) ≤ Λ·((−A)⁻¹·1_out)(s)/(1 − q),
 //
-// and the band, widened from the window by twice its width and doubled
-// until then, is taken when that bound is at most expectedRel/2 of the
+// and the band, widened from the window by 8 spare counts on each side
+// and the widening doubled until then, is taken when that bound is at most expectedRel/2 of the
 // lower bound e^{−ρ_max·tr}·q'/(1 − q') on y, q' = e^{−ρ_max·t}
 // (Segments.Lower), and at most expectedRel·y_b once summed: every entry
 // is within about 1e-14 of itself, as SegmentsColumn's. Otherwise, or
@@ -293,23 +293,6 @@ func (ph *Phase) SegmentsWindow(tr, t float64, s0, s1 int) ([]float64, error) {
 		return nil, err
 	}
 	return sq.At(ph, t)
-}
-
-// escape returns Λ·((−A)⁻¹·1_out)/(1 − q), the bound of SegmentsWindow
-// on the segments the band b0..b1 loses, over the spare counts 0..m.
-func (ph *Phase) escape(t float64, b0, b1 int) []float64 {
-	out := make([]float64, ph.c.m+1)
-	for j := range out {
-		if j < b0 || j > b1 {
-			out[j] = 1
-		}
-	}
-	f := ph.Rate() / -math.Expm1(-ph.hitMin*t)
-	x := ph.Solve(out)
-	for j := range x {
-		x[j] *= f
-	}
-	return x
 }
 
 // bandInfo holds what SegmentsWindow needs of a band b0..b1 around a
@@ -354,8 +337,8 @@ func (bk *bandsKept) get(ph *Phase, b0, b1 int) *bandInfo {
 	return bi
 }
 
-// escape returns the window's escape bound Λ·((−A)⁻¹·1_out)/(1 − q)
-// (Phase.escape's entries s0..s1).
+// escape returns the window's escape bound Λ·((−A)⁻¹·1_out)/(1 − q) of
+// SegmentsWindow on the segments the band loses, q = e^{−ρ_min·t}.
 func (bi *bandInfo) escape(ph *Phase, t float64) []float64 {
 	f := ph.Rate() / -math.Expm1(-ph.hitMin*t)
 	x := slices.Clone(bi.out)

@@ -253,7 +253,9 @@ func TestSegmentsWindowEscapeBound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			esc := ph.escape(tt, b0, b1)
+			// The window's escape bound as SegmentsWindow computes it, here
+			// over every spare count.
+			esc := (&bandsKept{s0: 0, s1: ph.c.m}).get(ph, b0, b1).escape(ph, tt)
 			worst := 0.0
 			for s := s0; s <= s1; s++ {
 				y, d := full[s], full[s]-yb[s-b0]
