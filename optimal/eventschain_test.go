@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -373,16 +374,7 @@ func TestEventsChainBandMatchesFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	segmentsAt = func(_ *batchchain.SegmentsSeq, ph *batchchain.Phase, tr, tt float64, s0, s1 int) ([]float64, error) {
-		y, err := ph.SegmentsColumn(tr, tt)
-		if err != nil {
-			return nil, err
-		}
-		return y[s0 : s1+1], nil
-	}
-	defer func(f func(*batchchain.SegmentsSeq, *batchchain.Phase, float64, float64, int, int) ([]float64, error)) {
-		segmentsAt = f
-	}(segmentsAt)
+	columnSegments(t)
 	want, err := FixedIntervalEvents(ctx, sys, app, 1800, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -402,6 +394,7 @@ func TestEventsChainBandMatchesFull(t *testing.T) {
 // table, on a desktop grid of 128 processors (the grid scan and
 // Brent's points reuse the sequences).
 func TestEventsChainKeptSequences(t *testing.T) {
+	productionSegments(t)
 	c := chainCase{"grid128", 128, 8 * 3600, 4 * 3600, []float64{0.6, 0, 0.2, 0.2}, 0.8}
 	search := func(keep bool) EventsResult {
 		t.Helper()
@@ -421,19 +414,40 @@ func TestEventsChainKeptSequences(t *testing.T) {
 		got.Table.String() != none.Table.String() {
 		t.Errorf("kept: g* = %v at %v; nothing kept: %v at %v; tables equal: %v", got.UWT, got.Interval, none.UWT, none.Interval, got.Table.String() == none.Table.String())
 	}
-	defer func(f func(*batchchain.SegmentsSeq, *batchchain.Phase, float64, float64, int, int) ([]float64, error)) {
-		segmentsAt = f
-	}(segmentsAt)
+	columnSegments(t)
+	want := search(true)
+	if d := relDiff(got.UWT, want.UWT); d > 1e-12 || relDiff(got.Interval, want.Interval) > 1e-6 || got.Table.String() != want.Table.String() {
+		t.Errorf("kept: g* = %.16g at %.10g; per-interval SegmentsColumn: %.16g at %.10g (%.2g); tables equal: %v",
+			got.UWT, got.Interval, want.UWT, want.Interval, d, got.Table.String() == want.Table.String())
+	}
+}
+
+// segmentsAtProduction is segmentsAt as the package sets it, taken
+// before any test runs.
+var segmentsAtProduction = reflect.ValueOf(segmentsAt).Pointer()
+
+// productionSegments fails t unless segmentsAt is the package's own (the
+// kept sequences): a test that replaced it by the oracle and did not put
+// it back would make the comparisons with that oracle compare it with
+// itself.
+func productionSegments(t *testing.T) {
+	t.Helper()
+	if reflect.ValueOf(segmentsAt).Pointer() != segmentsAtProduction {
+		t.Fatal("segmentsAt is not the package's own: an earlier test left its replacement in place")
+	}
+}
+
+// columnSegments makes segmentsAt the window of SegmentsColumn at each
+// length (the oracle of the band and of the kept sequence) until the end
+// of t, when the package's own is put back.
+func columnSegments(t *testing.T) {
+	prev := segmentsAt
+	t.Cleanup(func() { segmentsAt = prev })
 	segmentsAt = func(_ *batchchain.SegmentsSeq, ph *batchchain.Phase, tr, tt float64, s0, s1 int) ([]float64, error) {
 		y, err := ph.SegmentsColumn(tr, tt)
 		if err != nil {
 			return nil, err
 		}
 		return y[s0 : s1+1], nil
-	}
-	want := search(true)
-	if d := relDiff(got.UWT, want.UWT); d > 1e-12 || relDiff(got.Interval, want.Interval) > 1e-6 || got.Table.String() != want.Table.String() {
-		t.Errorf("kept: g* = %.16g at %.10g; per-interval SegmentsColumn: %.16g at %.10g (%.2g); tables equal: %v",
-			got.UWT, got.Interval, want.UWT, want.Interval, d, got.Table.String() == want.Table.String())
 	}
 }

@@ -283,8 +283,8 @@ func TestGradientFallback(t *testing.T) {
 			}
 			want := levels()
 			gradientHalvings = -1
+			t.Cleanup(func() { gradientHalvings = 3 })
 			got := levels()
-			gradientHalvings = 3
 			if e := relDiff(got.Single.UWT, want.Single.UWT); e > 1e-10 {
 				t.Errorf("level 2: g* %.15g by the fallback, %.15g by gradient steps (rel. diff %.2g)", got.Single.UWT, want.Single.UWT, e)
 			}
