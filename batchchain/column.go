@@ -354,6 +354,14 @@ func (ph *Phase) band(tr, t float64, s0, s1 int) (b0, b1 int, esc []float64, ok 
 	return ph.bandOf(tr, t, &bandsKept{s0: s0, s1: s1})
 }
 
+// ladderProducts estimates the products of a sum on K up to its
+// ladder's stop, per Λ/ρ_min (the mean number of products between two
+// interruptions): K·1 ≤ (1 − ρ_min/Λ)·1, so the tail falls below
+// expectedRel of the sum after about ln(1/expectedRel)·Λ/ρ_min =
+// 32.24·Λ/ρ_min products, here rounded up. bandOf weighs a band against
+// the whole range by it; either sum is within the tolerance.
+const ladderProducts = 32.3
+
 // bandOf is band with the bands' interval-free parts from bk.
 func (ph *Phase) bandOf(tr, t float64, bk *bandsKept) (b0, b1 int, esc []float64, ok bool) {
 	m, s0, s1 := ph.c.m, bk.s0, bk.s1
@@ -361,14 +369,14 @@ func (ph *Phase) bandOf(tr, t float64, bk *bandsKept) (b0, b1 int, esc []float64
 	lower := math.Exp(-ph.hitMax*tr) * q / (1 - q)
 	// Operations of the whole range with its closed form, at most.
 	lam := ph.Rate()
-	fullOps := float64(m+1) * math.Min(float64(NewWeights(lam*t).flat), lam/ph.hitMin*32.3)
+	fullOps := float64(m+1) * math.Min(float64(NewWeights(lam*t).flat), lam/ph.hitMin*ladderProducts)
 	for margin := 8; ; margin *= 2 {
 		b0, b1 = max(s0-margin, 0), min(s1+margin, m)
 		if b0 == 0 && b1 == m {
 			return 0, 0, nil, false
 		}
 		bi := bk.get(ph, b0, b1)
-		if float64(b1-b0+1)*bi.lam/bi.hit*32.3 >= fullOps {
+		if float64(b1-b0+1)*bi.lam/bi.hit*ladderProducts >= fullOps {
 			return 0, 0, nil, false
 		}
 		esc := bi.escape(ph, t)

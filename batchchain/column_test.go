@@ -222,7 +222,7 @@ func TestSegmentsWindowMatchesColumn(t *testing.T) {
 				if len(got) != s1-s0+1 {
 					t.Fatalf("n=%d a=%d: %d entries, want %d", tc.n, tc.a, len(got), s1-s0+1)
 				}
-				tol := 3e-14 + 32.3*ph.Rate()/ph.hitMin*1e-16
+				tol := 3e-14 + ladderProducts*ph.Rate()/ph.hitMin*1e-16
 				for i, v := range got {
 					if w := want[s0+i]; !(math.Abs(v-w) <= tol*w) {
 						t.Errorf("n=%d a=%d t=%.3g tr=%.3g banded=%v: y[%d] = %.17g, SegmentsColumn %.17g", tc.n, tc.a, tt, tr, banded, s0+i, v, w)
@@ -301,7 +301,7 @@ func TestSegmentsBoundWindow(t *testing.T) {
 	for _, tc := range windowCases {
 		ph, s0, s1 := windowOf(t, tc.n, tc.a, tc.sizes)
 		rho := ph.hitMin
-		tol := 3e-14 + 32.3*ph.Rate()/ph.hitMin*1e-16
+		tol := 3e-14 + ladderProducts*ph.Rate()/ph.hitMin*1e-16
 		tighter, rejected := false, false
 		for _, tt := range []float64{1e-2 / rho, 0.3 / rho, 1 / rho, 20 / rho} {
 			for _, tr := range []float64{0, 0.3 / rho} {
