@@ -551,7 +551,7 @@ func (sv *Solver) meanIntervals(perState Result) *Policy {
 // The search of configuration b brackets the maximum from its current
 // log I(a) with the first step steps[b] (ascendStep), then refines it
 // to IntervalTol: 0.1 the first time, then twice the move of its last
-// search, at least ascendMinStep. After the first pass the intervals are
+// search (or gradient step), at least ascendMinStep and at most 0.1. After the first pass the intervals are
 // near their maxima, and a bracket of the last move's width saves most
 // of the bracketing and of Brent's steps down to it; the bracketing
 // doubles its step until g falls, so a step too small costs a few

@@ -97,3 +97,16 @@ func TestBestIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestAscendStep: the first step of a coordinate search is 0.1 the first
+// time (recorded step 0), then the recorded step (twice the last move, at
+// least ascendMinStep) capped at 0.1, as docs/optimal-policy.md states.
+func TestAscendStep(t *testing.T) {
+	for _, tc := range []struct{ last, want float64 }{
+		{0, 0.1}, {ascendMinStep, ascendMinStep}, {0.05, 0.05}, {0.1, 0.1}, {0.5, 0.1},
+	} {
+		if got := ascendStep(tc.last); got != tc.want {
+			t.Errorf("ascendStep(%v) = %v, want %v", tc.last, got, tc.want)
+		}
+	}
+}
