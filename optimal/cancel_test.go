@@ -47,9 +47,9 @@ func (c *countdownCtx) Done() <-chan struct{} { return c.done }
 // reconfiguration at checkpoints (up states: the gradient searches of
 // levels 2 and 3, policy iteration over intervals) and without (the
 // chain of up phases), with one worker (the cancellation at the same
-// point each run) and two. The points are spread over the checks of
-// ctx.Err a whole solve makes (counted by a first run that is not
-// cancelled): a search that met the cancellation and went on as if an
+// point each run) and two. The points are the checks of ctx.Err a whole
+// solve makes (counted by a first run that is not cancelled), every one
+// up to 64 checks, else 64 evenly spread: a search that met the cancellation and went on as if an
 // evaluation had merely failed would return a result with a nil error.
 // The power check: every cancelled run did observe the cancellation
 // (Err returned Canceled), so the requirement is not vacuous.
