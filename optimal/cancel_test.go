@@ -67,34 +67,58 @@ func TestLevelsCancelled(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			sc := qrScenario(t, 8, 8*h, 4*h)
 			sc.Reconfigure = c.reconfig
-			levels := func(ctx context.Context) (Report, error) {
+			checkCancelled(t, 64, func(ctx context.Context) error {
 				sv, err := New(sc, &Settings{Workers: c.workers})
 				if err != nil {
 					t.Fatal(err)
 				}
-				return sv.Levels(ctx, nil)
-			}
-			full := newCountdown(1 << 40)
-			if _, err := levels(full); err != nil {
-				t.Fatal(err)
-			}
-			if full.calls < 8 {
-				t.Fatalf("a whole solve checks ctx.Err %d times: too few to cancel part-way", full.calls)
-			}
-			t.Logf("%d checks of ctx.Err in a whole solve", full.calls)
-			// Every check up to 64, then 64 points evenly spread.
-			step := max(1, full.calls/64)
-			for at := 0; at < full.calls; at += step {
-				ctx := newCountdown(at)
-				rep, err := levels(ctx)
-				if !ctx.fired {
-					t.Errorf("cancelled at check %d of %d: never observed", at, full.calls)
-					continue
-				}
-				if !errors.Is(err, context.Canceled) {
-					t.Errorf("cancelled at check %d of %d: error %v (UWT %v), want context.Canceled", at, full.calls, err, rep.Single.UWT)
-				}
-			}
+				_, err = sv.Levels(ctx, nil)
+				return err
+			})
 		})
+	}
+}
+
+// TestSingleIntervalEventsCancelled is TestLevelsCancelled for the
+// search of the interval with failure events (the events chain, its
+// kept sequences and bounds) on a desktop grid of 48 processors, at 16
+// points.
+func TestSingleIntervalEventsCancelled(t *testing.T) {
+	c := chainCase{"grid48", 48, 8 * 3600, 4 * 3600, []float64{0.6, 0, 0.2, 0.2}, 0.8}
+	sys, app := c.system()
+	for _, workers := range []int{1, 2} {
+		checkCancelled(t, 16, func(ctx context.Context) error {
+			_, err := SingleIntervalEvents(ctx, sys, app, &Settings{Workers: workers})
+			return err
+		})
+	}
+}
+
+// checkCancelled runs solve with a context that is never cancelled,
+// counting its checks of ctx.Err, then cancelled at every check (up to
+// points of them, else at points evenly spread), and requires context.Canceled
+// from each cancelled run that observed the cancellation, and that each
+// did observe it.
+func checkCancelled(t *testing.T, points int, solve func(context.Context) error) {
+	t.Helper()
+	full := newCountdown(1 << 40)
+	if err := solve(full); err != nil {
+		t.Fatal(err)
+	}
+	if full.calls < 8 {
+		t.Fatalf("a whole solve checks ctx.Err %d times: too few to cancel part-way", full.calls)
+	}
+	t.Logf("%d checks of ctx.Err in a whole solve", full.calls)
+	step := max(1, full.calls/points)
+	for at := 0; at < full.calls; at += step {
+		ctx := newCountdown(at)
+		err := solve(ctx)
+		if !ctx.fired {
+			t.Errorf("cancelled at check %d of %d: never observed", at, full.calls)
+			continue
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled at check %d of %d: error %v, want context.Canceled", at, full.calls, err)
+		}
 	}
 }
