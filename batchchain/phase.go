@@ -14,8 +14,9 @@ import (
 // time to it (Exit), both independent of the checkpoint interval, and the
 // expected number of segments of a given length committed before it
 // (Segments), the only part that depends on the interval (package
-// documentation, "The up phase"). A Phase is immutable and safe for
-// concurrent use.
+// documentation, "The up phase"). A Phase does not change once built
+// but for the censored rates that the first Solve computes (once, under
+// a sync.Once), and is safe for concurrent use.
 type Phase struct {
 	c    *Chain
 	kmax int

@@ -158,8 +158,8 @@ func (ec *eventsChain) start() ([]int, error) {
 	return act, nil
 }
 
-// phase builds the up phase of count a (not kept: its rates take
-// O(N·K_max) memory per count).
+// phase builds the up phase of count a (its rates take O(N·K_max)
+// memory: column keeps it only within eventsPhaseBudget).
 func (ec *eventsChain) phase(a int) (*batchchain.Phase, error) {
 	c, err := batchchain.New(ec.n, a, ec.lambda, ec.theta, ec.law)
 	if err != nil {
