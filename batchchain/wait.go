@@ -7,7 +7,10 @@ package batchchain
 // It calls to(k', p) for each count k' it may move to with its
 // probability p, the events by increasing size, then the repair
 // (k < n), and returns the expected sojourn 1/(k·rate + (n − k)·θ).
-// sizes must be a normalised law (as Chain.Sizes).
+// sizes must be a normalised law (as Chain.Sizes), n ≥ 1, and rate
+// and θ positive (a finite MTTF and MTTR, as the scenario's), so that
+// the total rate is positive for every 0 ≤ k ≤ n; New, which allows zero
+// rates, does not ensure it.
 func Wait(sizes []float64, k, n int, rate, theta float64, to func(next int, p float64)) float64 {
 	fail, repair := float64(k)*rate, float64(n-k)*theta
 	total := fail + repair
