@@ -128,7 +128,7 @@
 // skips it; and the blocks are solved by luVec, gonum's Dgetrs
 // arithmetic for one right-hand side in the same order without its
 // per-call allocations; the searches over one interval (improveU,
-// propose, climb) pass the value at their start, which they computed to
+// propose, singleSearch.climb) pass the value at their start, which they computed to
 // compare the maximum with, to the search (maximizeFrom).
 //
 // The solves of the reduced system round differently from a fresh

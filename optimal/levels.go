@@ -440,9 +440,9 @@ type Configuration struct {
 
 // PerConfiguration maximises the exact UWT over one interval per
 // configuration I(a) and the actions in X, on the log I(a) of the
-// configurations with stationary mass (climb: gradient steps on every
-// I(a) at once, then a coordinate ascent, heaviest first, if they stall)
-// alternated with policy iteration over X. It starts from the better of
+// configurations with stationary mass (searchIntervals: gradient steps
+// on every I(a) at once, then a coordinate ascent, heaviest first, if
+// they stall) alternated with policy iteration over X. It starts from the better of
 // level 2 (single) and the per-state policy (perState) with each I(a) the
 // stationary-weighted mean of its up states' intervals.
 func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState Result) (Configuration, error) {
@@ -479,7 +479,7 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 		}
 		out.Iterations += it
 		g0 := v.g
-		g, err := sv.climb(ctx, cur, v, steps)
+		g, err := sv.searchIntervals(ctx, cur, v, steps)
 		if err != nil {
 			return Configuration{}, err
 		}
@@ -498,14 +498,14 @@ func (sv *Solver) PerConfiguration(ctx context.Context, single Single, perState 
 // the two against each other.
 var gradientLevel3 = true
 
-// climb is one search of PerConfiguration over the intervals from cur,
-// evaluated as v: gradientAscend, then the coordinate search (ascend)
-// from where it stopped when it ended on steps that did not raise g
-// rather than at a stationary point. The chain of up phases (no up
+// searchIntervals is one search of PerConfiguration over the intervals
+// from cur, evaluated as v: gradientAscend, then the coordinate search
+// (ascend) from where it stopped when it ended on steps that did not
+// raise g rather than at a stationary point. The chain of up phases (no up
 // states; only the tests search its intervals instead of taking the
 // closed form) takes the coordinate search alone. It updates cur and
 // returns its g.
-func (sv *Solver) climb(ctx context.Context, cur *Policy, v *values, steps []float64) (float64, error) {
+func (sv *Solver) searchIntervals(ctx context.Context, cur *Policy, v *values, steps []float64) (float64, error) {
 	if gradientLevel3 && !sv.phase {
 		g, stationary, err := sv.gradientAscend(ctx, cur, v, steps)
 		if err != nil || stationary {
