@@ -24,7 +24,7 @@ func krylovBase(rnd *rand.Rand, k int) (*entryBase, []float64) {
 	}
 	base := &entryBase{a: bm}
 	base.lu.Factorize(bm)
-	base.f = packLU(nil, &base.lu)
+	base.f = packLU(luVec{}, &base.lu)
 	rhs := make([]float64, k)
 	for i := range rhs {
 		rhs[i] = rnd.NormFloat64()

@@ -75,7 +75,7 @@ func TestLUVecSolveTo(t *testing.T) {
 		a := randomDense(rnd, c.n, c.zeros, c.diag)
 		var lu mat.LU
 		lu.Factorize(a)
-		lv := packLU(nil, &lu)
+		lv := packLU(luVec{}, &lu)
 		b := make([]float64, c.n)
 		for i := range b {
 			b[i] = rnd.NormFloat64()
@@ -139,4 +139,88 @@ func relInf(got, want []float64) float64 {
 		d, m = max(d, math.Abs(got[i]-w)), max(m, math.Abs(w))
 	}
 	return d / m
+}
+
+// TestNzRuns holds nzRuns against its definition on seeded random rows
+// (isolated nonzeros, runs of them, gaps of every length around runGap,
+// dense and empty rows, a NaN entry): every nonzero entry lies in
+// exactly one run, the runs are ordered, within the row's columns, start
+// and end on nonzeros and are runGap or more zeros apart; and dot is the
+// dense dot product exactly on small-integer entries (every sum exact,
+// so the order does not matter). The power check: the same runs with
+// one run left out must give another dot product on every row of two
+// runs or more.
+func TestNzRuns(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(20, 29))
+	var r nzRuns
+	var rows [][]float64
+	for _, c := range []struct {
+		n int
+		p float64 // probability of starting a run of nonzeros
+	}{
+		{0, 0}, {1, 1}, {5, 0}, {40, 1}, {40, 0.05}, {200, 0.02}, {200, 0.2}, {500, 0.01},
+	} {
+		row := make([]float64, c.n)
+		for j := 0; j < c.n; j++ {
+			if rnd.Float64() < c.p {
+				for l := rnd.IntN(12); l >= 0 && j < c.n; l-- { // a run, some of its entries zero
+					if rnd.IntN(4) > 0 {
+						row[j] = float64(rnd.IntN(19) - 9)
+					}
+					j++
+				}
+			}
+		}
+		rows = append(rows, row)
+	}
+	rows = append(rows, []float64{0, 0, 1, math.NaN(), 0})
+	r.reset(len(rows))
+	multi := 0                               // rows of two runs or more
+	from := []int{0, 0, 3, 0, 0, 7, 1, 0, 2} // each row's first column
+	for i, row := range rows {
+		r.add(row, from[i])
+	}
+	for i, row := range rows {
+		f := from[i]
+		full := make([]float64, f+len(row)) // the row indexed by column
+		copy(full[f:], row)
+		runs := r.b[r.off[i]:r.off[i+1]]
+		covered := make([]int, len(full))
+		for p := 0; p < len(runs); p += 2 {
+			lo, hi := runs[p], runs[p+1]
+			if lo < f || hi > len(full) || lo >= hi || full[lo] == 0 || full[hi-1] == 0 {
+				t.Fatalf("row %d: run [%d, %d) outside [%d, %d) or not from nonzero to nonzero", i, lo, hi, f, len(full))
+			}
+			if p > 0 && lo-runs[p-1] < runGap {
+				t.Errorf("row %d: runs %d zeros apart, want ≥ %d", i, lo-runs[p-1], runGap)
+			}
+			for j := lo; j < hi; j++ {
+				covered[j]++
+			}
+		}
+		x := make([]float64, len(full))
+		want := 0.0
+		for j, v := range full {
+			if v != 0 && covered[j] != 1 {
+				t.Errorf("row %d: entry %d (%v) in %d runs, want 1", i, j, v, covered[j])
+			}
+			x[j] = float64(rnd.IntN(9) - 4)
+			want += v * x[j]
+		}
+		got := r.dot(i, full, x)
+		if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("row %d: dot %v, want %v", i, got, want)
+		}
+		if len(runs) >= 4 {
+			multi++
+			x[runs[0]] = 1e6 // full[runs[0]] ≠ 0: the first run's part is not 0
+			bad := nzRuns{off: []int{0, len(runs) - 2}, b: runs[2:]}
+			if bad.dot(0, full, x) == r.dot(i, full, x) {
+				t.Errorf("row %d: a run left out passes", i)
+			}
+		}
+	}
+	if multi < 3 {
+		t.Errorf("%d rows of two runs or more, want ≥ 3 for the power check", multi)
+	}
 }

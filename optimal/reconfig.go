@@ -470,7 +470,7 @@ func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDe
 		return nil, false
 	}
 	sv.entry = base
-	base.f = packLU(base.f.f, &base.lu)
+	base.f = packLU(base.f, &base.lu)
 	x := base.solve(rhs)
 	base.rhs, base.y = append(base.rhs, rhs.RawVector().Data...), append(base.y, x.RawVector().Data...)
 	return x, true
