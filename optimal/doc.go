@@ -115,7 +115,13 @@
 //     of 2, so a change of one I(a) leaves the other rows as they were.
 //     The solves with one right-hand side take the rows of the packed
 //     factors as dot products (luVec.solveTo), and Woodbury's B⁻¹E one
-//     unit column at a time (luVec.solveUnitTo).
+//     unit column at a time (luVec.solveUnitTo). The reduced system is
+//     stored dense but is sparse (at QR N = 64, k = 2003: 7–27 % of its
+//     entries nonzero, 7–48 % of its factors', in about 10–45 runs a
+//     row), so these dot products, and GMRES's products with A, run over
+//     the runs of nonzero entries of each row (nzRuns), the runs of
+//     fewer than 8 zeros between them merged: the same sums in another
+//     order.
 //
 // What does not change the bits is shared too: a block keeps its rows
 // when only the reconfiguration choices change; the improvement of the

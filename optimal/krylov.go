@@ -11,8 +11,11 @@ import (
 // krylovIter bounds the GMRES steps of entryBase.krylov: each costs a
 // product with A and a solve on B's factors, O(k²) each as dot products,
 // against the factorisation's O(k³) (blocked): at k = 529 (QR, N = 32) a
-// factorisation costs about 90 steps, at k = 1171 (N = 64), where the
-// steps stream A and the factors from memory, about 50. Past the bound
+// factorisation costs about 90 steps, at k = 2003 (N = 64), where the
+// steps stream A and the factors from memory, about 50 with dense dot
+// products and about 80 over the runs of the nonzero entries (nzRuns;
+// from a CPU profile: 462 steps took 2.2 s, 9 factorisations 3.5 s,
+// A 7–27 % nonzero, its factors 7–48 %). Past the bound
 // the system is factorised and its factors kept. Measured on QR with
 // reconfiguration (MTTF 8 h, MTTR 4 h), the four levels: a bound of 48
 // took 600 steps and 2 factorisations at N = 32, 701 and 9 at N = 64;
@@ -49,7 +52,8 @@ const krylovIter = 32
 // the caller to factorise A, when that test fails.
 //
 // Each step costs a product with A and a solve on B's packed factors,
-// 4k² flops as dot products, and the orthogonalisation, 4jk at step j;
+// at most 4k² flops as dot products (over the runs of the nonzero entries
+// of their rows, nzRuns), and the orthogonalisation, 4jk at step j;
 // at k = 529 (QR, N = 32) a step takes about 0.2 ms of CPU and a
 // factorisation 21 ms, whence krylovIter.
 func (base *entryBase) krylov(arows [][]float64, rhs *mat.VecDense) (*mat.VecDense, bool) {
