@@ -1,7 +1,13 @@
 package optimal
 
 import (
+	"math"
+
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack"
+	gonumlapack "gonum.org/v1/gonum/lapack/gonum"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -217,4 +223,127 @@ func (r *nzRuns) dot(i int, row, x []float64) float64 {
 		s += floats.Dot(row[lo:hi], x[lo:hi])
 	}
 	return s
+}
+
+// factorLU returns the packed LU factors of the n × n matrix a (lapack
+// Dgetrf, as mat.LU.Factorize: the same factors and row permutation, bit
+// for bit) and the runs of their rows, in the storage of old (the packed
+// factors they replace; zero value: new storage). Its cond is the
+// estimate of κ∞(A) = ‖A‖∞‖A⁻¹‖∞ of mat.LU.Cond (mat.CondNorm; lapack
+// Dgecon: Higham's estimator of ‖A⁻¹‖∞ = ‖A⁻ᵀ‖₁, Dlacn2; Higham 1988,
+// ACM TOMS 14(4), Algorithm 4.1)
+// with the triangular solves on the runs of the factors' rows instead of
+// Dlatrs, which scales against overflow and walks the row-major factors
+// by columns: at order 2003 (QR, N = 64, with reconfiguration) Dgecon
+// took a fifth of the factorisation's CPU. It is +Inf when a pivot is
+// zero or a solve is not finite (where Dlatrs would have scaled).
+func factorLU(old luVec, a *mat.Dense) luVec {
+	n, _ := a.Dims()
+	f := old.f
+	if cap(f) < n*n {
+		f = make([]float64, n*n)
+	}
+	f = f[:n*n]
+	out := luVec{n: n, f: f, perm: make([]int, n), l: old.l, u: old.u, cond: math.Inf(1)}
+	if n == 0 {
+		out.cond = 1
+		return out
+	}
+	ar := a.RawMatrix()
+	for i := range n {
+		copy(f[i*n:(i+1)*n], ar.Data[i*ar.Stride:i*ar.Stride+n])
+	}
+	g := blas64.General{Rows: n, Cols: n, Stride: n, Data: f}
+	work := make([]float64, 4*n)
+	anorm := lapack64.Lange(lapack.MaxRowSum, g, work)
+	swaps := make([]int, n)
+	ok := lapack64.Getrf(g, swaps)
+	for i := range out.perm { // the swaps replayed, as mat.LU
+		out.perm[i] = i
+	}
+	for i := n - 1; i >= 0; i-- {
+		v := swaps[i]
+		out.perm[i], out.perm[v] = out.perm[v], out.perm[i]
+	}
+	out.indexRuns()
+	if ok {
+		out.cond = 1 / out.rcond(anorm, work)
+	}
+	return out
+}
+
+// rcond returns Dgecon's estimate of 1/κ∞(A) from ‖A‖∞ = anorm, the
+// estimate of ‖A⁻¹‖∞ = ‖(U⁻¹L⁻¹)ᵀ‖₁ by Dlacn2 with the solves of L·U
+// and of its transpose (work holds 4n); 0 when a solve is not finite.
+func (lu *luVec) rcond(anorm float64, work []float64) float64 {
+	n := lu.n
+	switch {
+	case anorm == 0:
+		return 0
+	case math.IsNaN(anorm):
+		return anorm
+	case math.IsInf(anorm, 1):
+		return 0
+	}
+	impl := gonumlapack.Implementation{}
+	x, v := work[:n], work[n:2*n]
+	isgn := make([]int, n)
+	var isave [3]int
+	est, kase := 0.0, 0
+	for {
+		est, kase = impl.Dlacn2(n, v, x, isgn, est, kase, &isave)
+		if kase == 0 {
+			if est == 0 {
+				return 0
+			}
+			return (1 / est) / anorm
+		}
+		if kase == 2 { // as Dgecon with the ∞-norm
+			lu.triSolve(x)
+		} else {
+			lu.triSolveTrans(x)
+		}
+		for _, xi := range x {
+			if math.IsNaN(xi) || math.IsInf(xi, 0) {
+				return 0
+			}
+		}
+	}
+}
+
+// triSolve sets x to U⁻¹L⁻¹x (no permutation), in place, over the runs.
+func (lu *luVec) triSolve(x []float64) {
+	n, f := lu.n, lu.f
+	for i := 1; i < n; i++ { // L, unit diagonal
+		x[i] -= lu.l.dot(i, f[i*n:(i+1)*n], x)
+	}
+	for i := n - 1; i >= 0; i-- { // U
+		x[i] = (x[i] - lu.u.dot(i, f[i*n:(i+1)*n], x)) / f[i*n+i]
+	}
+}
+
+// triSolveTrans sets x to L⁻ᵀU⁻ᵀx, in place: the rows of U and L as
+// column updates over their runs.
+func (lu *luVec) triSolveTrans(x []float64) {
+	n, f := lu.n, lu.f
+	for k := range n { // Uᵀ
+		x[k] /= f[k*n+k]
+		lu.u.axpy(k, -x[k], f[k*n:(k+1)*n], x)
+	}
+	for k := n - 1; k > 0; k-- { // Lᵀ, unit diagonal
+		lu.l.axpy(k, -x[k], f[k*n:(k+1)*n], x)
+	}
+}
+
+// axpy adds alpha times row i, whose entries are row (indexed by column),
+// to x over the row's runs.
+func (r *nzRuns) axpy(i int, alpha float64, row, x []float64) {
+	if alpha == 0 {
+		return
+	}
+	runs := r.b[r.off[i]:r.off[i+1]]
+	for p := 0; p < len(runs); p += 2 {
+		lo, hi := runs[p], runs[p+1]
+		floats.AddScaled(x[lo:hi], alpha, row[lo:hi])
+	}
 }
