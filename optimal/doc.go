@@ -154,7 +154,9 @@
 // kept factors (1.3–2× with iterative refinement, 40× before the
 // reduction, 5–7× with the reduction and level 3's coordinate search);
 // level 2's fixed-interval solves take most of it. On 16 processors,
-// tens of milliseconds, they cost 2.5–3.3×. On a desktop grid without
+// tens of milliseconds, they cost 2.3–3.4×; on 64 (a reduced system of
+// order 2003) 9–12×, 13–16× before the solves and the condition
+// estimate ran over the factors' runs of nonzero entries. On a desktop grid without
 // R(p, a) the solve without reconfiguration is far cheaper (a chain of up
 // phases on W decision states), and the option still costs about two
 // orders of magnitude more (BENCHMARKS.md): there the goal of 2× is not
