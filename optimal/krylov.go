@@ -13,9 +13,10 @@ import (
 // against the factorisation's O(k³) (blocked): at k = 529 (QR, N = 32) a
 // factorisation costs about 90 steps, at k = 2003 (N = 64), where the
 // steps stream A and the factors from memory, about 50 with dense dot
-// products and about 80 over the runs of the nonzero entries (nzRuns;
-// from a CPU profile: 462 steps took 2.2 s, 9 factorisations 3.5 s,
-// A 7–27 % nonzero, its factors 7–48 %). Past the bound
+// products and about 70 over the runs of the nonzero entries (nzRuns;
+// from a CPU profile of the four levels: about 460 steps took 1.5 s, 9
+// factorisations (factorLU) about 2.1 s; A 7–27 % nonzero, its factors
+// 7–48 %). Past the bound
 // the system is factorised and its factors kept. Measured on QR with
 // reconfiguration (MTTF 8 h, MTTR 4 h), the four levels: a bound of 48
 // took 600 steps and 2 factorisations at N = 32, 701 and 9 at N = 64;
