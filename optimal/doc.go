@@ -115,7 +115,17 @@
 //     of 2, so a change of one I(a) leaves the other rows as they were.
 //     The solves with one right-hand side take the rows of the packed
 //     factors as dot products (luVec.solveTo), and Woodbury's B⁻¹E one
-//     unit column at a time (luVec.solveUnitTo).
+//     unit column at a time (luVec.solveUnitTo). The reduced system is
+//     stored dense but is sparse (at QR N = 64, k = 2003: 7–27 % of its
+//     entries nonzero, 7–48 % of its factors', in about 10–45 runs a
+//     row), so these dot products, and GMRES's products with A, run over
+//     the runs of nonzero entries of each row (nzRuns), the runs of
+//     fewer than 8 zeros between them merged: the same sums in another
+//     order. The factorisation (factorLU) is lapack's Dgetrf, as
+//     mat.LU's, with its condition estimate (Dgecon's, Higham's
+//     estimator) made by the same solves on the runs instead of
+//     Dlatrs, which walked the row-major factors by columns (a fifth of
+//     the factorisation's CPU at N = 64).
 //
 // What does not change the bits is shared too: a block keeps its rows
 // when only the reconfiguration choices change; the improvement of the
@@ -144,7 +154,9 @@
 // kept factors (1.3–2× with iterative refinement, 40× before the
 // reduction, 5–7× with the reduction and level 3's coordinate search);
 // level 2's fixed-interval solves take most of it. On 16 processors,
-// tens of milliseconds, they cost 2.5–3.3×. On a desktop grid without
+// tens of milliseconds, they cost 2.3–3.4×; on 64 (a reduced system of
+// order 2003) 9–12×, 13–16× before the solves and the condition
+// estimate ran over the factors' runs of nonzero entries. On a desktop grid without
 // R(p, a) the solve without reconfiguration is far cheaper (a chain of up
 // phases on W decision states), and the option still costs about two
 // orders of magnitude more (BENCHMARKS.md): there the goal of 2× is not

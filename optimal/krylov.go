@@ -11,8 +11,12 @@ import (
 // krylovIter bounds the GMRES steps of entryBase.krylov: each costs a
 // product with A and a solve on B's factors, O(k²) each as dot products,
 // against the factorisation's O(k³) (blocked): at k = 529 (QR, N = 32) a
-// factorisation costs about 90 steps, at k = 1171 (N = 64), where the
-// steps stream A and the factors from memory, about 50. Past the bound
+// factorisation costs about 90 steps, at k = 2003 (N = 64), where the
+// steps stream A and the factors from memory, about 50 with dense dot
+// products and about 70 over the runs of the nonzero entries (nzRuns;
+// from a CPU profile of the four levels: about 460 steps took 1.5 s, 9
+// factorisations (factorLU) about 2.1 s; A 7–27 % nonzero, its factors
+// 7–48 %). Past the bound
 // the system is factorised and its factors kept. Measured on QR with
 // reconfiguration (MTTF 8 h, MTTR 4 h), the four levels: a bound of 48
 // took 600 steps and 2 factorisations at N = 32, 701 and 9 at N = 64;
@@ -49,7 +53,8 @@ const krylovIter = 32
 // the caller to factorise A, when that test fails.
 //
 // Each step costs a product with A and a solve on B's packed factors,
-// 4k² flops as dot products, and the orthogonalisation, 4jk at step j;
+// at most 4k² flops as dot products (over the runs of the nonzero entries
+// of their rows, nzRuns), and the orthogonalisation, 4jk at step j;
 // at k = 529 (QR, N = 32) a step takes about 0.2 ms of CPU and a
 // factorisation 21 ms, whence krylovIter.
 func (base *entryBase) krylov(arows [][]float64, rhs *mat.VecDense) (*mat.VecDense, bool) {
@@ -57,7 +62,10 @@ func (base *entryBase) krylov(arows [][]float64, rhs *mat.VecDense) (*mat.VecDen
 	x := base.solve(rhs)
 	xs, b := x.RawVector().Data, rhs.RawVector().Data
 	ws := newKrylovWork(k, krylovIter)
-	beta := base.precResidual(ws.v[0], arows, b, xs, ws.r)
+	for _, ai := range arows {
+		ws.a.add(ai, 0)
+	}
+	beta := base.precResidual(ws.v[0], arows, &ws.a, b, xs, ws.r)
 	target := refineTol * floats.Norm(xs, math.Inf(1))
 	m := 0
 	if beta > target {
@@ -73,7 +81,7 @@ func (base *entryBase) krylov(arows [][]float64, rhs *mat.VecDense) (*mat.VecDen
 		ws.update(xs, m)
 	}
 	d := ws.v[0] // the basis is not needed any more
-	base.precResidual(d, arows, b, xs, ws.r)
+	base.precResidual(d, arows, &ws.a, b, xs, ws.r)
 	floats.Add(xs, d)
 	dn, xn := floats.Norm(d, math.Inf(1)), floats.Norm(xs, math.Inf(1))
 	if dn <= refineTol*xn && math.Abs(d[k-1]) <= refineTol*math.Abs(xs[k-1]) {
@@ -82,11 +90,11 @@ func (base *entryBase) krylov(arows [][]float64, rhs *mat.VecDense) (*mat.VecDen
 	return nil, false
 }
 
-// precResidual sets d = B⁻¹(b − A·x) (r is scratch of length k) and
-// returns ‖d‖₂.
-func (base *entryBase) precResidual(d []float64, arows [][]float64, b, x, r []float64) float64 {
+// precResidual sets d = B⁻¹(b − A·x), A's rows as dot products over
+// their runs ar (r is scratch of length k), and returns ‖d‖₂.
+func (base *entryBase) precResidual(d []float64, arows [][]float64, ar *nzRuns, b, x, r []float64) float64 {
 	for i, ai := range arows {
-		r[i] = b[i] - floats.Dot(ai, x)
+		r[i] = b[i] - ar.dot(i, ai, x)
 	}
 	base.f.solveTo(d, r)
 	return floats.Norm(d, 2)
@@ -95,8 +103,12 @@ func (base *entryBase) precResidual(d []float64, arows [][]float64, b, x, r []fl
 // krylovWork is the state of entryBase.krylov's GMRES: the Arnoldi basis
 // v (allocated as the steps need it), the Hessenberg matrix h (row i holds h[i][j] for the columns j ≥ i−1,
 // stored as h[i*m + j]) reduced to upper triangular by the Givens
-// rotations (c, s), the rotated right-hand side g and scratch r, t.
+// rotations (c, s), the rotated right-hand side g, scratch r, t, and the
+// runs of the nonzero entries of A's rows (the reduced system is sparse:
+// at QR N = 64 about 7–27 % of its entries are nonzero, in about 8–46
+// runs a row).
 type krylovWork struct {
+	a          nzRuns
 	v          [][]float64
 	h          []float64
 	c, s, g    []float64
@@ -110,6 +122,7 @@ func newKrylovWork(k, m int) *krylovWork {
 		c: make([]float64, m), s: make([]float64, m), g: make([]float64, m+1),
 		r: make([]float64, k), t: make([]float64, k), m: m}
 	ws.v[0] = make([]float64, k) // the others as the steps need them
+	ws.a.reset(k)
 	return ws
 }
 
@@ -125,7 +138,7 @@ func (ws *krylovWork) arnoldi(base *entryBase, arows [][]float64, j int) (float6
 	}
 	m, w := ws.m, ws.v[j+1]
 	for i, ai := range arows {
-		ws.t[i] = floats.Dot(ai, ws.v[j])
+		ws.t[i] = ws.a.dot(i, ai, ws.v[j])
 	}
 	base.f.solveTo(w, ws.t)
 	for i := 0; i <= j; i++ {

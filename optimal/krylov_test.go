@@ -23,8 +23,7 @@ func krylovBase(rnd *rand.Rand, k int) (*entryBase, []float64) {
 		bm.Set(i, i, bm.At(i, i)+2*math.Sqrt(float64(k)))
 	}
 	base := &entryBase{a: bm}
-	base.lu.Factorize(bm)
-	base.f = packLU(nil, &base.lu)
+	base.f = factorLU(luVec{}, bm)
 	rhs := make([]float64, k)
 	for i := range rhs {
 		rhs[i] = rnd.NormFloat64()

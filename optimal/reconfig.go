@@ -362,8 +362,7 @@ func (sv *Solver) entryRow(u int, r *row, upOff int, q *entryGroup) *entryRow {
 type entryBase struct {
 	a    *mat.Dense
 	gens []uint64 // the entryRow generation of each row (0: none)
-	lu   mat.LU
-	f    luVec // lu packed, for the solves with one right-hand side (luVec.solveTo)
+	f    luVec    // B's packed LU factors (factorLU), for the solves with one right-hand side (luVec.solveTo)
 	// rows and z = B⁻¹E of the last low-rank solve: a search over one
 	// configuration's intervals changes the same rows each time.
 	rows []int
@@ -460,17 +459,16 @@ func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDe
 	if base == nil || base.a.RawMatrix().Rows != k {
 		base = &entryBase{a: mat.NewDense(k, k, nil)}
 	}
-	*base = entryBase{a: base.a, gens: append(base.gens[:0], gens...), lu: base.lu, f: base.f, rhs: base.rhs[:0], y: base.y[:0]}
+	*base = entryBase{a: base.a, gens: append(base.gens[:0], gens...), f: base.f, rhs: base.rhs[:0], y: base.y[:0]}
 	for i, ri := range arows {
 		copy(base.a.RawRowView(i), ri)
 	}
-	base.lu.Factorize(base.a)
-	if c := base.lu.Cond(); c > 1e15 || math.IsInf(c, 0) {
+	base.f = factorLU(base.f, base.a)
+	if c := base.f.cond; c > 1e15 || math.IsInf(c, 0) || math.IsNaN(c) {
 		sv.entry = nil
 		return nil, false
 	}
 	sv.entry = base
-	base.f = packLU(base.f.f, &base.lu)
 	x := base.solve(rhs)
 	base.rhs, base.y = append(base.rhs, rhs.RawVector().Data...), append(base.y, x.RawVector().Data...)
 	return x, true
