@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +44,16 @@ func chainCases() []chainCase {
 		{"fast24", 24, 2 * h, 2 * h, []float64{1}, 0.6},
 		{"grid64", 64, 8 * h, 4 * h, []float64{0.5, 0, 0, 0.1, 0.1, 0.1, 0.1, 0.1}, 0.7},
 	}
+}
+
+// shortChainCases is chainCases, without those of more than 32
+// processors in -short mode (CI's run under the race detector).
+func shortChainCases() []chainCase {
+	cs := chainCases()
+	if testing.Short() {
+		cs = slices.DeleteFunc(cs, func(c chainCase) bool { return c.n > 32 })
+	}
+	return cs
 }
 
 // eventsScenarios returns every system of the comparison: those of
@@ -313,7 +324,7 @@ func TestIntervalBound(t *testing.T) {
 // evaluates, and its largest is the same point; the power check: it
 // evaluates fewer than half of the 57 points (the bound prunes).
 func TestScanPrunedMatchesFull(t *testing.T) {
-	for _, c := range chainCases() {
+	for _, c := range shortChainCases() {
 		m, set := chainModel(t, c)
 		var evals [2]int
 		var fss [2][]float64
@@ -396,6 +407,9 @@ func TestEventsChainBandMatchesFull(t *testing.T) {
 func TestEventsChainKeptSequences(t *testing.T) {
 	productionSegments(t)
 	c := chainCase{"grid128", 128, 8 * 3600, 4 * 3600, []float64{0.6, 0, 0.2, 0.2}, 0.8}
+	if testing.Short() {
+		c.name, c.n = "grid48", 48
+	}
 	search := func(keep bool) EventsResult {
 		t.Helper()
 		m, set := chainModel(t, c)
