@@ -40,7 +40,10 @@ const krylovIter = 32
 // The steps stop once the estimate of ‖B⁻¹(b − A·x_m)‖₂ (the last entry
 // of the rotated right-hand side) is at most refineTol·‖x₀‖∞, or after
 // krylovIter steps (no extrapolation stops them earlier: after a change
-// of rank r the residual may hardly fall until step r + 1). Then the
+// of rank r the residual may hardly fall until step r + 1). The 2-norm
+// estimate against an ∞-norm scale only decides when to stop stepping
+// (‖·‖∞ ≤ ‖·‖₂, so it stops no earlier than an ∞-norm test would); what
+// is accepted is decided by the ∞-norm test that follows. Then the
 // result is accepted by the test of iterative refinement on one more
 // correction, computed from the true residual: x = x_m + d, d = B⁻¹(b − A·x_m), with ‖d‖∞ ≤ refineTol·‖x‖∞
 // and |d| ≤ refineTol·|x| in g's entry (the last). As d = B⁻¹A(x* − x_m),

@@ -13,10 +13,12 @@ import (
 
 // luVec is an LU factorisation A = P·L·U kept in packed form for solves
 // with one right-hand side (a block's up states solve one vector per
-// decision and per evaluation). It does the arithmetic of gonum's
+// decision and per evaluation). solve does the arithmetic of gonum's
 // mat.LU.SolveVecTo (lapack Dgetrs, blas Dtrsm with one column) in the
 // same order, so its solutions are the same bits, without its per-call
-// matrix views and allocations.
+// matrix views and allocations; solveTo and solveUnitTo take each row's
+// dot product over the runs of its nonzero entries, so they round
+// differently (TestLUVecSolveTo holds them to 1e-13·n of it).
 type luVec struct {
 	n    int
 	f    []float64 // row-major: L strictly below the diagonal (unit diagonal), U on and above
