@@ -282,7 +282,13 @@ func (s *singleSearch) climb(scan []scanPoint) (Result, float64, error) {
 		}
 	}
 	step := intervalStep
-	for range sv.set.MaxIter {
+	for it := 0; ; it++ {
+		if it == sv.set.MaxIter {
+			// Still rising after MaxIter steps: the best point so far,
+			// said to be one (Settings.MaxIter).
+			best.Status = IterationLimit
+			break
+		}
 		v, err := sv.evaluate(s.ctx, best.Policy, true)
 		if err != nil {
 			return Result{}, 0, err

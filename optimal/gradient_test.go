@@ -298,3 +298,28 @@ func TestGradientFallback(t *testing.T) {
 		})
 	}
 }
+
+// TestClimbIterationLimit: level 2's climb with up states that is still
+// rising after Settings.MaxIter steps says so (Status IterationLimit), with
+// the best point so far; with the default limit it converges.
+func TestClimbIterationLimit(t *testing.T) {
+	const h = 3600.0
+	sc := qrScenario(t, 16, 8*h, 4*h)
+	sc.Reconfigure = scenario.AtCheckpoint
+	for _, c := range []struct {
+		maxIter int
+		want    Status
+	}{{2, IterationLimit}, {0, Converged}} {
+		sv, err := New(sc, &Settings{MaxIter: c.maxIter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sv.SingleInterval(context.Background(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Status != c.want {
+			t.Errorf("MaxIter %d: status %v, want %v (g* %.15g, I* %.9g)", c.maxIter, s.Status, c.want, s.UWT, s.Interval)
+		}
+	}
+}

@@ -51,10 +51,10 @@ type Settings struct {
 	// MaxIter bounds the iterations of one policy iteration (default 200),
 	// and also the passes of PerConfiguration (Status IterationLimit when
 	// reached) and the gradient steps of levels 2 and 3 (singleSearch.climb,
-	// gradientAscend). Level 2 reports no limit of its own: its climb
-	// stops after MaxIter steps with the best point so far (with
-	// MaxIter = 2 on QR at N = 16 with reconfiguration, g* 7e-12 and I*
-	// 8e-6 relative from the default's).
+	// gradientAscend). Level 2's climb stops after MaxIter steps with the
+	// best point so far and Status IterationLimit (with MaxIter = 2 on QR
+	// at N = 16 with reconfiguration, g* 7e-12 and I* 8e-6 relative from
+	// the default's).
 	MaxIter int
 	// Candidates restricts the processor counts a running application may
 	// use (the restriction for large N); nil means every count with
