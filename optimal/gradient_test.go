@@ -22,17 +22,9 @@ import (
 // each miss by more than the tolerance in some configuration.
 func TestIntervalGainDerivative(t *testing.T) {
 	ctx := context.Background()
-	const h, d = 3600.0, 1e-4
-	for _, c := range []struct {
-		name string
-		sc   *scenario.Scenario
-	}{
-		{"qr8", qrScenario(t, 8, 8*h, 4*h)},
-		{"large12", largeApp(t, 12, 8*h, 4*h)},
-		{"qr16", qrScenario(t, 16, 8*h, 4*h)},
-	} {
+	const d = 1e-4
+	for _, c := range gradientCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			c.sc.Reconfigure = scenario.AtCheckpoint
 			sv, err := New(c.sc, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -259,17 +251,8 @@ func checkSingle(t *testing.T, gr, co Single) {
 // off the scan's grid (without a step only polish moves it there).
 func TestGradientFallback(t *testing.T) {
 	ctx := context.Background()
-	const h = 3600.0
-	for _, c := range []struct {
-		name string
-		sc   *scenario.Scenario
-	}{
-		{"qr8", qrScenario(t, 8, 8*h, 4*h)},
-		{"large12", largeApp(t, 12, 8*h, 4*h)},
-		{"qr16", qrScenario(t, 16, 8*h, 4*h)},
-	} {
+	for _, c := range gradientCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			c.sc.Reconfigure = scenario.AtCheckpoint
 			levels := func() Report {
 				sv, err := New(c.sc, nil)
 				if err != nil {
@@ -322,4 +305,20 @@ func TestClimbIterationLimit(t *testing.T) {
 			t.Errorf("MaxIter %d: status %v, want %v (g* %.15g, I* %.9g)", c.maxIter, s.Status, c.want, s.UWT, s.Interval)
 		}
 	}
+}
+
+// gradientCases are QR at N = 8, the desktop application at N = 12 and QR
+// at N = 16 (MTTF 8 h, MTTR 4 h), with reconfiguration at checkpoints:
+// the scenarios of the gradient searches' tests.
+func gradientCases(t *testing.T) []solverCase {
+	const h = 3600.0
+	cs := []solverCase{
+		{"qr8", qrScenario(t, 8, 8*h, 4*h), nil},
+		{"large12", largeApp(t, 12, 8*h, 4*h), nil},
+		{"qr16", qrScenario(t, 16, 8*h, 4*h), nil},
+	}
+	for _, c := range cs {
+		c.sc.Reconfigure = scenario.AtCheckpoint
+	}
+	return cs
 }

@@ -159,16 +159,9 @@ func TestPow2Scale(t *testing.T) {
 // above it by more than that tolerance.
 func TestPerConfigurationCoordinateOptimum(t *testing.T) {
 	ctx := context.Background()
-	const h, tol, width, steps = 3600.0, 1e-9, 0.05, 40
-	for _, c := range []struct {
-		name string
-		sc   *scenario.Scenario
-	}{
-		{"qr8", qrScenario(t, 8, 8*h, 4*h)},
-		{"large12", largeApp(t, 12, 8*h, 4*h)},
-	} {
+	const tol, width, steps = 1e-9, 0.05, 40
+	for _, c := range gradientCases(t)[:2] {
 		t.Run(c.name, func(t *testing.T) {
-			c.sc.Reconfigure = scenario.AtCheckpoint
 			sv, err := New(c.sc, nil)
 			if err != nil {
 				t.Fatal(err)
