@@ -149,7 +149,7 @@
 //
 // With these, and level 3 by gradient steps (below, "The four levels"),
 // and level 2's search after its scan by the same steps, the four levels
-// of QR on 32 processors (MTTF 8 h, MTTR 4 h) cost 1.2–1.4× their time
+// of QR on 32 processors (MTTF 8 h, MTTR 4 h) cost 1.0–1.4× their time
 // without reconfiguration with the reduced system solved by GMRES on the
 // kept factors (1.3–2× with iterative refinement, 40× before the
 // reduction, 5–7× with the reduction and level 3's coordinate search);
@@ -158,9 +158,8 @@
 // order 2003) 9–12×, 13–16× before the solves and the condition
 // estimate ran over the factors' runs of nonzero entries. On a desktop grid without
 // R(p, a) the solve without reconfiguration is far cheaper (a chain of up
-// phases on W decision states), and the option still costs about two
-// orders of magnitude more (BENCHMARKS.md): there the goal of 2× is not
-// met.
+// phases on W decision states), and the option still costs 35–110×
+// as much (BENCHMARKS.md, "(reconf5)"): there the goal of 2× is not met.
 //
 // # Improvement by bounds
 //
