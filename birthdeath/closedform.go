@@ -40,6 +40,8 @@ type RowBlock struct {
 	Survival float64
 	// Rows[i] is row S0+i of the requested range.
 	Rows []Row
+
+	slab []float64 // the rows' values, kept for RowsInto
 }
 
 // Rows returns rows s0 ≤ s < s1 of P_t and Q_t(ρ) by the closed form,
@@ -60,22 +62,24 @@ type RowBlock struct {
 // Rows returns an error naming the argument if 0 ≤ s0 ≤ s1 ≤ m+1 does not
 // hold, if t or rho is negative, NaN or infinite, or if tol is not in [0, 1).
 func (c *Chain) Rows(s0, s1 int, t, rho, tol float64) (*RowBlock, error) {
-	if s0 < 0 || s0 > c.m+1 {
-		return nil, fmt.Errorf("birthdeath: s0 = %d is outside [0, m+1 = %d]", s0, c.m+1)
-	}
-	if s1 < s0 || s1 > c.m+1 {
-		return nil, fmt.Errorf("birthdeath: s1 = %d is outside [s0 = %d, m+1 = %d]", s1, s0, c.m+1)
-	}
-	if err := checkTime("t", t); err != nil {
+	if err := c.checkRows(s0, s1, t, rho, tol); err != nil {
 		return nil, err
 	}
-	if err := checkRate("rho", rho); err != nil {
-		return nil, err
+	blk := new(RowBlock)
+	c.rows(blk, s0, s1, t, rho, tol)
+	return blk, nil
+}
+
+// RowsInto is Rows writing into blk: it reuses the storage of blk's rows
+// from an earlier call, whose rows it overwrites (they must no longer be
+// in use), and allocates only when that storage is short. The rows are
+// those of Rows, bit for bit. On error blk is left as it was.
+func (c *Chain) RowsInto(blk *RowBlock, s0, s1 int, t, rho, tol float64) error {
+	if err := c.checkRows(s0, s1, t, rho, tol); err != nil {
+		return err
 	}
-	if math.IsNaN(tol) || tol < 0 || tol >= 1 {
-		return nil, fmt.Errorf("birthdeath: tol = %v is not in [0, 1)", tol)
-	}
-	return c.rows(s0, s1, t, rho, tol), nil
+	c.rows(blk, s0, s1, t, rho, tol)
+	return nil
 }
 
 // maxBinomialCut bounds the relative mass dropped from each tail of a
@@ -272,8 +276,29 @@ func (c *Chain) qWindow(s, plo, phi int, ts twoState, slack int) (lo, hi int) {
 	return max(lo, 0), min(hi, m+1)
 }
 
-// rows implements Rows for validated arguments.
-func (c *Chain) rows(s0, s1 int, t, rho, tol float64) *RowBlock {
+// checkRows validates the arguments of Rows and RowsInto.
+func (c *Chain) checkRows(s0, s1 int, t, rho, tol float64) error {
+	if s0 < 0 || s0 > c.m+1 {
+		return fmt.Errorf("birthdeath: s0 = %d is outside [0, m+1 = %d]", s0, c.m+1)
+	}
+	if s1 < s0 || s1 > c.m+1 {
+		return fmt.Errorf("birthdeath: s1 = %d is outside [s0 = %d, m+1 = %d]", s1, s0, c.m+1)
+	}
+	if err := checkTime("t", t); err != nil {
+		return err
+	}
+	if err := checkRate("rho", rho); err != nil {
+		return err
+	}
+	if math.IsNaN(tol) || tol < 0 || tol >= 1 {
+		return fmt.Errorf("birthdeath: tol = %v is not in [0, 1)", tol)
+	}
+	return nil
+}
+
+// rows implements Rows and RowsInto for validated arguments, writing into
+// blk (reusing its Rows and slab).
+func (c *Chain) rows(blk *RowBlock, s0, s1 int, t, rho, tol float64) {
 	ws := workspaces.Get().(*workspace)
 	defer workspaces.Put(ws)
 	m := c.m
@@ -286,8 +311,12 @@ func (c *Chain) rows(s0, s1 int, t, rho, tol float64) *RowBlock {
 	}
 	ws.res.lo, ws.res.hi = 0, 0 // nothing factorised yet
 
-	blk := &RowBlock{T: t, Rho: rho, Survival: surv, Rows: make([]Row, s1-s0)}
-	var slab []float64
+	blk.T, blk.Rho, blk.Survival = t, rho, surv
+	if cap(blk.Rows) < s1-s0 {
+		blk.Rows = make([]Row, s1-s0)
+	}
+	blk.Rows = blk.Rows[:s1-s0]
+	slab := blk.slab[:0]
 	for s := s0; s < s1; s++ {
 		// Row s of P_t: Binomial(s, p11) * Binomial(m−s, p01).
 		alo, av, da := ws.binomial(ws.a, s, ts.p11, ts.q11, cut)
@@ -330,6 +359,7 @@ func (c *Chain) rows(s0, s1 int, t, rho, tol float64) *RowBlock {
 		}
 		vals := slab[len(slab) : len(slab)+2*width]
 		slab = slab[:len(slab)+2*width]
+		clear(vals) // a reused slab holds an earlier call's values
 		row := Row{S: s, Lo: lo, Hi: hi, P: vals[:width:width], Q: vals[width : 2*width : 2*width]}
 		// P is zero outside [plo, phi).
 		for j := max(lo, plo); j < min(hi, phi); j++ {
@@ -344,7 +374,7 @@ func (c *Chain) rows(s0, s1 int, t, rho, tol float64) *RowBlock {
 		}
 		blk.Rows[s-s0] = row
 	}
-	return blk
+	blk.slab = slab
 }
 
 // qRow computes row s of Q_t(ρ) = ρ(ρI − G)⁻¹(I − e^{−ρt}P_t) on a window
@@ -469,7 +499,8 @@ func sumOutside(v []float64, lo, hi int) float64 {
 // rows with tol = 0.
 func (c *Chain) closedDense(t, rho float64, wantP, wantQ bool) (p, q *mat.Dense, err error) {
 	n := c.m + 1
-	blk := c.rows(0, n, t, rho, 0)
+	blk := new(RowBlock)
+	c.rows(blk, 0, n, t, rho, 0)
 	if wantP {
 		p = mat.NewDense(n, n, nil)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -306,5 +307,63 @@ func TestRowsNarrowQ(t *testing.T) {
 	}
 	if !narrow {
 		t.Error("no solve window was narrow: the test does not exercise the windowed solve")
+	}
+}
+
+// TestRowsIntoMatchesRows checks RowsInto against Rows, bit for bit, on
+// one RowBlock reused by a sequence of calls: a wide block first, then
+// smaller ones, a call with ρ = 0 (no Q: a reused slab's values from the
+// calls before must not show through) and a wide one again (the storage
+// grows). An invalid call returns Rows' error and leaves the block as it
+// was.
+func TestRowsIntoMatchesRows(t *testing.T) {
+	for _, dc := range denseCases {
+		c, _ := New(dc.m, dc.lambda, dc.theta)
+		type call struct {
+			s0, s1    int
+			t, r, tol float64
+		}
+		calls := []call{
+			{0, dc.m + 1, dc.t, dc.r, 0},
+			{dc.m / 2, dc.m/2 + 1, dc.t, dc.r, 1e-15},
+			{dc.m / 3, dc.m/2 + 1, 2 * dc.t, dc.r, 1e-9},
+			{0, dc.m + 1, dc.t, 0, 0},
+			{dc.m / 2, dc.m + 1, dc.t / 3, 2 * dc.r, 0},
+			{0, dc.m + 1, 4 * dc.t, dc.r, 1e-15},
+		}
+		var blk RowBlock
+		for _, cl := range calls {
+			name := fmt.Sprintf("%v %+v", dc, cl)
+			want, err := c.Rows(cl.s0, cl.s1, cl.t, cl.r, cl.tol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.RowsInto(&blk, cl.s0, cl.s1, cl.t, cl.r, cl.tol); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if blk.T != want.T || blk.Rho != want.Rho || blk.Survival != want.Survival || len(blk.Rows) != len(want.Rows) {
+				t.Fatalf("%s: block (%v, %v, %v, %d rows), want (%v, %v, %v, %d)", name,
+					blk.T, blk.Rho, blk.Survival, len(blk.Rows), want.T, want.Rho, want.Survival, len(want.Rows))
+			}
+			for i, w := range want.Rows {
+				g := blk.Rows[i]
+				if g.S != w.S || g.Lo != w.Lo || g.Hi != w.Hi || g.DroppedP != w.DroppedP || g.DroppedQ != w.DroppedQ {
+					t.Fatalf("%s: row %d header %+v, want %+v", name, i, g, w)
+				}
+				for j := range w.P {
+					if g.P[j] != w.P[j] || g.Q[j] != w.Q[j] {
+						t.Fatalf("%s: row %d column %d: (%v, %v), want (%v, %v)", name, i, w.Lo+j, g.P[j], g.Q[j], w.P[j], w.Q[j])
+					}
+				}
+			}
+		}
+		before := blk.Rows
+		err := c.RowsInto(&blk, dc.m+2, dc.m+2, dc.t, dc.r, 0)
+		if err == nil || !strings.Contains(err.Error(), "s0") {
+			t.Errorf("%v: s0 = m+2: error %v, want one naming s0", dc, err)
+		}
+		if len(blk.Rows) != len(before) || &blk.Rows[0] != &before[0] {
+			t.Errorf("%v: a refused call changed the block", dc)
+		}
 	}
 }

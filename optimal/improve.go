@@ -87,11 +87,12 @@ func (sv *Solver) tauX(pi, n, act int) float64 {
 }
 
 // uValue returns the bracket of U(acts[b], s0+k) at interval I, computing
-// the state's row at T = I + L(a).
-func (sv *Solver) uValue(v *values, b, k int, interval float64) (float64, error) {
+// the state's row at T = I + L(a) into sc (used once: the searches try one
+// interval at a time).
+func (sv *Solver) uValue(sc *rowScratch, v *values, b, k int, interval float64) (float64, error) {
 	a := sv.acts[b]
 	s0, _ := sv.spares(a)
-	rs, err := sv.rows(a, s0+k, s0+k+1, interval+sv.sc.Application.Latency[a-1], interval)
+	rs, err := sv.rowsTo(sc, a, s0+k, s0+k+1, interval+sv.sc.Application.Latency[a-1], interval)
 	if err != nil {
 		return 0, err
 	}
@@ -109,13 +110,14 @@ func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy) (bool, e
 	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
 	changed := make([]bool, len(sv.acts))
 	err := pool.Each(ctx, len(sv.acts), sv.set.Workers, func(ctx context.Context, b int) error {
+		sc := new(rowScratch) // this task's, reused by every trial interval
 		for k, cur := range pol.interval[b] {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			var ferr error
 			f := func(x float64) float64 {
-				u, err := sv.uValue(v, b, k, math.Exp(x))
+				u, err := sv.uValue(sc, v, b, k, math.Exp(x))
 				if err != nil {
 					ferr = err
 					return math.Inf(-1)
@@ -151,12 +153,13 @@ func (sv *Solver) improveR(v *values, pol *Policy, xv *xValues) (bool, error) {
 		return false, nil
 	}
 	changed := false
+	sc := new(rowScratch)
 	for b, a := range sv.acts {
 		s0, _ := sv.spares(a)
 		pi := sv.pa(b)
 		for k, cur := range pol.reconf[b] {
 			n := a + s0 + k
-			run, err := sv.runValue(v, b, k, pol.interval[b][k])
+			run, err := sv.runValue(sc, v, b, k, pol.interval[b][k])
 			if err != nil {
 				return false, err
 			}

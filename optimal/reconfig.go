@@ -612,11 +612,11 @@ func (sv *Solver) recurrentClasses(eqs []equation) [][]int {
 // block computed it at I: improveR compares running with reconfiguring
 // in every up state at the policy's own intervals, which the evaluation
 // has just used.
-func (sv *Solver) runValue(v *values, b, k int, interval float64) (float64, error) {
+func (sv *Solver) runValue(sc *rowScratch, v *values, b, k int, interval float64) (float64, error) {
 	if blk := v.blocks[b]; blk != nil && k < len(blk.rows) && blk.iv[k] == interval {
 		return sv.bracket(v, b, &blk.rows[k]), nil
 	}
-	return sv.uValue(v, b, k, interval)
+	return sv.uValue(sc, v, b, k, interval)
 }
 
 // bracket returns w − g·τ + Σ P·h of the row r of an up state of

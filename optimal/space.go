@@ -33,15 +33,43 @@ type row struct {
 // the checkpoint interval and w the committed work; for a recovery
 // interval = 0 and w = 0.
 func (sv *Solver) rows(a, s0, s1 int, t, interval float64) ([]row, error) {
+	return sv.rowsTo(nil, a, s0, s1, t, interval)
+}
+
+// rowScratch is the storage of rows used once and dropped (a trial
+// interval's rows in the searches): rowsTo with a rowScratch reuses it,
+// and the rows it returns are overwritten by its next call.
+type rowScratch struct {
+	blk birthdeath.RowBlock
+	buf []ent
+	out []row
+}
+
+// rowsTo is rows, into sc's storage when sc is not nil (the same rows, bit
+// for bit).
+func (sv *Solver) rowsTo(sc *rowScratch, a, s0, s1 int, t, interval float64) ([]row, error) {
 	c, err := sv.chains.Chain(sv.n - a)
 	if err != nil {
 		return nil, err
 	}
 	rho := float64(a) * sv.lambda
-	rb, err := c.Rows(s0, s1, t, rho, decision.RowTol)
+	rb := &birthdeath.RowBlock{}
+	if sc != nil {
+		rb = &sc.blk
+		err = c.RowsInto(rb, s0, s1, t, rho, decision.RowTol)
+	} else {
+		rb, err = c.Rows(s0, s1, t, rho, decision.RowTol)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("optimal: spare chain m = %d, T = %g: %w", sv.n-a, t, err)
 	}
+	return sv.windowRows(sc, a, rb, interval)
+}
+
+// windowRows maps the spare chain's rows rb of a segment on a processors
+// onto the window (rows), into sc's storage when sc is not nil.
+func (sv *Solver) windowRows(sc *rowScratch, a int, rb *birthdeath.RowBlock, interval float64) ([]row, error) {
+	t, rho := rb.T, rb.Rho
 	surv := rb.Survival
 	tau := -math.Expm1(-rho*t) / rho
 	w := 0.0
@@ -70,8 +98,16 @@ func (sv *Solver) rows(a, s0, s1 int, t, interval float64) ([]row, error) {
 			}
 		}
 	}
-	buf := make([]ent, 0, nz)
-	out := make([]row, len(rb.Rows))
+	var buf []ent
+	var out []row
+	if sc != nil && cap(sc.buf) >= nz && cap(sc.out) >= len(rb.Rows) {
+		buf, out = sc.buf[:0], sc.out[:len(rb.Rows)]
+	} else {
+		buf, out = make([]ent, 0, nz), make([]row, len(rb.Rows))
+		if sc != nil {
+			sc.buf, sc.out = buf, out
+		}
+	}
 	for k := range rb.Rows {
 		r := &rb.Rows[k]
 		kept := 0.0
