@@ -80,15 +80,16 @@ func (uw *upWeights) span(b int) (k0, k1 int) {
 // whose brackets vanish outside U(a, ·) and at I(a); as I' → I(a), π' → π
 // (Puterman 1994, section 8.2 and chapter 11, for the difference of the
 // gains of two policies). One call computes the rows of the states with
-// weight in one birthdeath call (rows) and no linear solve.
-func (sv *Solver) intervalGain(v *values, uw *upWeights, b int, interval float64) (float64, error) {
+// weight in one birthdeath call (rows; into sc when not nil, which the
+// rows of the next call overwrite) and no linear solve.
+func (sv *Solver) intervalGain(sc *rowScratch, v *values, uw *upWeights, b int, interval float64) (float64, error) {
 	k0, k1 := uw.span(b)
 	if k0 == k1 {
 		return 0, nil
 	}
 	a := sv.acts[b]
 	s0, _ := sv.spares(a)
-	rs, err := sv.rows(a, s0+k0, s0+k1, interval+sv.sc.Application.Latency[a-1], interval)
+	rs, err := sv.rowsTo(sc, a, s0+k0, s0+k1, interval+sv.sc.Application.Latency[a-1], interval)
 	if err != nil {
 		return 0, err
 	}
@@ -121,8 +122,9 @@ func (sv *Solver) propose(ctx context.Context, cur *Policy, v *values, uw *upWei
 			return nil
 		}
 		var ferr error
+		sc := new(rowScratch) // this task's, reused by every trial interval
 		f := func(x float64) float64 {
-			u, err := sv.intervalGain(v, uw, b, math.Exp(x))
+			u, err := sv.intervalGain(sc, v, uw, b, math.Exp(x))
 			if err != nil {
 				ferr = err
 				return math.Inf(-1)
@@ -246,7 +248,7 @@ var gradientLevel2 = true
 func (sv *Solver) totalGain(ctx context.Context, v *values, uw *upWeights, interval float64) (float64, error) {
 	parts := make([]float64, len(sv.acts))
 	err := pool.Each(ctx, len(sv.acts), sv.set.Workers, func(_ context.Context, b int) error {
-		f, err := sv.intervalGain(v, uw, b, interval)
+		f, err := sv.intervalGain(nil, v, uw, b, interval)
 		parts[b] = f
 		return err
 	})

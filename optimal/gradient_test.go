@@ -51,12 +51,13 @@ func TestIntervalGainDerivative(t *testing.T) {
 				}
 				return vp.g
 			}
+			sc := new(rowScratch) // both calls into one storage, as propose does
 			deriv := func(w *upWeights, b int, x float64) float64 {
-				fp, err := sv.intervalGain(v, w, b, math.Exp(x+d))
+				fp, err := sv.intervalGain(sc, v, w, b, math.Exp(x+d))
 				if err != nil {
 					t.Fatal(err)
 				}
-				fm, err := sv.intervalGain(v, w, b, math.Exp(x-d))
+				fm, err := sv.intervalGain(sc, v, w, b, math.Exp(x-d))
 				if err != nil {
 					t.Fatal(err)
 				}
