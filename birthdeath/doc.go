@@ -89,7 +89,11 @@
 // each decision X(p, n) → a, new for every p, about 10⁵ rows of the
 // built-in system on 512 processors from under 10³ distinct
 // factorisations); the rows are those without it, bit for bit
-// (TestKeepFactorsSameRows).
+// (TestKeepFactorsSameRows). Chain.RowsInto is Rows into a RowBlock of
+// the caller's, whose storage it reuses: for a caller that reads each
+// block once before asking for the next (package optimal's searches over
+// an interval), the same rows without their allocation
+// (TestRowsIntoMatchesRows).
 //
 // # Method Eigen
 //

@@ -139,7 +139,13 @@
 // arithmetic for one right-hand side in the same order without its
 // per-call allocations; the searches over one interval (improveU,
 // propose, singleSearch.climb) pass the value at their start, which they computed to
-// compare the maximum with, to the search (maximizeFrom).
+// compare the maximum with, to the search (maximizeFrom); and the rows
+// of a trial interval, which the bracket of one up state (uValue, in
+// level 4's improveU and in improveR) or one configuration's weighted
+// brackets (intervalGain, in propose) read once, are computed into
+// storage each search task reuses (rowScratch, birthdeath.Chain.RowsInto)
+// instead of new rows per call: at QR N = 16 a quarter of the
+// allocation of the four levels (28.6 to 22.1 MB a run), the same bits.
 //
 // The solves of the reduced system round differently from a fresh
 // factorisation of each system, within the tolerances of the searches:
