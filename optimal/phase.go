@@ -1102,16 +1102,27 @@ func stationaryFrom(x0, ns int, rows, cols []int, vals []float64) ([]int, markov
 // order: it returns those states and the transitions among them.
 func reachableFrom(x0, ns int, rows, cols []int, vals []float64) ([]int, []int, []int, []float64) {
 	seen := make([]bool, ns)
-	adj := make([][]int, ns)
-	for e := range rows {
-		adj[rows[e]] = append(adj[rows[e]], cols[e])
+	// The successors of i are adj[start[i]:start[i+1]] (compressed rows,
+	// in the triplets' order), in two allocations instead of one a state.
+	start := make([]int, ns+1)
+	for _, i := range rows {
+		start[i+1]++
+	}
+	for i := range ns {
+		start[i+1] += start[i]
+	}
+	adj := make([]int, len(rows))
+	next := slices.Clone(start[:ns])
+	for e, i := range rows {
+		adj[next[i]] = cols[e]
+		next[i]++
 	}
 	stack := []int{x0}
 	seen[x0] = true
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, j := range adj[i] {
+		for _, j := range adj[start[i]:start[i+1]] {
 			if !seen[j] {
 				seen[j] = true
 				stack = append(stack, j)
