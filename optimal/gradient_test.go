@@ -141,15 +141,7 @@ func TestGradientMatchesCoordinateSearch(t *testing.T) {
 			levels := func(grad bool) Report {
 				gradientLevel2, gradientLevel3 = grad, grad
 				defer func() { gradientLevel2, gradientLevel3 = true, true }()
-				sv, err := New(c.sc, c.set)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rep, err := sv.Levels(ctx, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return rep
+				return levelsOf(t, c.sc, c.set)
 			}
 			rg, rc := levels(true), levels(false)
 			checkSingle(t, rg.Single, rc.Single)
@@ -251,20 +243,9 @@ func checkSingle(t *testing.T, gr, co Single) {
 // searches to 1e-10 relative, level 3 with Local set, and level 2's I*
 // off the scan's grid (without a step only polish moves it there).
 func TestGradientFallback(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range gradientCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			levels := func() Report {
-				sv, err := New(c.sc, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rep, err := sv.Levels(ctx, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return rep
-			}
+			levels := func() Report { return levelsOf(t, c.sc, nil) }
 			want := levels()
 			gradientHalvings = -1
 			t.Cleanup(func() { gradientHalvings = 3 })

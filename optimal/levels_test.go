@@ -288,3 +288,18 @@ func levelsInOrder(t *testing.T, rep Report) {
 		t.Errorf("levels out of order: 2: %.12g, 3: %.12g, 4: %.12g", g2, g3, g4)
 	}
 }
+
+// levelsOf returns the four levels of sc with settings set (no hand-made
+// policies).
+func levelsOf(t *testing.T, sc *scenario.Scenario, set *Settings) Report {
+	t.Helper()
+	sv, err := New(sc, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := sv.Levels(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}

@@ -1,7 +1,6 @@
 package optimal
 
 import (
-	"context"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -15,7 +14,6 @@ import (
 // with running at a stale interval instead of at the best one, and
 // policy iteration stopped short of the optimality equations.
 func TestLevelsOrderReconfigure(t *testing.T) {
-	ctx := context.Background()
 	cases := reconfCases(t)
 	if !testing.Short() {
 		const h = 3600.0
@@ -25,15 +23,7 @@ func TestLevelsOrderReconfigure(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sv, err := New(c.sc, c.set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := sv.Levels(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			levelsInOrder(t, rep)
+			levelsInOrder(t, levelsOf(t, c.sc, c.set))
 		})
 	}
 }
