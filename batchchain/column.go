@@ -95,14 +95,7 @@ func (ph *Phase) columnK(lam float64, b0, b1 int) *columnK {
 	}
 	for i := range nb {
 		j := b0 + i
-		out := ph.up[j]
-		for _, d := range ph.dn[j*kmax : (j+1)*kmax] {
-			out += d
-		}
-		for _, h := range ph.hit[j*kmax : (j+1)*kmax] {
-			out += h
-		}
-		ck.stay[i] = 1 - out/lam
+		ck.stay[i] = 1 - ph.outRate(j)/lam
 		ck.upS[i] = ph.up[j] / lam
 	}
 	return ck

@@ -140,6 +140,21 @@ func (ph *Phase) ratesAt(j int, r *rates) {
 
 // Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
 // the smallest valid uniformization rate of Segments.
+// outRate is the exit rate of spare count j: its repair, its spare-only
+// events and its interruptions, summed in that order (the diagonal of
+// K = I + A/Λ is 1 − outRate/Λ).
+func (ph *Phase) outRate(j int) float64 {
+	kmax := ph.kmax
+	out := ph.up[j]
+	for _, d := range ph.dn[j*kmax : (j+1)*kmax] {
+		out += d
+	}
+	for _, h := range ph.hit[j*kmax : (j+1)*kmax] {
+		out += h
+	}
+	return out
+}
+
 func (ph *Phase) Rate() float64 {
 	var lam float64
 	for j := range ph.up {
@@ -259,7 +274,7 @@ const segmentDrop = 0x1p-60
 // the uniformization rate lam (0 means Rate). It panics if v does not fit
 // in 0..m or lam is below Rate.
 func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
-	m, kmax := ph.c.m, ph.kmax
+	m := ph.c.m
 	if lo < 0 || lo+len(v) > m+1 {
 		panic("batchchain: Segments: v outside the spare counts 0..m")
 	}
@@ -272,14 +287,7 @@ func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
 	sg := &Segments{ph: ph, lam: lam, r: 1 - ph.hitMin/lam, stay: make([]float64, m+1),
 		y: make([]float64, m+1), next: make([]float64, m+1)}
 	for j := range m + 1 {
-		out := ph.up[j]
-		for _, d := range ph.dn[j*kmax : (j+1)*kmax] {
-			out += d
-		}
-		for _, h := range ph.hit[j*kmax : (j+1)*kmax] {
-			out += h
-		}
-		sg.stay[j] = 1 - out/lam
+		sg.stay[j] = 1 - ph.outRate(j)/lam
 	}
 	sg.upS = make([]float64, m+1)
 	for j := range m + 1 {
