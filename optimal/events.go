@@ -90,11 +90,7 @@ type eventsBlock struct {
 // chain with sizes [1]). The result's Status is IterationLimit if the
 // policy still changed after Settings.MaxIter improvements.
 func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.Application, interval float64, s *Settings) (EventsResult, error) {
-	set, err := s.withDefaults()
-	if err != nil {
-		return EventsResult{}, err
-	}
-	m, err := newEventsModel(ctx, sys, app, set)
+	m, set, err := eventsModelOf(ctx, sys, app, s)
 	if err != nil {
 		return EventsResult{}, err
 	}
@@ -112,15 +108,21 @@ func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.
 // upper bound on g*(I) is below the best g* found (scanIntervals): the
 // result is that of the whole scan.
 func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario.Application, s *Settings) (EventsResult, error) {
-	set, err := s.withDefaults()
-	if err != nil {
-		return EventsResult{}, err
-	}
-	m, err := newEventsModel(ctx, sys, app, set)
+	m, set, err := eventsModelOf(ctx, sys, app, s)
 	if err != nil {
 		return EventsResult{}, err
 	}
 	return searchEvents(m, set)
+}
+
+// eventsModelOf is newEventsModel with s's defaults filled in.
+func eventsModelOf(ctx context.Context, sys scenario.System, app scenario.Application, s *Settings) (eventsModel, Settings, error) {
+	set, err := s.withDefaults()
+	if err != nil {
+		return nil, Settings{}, err
+	}
+	m, err := newEventsModel(ctx, sys, app, set)
+	return m, set, err
 }
 
 // searchEvents is SingleIntervalEvents on the model m.
