@@ -43,6 +43,24 @@ type Settings struct {
 // from the single-level model's; they depend on the pattern and the
 // interval, the chain on neither, so it is solved once and each
 // evaluation is one pass over its recurrent states.
+// chainModel is a malleable model on its own chain (positional,
+// reconf): an evaluation also reports the mass its chain lost.
+type chainModel interface {
+	evaluate(pattern []int, interval float64) (uwtv, avail, eff, down, lost float64, err error)
+}
+
+// chain returns the model's own chain (reconfiguration first, as New
+// builds at most one), or nil for the chain of up phases.
+func (mm *malleable) chain() chainModel {
+	switch {
+	case mm.rc != nil:
+		return mm.rc
+	case mm.pos != nil:
+		return mm.pos
+	}
+	return nil
+}
+
 type malleable struct {
 	pos    *positional // three levels with processor failures of severity 2, or nil
 	rc     *reconf     // reconfiguration at top-level checkpoints, or nil

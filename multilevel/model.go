@@ -209,16 +209,9 @@ func (m *Model) Evaluate(pattern []int, interval float64) (Result, error) {
 	}
 	r := Result{Interval: interval, Pattern: append([]int(nil), pattern...), Period: p, Down: m.down}
 	switch {
-	case m.mall != nil && m.mall.rc != nil:
+	case m.mall != nil && m.mall.chain() != nil:
 		var lost float64
-		r.UWT, r.Availability, r.Efficiency, r.Down, lost, err = m.mall.rc.evaluate(pattern, interval)
-		if err != nil {
-			return Result{}, err
-		}
-		r.Dropped = math.Max(m.mall.result.Dropped, lost)
-	case m.mall != nil && m.mall.pos != nil:
-		var lost float64
-		r.UWT, r.Availability, r.Efficiency, r.Down, lost, err = m.mall.pos.evaluate(pattern, interval)
+		r.UWT, r.Availability, r.Efficiency, r.Down, lost, err = m.mall.chain().evaluate(pattern, interval)
 		if err != nil {
 			return Result{}, err
 		}
