@@ -265,6 +265,16 @@ func mulAdd(dst, x, r []float64) {
 	}
 }
 
+// mulSet sets dst[i] = x[i]·r[i] for i < len(r) (len(dst) and len(x) at
+// least len(r)): mulAdd on a zero dst, the same bits.
+func mulSet(dst, x, r []float64) {
+	n := len(r)
+	dst, x = dst[:n], x[:n]
+	for i, ri := range r {
+		dst[i] = x[i] * ri
+	}
+}
+
 // segmentDrop is the mass, relative to s_n, that one product may drop
 // from the ends of the band of v·Kⁿ.
 const segmentDrop = 0x1p-60
@@ -318,7 +328,10 @@ func (sg *Segments) killRates(budget float64) {
 	ph := sg.ph
 	m, kmax := ph.c.m, ph.kmax
 	sg.ks, sg.from, sg.downS = sg.ks[:0], sg.from[:0], sg.downS[:0]
-	left := make([]float64, m+1) // the rates left out from each j
+	// The rates left out from each j, in next (zero until the first
+	// product, and cleared again below).
+	left := sg.next
+	total := 0
 	for k := kmax; k >= 1; k-- {
 		j := k
 		for ; j <= m; j++ {
@@ -328,16 +341,24 @@ func (sg *Segments) killRates(budget float64) {
 			}
 			left[j] += d
 		}
-		if j > m {
-			continue
+		if j <= m {
+			sg.ks, sg.from = append(sg.ks, k), append(sg.from, j)
+			total += m + 1 - j
 		}
-		row := make([]float64, m+1-j)
-		for i := j; i <= m; i++ {
-			row[i-j] = ph.dn[i*kmax+k-1] / sg.lam
-		}
-		sg.ks, sg.from, sg.downS = append(sg.ks, k), append(sg.from, j), append(sg.downS, row)
 	}
 	sg.kill = slices.Max(left) / sg.lam
+	clear(left)
+	// One array for the rows of every size kept.
+	store := make([]float64, total)
+	for i, k := range sg.ks {
+		j := sg.from[i]
+		row := store[: m+1-j : m+1-j]
+		store = store[m+1-j:]
+		for l := j; l <= m; l++ {
+			row[l-j] = ph.dn[l*kmax+k-1] / sg.lam
+		}
+		sg.downS = append(sg.downS, row)
+	}
 }
 
 // Len returns the number of terms s_n computed so far.
@@ -360,11 +381,12 @@ func (sg *Segments) extend(last int) {
 			continue
 		}
 		lo, hi := max(sg.nzLo-kmax, 0), min(sg.nzHi+1, m)
+		// next is zero: the previous product cleared it (below), and
+		// the ends it dropped were set to zero.
 		next := sg.next
-		clear(next[lo : hi+1])
 		b0, b1 := sg.nzLo, sg.nzHi
 		y := sg.y[b0 : b1+1]
-		mulAdd(next[b0:b1+1], y, sg.stay[b0:b1+1])
+		mulSet(next[b0:b1+1], y, sg.stay[b0:b1+1])
 		if top := min(b1, m-1); top >= b0 {
 			mulAdd(next[b0+1:top+2], y, sg.upS[b0:top+1])
 		}
@@ -535,6 +557,8 @@ type Weights struct {
 	x    float64
 	flat int       // c_n = 1/x from n = flat
 	c    []float64 // c_n for n < len(c) ≤ flat
+	// ratios is poissonAdd's workspace.
+	ratios []float64
 }
 
 // NewWeights returns the weights for x = Λt > 0.
@@ -567,7 +591,7 @@ func (w *Weights) ensure(count int) {
 		return
 	}
 	c := make([]float64, nd)
-	for k := 1; poissonAdd(c, float64(k)*x) || float64(k)*x < float64(nd); k++ {
+	for k := 1; poissonAdd(c, float64(k)*x, &w.ratios) || float64(k)*x < float64(nd); k++ {
 	}
 	w.c = c
 }
@@ -584,8 +608,10 @@ const weightFloor = 1e-30
 // it added any. The weights are built outward from the mode by the ratio
 // recurrence and divided by their sum over every n (a normalised window,
 // as poisson's: no cancellation in e^{−μ}μⁿ/n!), whatever len(c), so that
-// c_n does not depend on how far the weights were computed.
-func poissonAdd(c []float64, mu float64) bool {
+// c_n does not depend on how far the weights were computed. The ratios
+// of the first pass (the sum) are kept in *buf for the second (the
+// weights), which then divides no more.
+func poissonAdd(c []float64, mu float64, buf *[]float64) bool {
 	// Below the mode by d, the weight is at most e^{−d(d−1)/(2μ)} of the
 	// mode's (Π_{i<d} (μ − i)/μ ≤ e^{−Σ i/μ}): below weightFloor from
 	// d = 12√μ + 1.
@@ -595,20 +621,31 @@ func poissonAdd(c []float64, mu float64) bool {
 	n0 := int(mu)
 	lo, hi := n0, n0
 	total := 1.0
+	// ratios[n0−n] = n/μ for lo < n ≤ n0, the step from n down to n−1.
+	ratios := (*buf)[:0]
 	for n, w := n0-1, 1.0; n >= 0; n-- {
-		if w *= float64(n+1) / mu; w < weightFloor {
+		r := float64(n+1) / mu
+		if w *= r; w < weightFloor {
 			break
 		}
 		total += w
 		lo = n
+		ratios = append(ratios, r)
 	}
+	down := len(ratios)
+	// ratios[down+n−n0−2] = μ/n for n0 + 1 < n ≤ hi, the step up to n.
 	for n, w := n0+1, 1.0; ; n++ {
-		if w *= mu / float64(n); w < weightFloor {
+		r := mu / float64(n)
+		if w *= r; w < weightFloor {
 			break
 		}
 		total += w
 		hi = n
+		if n > n0+1 {
+			ratios = append(ratios, r)
+		}
 	}
+	*buf = ratios
 	if lo >= len(c) {
 		return false
 	}
@@ -617,11 +654,15 @@ func poissonAdd(c []float64, mu float64) bool {
 		if n < len(c) {
 			c[n] += w
 		}
-		w *= float64(n) / mu
+		if n > lo {
+			w *= ratios[n0-n]
+		}
 	}
 	for n, w := n0+1, inv*mu/float64(n0+1); n <= min(hi, len(c)-1); n++ {
 		c[n] += w
-		w *= mu / float64(n+1)
+		if n < hi {
+			w *= ratios[down+n-n0-1]
+		}
 	}
 	return true
 }

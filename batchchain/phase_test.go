@@ -516,3 +516,49 @@ func checkKilled(t *testing.T, a *mat.Dense, sg *Segments, v []float64, lo, n1 i
 	}
 	return moved, beyondCut
 }
+
+// TestPoissonAddWindow holds every weight poissonAdd adds against the
+// Poisson law in closed form, e^{−μ}μⁿ/n! by lgamma (its exponent's
+// terms, of size μ + n·|ln μ| + ln n!, round to about that times ε
+// relative: the tolerance is 1e-13 plus twice that), for windows cut at various lengths and one ratio buffer reused
+// across the calls, so that a ratio read from the wrong slot or left
+// over from an earlier call would show. The same check on the law of
+// μ·(1 + 1e-11) must fail at some n of each window (power check).
+func TestPoissonAddWindow(t *testing.T) {
+	var buf []float64
+	for _, mu := range []float64{0.3, 5, 40.5, 1000.2, 7.75} {
+		n0 := int(mu)
+		for _, length := range []int{1, n0 / 2, n0 + 3, n0 + 20*int(math.Sqrt(mu)) + 40} {
+			if length < 1 {
+				continue
+			}
+			c := make([]float64, length)
+			added := poissonAdd(c, mu, &buf)
+			fails := false
+			var kept int
+			for n, got := range c {
+				lg, _ := math.Lgamma(float64(n + 1))
+				want := math.Exp(-mu + float64(n)*math.Log(mu) - lg)
+				far := math.Exp(-mu*(1+1e-11) + float64(n)*math.Log(mu*(1+1e-11)) - lg)
+				tol := 1e-13 + 4.5e-16*(mu+float64(n)*math.Abs(math.Log(mu))+lg)
+				if got == 0 {
+					// Left out: below weightFloor of the mode's, or outside c.
+					continue
+				}
+				kept++
+				if math.Abs(got-want) > tol*want {
+					t.Errorf("mu=%g len=%d n=%d: %.16g, closed form %.16g (rel %.2g)", mu, length, n, got, want, math.Abs(got-want)/want)
+				}
+				if math.Abs(got-far) > tol*far {
+					fails = true
+				}
+			}
+			if added != (kept > 0) {
+				t.Errorf("mu=%g len=%d: reported %v with %d weights added", mu, length, added, kept)
+			}
+			if kept > 0 && mu > 1 && !fails {
+				t.Errorf("mu=%g len=%d: the law of mu·(1 + 1e-11) passes too: no power", mu, length)
+			}
+		}
+	}
+}
