@@ -56,19 +56,11 @@ func (c *Chain) Phase() (*Phase, error) {
 	}
 	ph := &Phase{c: c, kmax: kmax, dn: make([]float64, n1*kmax), hit: make([]float64, n1*kmax), up: make([]float64, n1),
 		hitMin: math.Inf(1)}
-	var r rates
-	hitTot := make([]float64, n1)
-	ph.hitTot = hitTot
-	for j := range n1 {
-		// ratesAt appends within the capacity: in place.
-		r.down, r.hit = ph.dn[j*kmax:j*kmax:(j+1)*kmax], ph.hit[j*kmax:j*kmax:(j+1)*kmax]
-		c.ratesAt(j, &r)
-		ph.up[j] = r.up
-		for _, h := range r.hit {
-			hitTot[j] += h
-		}
-		ph.hitMin = math.Min(ph.hitMin, hitTot[j])
-		ph.hitMax = math.Max(ph.hitMax, hitTot[j])
+	ph.hitTot = make([]float64, n1)
+	ph.fillRates()
+	for _, h := range ph.hitTot {
+		ph.hitMin = math.Min(ph.hitMin, h)
+		ph.hitMax = math.Max(ph.hitMax, h)
 	}
 	if !(ph.hitMin > 0) {
 		return nil, fmt.Errorf("batchchain: the application on a = %d of n = %d is never interrupted (lambda = %v): its up phase does not end", c.a, c.n, c.lambda)
@@ -77,6 +69,54 @@ func (c *Chain) Phase() (*Phase, error) {
 	ph.censor(func(j int, _ []float64, out float64) { ph.eout[j] = out })
 	c.phase.CompareAndSwap(nil, ph)
 	return ph, nil
+}
+
+// fillRates writes the rates of every spare count into dn, hit and up,
+// the values of Chain.ratesAt bit for bit, and their interruption rates
+// into hitTot (summed over the sizes in increasing order). The factor
+// (j−i)/(f−i) of ratesAt's hypergeometric product depends on u = j − i
+// only (f − i = a + u), so that it is divided once per u rather than once
+// per spare count and size; the law truncated at min(K, f) = K_max is
+// summed once.
+func (ph *Phase) fillRates() {
+	c, kmax, m := ph.c, ph.kmax, ph.c.m
+	// ratio[u+kmax] = max(u, 0)/(a + u) for 1 − kmax ≤ u ≤ m, a + u ≥ 1.
+	ratio := make([]float64, m+kmax+1)
+	for u := max(1-kmax, 1-c.a); u <= m; u++ {
+		ratio[u+kmax] = float64(max(u, 0)) / float64(c.a+u)
+	}
+	// tail[k−1] = Σ sizes[k−1:], in ratesAt's order.
+	tail := make([]float64, len(c.sizes))
+	for k := range tail {
+		for _, q := range c.sizes[k:] {
+			tail[k] += q
+		}
+	}
+	for j := 0; j <= m; j++ {
+		f := c.a + j
+		kj := min(kmax, f)
+		ev := float64(f) * c.rate
+		dn, hit := ph.dn[j*kmax:j*kmax+kj], ph.hit[j*kmax:j*kmax+kj]
+		h, miss, tot := 1.0, 0.0, 0.0
+		for k := 1; k <= kj; k++ {
+			i := k - 1
+			miss += h * float64(c.a) / float64(f-i)
+			h *= ratio[j-i+kmax]
+			p := c.sizes[i]
+			if k == kj {
+				p = tail[i]
+			}
+			if p != 0 {
+				if h > 0 {
+					dn[i] = ev * p * h
+				}
+				hit[i] = ev * p * miss
+			}
+			tot += hit[i]
+		}
+		ph.hitTot[j] = tot
+		ph.up[j] = float64(m-j) * c.theta
+	}
 }
 
 // censor runs the censoring from the top (Grassmann, Taksar & Heyman

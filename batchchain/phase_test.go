@@ -562,3 +562,41 @@ func TestPoissonAddWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestPhaseRatesMatchChain: Phase builds its tables from the factors
+// (j−i)/(f−i) divided once per j − i (fillRates); they must be Chain's
+// ratesAt bit for bit, spare count by spare count, including used counts
+// below the largest event size (min(K, f) truncates the law), a law with
+// zero sizes and a single size.
+func TestPhaseRatesMatchChain(t *testing.T) {
+	for _, tc := range []struct {
+		n, a  int
+		sizes []float64
+	}{
+		{64, 40, issueSizes()}, {40, 3, issueSizes()}, {40, 1, issueSizes()},
+		{300, 250, []float64{0.2, 0, 0.3, 0, 0, 0.5}}, {50, 20, []float64{1}},
+	} {
+		c, ph := newPhase(t, tc.n, tc.a, 1/(8*hour), 1/hour, tc.sizes)
+		var r rates
+		for j := 0; j <= c.M(); j++ {
+			c.ratesAt(j, &r)
+			var tot float64
+			for _, h := range r.hit {
+				tot += h
+			}
+			row := j * ph.kmax
+			for k := range ph.kmax {
+				var down, hit float64
+				if k < len(r.down) {
+					down, hit = r.down[k], r.hit[k]
+				}
+				if ph.dn[row+k] != down || ph.hit[row+k] != hit {
+					t.Errorf("n=%d a=%d j=%d k=%d: Phase (%v, %v), ratesAt (%v, %v)", tc.n, tc.a, j, k+1, ph.dn[row+k], ph.hit[row+k], down, hit)
+				}
+			}
+			if ph.up[j] != r.up || ph.hitTot[j] != tot {
+				t.Errorf("n=%d a=%d j=%d: up %v, hit rate %v; ratesAt %v, %v", tc.n, tc.a, j, ph.up[j], ph.hitTot[j], r.up, tot)
+			}
+		}
+	}
+}
