@@ -597,8 +597,6 @@ type Weights struct {
 	x    float64
 	flat int       // c_n = 1/x from n = flat
 	c    []float64 // c_n for n < len(c) ≤ flat
-	// ratios is poissonAdd's workspace.
-	ratios []float64
 }
 
 // NewWeights returns the weights for x = Λt > 0.
@@ -631,7 +629,7 @@ func (w *Weights) ensure(count int) {
 		return
 	}
 	c := make([]float64, nd)
-	for k := 1; poissonAdd(c, float64(k)*x, &w.ratios) || float64(k)*x < float64(nd); k++ {
+	for k := 1; poissonAdd(c, float64(k)*x) || float64(k)*x < float64(nd); k++ {
 	}
 	w.c = c
 }
@@ -648,10 +646,8 @@ const weightFloor = 1e-30
 // it added any. The weights are built outward from the mode by the ratio
 // recurrence and divided by their sum over every n (a normalised window,
 // as poisson's: no cancellation in e^{−μ}μⁿ/n!), whatever len(c), so that
-// c_n does not depend on how far the weights were computed. The ratios
-// of the first pass (the sum) are kept in *buf for the second (the
-// weights), which then divides no more.
-func poissonAdd(c []float64, mu float64, buf *[]float64) bool {
+// c_n does not depend on how far the weights were computed.
+func poissonAdd(c []float64, mu float64) bool {
 	// Below the mode by d, the weight is at most e^{−d(d−1)/(2μ)} of the
 	// mode's (Π_{i<d} (μ − i)/μ ≤ e^{−Σ i/μ}): below weightFloor from
 	// d = 12√μ + 1.
@@ -661,31 +657,20 @@ func poissonAdd(c []float64, mu float64, buf *[]float64) bool {
 	n0 := int(mu)
 	lo, hi := n0, n0
 	total := 1.0
-	// ratios[n0−n] = n/μ for lo < n ≤ n0, the step from n down to n−1.
-	ratios := (*buf)[:0]
 	for n, w := n0-1, 1.0; n >= 0; n-- {
-		r := float64(n+1) / mu
-		if w *= r; w < weightFloor {
+		if w *= float64(n+1) / mu; w < weightFloor {
 			break
 		}
 		total += w
 		lo = n
-		ratios = append(ratios, r)
 	}
-	down := len(ratios)
-	// ratios[down+n−n0−2] = μ/n for n0 + 1 < n ≤ hi, the step up to n.
 	for n, w := n0+1, 1.0; ; n++ {
-		r := mu / float64(n)
-		if w *= r; w < weightFloor {
+		if w *= mu / float64(n); w < weightFloor {
 			break
 		}
 		total += w
 		hi = n
-		if n > n0+1 {
-			ratios = append(ratios, r)
-		}
 	}
-	*buf = ratios
 	if lo >= len(c) {
 		return false
 	}
@@ -694,15 +679,11 @@ func poissonAdd(c []float64, mu float64, buf *[]float64) bool {
 		if n < len(c) {
 			c[n] += w
 		}
-		if n > lo {
-			w *= ratios[n0-n]
-		}
+		w *= float64(n) / mu
 	}
 	for n, w := n0+1, inv*mu/float64(n0+1); n <= min(hi, len(c)-1); n++ {
 		c[n] += w
-		if n < hi {
-			w *= ratios[down+n-n0-1]
-		}
+		w *= mu / float64(n+1)
 	}
 	return true
 }
