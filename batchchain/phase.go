@@ -643,9 +643,17 @@ const weightFloor = 1e-30
 
 // poissonAdd adds P(N = n), N ~ Poisson(mu), to c[n] for the n < len(c)
 // where it is at least weightFloor times the mode's, and reports whether
-// it added any. The weights are built outward from the mode by the ratio
-// recurrence and divided by their sum over every n (a normalised window,
-// as poisson's: no cancellation in e^{−μ}μⁿ/n!), whatever len(c), so that
+// it added any. The weights are built outward from the mode n₀ = ⌊μ⌋ by
+// the ratio recurrence (no cancellation in e^{−μ}μⁿ/n!), from the mode's
+// weight 1/T, T = Σ_n μ^{n−n₀}n₀!/n! = e^μ n₀!/μ^{n₀}: by Stirling's
+// series, with δ = μ − n₀ ∈ [0, 1),
+//
+//	ln T = δ − n₀·log1p(δ/n₀) + ½ln(2πn₀) + 1/(12n₀) − 1/(360n₀³) + 1/(1260n₀⁵) − 1/(1680n₀⁷),
+//
+// whose terms are each computed to a few ε absolute (the series' rest is
+// below 1/(1188·n₀⁹) ≤ 5e-17 from n₀ = stirlingFrom), so that T is
+// accurate to a few ε relative; only the weights below len(c) are
+// computed. Below stirlingFrom, T is the window's sum (poissonAddSummed).
 // c_n does not depend on how far the weights were computed.
 func poissonAdd(c []float64, mu float64) bool {
 	// Below the mode by d, the weight is at most e^{−d(d−1)/(2μ)} of the
@@ -654,6 +662,46 @@ func poissonAdd(c []float64, mu float64) bool {
 	if float64(len(c)) < mu-12*math.Sqrt(mu)-1 {
 		return false
 	}
+	n0 := int(mu)
+	if n0 < stirlingFrom {
+		return poissonAddSummed(c, mu)
+	}
+	mode := math.Exp(-logPoissonNorm(mu, n0))
+	floor := weightFloor * mode
+	added := false
+	for n, w := n0, mode; n >= 0 && w >= floor; n-- {
+		if n < len(c) {
+			c[n] += w
+			added = true
+		}
+		w *= float64(n) / mu
+	}
+	for n, w := n0+1, mode*mu/float64(n0+1); n < len(c) && w >= floor; n++ {
+		c[n] += w
+		added = true
+		w *= mu / float64(n+1)
+	}
+	return added
+}
+
+// stirlingFrom is the smallest mode n₀ whose normalisation poissonAdd
+// takes from Stirling's series.
+const stirlingFrom = 30
+
+// logPoissonNorm returns ln(e^μ n₀!/μ^{n₀}) for n₀ = ⌊μ⌋ ≥ stirlingFrom
+// (poissonAdd).
+func logPoissonNorm(mu float64, n0 int) float64 {
+	n := float64(n0)
+	d := mu - n
+	u := 1 / n
+	u2 := u * u
+	series := u * (1.0/12 - u2*(1.0/360-u2*(1.0/1260-u2/1680)))
+	return d - n*math.Log1p(d/n) + 0.5*math.Log(2*math.Pi*n) + series
+}
+
+// poissonAddSummed is poissonAdd with the mode's weight normalised by the
+// window's sum (over every n, whatever len(c)): two passes.
+func poissonAddSummed(c []float64, mu float64) bool {
 	n0 := int(mu)
 	lo, hi := n0, n0
 	total := 1.0

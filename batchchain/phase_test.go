@@ -599,3 +599,45 @@ func TestPhaseRatesMatchChain(t *testing.T) {
 		}
 	}
 }
+
+// TestPoissonAddSumsToOne: over a window that c holds whole, the weights
+// of poissonAdd are a probability law, which holds its normalisation
+// (Stirling's series from stirlingFrom on, the window's sum below it) to
+// rounding: each weight is the mode's times at most s = 12√μ + 1 ratios,
+// whose roundings add up like a random walk, so the tolerance is
+// 8ε·(1 + √s) (1e-15 to 5e-14 here; observed: a few ε). Stirling's series
+// without its last term (1/(1680n₀⁷), 1.5e-14 at n₀ = 30) must fail there
+// (power check), and the law must agree with the window sum's at the
+// boundary.
+func TestPoissonAddSumsToOne(t *testing.T) {
+	sum := func(mu float64) float64 {
+		c := make([]float64, int(mu+13*math.Sqrt(mu))+20)
+		if !poissonAdd(c, mu) {
+			t.Fatalf("mu=%g: nothing added", mu)
+		}
+		var s float64
+		for _, w := range c {
+			s += w
+		}
+		return s
+	}
+	for _, mu := range []float64{29.9, 30, 30.5, 31, 47.3, 200.7, 1000.2, 12345.6, 1e5 + 0.25} {
+		tol := 8 * 0x1p-53 * (1 + math.Sqrt(12*math.Sqrt(mu)+1))
+		if got := sum(mu); math.Abs(got-1) > tol {
+			t.Errorf("mu=%g: the weights sum to 1 %+.3g, tolerance %.2g", mu, got-1, tol)
+		}
+	}
+	n0 := float64(stirlingFrom)
+	short := logPoissonNorm(n0, stirlingFrom) + 1/(1680*math.Pow(n0, 7))
+	if full := logPoissonNorm(n0, stirlingFrom); math.Abs(math.Exp(full-short)-1) <= 8*0x1p-53*(1+math.Sqrt(12*math.Sqrt(n0)+1)) {
+		t.Errorf("dropping 1/(1680n₀⁷) moves the normalisation by %.3g only: no power", math.Exp(full-short)-1)
+	}
+	c1, c2 := make([]float64, 80), make([]float64, 80)
+	poissonAdd(c1, n0)
+	poissonAddSummed(c2, n0)
+	for n := range c1 {
+		if math.Abs(c1[n]-c2[n]) > 1e-14*c2[n] {
+			t.Errorf("mu=%g n=%d: Stirling's normalisation %.16g, the window's sum %.16g", n0, n, c1[n], c2[n])
+		}
+	}
+}
