@@ -238,6 +238,15 @@ func (c *Chain) uniformize(ws *workspace, tr *transient, mu, budget float64) {
 	// droppable reports whether segment i of y can be dropped within
 	// this step's budget, and if so drops it.
 	droppable := func(i int) bool {
+		if nr == 1 {
+			// One row: floats.Add on one entry, without the call.
+			if v := y[i]; step[0]+v <= perStep {
+				step[0] += v
+				y[i] = 0
+				return true
+			}
+			return false
+		}
 		seg := y[i*nr : (i+1)*nr]
 		for r, v := range seg {
 			if step[r]+v > perStep {
