@@ -266,25 +266,36 @@ func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 // segment needs more of it, and up phases of the same Λ and length share
 // their weights. A Segments is not safe for concurrent use.
 type Segments struct {
-	ph   *Phase
-	lam  float64
-	r    float64 // max_j (K·1)_j = 1 − hitMin/Λ: s_{n+1} ≤ r·s_n
-	stay []float64
-	upS  []float64 // up[j]/Λ
-	// ks are the event sizes k with a spare-only rate kept, and
-	// downS[i][j − from[i]] that rate of size ks[i] from spare count
-	// j ≥ from[i], divided by Λ (by size, so that each product is a few
-	// loops over the band without branches). The rates of j < from[i]
-	// are negligible (killRates) and left out.
-	ks      []int
-	from    []int
-	downS   [][]float64
-	kill    float64   // max_j of the rates left out from j, divided by Λ
+	*SegmentsBase
 	y, next []float64 // v·Kⁿ on the spare counts [nzLo, nzHi]
 	nzLo    int
 	nzHi    int
 	s       []float64
 	dropped float64
+}
+
+// SegmentsBase is the part of Segments that does not depend on the start
+// v: K = I + A/Λ by its entries, built from a Phase by
+// Phase.SegmentsBase. It holds no reference to the Phase, whose rate
+// tables can then be released while the sequences are kept. It does not
+// change once built and is safe for concurrent use; each Segments built
+// from it (SegmentsBase.Segments) is not.
+type SegmentsBase struct {
+	m, kmax        int
+	hitMin, hitMax float64 // Phase's smallest and largest interruption rates
+	lam            float64
+	r              float64 // max_j (K·1)_j = 1 − hitMin/Λ: s_{n+1} ≤ r·s_n
+	stay           []float64
+	upS            []float64 // up[j]/Λ
+	// ks are the event sizes k with a spare-only rate kept, and
+	// downS[i][j − from[i]] that rate of size ks[i] from spare count
+	// j ≥ from[i], divided by Λ (by size, so that each product is a few
+	// loops over the band without branches). The rates of j < from[i]
+	// are negligible (killRates) and left out.
+	ks    []int
+	from  []int
+	downS [][]float64
+	kill  float64 // max_j of the rates left out from j, divided by Λ
 }
 
 // mulAdd adds x[i]·r[i] to dst[i] for i < len(r) (len(dst) and len(x)
@@ -321,29 +332,45 @@ const segmentDrop = 0x1p-60
 
 // Segments returns the expected segment counts of the up phase started
 // from the spare counts distributed as v (v[i] the mass of lo+i), with
-// the uniformization rate lam (0 means Rate). It panics if v does not fit
-// in 0..m or lam is below Rate.
+// the uniformization rate lam (0 means Rate): ph.SegmentsBase(lam).
+// Segments(v, lo). It panics if v does not fit in 0..m or lam is below
+// Rate.
 func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
+	return ph.SegmentsBase(lam).Segments(v, lo)
+}
+
+// SegmentsBase returns the part of the up phase's Segments that does not
+// depend on the start, with the uniformization rate lam (0 means Rate).
+// It panics if lam is below Rate.
+func (ph *Phase) SegmentsBase(lam float64) *SegmentsBase {
 	m := ph.c.m
-	if lo < 0 || lo+len(v) > m+1 {
-		panic("batchchain: Segments: v outside the spare counts 0..m")
-	}
 	if lam == 0 {
 		lam = ph.Rate()
 	}
 	if !(lam >= ph.Rate()) || math.IsInf(lam, 0) {
 		panic("batchchain: Segments: uniformization rate below Phase.Rate")
 	}
-	sg := &Segments{ph: ph, lam: lam, r: 1 - ph.hitMin/lam, stay: make([]float64, m+1),
-		y: make([]float64, m+1), next: make([]float64, m+1)}
+	b := &SegmentsBase{m: m, kmax: ph.kmax, hitMin: ph.hitMin, hitMax: ph.hitMax,
+		lam: lam, r: 1 - ph.hitMin/lam, stay: make([]float64, m+1), upS: make([]float64, m+1)}
 	for j := range m + 1 {
-		sg.stay[j] = 1 - ph.outRate(j)/lam
+		b.stay[j] = 1 - ph.outRate(j)/lam
 	}
-	sg.upS = make([]float64, m+1)
 	for j := range m + 1 {
-		sg.upS[j] = ph.up[j] / lam
+		b.upS[j] = ph.up[j] / lam
 	}
-	sg.killRates(segmentDrop * lam)
+	b.killRates(ph, segmentDrop*lam)
+	return b
+}
+
+// Segments returns the expected segment counts of the up phase started
+// from the spare counts distributed as v (v[i] the mass of lo+i). It
+// panics if v does not fit in 0..m.
+func (b *SegmentsBase) Segments(v []float64, lo int) *Segments {
+	m := b.m
+	if lo < 0 || lo+len(v) > m+1 {
+		panic("batchchain: Segments: v outside the spare counts 0..m")
+	}
+	sg := &Segments{SegmentsBase: b, y: make([]float64, m+1), next: make([]float64, m+1)}
 	copy(sg.y[lo:], v)
 	sg.nzLo, sg.nzHi = lo, lo+len(v)-1
 	var s0 float64
@@ -354,23 +381,20 @@ func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
 	return sg
 }
 
-// killRates fills ks, from, downS and kill: of the spare-only rates of
-// each size k, those of the spare counts k, k+1, … up to the first that
-// cannot be left out are left out (the process killed on those jumps)
-// while the rates left out from each spare count j sum to at most
-// budget (segmentDrop·Λ), the largest sizes first. An event of k
-// processors hits only spares with probability about (j/f)ᵏ, so that
-// the larger sizes drop from most of the band. Each product then loses
-// at most budget/Λ·s_n by them, as by the ends of the band (extend), and
-// K only loses entries: s_n stays below the true sequence and every
-// bound of Expected holds.
-func (sg *Segments) killRates(budget float64) {
-	ph := sg.ph
-	m, kmax := ph.c.m, ph.kmax
-	sg.ks, sg.from, sg.downS = sg.ks[:0], sg.from[:0], sg.downS[:0]
-	// The rates left out from each j, in next (zero until the first
-	// product, and cleared again below).
-	left := sg.next
+// killRates fills ks, from, downS and kill from the rates of ph: of the
+// spare-only rates of each size k, those of the spare counts k, k+1, …
+// up to the first that cannot be left out are left out (the process
+// killed on those jumps) while the rates left out from each spare count
+// j sum to at most budget (segmentDrop·Λ), the largest sizes first. An
+// event of k processors hits only spares with probability about (j/f)ᵏ,
+// so that the larger sizes drop from most of the band. Each product then
+// loses at most budget/Λ·s_n by them, as by the ends of the band
+// (extend), and K only loses entries: s_n stays below the true sequence
+// and every bound of Expected holds.
+func (b *SegmentsBase) killRates(ph *Phase, budget float64) {
+	m, kmax := b.m, b.kmax
+	b.ks, b.from, b.downS = b.ks[:0], b.from[:0], b.downS[:0]
+	left := make([]float64, m+1) // the rates left out from each j
 	total := 0
 	for k := kmax; k >= 1; k-- {
 		j := k
@@ -382,22 +406,21 @@ func (sg *Segments) killRates(budget float64) {
 			left[j] += d
 		}
 		if j <= m {
-			sg.ks, sg.from = append(sg.ks, k), append(sg.from, j)
+			b.ks, b.from = append(b.ks, k), append(b.from, j)
 			total += m + 1 - j
 		}
 	}
-	sg.kill = slices.Max(left) / sg.lam
-	clear(left)
+	b.kill = slices.Max(left) / b.lam
 	// One array for the rows of every size kept.
 	store := make([]float64, total)
-	for i, k := range sg.ks {
-		j := sg.from[i]
+	for i, k := range b.ks {
+		j := b.from[i]
 		row := store[: m+1-j : m+1-j]
 		store = store[m+1-j:]
 		for l := j; l <= m; l++ {
-			row[l-j] = ph.dn[l*kmax+k-1] / sg.lam
+			row[l-j] = ph.dn[l*kmax+k-1] / b.lam
 		}
-		sg.downS = append(sg.downS, row)
+		b.downS = append(b.downS, row)
 	}
 }
 
@@ -405,7 +428,7 @@ func (sg *Segments) killRates(budget float64) {
 func (sg *Segments) Len() int { return len(sg.s) }
 
 // Rate returns the uniformization rate Λ of the sequence.
-func (sg *Segments) Rate() float64 { return sg.lam }
+func (b *SegmentsBase) Rate() float64 { return b.lam }
 
 // Dropped returns the mass dropped so far: each product drops at most
 // 2⁻⁶⁰·s_n from the ends of the band and at most 2⁻⁶⁰·s_n by the
@@ -414,7 +437,7 @@ func (sg *Segments) Dropped() float64 { return sg.dropped }
 
 // extend computes s_n up to n = last.
 func (sg *Segments) extend(last int) {
-	kmax, m := sg.ph.kmax, sg.ph.c.m
+	kmax, m := sg.kmax, sg.m
 	for len(sg.s) <= last {
 		if sg.nzHi < sg.nzLo {
 			sg.s = append(sg.s, 0)
@@ -526,7 +549,7 @@ func (sg *Segments) Lower(t float64) float64 {
 	if !(t > 0) || math.IsInf(t, 0) {
 		return 0
 	}
-	x := sg.ph.hitMax * t
+	x := sg.hitMax * t
 	return sg.s[0] * math.Exp(-x) / -math.Expm1(-x)
 }
 
@@ -560,7 +583,7 @@ func (sg *Segments) ExpectedFloor(t float64, w *Weights, mass, floor float64) (f
 	} else if w.x != x {
 		panic("batchchain: Expected: weights of another rate or length")
 	}
-	abs := expectedAbs * mass / math.Max(1, sg.ph.hitMin*t)
+	abs := expectedAbs * mass / math.Max(1, sg.hitMin*t)
 	// The weights at once as far as the sequence already goes (another
 	// length usually needed about as many), rather than by doubling;
 	// c_n does not depend on how far they are computed.

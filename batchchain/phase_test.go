@@ -454,7 +454,7 @@ func TestSegmentsKilledRates(t *testing.T) {
 		for _, budget := range []float64{0, 1e-3} {
 			sg := ph.Segments(v, lo, 0)
 			if budget > 0 {
-				sg.killRates(budget * sg.Rate())
+				sg.killRates(ph, budget*sg.Rate())
 			}
 			spare := 0
 			for k := 1; k <= len(tc.sizes); k++ {

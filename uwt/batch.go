@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -44,6 +45,54 @@ type batchChains struct {
 	sizes         []float64
 	chains        sync.Map // a → *batchchain.Chain
 	phases        sync.Map // a → *batchchain.Phase
+	// bases holds the part of each up phase's sequence that does not
+	// depend on its start (batchchain.SegmentsBase), and pending the
+	// number of segments of each used count that fillAll has still to
+	// fill: once a count's last segment is filled, its base is kept and
+	// its chain and phase, whose rate tables are the bulk of the model's
+	// memory, are released (built again if needed later).
+	bases   sync.Map // a → *batchchain.SegmentsBase
+	pending sync.Map // a → *atomic.Int32
+}
+
+// expect records the segments of the chain of up phases that fillAll is
+// about to fill (see pending).
+func (b *batchChains) expect(segs []*segment) {
+	for _, g := range segs {
+		if g.phase {
+			n, _ := b.pending.LoadOrStore(g.a, new(atomic.Int32))
+			n.(*atomic.Int32).Add(1)
+		}
+	}
+}
+
+// filled counts a filled segment of the chain of up phases on a, its
+// phase ph; after the last one it keeps the base of the up phase's
+// sequence and releases the chain and the phase.
+func (b *batchChains) filled(a int, ph *batchchain.Phase) {
+	n, ok := b.pending.Load(a)
+	if !ok || n.(*atomic.Int32).Add(-1) > 0 {
+		return
+	}
+	b.pending.Delete(a)
+	b.bases.LoadOrStore(a, ph.SegmentsBase(rateGrid(ph.Rate())))
+	b.phases.Delete(a)
+	b.chains.Delete(a)
+}
+
+// segmentsBase returns the base of the sequence of the up phase on a
+// (batchchain.SegmentsBase at the rate rateGrid(Phase.Rate)): the one
+// kept by filled, or one built from the phase.
+func (b *batchChains) segmentsBase(a int) (*batchchain.SegmentsBase, error) {
+	if sb, ok := b.bases.Load(a); ok {
+		return sb.(*batchchain.SegmentsBase), nil
+	}
+	ph, err := b.phase(a)
+	if err != nil {
+		return nil, err
+	}
+	sb, _ := b.bases.LoadOrStore(a, ph.SegmentsBase(rateGrid(ph.Rate())))
+	return sb.(*batchchain.SegmentsBase), nil
 }
 
 // phase returns the up phase of the chain of a (batchchain.Phase), built
@@ -130,6 +179,7 @@ func (b *batchChains) fill(g *segment, exact bool) error {
 		g.upQ[i], g.upQlo[i] = q, qlo
 		g.tau[i] += tau
 	}
+	b.filled(g.a, ph)
 	return nil
 }
 
@@ -228,7 +278,7 @@ func (m *Model) newEventPhaseSolution(res Result) (*phaseSolution, error) {
 	}
 	slices.Sort(ev.as)
 	for _, a := range ev.as {
-		ph, err := m.rows.batch.phase(a)
+		base, err := m.rows.batch.segmentsBase(a)
 		if err != nil {
 			return nil, fmt.Errorf("uwt: %w", err)
 		}
@@ -243,7 +293,7 @@ func (m *Model) newEventPhaseSolution(res Result) (*phaseSolution, error) {
 		for hi > lo && v[hi-1] == 0 {
 			hi--
 		}
-		ev.segs = append(ev.segs, ph.Segments(v[lo:hi], lo, rateGrid(ph.Rate())))
+		ev.segs = append(ev.segs, base.Segments(v[lo:hi], lo))
 	}
 	ps.events = ev
 	return ps, nil

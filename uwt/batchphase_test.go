@@ -113,3 +113,60 @@ func TestEventReconfigureKeepsSegments(t *testing.T) {
 		t.Errorf("reconfigure at-checkpoint with failure events took the chain of up phases")
 	}
 }
+
+// TestEventPhasesReleased: on the chain of up phases with failure
+// events, once the last segment of a used count is filled its chain and
+// phase (their rate tables) are released and only the base of its
+// sequence is kept (batchChains.filled). The UWT and availability must
+// be bit for bit those of a model whose bases are built afresh from
+// rebuilt phases (segmentsBase's other path), with one worker or two (in
+// the scenario with a recovery matrix a count has several segments, so
+// that the release waits for the last); and the release must have
+// happened (no chain or phase left beside a kept base).
+func TestEventPhasesReleased(t *testing.T) {
+	scs := batchScenarios(t)
+	for _, name := range slices.Sorted(maps.Keys(scs)) {
+		sc := scs[name]
+		var first Result
+		for _, workers := range []int{1, 2} {
+			for _, rebuild := range []bool{false, true} {
+				m, err := New(context.Background(), sc, &Settings{Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				b := m.rows.batch
+				kept := 0
+				b.bases.Range(func(a, _ any) bool {
+					kept++
+					_, ph := b.phases.Load(a)
+					_, ch := b.chains.Load(a)
+					if ph || ch {
+						t.Errorf("%s: a = %v: base kept with its phase %v, chain %v", name, a, ph, ch)
+					}
+					if rebuild {
+						b.bases.Delete(a)
+					}
+					return true
+				})
+				r, err := m.Evaluate(context.Background(), 1800)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !r.Phases {
+					break // no chain of up phases: nothing released
+				}
+				if kept == 0 {
+					t.Errorf("%s: no base kept after the build", name)
+				}
+				if workers == 1 && !rebuild {
+					first = r
+					continue
+				}
+				if r.UWT != first.UWT || r.Availability != first.Availability {
+					t.Errorf("%s workers=%d rebuilt=%v: UWT %v, availability %v; released, one worker: %v, %v",
+						name, workers, rebuild, r.UWT, r.Availability, first.UWT, first.Availability)
+				}
+			}
+		}
+	}
+}

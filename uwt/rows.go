@@ -91,6 +91,9 @@ func (m *Model) fillAll(ctx context.Context, segs []*segment) error {
 	for _, g := range segs {
 		cost += (g.s1 - g.s0) * (g.m + 1)
 	}
+	if m.rows.batch != nil && !m.rows.exact {
+		m.rows.batch.expect(segs)
+	}
 	workers := m.set.Workers
 	if cost < inlineCost {
 		workers = 1
