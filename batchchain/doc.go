@@ -86,7 +86,11 @@
 //
 //	interruption law  v·(−A)⁻¹·B,    expected duration  v·(−A)⁻¹·1
 //
-// (Phase.Exit), both independent of the interval. −A is an M-matrix whose
+// (Phase.Exit), both independent of the interval. The rates of every
+// spare count are tabulated once (Phase), bit for bit those of the
+// chain's rows: the factor (j−i)/(f−i) of the hypergeometric product
+// depends on j − i only (f − i = a + j − i), so it is divided once per
+// j − i (TestPhaseRatesMatchChain). −A is an M-matrix whose
 // row sums are the interruption rates; x solves the flow balance
 // x_j·out_j = v_j + Σ_i x_i·A[i, j], which Exit solves by censoring the
 // spare counts from the top (Grassmann, Taksar & Heyman 1985): the only
@@ -101,7 +105,9 @@
 //
 // The committed work needs the expected number of segments of length t
 // committed before the interruption, v·Σ_{k≥1} exp(A k t)·1
-// (Segments.Expected). With K = I + A/Λ (Λ ≥ every exit rate) and
+// (Segments.Expected; its part that does not depend on v, K below, is a
+// SegmentsBase, which holds no reference to the Phase, so that a caller
+// can keep the sequences and release the phase's tables). With K = I + A/Λ (Λ ≥ every exit rate) and
 // s_n = v·Kⁿ·1, uniformization gives
 //
 //	v·Σ_{k≥1} exp(A k t)·1 = Σ_n c_n(Λt)·s_n,   c_n(x) = Σ_{k≥1} e^{−kx}(kx)ⁿ/n!,
@@ -123,8 +129,13 @@
 // the sum bounded by (x²/24)·(1 + (2π/x)²)^{−(n−1)/2}, so c_n = 1/x to
 // rounding from an n that grows like 1.9x²; below it c_n comes from the
 // Eulerian polynomials (Σ_k kⁿzᵏ = z·A_n(z)/(1 − z)^{n+1}, z = e^{−x},
-// positive coefficients) when x ≤ 2, else from normalised Poisson windows
-// of each k (TestWeights: the direct sum, 1e-13). The sum over n stops on
+// positive coefficients) when x ≤ 2, else from Poisson windows of each k
+// built outward from the mode n₀ by the ratio recurrence, the mode's
+// weight 1/T, T = e^μ n₀!/μ^{n₀}, from Stirling's series in
+// δ − n₀·log1p(δ/n₀), δ = μ − n₀, for n₀ ≥ 30 (each term to a few ε
+// absolute, the series' rest below 5e-17), and from the window's sum
+// below (TestWeights: the direct sum, 1e-13; TestPoissonAddSumsToOne:
+// each window sums to 1 within its rounding). The sum over n stops on
 // a fixed ladder of N (steps of 16) where the bound
 // s_N·(1/x + 1/√(2π(N+1)))·r/(1 − r) on the rest (c_n ≤ 1/x + 1/√(2πn)
 // for n ≥ 1: the grid sum of the unimodal f(μ) = e^{−μ}μⁿ/n! is at most

@@ -613,8 +613,9 @@ func (sg *Segments) ExpectedFloor(t float64, w *Weights, mass, floor float64) (f
 // whose sum is at most (x²/24)·(1 + (2π/x)²)^{−(n−1)/2}: from the first n
 // where that is below 2⁻⁵⁴ (flatFrom), c_n = 1/x to rounding. Below it,
 // c_n comes from the Eulerian polynomials when x ≤ 2 (eulerian), else
-// from the normalised Poisson weights of each k down to 1e-30 of the
-// mode's (weightFloor). Every
+// from the Poisson weights of each k down to 1e-30 of the mode's
+// (weightFloor), normalised by Stirling's series or their sum
+// (poissonAdd). Every
 // term is non-negative. Weights are not safe for concurrent use.
 type Weights struct {
 	x    float64

@@ -147,7 +147,13 @@
 //	w_R = ω(a)(I + L(a) − C(a))·v·Σ_{k≥1} exp(A k T)·1,  T = I + L(a):
 //
 // batchchain.Phase.Exit solves x·(−A) = v by censoring (sums of positive
-// terms), once per window; the rewards are summed per used count, with
+// terms), once per window. Once the last recovery segment of a used
+// count is filled, only the part of its sequence that does not depend on
+// the start is kept (batchchain.SegmentsBase) and its chain and phase,
+// whose rate tables of (m + 1)·K_max entries are most of the model's
+// memory, are released (built again if a widened window needs them:
+// TestEventPhasesReleased, bit for bit either way). The rewards are
+// summed per used count, with
 // V_a = Σ πᵢvᵢ over the recurrent states on a, by batchchain.Segments,
 // whose uniformized sequence s_n = V_a·Kⁿ·1 does not depend on I (the
 // interval enters through Poisson weights that the up phases of one

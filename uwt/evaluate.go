@@ -317,6 +317,11 @@ func (m *Model) assemble(interval float64) *assembly {
 	}
 	asm := m.asm
 	asm.reset(len(m.sk.states))
+	if n := m.entriesBound(); cap(asm.rows) < n {
+		// At once rather than by appends, whose copies and fresh memory
+		// cost more than the transitions themselves.
+		asm.rows, asm.cols, asm.vals = make([]int, 0, n), make([]int, 0, n), make([]float64, 0, n)
+	}
 	for i, st := range m.sk.states {
 		asm.ptr[i] = len(asm.rows)
 		if st.Kind == Down {
@@ -333,6 +338,38 @@ func (m *Model) assemble(interval float64) *assembly {
 	}
 	asm.ptr[len(m.sk.states)] = len(asm.rows)
 	return asm
+}
+
+// entriesBound returns an upper bound on the transitions that assemble
+// adds: each row's entries (the rows' lengths, or the event sizes and a
+// repair for a waiting state) or its self-loop. Only the storage depends
+// on it.
+func (m *Model) entriesBound() int {
+	n := 0
+	for i, st := range m.sk.states {
+		n++ // a self-loop, or the first entry of a row of one
+		if st.Kind == Down {
+			if m.events != nil {
+				n += len(m.events.sizes) + 1
+			} else {
+				n++
+			}
+			continue
+		}
+		g := m.sk.segOf[i]
+		s := st.S
+		if st.Kind == Recovery {
+			s = st.N - g.a
+		}
+		k := s - g.s0
+		if g.failN != nil && g.phase {
+			n += len(g.qt[k]) + len(g.upQ[k])
+			continue
+		}
+		_, p, q := g.row(s)
+		n += len(p) + len(q)
+	}
+	return n
 }
 
 // add appends the transition i → j with probability v, or counts it as
