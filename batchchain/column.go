@@ -29,17 +29,17 @@ func (ph *Phase) Solve(f []float64) []float64 {
 	if len(f) != m+1 {
 		panic("batchchain: Solve: f is not on the spare counts 0..m")
 	}
-	edn := ph.censored()
+	edn, eout := ph.censored()
 	x := append([]float64(nil), f...)
 	for j := m; j >= 1; j-- {
-		x[j-1] += ph.up[j-1] / ph.eout[j] * x[j]
+		x[j-1] += ph.up[j-1] / eout[j] * x[j]
 	}
 	for j := 0; j <= m; j++ {
 		v := x[j]
 		for k := 1; k <= min(kmax, j); k++ {
 			v += edn[j*kmax+k-1] * x[j-k]
 		}
-		x[j] = v / ph.eout[j]
+		x[j] = v / eout[j]
 	}
 	return x
 }

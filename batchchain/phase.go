@@ -27,14 +27,16 @@ type Phase struct {
 	// hitMin and hitMax are the smallest and largest interruption rates
 	// over the spare counts.
 	hitMin, hitMax float64
-	// hitTot[j] is the interruption rate of spare count j, eout[j] its
-	// exit rate once every spare count above it is eliminated (censor).
-	hitTot, eout []float64
-	// edn are the censored spare-only rates, like dn, built on the first
-	// Solve: Exit computes their rows as it goes (censor), so that a
-	// phase holds two tables of rates, not three.
+	// hitTot[j] is the interruption rate of spare count j.
+	hitTot []float64
+	// edn are the censored spare-only rates, like dn, and eout[j] the
+	// exit rate of j once every spare count above it is eliminated
+	// (censor), built on the first Solve: Exit computes them as it goes,
+	// so that a phase holds two tables of rates, not three, and a phase
+	// used by Exit only runs one censoring per call.
 	ednOnce sync.Once
 	edn     []float64
+	eout    []float64
 }
 
 // MaxPhaseEntries bounds (m + 1)·K_max, the rates a Phase holds per
@@ -65,8 +67,6 @@ func (c *Chain) Phase() (*Phase, error) {
 	if !(ph.hitMin > 0) {
 		return nil, fmt.Errorf("batchchain: the application on a = %d of n = %d is never interrupted (lambda = %v): its up phase does not end", c.a, c.n, c.lambda)
 	}
-	ph.eout = make([]float64, n1)
-	ph.censor(func(j int, _ []float64, out float64) { ph.eout[j] = out })
 	c.phase.CompareAndSwap(nil, ph)
 	return ph, nil
 }
@@ -157,14 +157,17 @@ func (ph *Phase) censor(visit func(j int, row []float64, out float64)) {
 }
 
 // censored returns the censored spare-only rates of every spare count,
-// like dn (censor), computed once.
-func (ph *Phase) censored() []float64 {
+// like dn, and the censored exit rates (censor), computed once.
+func (ph *Phase) censored() (edn, eout []float64) {
 	ph.ednOnce.Do(func() {
-		edn := make([]float64, len(ph.dn))
-		ph.censor(func(j int, row []float64, _ float64) { copy(edn[j*ph.kmax:], row) })
-		ph.edn = edn
+		edn, eout := make([]float64, len(ph.dn)), make([]float64, len(ph.up))
+		ph.censor(func(j int, row []float64, out float64) {
+			copy(edn[j*ph.kmax:], row)
+			eout[j] = out
+		})
+		ph.edn, ph.eout = edn, eout
 	})
-	return ph.edn
+	return ph.edn, ph.eout
 }
 
 // ratesAt fills r for spare count j from the table, as Chain.ratesAt
@@ -219,12 +222,13 @@ func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 		panic("batchchain: Exit: v outside the spare counts 0..m")
 	}
 	top := lo + len(v) - 1
-	w := make([]float64, m+1)
+	w, eout := make([]float64, m+1), make([]float64, m+1)
 	copy(w[lo:], v)
 	// Forward: the mass that enters j (v'_j) passes on to the counts
 	// below in the proportions of the censored rates, computed from the
 	// top as the pass goes.
 	ph.censor(func(j int, row []float64, out float64) {
+		eout[j] = out
 		if j > top || j == 0 || w[j] == 0 {
 			return
 		}
@@ -235,9 +239,9 @@ func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 	})
 	// Back substitution: x_j·eout_j = v'_j + x_{j−1}·up_{j−1}.
 	x := w
-	x[0] /= ph.eout[0]
+	x[0] /= eout[0]
 	for j := 1; j <= m; j++ {
-		x[j] = (x[j] + x[j-1]*ph.up[j-1]) / ph.eout[j]
+		x[j] = (x[j] + x[j-1]*ph.up[j-1]) / eout[j]
 	}
 	qlo = max(ph.c.a-kmax, 0)
 	q = make([]float64, ph.c.a+m-qlo)

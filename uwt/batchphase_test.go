@@ -170,3 +170,35 @@ func TestEventPhasesReleased(t *testing.T) {
 		}
 	}
 }
+
+// TestEntriesBound: the storage the assembly reserves (entriesBound) is
+// at least the transitions it adds, with and without failure events, on
+// the chain of up phases and per segment, so that it never grows by
+// appends; and it is not far above them (at most 4 times, plus the
+// states), so that it does not reserve memory for nothing.
+func TestEntriesBound(t *testing.T) {
+	scs := batchScenarios(t)
+	for name, sc := range testScenarios(t) {
+		scs["single "+name] = sc
+	}
+	for _, name := range slices.Sorted(maps.Keys(scs)) {
+		for _, phases := range []bool{true, false} {
+			eventPhases = phases
+			m, err := New(context.Background(), scs[name], nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := m.Evaluate(context.Background(), 1800); err != nil {
+				t.Fatal(err)
+			}
+			eventPhases = true
+			if m.asm == nil {
+				continue // one recovery class: nothing assembled
+			}
+			n, bound := len(m.asm.rows), m.entriesBound()
+			if n > bound || bound > 4*n+len(m.sk.states) {
+				t.Errorf("%s (phases %v): %d transitions, bound %d", name, phases, n, bound)
+			}
+		}
+	}
+}
