@@ -56,8 +56,10 @@ type batchChains struct {
 }
 
 // expect records the segments of the chain of up phases that fillAll is
-// about to fill (see pending).
+// about to fill (see pending), forgetting the counts of an earlier fill
+// that stopped on an error.
 func (b *batchChains) expect(segs []*segment) {
+	b.pending.Clear()
 	for _, g := range segs {
 		if g.phase {
 			n, _ := b.pending.LoadOrStore(g.a, new(atomic.Int32))
