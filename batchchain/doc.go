@@ -107,8 +107,9 @@
 // committed before the interruption, v·Σ_{k≥1} exp(A k t)·1
 // (Segments.Expected; its part that does not depend on v, K below, is a
 // SegmentsBase, which holds no reference to the Phase, so that a caller
-// can keep the sequences and release the phase's tables). With K = I + A/Λ (Λ ≥ every exit rate) and
-// s_n = v·Kⁿ·1, uniformization gives
+// can keep the sequences and release the phase's tables). With
+// K = I + A/Λ (Λ ≥ every exit rate) and s_n = v·Kⁿ·1, uniformization
+// gives
 //
 //	v·Σ_{k≥1} exp(A k t)·1 = Σ_n c_n(Λt)·s_n,   c_n(x) = Σ_{k≥1} e^{−kx}(kx)ⁿ/n!,
 //
