@@ -1,0 +1,201 @@
+package optimal
+
+import (
+	"math"
+
+	"github.com/ckpt-markov/markov/internal/decision"
+)
+
+// An upper bound on the bracket of running, over every interval, for the
+// up states that reconfigure (doc.go, "Reconfiguration at checkpoints").
+//
+// With m = N − a, ρ = aλ, G the spare chain's generator on 0..m and T =
+// I + L(a), the bracket of starting the segment in U(a, s) is
+//
+//	B(T) = e^{−ρT}[ω(T − C) + (P_T f_U)(s)] − g·τ(T) + (Q_T f_X)(s),
+//
+// f_U(j) = h(U(a, j)), f_X(j) = h(X(a − 1 + j)), τ(T) = (1 − e^{−ρT})/ρ
+// and Q_T = ∫₀ᵀ ρe^{−ρt}P_t dt (package birthdeath). Since
+// d/dt P_t f = P_t G f and P_t is stochastic,
+//
+//	(P_t f)(s) ≤ f(s) + t·D(f),  D(f) = max(0, max_j (G f)(j)),
+//
+// so, with x = e^{−ρT},
+//
+//	B(T) ≤ c₀ + x·(c₁ + c₂T),
+//	c₀ = f_X(s) − (g − D_X)/ρ,
+//	c₁ = f_U(s) − f_X(s) + (g − D_X)/ρ − ωC,  c₂ = ω + D_U − D_X,
+//
+// whose supremum over T is at an end of [MinInterval, MaxInterval] + L
+// or at T* = 1/ρ − c₁/c₂ (a maximum when c₂ > 0). The bound needs no row
+// of any interval: O(m) per configuration (D_U, D_X) and O(1) per state.
+//
+// The rows of the solver are those of the chain within the window of
+// functional counts, renormalised; the bound holds only for a
+// configuration none of whose transitions leaves the window (every
+// spare count 0..m an up state, every a − 1 + j a decision state), and
+// the rows' columns left out (decision.RowTol, with the binomials' cut
+// and their rounding) move B by at most (RowTol + 1e-15)·span(f) +
+// O(mε)·max|f|, which the slack below covers.
+
+// runBound enables the bound in improveU (runSkips); tests turn it off
+// to hold level 4 with the bound against level 4 without it.
+var runBound = true
+
+// runBoundSlack is the relative slack added to the bound for the
+// rounding of the bracket and of the bound (O(mε) relative at most).
+const runBoundSlack = 1e-12
+
+// runBounds holds, per configuration of the solver, (G f_U)(j) and
+// (G f_X)(j) of one evaluation, their largest values, and whether the
+// bound applies (ok).
+type runBounds struct {
+	ok         []bool
+	gu, gx     [][]float64
+	du, dx     []float64
+	span, fmax []float64 // max − min and max |f| over f_U and f_X together
+}
+
+// newRunBounds computes the drifts of the evaluation v for every
+// configuration whose transitions stay in the window.
+func (sv *Solver) newRunBounds(v *values) *runBounds {
+	nb := len(sv.acts)
+	rb := &runBounds{ok: make([]bool, nb), gu: make([][]float64, nb), gx: make([][]float64, nb),
+		du: make([]float64, nb), dx: make([]float64, nb), span: make([]float64, nb), fmax: make([]float64, nb)}
+	if !(sv.lambda > 0) {
+		return rb
+	}
+	for b, a := range sv.acts {
+		m := sv.n - a
+		s0, s1 := sv.spares(a)
+		if s0 != 0 || s1 != m+1 || a-1 < sv.lo || sv.n-1 > sv.hi {
+			continue
+		}
+		fu := v.upH(b)
+		pb := sv.pa(b)*sv.w + a - 1 - sv.lo
+		fx := v.hX[pb : pb+m+1]
+		rb.ok[b] = true
+		rb.gu[b], rb.du[b] = sv.drift(fu)
+		rb.gx[b], rb.dx[b] = sv.drift(fx)
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, f := range [][]float64{fu, fx} {
+			for _, y := range f {
+				lo, hi = min(lo, y), max(hi, y)
+			}
+		}
+		rb.span[b], rb.fmax[b] = hi-lo, max(math.Abs(lo), math.Abs(hi))
+	}
+	return rb
+}
+
+// drift returns G f for the spare chain on 0..m, m = len(f) − 1 (j → j − 1
+// at rate jλ, j → j + 1 at (m − j)θ), and its largest entry.
+func (sv *Solver) drift(f []float64) ([]float64, float64) {
+	m := len(f) - 1
+	gf := make([]float64, len(f))
+	d := math.Inf(-1)
+	for j, y := range f {
+		g := 0.0
+		if j > 0 {
+			g += float64(j) * sv.lambda * (f[j-1] - y)
+		}
+		if j < m {
+			g += float64(m-j) * sv.theta * (f[j+1] - y)
+		}
+		gf[j], d = g, max(d, g)
+	}
+	return gf, d
+}
+
+// localDrift returns d with (P_t f)(s) ≤ f(s) + t·d for every t ≤ T,
+// from G f (gf), its largest entry dmax and μ = ΛT, Λ = m·max(λ, θ) a
+// bound on the chain's jump rate: for every r ≥ 1, with J the counts
+// within r − 1 of s (the chain leaves J only after r jumps or more, at
+// most Poisson(μ) of them by T),
+//
+//	d = max_J G f + (dmax − max_J G f)·P(Poisson(μ) ≥ r),
+//
+// the least over r. The Poisson tail is bounded by its first term over
+// 1 − μ/(r + 1) when r + 1 > μ, else by 1.
+func localDrift(gf []float64, s int, mu, dmax float64) float64 {
+	best := dmax
+	dj := math.Inf(-1)
+	term := math.Exp(-mu) // P(Poisson(μ) = r), from r = 0
+	for r := 1; r <= len(gf); r++ {
+		if lo := s - r + 1; lo >= 0 {
+			dj = max(dj, gf[lo])
+		}
+		if hi := s + r - 1; hi < len(gf) && r > 1 {
+			dj = max(dj, gf[hi])
+		}
+		term *= mu / float64(r)
+		tail := 1.0
+		if q := mu / float64(r+1); q < 1 {
+			tail = min(1, term/(1-q)*(1+1e-12))
+		}
+		best = min(best, dj+(dmax-dj)*tail)
+	}
+	return best
+}
+
+// runMax returns an upper bound on the bracket of starting the segment
+// in the up state k of configuration b over every interval of the
+// search, and false when the bound does not apply. The range of T is
+// cut where T doubles; on each piece the drifts are localDrift's at its
+// end, and the bound's supremum is in closed form.
+func (sv *Solver) runMax(rb *runBounds, v *values, b, k int) (float64, bool) {
+	if !rb.ok[b] {
+		return 0, false
+	}
+	a := sv.acts[b]
+	app := sv.sc.Application
+	rho := float64(a) * sv.lambda
+	om, c, l := app.WorkRate[a-1], app.Overhead[a-1], app.Latency[a-1]
+	fu := v.upH(b)[k]
+	fx := v.hX[sv.pa(b)*sv.w+a-1+k-sv.lo]
+	rate := float64(sv.n-a) * max(sv.lambda, sv.theta)
+	best, size := math.Inf(-1), 0.0
+	for ta, t1 := sv.set.MinInterval+l, sv.set.MaxInterval+l; ta < t1; ta *= 2 {
+		tb := min(2*ta, t1)
+		du := localDrift(rb.gu[b], k, rate*tb, rb.du[b])
+		dx := localDrift(rb.gx[b], k, rate*tb, rb.dx[b])
+		q := (v.g - dx) / rho
+		c0, c1, c2 := fx-q, fu-fx+q-om*c, om+du-dx
+		f := func(t float64) float64 { return c0 + math.Exp(-rho*t)*(c1+c2*t) }
+		best = max(best, f(ta), f(tb))
+		if c2 > 0 {
+			if ts := 1/rho - c1/c2; ts > ta && ts < tb {
+				best = max(best, f(ts))
+			}
+		}
+		size = max(size, math.Abs(fu)+math.Abs(fx)+2*math.Abs(q)+om*c+math.Abs(c2)/rho)
+	}
+	return best + runBoundSlack*(size+rb.fmax[b]) + 2*(decision.RowTol+1e-15)*rb.span[b], true
+}
+
+// runSkips returns, per configuration and spare count, whether the up
+// state reconfigures and runMax bounds its bracket of running, over
+// every interval, strictly below the bracket of its reconfiguration
+// (nil without reconfiguration at checkpoints, or when runBound is
+// off). improveR takes running only where it beats that bracket, so
+// such a state's interval search cannot change an action.
+func (sv *Solver) runSkips(v *values, pol *Policy, xv *xValues) [][]bool {
+	if pol.reconf == nil || !runBound {
+		return nil
+	}
+	rb := sv.newRunBounds(v)
+	skip := make([][]bool, len(sv.acts))
+	for b, a := range sv.acts {
+		skip[b] = make([]bool, len(pol.reconf[b]))
+		s0, _ := sv.spares(a)
+		for k, c := range pol.reconf[b] {
+			if c == 0 {
+				continue
+			}
+			if bd, ok := sv.runMax(rb, v, b, k); ok && bd < xv.at(sv.pa(b), a+s0+k, c) {
+				skip[b][k] = true
+			}
+		}
+	}
+	return skip
+}

@@ -1,0 +1,169 @@
+package optimal
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+)
+
+// TestPoissonTailBound holds localDrift's bound on P(Poisson(μ) ≥ r)
+// (its first term over 1 − μ/(r + 1)) against the tail summed term by
+// term to convergence, on a table of μ and r: the bound is at least the
+// tail, and within a factor 2 of it where μ/(r + 1) ≤ 1/2.
+func TestPoissonTailBound(t *testing.T) {
+	for _, mu := range []float64{1e-6, 0.01, 0.3, 1, 3, 10, 40} {
+		term := math.Exp(-mu)
+		for r := 1; r <= 80; r++ {
+			term *= mu / float64(r)
+			q := mu / float64(r+1)
+			if q >= 1 {
+				continue
+			}
+			bound := term / (1 - q) * (1 + 1e-12)
+			tail, p := 0.0, term
+			for i := r; i < r+2000 && p > 0; i++ {
+				tail += p
+				p *= mu / float64(i+1)
+			}
+			if bound < tail {
+				t.Errorf("μ = %g, r = %d: bound %.17g below the tail %.17g", mu, r, bound, tail)
+			}
+			if q <= 0.5 && bound > 2*tail {
+				t.Errorf("μ = %g, r = %d: bound %.3g more than twice the tail %.3g", mu, r, bound, tail)
+			}
+		}
+	}
+}
+
+// TestRunMaxBound holds runMax, the bound on the bracket of running an
+// up state over every interval, against the brackets themselves
+// (uValue: the rows at the interval) on a grid of 321 intervals from
+// MinInterval to MaxInterval (20 a factor e) and at maximize's optimum,
+// for every up state where it applies, at the level-2 policy of every
+// scenario with reconfiguration of this package's tests: the bound must
+// be at least every bracket. Power: the same bound without the drift
+// terms (D_U = D_X = 0, as if P_t left h unchanged) falls below a
+// bracket in some case, and the bound must skip some reconfiguring
+// state somewhere (else improveU would gain nothing).
+func TestRunMaxBound(t *testing.T) {
+	ctx := context.Background()
+	skipped, wrong := 0, 0
+	for _, c := range reconfCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			sv, err := New(c.sc, c.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := sv.SingleInterval(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := sv.evaluate(ctx, s.Policy, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb := sv.newRunBounds(v)
+			flat := &runBounds{ok: rb.ok, span: rb.span, fmax: rb.fmax}
+			for b := range sv.acts {
+				if rb.ok[b] {
+					flat.gu = append(flat.gu, make([]float64, len(rb.gu[b])))
+					flat.gx = append(flat.gx, make([]float64, len(rb.gx[b])))
+				} else {
+					flat.gu, flat.gx = append(flat.gu, nil), append(flat.gx, nil)
+				}
+			}
+			flat.du, flat.dx = make([]float64, len(sv.acts)), make([]float64, len(sv.acts))
+			xv := sv.newXValues(v)
+			lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
+			for b, a := range sv.acts {
+				s0, _ := sv.spares(a)
+				for k := range s.Policy.interval[b] {
+					bd, ok := sv.runMax(rb, v, b, k)
+					if !ok {
+						continue
+					}
+					bf, _ := sv.runMax(flat, v, b, k)
+					f := func(x float64) float64 {
+						u, err := sv.uValue(nil, v, b, k, math.Exp(x))
+						if err != nil {
+							t.Fatal(err)
+						}
+						return u
+					}
+					_, best := maximize(f, math.Log(300), intervalStep, lo, hi, sv.set.IntervalTol)
+					for i := 0; i <= 320; i++ {
+						best = max(best, f(lo+(hi-lo)*float64(i)/320))
+					}
+					if best > bd {
+						t.Errorf("U(%d, %d): bracket %.17g above the bound %.17g", a, s0+k, best, bd)
+					}
+					if best > bf {
+						wrong++
+					}
+					if cur := s.Policy.reconf[b][k]; cur != 0 && bd < xv.at(sv.pa(b), a+s0+k, cur) {
+						skipped++
+					}
+				}
+			}
+		})
+	}
+	if wrong == 0 {
+		t.Errorf("the bound without drift terms is never below a bracket: the test cannot tell a wrong bound")
+	}
+	if skipped == 0 {
+		t.Errorf("the bound never shows that running loses in a reconfiguring up state")
+	}
+	t.Logf("%d brackets above the bound without drifts; %d reconfiguring up states whose search is skipped", wrong, skipped)
+}
+
+// TestRunBoundSameLevel4 holds level 4 with the bound (runBound: the
+// interval searches of reconfiguring up states that cannot run skipped)
+// against level 4 without it, on every scenario with reconfiguration of
+// this package's tests: the same g to 1e-12 relative, the same action in
+// every X and choice in every U, and the same interval in every up
+// state that runs. Only the intervals of the up states that reconfigure
+// (never used) may differ.
+func TestRunBoundSameLevel4(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range reconfCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			solve := func(on bool) Result {
+				runBound = on
+				defer func() { runBound = true }()
+				sv, err := New(c.sc, c.set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := sv.SingleInterval(ctx, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := sv.PerState(ctx, s.Policy)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
+			got, want := solve(true), solve(false)
+			if d := relDiff(got.UWT, want.UWT); d > 1e-12 {
+				t.Errorf("level 4: g = %.17g, without the bound %.17g (rel. diff %.2g)", got.UWT, want.UWT, d)
+			}
+			gp, wp := got.Policy, want.Policy
+			if !slices.Equal(gp.action, wp.action) {
+				t.Errorf("actions in X differ: %v, without the bound %v", gp.action, wp.action)
+			}
+			for b := range wp.reconf {
+				if !slices.Equal(gp.reconf[b], wp.reconf[b]) {
+					t.Errorf("choices in U(%d, ·) differ: %v, without the bound %v", gp.sv.acts[b], gp.reconf[b], wp.reconf[b])
+					continue
+				}
+				for k, c := range wp.reconf[b] {
+					if c == 0 && gp.interval[b][k] != wp.interval[b][k] {
+						t.Errorf("U(%d, %d) runs at %.17g, without the bound %.17g", gp.sv.acts[b], k, gp.interval[b][k], wp.interval[b][k])
+					}
+				}
+			}
+		})
+	}
+}
