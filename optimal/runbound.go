@@ -46,22 +46,27 @@ var runBound = true
 // rounding of the bracket and of the bound (O(mε) relative at most).
 const runBoundSlack = 1e-12
 
-// runBounds holds, per configuration of the solver, (G f_U)(j) and
-// (G f_X)(j) of one evaluation, their largest values, and whether the
-// bound applies (ok).
+// runBounds holds, per configuration of the solver, G f and G²f of f_U
+// and f_X of one evaluation (first and second drifts) with their largest
+// entries, and whether the bound applies (ok).
 type runBounds struct {
 	ok         []bool
-	gu, gx     [][]float64
-	du, dx     []float64
+	u, x       []drifts
 	span, fmax []float64 // max − min and max |f| over f_U and f_X together
+}
+
+// drifts are G f and G²f of one function of the spare count, and their
+// largest entries.
+type drifts struct {
+	g1, g2     []float64
+	max1, max2 float64
 }
 
 // newRunBounds computes the drifts of the evaluation v for every
 // configuration whose transitions stay in the window.
 func (sv *Solver) newRunBounds(v *values) *runBounds {
 	nb := len(sv.acts)
-	rb := &runBounds{ok: make([]bool, nb), gu: make([][]float64, nb), gx: make([][]float64, nb),
-		du: make([]float64, nb), dx: make([]float64, nb), span: make([]float64, nb), fmax: make([]float64, nb)}
+	rb := &runBounds{ok: make([]bool, nb), u: make([]drifts, nb), x: make([]drifts, nb), span: make([]float64, nb), fmax: make([]float64, nb)}
 	if !(sv.lambda > 0) {
 		return rb
 	}
@@ -75,8 +80,7 @@ func (sv *Solver) newRunBounds(v *values) *runBounds {
 		pb := sv.pa(b)*sv.w + a - 1 - sv.lo
 		fx := v.hX[pb : pb+m+1]
 		rb.ok[b] = true
-		rb.gu[b], rb.du[b] = sv.drift(fu)
-		rb.gx[b], rb.dx[b] = sv.drift(fx)
+		rb.u[b], rb.x[b] = sv.drifts(fu), sv.drifts(fx)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, f := range [][]float64{fu, fx} {
 			for _, y := range f {
@@ -86,6 +90,14 @@ func (sv *Solver) newRunBounds(v *values) *runBounds {
 		rb.span[b], rb.fmax[b] = hi-lo, max(math.Abs(lo), math.Abs(hi))
 	}
 	return rb
+}
+
+// drifts returns G f and G(G f) for the spare chain on 0..m.
+func (sv *Solver) drifts(f []float64) drifts {
+	var d drifts
+	d.g1, d.max1 = sv.drift(f)
+	d.g2, d.max2 = sv.drift(d.g1)
+	return d
 }
 
 // drift returns G f for the spare chain on 0..m, m = len(f) − 1 (j → j − 1
@@ -107,13 +119,13 @@ func (sv *Solver) drift(f []float64) ([]float64, float64) {
 	return gf, d
 }
 
-// localDrift returns d with (P_t f)(s) ≤ f(s) + t·d for every t ≤ T,
-// from G f (gf), its largest entry dmax and μ = ΛT, Λ = m·max(λ, θ) a
-// bound on the chain's jump rate: for every r ≥ 1, with J the counts
-// within r − 1 of s (the chain leaves J only after r jumps or more, at
-// most Poisson(μ) of them by T),
+// localDrift returns d with (P_t φ)(s) ≤ d for every t ≤ T, φ = G f or
+// G²f (gf, its largest entry dmax), from μ = ΛT, Λ = m·max(λ, θ) a bound
+// on the chain's jump rate: for every r ≥ 1, with J the counts within
+// r − 1 of s (the chain leaves J only after r jumps or more, at most
+// Poisson(μ) of them by T),
 //
-//	d = max_J G f + (dmax − max_J G f)·P(Poisson(μ) ≥ r),
+//	d = max_J φ + (dmax − max_J φ)·P(Poisson(μ) ≥ r),
 //
 // the least over r. The Poisson tail is bounded by its first term over
 // 1 − μ/(r + 1) when r + 1 > μ, else by 1.
@@ -141,8 +153,12 @@ func localDrift(gf []float64, s int, mu, dmax float64) float64 {
 // runMax returns an upper bound on the bracket of starting the segment
 // in the up state k of configuration b over every interval of the
 // search, and false when the bound does not apply. The range of T is
-// cut where T doubles; on each piece the drifts are localDrift's at its
-// end, and the bound's supremum is in closed form.
+// cut where T doubles; on each piece [T_a, T_b] the drifts are
+// localDrift's at T_b, and the bound is the least of the first-order
+// one, (P_t f)(s) ≤ f(s) + t·d₁, and the second-order one, (P_t f)(s) ≤
+// f(s) + t·(G f)(s) + t²/2·d₂, each of the form c₀ + e^{−ρT}·p(T), p a
+// polynomial of degree 1 or 2, whose supremum on the piece is at an end
+// or at a root of p' − ρp (expPolyMax).
 func (sv *Solver) runMax(rb *runBounds, v *values, b, k int) (float64, bool) {
 	if !rb.ok[b] {
 		return 0, false
@@ -153,24 +169,60 @@ func (sv *Solver) runMax(rb *runBounds, v *values, b, k int) (float64, bool) {
 	om, c, l := app.WorkRate[a-1], app.Overhead[a-1], app.Latency[a-1]
 	fu := v.upH(b)[k]
 	fx := v.hX[sv.pa(b)*sv.w+a-1+k-sv.lo]
+	u, x := &rb.u[b], &rb.x[b]
 	rate := float64(sv.n-a) * max(sv.lambda, sv.theta)
 	best, size := math.Inf(-1), 0.0
 	for ta, t1 := sv.set.MinInterval+l, sv.set.MaxInterval+l; ta < t1; ta *= 2 {
 		tb := min(2*ta, t1)
-		du := localDrift(rb.gu[b], k, rate*tb, rb.du[b])
-		dx := localDrift(rb.gx[b], k, rate*tb, rb.dx[b])
+		// First order: (P_t f)(s) ≤ f(s) + t·d.
+		du := localDrift(u.g1, k, rate*tb, u.max1)
+		dx := localDrift(x.g1, k, rate*tb, x.max1)
 		q := (v.g - dx) / rho
-		c0, c1, c2 := fx-q, fu-fx+q-om*c, om+du-dx
-		f := func(t float64) float64 { return c0 + math.Exp(-rho*t)*(c1+c2*t) }
-		best = max(best, f(ta), f(tb))
-		if c2 > 0 {
-			if ts := 1/rho - c1/c2; ts > ta && ts < tb {
-				best = max(best, f(ts))
-			}
-		}
-		size = max(size, math.Abs(fu)+math.Abs(fx)+2*math.Abs(q)+om*c+math.Abs(c2)/rho)
+		p1 := expPolyMax(rho, ta, tb, fx-q, [3]float64{fu - fx + q - om*c, om + du - dx})
+		size = max(size, math.Abs(fu)+math.Abs(fx)+2*math.Abs(q)+om*c+math.Abs(om+du-dx)/rho)
+		// Second order: (P_t f)(s) ≤ f(s) + t·(G f)(s) + t²/2·e.
+		eu := localDrift(u.g2, k, rate*tb, u.max2)
+		ex := localDrift(x.g2, k, rate*tb, x.max2)
+		q = (v.g - x.g1[k]) / rho
+		r := ex / (rho * rho)
+		c2 := om + u.g1[k] - x.g1[k] - ex/rho
+		p2 := expPolyMax(rho, ta, tb, fx-q+r, [3]float64{fu - fx + q - r - om*c, c2, (eu - ex) / 2})
+		size = max(size, math.Abs(fu)+math.Abs(fx)+2*math.Abs(q)+2*math.Abs(r)+om*c+math.Abs(c2)/rho+math.Abs(eu-ex)/(rho*rho))
+		best = max(best, min(p1, p2))
 	}
 	return best + runBoundSlack*(size+rb.fmax[b]) + 2*(decision.RowTol+1e-15)*rb.span[b], true
+}
+
+// expPolyMax returns the supremum over T in [ta, tb] of
+// c₀ + e^{−ρT}(p₀ + p₁T + p₂T²): at an end, or where the derivative
+// e^{−ρT}(p₁ + 2p₂T − ρ(p₀ + p₁T + p₂T²)) vanishes, a root of
+// −ρp₂T² + (2p₂ − ρp₁)T + (p₁ − ρp₀).
+func expPolyMax(rho, ta, tb, c0 float64, p [3]float64) float64 {
+	f := func(t float64) float64 { return c0 + math.Exp(-rho*t)*(p[0]+t*(p[1]+t*p[2])) }
+	best := max(f(ta), f(tb))
+	try := func(t float64) {
+		if t > ta && t < tb {
+			best = max(best, f(t))
+		}
+	}
+	qa, qb, qc := -rho*p[2], 2*p[2]-rho*p[1], p[1]-rho*p[0]
+	switch {
+	case qa == 0 && qb != 0:
+		try(-qc / qb)
+	case qa != 0:
+		if disc := qb*qb - 4*qa*qc; disc >= 0 {
+			sq := math.Sqrt(disc)
+			if qb < 0 {
+				sq = -sq
+			}
+			// The roots without cancellation: −(qb + sq)/(2qa) and 2qc/−(qb + sq).
+			if z := -(qb + sq) / 2; z != 0 {
+				try(z / qa)
+				try(qc / z)
+			}
+		}
+	}
+	return best
 }
 
 // runSkips returns, per configuration and spare count, whether the up

@@ -44,11 +44,12 @@ func TestPoissonTailBound(t *testing.T) {
 // scenario with reconfiguration of this package's tests: the bound must
 // be at least every bracket. Power: the same bound without the drift
 // terms (D_U = D_X = 0, as if P_t left h unchanged) falls below a
-// bracket in some case, and the bound must skip some reconfiguring
+// bracket in some case, and so does the bound whose second-order part
+// leaves out its t² term (the tangent at t = 0), and the bound must skip some reconfiguring
 // state somewhere (else improveU would gain nothing).
 func TestRunMaxBound(t *testing.T) {
 	ctx := context.Background()
-	skipped, wrong := 0, 0
+	skipped, wrong, noCurve := 0, 0, 0
 	for _, c := range reconfCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			sv, err := New(c.sc, c.set)
@@ -64,16 +65,20 @@ func TestRunMaxBound(t *testing.T) {
 				t.Fatal(err)
 			}
 			rb := sv.newRunBounds(v)
-			flat := &runBounds{ok: rb.ok, span: rb.span, fmax: rb.fmax}
+			flat := &runBounds{ok: rb.ok, span: rb.span, fmax: rb.fmax, u: make([]drifts, len(sv.acts)), x: make([]drifts, len(sv.acts))}
 			for b := range sv.acts {
-				if rb.ok[b] {
-					flat.gu = append(flat.gu, make([]float64, len(rb.gu[b])))
-					flat.gx = append(flat.gx, make([]float64, len(rb.gx[b])))
-				} else {
-					flat.gu, flat.gx = append(flat.gu, nil), append(flat.gx, nil)
+				for _, d := range []struct{ to, from *drifts }{{&flat.u[b], &rb.u[b]}, {&flat.x[b], &rb.x[b]}} {
+					n := len(d.from.g1)
+					d.to.g1, d.to.g2 = make([]float64, n), make([]float64, n)
 				}
 			}
-			flat.du, flat.dx = make([]float64, len(sv.acts)), make([]float64, len(sv.acts))
+			// The second-order bound without its t² term: the tangent.
+			tangent := &runBounds{ok: rb.ok, span: rb.span, fmax: rb.fmax, u: slices.Clone(rb.u), x: slices.Clone(rb.x)}
+			for b := range sv.acts {
+				for _, d := range []*drifts{&tangent.u[b], &tangent.x[b]} {
+					d.g2, d.max2 = make([]float64, len(d.g1)), 0
+				}
+			}
 			xv := sv.newXValues(v)
 			lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
 			for b, a := range sv.acts {
@@ -84,6 +89,7 @@ func TestRunMaxBound(t *testing.T) {
 						continue
 					}
 					bf, _ := sv.runMax(flat, v, b, k)
+					bt, _ := sv.runMax(tangent, v, b, k)
 					f := func(x float64) float64 {
 						u, err := sv.uValue(nil, v, b, k, math.Exp(x))
 						if err != nil {
@@ -101,6 +107,9 @@ func TestRunMaxBound(t *testing.T) {
 					if best > bf {
 						wrong++
 					}
+					if best > bt {
+						noCurve++
+					}
 					if cur := s.Policy.reconf[b][k]; cur != 0 && bd < xv.at(sv.pa(b), a+s0+k, cur) {
 						skipped++
 					}
@@ -111,10 +120,13 @@ func TestRunMaxBound(t *testing.T) {
 	if wrong == 0 {
 		t.Errorf("the bound without drift terms is never below a bracket: the test cannot tell a wrong bound")
 	}
+	if noCurve == 0 {
+		t.Errorf("the bound without the t² term is never below a bracket: the test cannot tell a wrong second-order bound")
+	}
 	if skipped == 0 {
 		t.Errorf("the bound never shows that running loses in a reconfiguring up state")
 	}
-	t.Logf("%d brackets above the bound without drifts; %d reconfiguring up states whose search is skipped", wrong, skipped)
+	t.Logf("%d brackets above the bound without drifts, %d above it without the t² term; %d reconfiguring up states whose search is skipped", wrong, noCurve, skipped)
 }
 
 // TestRunBoundSameLevel4 holds level 4 with the bound (runBound: the
