@@ -31,12 +31,15 @@ import (
 // of any interval: O(m) per configuration (D_U, D_X) and O(1) per state.
 //
 // The rows of the solver are those of the chain within the window of
-// functional counts, renormalised; the bound holds only for a
-// configuration none of whose transitions leaves the window (every
-// spare count 0..m an up state, every a − 1 + j a decision state), and
-// the rows' columns left out (decision.RowTol, with the binomials' cut
-// and their rounding) move B by at most (RowTol + 1e-15)·span(f) +
-// O(mε)·max|f|, which the slack below covers.
+// functional counts, renormalised over it: a row's average of f over the
+// window is at most M = max f over the window, so with f_U and f_X
+// extended by M outside it the renormalised bracket is at most the
+// bracket of the whole chain, which the bound bounds (the drifts grow at
+// the window's edges, where the bound then skips nothing). The rows'
+// columns left out (decision.RowTol, with the binomials' cut and their
+// rounding) move B by at most (RowTol + 1e-15)·span(f) + O(mε)·max|f|,
+// which the slack below covers. The second-order bound is the same
+// integration with (P_t f)(s) ≤ f(s) + t·(Gf)(s) + t²/2·d₂.
 
 // runBound enables the bound in improveU (runSkips); tests turn it off
 // to hold level 4 with the bound against level 4 without it.
@@ -52,7 +55,8 @@ const runBoundSlack = 1e-12
 type runBounds struct {
 	ok         []bool
 	u, x       []drifts
-	span, fmax []float64 // max − min and max |f| over f_U and f_X together
+	fu, fx     [][]float64 // f_U and f_X over the spare counts 0..m, extended
+	span, fmax []float64   // max − min and max |f| over f_U and f_X together
 }
 
 // drifts are G f and G²f of one function of the spare count, and their
@@ -63,30 +67,52 @@ type drifts struct {
 }
 
 // newRunBounds computes the drifts of the evaluation v for every
-// configuration whose transitions stay in the window.
+// configuration, with f_U and f_X extended outside the window by their
+// largest value M over it (runMax's bound then holds for the rows
+// renormalised over the window: such a row's average of f is at most M,
+// what the extension gives the mass it leaves out).
 func (sv *Solver) newRunBounds(v *values) *runBounds {
 	nb := len(sv.acts)
-	rb := &runBounds{ok: make([]bool, nb), u: make([]drifts, nb), x: make([]drifts, nb), span: make([]float64, nb), fmax: make([]float64, nb)}
+	rb := &runBounds{ok: make([]bool, nb), u: make([]drifts, nb), x: make([]drifts, nb), fu: make([][]float64, nb), fx: make([][]float64, nb),
+		span: make([]float64, nb), fmax: make([]float64, nb)}
 	if !(sv.lambda > 0) {
 		return rb
 	}
 	for b, a := range sv.acts {
 		m := sv.n - a
-		s0, s1 := sv.spares(a)
-		if s0 != 0 || s1 != m+1 || a-1 < sv.lo || sv.n-1 > sv.hi {
-			continue
+		s0, _ := sv.spares(a)
+		hu := v.upH(b)
+		pb := sv.pa(b) * sv.w
+		hx := func(s int) (float64, bool) {
+			if n := a - 1 + s; n >= sv.lo && n <= sv.hi {
+				return v.hX[pb+n-sv.lo], true
+			}
+			return 0, false
 		}
-		fu := v.upH(b)
-		pb := sv.pa(b)*sv.w + a - 1 - sv.lo
-		fx := v.hX[pb : pb+m+1]
-		rb.ok[b] = true
-		rb.u[b], rb.x[b] = sv.drifts(fu), sv.drifts(fx)
 		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, f := range [][]float64{fu, fx} {
-			for _, y := range f {
+		for s := 0; s <= m; s++ {
+			if s >= s0 && s < s0+len(hu) {
+				lo, hi = min(lo, hu[s-s0]), max(hi, hu[s-s0])
+			}
+			if y, ok := hx(s); ok {
 				lo, hi = min(lo, y), max(hi, y)
 			}
 		}
+		if len(hu) == 0 || math.IsInf(hi, 0) {
+			continue
+		}
+		fu, fx := make([]float64, m+1), make([]float64, m+1)
+		for s := range fu {
+			fu[s], fx[s] = hi, hi
+			if s >= s0 && s < s0+len(hu) {
+				fu[s] = hu[s-s0]
+			}
+			if y, ok := hx(s); ok {
+				fx[s] = y
+			}
+		}
+		rb.ok[b], rb.fu[b], rb.fx[b] = true, fu, fx
+		rb.u[b], rb.x[b] = sv.drifts(fu), sv.drifts(fx)
 		rb.span[b], rb.fmax[b] = hi-lo, max(math.Abs(lo), math.Abs(hi))
 	}
 	return rb
@@ -167,8 +193,9 @@ func (sv *Solver) runMax(rb *runBounds, v *values, b, k int) (float64, bool) {
 	app := sv.sc.Application
 	rho := float64(a) * sv.lambda
 	om, c, l := app.WorkRate[a-1], app.Overhead[a-1], app.Latency[a-1]
-	fu := v.upH(b)[k]
-	fx := v.hX[sv.pa(b)*sv.w+a-1+k-sv.lo]
+	s0, _ := sv.spares(a)
+	k += s0 // the spare count
+	fu, fx := rb.fu[b][k], rb.fx[b][k]
 	u, x := &rb.u[b], &rb.x[b]
 	rate := float64(sv.n-a) * max(sv.lambda, sv.theta)
 	best, size := math.Inf(-1), 0.0
