@@ -56,7 +56,8 @@ type runBounds struct {
 	ok         []bool
 	u, x       []drifts
 	fu, fx     [][]float64 // f_U and f_X over the spare counts 0..m, extended
-	span, fmax []float64   // max − min and max |f| over f_U and f_X together
+	pieces     [][]runPiece
+	span, fmax []float64 // max − min and max |f| over f_U and f_X together
 }
 
 // drifts are G f and G²f of one function of the spare count, and their
@@ -74,7 +75,7 @@ type drifts struct {
 func (sv *Solver) newRunBounds(v *values) *runBounds {
 	nb := len(sv.acts)
 	rb := &runBounds{ok: make([]bool, nb), u: make([]drifts, nb), x: make([]drifts, nb), fu: make([][]float64, nb), fx: make([][]float64, nb),
-		span: make([]float64, nb), fmax: make([]float64, nb)}
+		pieces: make([][]runPiece, nb), span: make([]float64, nb), fmax: make([]float64, nb)}
 	if !(sv.lambda > 0) {
 		return rb
 	}
@@ -112,6 +113,7 @@ func (sv *Solver) newRunBounds(v *values) *runBounds {
 			}
 		}
 		rb.ok[b], rb.fu[b], rb.fx[b] = true, fu, fx
+		rb.pieces[b] = sv.runPieces(b)
 		rb.u[b], rb.x[b] = sv.drifts(fu), sv.drifts(fx)
 		rb.span[b], rb.fmax[b] = hi-lo, max(math.Abs(lo), math.Abs(hi))
 	}
@@ -145,20 +147,63 @@ func (sv *Solver) drift(f []float64) ([]float64, float64) {
 	return gf, d
 }
 
-// localDrift returns d with (P_t φ)(s) ≤ d for every t ≤ T, φ = G f or
-// G²f (gf, its largest entry dmax), from μ = ΛT, Λ = m·max(λ, θ) a bound
-// on the chain's jump rate: for every r ≥ 1, with J the counts within
-// r − 1 of s (the chain leaves J only after r jumps or more, at most
-// Poisson(μ) of them by T),
-//
-//	d = max_J φ + (dmax − max_J φ)·P(Poisson(μ) ≥ r),
-//
-// the least over r. The Poisson tail is bounded by its first term over
-// 1 − μ/(r + 1) when r + 1 > μ, else by 1.
-func localDrift(gf []float64, s int, mu, dmax float64) float64 {
-	best := dmax
-	dj := math.Inf(-1)
+// runPiece is a piece [ta, tb] of the range of T = I + L(a) of one
+// configuration, with e^{−ρT} at its ends and the bounds tail[r − 1] on
+// P(Poisson(Λ·tb) ≥ r) of localDrift, r = 1..m + 1.
+type runPiece struct {
+	ta, tb, xa, xb float64
+	tail           []float64
+}
+
+// runPieces cuts [MinInterval, MaxInterval] + L(a) where T doubles, for
+// configuration b (ρ = aλ, Λ = m·max(λ, θ) a bound on the spare chain's
+// jump rate).
+func (sv *Solver) runPieces(b int) []runPiece {
+	a := sv.acts[b]
+	m := sv.n - a
+	rho := float64(a) * sv.lambda
+	rate := float64(m) * max(sv.lambda, sv.theta)
+	l := sv.sc.Application.Latency[a-1]
+	var ps []runPiece
+	for ta, t1 := sv.set.MinInterval+l, sv.set.MaxInterval+l; ta < t1; ta *= 2 {
+		tb := min(2*ta, t1)
+		ps = append(ps, runPiece{ta: ta, tb: tb, xa: math.Exp(-rho * ta), xb: math.Exp(-rho * tb), tail: poissonTails(rate*tb, m+1)})
+	}
+	return ps
+}
+
+// poissonTails returns bounds t[r − 1] ≥ P(Poisson(μ) ≥ r), r = 1..n:
+// the first term of the tail over 1 − μ/(r + 1) (the ratio of two
+// successive terms beyond it is at most that) when r + 1 > μ, else 1.
+func poissonTails(mu float64, n int) []float64 {
+	tail := make([]float64, n)
 	term := math.Exp(-mu) // P(Poisson(μ) = r), from r = 0
+	for r := 1; r <= n; r++ {
+		term *= mu / float64(r)
+		tail[r-1] = 1
+		if q := mu / float64(r+1); q < 1 {
+			tail[r-1] = min(1, term/(1-q)*(1+1e-12))
+		}
+	}
+	return tail
+}
+
+// localDrift returns d with (P_t φ)(s) ≤ d for every t ≤ T, φ = G f or
+// G²f (gf, its largest entry dmax), from tail[r − 1] ≥ P(Poisson(ΛT) ≥
+// r), Λ a bound on the chain's jump rate: for every r ≥ 1, with J the
+// counts within r − 1 of s (the chain is outside J at t only after r
+// jumps or more, at most Poisson(Λt) of them),
+//
+//	d = max_J φ + (dmax − max_J φ)·P(Poisson(ΛT) ≥ r),
+//
+// the least over r (max_J φ grows with r: the search stops where it
+// reaches the least so far).
+func localDrift(gf []float64, s int, tail []float64, dmax float64) float64 {
+	best := dmax
+	if tail[len(gf)-1] >= 1 {
+		return best // no r leaves a tail below 1
+	}
+	dj := math.Inf(-1)
 	for r := 1; r <= len(gf); r++ {
 		if lo := s - r + 1; lo >= 0 {
 			dj = max(dj, gf[lo])
@@ -166,70 +211,78 @@ func localDrift(gf []float64, s int, mu, dmax float64) float64 {
 		if hi := s + r - 1; hi < len(gf) && r > 1 {
 			dj = max(dj, gf[hi])
 		}
-		term *= mu / float64(r)
-		tail := 1.0
-		if q := mu / float64(r+1); q < 1 {
-			tail = min(1, term/(1-q)*(1+1e-12))
+		if dj >= best {
+			break
 		}
-		best = min(best, dj+(dmax-dj)*tail)
+		if tail[r-1] < 1 {
+			best = min(best, dj+(dmax-dj)*tail[r-1])
+		}
 	}
 	return best
 }
 
 // runMax returns an upper bound on the bracket of starting the segment
 // in the up state k of configuration b over every interval of the
-// search, and false when the bound does not apply. The range of T is
-// cut where T doubles; on each piece [T_a, T_b] the drifts are
-// localDrift's at T_b, and the bound is the least of the first-order
-// one, (P_t f)(s) ≤ f(s) + t·d₁, and the second-order one, (P_t f)(s) ≤
-// f(s) + t·(G f)(s) + t²/2·d₂, each of the form c₀ + e^{−ρT}·p(T), p a
-// polynomial of degree 1 or 2, whose supremum on the piece is at an end
-// or at a root of p' − ρp (expPolyMax).
-func (sv *Solver) runMax(rb *runBounds, v *values, b, k int) (float64, bool) {
+// search, and false when the bound does not apply. On each piece
+// [T_a, T_b] (runPieces) the drifts are localDrift's at T_b, and the
+// bound is the least of the first-order one, (P_t f)(s) ≤ f(s) + t·d₁,
+// and the second-order one, (P_t f)(s) ≤ f(s) + t·(G f)(s) + t²/2·d₂,
+// each of the form c₀ + e^{−ρT}·p(T), p a polynomial of degree 1 or 2,
+// whose supremum on the piece is at an end or at a root of p' − ρp
+// (expPolyMax). It stops at the first piece where the bound reaches
+// stop, and returns that piece's bound (still an upper bound on the
+// brackets of that piece, not of every interval: the caller only
+// compares it with stop).
+func (sv *Solver) runMax(rb *runBounds, v *values, b, k int, stop float64) (float64, bool) {
 	if !rb.ok[b] {
 		return 0, false
 	}
 	a := sv.acts[b]
 	app := sv.sc.Application
 	rho := float64(a) * sv.lambda
-	om, c, l := app.WorkRate[a-1], app.Overhead[a-1], app.Latency[a-1]
+	om, c := app.WorkRate[a-1], app.Overhead[a-1]
 	s0, _ := sv.spares(a)
 	k += s0 // the spare count
 	fu, fx := rb.fu[b][k], rb.fx[b][k]
 	u, x := &rb.u[b], &rb.x[b]
-	rate := float64(sv.n-a) * max(sv.lambda, sv.theta)
 	best, size := math.Inf(-1), 0.0
-	for ta, t1 := sv.set.MinInterval+l, sv.set.MaxInterval+l; ta < t1; ta *= 2 {
-		tb := min(2*ta, t1)
+	for i := range rb.pieces[b] {
+		pc := &rb.pieces[b][i]
 		// First order: (P_t f)(s) ≤ f(s) + t·d.
-		du := localDrift(u.g1, k, rate*tb, u.max1)
-		dx := localDrift(x.g1, k, rate*tb, x.max1)
+		du := localDrift(u.g1, k, pc.tail, u.max1)
+		dx := localDrift(x.g1, k, pc.tail, x.max1)
 		q := (v.g - dx) / rho
-		p1 := expPolyMax(rho, ta, tb, fx-q, [3]float64{fu - fx + q - om*c, om + du - dx})
+		p1 := expPolyMax(rho, pc, fx-q, [3]float64{fu - fx + q - om*c, om + du - dx})
 		size = max(size, math.Abs(fu)+math.Abs(fx)+2*math.Abs(q)+om*c+math.Abs(om+du-dx)/rho)
+		if p1 <= best {
+			continue // min(p1, p2) cannot raise the maximum over the pieces
+		}
 		// Second order: (P_t f)(s) ≤ f(s) + t·(G f)(s) + t²/2·e.
-		eu := localDrift(u.g2, k, rate*tb, u.max2)
-		ex := localDrift(x.g2, k, rate*tb, x.max2)
+		eu := localDrift(u.g2, k, pc.tail, u.max2)
+		ex := localDrift(x.g2, k, pc.tail, x.max2)
 		q = (v.g - x.g1[k]) / rho
 		r := ex / (rho * rho)
 		c2 := om + u.g1[k] - x.g1[k] - ex/rho
-		p2 := expPolyMax(rho, ta, tb, fx-q+r, [3]float64{fu - fx + q - r - om*c, c2, (eu - ex) / 2})
+		p2 := expPolyMax(rho, pc, fx-q+r, [3]float64{fu - fx + q - r - om*c, c2, (eu - ex) / 2})
 		size = max(size, math.Abs(fu)+math.Abs(fx)+2*math.Abs(q)+2*math.Abs(r)+om*c+math.Abs(c2)/rho+math.Abs(eu-ex)/(rho*rho))
 		best = max(best, min(p1, p2))
+		if best+runBoundSlack*(size+rb.fmax[b]) >= stop {
+			break
+		}
 	}
 	return best + runBoundSlack*(size+rb.fmax[b]) + 2*(decision.RowTol+1e-15)*rb.span[b], true
 }
 
-// expPolyMax returns the supremum over T in [ta, tb] of
+// expPolyMax returns the supremum over T in the piece [ta, tb] of
 // c₀ + e^{−ρT}(p₀ + p₁T + p₂T²): at an end, or where the derivative
 // e^{−ρT}(p₁ + 2p₂T − ρ(p₀ + p₁T + p₂T²)) vanishes, a root of
 // −ρp₂T² + (2p₂ − ρp₁)T + (p₁ − ρp₀).
-func expPolyMax(rho, ta, tb, c0 float64, p [3]float64) float64 {
-	f := func(t float64) float64 { return c0 + math.Exp(-rho*t)*(p[0]+t*(p[1]+t*p[2])) }
-	best := max(f(ta), f(tb))
+func expPolyMax(rho float64, pc *runPiece, c0 float64, p [3]float64) float64 {
+	poly := func(t float64) float64 { return p[0] + t*(p[1]+t*p[2]) }
+	best := c0 + max(pc.xa*poly(pc.ta), pc.xb*poly(pc.tb))
 	try := func(t float64) {
-		if t > ta && t < tb {
-			best = max(best, f(t))
+		if t > pc.ta && t < pc.tb {
+			best = max(best, c0+math.Exp(-rho*t)*poly(t))
 		}
 	}
 	qa, qb, qc := -rho*p[2], 2*p[2]-rho*p[1], p[1]-rho*p[0]
@@ -271,7 +324,8 @@ func (sv *Solver) runSkips(v *values, pol *Policy, xv *xValues) [][]bool {
 			if c == 0 {
 				continue
 			}
-			if bd, ok := sv.runMax(rb, v, b, k); ok && bd < xv.at(sv.pa(b), a+s0+k, c) {
+			vc := xv.at(sv.pa(b), a+s0+k, c)
+			if bd, ok := sv.runMax(rb, v, b, k, vc); ok && bd < vc {
 				skip[b][k] = true
 			}
 		}
