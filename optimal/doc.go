@@ -195,12 +195,22 @@
 // kept factors (1.3–2× with iterative refinement, 40× before the
 // reduction, 5–7× with the reduction and level 3's coordinate search);
 // level 2's fixed-interval solves take most of it. On 16 processors,
-// tens of milliseconds, they cost 2.3–3.4×; on 64 (a reduced system of
-// order 2003) 9–12×, 13–16× before the solves and the condition
-// estimate ran over the factors' runs of nonzero entries. On a desktop grid without
-// R(p, a) the solve without reconfiguration is far cheaper (a chain of up
-// phases on W decision states), and the option still costs 35–110×
-// as much (BENCHMARKS.md, "(reconf5)"): there the goal of 2× is not met.
+// tens of milliseconds, they cost 1.8–2.5× with level 4's bound on
+// running (above; 2.2–4.3× without it in the same rounds, BENCHMARKS.md
+// "(reconf10)"); on 64 (a reduced system of order 2003) 9–12×, 13–16×
+// before the solves and the condition estimate ran over the factors'
+// runs of nonzero entries. On a desktop grid without R(p, a) the solve
+// without reconfiguration is far cheaper (a chain of up phases on W
+// decision states and a closed form per configuration for levels 3 and
+// 4: 1.5–4.5 ms for the four levels at N = 32), and the option still costs
+// 29–46× as much at N = 32 and 76–85× at N = 64 (35–56× and 96–172×
+// before the bound and the blocks over running states): there the goal
+// of 2× is out of reach. One evaluation with up states at one interval
+// costs about as much as the four levels without reconfiguration (at
+// N = 32, from empty caches, 2.1–2.6 ms of CPU, of which 0.9–1.6 ms for
+// the rows of the 528 up states, which improveR needs to weigh running
+// against reconfiguring in each), and level 2 alone solves g*(I) at 8
+// intervals with 24 evaluations.
 //
 // # Improvement by bounds
 //
