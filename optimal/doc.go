@@ -196,8 +196,8 @@
 // reduction, 5–7× with the reduction and level 3's coordinate search);
 // level 2's fixed-interval solves take most of it. On 16 processors,
 // tens of milliseconds, they cost 1.8–2.5× with level 4's bound on
-// running (above; 2.2–4.3× without it in the same rounds, BENCHMARKS.md
-// "(reconf10)"); on 64 (a reduced system of order 2003) 9–12×, 13–16×
+// running and the blocks over the running states (above; 2.2–4.3×
+// before them, in the same rounds, BENCHMARKS.md "(reconf10)"); on 64 (a reduced system of order 2003) 9–12×, 13–16×
 // before the solves and the condition estimate ran over the factors'
 // runs of nonzero entries. On a desktop grid without R(p, a) the solve
 // without reconfiguration is far cheaper (a chain of up phases on W
