@@ -112,8 +112,11 @@ func (sv *Solver) newRunBounds(v *values) *runBounds {
 				fx[s] = y
 			}
 		}
-		rb.ok[b], rb.fu[b], rb.fx[b] = true, fu, fx
 		rb.pieces[b] = sv.runPieces(b)
+		if len(rb.pieces[b]) == 0 {
+			continue // no range of T to bound (MinInterval < MaxInterval makes one)
+		}
+		rb.ok[b], rb.fu[b], rb.fx[b] = true, fu, fx
 		rb.u[b], rb.x[b] = sv.drifts(fu), sv.drifts(fx)
 		rb.span[b], rb.fmax[b] = hi-lo, max(math.Abs(lo), math.Abs(hi))
 	}
