@@ -16,19 +16,27 @@ import (
 //
 // f_U(j) = h(U(a, j)), f_X(j) = h(X(a − 1 + j)), τ(T) = (1 − e^{−ρT})/ρ
 // and Q_T = ∫₀ᵀ ρe^{−ρt}P_t dt (package birthdeath). Since
-// d/dt P_t f = P_t G f and P_t is stochastic,
+// d/dt P_t f = P_t G f and P_t is stochastic, for t ≤ T
 //
-//	(P_t f)(s) ≤ f(s) + t·D(f),  D(f) = max(0, max_j (G f)(j)),
+//	(P_t f)(s) ≤ f(s) + t·d₁,  d₁ ≥ (P_u G f)(s) for u ≤ T,
 //
-// so, with x = e^{−ρT},
+// d₁ = max_J Gf + (max Gf − max_J Gf)·P(Poisson(ΛT) ≥ r) for every r
+// (localDrift: J the counts within r − 1 of s, Λ a bound on the jump
+// rate). So, with x = e^{−ρT} and D_U, D_X the d₁ of f_U and f_X,
 //
 //	B(T) ≤ c₀ + x·(c₁ + c₂T),
 //	c₀ = f_X(s) − (g − D_X)/ρ,
 //	c₁ = f_U(s) − f_X(s) + (g − D_X)/ρ − ωC,  c₂ = ω + D_U − D_X,
 //
-// whose supremum over T is at an end of [MinInterval, MaxInterval] + L
-// or at T* = 1/ρ − c₁/c₂ (a maximum when c₂ > 0). The bound needs no row
-// of any interval: O(m) per configuration (D_U, D_X) and O(1) per state.
+// on a piece of the range of T where T doubles (runPieces, d₁ taken at
+// its end), whose supremum is at an end of the piece or at T* = 1/ρ −
+// c₁/c₂ (a maximum when c₂ > 0). The second-order bound is the same
+// integration with (P_t f)(s) ≤ f(s) + t·(Gf)(s) + t²/2·d₂, d₂ the
+// localDrift of G²f, a polynomial of degree 2 in T (expPolyMax); runMax
+// takes the lesser of the two per piece and the largest over the pieces.
+// The bound needs no row of any interval: O(m) per configuration and
+// pass (G f, G²f, the pieces' Poisson tails) and O(m) per piece and
+// state at most.
 //
 // The rows of the solver are those of the chain within the window of
 // functional counts, renormalised over it: a row's average of f over the
