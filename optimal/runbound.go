@@ -46,8 +46,7 @@ import (
 // the window's edges, where the bound then skips nothing). The rows'
 // columns left out (decision.RowTol, with the binomials' cut and their
 // rounding) move B by at most (RowTol + 1e-15)·span(f) + O(mε)·max|f|,
-// which the slack below covers. The second-order bound is the same
-// integration with (P_t f)(s) ≤ f(s) + t·(Gf)(s) + t²/2·d₂.
+// which the slack below covers.
 
 // runBound enables the bound in improveU (runSkips); tests turn it off
 // to hold level 4 with the bound against level 4 without it.
