@@ -147,6 +147,41 @@
 // instead of new rows per call: at QR N = 16 a quarter of the
 // allocation of the four levels (28.6 to 22.1 MB a run), the same bits.
 //
+// Level 4's per-state searches skip the up states that reconfigure and
+// cannot run profitably at any interval (runbound.go): improveR takes
+// running in U(a, s) only where its bracket beats that of the current
+// reconfiguration, and with f_U = h(U(a, ·)), f_X = h(X(a − 1 + ·)), G
+// the spare chain's generator and T = I + L(a), the bracket of running
+// is bounded without any row through
+//
+//	(P_t f)(s) ≤ f(s) + t·d₁  and  (P_t f)(s) ≤ f(s) + t·(Gf)(s) + t²/2·d₂,
+//
+// d₁ (d₂) the largest Gf (G²f) over J, the counts within r − 1 of s,
+// plus the largest anywhere times P(Poisson(Λt) ≥ r), Λ = m·max(λ, θ)
+// a bound on the chain's jump rate (it leaves J only after r jumps),
+// the least over r. With Q_T = ∫₀ᵀ ρe^{−ρt}P_t dt each gives a bound
+// c₀ + e^{−ρT}p(T), p of degree 1 or 2, on each piece of the range of T
+// where T doubles, whose supremum is at an end or at a root of p' − ρp;
+// the lesser of the two is taken per piece. Where the bound is below
+// the reconfiguration's bracket (with a slack of 1e-12 of the terms and
+// the rows' left-out mass times the span of h), the search of that
+// state's interval, which could change no action, is skipped and the
+// state keeps its interval. Where the window cuts the spare chain, the
+// rows are renormalised over it, and f_U and f_X are extended outside by
+// their largest value over the window (a renormalised row's average is
+// at most that): the drifts then grow near the window's edges, and the
+// bound skips little in the configurations the edges cut. In level 4 at
+// N = 32 the reconfiguring up states' trial intervals fall from 30,392
+// to 1,544 on the desktop grid and from 15,573 to 326 on QR (the running
+// ones' stay 3,917 and 7,337); at N = 64 (window 13..64 on the desktop
+// grid) from 76,801 to 39,805 and from 27,947 to 2,940.
+// TestRunMaxBound holds the bound against the brackets on a grid of
+// intervals (the bound without drift terms, or without the t² term,
+// fails it); TestRunBoundSameLevel4 holds level 4 with it against level
+// 4 without (the same g, actions and running intervals); only the
+// intervals of the up states that reconfigure, which nothing uses, may
+// differ.
+//
 // The solves of the reduced system round differently from a fresh
 // factorisation of each system, within the tolerances of the searches:
 // g moves in its last digits, the intervals of level 3 where g is flat
@@ -160,12 +195,22 @@
 // kept factors (1.3–2× with iterative refinement, 40× before the
 // reduction, 5–7× with the reduction and level 3's coordinate search);
 // level 2's fixed-interval solves take most of it. On 16 processors,
-// tens of milliseconds, they cost 2.3–3.4×; on 64 (a reduced system of
-// order 2003) 9–12×, 13–16× before the solves and the condition
-// estimate ran over the factors' runs of nonzero entries. On a desktop grid without
-// R(p, a) the solve without reconfiguration is far cheaper (a chain of up
-// phases on W decision states), and the option still costs 35–110×
-// as much (BENCHMARKS.md, "(reconf5)"): there the goal of 2× is not met.
+// tens of milliseconds, they cost 1.8–2.5× with level 4's bound on
+// running and the blocks over the running states (above; 2.2–4.3×
+// before them, in the same rounds, BENCHMARKS.md "(reconf10)"); on 64 (a reduced system of order 2003) 9–12×, 13–16×
+// before the solves and the condition estimate ran over the factors'
+// runs of nonzero entries. On a desktop grid without R(p, a) the solve
+// without reconfiguration is far cheaper (a chain of up phases on W
+// decision states and a closed form per configuration for levels 3 and
+// 4: 1.5–4.5 ms for the four levels at N = 32), and the option still costs
+// 29–46× as much at N = 32 and 76–85× at N = 64 (35–56× and 96–172×
+// before the bound and the blocks over running states): there the goal
+// of 2× is out of reach. One evaluation with up states at one interval
+// costs about as much as the four levels without reconfiguration (at
+// N = 32, from empty caches, 2.1–2.6 ms of CPU, of which 0.9–1.6 ms for
+// the rows of the 528 up states, which improveR needs to weigh running
+// against reconfiguring in each), and level 2 alone solves g*(I) at 8
+// intervals with 24 evaluations.
 //
 // # Improvement by bounds
 //
@@ -264,9 +309,14 @@
 // connected set at a time (Tarjan's order). When R depends on p there are
 // N·W decision states X(p, n) but only those with p among the counts the
 // policy uses and n ≥ p − 1 are reachable. The cost is one LU of order
-// k_a per configuration (k_a ≤ W, the window's width) when its intervals
-// change, plus the closed set's LU; with reconfiguration the system is
-// reduced further ("Reconfiguration at checkpoints" above).
+// k_a per configuration (k_a ≤ W, the window's width, the up states of
+// the configuration that run: those that reconfigure are decision states,
+// outside S, and the LU of I − S over the running ones is that of the
+// matrix with the identity in their rows and columns, which the block
+// factorised before, TestBlockCompactMatchesFull; on the desktop grid at
+// N = 32 about 93 of the 528 up states run) when its intervals or the
+// choices change, plus the closed set's LU; with reconfiguration the
+// system is reduced further ("Reconfiguration at checkpoints" above).
 //
 // # Entry point and edges
 //

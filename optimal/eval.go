@@ -25,12 +25,21 @@ import (
 // per decision instead of the full (I − S)⁻¹F.
 //
 // With reconfiguration at checkpoints, the up states that reconfigure
-// (mask[i] ≠ 0) are decision states like X (see evaluate): their rows of
-// I − S are the identity, and the transitions into them are part of F.
+// (mask[i] ≠ 0) are decision states like X (see evaluate): the
+// transitions into them are part of F, and I − S is over the up states
+// that run (idx, in increasing spare count; pos maps a spare index to
+// its place there, or −1). The matrix with the identity in the rows and
+// columns of the reconfiguring states, which the block factorised before,
+// has the same LU on the running ones (no pivot of a running column is in
+// an identity row, and an identity pivot's multipliers are zero): the
+// same solutions, without the factorisation and solves of order
+// len(rows) when most up states reconfigure.
 type block struct {
 	iv     []float64
 	mask   []int
 	rows   []row
+	idx    []int
+	pos    []int
 	lu     luVec
 	w, tau []float64
 }
@@ -52,17 +61,22 @@ func (sv *Solver) blockAt(b int, iv []float64, mask []int) (*block, error) {
 		}
 	}
 	k := len(rows)
-	blk := &block{iv: slices.Clone(iv), mask: slices.Clone(mask), rows: rows, w: make([]float64, k), tau: make([]float64, k)}
-	if k > 0 {
-		a := mat.NewDense(k, k, nil)
-		for i, r := range rows {
-			a.Set(i, i, 1)
-			if blk.reconfigures(i) {
-				continue
-			}
+	blk := &block{iv: slices.Clone(iv), mask: slices.Clone(mask), rows: rows, w: make([]float64, k), tau: make([]float64, k), pos: make([]int, k)}
+	for i := range rows {
+		blk.pos[i] = -1
+		if !blk.reconfigures(i) {
+			blk.pos[i] = len(blk.idx)
+			blk.idx = append(blk.idx, i)
+		}
+	}
+	if kr := len(blk.idx); kr > 0 {
+		a := mat.NewDense(kr, kr, nil)
+		for j, i := range blk.idx {
+			r := &rows[i]
+			a.Set(j, j, 1)
 			for _, e := range r.up {
-				if !blk.reconfigures(int(e.i)) {
-					a.Set(i, int(e.i), a.At(i, int(e.i))-e.p)
+				if q := blk.pos[e.i]; q >= 0 {
+					a.Set(j, q, a.At(j, q)-e.p)
 				}
 			}
 			blk.w[i], blk.tau[i] = r.w, r.tau
@@ -179,7 +193,7 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 // to working precision (luVec.solve's only error).
 func (sv *Solver) checkUp(v *values) error {
 	for b, blk := range v.blocks {
-		if len(blk.rows) > 0 && blk.lu.cond > mat.ConditionTolerance {
+		if len(blk.idx) > 0 && blk.lu.cond > mat.ConditionTolerance {
 			return fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], mat.Condition(blk.lu.cond))
 		}
 	}
@@ -291,25 +305,29 @@ func (sv *Solver) evalUp(v *values) error {
 		}
 		pb := sv.pa(b) * sv.w
 		ub := sv.nX + sv.uOff[b]
-		rhs := make([]float64, k)
-		for i, r := range blk.rows {
-			if blk.reconfigures(i) {
-				continue
-			}
-			s := blk.w[i] - v.g*blk.tau[i]
-			for _, t := range r.fail {
-				s += t.p * v.hX[pb+int(t.i)]
-			}
-			for _, t := range r.up {
-				if blk.reconfigures(int(t.i)) {
-					s += t.p * v.hX[ub+int(t.i)]
+		hu := make([]float64, k)
+		if len(blk.idx) > 0 {
+			rhs := make([]float64, len(blk.idx))
+			for j, i := range blk.idx {
+				r := &blk.rows[i]
+				s := blk.w[i] - v.g*blk.tau[i]
+				for _, t := range r.fail {
+					s += t.p * v.hX[pb+int(t.i)]
 				}
+				for _, t := range r.up {
+					if blk.reconfigures(int(t.i)) {
+						s += t.p * v.hX[ub+int(t.i)]
+					}
+				}
+				rhs[j] = s
 			}
-			rhs[i] = s
-		}
-		hu, err := blk.lu.solve(rhs, false)
-		if err != nil {
-			return fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
+			x, err := blk.lu.solve(rhs, false)
+			if err != nil {
+				return fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
+			}
+			for j, i := range blk.idx {
+				hu[i] = x[j]
+			}
 		}
 		for i := range hu {
 			if blk.reconfigures(i) {
@@ -570,22 +588,27 @@ func (sv *Solver) equation(v *values, pi, n, act int) equation {
 // states solved for the probability of entering each, and what they
 // commit, cost and fail to.
 func (e *equation) throughUp(blk *block, up []ent, acc, accU []float64) error {
-	sigma := make([]float64, len(blk.rows))
+	sigma := make([]float64, len(blk.idx))
 	for _, t := range up {
-		if blk.reconfigures(int(t.i)) {
+		q := blk.pos[t.i]
+		if q < 0 {
 			accU[t.i] += t.p
 			continue
 		}
-		sigma[t.i] += t.p
+		sigma[q] += t.p
+	}
+	if len(sigma) == 0 {
+		return nil
 	}
 	l, err := blk.lu.solve(sigma, true)
 	if err != nil {
 		return err
 	}
-	for i, li := range l {
-		if li == 0 || blk.reconfigures(i) {
+	for j, li := range l {
+		if li == 0 {
 			continue
 		}
+		i := blk.idx[j]
 		e.rh += li * blk.w[i]
 		e.gc += li * blk.tau[i]
 		for _, t := range blk.rows[i].fail {

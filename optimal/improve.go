@@ -105,15 +105,22 @@ func (sv *Solver) uValue(sc *rowScratch, v *values, b, k int, interval float64) 
 // only its own intervals). It reports whether an interval changed.
 // An up state that reconfigures gets its best interval too: improveR then
 // weighs reconfiguring against running at that interval, the state's best
-// run, as the optimality equations ask (TestLevelsOrderReconfigure).
-func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy) (bool, error) {
+// run, as the optimality equations ask (TestLevelsOrderReconfigure),
+// unless runMax's bound on running over every interval is below the
+// bracket of its reconfiguration (xv's): then no interval makes running
+// win in improveR, and the state keeps its interval (runSkips).
+func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy, xv *xValues) (bool, error) {
 	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
 	changed := make([]bool, len(sv.acts))
+	skip := sv.runSkips(v, pol, xv)
 	err := pool.Each(ctx, len(sv.acts), sv.set.Workers, func(ctx context.Context, b int) error {
 		sc := new(rowScratch) // this task's, reused by every trial interval
 		for k, cur := range pol.interval[b] {
 			if err := ctx.Err(); err != nil {
 				return err
+			}
+			if skip != nil && skip[b][k] {
+				continue
 			}
 			var ferr error
 			f := func(x float64) float64 {
@@ -240,7 +247,7 @@ func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*val
 		}
 		cu := false
 		if perState {
-			if cu, err = sv.improveU(ctx, v, pol); err != nil {
+			if cu, err = sv.improveU(ctx, v, pol, xv); err != nil {
 				return nil, NotSolved, it, err
 			}
 		}

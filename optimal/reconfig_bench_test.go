@@ -58,3 +58,60 @@ func BenchmarkReconfigure(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReconfigureLevels times levels 2, 4 and 3 of the cases of
+// BenchmarkReconfigure at N = 16 (QR) and N = 32, 64 (desktop grid) one by
+// one, in Levels' order (SingleInterval, PerState from its policy,
+// PerConfiguration), building the solver excluded: CPU seconds per run of
+// each (cpu2-s, cpu4-s, cpu3-s): where the time of the four levels goes
+// (BENCHMARKS.md, "(reconf10)").
+func BenchmarkReconfigureLevels(b *testing.B) {
+	const h = 3600.0
+	for _, c := range []struct {
+		name   string
+		sc     func(testing.TB) *scenario.Scenario
+		reconf bool
+	}{
+		{"qr/N=16/never", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 16, 8*h, 4*h) }, false},
+		{"qr/N=16/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 16, 8*h, 4*h) }, true},
+		{"desktop/N=32/never", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 32, 8*h, 4*h) }, false},
+		{"desktop/N=32/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 32, 8*h, 4*h) }, true},
+		{"desktop/N=64/never", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 64, 8*h, 4*h) }, false},
+		{"desktop/N=64/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 64, 8*h, 4*h) }, true},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			sc := c.sc(b)
+			if c.reconf {
+				sc.Reconfigure = scenario.AtCheckpoint
+			}
+			ctx := context.Background()
+			var t2, t4, t3 float64
+			n := 0
+			for b.Loop() {
+				sv, err := New(sc, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				c0 := cpuSeconds()
+				s, err := sv.SingleInterval(ctx, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				c1 := cpuSeconds()
+				ps, err := sv.PerState(ctx, s.Policy)
+				if err != nil {
+					b.Fatal(err)
+				}
+				c2 := cpuSeconds()
+				if _, err := sv.PerConfiguration(ctx, s, ps); err != nil {
+					b.Fatal(err)
+				}
+				c3 := cpuSeconds()
+				t2, t4, t3, n = t2+c1-c0, t4+c2-c1, t3+c3-c2, n+1
+			}
+			b.ReportMetric(t2/float64(n), "cpu2-s")
+			b.ReportMetric(t4/float64(n), "cpu4-s")
+			b.ReportMetric(t3/float64(n), "cpu3-s")
+		})
+	}
+}

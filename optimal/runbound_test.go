@@ -1,0 +1,227 @@
+package optimal
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/ckpt-markov/markov/scenario"
+)
+
+// TestPoissonTailBound holds poissonTails, localDrift's bounds on
+// P(Poisson(μ) ≥ r), against the tail summed term by term to
+// convergence, on a table of μ and r: each bound is at least the tail,
+// and within a factor 2 of it where μ/(r + 1) ≤ 1/2 and the tail is
+// above 1e-300 (the bound, not a bare 1, is then in use).
+func TestPoissonTailBound(t *testing.T) {
+	for _, mu := range []float64{1e-6, 0.01, 0.3, 1, 3, 10, 40} {
+		tails := poissonTails(mu, 80)
+		term := math.Exp(-mu)
+		for r := 1; r <= 80; r++ {
+			term *= mu / float64(r)
+			tail, p := 0.0, term
+			for i := r; i < r+2000 && p > 0; i++ {
+				tail += p
+				p *= mu / float64(i+1)
+			}
+			if tails[r-1] < tail {
+				t.Errorf("μ = %g, r = %d: bound %.17g below the tail %.17g", mu, r, tails[r-1], tail)
+			}
+			if mu/float64(r+1) <= 0.5 && tail > 1e-300 && tails[r-1] > 2*tail {
+				t.Errorf("μ = %g, r = %d: bound %.3g more than twice the tail %.3g", mu, r, tails[r-1], tail)
+			}
+		}
+	}
+}
+
+// runBoundCases are reconfCases and two with a narrow window (tail mass
+// 1e-4 a side), whose rows are renormalised over it: runMax extends h
+// outside the window there.
+func runBoundCases(t *testing.T) []solverCase {
+	const h = 3600.0
+	cases := reconfCases(t)
+	for _, c := range []solverCase{
+		{"large24/narrow", largeApp(t, 24, 8*h, 4*h), &Settings{Tol: 1e-4}},
+		{"qr12/narrow", qrScenario(t, 12, 8*h, 4*h), &Settings{Tol: 1e-4}},
+	} {
+		c.sc.Reconfigure = scenario.AtCheckpoint
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// TestRunMaxBound holds runMax, the bound on the bracket of running an
+// up state over every interval, against the brackets themselves
+// (uValue: the rows at the interval) on a grid of 321 intervals from
+// MinInterval to MaxInterval (20 a factor e) and at maximize's optimum,
+// for every up state where it applies, at the level-2 policy of every
+// scenario with reconfiguration of this package's tests and two with a
+// narrow window (runBoundCases): the bound must
+// be at least every bracket. Power: the same bound without the drift
+// terms (D_U = D_X = 0, as if P_t left h unchanged) falls below a
+// bracket in some case, and so does the bound whose second-order part
+// leaves out its t² term (the tangent at t = 0), and so does the bound
+// with h extended outside the window by its least value, and the bound must skip some reconfiguring
+// state somewhere (else improveU would gain nothing).
+func TestRunMaxBound(t *testing.T) {
+	ctx := context.Background()
+	skipped, wrong, noCurve, lowOut := 0, 0, 0, 0
+	for _, c := range runBoundCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			sv, err := New(c.sc, c.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := sv.SingleInterval(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := sv.evaluate(ctx, s.Policy, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb := sv.newRunBounds(v)
+			flat := &runBounds{ok: rb.ok, fu: rb.fu, fx: rb.fx, pieces: rb.pieces, span: rb.span, fmax: rb.fmax, u: make([]drifts, len(sv.acts)), x: make([]drifts, len(sv.acts))}
+			for b := range sv.acts {
+				for _, d := range []struct{ to, from *drifts }{{&flat.u[b], &rb.u[b]}, {&flat.x[b], &rb.x[b]}} {
+					n := len(d.from.g1)
+					d.to.g1, d.to.g2 = make([]float64, n), make([]float64, n)
+				}
+			}
+			// The second-order bound without its t² term: the tangent.
+			tangent := &runBounds{ok: rb.ok, fu: rb.fu, fx: rb.fx, pieces: rb.pieces, span: rb.span, fmax: rb.fmax, u: slices.Clone(rb.u), x: slices.Clone(rb.x)}
+			for b := range sv.acts {
+				for _, d := range []*drifts{&tangent.u[b], &tangent.x[b]} {
+					d.g2, d.max2 = make([]float64, len(d.g1)), 0
+				}
+			}
+			// h extended outside the window by its least value, not its
+			// largest: wrong for the renormalised rows.
+			low := &runBounds{ok: rb.ok, pieces: rb.pieces, span: rb.span, fmax: rb.fmax, u: slices.Clone(rb.u), x: slices.Clone(rb.x),
+				fu: slices.Clone(rb.fu), fx: slices.Clone(rb.fx)}
+			for b, a := range sv.acts {
+				if !rb.ok[b] {
+					continue
+				}
+				s0, _ := sv.spares(a)
+				least := slices.Min(append(slices.Clone(rb.fu[b][s0:s0+len(v.upH(b))]), v.hX[sv.pa(b)*sv.w:(sv.pa(b)+1)*sv.w]...))
+				low.fu[b], low.fx[b] = slices.Clone(rb.fu[b]), slices.Clone(rb.fx[b])
+				for j := range low.fu[b] {
+					if j < s0 || j >= s0+len(v.upH(b)) {
+						low.fu[b][j] = least
+					}
+					if n := a - 1 + j; n < sv.lo || n > sv.hi {
+						low.fx[b][j] = least
+					}
+				}
+				low.u[b], low.x[b] = sv.drifts(low.fu[b]), sv.drifts(low.fx[b])
+			}
+			xv := sv.newXValues(v)
+			lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
+			for b, a := range sv.acts {
+				s0, _ := sv.spares(a)
+				for k := range s.Policy.interval[b] {
+					bd, ok := sv.runMax(rb, v, b, k, math.Inf(1))
+					if !ok {
+						continue
+					}
+					bf, _ := sv.runMax(flat, v, b, k, math.Inf(1))
+					bt, _ := sv.runMax(tangent, v, b, k, math.Inf(1))
+					bl, _ := sv.runMax(low, v, b, k, math.Inf(1))
+					f := func(x float64) float64 {
+						u, err := sv.uValue(nil, v, b, k, math.Exp(x))
+						if err != nil {
+							t.Fatal(err)
+						}
+						return u
+					}
+					_, best := maximize(f, math.Log(300), intervalStep, lo, hi, sv.set.IntervalTol)
+					for i := 0; i <= 320; i++ {
+						best = max(best, f(lo+(hi-lo)*float64(i)/320))
+					}
+					if best > bd {
+						t.Errorf("U(%d, %d): bracket %.17g above the bound %.17g", a, s0+k, best, bd)
+					}
+					if best > bf {
+						wrong++
+					}
+					if best > bt {
+						noCurve++
+					}
+					if best > bl {
+						lowOut++
+					}
+					if cur := s.Policy.reconf[b][k]; cur != 0 && bd < xv.at(sv.pa(b), a+s0+k, cur) {
+						skipped++
+					}
+				}
+			}
+		})
+	}
+	if wrong == 0 {
+		t.Errorf("the bound without drift terms is never below a bracket: the test cannot tell a wrong bound")
+	}
+	if noCurve == 0 {
+		t.Errorf("the bound without the t² term is never below a bracket: the test cannot tell a wrong second-order bound")
+	}
+	if lowOut == 0 {
+		t.Errorf("the bound with h extended by its least value is never below a bracket: the test cannot tell a wrong extension")
+	}
+	if skipped == 0 {
+		t.Errorf("the bound never shows that running loses in a reconfiguring up state")
+	}
+	t.Logf("%d brackets above the bound without drifts, %d above it without the t² term, %d above it with h extended by its least value; %d reconfiguring up states whose search is skipped", wrong, noCurve, lowOut, skipped)
+}
+
+// TestRunBoundSameLevel4 holds level 4 with the bound (runBound: the
+// interval searches of reconfiguring up states that cannot run skipped)
+// against level 4 without it, on every scenario with reconfiguration of
+// this package's tests and the two of runBoundCases with a narrow
+// window: the same g to 1e-12 relative, the same action in
+// every X and choice in every U, and the same interval in every up
+// state that runs. Only the intervals of the up states that reconfigure
+// (never used) may differ.
+func TestRunBoundSameLevel4(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range runBoundCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			solve := func(on bool) Result {
+				runBound = on
+				defer func() { runBound = true }()
+				sv, err := New(c.sc, c.set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := sv.SingleInterval(ctx, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := sv.PerState(ctx, s.Policy)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
+			got, want := solve(true), solve(false)
+			if d := relDiff(got.UWT, want.UWT); d > 1e-12 {
+				t.Errorf("level 4: g = %.17g, without the bound %.17g (rel. diff %.2g)", got.UWT, want.UWT, d)
+			}
+			gp, wp := got.Policy, want.Policy
+			if !slices.Equal(gp.action, wp.action) {
+				t.Errorf("actions in X differ: %v, without the bound %v", gp.action, wp.action)
+			}
+			for b := range wp.reconf {
+				if !slices.Equal(gp.reconf[b], wp.reconf[b]) {
+					t.Errorf("choices in U(%d, ·) differ: %v, without the bound %v", gp.sv.acts[b], gp.reconf[b], wp.reconf[b])
+					continue
+				}
+				for k, c := range wp.reconf[b] {
+					if c == 0 && gp.interval[b][k] != wp.interval[b][k] {
+						t.Errorf("U(%d, %d) runs at %.17g, without the bound %.17g", gp.sv.acts[b], k, gp.interval[b][k], wp.interval[b][k])
+					}
+				}
+			}
+		})
+	}
+}
