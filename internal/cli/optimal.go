@@ -172,6 +172,18 @@ func outsideWindow(t *table, lo, hi, n int) {
 	t.row("Outside window", strings.Join(parts, "; ")+" (capped at n); not solved: the functional count stays in "+countRange(lo, hi)+" but for a negligible fraction of the time")
 }
 
+// boundWarning writes the row that flags an I* of level 2 at a bound of
+// the search (uwt.AtMin, uwt.AtMax), as markov optimize does for a fixed
+// policy; nothing for an interior I*.
+func boundWarning(t *table, st uwt.Status) {
+	switch st {
+	case uwt.AtMin:
+		t.row("Warning", "g* still rises at the smallest interval searched: I* is that bound, not an interior maximum")
+	case uwt.AtMax:
+		t.row("Warning", "g* still rises at the largest interval searched: I* is that bound, not an interior maximum")
+	}
+}
+
 // countRange writes lo..hi as "lo-hi", or "lo" when they are equal.
 func countRange(lo, hi int) string {
 	if lo == hi {
@@ -371,12 +383,7 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	}
 	t.row("I(a), level 3", intervalsText(rep.PerConfiguration.Intervals, rep.PerConfiguration.Mass)+"; "+local)
 	t.row("Search", fmt.Sprintf("level 2: %d fixed-interval solves; level 4: %s after %d improvements", rep.Single.Evaluations, rep.PerState.Status, rep.PerState.Iterations))
-	switch rep.Single.IntervalStatus {
-	case uwt.AtMin:
-		t.row("Warning", "g* still rises at the smallest interval searched: I* is that bound, not an interior maximum")
-	case uwt.AtMax:
-		t.row("Warning", "g* still rises at the largest interval searched: I* is that bound, not an interior maximum")
-	}
+	boundWarning(t, rep.Single.IntervalStatus)
 	t.row("Dropped mass", sci(rep.PerState.Dropped)+" per jump")
 	t.row("Residual", sci(rep.PerState.Residual)+" (stationary, 1-norm)")
 	return t.flush()
@@ -479,7 +486,7 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	}
 	if sol.Events != nil {
 		// Level 2 only (one interval): no I(a).
-		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: sol.Events.Table, interval: sol.Interval, uwt: sol.UWT, lo: 1, hi: info.sc.N()})
+		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: sol.Events.Table, interval: sol.Interval, status: sol.IntervalStatus, uwt: sol.UWT, lo: 1, hi: info.sc.N()})
 	}
 	if sol.Status == optimal.NoUsefulWork {
 		return fmt.Errorf("the optimal policy: no policy does useful work on this system (every up segment's reward rate is at most %s work/s, within the model's accuracy of zero): no decision table to write", sci(sol.Solver.MaxUWT()))
@@ -490,7 +497,7 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 		return fmt.Errorf("the optimal policy has no decision table to write (%v); use markov optimize --policy optimal", err)
 	}
 	lo, hi := sol.Solver.Window()
-	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: t, interval: rep.Single.Interval, uwt: rep.Single.UWT,
+	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: t, interval: rep.Single.Interval, status: rep.Single.IntervalStatus, uwt: rep.Single.UWT,
 		intervals: rep.PerConfiguration.Intervals, mass: rep.PerConfiguration.Mass, lo: lo, hi: hi})
 }
 
@@ -499,9 +506,11 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 // p) and I* with its UWT, and I(a) when they were computed, in forms that
 // read back.
 type optimalPolicyReport struct {
-	info            scenarioInfo
-	t               *reschedule.Table
-	interval, uwt   float64
+	info          scenarioInfo
+	t             *reschedule.Table
+	interval, uwt float64
+	// status tells whether I* lies at a bound of the search.
+	status          uwt.Status
 	intervals, mass map[int]float64
 	lo, hi          int // the solver's window of functional counts
 }
@@ -517,17 +526,21 @@ type optimalPolicyJSON struct {
 		Vector []int                 `json:"vector,omitempty"`
 		Table  []scenario.TableEntry `json:"table,omitempty"`
 	} `json:"scenario_policy"`
-	Interval  jsonFloat            `json:"interval"`
-	Intervals map[string]jsonFloat `json:"intervals"`
-	UWT       jsonFloat            `json:"uwt"`
+	Interval jsonFloat `json:"interval"`
+	// IntervalStatus is AtMin or AtMax when I* lies at a bound of the
+	// search, else Converged (optimize's interval_status).
+	IntervalStatus string               `json:"interval_status"`
+	Intervals      map[string]jsonFloat `json:"intervals"`
+	UWT            jsonFloat            `json:"uwt"`
 }
 
 func (p optimalPolicyReport) JSON() any {
 	out := optimalPolicyJSON{
-		policyJSON: policyJSON{Scenario: p.info.json(), Processors: p.t.N()},
-		Interval:   jsonFloat(p.interval),
-		Intervals:  secondsByCount(p.intervals),
-		UWT:        jsonFloat(p.uwt),
+		policyJSON:     policyJSON{Scenario: p.info.json(), Processors: p.t.N()},
+		Interval:       jsonFloat(p.interval),
+		IntervalStatus: p.status.String(),
+		Intervals:      secondsByCount(p.intervals),
+		UWT:            jsonFloat(p.uwt),
 	}
 	if v, err := p.t.Vector(); err == nil {
 		out.Policy, out.Vector, out.Runs = scenario.Policy{Kind: scenario.Explicit, Explicit: v}.String(), v, runs(v)
@@ -582,6 +595,7 @@ func (p optimalPolicyReport) Text(w io.Writer) error {
 	if p.intervals != nil {
 		t.row("I(a)", intervalsText(p.intervals, p.mass))
 	}
+	boundWarning(t, p.status)
 	return t.flush()
 }
 

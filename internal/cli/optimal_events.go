@@ -7,7 +7,6 @@ import (
 
 	"github.com/ckpt-markov/markov/optimal"
 	"github.com/ckpt-markov/markov/scenario"
-	"github.com/ckpt-markov/markov/uwt"
 )
 
 // optimalEventsReport is the result of markov optimize and markov uwt
@@ -80,11 +79,6 @@ func (r optimalEventsReport) Text(w io.Writer) error {
 	}
 	t.row("Levels", "level 2 only: with failure events the solver has one interval for every configuration (docs/optimal-policy.md)")
 	t.row("Policy iteration", fmt.Sprintf("%s after %d improvements", r.sol.Status, r.sol.Iterations))
-	switch r.sol.IntervalStatus {
-	case uwt.AtMin:
-		t.row("Warning", "g* still rises at the smallest interval searched: I* is that bound, not an interior maximum")
-	case uwt.AtMax:
-		t.row("Warning", "g* still rises at the largest interval searched: I* is that bound, not an interior maximum")
-	}
+	boundWarning(t, r.sol.IntervalStatus)
 	return t.flush()
 }
