@@ -215,8 +215,10 @@ func overrideErr(name, format string, args ...any) error {
 // counts 1..N when N is smaller (Application.FirstCounts, which keeps a
 // recovery form or matrix without expanding it). Then the costs and the
 // work rate are replaced. The policy is the override, else the base's; a
-// base vector longer than N keeps its first N entries. The base's
-// reconfiguration and checkpoint pattern are kept unless overridden.
+// base vector longer than N keeps its first N entries, a base decision
+// table its actions in the states X(p, n) with p, n ≤ N (cutTable). The
+// base's reconfiguration and checkpoint pattern are kept unless
+// overridden.
 //
 // An error caused by an override is an *OverrideError naming it; one in
 // the base alone is the *Error of New, naming the field.
