@@ -117,3 +117,56 @@ func TestSingularNamesInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsNoUsefulWork: with failure events and MTTF = 1 µs no policy
+// does useful work either: Solve says so (Status NoUsefulWork, UWT 0, no
+// decision table: DecisionTable and TableScenario are errors) on the
+// chain of up phases and on the dense process (debugDenseEvents), where
+// the solve ran into a singular system or a uniformization of ~10¹⁰
+// steps before. Oracle for the bound that decides it (eventsMaxUWT): it
+// is at least g* of level 2 and g*(I) on every case of eventsCases at
+// their own MTTF (so NoUsefulWork never hides a policy that works);
+// power: none of those is NoUsefulWork.
+func TestEventsNoUsefulWork(t *testing.T) {
+	ctx := context.Background()
+	defer func() { debugDenseEvents = false }()
+	for _, c := range eventsCases() {
+		base := c.scenario(t, scenario.Policy{})
+		sys := base.System
+		sys.FailureEvents = &scenario.FailureEvents{Sizes: c.sizes}
+		if sys.FailureEvents.Single() {
+			continue // Solve's solver of single failures: TestNoUsefulWork
+		}
+		set, err := (*Settings)(nil).withDefaults()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bound := eventsMaxUWT(sys, &base.Application, set)
+		for _, opt := range []*Options{nil, {Interval: 900}} {
+			sol, err := Solve(ctx, sys, base.Application, opt)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if sol.Status == NoUsefulWork || sol.UWT > bound {
+				t.Errorf("%s, %+v: g* %g (%v), bound %g", c.name, opt, sol.UWT, sol.Status, bound)
+			}
+		}
+		sys.MTTF = 1e-6
+		for _, dense := range []bool{false, true} {
+			debugDenseEvents = dense
+			for _, opt := range []*Options{nil, {Interval: 900}} {
+				sol, err := Solve(ctx, sys, base.Application, opt)
+				if err != nil {
+					t.Fatalf("%s, MTTF 1 µs, dense %t: %v", c.name, dense, err)
+				}
+				if sol.Status != NoUsefulWork || sol.UWT != 0 || sol.Events == nil || sol.Events.Table != nil {
+					t.Errorf("%s, MTTF 1 µs, dense %t: status %v, UWT %g", c.name, dense, sol.Status, sol.UWT)
+				}
+				if _, err := sol.TableScenario(); err == nil {
+					t.Errorf("%s, MTTF 1 µs, dense %t: a scenario of no policy", c.name, dense)
+				}
+			}
+		}
+		debugDenseEvents = false
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ckpt-markov/markov/batchchain"
+	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/internal/scalar"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
@@ -34,7 +35,7 @@ type EventsResult struct {
 	UWT float64
 	// Table is the action in each decision state X(p, n) (a vector, as
 	// Table.Vector, unless the recovery cost depends on p and the action
-	// does too).
+	// does too); nil when Status is NoUsefulWork (eventsMaxUWT).
 	Table *reschedule.Table
 	// Iterations is the number of policy improvements made.
 	Iterations int
@@ -94,6 +95,9 @@ func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.
 	if err != nil {
 		return EventsResult{}, err
 	}
+	if eventsMaxUWT(sys, &app, set) <= set.Tol*maxWorkRate(&app) {
+		return EventsResult{Status: NoUsefulWork, Interval: interval, IntervalStatus: uwt.Converged}, nil
+	}
 	if ec, ok := m.(*eventsChain); ok {
 		// One interval: nothing to share across intervals.
 		ec.budget = nil
@@ -112,7 +116,39 @@ func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario
 	if err != nil {
 		return EventsResult{}, err
 	}
+	if eventsMaxUWT(sys, &app, set) <= set.Tol*maxWorkRate(&app) {
+		return EventsResult{Status: NoUsefulWork, Interval: set.MinInterval, IntervalStatus: uwt.NotTerminated}, nil
+	}
 	return searchEvents(m, set)
+}
+
+// eventsMaxUWT bounds the UWT of every policy of the system with failure
+// events, as Solver.MaxUWT does with single failures: with a used and j
+// functional spares an event strikes at (a + j)·λ_e, λ_e = λ/E[K]
+// (scenario.System.EventRate), and takes down one of the a used with
+// probability at least a/(a + j), so the application is interrupted at a
+// rate of at least ρ_a = a·λ_e whatever the spares. A segment of length
+// u = I + L(a) that commits with probability S(u) then lasts at least
+// ∫₀ᵘ S ≥ S(u)·(e^{ρ_a u} − 1)/ρ_a on average (S(u)/S(t) ≤ e^{−ρ_a(u−t)}),
+// so its work per second is at most ω(a)·ρ_a·(u − C(a))/(e^{ρ_a u} − 1):
+// decision.Phase's bound at the rate λ_e, maximised over I in
+// [MinInterval, MaxInterval]. Recoveries and waits do no work. When the
+// bound is within Settings.Tol of zero (relative to the largest ω(a)), the
+// solvers report NoUsefulWork and solve nothing (no decision table).
+func eventsMaxUWT(sys scenario.System, app *scenario.Application, set Settings) float64 {
+	bound := 0.0
+	for a := 1; a <= app.N(); a++ {
+		if app.WorkRate[a-1] > 0 {
+			ph := decision.NewPhase(app, a, sys.EventRate())
+			bound = max(bound, ph.WorkRate*ph.Rho*ph.Useful(ph.BestInterval(set.MinInterval, set.MaxInterval)))
+		}
+	}
+	return bound
+}
+
+// maxWorkRate returns the largest ω(a).
+func maxWorkRate(app *scenario.Application) float64 {
+	return slices.Max(app.WorkRate)
 }
 
 // eventsModelOf is newEventsModel with s's defaults filled in.

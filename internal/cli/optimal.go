@@ -484,12 +484,16 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	if err != nil {
 		return err
 	}
+	if sol.Status == optimal.NoUsefulWork {
+		bound := "within the model's accuracy of zero"
+		if sol.Solver != nil {
+			bound = "at most " + sci(sol.Solver.MaxUWT()) + " work/s, " + bound
+		}
+		return fmt.Errorf("the optimal policy: no policy does useful work on this system (every up segment's reward rate is %s): no decision table to write", bound)
+	}
 	if sol.Events != nil {
 		// Level 2 only (one interval): no I(a).
 		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: sol.Events.Table, interval: sol.Interval, status: sol.IntervalStatus, uwt: sol.UWT, lo: 1, hi: info.sc.N()})
-	}
-	if sol.Status == optimal.NoUsefulWork {
-		return fmt.Errorf("the optimal policy: no policy does useful work on this system (every up segment's reward rate is at most %s work/s, within the model's accuracy of zero): no decision table to write", sci(sol.Solver.MaxUWT()))
 	}
 	rep := sol.Levels
 	t, err := rep.Single.Policy.Table()
