@@ -170,3 +170,48 @@ func TestEventsNoUsefulWork(t *testing.T) {
 		debugDenseEvents = false
 	}
 }
+
+// TestEventsSingularNamesInputs: with failure events, a system whose
+// rates are too far apart for the solver (MTTR 10²⁰ s: a processor that
+// fails is never repaired, and the evaluation system is singular; MTTF
+// 10²⁰ s: an up phase that never ends in floating point) is an error
+// that names the inputs setting those rates (system.mttf, system.mttr,
+// system.failure_events), on the chain of up phases and on the dense
+// process, as TestSingularNamesInputs without events. Power: at the
+// case's own rates both solve.
+func TestEventsSingularNamesInputs(t *testing.T) {
+	ctx := context.Background()
+	defer func() { debugDenseEvents = false }()
+	c := eventsCases()[1]
+	base := c.scenario(t, scenario.Policy{})
+	for _, dense := range []bool{false, true} {
+		debugDenseEvents = dense
+		for _, tc := range []struct {
+			name       string
+			mttf, mttr float64
+			fails      bool
+		}{
+			{"own rates", base.System.MTTF, base.System.MTTR, false},
+			{"MTTR 1e20 s", base.System.MTTF, 1e20, true},
+			{"MTTF 1e20 s", 1e20, base.System.MTTR, true},
+		} {
+			sys := scenario.System{Processors: base.System.Processors, MTTF: tc.mttf, MTTR: tc.mttr, FailureEvents: &scenario.FailureEvents{Sizes: c.sizes}}
+			_, err := Solve(ctx, sys, base.Application, &Options{Interval: 900})
+			if !tc.fails {
+				if err != nil {
+					t.Errorf("dense %t, %s: %v", dense, tc.name, err)
+				}
+				continue
+			}
+			if err == nil {
+				t.Errorf("dense %t, %s: solved", dense, tc.name)
+				continue
+			}
+			for _, want := range []string{"system.mttf", "system.mttr", "system.failure_events"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("dense %t, %s: %q does not name %s", dense, tc.name, err, want)
+				}
+			}
+		}
+	}
+}

@@ -102,7 +102,11 @@ func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.
 		// One interval: nothing to share across intervals.
 		ec.budget = nil
 	}
-	return solveEventsAt(m, set, interval)
+	if !(interval > 0) || math.IsInf(interval, 0) {
+		return EventsResult{}, fmt.Errorf("optimal: interval = %v, want a finite positive number of seconds", interval)
+	}
+	r, err := solveEventsAt(m, set, interval)
+	return r, nameRates(err, sys)
 }
 
 // SingleIntervalEvents maximises g*(I) of FixedIntervalEvents over I:
@@ -119,7 +123,22 @@ func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario
 	if eventsMaxUWT(sys, &app, set) <= set.Tol*maxWorkRate(&app) {
 		return EventsResult{Status: NoUsefulWork, Interval: set.MinInterval, IntervalStatus: uwt.NotTerminated}, nil
 	}
-	return searchEvents(m, set)
+	r, err := searchEvents(m, set)
+	return r, nameRates(err, sys)
+}
+
+// nameRates adds to an error of the solve with failure events (a
+// singular evaluation system, an up phase that never ends in floating
+// point, a uniformization beyond batchchain.MaxColumnProducts: every
+// numerical failure once the model is built) the inputs that set the
+// spread of its rates: system.mttf, system.mttr and the events' mean
+// size. A cancelled context is returned as it is.
+func nameRates(err error, sys scenario.System) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("%w (the rates that make it so: system.mttf = %s and system.mttr = %s, failure events of mean size %.3g (system.failure_events), on %d processors)",
+		err, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), sys.FailureEvents.MeanSize(), sys.Processors)
 }
 
 // eventsMaxUWT bounds the UWT of every policy of the system with failure
