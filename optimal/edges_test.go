@@ -2,6 +2,9 @@ package optimal
 
 import (
 	"context"
+	"errors"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -213,5 +216,53 @@ func TestEventsSingularNamesInputs(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSizeCheckedFirst: a decision process beyond Settings.MaxStates is
+// refused (a *SizeError) before anything of its size is allocated: New
+// on N = 2²⁰ processors (every count a candidate, 2²⁰·w recovery rows)
+// allocates less than 64 bytes a processor: what the configurations'
+// phases (decision.Phase, 48 bytes each) and the two indexes by count (8
+// each) would take alone, which New allocated before it checked the size
+// (about 104 bytes a processor in all, 48 now). With
+// Settings.Full and R(p, a) depending on p the rows, N³ ≈ 2⁶³, would
+// overflow an int: the error says so with positive counts.
+func TestSizeCheckedFirst(t *testing.T) {
+	const n = 1 << 20
+	work := make([]float64, n)
+	for i := range work {
+		work[i] = float64(i + 1)
+	}
+	app := scenario.Application{WorkRate: work, Latency: []float64{60}, Overhead: []float64{60}, Recovery: scenario.RecoveryConstant(30, n)}
+	app.Latency, app.Overhead = slices.Repeat(app.Latency, n), slices.Repeat(app.Overhead, n)
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 25 * 365 * 86400, MTTR: 3600}, app, scenario.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err = New(sc, nil)
+	runtime.ReadMemStats(&after)
+	var se *SizeError
+	if !errors.As(err, &se) || se.Rows <= 4*se.MaxStates {
+		t.Fatalf("N = %d: %v, want a *SizeError on the rows", n, err)
+	}
+	if per := float64(after.TotalAlloc-before.TotalAlloc) / n; per >= 64 {
+		t.Errorf("N = %d: New allocated %.1f bytes a processor before refusing", n, per)
+	}
+	// Settings.Full with R(p, a) by old count at N = 2²¹: 2⁶³ rows.
+	const m = 1 << 21
+	big := scenario.System{Processors: m, MTTF: 25 * 365 * 86400, MTTR: 3600}
+	rec := scenario.RecoveryLinear(30, 1e-3, 0, m)
+	bapp := scenario.Application{WorkRate: slices.Repeat([]float64{1}, m), Latency: slices.Repeat([]float64{60}, m), Overhead: slices.Repeat([]float64{60}, m), Recovery: rec}
+	bsc, err := scenario.New(big, bapp, scenario.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(bsc, &Settings{Full: true})
+	if !errors.As(err, &se) || se.States <= 0 || se.Rows <= 0 {
+		t.Errorf("N = %d, full, R(p, a): %v, want a *SizeError with positive counts", m, err)
 	}
 }
