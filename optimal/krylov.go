@@ -9,19 +9,21 @@ import (
 )
 
 // krylovIter bounds the GMRES steps of entryBase.krylov: each costs a
-// product with A and a solve on B's factors, O(k²) each as dot products,
-// against the factorisation's O(k³) (blocked): at k = 529 (QR, N = 32) a
-// factorisation costs about 90 steps, at k = 2003 (N = 64), where the
-// steps stream A and the factors from memory, about 50 with dense dot
-// products and about 70 over the runs of the nonzero entries (nzRuns;
-// from a CPU profile of the four levels: about 460 steps took 1.5 s, 9
-// factorisations (factorLU) about 2.1 s; A 7–27 % nonzero, its factors
-// 7–48 %). Past the bound
-// the system is factorised and its factors kept. Measured on QR with
-// reconfiguration (MTTF 8 h, MTTR 4 h), the four levels: a bound of 48
-// took 600 steps and 2 factorisations at N = 32, 701 and 9 at N = 64;
-// 32 took 454 and 3, 462 and 9; 24 took 355 and 6, 377 and 10.
-const krylovIter = 32
+// product with A and a solve on B's factors, O(k²) at most, as dot
+// products over the runs of their rows' nonzero entries (nzRuns), against
+// a factorisation. With the dense factorisation (lapack Dgetrf, O(k³))
+// that was about 90 steps at k = 529 (QR, N = 32) and about 70 at
+// k = 2003 (N = 64), and the bound was 32; the sparse factorisation
+// (factorSparse) costs about 50 ms of CPU at k = 2003, about 12 steps, so
+// a run that has not converged within a few steps is better refactorised
+// (most runs refused at N = 64 were still far from the tolerance after 32
+// steps). Measured on QR with reconfiguration (MTTF 8 h, MTTR 4 h), the
+// four levels with factorSparse, at N = 64: a bound of 32 took 473 steps
+// and 8 runs refused, 4.9 cpu-s; 16 took 261 and 13, 4.5; 8 took 138 and
+// 15, 4.2; 4 took 72 and 17, 4.3 (one run each at a load of 6–9); at
+// N = 32 and N = 16 the bounds 32 and 8 cost the same within the noise
+// (0.47–0.53 and 0.064–0.076 cpu-s).
+const krylovIter = 8
 
 // krylov solves arows·x = rhs (A·x = b) by GMRES on the system
 // preconditioned on the left by the kept factors of B, B⁻¹A·x = B⁻¹b
@@ -58,8 +60,9 @@ const krylovIter = 32
 // Each step costs a product with A and a solve on B's packed factors,
 // at most 4k² flops as dot products (over the runs of the nonzero entries
 // of their rows, nzRuns), and the orthogonalisation, 4jk at step j;
-// at k = 529 (QR, N = 32) a step takes about 0.2 ms of CPU and a
-// factorisation 21 ms, whence krylovIter.
+// at k = 529 (QR, N = 32) a step takes about 0.2 ms of CPU, at k = 2003
+// about 4 ms, and the sparse factorisation about 50 ms: whence
+// krylovIter.
 func (base *entryBase) krylov(arows [][]float64, rhs *mat.VecDense) (*mat.VecDense, bool) {
 	k := len(arows)
 	x := base.solve(rhs)

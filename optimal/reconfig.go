@@ -463,7 +463,7 @@ func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDe
 	for i, ri := range arows {
 		copy(base.a.RawRowView(i), ri)
 	}
-	base.f = factorLU(base.f, base.a)
+	base.f = factorSparse(base.f, base.a)
 	if c := base.f.cond; c > 1e15 || math.IsInf(c, 0) || math.IsNaN(c) {
 		sv.entry = nil
 		return nil, false

@@ -1,0 +1,327 @@
+package optimal
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The sparse factorisation of the reduced system of the evaluation with
+// reconfiguration (doc.go, "Reconfiguration at checkpoints").
+//
+// The reduced system over the up states U(a, s) and g is stored dense
+// but is sparse: the row of U(a, s) has entries on the up states of its
+// own configuration (the up segment) and on those of the configurations
+// its checkpoint count's recoveries lead into (H_p = L_p⁻¹D_p), and g's
+// column is dense. A configuration no recovery leads into has its
+// columns in its own rows only: eliminated first, its block fills
+// nothing outside its rows. Dense LU with partial pivoting in the natural
+// order (lapack Dgetrf) fills its factors to 7–48 % where A is 7–27 %;
+// a Markowitz order (Markowitz 1957; Duff, Erisman & Reid, Direct
+// Methods for Sparse Matrices, 2nd ed. 2017, §9.2 and §10.2) chosen from
+// the pattern as the elimination goes keeps the fill down until the
+// active submatrix is dense, which Dgetrf then factorises (the switch
+// to dense of MA48, Duff & Reid 1996, ACM TOMS 22(2)).
+
+// Settings of factorSparse.
+const (
+	// sparseThreshold is u of threshold pivoting: a pivot is at least u
+	// times the largest active entry of its column, so each step's
+	// multipliers are at most 1/u and the growth is checked afterwards
+	// (Duff, Erisman & Reid §9.3; u = 0.1 as MA48 and UMFPACK).
+	sparseThreshold = 0.1
+	// sparseDense is the density of the active submatrix above which its
+	// elimination goes on densely (Dgetrf): past it a sparse step costs
+	// as much as a dense one, at a lower rate.
+	sparseDense = 0.9
+	// sparseBackward bounds the normwise backward error
+	// ‖b − A·x‖∞ / (‖A‖∞‖x‖∞ + ‖b‖∞) of the check solve (b = A·1) per
+	// order (Higham, Accuracy and Stability of Numerical Algorithms, 2nd
+	// ed., Theorem 7.1 (Rigal–Gaches) and §9.3: at most γ₃ₙ times the
+	// growth): with growth below about 10 it is about 1e-16·n, so
+	// 1e-15·n rejects a growth of about 1e2 or more, and factorSparse then
+	// factorises densely with partial pivoting (factorLU).
+	sparseBackward = 1e-15
+)
+
+// factorSparse returns the LU factors of the n × n matrix a with rows and
+// columns permuted, P·A·Q = L·U, in the storage of old: the pivot of each
+// step is chosen, among the active columns of fewest nonzero entries, as
+// the entry of fewest row entries (a Markowitz count, Duff, Erisman &
+// Reid §10.2) at least sparseThreshold times the largest of its column;
+// once the active submatrix is sparseDense full it is factorised by
+// lapack Dgetrf with partial pivoting. The factors are stored in pivot
+// order, as factorLU's (perm gives P, q gives Q), with their runs and
+// the condition estimate of factorLU (κ∞ does not depend on the
+// permutations). The factorisation is checked by the backward error of a
+// solve (sparseBackward); when that fails, or when a is structurally
+// singular, it returns factorLU(old, a), the dense factorisation with
+// partial pivoting.
+func factorSparse(old luVec, a *mat.Dense) luVec {
+	n, _ := a.Dims()
+	if n < 2 {
+		return factorLU(old, a)
+	}
+	f := old.f
+	if cap(f) < n*n {
+		f = make([]float64, n*n)
+	}
+	f = f[:n*n]
+	ar := a.RawMatrix()
+	for i := range n {
+		copy(f[i*n:(i+1)*n], ar.Data[i*ar.Stride:i*ar.Stride+n])
+	}
+	work := make([]float64, 4*n)
+	anorm := lapack64.Lange(lapack.MaxRowSum, blas64.General{Rows: n, Cols: n, Stride: n, Data: f}, work)
+	mk := newMarkowitz(n, f)
+	if !mk.factorise() {
+		return factorLU(luVec{f: f, l: old.l, u: old.u}, a)
+	}
+	permuteSquare(f, n, mk.p, mk.q)
+	out := luVec{n: n, f: f, perm: make([]int, n), q: mk.q, y: make([]float64, n), l: old.l, u: old.u}
+	for t, r := range mk.p {
+		out.perm[r] = t
+	}
+	out.indexRuns()
+	if eta := out.backwardError(a); !(eta <= sparseBackward*float64(n)) {
+		return factorLU(out, a)
+	}
+	out.cond = math.Inf(1)
+	if rc := out.rcond(anorm, work); rc > 0 {
+		out.cond = 1 / rc
+	}
+	return out
+}
+
+// markowitz is the state of factorSparse's elimination on the dense
+// row-major f: the pattern of the active entries as each row's columns
+// and each column's rows (with fill appended; an entry that cancels to
+// zero stays in them), a bitset of that pattern, the active counts, and
+// the pivot rows p and columns q so far.
+type markowitz struct {
+	n                int
+	f                []float64
+	pat              []uint64
+	rowCols, colRows [][]int32
+	rowCnt, colCnt   []int
+	rowDone, colDone []bool
+	nnz              int // active entries of the pattern
+	p, q             []int
+}
+
+// newMarkowitz returns the elimination state of the n × n matrix f.
+func newMarkowitz(n int, f []float64) *markowitz {
+	mk := &markowitz{n: n, f: f, pat: make([]uint64, (n*n+63)/64),
+		rowCols: make([][]int32, n), colRows: make([][]int32, n),
+		rowCnt: make([]int, n), colCnt: make([]int, n),
+		rowDone: make([]bool, n), colDone: make([]bool, n),
+		p: make([]int, 0, n), q: make([]int, 0, n)}
+	for i := range n {
+		for j, v := range f[i*n : (i+1)*n] {
+			if v != 0 {
+				mk.set(i, j)
+			}
+		}
+	}
+	return mk
+}
+
+// set adds entry (i, j) to the pattern.
+func (mk *markowitz) set(i, j int) {
+	b := i*mk.n + j
+	mk.pat[b>>6] |= 1 << (b & 63)
+	mk.rowCols[i] = append(mk.rowCols[i], int32(j))
+	mk.colRows[j] = append(mk.colRows[j], int32(i))
+	mk.rowCnt[i]++
+	mk.colCnt[j]++
+	mk.nnz++
+}
+
+// factorise eliminates sparsely until the active submatrix is dense, then
+// densely; false when a column has no nonzero active entry.
+func (mk *markowitz) factorise() bool {
+	for m := mk.n; m > 0; m-- {
+		if float64(mk.nnz) > sparseDense*float64(m)*float64(m) {
+			return mk.denseTail()
+		}
+		r, c := mk.pivot()
+		if r < 0 {
+			return false
+		}
+		mk.eliminate(r, c)
+	}
+	return true
+}
+
+// pivot returns the pivot of the next step: the active column of fewest
+// active entries (the first such), and in it the active row of fewest
+// entries among those within sparseThreshold of the column's largest
+// (the larger entry, then the first row, on ties); −1 when that column
+// has no nonzero entry.
+func (mk *markowitz) pivot() (int, int) {
+	c := -1
+	for j, cnt := range mk.colCnt {
+		if !mk.colDone[j] && (c < 0 || cnt < mk.colCnt[c]) {
+			c = j
+		}
+	}
+	n, f := mk.n, mk.f
+	big := 0.0
+	for _, i := range mk.colRows[c] {
+		if !mk.rowDone[i] {
+			big = max(big, math.Abs(f[int(i)*n+c]))
+		}
+	}
+	if !(big > 0) || math.IsInf(big, 0) {
+		return -1, c
+	}
+	r := -1
+	for _, i32 := range mk.colRows[c] {
+		i := int(i32)
+		v := math.Abs(f[i*n+c])
+		if mk.rowDone[i] || v < sparseThreshold*big {
+			continue
+		}
+		if r < 0 || mk.rowCnt[i] < mk.rowCnt[r] ||
+			mk.rowCnt[i] == mk.rowCnt[r] && (v > math.Abs(f[r*n+c]) || v == math.Abs(f[r*n+c]) && i < r) {
+			r = i
+		}
+	}
+	return r, c
+}
+
+// eliminate makes (r, c) the next pivot: each active row i of column c
+// gets its multiplier l = f[i, c]/f[r, c] in place of f[i, c] and row r's
+// active entries times l subtracted, the fill added to the pattern.
+func (mk *markowitz) eliminate(r, c int) {
+	n, f := mk.n, mk.f
+	mk.rowDone[r], mk.colDone[c] = true, true
+	mk.p, mk.q = append(mk.p, r), append(mk.q, c)
+	prow := make([]int32, 0, len(mk.rowCols[r]))
+	for _, j := range mk.rowCols[r] {
+		if !mk.colDone[j] {
+			prow = append(prow, j)
+			mk.colCnt[j]--
+		}
+	}
+	mk.nnz -= len(prow) + mk.colCnt[c]
+	rr := f[r*n : (r+1)*n]
+	piv := rr[c]
+	for _, i32 := range mk.colRows[c] {
+		i := int(i32)
+		if mk.rowDone[i] {
+			continue
+		}
+		mk.rowCnt[i]--
+		ri := f[i*n : (i+1)*n]
+		l := ri[c] / piv
+		ri[c] = l
+		if l == 0 {
+			continue
+		}
+		for _, j32 := range prow {
+			j := int(j32)
+			if b := i*n + j; mk.pat[b>>6]&(1<<(b&63)) == 0 {
+				mk.set(i, j)
+			}
+			ri[j] -= l * rr[j]
+		}
+	}
+	mk.colCnt[c] = 0
+}
+
+// denseTail factorises the active submatrix by lapack Dgetrf (partial
+// pivoting) and appends its rows, in Dgetrf's order, and its columns to
+// the pivot order; false when Dgetrf meets a zero pivot.
+func (mk *markowitz) denseTail() bool {
+	n, f := mk.n, mk.f
+	var rows, cols []int
+	for i := range n {
+		if !mk.rowDone[i] {
+			rows = append(rows, i)
+		}
+		if !mk.colDone[i] {
+			cols = append(cols, i)
+		}
+	}
+	m := len(rows)
+	t := make([]float64, m*m)
+	for a, i := range rows {
+		for b, j := range cols {
+			t[a*m+b] = f[i*n+j]
+		}
+	}
+	swaps := make([]int, m)
+	if !lapack64.Getrf(blas64.General{Rows: m, Cols: m, Stride: m, Data: t}, swaps) {
+		return false
+	}
+	for a, s := range swaps {
+		rows[a], rows[s] = rows[s], rows[a]
+	}
+	for a, i := range rows {
+		for b, j := range cols {
+			f[i*n+j] = t[a*m+b]
+		}
+	}
+	mk.p, mk.q = append(mk.p, rows...), append(mk.q, cols...)
+	return true
+}
+
+// permuteSquare permutes the n × n row-major f in place to
+// f'[t][s] = f[p[t]][q[s]].
+func permuteSquare(f []float64, n int, p, q []int) {
+	tmp := make([]float64, n)
+	done := make([]bool, n)
+	for t0 := range n { // rows, by the cycles of p
+		if done[t0] || p[t0] == t0 {
+			continue
+		}
+		copy(tmp, f[t0*n:(t0+1)*n])
+		t := t0
+		for {
+			done[t] = true
+			src := p[t]
+			if src == t0 {
+				copy(f[t*n:(t+1)*n], tmp)
+				break
+			}
+			copy(f[t*n:(t+1)*n], f[src*n:(src+1)*n])
+			t = src
+		}
+	}
+	for i := range n { // columns, row by row
+		row := f[i*n : (i+1)*n]
+		for s, j := range q {
+			tmp[s] = row[j]
+		}
+		copy(row, tmp)
+	}
+}
+
+// backwardError returns the normwise backward error
+// ‖b − A·x‖∞ / (‖A‖∞‖x‖∞ + ‖b‖∞) of the solve of A·x = b on lu's factors
+// for b = A·1 (the row sums of a), NaN when it is not finite.
+func (lu *luVec) backwardError(a *mat.Dense) float64 {
+	n := lu.n
+	b, x := make([]float64, n), make([]float64, n)
+	an := 0.0
+	for i := range n {
+		row := a.RawRowView(i)
+		b[i] = floats.Sum(row)
+		an = max(an, floats.Norm(row, 1))
+	}
+	lu.solveTo(x, b)
+	rn := 0.0
+	for i := range n {
+		rn = max(rn, math.Abs(b[i]-floats.Dot(a.RawRowView(i), x)))
+	}
+	eta := rn / (an*floats.Norm(x, math.Inf(1)) + floats.Norm(b, math.Inf(1)))
+	if math.IsInf(eta, 0) {
+		return math.NaN()
+	}
+	return eta
+}
