@@ -301,9 +301,10 @@ func (sv *Solver) group(pi int, pol *Policy) bool {
 		sv.groups[pi] = nil
 		return false
 	}
-	q := &entryGroup{acts: slices.Clone(acts), h: mat.NewDense(w, nU, nil)}
+	h, err := solveNonzeroColumns(&lu, d)
+	q := &entryGroup{acts: slices.Clone(acts), h: h}
 	var t mat.VecDense
-	if lu.SolveTo(q.h, false, d) != nil || lu.SolveVecTo(&t, false, mat.NewVecDense(w, tau)) != nil {
+	if err != nil || lu.SolveVecTo(&t, false, mat.NewVecDense(w, tau)) != nil {
 		sv.groups[pi] = nil
 		return false
 	}

@@ -5,7 +5,6 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -71,13 +70,8 @@ func factorSparse(old luVec, a *mat.Dense) luVec {
 		f = make([]float64, n*n)
 	}
 	f = f[:n*n]
-	ar := a.RawMatrix()
-	for i := range n {
-		copy(f[i*n:(i+1)*n], ar.Data[i*ar.Stride:i*ar.Stride+n])
-	}
-	work := make([]float64, 4*n)
-	anorm := lapack64.Lange(lapack.MaxRowSum, blas64.General{Rows: n, Cols: n, Stride: n, Data: f}, work)
-	mk := newMarkowitz(n, f)
+	mk := newMarkowitz(a, f)
+	anorm := mk.anorm // before the elimination overwrites f
 	if !mk.factorise() {
 		return factorLU(luVec{f: f, l: old.l, u: old.u}, a)
 	}
@@ -87,11 +81,11 @@ func factorSparse(old luVec, a *mat.Dense) luVec {
 		out.perm[r] = t
 	}
 	out.indexRuns()
-	if eta := out.backwardError(a); !(eta <= sparseBackward*float64(n)) {
+	if eta := mk.backwardError(a, &out); !(eta <= sparseBackward*float64(n)) {
 		return factorLU(out, a)
 	}
 	out.cond = math.Inf(1)
-	if rc := out.rcond(anorm, work); rc > 0 {
+	if rc := out.rcond(anorm, make([]float64, 2*n)); rc > 0 {
 		out.cond = 1 / rc
 	}
 	return out
@@ -99,45 +93,116 @@ func factorSparse(old luVec, a *mat.Dense) luVec {
 
 // markowitz is the state of factorSparse's elimination on the dense
 // row-major f: the pattern of the active entries as each row's columns
-// and each column's rows (with fill appended; an entry that cancels to
-// zero stays in them), a bitset of that pattern, the active counts, and
-// the pivot rows p and columns q so far.
+// (A's own first, nnzA[i] of them, then the fill) and each column's
+// rows (an entry that cancels to zero stays in them), a bitset of that
+// pattern, the active counts, the active columns in lists by count
+// (head, next, prev: the pivot's column in O(1)), and the pivot rows p
+// and columns q so far.
 type markowitz struct {
 	n                int
 	f                []float64
 	pat              []uint64
 	rowCols, colRows [][]int32
+	nnzA             []int
 	rowCnt, colCnt   []int
 	rowDone, colDone []bool
-	nnz              int // active entries of the pattern
+	head, next, prev []int // −1 ends a list
+	low              int   // no list below it is non-empty
+	nnz              int   // active entries of the pattern
+	anorm            float64
 	p, q             []int
 }
 
-// newMarkowitz returns the elimination state of the n × n matrix f.
-func newMarkowitz(n int, f []float64) *markowitz {
+// newMarkowitz copies a into f (n × n, row-major) and returns the
+// elimination state of it, with ‖A‖∞ (anorm): one pass over a.
+func newMarkowitz(a *mat.Dense, f []float64) *markowitz {
+	n, _ := a.Dims()
 	mk := &markowitz{n: n, f: f, pat: make([]uint64, (n*n+63)/64),
-		rowCols: make([][]int32, n), colRows: make([][]int32, n),
+		rowCols: make([][]int32, n), colRows: make([][]int32, n), nnzA: make([]int, n),
 		rowCnt: make([]int, n), colCnt: make([]int, n),
 		rowDone: make([]bool, n), colDone: make([]bool, n),
+		head: make([]int, n+1), next: make([]int, n), prev: make([]int, n),
 		p: make([]int, 0, n), q: make([]int, 0, n)}
+	var cols []int32
 	for i := range n {
-		for j, v := range f[i*n : (i+1)*n] {
+		row := f[i*n : (i+1)*n]
+		copy(row, a.RawRowView(i))
+		cols = cols[:0]
+		sum := 0.0
+		for j, v := range row {
 			if v != 0 {
-				mk.set(i, j)
+				cols = append(cols, int32(j))
+				b := i*n + j
+				mk.pat[b>>6] |= 1 << (b & 63)
+				mk.colCnt[j]++
+				sum += math.Abs(v)
 			}
 		}
+		mk.anorm = max(mk.anorm, sum)
+		if math.IsNaN(sum) {
+			mk.anorm = sum
+		}
+		mk.rowCols[i] = append(make([]int32, 0, len(cols)+len(cols)/4+4), cols...)
+		mk.nnzA[i], mk.rowCnt[i] = len(cols), len(cols)
+		mk.nnz += len(cols)
+	}
+	for j := range n {
+		mk.colRows[j] = make([]int32, 0, mk.colCnt[j]+mk.colCnt[j]/4+4)
+	}
+	for i, cols := range mk.rowCols {
+		for _, j := range cols {
+			mk.colRows[j] = append(mk.colRows[j], int32(i))
+		}
+	}
+	for c := range mk.head {
+		mk.head[c] = -1
+	}
+	for j := n - 1; j >= 0; j-- { // each list in increasing column order
+		mk.link(j)
 	}
 	return mk
 }
 
-// set adds entry (i, j) to the pattern.
+// link puts active column j at the head of the list of its count.
+func (mk *markowitz) link(j int) {
+	c := mk.colCnt[j]
+	mk.prev[j], mk.next[j] = -1, mk.head[c]
+	if h := mk.head[c]; h >= 0 {
+		mk.prev[h] = j
+	}
+	mk.head[c] = j
+	mk.low = min(mk.low, c)
+}
+
+// unlink takes column j out of the list of its count.
+func (mk *markowitz) unlink(j int) {
+	if p := mk.prev[j]; p >= 0 {
+		mk.next[p] = mk.next[j]
+	} else {
+		mk.head[mk.colCnt[j]] = mk.next[j]
+	}
+	if nx := mk.next[j]; nx >= 0 {
+		mk.prev[nx] = mk.prev[j]
+	}
+}
+
+// recount sets the count of active column j to c, moving it between
+// lists.
+func (mk *markowitz) recount(j, c int) {
+	mk.unlink(j)
+	mk.colCnt[j] = c
+	mk.link(j)
+}
+
+// set adds entry (i, j), fill in active row i and column j, to the
+// pattern.
 func (mk *markowitz) set(i, j int) {
 	b := i*mk.n + j
 	mk.pat[b>>6] |= 1 << (b & 63)
 	mk.rowCols[i] = append(mk.rowCols[i], int32(j))
 	mk.colRows[j] = append(mk.colRows[j], int32(i))
 	mk.rowCnt[i]++
-	mk.colCnt[j]++
+	mk.recount(j, mk.colCnt[j]+1)
 	mk.nnz++
 }
 
@@ -157,18 +222,16 @@ func (mk *markowitz) factorise() bool {
 	return true
 }
 
-// pivot returns the pivot of the next step: the active column of fewest
-// active entries (the first such), and in it the active row of fewest
+// pivot returns the pivot of the next step: an active column of fewest
+// active entries (the head of its list), and in it the active row of fewest
 // entries among those within sparseThreshold of the column's largest
 // (the larger entry, then the first row, on ties); −1 when that column
 // has no nonzero entry.
 func (mk *markowitz) pivot() (int, int) {
-	c := -1
-	for j, cnt := range mk.colCnt {
-		if !mk.colDone[j] && (c < 0 || cnt < mk.colCnt[c]) {
-			c = j
-		}
+	for mk.head[mk.low] < 0 {
+		mk.low++
 	}
+	c := mk.head[mk.low]
 	n, f := mk.n, mk.f
 	big := 0.0
 	for _, i := range mk.colRows[c] {
@@ -199,13 +262,14 @@ func (mk *markowitz) pivot() (int, int) {
 // active entries times l subtracted, the fill added to the pattern.
 func (mk *markowitz) eliminate(r, c int) {
 	n, f := mk.n, mk.f
+	mk.unlink(c)
 	mk.rowDone[r], mk.colDone[c] = true, true
 	mk.p, mk.q = append(mk.p, r), append(mk.q, c)
 	prow := make([]int32, 0, len(mk.rowCols[r]))
 	for _, j := range mk.rowCols[r] {
 		if !mk.colDone[j] {
 			prow = append(prow, j)
-			mk.colCnt[j]--
+			mk.recount(int(j), mk.colCnt[j]-1)
 		}
 	}
 	mk.nnz -= len(prow) + mk.colCnt[c]
@@ -304,24 +368,80 @@ func permuteSquare(f []float64, n int, p, q []int) {
 
 // backwardError returns the normwise backward error
 // ‖b − A·x‖∞ / (‖A‖∞‖x‖∞ + ‖b‖∞) of the solve of A·x = b on lu's factors
-// for b = A·1 (the row sums of a), NaN when it is not finite.
-func (lu *luVec) backwardError(a *mat.Dense) float64 {
-	n := lu.n
+// for b = A·1 (the row sums of a), over A's pattern; NaN when it is not
+// finite.
+func (mk *markowitz) backwardError(a *mat.Dense, lu *luVec) float64 {
+	n := mk.n
 	b, x := make([]float64, n), make([]float64, n)
-	an := 0.0
 	for i := range n {
 		row := a.RawRowView(i)
-		b[i] = floats.Sum(row)
-		an = max(an, floats.Norm(row, 1))
+		for _, j := range mk.rowCols[i][:mk.nnzA[i]] {
+			b[i] += row[j]
+		}
 	}
 	lu.solveTo(x, b)
 	rn := 0.0
 	for i := range n {
-		rn = max(rn, math.Abs(b[i]-floats.Dot(a.RawRowView(i), x)))
+		row, s := a.RawRowView(i), b[i]
+		for _, j := range mk.rowCols[i][:mk.nnzA[i]] {
+			s -= row[j] * x[j]
+		}
+		rn = max(rn, math.Abs(s))
 	}
-	eta := rn / (an*floats.Norm(x, math.Inf(1)) + floats.Norm(b, math.Inf(1)))
+	eta := rn / (mk.anorm*floats.Norm(x, math.Inf(1)) + floats.Norm(b, math.Inf(1)))
 	if math.IsInf(eta, 0) {
 		return math.NaN()
 	}
 	return eta
+}
+
+// solveNonzeroColumns returns X = A⁻¹D from the factors of A, solving
+// for D's nonzero columns only: the others of X are zero. Each column is
+// solved by the same operations as in lu.SolveTo(X, false, D) (Dgetrs
+// treats the columns alike), so X has the same values; only the zeros of
+// a zero column may differ in sign (SolveTo's are −0 where a zero meets
+// a negative pivot): solveByEntries only adds their multiples (entryRow,
+// h_X), where the sign of a zero term changes at most the sign of a zero
+// sum. solveByEntries' D_p (the recovery successes of group p) is
+// nonzero only on the up states of the configurations the group's
+// actions lead into: at QR N = 64, the copy and the solves of its zero
+// columns in SolveTo took about 0.5 cpu-s of the four levels.
+func solveNonzeroColumns(lu *mat.LU, d *mat.Dense) (*mat.Dense, error) {
+	r, c := d.Dims()
+	x := mat.NewDense(r, c, nil)
+	nz := make([]bool, c)
+	for i := range r {
+		for j, v := range d.RawRowView(i) {
+			if v != 0 {
+				nz[j] = true
+			}
+		}
+	}
+	var cols []int
+	for j, ok := range nz {
+		if ok {
+			cols = append(cols, j)
+		}
+	}
+	if len(cols) == 0 {
+		return x, nil
+	}
+	dc := mat.NewDense(r, len(cols), nil)
+	for i := range r {
+		row, src := dc.RawRowView(i), d.RawRowView(i)
+		for k, j := range cols {
+			row[k] = src[j]
+		}
+	}
+	var xc mat.Dense
+	if err := lu.SolveTo(&xc, false, dc); err != nil {
+		return nil, err
+	}
+	for i := range r {
+		row, src := x.RawRowView(i), xc.RawRowView(i)
+		for k, j := range cols {
+			row[j] = src[k]
+		}
+	}
+	return x, nil
 }

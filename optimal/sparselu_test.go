@@ -271,3 +271,77 @@ func want2(t *testing.T, dlu *mat.LU, b []float64) []float64 {
 	}
 	return x.RawVector().Data
 }
+
+// TestSolveNonzeroColumns holds solveNonzeroColumns against its oracle,
+// mat.LU.SolveTo on every column, bit for bit (a zero of either sign
+// equal to a zero), on seeded random systems
+// whose right-hand sides have most columns zero (solveByEntries' D_p),
+// none, or none zero; and a singular matrix gives SolveTo's error. The
+// power check: a right-hand side with one nonzero entry moved to a zero
+// column gives another result.
+func TestSolveNonzeroColumns(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(20, 43))
+	for _, c := range []struct {
+		w, cols  int
+		zeroCols float64 // fraction of D's columns zero
+	}{{1, 1, 0}, {5, 40, 0.9}, {52, 600, 0.8}, {30, 100, 0}, {10, 50, 1}} {
+		a := randomDense(rnd, c.w, 0.3, 3)
+		var lu mat.LU
+		lu.Factorize(a)
+		d := mat.NewDense(c.w, c.cols, nil)
+		for j := range c.cols {
+			if rnd.Float64() < c.zeroCols {
+				continue
+			}
+			for i := range c.w {
+				if rnd.Float64() < 0.5 {
+					d.Set(i, j, rnd.Float64())
+				}
+			}
+		}
+		var want mat.Dense
+		if err := lu.SolveTo(&want, false, d); err != nil {
+			t.Fatal(err)
+		}
+		got, err := solveNonzeroColumns(&lu, d)
+		if err != nil {
+			t.Fatalf("w = %d: %v", c.w, err)
+		}
+		same := func(x *mat.Dense) bool {
+			for i := range c.w {
+				for j, v := range want.RawRowView(i) {
+					if math.Float64bits(x.At(i, j)) != math.Float64bits(v) && !(v == 0 && x.At(i, j) == 0) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		if !same(got) {
+			t.Errorf("w = %d, %d columns: not the bits of mat.LU.SolveTo", c.w, c.cols)
+		}
+		if c.zeroCols > 0 && c.zeroCols < 1 {
+			moved := mat.DenseCopyOf(d)
+			for j := range c.cols {
+				if mat.Col(nil, j, d)[0] != 0 {
+					continue
+				}
+				k := j
+				for mat.Col(nil, k, d)[0] == 0 {
+					k = (k + 1) % c.cols
+				}
+				moved.Set(0, j, d.At(0, k))
+				moved.Set(0, k, 0)
+				break
+			}
+			if bad, _ := solveNonzeroColumns(&lu, moved); same(bad) {
+				t.Errorf("w = %d: a moved entry gives the same result", c.w)
+			}
+		}
+	}
+	var lu mat.LU
+	lu.Factorize(mat.NewDense(3, 3, []float64{1, 2, 3, 2, 4, 6, 1, 0, 1}))
+	if _, err := solveNonzeroColumns(&lu, mat.NewDense(3, 2, []float64{1, 0, 1, 0, 1, 0})); err == nil {
+		t.Error("singular: no error")
+	}
+}
