@@ -417,31 +417,48 @@ func solveNonzeroColumns(lu *mat.LU, d *mat.Dense) (*mat.Dense, error) {
 			}
 		}
 	}
-	var cols []int
+	var runs []int // [start, end) of each run of nonzero columns
+	m := 0
 	for j, ok := range nz {
+		switch {
+		case !ok:
+		case len(runs) > 0 && runs[len(runs)-1] == j:
+			runs[len(runs)-1]++
+		default:
+			runs = append(runs, j, j+1)
+		}
 		if ok {
-			cols = append(cols, j)
+			m++
 		}
 	}
-	if len(cols) == 0 {
+	if m == 0 {
 		return x, nil
 	}
-	dc := mat.NewDense(r, len(cols), nil)
-	for i := range r {
-		row, src := dc.RawRowView(i), d.RawRowView(i)
-		for k, j := range cols {
-			row[k] = src[j]
-		}
-	}
+	dc := mat.NewDense(r, m, nil)
+	gatherRuns(dc, d, runs, false)
 	var xc mat.Dense
 	if err := lu.SolveTo(&xc, false, dc); err != nil {
 		return nil, err
 	}
+	gatherRuns(&xc, x, runs, true)
+	return x, nil
+}
+
+// gatherRuns copies the columns runs (pairs [start, end)) of wide into
+// the consecutive columns of narrow, row by row, or back when scatter.
+func gatherRuns(narrow, wide *mat.Dense, runs []int, scatter bool) {
+	r, _ := narrow.Dims()
 	for i := range r {
-		row, src := x.RawRowView(i), xc.RawRowView(i)
-		for k, j := range cols {
-			row[j] = src[k]
+		nr, wr := narrow.RawRowView(i), wide.RawRowView(i)
+		k := 0
+		for p := 0; p < len(runs); p += 2 {
+			lo, hi := runs[p], runs[p+1]
+			if scatter {
+				copy(wr[lo:hi], nr[k:k+hi-lo])
+			} else {
+				copy(nr[k:k+hi-lo], wr[lo:hi])
+			}
+			k += hi - lo
 		}
 	}
-	return x, nil
 }
