@@ -91,7 +91,10 @@
 //     dense system over the about N·W/2 up states and g (half the order
 //     when every X(p, n) is in the system it replaces: about an eighth
 //     of its factorisation). L_p⁻¹D_p depends on
-//     the group's actions only and is kept while they do not change.
+//     the group's actions only and is kept while they do not change; it
+//     is solved on D_p's nonzero columns only (solveNonzeroColumns: the
+//     up states of the configurations the group's recoveries lead into),
+//     the same values as a solve on every column.
 //   - Equations, groups and rows are kept between evaluations with what
 //     they were computed from, and a reduced system that differs from
 //     the last one factorised in few rows (at most an eighth: the search

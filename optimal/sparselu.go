@@ -110,6 +110,7 @@ type markowitz struct {
 	low              int   // no list below it is non-empty
 	nnz              int   // active entries of the pattern
 	anorm            float64
+	sums             []float64 // A's row sums (A·1, for backwardError)
 	p, q             []int
 }
 
@@ -122,7 +123,7 @@ func newMarkowitz(a *mat.Dense, f []float64) *markowitz {
 		rowCnt: make([]int, n), colCnt: make([]int, n),
 		rowDone: make([]bool, n), colDone: make([]bool, n),
 		head: make([]int, n+1), next: make([]int, n), prev: make([]int, n),
-		p: make([]int, 0, n), q: make([]int, 0, n)}
+		sums: make([]float64, n), p: make([]int, 0, n), q: make([]int, 0, n)}
 	var cols []int32
 	for i := range n {
 		row := f[i*n : (i+1)*n]
@@ -136,6 +137,7 @@ func newMarkowitz(a *mat.Dense, f []float64) *markowitz {
 				mk.pat[b>>6] |= 1 << (b & 63)
 				mk.colCnt[j]++
 				sum += math.Abs(v)
+				mk.sums[i] += v
 			}
 		}
 		mk.anorm = max(mk.anorm, sum)
@@ -371,14 +373,8 @@ func permuteSquare(f []float64, n int, p, q []int) {
 // for b = A·1 (the row sums of a), over A's pattern; NaN when it is not
 // finite.
 func (mk *markowitz) backwardError(a *mat.Dense, lu *luVec) float64 {
-	n := mk.n
-	b, x := make([]float64, n), make([]float64, n)
-	for i := range n {
-		row := a.RawRowView(i)
-		for _, j := range mk.rowCols[i][:mk.nnzA[i]] {
-			b[i] += row[j]
-		}
-	}
+	n, b := mk.n, mk.sums
+	x := make([]float64, n)
 	lu.solveTo(x, b)
 	rn := 0.0
 	for i := range n {
