@@ -13,7 +13,8 @@ import (
 
 // luVec is an LU factorisation A = P·L·U kept in packed form for solves
 // with one right-hand side (a block's up states solve one vector per
-// decision and per evaluation). solve does the arithmetic of gonum's
+// decision and per evaluation), or, from factorSparse, P·A·Q = L·U with
+// a column permutation Q too (solveTo and solveUnitTo apply it). solve does the arithmetic of gonum's
 // mat.LU.SolveVecTo (lapack Dgetrs, blas Dtrsm with one column) in the
 // same order, so its solutions are the same bits, without its per-call
 // matrix views and allocations; solveTo and solveUnitTo take each row's
@@ -22,7 +23,7 @@ import (
 type luVec struct {
 	n    int
 	f    []float64 // row-major: L strictly below the diagonal (unit diagonal), U on and above
-	perm []int     // the row permutation of P (mat.LU.RowPivots)
+	perm []int     // the row permutation of P (mat.LU.RowPivots: row i of A is row perm[i] of the factors)
 	// q is the column permutation of factorSparse, P·A·Q = L·U (column
 	// t of the factors is column q[t] of A; nil: none), and y scratch
 	// of length n for the solves that apply it (solveTo, solveUnitTo;
