@@ -338,33 +338,38 @@ func (mk *markowitz) denseTail() bool {
 }
 
 // permuteSquare permutes the n × n row-major f in place to
-// f'[t][s] = f[p[t]][q[s]].
+// f'[t][s] = f[p[t]][q[s]], in one pass: along each cycle of p, row
+// p[t] is gathered by q into row t, whose own entries went to the row
+// before it in the cycle (the first row's are kept aside).
 func permuteSquare(f []float64, n int, p, q []int) {
-	tmp := make([]float64, n)
+	tmp, first := make([]float64, n), make([]float64, n)
 	done := make([]bool, n)
-	for t0 := range n { // rows, by the cycles of p
-		if done[t0] || p[t0] == t0 {
-			continue
-		}
-		copy(tmp, f[t0*n:(t0+1)*n])
-		t := t0
-		for {
-			done[t] = true
-			src := p[t]
-			if src == t0 {
-				copy(f[t*n:(t+1)*n], tmp)
-				break
-			}
-			copy(f[t*n:(t+1)*n], f[src*n:(src+1)*n])
-			t = src
+	gather := func(dst, src []float64) {
+		for s, j := range q {
+			dst[s] = src[j]
 		}
 	}
-	for i := range n { // columns, row by row
-		row := f[i*n : (i+1)*n]
-		for s, j := range q {
-			tmp[s] = row[j]
+	for t0 := range n {
+		if done[t0] {
+			continue
 		}
-		copy(row, tmp)
+		row := f[t0*n : (t0+1)*n]
+		if p[t0] == t0 {
+			gather(tmp, row)
+			copy(row, tmp)
+			done[t0] = true
+			continue
+		}
+		copy(first, row)
+		for t := t0; ; t = p[t] {
+			done[t] = true
+			dst := f[t*n : (t+1)*n]
+			if p[t] == t0 {
+				gather(dst, first)
+				break
+			}
+			gather(dst, f[p[t]*n:(p[t]+1)*n])
+		}
 	}
 }
 
