@@ -185,13 +185,13 @@
 // reduction, 5–7× with the reduction and level 3's coordinate search);
 // level 2's fixed-interval solves take most of it. On 16 processors,
 // tens of milliseconds, they cost 2.3–3.4×; on 64 (a reduced system of
-// order 2003) 5.7–7.1× with the sparse factorisation (factorSparse) and
-// GMRES's bound of 8 steps, 10.6–12.8× with Dgetrf and 32 steps in the
+// order 2003) 4.3–6.4× with the sparse factorisation (factorSparse) and
+// GMRES's bound of 8 steps, 8.2–13.2× with Dgetrf and 32 steps in the
 // same rounds, 13–16× before the solves and the condition estimate ran
 // over the factors' runs of nonzero entries (BENCHMARKS.md, "(reconf9)":
 // the goal of 2× is not met there: in a CPU profile the factorisations
-// take 17 %, GMRES 16 %, the groups' solves 7 %, the improvement passes
-// (improveX) 20 % and the rows of the reduced system (entryRow) 8 %).
+// take 20 %, GMRES 11 %, the groups' solves 8 %, the improvement passes
+// (improveX) 21 % and the rows of the reduced system (entryRow) 9 %).
 // On a desktop grid without
 // R(p, a) the solve without reconfiguration is far cheaper (a chain of up
 // phases on W decision states), and the option still costs 35–110×
