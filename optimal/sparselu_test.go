@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -71,7 +72,9 @@ func reducedLike(rnd *rand.Rand, nc, w, targets int, shared float64) *mat.Dense 
 // checks: the factors with one diagonal entry of U scaled by 1 + 1e-6, and
 // with one multiplier of L changed by 1e-6 of the largest, must fail the
 // solve's tolerance. A structurally singular matrix (a zero column) falls
-// back to factorLU, whose estimate is then above 1e15.
+// back to factorLU, whose estimate is then above 1e15, and so does a
+// matrix on which threshold pivoting grows by 10 a step (the backward
+// error check).
 func TestFactorSparse(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(20, 41))
 	type tcase struct {
@@ -118,6 +121,30 @@ func TestFactorSparse(t *testing.T) {
 		}
 		checkFactors(t, c.name, ci, c.a, &got)
 		checkSparseSolves(t, c.name, ci, rnd, c.a, got)
+	}
+	// Growth: each column j < n−1 holds 0.1 on the diagonal (the row of
+	// fewer entries, within the threshold) and 1 below it, every row 1
+	// in the last column: threshold pivoting takes the 0.1s, multipliers
+	// 10, and the last column grows by 10 a step; the check must send
+	// it to factorLU (partial pivoting takes the 1s), bit for bit.
+	const gn = 30
+	grow := mat.NewDense(gn, gn, nil)
+	for j := range gn {
+		grow.Set(j, gn-1, 1)
+		if j < gn-1 {
+			grow.Set(j, j, 0.1)
+			grow.Set(j+1, j, 1)
+		}
+	}
+	if got, want := factorSparse(luVec{}, grow), factorLU(luVec{}, grow); got.q != nil || !slices.Equal(got.f, want.f) || !slices.Equal(got.perm, want.perm) {
+		t.Errorf("growth 10^%d: sparse path %v; want factorLU's factors", gn, got.q != nil)
+	}
+	mk := newMarkowitz(grow, make([]float64, gn*gn))
+	if !mk.factorise() {
+		t.Fatal("growth: the elimination failed")
+	}
+	if mk.p[0] != 0 || mk.q[0] != 0 {
+		t.Errorf("growth: first pivot (%d, %d), want (0, 0): the case does not test the check", mk.p[0], mk.q[0])
 	}
 	zero := randomDense(rnd, 30, 0.5, 1)
 	for i := range 30 {
