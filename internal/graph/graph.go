@@ -25,9 +25,16 @@ func Search(ptr, adj []int, keep, seen []bool, stack []int) int {
 	return count
 }
 
-// Marked returns the indices i with seen[i], in increasing order.
+// Marked returns the indices i with seen[i], in increasing order (counted
+// first: one allocation).
 func Marked(seen []bool) []int {
-	var out []int
+	count := 0
+	for _, ok := range seen {
+		if ok {
+			count++
+		}
+	}
+	out := make([]int, 0, count)
 	for i, ok := range seen {
 		if ok {
 			out = append(out, i)
