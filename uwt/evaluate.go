@@ -626,15 +626,15 @@ func reachable(start int, ptr, cols []int, kept []bool) ([]int32, []int, int) {
 	// Continue from the targets of the pruned transitions out of the
 	// reachable states: a sequential scan that touches seen only for the
 	// pruned transitions, then a search along every transition.
-	var stack []int
+	var from []int
 	for _, i := range sub {
 		for k := ptr[i]; k < ptr[i+1]; k++ {
 			if j := cols[k]; !kept[k] && !seen[j] {
 				seen[j] = true
-				stack = append(stack, j)
+				from = append(from, j)
 			}
 		}
 	}
-	extra := len(stack) + graph.Search(ptr, cols, nil, seen, stack)
+	extra := len(from) + graph.Search(ptr, cols, nil, seen, from)
 	return idx, sub, len(sub) + extra
 }

@@ -1,28 +1,27 @@
 package graph
 
-// Search marks in seen every vertex reachable from the vertices on stack,
+// Search marks in seen every vertex reachable from the vertices in from,
 // which the caller has marked, along the edges e with keep[e] (every edge
 // when keep is nil), and returns the number of vertices it marked. Vertex
 // i's edges are e = ptr[i], …, ptr[i+1]−1, to adj[e]; a marked vertex is
-// not entered again, so a vertex marked before the call and not on stack
-// is passed over, with what lies beyond it. The search is depth-first:
-// stack grows within its capacity when it can, and seen must hold
+// not entered again, so a vertex marked before the call and not in from
+// is passed over, with what lies beyond it. The search is breadth-first:
+// the vertices it marks are appended to from (within its capacity when
+// they fit, so the caller's array may be written), and seen must hold
 // len(ptr) − 1 marks. It panics, as a slice index does, if an index is
 // out of range.
-func Search(ptr, adj []int, keep, seen []bool, stack []int) int {
-	count := 0
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+func Search(ptr, adj []int, keep, seen []bool, from []int) int {
+	queue := from
+	for h := 0; h < len(queue); h++ {
+		i := queue[h]
 		for e := ptr[i]; e < ptr[i+1]; e++ {
 			if j := adj[e]; !seen[j] && (keep == nil || keep[e]) {
 				seen[j] = true
-				count++
-				stack = append(stack, j)
+				queue = append(queue, j)
 			}
 		}
 	}
-	return count
+	return len(queue) - len(from)
 }
 
 // Marked returns the indices i with seen[i], in increasing order (counted
