@@ -39,6 +39,14 @@ type Phase struct {
 	eout    []float64
 }
 
+// Numbers returns how many numbers (float64s) the phase holds once Solve
+// has been used: its rates dn and hit and the censored rates edn
+// ((m + 1)·K_max each), and up, hitTot and eout (m + 1 each), so
+// (m + 1)·(3K_max + 3) in all; what a Budget is charged for keeping it.
+func (ph *Phase) Numbers() int {
+	return len(ph.up) * (3*ph.kmax + 3)
+}
+
 // MaxPhaseEntries bounds (m + 1)·K_max, the rates a Phase holds per
 // array (two of them, a third once Solve is used, and a Segments one
 // more per event size kept): 2²⁵ is about 0.8 GB in all.

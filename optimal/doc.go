@@ -445,8 +445,11 @@
 // Level 2 scans I on a doubling grid from 300 s, each side until g*(I)
 // falls below half the best so far, maximises g* on log I between the
 // best grid point's neighbours (Brent), then alternates the best interval
-// of the policy found with policy iteration at it. Each fixed-interval
-// solve starts from the policy found at the nearest interval solved.
+// of the policy found with policy iteration at it (polish: at most
+// polishRounds = 10 rounds, Status IterationLimit when g still rises by
+// more than RelTol after them; the tests' cases end after one to three).
+// Each fixed-interval solve starts from the policy found at the nearest
+// interval solved.
 // The scan's points are bounded: g*(I) ≤ max_a aλ·max(ω(a)·u_a(I), 0),
 // the gain of each configuration with free recoveries and no down time
 // (u_a the expected useful time of an up phase, decision.Phase.Useful;
