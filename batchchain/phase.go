@@ -189,8 +189,6 @@ func (ph *Phase) ratesAt(j int, r *rates) {
 	r.out = float64(c.a+j)*c.rate + r.up
 }
 
-// Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
-// the smallest valid uniformization rate of Segments.
 // outRate is the exit rate of spare count j: its repair, its spare-only
 // events and its interruptions, summed in that order (the diagonal of
 // K = I + A/Λ is 1 − outRate/Λ).
@@ -206,6 +204,8 @@ func (ph *Phase) outRate(j int) float64 {
 	return out
 }
 
+// Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
+// the smallest valid uniformization rate of Segments.
 func (ph *Phase) Rate() float64 {
 	var lam float64
 	for j := range ph.up {
