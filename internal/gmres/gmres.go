@@ -16,6 +16,16 @@ const (
 	MaxRestart = 1 << 12
 )
 
+// mutation, when not zero, makes Step wrong on purpose, for the tests'
+// power checks: mutSign flips the sign of each new rotation's s_j,
+// mutSkipGS leaves out the orthogonalisation against v₀ from step 1 on.
+var mutation int
+
+const (
+	mutSign = 1 + iota
+	mutSkipGS
+)
+
 // Work is the workspace of GMRES cycles of up to restart steps on
 // vectors of length n: the Arnoldi basis v (allocated as the steps need
 // it), the Hessenberg matrix H, row i of which is h[i*restart:], turned
@@ -93,7 +103,11 @@ func (w *Work) Step(j int, op func(dst, src []float64)) (hnext, rho float64, ok 
 	h, m := w.h, w.restart
 	vj, next := w.Basis(j), w.Basis(j+1)
 	op(next, vj)
-	for i := 0; i <= j; i++ {
+	lo := 0
+	if mutation == mutSkipGS && j > 0 {
+		lo = 1
+	}
+	for i := lo; i <= j; i++ {
 		vi := w.v[i]
 		hij := floats.Dot(next, vi)
 		h[i*m+j] = hij
@@ -110,6 +124,9 @@ func (w *Work) Step(j int, op func(dst, src []float64)) (hnext, rho float64, ok 
 		return hnext, rho, false
 	}
 	w.c[j], w.s[j] = hjj/rho, hnext/rho
+	if mutation == mutSign {
+		w.s[j] = -w.s[j]
+	}
 	h[j*m+j] = rho
 	h[(j+1)*m+j] = 0
 	w.g[j+1] = -w.s[j] * w.g[j]
