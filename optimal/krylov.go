@@ -37,7 +37,8 @@ const krylovIter = 8
 // of 111, the same 8.
 const krylovHope = 3
 
-// krylov solves arows·x = rhs (A·x = b) by GMRES on the system
+// krylov solves arows·x = rhs (A·x = b) by GMRES (the steps of package
+// internal/gmres, one cycle of at most krylovIter steps) on the system
 // preconditioned on the left by the kept factors of B, B⁻¹A·x = B⁻¹b
 // (Saad & Schultz 1986; Saad 2003, Iterative Methods for Sparse Linear
 // Systems, 2nd ed., §9.3.1, Algorithm 9.4), from x₀ = B⁻¹b: the iterate
