@@ -167,7 +167,8 @@ func gmres(a *csrMat, m *ilu0, x []float64, tol float64, maxIter, restart int) (
 	if err != nil {
 		return 0, fmt.Errorf("markov: Settings.Restart = %d: %w", restart, err)
 	}
-	z, w := make([]float64, n), make([]float64, n)
+	zw := make([]float64, 2*n) // scratch: z = M⁻¹·, w = V y
+	z, w := zw[:n], zw[n:]
 	op := func(dst, src []float64) { // dst = A M⁻¹ src
 		m.solve(z, src)
 		a.mulVec(dst, z)
