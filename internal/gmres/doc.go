@@ -15,15 +15,15 @@
 // and a start residual r₀ with β = ‖r₀‖₂, the Arnoldi process builds an
 // orthonormal basis V_k = [v₀ … v_{k−1}], v₀ = r₀/β, of the Krylov space
 // K_k(C, r₀) = span{r₀, Cr₀, …, C^{k−1}r₀} and the (k+1)×k upper
-// Hessenberg matrix H̄_k with C V_k = V_{k+1} H̄_k (Saad 2003, §6.3.2,
-// Algorithm 6.2, modified Gram–Schmidt): step j forms w = C v_j and, for
+// Hessenberg matrix H̄_k with C V_k = V_{k+1} H̄_k (Saad 2003, §6.3,
+// with modified Gram–Schmidt): step j forms w = C v_j and, for
 // i = 0..j,
 //
 //	h_ij = ⟨w, v_i⟩,  w ← w − h_ij v_i,
 //
 // then h_{j+1,j} = ‖w‖₂ and v_{j+1} = w/h_{j+1,j}. GMRES takes the iterate
 // x_k = x₀ + V_k y_k with y_k minimising ‖βe₁ − H̄_k y‖₂, which is
-// ‖r₀ − C V_k y‖₂ (Saad & Schultz 1986; Saad 2003, §6.5.1, Algorithm 6.9).
+// ‖r₀ − C V_k y‖₂ (Saad & Schultz 1986; Saad 2003, §6.5.1).
 //
 // The least-squares problem is solved as the columns come (Saad 2003,
 // §6.5.3): the Givens rotations G_0 … G_{j−1} of the earlier steps are
@@ -38,7 +38,7 @@
 //	min_y ‖βe₁ − H̄_k y‖₂ = |g_k|,
 //
 // the 2-norm of the residual r₀ − C V_k y_k of the operator's system
-// (preconditioned when C is), with no product by C (Proposition 6.9).
+// (preconditioned when C is), with no product by C.
 // The update solves R_k y = g_{0..k−1} by back substitution and adds
 // V_k y to the caller's vector (Work.Update); with right preconditioning
 // the caller then applies M⁻¹ to it.
@@ -52,8 +52,9 @@
 //
 // In exact arithmetic GMRES ends within n steps, and within r + 1 steps
 // when C = I + E with E of rank r: K_k(C, r₀) lies in span{r₀} + range(E),
-// of dimension at most r + 1, so the space is invariant by step r + 1
-// (Saad 2003, Proposition 6.10). That is the case of package optimal's
+// of dimension at most r + 1, so the space is invariant by step r + 1,
+// and GMRES, which breaks down only at the exact solution (Saad 2003,
+// §6.5.4), has it by then. That is the case of package optimal's
 // systems, preconditioned by the factors of a system that differs from
 // theirs in a few rows.
 //

@@ -285,8 +285,8 @@ func rankEnd(t *testing.T, n, r int, seed uint64) (before, at float64) {
 }
 
 // TestLowRankEndsWithinRankPlusOne checks that GMRES on I + (rank r)
-// ends within r + 1 steps (Saad 2003, Proposition 6.10: the Krylov
-// space lies in span{r₀} + range(E)): the residual after r + 1 steps is
+// ends within r + 1 steps (the Krylov space lies in span{r₀} + range(E),
+// of dimension r + 1; package doc): the residual after r + 1 steps is
 // at most 1e3·n·ε of ‖r₀‖, while after r steps it is still above 1e-6
 // (the bound is reached, not beaten, on generic data).
 func TestLowRankEndsWithinRankPlusOne(t *testing.T) {
