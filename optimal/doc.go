@@ -103,7 +103,8 @@
 //     factors; one that differs in more rows (level 2's search over the
 //     one interval changes every row, a little; a change of the actions
 //     of a few groups changes the rows that fail into them) by GMRES
-//     preconditioned by the kept factors (entryBase.krylov), accepted
+//     preconditioned by the kept factors (entryBase.krylov, on the
+//     module's one GMRES core, package internal/gmres), accepted
 //     when, within 8 steps (krylovIter), its last correction
 //     B⁻¹(b − A·x) falls to 1e-14 of the solution, and given up from
 //     step 3 when its best contraction so far cannot bring it there
