@@ -16,7 +16,7 @@ func TestFirstCountsKeepsReplicas(t *testing.T) {
 		"application": {"work_rate": [1, 2, 3, 4], "checkpoint_latency": 1, "recovery": 1, "replicas": 2}, "policy": "greedy"}`},
 		`{"name": "r", "compute": ["optimize"], "scenarios": {"base": "r.json", "processors": [3]}}`)
 	r := &runner{study: st, bases: map[string]*scenario.Scenario{}}
-	sc, _, err := r.scenario(Task{Processors: 3, MTTF: math.NaN(), MTTR: math.NaN(), Latency: math.NaN(), Recovery: math.NaN()})
+	sc, err := r.scenario(Task{Processors: 3, MTTF: math.NaN(), MTTR: math.NaN(), Latency: math.NaN(), Recovery: math.NaN()})
 	if err != nil {
 		t.Fatal(err)
 	}
