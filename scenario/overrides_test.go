@@ -445,7 +445,7 @@ func TestOverridesUnsolvedOptimal(t *testing.T) {
 		}
 		var se *scenario.Error
 		if sc, err := parts.Scenario(); !errors.As(err, &se) || se.Field != "policy" {
-			t.Errorf("%s: Parts.Scenario of the unsolved policy: %v, %v, want a *scenario.Error naming policy", tc.name, sc, err)
+			t.Errorf("%s: Parts.Scenario of the unsolved policy: a scenario %t, error %v; want a *scenario.Error naming policy", tc.name, sc != nil, err)
 		}
 		n := parts.System.Processors
 		greedy := make([]int, n)
@@ -498,6 +498,18 @@ func TestOverridesUnsolvedOptimal(t *testing.T) {
 		if !errors.As(err, &oe) || oe.Override != tc.want {
 			t.Errorf("%s: Resolve: error %v, want an *OverrideError naming %s", tc.name, err, tc.want)
 		}
+	}
+	// A scenario file cannot hold it either (docs/scenario.md,
+	// "Overrides").
+	m := overrideBase()
+	m["policy"] = "optimal"
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var se *scenario.Error
+	if sc, err := scenario.Parse(strings.NewReader(string(b)), nil); !errors.As(err, &se) || se.Field != "policy" {
+		t.Errorf("a file with the policy \"optimal\": a scenario %t, error %v; want a *scenario.Error naming policy", sc != nil, err)
 	}
 }
 
