@@ -74,7 +74,8 @@ type Solution struct {
 	// only (Result.Policy is nil), and Single and Levels are zero. Nil
 	// without failure events.
 	Events *EventsResult
-	// sc is the scenario solved (greedy standing in for the policy).
+	// sc is the scenario the solver takes (solverScenario); its policy
+	// is not the solution's.
 	sc *scenario.Scenario
 }
 
@@ -108,13 +109,10 @@ func Solve(ctx context.Context, sys scenario.System, app scenario.Application, o
 	if len(o.Compare) > 0 && !o.AllLevels {
 		return Solution{}, fmt.Errorf("optimal: Options.Compare without Options.AllLevels")
 	}
-	// The solver's scenario: any policy stands in for the one it solves
-	// (New ignores it); greedy is valid for every application.
-	sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
+	sc, err := solverScenario(sys, app, o.Reconfigure)
 	if err != nil {
 		return Solution{}, err
 	}
-	sc.Reconfigure = o.Reconfigure
 	if o.Refine < 0 || o.Refine > sys.Processors {
 		return Solution{}, fmt.Errorf("optimal: Options.Refine = %d, want a step in 1..%d (N), or 0", o.Refine, sys.Processors)
 	}
@@ -166,6 +164,22 @@ func Solve(ctx context.Context, sys scenario.System, app scenario.Application, o
 	}
 	out.Interval = out.meanInterval()
 	return out, nil
+}
+
+// solverScenario returns the scenario that New (and Refine) take for the
+// system and the application. New ignores its policy and considers every
+// action; the policy must only be valid, so that the scenario validates,
+// for every application that can do work. It is performance-based
+// (r(n) = argmax_{a ≤ n} ω(a)), which runs only on counts with a positive
+// work rate: greedy, r(n) = n, would refuse an application with some
+// ω(a) = 0, which the solver handles (it never chooses such a count).
+func solverScenario(sys scenario.System, app scenario.Application, rc scenario.Reconfigure) (*scenario.Scenario, error) {
+	sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.PerformanceBased})
+	if err != nil {
+		return nil, err
+	}
+	sc.Reconfigure = rc
+	return sc, nil
 }
 
 // refined returns the settings with the candidates of Refine when

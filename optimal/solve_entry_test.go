@@ -66,3 +66,63 @@ func TestSolveRefine(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveZeroWorkRate: Solve takes an application with a zero work rate
+// ω(a) at some counts a, which the solver never chooses (its candidates
+// are the counts with ω(a) > 0); its own scenario needs a policy valid
+// for such an application (solverScenario: performance-based, where
+// greedy, r(n) = n, was refused). Oracle: the same application with
+// ω(a) > 0 there, solved on the candidates without those counts, which
+// is the same decision process: equal bit for bit, at a fixed interval
+// (g*(I), the policy) and at level 2 (I*). The zero counts are never
+// chosen. Power check: Solve without the restriction on the positive
+// rates differs (the counts are worth choosing there), so the equality
+// is not that of two solves that ignore a.
+func TestSolveZeroWorkRate(t *testing.T) {
+	ctx := context.Background()
+	const n = 6
+	pos := []float64{1, 1.9, 2.8, 3.6, 4.4, 5.1}
+	zero := slices.Clone(pos)
+	zero[2], zero[4] = 0, 0 // ω(3) = ω(5) = 0
+	cand := []int{1, 2, 4, 6}
+	lat := []float64{60, 60, 60, 60, 60, 60}
+	app := func(w []float64) scenario.Application {
+		return scenario.Application{WorkRate: w, Latency: lat, Overhead: lat, Recovery: scenario.RecoveryConstant(120, n)}
+	}
+	sys := scenario.System{Processors: n, MTTF: 86400, MTTR: 4 * 3600}
+	for _, o := range []Options{{Interval: 7200}, {}} {
+		got, err := Solve(ctx, sys, app(zero), &o)
+		if err != nil {
+			t.Fatalf("ω(3) = ω(5) = 0, %+v: %v", o, err)
+		}
+		ow := o
+		ow.Settings = &Settings{Candidates: cand}
+		want, err := Solve(ctx, sys, app(pos), &ow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gv, err := got.Policy.Vector()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wv, err := want.Policy.Vector()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.UWT != want.UWT || got.Interval != want.Interval || !slices.Equal(gv, wv) {
+			t.Errorf("%+v: g* %v at I %v, r* %v; the oracle on candidates %v: %v at %v, %v", o, got.UWT, got.Interval, gv, cand, want.UWT, want.Interval, wv)
+		}
+		for i, r := range gv {
+			if r > 0 && zero[r-1] == 0 {
+				t.Errorf("%+v: r*(%d) = %d, a count with a zero work rate", o, i+1, r)
+			}
+		}
+		free, err := Solve(ctx, sys, app(pos), &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if free.UWT <= want.UWT {
+			t.Errorf("%+v: the unrestricted g* %v is not above the restricted %v: the oracle cannot tell the counts apart", o, free.UWT, want.UWT)
+		}
+	}
+}
