@@ -328,7 +328,9 @@
 // application that scenario.Overrides.Resolve returns, never in a
 // Scenario, and build the Scenario of the solved policy
 // (scenario.Parts.Scenario with Policy.ResolvedTable, or
-// Solution.TableScenario). With Options.AllLevels it returns
+// Solution.TableScenario). The solver considers the counts with a
+// positive work rate only, so an application with ω(a) = 0 at some
+// counts is solved and never runs on them (TestSolveZeroWorkRate). With Options.AllLevels it returns
 // the four levels of docs/optimal-policy.md section 4 (Levels) beside
 // typed hand-made policies (Options.Compare, []scenario.Policy). MaxUWT bounds every policy's UWT (the
 // largest reward rate of an up segment); when it is within Settings.Tol
