@@ -137,8 +137,9 @@ func (w WorkForm) Rates(n int) []float64 {
 }
 
 // Overrides are the parts of a scenario that a command line or a study
-// replaces in a base scenario (Apply). A nil pointer or an empty string
-// keeps the base's value, so the zero Overrides changes nothing.
+// replaces in a base scenario (Resolve, Apply). A nil pointer or an
+// empty string keeps the base's value, so the zero Overrides changes
+// nothing.
 type Overrides struct {
 	// Processors is N.
 	Processors *int
@@ -167,9 +168,9 @@ type Overrides struct {
 	Work *WorkForm
 }
 
-// OverrideSettings configures Overrides.Apply. A nil *OverrideSettings
-// resolves no named application, so that only a base with an application
-// and no Overrides.Application can be overridden.
+// OverrideSettings configures Overrides.Resolve and Apply. A nil
+// *OverrideSettings resolves no named application, so that only a base
+// with an application and no Overrides.Application can be overridden.
 type OverrideSettings struct {
 	// Applications resolves a named application for n processors (the
 	// signature of ParseSettings.Applications, e.g. bench.Application).
