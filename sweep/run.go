@@ -260,9 +260,7 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 		g      float64
 		status string
 	)
-	// The optimal policy not yet solved is solved here; every other
-	// policy has its vector.
-	solve := parts.Policy.Unsolved()
+	solve := parts.Policy.Unsolved() // the optimal policy, solved here
 	if solve {
 		sc, interval, g, status, err = r.optimal(ctx, t, &parts)
 	} else {
