@@ -354,7 +354,14 @@
 // Solve takes a system and an application (no policy: the solver
 // considers every action) and returns the policy, its intervals, its UWT
 // and its status; the CLI (optimize, policy, uwt, simulate), package
-// evaluate and package sweep call it. With Options.AllLevels it returns
+// evaluate and package sweep call it. They hold the optimal policy not
+// yet solved (scenario.Policy.Unsolved) beside the system and the
+// application that scenario.Overrides.Resolve returns, never in a
+// Scenario, and build the Scenario of the solved policy
+// (scenario.Parts.Scenario with Policy.ResolvedTable, or
+// Solution.TableScenario). The solver considers the counts with a
+// positive work rate only, so an application with ω(a) = 0 at some
+// counts is solved and never runs on them (TestSolveZeroWorkRate). With Options.AllLevels it returns
 // the four levels of docs/optimal-policy.md section 4 (Levels) beside
 // typed hand-made policies (Options.Compare, []scenario.Policy). MaxUWT bounds every policy's UWT (the
 // largest reward rate of an up segment); when it is within Settings.Tol
@@ -421,7 +428,9 @@
 // Settings.Candidates restricts the processor counts a run may use;
 // Refine builds such a set coarse to fine (level 2 on every step-th count,
 // then on the counts within two strides of those with stationary mass,
-// halving the stride down to one). BENCHMARKS.md gives the sizes where
+// halving the stride down to one), and Solve does it with
+// Options.Refine, so that a caller holding a system and an application
+// needs no Scenario. BENCHMARKS.md gives the sizes where
 // the full action set fits in 2 s and the effect of the restriction.
 //
 // # Window of functional counts
