@@ -718,8 +718,14 @@ type Named struct {
 	Name string
 	// Vector is its rescheduling vector.
 	Vector reschedule.Vector
-	// Interval is its optimal interval and UWT the UWT there.
+	// Interval is its optimal interval and UWT the UWT there; both NaN
+	// when Err is set.
 	Interval, UWT float64
+	// Err says why the policy cannot run on the scenario's application
+	// (a scenario.Error naming policy: it chooses a count of zero work
+	// rate, say), nil when it ran. The optimal policy is solved all the
+	// same: it never chooses such a count.
+	Err error
 }
 
 // Report holds the four levels of docs/optimal-policy.md section 4.
@@ -737,7 +743,9 @@ type Report struct {
 
 // Levels computes the four levels for the scenario, and the hand-made
 // policies given (any kind but Optimal, resolved on the scenario's
-// application) at their own best intervals with uwt's default fast path.
+// application) at their own best intervals with uwt's default fast path;
+// a hand-made policy that cannot run on the application is reported with
+// its reason (Named.Err), not as an error of Levels.
 func (sv *Solver) Levels(ctx context.Context, policies []scenario.Policy) (Report, error) {
 	var rep Report
 	var err error
@@ -770,6 +778,11 @@ func (sv *Solver) handMade(ctx context.Context, pol scenario.Policy) (Named, err
 		return Named{}, err
 	}
 	sc.Policy, sc.Reschedule = pol.Resolved(v), v
+	if err := sc.Validate(); err != nil {
+		// The system and application passed New: the policy is what
+		// does not fit.
+		return Named{Policy: pol, Name: pol.String(), Vector: v, Interval: math.NaN(), UWT: math.NaN(), Err: err}, nil
+	}
 	m, err := uwt.New(ctx, &sc, nil)
 	if err != nil {
 		return Named{}, err

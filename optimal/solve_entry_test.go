@@ -2,6 +2,7 @@ package optimal
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -124,5 +125,46 @@ func TestSolveZeroWorkRate(t *testing.T) {
 		if free.UWT <= want.UWT {
 			t.Errorf("%+v: the unrestricted g* %v is not above the restricted %v: the oracle cannot tell the counts apart", o, free.UWT, want.UWT)
 		}
+	}
+}
+
+// TestLevelsHandMadeCannotRun: a compared policy that cannot run on the
+// application (greedy chooses ω(3) = 0) is reported with its reason in
+// Named.Err, and the others and the four levels are computed as without
+// it (the old code failed the whole solve on it). The oracle of the
+// policy that ran (pb) is Levels without greedy; the power check is that
+// greedy is refused by the scenario's own validation.
+func TestLevelsHandMadeCannotRun(t *testing.T) {
+	ctx := context.Background()
+	const n = 6
+	w := []float64{1, 1.9, 0, 3.6, 4.4, 5.1}
+	lat := []float64{60, 60, 60, 60, 60, 60}
+	sys := scenario.System{Processors: n, MTTF: 86400, MTTR: 4 * 3600}
+	app := scenario.Application{WorkRate: w, Latency: lat, Overhead: lat, Recovery: scenario.RecoveryConstant(120, n)}
+	greedy, pb := scenario.Policy{Kind: scenario.Greedy}, scenario.Policy{Kind: scenario.PerformanceBased}
+	if _, err := scenario.New(sys, app, greedy); err == nil {
+		t.Fatal("greedy runs on ω(3) = 0: the case tests nothing")
+	}
+	both, err := Solve(ctx, sys, app, &Options{AllLevels: true, Compare: []scenario.Policy{greedy, pb}})
+	if err != nil {
+		t.Fatalf("Solve with greedy compared: %v", err)
+	}
+	only, err := Solve(ctx, sys, app, &Options{AllLevels: true, Compare: []scenario.Policy{pb}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := both.Levels.Policies
+	if len(got) != 2 {
+		t.Fatalf("%d compared policies, want 2", len(got))
+	}
+	var se *scenario.Error
+	if g := got[0]; g.Err == nil || !errors.As(g.Err, &se) || se.Field != "policy" || !math.IsNaN(g.UWT) || !math.IsNaN(g.Interval) {
+		t.Errorf("greedy: Err %v, UWT %v, interval %v; want a scenario.Error naming policy and NaNs", g.Err, g.UWT, g.Interval)
+	}
+	if g, want := got[1], only.Levels.Policies[0]; g.Err != nil || g.UWT != want.UWT || g.Interval != want.Interval {
+		t.Errorf("pb: %+v, without greedy %+v", g, want)
+	}
+	if both.Levels.Single.UWT != only.Levels.Single.UWT || both.Levels.PerState.UWT != only.Levels.PerState.UWT {
+		t.Errorf("levels 2, 4: %v, %v; without greedy %v, %v", both.Levels.Single.UWT, both.Levels.PerState.UWT, only.Levels.Single.UWT, only.Levels.PerState.UWT)
 	}
 }

@@ -270,16 +270,19 @@ type optimalLevelsJSON struct {
 	Bound            jsonFloat            `json:"bound"`
 	Policies         map[string]jsonFloat `json:"policies"`
 	PolicyIntervals  map[string]jsonFloat `json:"policy_intervals"`
-	Window           [2]int               `json:"window"`
-	States           int                  `json:"states"`
-	Candidates       int                  `json:"candidates"`
-	Solves           int                  `json:"solves"`
-	Iterations       int                  `json:"iterations"`
-	Status           string               `json:"status"`
-	IntervalStatus   string               `json:"interval_status"`
-	Residual         jsonFloat            `json:"residual"`
-	Dropped          jsonFloat            `json:"dropped"`
-	Mass             map[string]jsonFloat `json:"mass"`
+	// PolicyErrors says why a compared policy cannot run on the
+	// application (absent when every one ran).
+	PolicyErrors   map[string]string    `json:"policy_errors,omitempty"`
+	Window         [2]int               `json:"window"`
+	States         int                  `json:"states"`
+	Candidates     int                  `json:"candidates"`
+	Solves         int                  `json:"solves"`
+	Iterations     int                  `json:"iterations"`
+	Status         string               `json:"status"`
+	IntervalStatus string               `json:"interval_status"`
+	Residual       jsonFloat            `json:"residual"`
+	Dropped        jsonFloat            `json:"dropped"`
+	Mass           map[string]jsonFloat `json:"mass"`
 }
 
 type perConfigurationJSON struct {
@@ -298,7 +301,15 @@ func (r optimalLevelsReport) JSON() any {
 	}
 	pol := map[string]jsonFloat{}
 	piv := map[string]jsonFloat{}
+	var perr map[string]string
 	for _, p := range rep.Policies {
+		if p.Err != nil {
+			if perr == nil {
+				perr = map[string]string{}
+			}
+			perr[p.Name] = p.Err.Error()
+			continue
+		}
 		pol[p.Name], piv[p.Name] = jsonFloat(p.UWT), jsonFloat(p.Interval)
 	}
 	lo, hi := r.sv.Window()
@@ -318,6 +329,7 @@ func (r optimalLevelsReport) JSON() any {
 		Bound:           jsonFloat(rep.PerState.UWT),
 		Policies:        pol,
 		PolicyIntervals: piv,
+		PolicyErrors:    perr,
 		Window:          [2]int{lo, hi},
 		States:          r.sv.States(),
 		Candidates:      len(r.sv.Candidates()),
@@ -339,6 +351,11 @@ func (r optimalLevelsReport) CSV() ([]string, [][]string) {
 		{"4", "optimal, per-state intervals (bound)", csvFloat(rep.PerState.UWT), ""},
 	}
 	for _, p := range rep.Policies {
+		if p.Err != nil {
+			// It cannot run on the application: no UWT, no interval.
+			rows = append(rows, []string{"1", p.Name, "", ""})
+			continue
+		}
 		rows = append(rows, []string{"1", p.Name, csvFloat(p.UWT), csvFloat(p.Interval)})
 	}
 	return []string{"level", "policy", "uwt", "interval"}, rows
@@ -365,11 +382,20 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	t.row("2", "optimal r*, one interval", num(g2), short(rep.Single.Interval), gapText(g2, g2), gapText(g2, g4))
 	t.row("3", "optimal, one interval per configuration", num(rep.PerConfiguration.UWT), "I(a) below", gapText(rep.PerConfiguration.UWT, g2), gapText(rep.PerConfiguration.UWT, g4))
 	t.row("4", "optimal, per-state intervals (bound)", num(g4), "per state", gapText(g4, g2), gapText(g4, g4))
+	var cannot []string
 	for _, p := range rep.Policies {
+		if p.Err != nil {
+			t.row("1", p.Name, "cannot run", "-", "-", "-")
+			cannot = append(cannot, fmt.Sprintf("%s cannot run on this application: %v", p.Name, p.Err))
+			continue
+		}
 		t.row("1", p.Name+" at its best interval", num(p.UWT), short(p.Interval), gapText(p.UWT, g2), gapText(p.UWT, g4))
 	}
 	if err := t.flush(); err != nil {
 		return err
+	}
+	for _, c := range cannot {
+		fmt.Fprintln(w, c)
 	}
 	fmt.Fprintln(w)
 	_, rr := optimalVector(rep.Single.Policy)

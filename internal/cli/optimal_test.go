@@ -236,3 +236,36 @@ func TestOptimalAtMin(t *testing.T) {
 		}
 	}
 }
+
+// TestOptimalComparedCannotRun: with a zero work rate at 3 processors,
+// greedy (compared beside the optimal policy) cannot run, and pb and the
+// optimal policy can: optimize --policy optimal prints greedy as unable
+// to run, with the reason, in the table, the JSON (policy_errors) and
+// the CSV, and exits 0 (it failed with greedy's validation error).
+func TestOptimalComparedCannotRun(t *testing.T) {
+	path := writeFile(t, "zero.json", `{
+  "system": {"processors": 4, "mttf": "1d", "mttr": "1h"},
+  "application": {"work_rate": [1, 2, 0, 4], "checkpoint_latency": 60, "recovery": 60},
+  "policy": "pb"
+}`)
+	var o struct {
+		Policies     map[string]float64 `json:"policies"`
+		PolicyErrors map[string]string  `json:"policy_errors"`
+	}
+	runJSON(t, &o, "optimize", "--scenario", path, "--policy", "optimal")
+	if _, ok := o.Policies["pb"]; !ok || !strings.Contains(o.PolicyErrors["greedy"], "ω(3) is zero") || len(o.PolicyErrors) != 1 {
+		t.Errorf("policies %v, policy_errors %v; want pb's UWT and greedy's reason", o.Policies, o.PolicyErrors)
+	}
+	if table := mustRun(t, "optimize", "--scenario", path, "--policy", "optimal"); !strings.Contains(table, "greedy cannot run on this application") || strings.Contains(table, "NaN") {
+		t.Errorf("table:\n%s", table)
+	}
+	if csv := mustRun(t, "optimize", "--scenario", path, "--policy", "optimal", "--csv"); !strings.Contains(csv, "\n1,greedy,,\n") {
+		t.Errorf("CSV:\n%s", csv)
+	}
+	// Without the zero rate greedy runs and policy_errors is absent.
+	o.Policies, o.PolicyErrors = nil, nil
+	runJSON(t, &o, "optimize", "--policy", "optimal", "-n", "8")
+	if o.PolicyErrors != nil {
+		t.Errorf("-n 8: policy_errors %v", o.PolicyErrors)
+	}
+}
