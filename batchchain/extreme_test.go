@@ -222,3 +222,39 @@ func TestRowsExtremeRates(t *testing.T) {
 		t.Errorf("ΛT ≈ 10¹⁰: error %v, want the bound MaxRowProducts", err)
 	}
 }
+
+// TestSegmentsBudget: sequences sharing a Budget store at most its terms
+// in all (beyond each one's first): a sum that needs more returns an
+// error saying so, with the sequence no longer than the budget allows,
+// and a sum within it is bit for bit the one without a budget.
+func TestSegmentsBudget(t *testing.T) {
+	_, ph := newPhase(t, 32, 29, 1e-7, 1/hour, evSizes)
+	v := []float64{0, 0, 0, 1}
+	free := ph.Segments(v, 0, 0)
+	want, err := free.Expected(300, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := free.Len()
+	for _, size := range []int{need + 1, 10 * need} {
+		b := NewBudget(int64(size))
+		sg := ph.Segments(v, 0, 0)
+		sg.SetBudget(b)
+		got, err := sg.Expected(300, nil)
+		if err != nil || got != want {
+			t.Errorf("budget %d: %v, %v; without a budget %v", size, got, err, want)
+		}
+	}
+	b := NewBudget(int64(need / 2))
+	for i := range 2 {
+		sg := ph.Segments(v, 0, 0)
+		sg.SetBudget(b)
+		_, err := sg.Expected(300, nil)
+		if err == nil || !strings.Contains(err.Error(), "budget") {
+			t.Errorf("sequence %d, budget %d of the %d terms needed: error %v, want the budget's", i, need/2, need, err)
+		}
+		if sg.Len() > need/2+1 {
+			t.Errorf("sequence %d: %d terms, more than the budget %d allows", i, sg.Len(), need/2)
+		}
+	}
+}

@@ -280,7 +280,14 @@ type Segments struct {
 	// (u[n/ladderStep]), for the closed form of the flat weights.
 	u       []float64
 	dropped float64
+	budget  *Budget // the terms it may store beyond the first (nil: MaxSegmentsProducts only)
 }
+
+// SetBudget makes the sequence take each term it stores from b (shared
+// by the sequences of a model, so that their memory is bounded in all):
+// an Expected that needs a term the budget no longer has returns an
+// error. nil bounds only by MaxSegmentsProducts.
+func (sg *Segments) SetBudget(b *Budget) { sg.budget = b }
 
 // SegmentsBase is the part of Segments that does not depend on the start
 // v: K = I + A/Λ by its entries, built from a Phase by
@@ -658,6 +665,10 @@ func (sg *Segments) ExpectedFloorContext(ctx context.Context, t float64, w *Weig
 			if err := ctx.Err(); err != nil {
 				return 0, err
 			}
+		}
+		if grow := last + 2 - sg.Len(); grow > 0 && sg.budget != nil && !sg.budget.Take(grow) {
+			return 0, fmt.Errorf("batchchain: Expected at t = %.6g s: the sequences sharing its budget hold all the terms it allows (at %d terms of this one; interruptions %.3g times rarer than the spare count's moves, Λt = %.3g)",
+				t, sg.Len(), sg.lam/sg.hitMin, x)
 		}
 		sg.extend(last)
 		w.ensure(last + 1)

@@ -37,7 +37,7 @@ func nameMTTF(err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return &scenario.Error{Field: "system.mttf", Problem: fmt.Sprintf("the model with failure events cannot be computed: %v (system.mttr and system.failure_events set the other rates)", err)}
+	return &scenario.Error{Field: "system.mttf", Problem: fmt.Sprintf("the model with failure events cannot be computed: %v (system.mttr and system.failure_events set the other rates; the sequences' budget is Settings.MaxTransitions numbers, --max-memory)", err)}
 }
 
 func newEvents(sys scenario.System) *events {
@@ -296,6 +296,10 @@ func (m *Model) newEventPhaseSolution(res Result) (*phaseSolution, error) {
 		}
 	}
 	slices.Sort(ev.as)
+	// The sequences' terms (8 bytes each) share one budget of
+	// Settings.MaxTransitions numbers, about a fourteenth of the memory
+	// that bound allows the model (bytesPerTransition).
+	budget := batchchain.NewBudget(int64(m.set.MaxTransitions))
 	for _, a := range ev.as {
 		base, err := m.rows.batch.segmentsBase(a)
 		if err != nil {
@@ -312,7 +316,9 @@ func (m *Model) newEventPhaseSolution(res Result) (*phaseSolution, error) {
 		for hi > lo && v[hi-1] == 0 {
 			hi--
 		}
-		ev.segs = append(ev.segs, base.Segments(v[lo:hi], lo))
+		sg := base.Segments(v[lo:hi], lo)
+		sg.SetBudget(budget)
+		ev.segs = append(ev.segs, sg)
 	}
 	ps.events = ev
 	return ps, nil
