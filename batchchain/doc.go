@@ -168,7 +168,10 @@
 // TestSegmentsFlatTail, the plain sum to 1e-12 and a dense solve to
 // 1e-11; TestSegmentsHugeMTTF). A sum that needs more than
 // MaxSegmentsProducts terms (Λt beyond about 1500 with Λ/ρ_min beyond
-// about 10⁵) returns an error instead of growing the sequence, and
+// about 10⁵) returns an error instead of growing the sequence, so does
+// one whose terms exceed the Budget its Segments shares with others
+// (SetBudget: package uwt's model gives its up phases one of
+// Settings.MaxTransitions terms; TestSegmentsBudget), and
 // ExpectedFloorContext checks its context every 4096 products
 // (TestSegmentsCancel).
 //
