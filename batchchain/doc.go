@@ -64,7 +64,12 @@
 // single-failure law (inflated by E[K²]/E[K]) and is widened until the
 // lost mass is at most tol/2; then each end of P and of Q is trimmed by
 // at most tol/4 (Row.Dropped reports the sum, plus the Poisson truncation
-// 2·2⁻⁶⁰). A row costs about ΛT + O(√(ΛT)) products with the banded window
+// 2·2⁻⁶⁰). The uniformization stops once the rows' vectors are zero
+// (underflow, when the interruptions are a large part of Λ: MTTF 1 µs
+// gives ΛT ≈ 10⁹ and zero after a few thousand products), the rest then
+// adding exactly zero; ΛT beyond MaxRowProducts is refused, and
+// RowsContext checks its context every 4096 products
+// (TestRowsExtremeRates). A row costs about ΛT + O(√(ΛT)) products with the banded window
 // matrix, O(w·K_max) each for a window of w spare counts. ΛT, about
 // (f·λ/E[K] + (m − j)θ)·T, is the expected number of events and repairs
 // in the segment, so the cost grows like n·T·w·K_max, far above the O(√m)
@@ -154,6 +159,21 @@
 // sum (Segments.Lower, exact for sizes [1]), and each of P phases may stop
 // once its rest is at most 1e-14 of 1/P of the phases' lower bounds: the
 // error of the total is at most 2e-14 of it (TestLowerAndFloor).
+// Once the ladder reaches the flat weights (N ≥ flatFrom(Λt)), the rest
+// is exact by one solve: Σ_{n≥N} c_n s_n = (1/(Λt))·v·Kᴺ·Σ_k Kᵏ·1 =
+// v·Kᴺ·(−A)⁻¹·1/t (Σ_k Kᵏ = Λ(−A)⁻¹), with (−A)⁻¹·1 from Phase.Solve kept
+// by the SegmentsBase and v·Kⁿ·(−A)⁻¹·1 kept at every ladder point, so
+// that the result still depends on t only; the sequence then stops there
+// instead of at (Λ/ρ_min)·ln(10¹⁴) terms (10¹⁷ for MTTF 10²⁰ s, MTTR 1 h:
+// TestSegmentsFlatTail, the plain sum to 1e-12 and a dense solve to
+// 1e-11; TestSegmentsHugeMTTF). A sum that needs more than
+// MaxSegmentsProducts terms (Λt beyond about 1500 with Λ/ρ_min beyond
+// about 10⁵) returns an error instead of growing the sequence, so does
+// one whose terms exceed the Budget its Segments shares with others
+// (SetBudget: package uwt's model gives its up phases one of
+// Settings.MaxTransitions terms; TestSegmentsBudget), and
+// ExpectedFloorContext checks its context every 4096 products
+// (TestSegmentsCancel).
 //
 // # Column forms
 //
@@ -193,7 +213,8 @@
 // for the closed form of the flat weights) is independent of t; its
 // window's entries are kept within a Budget of stored numbers shared by
 // the sequences of a solver, so that each further length costs its
-// weights and dot products over the window (TestSegmentsSeqMatchesColumn:
+// weights and dot products over the window; AtContext checks its context
+// every 4096 terms (TestSegmentsSeqMatchesColumn:
 // SegmentsColumn at each length to 1e-12 in a search's order, the same
 // bits whatever the budget, and a sequence without the recovery rejected).
 // Phase.SegmentsBoundWindow (SegmentsSeq.Bound with its bands kept) bounds

@@ -1,6 +1,7 @@
 package batchchain
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -283,8 +284,18 @@ type Segments struct {
 	nzLo    int
 	nzHi    int
 	s       []float64
+	// u holds v·Kⁿ·(−A)⁻¹·1 at n = 0, ladderStep, 2·ladderStep, …
+	// (u[n/ladderStep]), for the closed form of the flat weights.
+	u       []float64
 	dropped float64
+	budget  *Budget // the terms it may store beyond the first (nil: MaxSegmentsProducts only)
 }
+
+// SetBudget makes the sequence take each term it stores from b (shared
+// by the sequences of a model, so that their memory is bounded in all):
+// an Expected that needs a term the budget no longer has returns an
+// error. nil bounds only by MaxSegmentsProducts.
+func (sg *Segments) SetBudget(b *Budget) { sg.budget = b }
 
 // SegmentsBase is the part of Segments that does not depend on the start
 // v: K = I + A/Λ by its entries, built from a Phase by
@@ -308,6 +319,9 @@ type SegmentsBase struct {
 	from  []int
 	downS [][]float64
 	kill  float64 // max_j of the rates left out from j, divided by Λ
+	// dur is (−A)⁻¹·1 on 0..m (Phase.Solve): the expected duration of
+	// the up phase from each spare count.
+	dur []float64
 }
 
 // mulAdd adds x[i]·r[i] to dst[i] for i < len(r) (len(dst) and len(x)
@@ -371,6 +385,11 @@ func (ph *Phase) SegmentsBase(lam float64) *SegmentsBase {
 		b.upS[j] = ph.up[j] / lam
 	}
 	b.killRates(ph, segmentDrop*lam)
+	one := make([]float64, m+1)
+	for j := range one {
+		one[j] = 1
+	}
+	b.dur = ph.Solve(one)
 	return b
 }
 
@@ -390,7 +409,19 @@ func (b *SegmentsBase) Segments(v []float64, lo int) *Segments {
 		s0 += x
 	}
 	sg.s = append(sg.s, s0)
+	sg.u = append(sg.u, sg.durDot())
 	return sg
+}
+
+// durDot returns y·(−A)⁻¹·1 of the current y = v·Kⁿ.
+func (sg *Segments) durDot() float64 {
+	var u float64
+	if sg.nzLo <= sg.nzHi {
+		for j, v := range sg.y[sg.nzLo : sg.nzHi+1] {
+			u += v * sg.dur[sg.nzLo+j]
+		}
+	}
+	return u
 }
 
 // killRates fills ks, from, downS and kill from the rates of ph: of the
@@ -453,6 +484,9 @@ func (sg *Segments) extend(last int) {
 	for len(sg.s) <= last {
 		if sg.nzHi < sg.nzLo {
 			sg.s = append(sg.s, 0)
+			if (len(sg.s)-1)%ladderStep == 0 {
+				sg.u = append(sg.u, 0)
+			}
 			continue
 		}
 		lo, hi := max(sg.nzLo-kmax, 0), min(sg.nzHi+1, m)
@@ -499,6 +533,9 @@ func (sg *Segments) extend(last int) {
 		sg.dropped += cut + killed
 		sg.nzLo, sg.nzHi = lo, hi
 		sg.s = append(sg.s, s-cut)
+		if (len(sg.s)-1)%ladderStep == 0 {
+			sg.u = append(sg.u, sg.durDot())
+		}
 	}
 }
 
@@ -573,6 +610,31 @@ func (sg *Segments) Lower(t float64) float64 {
 // count is far below F/(number of phases) stops early. floor must be
 // finite and non-negative.
 func (sg *Segments) ExpectedFloor(t float64, w *Weights, mass, floor float64) (float64, error) {
+	return sg.ExpectedFloorContext(context.Background(), t, w, mass, floor)
+}
+
+// MaxSegmentsProducts bounds the terms s_n of a Segments (8 bytes each,
+// 32 MiB): an Expected that needs more returns an error instead of
+// growing the sequence. The sum needs at most about
+// min((Λ/ρ_min)·ln(10¹⁴), flatFrom(Λt)) terms, the second about
+// 1.9(Λt)² for Λt ≥ 2 (the closed form of the flat weights), so that
+// only an up phase whose interruptions are more than about 10⁵ times
+// rarer than its spare count's moves, at Λt beyond about 1500 (a
+// segment of that many times the mean time between the moves), is
+// refused.
+const MaxSegmentsProducts = MaxColumnProducts
+
+// ExpectedFloorContext is ExpectedFloor that stops with ctx's error when
+// ctx is done (checked every cancelEvery products). Once the ladder
+// reaches the flat weights (N ≥ flatFrom(Λt): c_n = 1/(Λt) for n ≥ N),
+// the rest of the sum is exact by one solve,
+//
+//	Σ_{n≥N} c_n·s_n = (1/(Λt))·v·Kᴺ·Σ_{k≥0} Kᵏ·1 = (1/t)·v·Kᴺ·(−A)⁻¹·1,
+//
+// (Σ_k Kᵏ = (I − K)⁻¹ = Λ·(−A)⁻¹), with (−A)⁻¹·1 from Phase.Solve, kept
+// by the SegmentsBase; the sum then stops there. It returns an error if
+// the sequence would need more than MaxSegmentsProducts terms.
+func (sg *Segments) ExpectedFloorContext(ctx context.Context, t float64, w *Weights, mass, floor float64) (float64, error) {
 	if err := checkTime("t", t); err != nil {
 		return 0, err
 	}
@@ -603,6 +665,19 @@ func (sg *Segments) ExpectedFloor(t float64, w *Weights, mass, floor float64) (f
 	var e float64
 	n := 0
 	for last := ladderStep - 1; ; last += ladderStep {
+		if last+1 >= MaxSegmentsProducts {
+			return 0, fmt.Errorf("batchchain: Expected at t = %.6g s needs more than MaxSegmentsProducts = %d terms (interruptions %.3g times rarer than the spare count's moves, Λt = %.3g)",
+				t, MaxSegmentsProducts, sg.lam/sg.hitMin, x)
+		}
+		if (last+1)%cancelEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+		if grow := last + 2 - sg.Len(); grow > 0 && sg.budget != nil && !sg.budget.Take(grow) {
+			return 0, fmt.Errorf("batchchain: Expected at t = %.6g s: the sequences sharing its budget hold all the terms it allows (at %d terms of this one; interruptions %.3g times rarer than the spare count's moves, Λt = %.3g)",
+				t, sg.Len(), sg.lam/sg.hitMin, x)
+		}
 		sg.extend(last)
 		w.ensure(last + 1)
 		for ; n <= last; n++ {
@@ -612,8 +687,17 @@ func (sg *Segments) ExpectedFloor(t float64, w *Weights, mass, floor float64) (f
 		if tail <= expectedRel*max(e, floor) || tail <= abs || sg.s[last] == 0 {
 			return e, nil
 		}
+		if last+1 >= w.flat {
+			// c_n = 1/x from n = last + 1: the rest in closed form.
+			sg.extend(last + 1)
+			return e + sg.u[(last+1)/ladderStep]/t, nil
+		}
 	}
 }
+
+// cancelEvery is the number of products with K between two checks of
+// the context in the long loops of Segments and Rows.
+const cancelEvery = 1 << 12
 
 // Weights are the weights c_n(x) = Σ_{k≥1} e^{−kx}(kx)ⁿ/n! of
 // Segments.Expected, computed as far as needed. By Poisson summation

@@ -1,6 +1,7 @@
 package batchchain
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -43,6 +44,20 @@ type Row struct {
 // Rows returns an error naming the argument if 0 ≤ s0 ≤ s1 ≤ m+1 does not
 // hold, if t is negative, NaN or infinite, or if tol is not in [0, 1).
 func (c *Chain) Rows(s0, s1 int, t, tol float64) ([]Row, error) {
+	return c.RowsContext(context.Background(), s0, s1, t, tol)
+}
+
+// MaxRowProducts bounds ΛT, the expected number of products with K of a
+// row of Rows (its Poisson weights take about 24√(ΛT) numbers): a segment
+// with more events and repairs than that is refused.
+const MaxRowProducts = 1 << 32
+
+// RowsContext is Rows that stops with ctx's error when ctx is done
+// (checked every cancelEvery products). The uniformization stops as soon
+// as the rows' vectors are zero (underflow: every interruption rate a
+// large part of Λ), the rest of each sum then being exactly zero. It
+// returns an error if ΛT exceeds MaxRowProducts.
+func (c *Chain) RowsContext(ctx context.Context, s0, s1 int, t, tol float64) ([]Row, error) {
 	if s0 < 0 || s0 > c.m+1 {
 		return nil, fmt.Errorf("batchchain: s0 = %d is outside [0, m+1 = %d]", s0, c.m+1)
 	}
@@ -59,7 +74,11 @@ func (c *Chain) Rows(s0, s1 int, t, tol float64) ([]Row, error) {
 	defer workspaces.Put(ws)
 	out := make([]Row, 0, s1-s0)
 	for b := s0; b < s1; b += blockRows {
-		out = append(out, c.block(ws, b, min(b+blockRows, s1), t, tol)...)
+		rows, err := c.block(ctx, ws, b, min(b+blockRows, s1), t, tol)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
 	}
 	return out, nil
 }
@@ -91,7 +110,7 @@ type workspace struct {
 
 // block computes rows [s0, s1) on a common window of spare counts,
 // widening it until every row's lost mass is at most tol/2.
-func (c *Chain) block(ws *workspace, s0, s1 int, t, tol float64) []Row {
+func (c *Chain) block(ctx context.Context, ws *workspace, s0, s1 int, t, tol float64) ([]Row, error) {
 	lo, hi := 0, c.m
 	if tol > 0 {
 		dl, du := c.margins(s0, t)
@@ -99,9 +118,9 @@ func (c *Chain) block(ws *workspace, s0, s1 int, t, tol float64) []Row {
 		lo, hi = max(min(s0-dl, s1-1-dl1), 0), min(max(s0+du, s1-1+du1), c.m)
 	}
 	for {
-		rows, loss := c.blockOn(ws, s0, s1, t, lo, hi, tol/4, tol/4)
-		if tol == 0 || loss.worst <= tol/2 || (lo == 0 && hi == c.m) {
-			return rows
+		rows, loss, err := c.blockOn(ctx, ws, s0, s1, t, lo, hi, tol/4, tol/4)
+		if err != nil || tol == 0 || loss.worst <= tol/2 || (lo == 0 && hi == c.m) {
+			return rows, err
 		}
 		// Widen the side(s) that lose more than their share.
 		w := max(hi-lo, 8)
@@ -157,9 +176,13 @@ func (c *Chain) margins(s int, t float64) (down, up int) {
 // (budget = 0 drops nothing). The ends of P and of Q are then trimmed,
 // each of the two losing at most trim (trim = 0: no trimming). It returns
 // the rows and their losses.
-func (c *Chain) blockOn(ws *workspace, s0, s1 int, t float64, lo, hi int, budget, trim float64) ([]Row, blockLoss) {
-	tr := c.transient(ws, s0, s1, t, lo, hi, budget)
-	return c.blockRows(ws, tr, trim)
+func (c *Chain) blockOn(ctx context.Context, ws *workspace, s0, s1 int, t float64, lo, hi int, budget, trim float64) ([]Row, blockLoss, error) {
+	tr, err := c.transient(ctx, ws, s0, s1, t, lo, hi, budget)
+	if err != nil {
+		return nil, blockLoss{}, err
+	}
+	rows, loss := c.blockRows(ws, tr, trim)
+	return rows, loss, nil
 }
 
 // transient is the first stage of blockOn: P_t and z of each row, stored
@@ -178,7 +201,7 @@ type blockLoss struct{ worst, down, up float64 }
 
 // transient computes P_t and z of rows [s0, s1) on the window [lo, hi]
 // by uniformization (see blockOn).
-func (c *Chain) transient(ws *workspace, s0, s1 int, t float64, lo, hi int, budget float64) transient {
+func (c *Chain) transient(ctx context.Context, ws *workspace, s0, s1 int, t float64, lo, hi int, budget float64) (transient, error) {
 	w := hi - lo + 1
 	nr := s1 - s0
 	ws.prepare(c, lo, hi)
@@ -201,7 +224,10 @@ func (c *Chain) transient(ws *workspace, s0, s1 int, t float64, lo, hi int, budg
 	if lam == 0 || t == 0 {
 		copy(p, y)
 		floats.AddScaled(z, t, y)
-		return tr
+		return tr, nil
+	}
+	if mu := lam * t; !(mu <= MaxRowProducts) {
+		return tr, fmt.Errorf("batchchain: a segment of %.6g s on a = %d of n = %d has ΛT = %.3g events and repairs, more than MaxRowProducts = %d", t, c.a, c.n, mu, int64(MaxRowProducts))
 	}
 	inv := 1 / lam
 	for i := range w {
@@ -211,15 +237,17 @@ func (c *Chain) transient(ws *workspace, s0, s1 int, t float64, lo, hi int, budg
 			ws.downS[i][k] *= inv
 		}
 	}
-	c.uniformize(ws, &tr, lam*t, budget)
+	if err := c.uniformize(ctx, ws, &tr, lam*t, budget); err != nil {
+		return tr, err
+	}
 	floats.Scale(inv, z)
-	return tr
+	return tr, nil
 }
 
 // uniformize accumulates Σ_k w_k y K^k into tr.p and Σ_k P(N > k) y K^k
 // into tr.z, N ~ Poisson(mu), from y = ws.y (the rows' starting
 // vectors), dropping ends of the band within budget (see blockOn).
-func (c *Chain) uniformize(ws *workspace, tr *transient, mu, budget float64) {
+func (c *Chain) uniformize(ctx context.Context, ws *workspace, tr *transient, mu, budget float64) error {
 	w, nr := tr.hi-tr.lo+1, len(tr.dropped)
 	size := w * nr
 	y, next, p, z := ws.y[:size], ws.next[:size], tr.p, tr.z
@@ -266,7 +294,16 @@ func (c *Chain) uniformize(ws *workspace, tr *transient, mu, budget float64) {
 		}
 		floats.AddScaled(z[nzLo*nr:(nzHi+1)*nr], sk, seg)
 		if k == right {
-			return
+			return nil
+		}
+		if k%cancelEvery == cancelEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if allZero(seg) {
+				// Every further term adds zero.
+				return nil
+			}
 		}
 		newLo, newHi := max(nzLo-kmax, 0), min(nzHi+1, w-1)
 		ws.applyK(next, y, nzLo, nzHi, newLo, newHi, w, nr)
@@ -283,6 +320,15 @@ func (c *Chain) uniformize(ws *workspace, tr *transient, mu, budget float64) {
 			floats.Add(tr.dropped, step)
 		}
 	}
+}
+
+func allZero(v []float64) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // applyK sets next = y·K on the band [newLo, newHi] that y's band

@@ -1,6 +1,7 @@
 package batchchain
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -107,6 +108,12 @@ func NewSegmentsSeq(tr float64, s0, s1 int, budget *Budget) (*SegmentsSeq, error
 // sequence's first call (the same chain); the sequence of another is not
 // detected. Errors as SegmentsWindow's.
 func (sq *SegmentsSeq) At(ph *Phase, t float64) ([]float64, error) {
+	return sq.AtContext(context.Background(), ph, t)
+}
+
+// AtContext is At that stops with ctx's error when ctx is done (checked
+// every cancelEvery terms of the sum).
+func (sq *SegmentsSeq) AtContext(ctx context.Context, ph *Phase, t float64) ([]float64, error) {
 	if err := checkSegments(sq.tr, t); err != nil {
 		return nil, err
 	}
@@ -115,7 +122,7 @@ func (sq *SegmentsSeq) At(ph *Phase, t float64) ([]float64, error) {
 		return nil, fmt.Errorf("batchchain: SegmentsWindow: window [%d, %d] is not within the spare counts 0..%d", sq.s0, sq.s1, m)
 	}
 	if b0, b1, esc, ok := ph.bandOf(sq.tr, t, &sq.bands); ok {
-		y, err := sq.sum(sq.seq(ph, b0, b1), t)
+		y, err := sq.sum(ctx, sq.seq(ph, b0, b1), t)
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +130,7 @@ func (sq *SegmentsSeq) At(ph *Phase, t float64) ([]float64, error) {
 			return y, nil
 		}
 	}
-	return sq.sum(sq.seq(ph, 0, m), t)
+	return sq.sum(ctx, sq.seq(ph, 0, m), t)
 }
 
 // Bound returns SegmentsBoundWindow(tr, t, s0, s1) of ph, with the
@@ -275,7 +282,7 @@ func maxOf(z []float64) float64 {
 }
 
 // sum returns the window's Σ_n c_n(Λt)·z_n with SegmentsColumn's stops.
-func (sq *SegmentsSeq) sum(cs *colSeq, t float64) ([]float64, error) {
+func (sq *SegmentsSeq) sum(ctx context.Context, cs *colSeq, t float64) ([]float64, error) {
 	x := cs.lam * t
 	w := NewWeights(x)
 	cu := &cursor{cs: cs, w0: sq.s0 - cs.b0, w1: sq.s1 - cs.b0}
@@ -283,6 +290,11 @@ func (sq *SegmentsSeq) sum(cs *colSeq, t float64) ([]float64, error) {
 	for n := 0; ; n++ {
 		if n >= MaxColumnProducts {
 			return nil, fmt.Errorf("batchchain: SegmentsColumn on a band of %d spare counts needs more than MaxColumnProducts = %d products (interruptions %.3g times rarer than the spare count's moves)", cs.b1-cs.b0+1, MaxColumnProducts, 1/(1-cs.r))
+		}
+		if n%cancelEvery == cancelEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 		}
 		z, zeta, zmax := cu.at(n, sq.budget)
 		if cs.full && n >= w.flat {

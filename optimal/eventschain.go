@@ -70,8 +70,8 @@ type eventsChain struct {
 // segmentsAt is SegmentsWindow(tr, t, s0, s1) of ph by the count's kept
 // sequence sq (batchchain.SegmentsSeq.At); the tests replace it by the
 // window of SegmentsColumn, the oracle of the band and of the sequence.
-var segmentsAt = func(sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t float64, _, _ int) ([]float64, error) {
-	return sq.At(ph, t)
+var segmentsAt = func(ctx context.Context, sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t float64, _, _ int) ([]float64, error) {
+	return sq.AtContext(ctx, ph, t)
 }
 
 // eventsSeqBudget bounds the numbers that the counts' kept sequences
@@ -218,7 +218,7 @@ func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float6
 	if err != nil {
 		return nil, err
 	}
-	y, err := segmentsAt(sq, ph, tr, ec.interval+app.Latency[a-1], cf.s0, s1)
+	y, err := segmentsAt(ec.ctx, sq, ph, tr, ec.interval+app.Latency[a-1], cf.s0, s1)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
 	}

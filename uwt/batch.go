@@ -1,6 +1,8 @@
 package uwt
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -25,6 +27,18 @@ type events struct {
 // forceBatch makes single-failure scenarios take the batch code path
 // (sizes [1]), so that tests can hold it against the closed form.
 var forceBatch = false
+
+// nameMTTF returns err, an error of the up phases' sequences
+// (batchchain.MaxSegmentsProducts, batchchain.MaxRowProducts), as a
+// *scenario.Error naming system.mttf: the failures are then too rare
+// (or too frequent) against the repairs for the model's uniformization.
+// A cancelled context is returned as it is.
+func nameMTTF(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &scenario.Error{Field: "system.mttf", Problem: fmt.Sprintf("the model with failure events cannot be computed: %v (system.mttr and system.failure_events set the other rates; the sequences' budget is Settings.MaxTransitions numbers, --max-memory)", err)}
+}
 
 func newEvents(sys scenario.System) *events {
 	if sys.FailureEvents.Single() {
@@ -133,7 +147,7 @@ func (b *batchChains) chain(a int) (*batchchain.Chain, error) {
 // each row. The exact path takes them from the dense Van Loan exponential
 // (package expm), the fast path from windowed uniformization: two
 // independent algorithms.
-func (b *batchChains) fill(g *segment, exact bool) error {
+func (b *batchChains) fill(ctx context.Context, g *segment, exact bool) error {
 	c, err := b.chain(g.a)
 	if err != nil {
 		return err
@@ -161,8 +175,11 @@ func (b *batchChains) fill(g *segment, exact bool) error {
 			return err
 		}
 	}
-	rows, err := c.Rows(g.s0, g.s1, g.t, rowTol)
+	rows, err := c.RowsContext(ctx, g.s0, g.s1, g.t, rowTol)
 	if err != nil {
+		if ctx.Err() == nil {
+			err = nameMTTF(err)
+		}
 		return err
 	}
 	for i, r := range rows {
@@ -279,6 +296,10 @@ func (m *Model) newEventPhaseSolution(res Result) (*phaseSolution, error) {
 		}
 	}
 	slices.Sort(ev.as)
+	// The sequences' terms (8 bytes each) share one budget of
+	// Settings.MaxTransitions numbers, about a fourteenth of the memory
+	// that bound allows the model (bytesPerTransition).
+	budget := batchchain.NewBudget(int64(m.set.MaxTransitions))
 	for _, a := range ev.as {
 		base, err := m.rows.batch.segmentsBase(a)
 		if err != nil {
@@ -295,7 +316,9 @@ func (m *Model) newEventPhaseSolution(res Result) (*phaseSolution, error) {
 		for hi > lo && v[hi-1] == 0 {
 			hi--
 		}
-		ev.segs = append(ev.segs, base.Segments(v[lo:hi], lo))
+		sg := base.Segments(v[lo:hi], lo)
+		sg.SetBudget(budget)
+		ev.segs = append(ev.segs, sg)
 	}
 	ps.events = ev
 	return ps, nil
@@ -315,7 +338,7 @@ func rateGrid(lam float64) float64 {
 }
 
 // at returns res with UWT and the availability at interval.
-func (ev *eventRewards) at(m *Model, res Result, interval float64) (Result, error) {
+func (ev *eventRewards) at(ctx context.Context, m *Model, res Result, interval float64) (Result, error) {
 	app := m.sc.Application
 	var work, use float64
 	// Up phases of the same rate and segment length share their weights.
@@ -337,9 +360,9 @@ func (ev *eventRewards) at(m *Model, res Result, interval float64) (Result, erro
 			w = batchchain.NewWeights(sg.Rate() * t)
 			weights[kw] = w
 		}
-		e, err := sg.ExpectedFloor(t, w, ev.mass, floor)
+		e, err := sg.ExpectedFloorContext(ctx, t, w, ev.mass, floor)
 		if err != nil {
-			return Result{}, fmt.Errorf("uwt: %w", err)
+			return Result{}, nameMTTF(err)
 		}
 		u := (interval + app.Latency[a-1] - app.Overhead[a-1]) * e
 		use += u

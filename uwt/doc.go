@@ -169,7 +169,14 @@
 // Σπτ ≥ mass/ρ_max), or to 1e-14 of 1/|used counts| of the lower bound
 // Σ_a batchchain.Segments.Lower on their total (ExpectedFloor: the sum
 // over the used counts is then within 2e-14 of itself, and a count whose
-// segments are far below the average stops early). Oracles: the
+// segments are far below the average stops early). Once the weights are
+// flat the sum closes exactly by one solve (batchchain.Segments), so
+// that failures rare against the repairs (MTTF 10²⁰ s) cost a few
+// products; a sum beyond batchchain.MaxSegmentsProducts, or a row
+// beyond batchchain.MaxRowProducts, is a *scenario.Error naming
+// system.mttf, and the sums and rows check the context of Evaluate
+// (TestEventsExtremeMTTF: NoUsefulWork at MTTF 1 µs, the failure-free
+// limit of the counts after an event at 10²⁰ s to 1e-12). Oracles: the
 // per-segment chain on the fast path (TestEventPhasesMatchSegmentChain,
 // 1e-9), the chain built by hand (TestBatchRowOracle, 1e-12), the exact
 // path (TestBatchFastMatchesExact, 1e-9), sizes [1] against single

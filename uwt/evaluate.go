@@ -239,7 +239,7 @@ func (m *Model) evaluate(ctx context.Context, interval float64) (Result, error) 
 				m.solved = newPhaseSolution(res, m.sk, m.asm.tau)
 			}
 		}
-		return m.solved.at(m, interval)
+		return m.solved.at(ctx, m, interval)
 	}
 	for _, g := range m.sk.up {
 		g.t = m.upLength(g.a, interval)
@@ -506,12 +506,12 @@ func newPhaseSolution(res Result, sk *skeleton, tau []float64) *phaseSolution {
 
 // at returns the result at interval: the solve's, with UWT and the
 // availability from the rewards at interval.
-func (ps *phaseSolution) at(m *Model, interval float64) (Result, error) {
+func (ps *phaseSolution) at(ctx context.Context, m *Model, interval float64) (Result, error) {
 	res := ps.res
 	res.Interval = interval
 	res.Phases = true
 	if ps.events != nil {
-		return ps.events.at(m, res, interval)
+		return ps.events.at(ctx, m, res, interval)
 	}
 	for k, i := range ps.rec {
 		ps.work[k], ps.use[k] = 0, 0

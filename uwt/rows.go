@@ -35,9 +35,9 @@ func newSpareChains(lambda, theta float64, exact bool) *spareChains {
 }
 
 // fill computes the rows of g for its current length g.t.
-func (c *spareChains) fill(g *segment) error {
+func (c *spareChains) fill(ctx context.Context, g *segment) error {
 	if c.batch != nil {
-		return c.batch.fill(g, c.exact)
+		return c.batch.fill(ctx, g, c.exact)
 	}
 	ch, err := c.Chain(g.m)
 	if err != nil {
@@ -79,8 +79,8 @@ var inlineCost = 50_000
 // Each segment is written by one goroutine only, so the result does not
 // depend on the number of workers.
 func (m *Model) fillAll(ctx context.Context, segs []*segment) error {
-	fill := func(g *segment) error {
-		if err := m.rows.fill(g); err != nil {
+	fill := func(ctx context.Context, g *segment) error {
+		if err := m.rows.fill(ctx, g); err != nil {
 			return fmt.Errorf("uwt: spare chain m = %d, T = %g: %w", g.m, g.t, err)
 		}
 		return nil
@@ -98,7 +98,7 @@ func (m *Model) fillAll(ctx context.Context, segs []*segment) error {
 	if cost < inlineCost {
 		workers = 1
 	}
-	return pool.Each(ctx, len(segs), workers, func(_ context.Context, k int) error { return fill(segs[k]) })
+	return pool.Each(ctx, len(segs), workers, func(ctx context.Context, k int) error { return fill(ctx, segs[k]) })
 }
 
 // fillPhase computes the rows of a recovery and the up phase after it
