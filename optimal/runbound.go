@@ -342,3 +342,25 @@ func (sv *Solver) runSkips(v *values, pol *Policy, xv *xValues) [][]bool {
 	}
 	return skip
 }
+
+// staleMayRun reports whether an up state whose interval search improveU
+// skipped (skipped, from the values of the last pass) is no longer shown
+// by runMax, at the values v, to lose by running. Its interval is then
+// where an earlier search left it, not its best run at v, so that
+// wouldChangeX, which weighs running at that interval, cannot tell that
+// running would win: policy iteration must not stop there, and the next
+// pass searches the state's interval (TestRunBoundSameLevel4, "stale").
+func (sv *Solver) staleMayRun(v *values, pol *Policy, skipped [][]bool) bool {
+	if skipped == nil {
+		return false
+	}
+	now := sv.runSkips(v, pol, sv.newXValues(v))
+	for b, sk := range skipped {
+		for k, s := range sk {
+			if s && pol.reconf[b][k] != 0 && (now == nil || !now[b][k]) {
+				return true
+			}
+		}
+	}
+	return false
+}
