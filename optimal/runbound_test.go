@@ -14,6 +14,9 @@ import (
 // convergence, on a table of μ and r: each bound is at least the tail,
 // and within a factor 2 of it where μ/(r + 1) ≤ 1/2 and the tail is
 // above 1e-300 (the bound, not a bare 1, is then in use).
+//
+// Beyond μ ≈ 708, e^{−μ} underflows (to a subnormal, then to zero), and
+// so would the tail computed from it: TestPoissonTailBoundLarge.
 func TestPoissonTailBound(t *testing.T) {
 	for _, mu := range []float64{1e-6, 0.01, 0.3, 1, 3, 10, 40} {
 		tails := poissonTails(mu, 80)
@@ -31,6 +34,45 @@ func TestPoissonTailBound(t *testing.T) {
 			if mu/float64(r+1) <= 0.5 && tail > 1e-300 && tails[r-1] > 2*tail {
 				t.Errorf("μ = %g, r = %d: bound %.3g more than twice the tail %.3g", mu, r, tails[r-1], tail)
 			}
+		}
+	}
+}
+
+// TestPoissonTailBoundLarge holds poissonTails against the tail summed
+// from the terms in logarithms, e^{−μ + r·ln μ − ln r!} (lgamma: each
+// term to about ε·(μ + r·|ln μ| + ln r!) relative, which the tolerance
+// allows 8 times), for μ where e^{−μ} is subnormal or zero, from the
+// mode to where the tail is below 1e-300: every bound must be at least
+// the tail and at most 1. A tail computed from e^{−μ} (0 beyond μ ≈ 745,
+// where the true tail just above the mode is about ½) fails it, and
+// would let localDrift take the chain as never leaving a neighbourhood
+// of s (a spare chain of 700 counts or more, Λ·T near μ).
+func TestPoissonTailBoundLarge(t *testing.T) {
+	for _, mu := range []float64{700, 712.5, 745.2, 800, 3000.7, 1e5 + 0.3} {
+		n := int(mu + 40*math.Sqrt(mu) + 50)
+		tails := poissonTails(mu, n)
+		// The tails from the mode r0 on, summed from the far end K (the
+		// terms beyond it below e^{−745} of the mode's neighbourhood).
+		r0, k := int(mu), n+int(20*math.Sqrt(mu))+100
+		tails2, tol := make([]float64, k-r0+2), 0.0
+		for i := k; i >= r0; i-- {
+			lg, _ := math.Lgamma(float64(i + 1))
+			tails2[i-r0] = tails2[i-r0+1] + math.Exp(-mu+float64(i)*math.Log(mu)-lg)
+			tol = max(tol, 8*0x1p-53*(mu+float64(i)*math.Abs(math.Log(mu))+lg))
+		}
+		checked := 0
+		for r := r0; r <= n; r++ {
+			tail := tails2[r-r0]
+			if tail < 1e-300 {
+				break
+			}
+			checked++
+			if got := tails[r-1]; got < tail*(1-tol) || got > 1 {
+				t.Errorf("μ = %g, r = %d: bound %.17g, the tail %.17g (tolerance %.2g)", mu, r, got, tail, tol)
+			}
+		}
+		if checked < int(mu+10*math.Sqrt(mu))-int(mu) {
+			t.Errorf("μ = %g: only %d tails checked", mu, checked)
 		}
 	}
 }
