@@ -39,6 +39,14 @@ type Phase struct {
 	eout    []float64
 }
 
+// Numbers returns how many numbers (float64s) the phase holds once Solve
+// has been used: its rates dn and hit and the censored rates edn
+// ((m + 1)·K_max each), and up, hitTot and eout (m + 1 each), so
+// (m + 1)·(3K_max + 3) in all; what a Budget is charged for keeping it.
+func (ph *Phase) Numbers() int {
+	return len(ph.up) * (3*ph.kmax + 3)
+}
+
 // MaxPhaseEntries bounds (m + 1)·K_max, the rates a Phase holds per
 // array (two of them, a third once Solve is used, and a Segments one
 // more per event size kept): 2²⁵ is about 0.8 GB in all.
@@ -181,8 +189,6 @@ func (ph *Phase) ratesAt(j int, r *rates) {
 	r.out = float64(c.a+j)*c.rate + r.up
 }
 
-// Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
-// the smallest valid uniformization rate of Segments.
 // outRate is the exit rate of spare count j: its repair, its spare-only
 // events and its interruptions, summed in that order (the diagonal of
 // K = I + A/Λ is 1 − outRate/Λ).
@@ -198,6 +204,8 @@ func (ph *Phase) outRate(j int) float64 {
 	return out
 }
 
+// Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
+// the smallest valid uniformization rate of Segments.
 func (ph *Phase) Rate() float64 {
 	var lam float64
 	for j := range ph.up {

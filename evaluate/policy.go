@@ -21,13 +21,15 @@ func checkPolicy(p scenario.Policy) error {
 }
 
 // fits returns the error of a policy that does not fit app's processor
-// count (a moldable count or a vector of another N), before any segment
-// runs; a policy resolved or solved for each segment fits by construction.
+// count (a moldable count, a vector or a decision table of another N),
+// before any segment runs; a policy resolved or solved for each segment
+// fits by construction. A decision table that depends on the checkpoint
+// count p fits too (Rule, not Vector: it is replayed as a table).
 func fits(p scenario.Policy, app scenario.Application) error {
-	if p.Explicit == nil && (p.Kind == scenario.AvailabilityBased || p.Kind == scenario.Optimal) {
+	if p.Explicit == nil && p.Table == nil && (p.Kind == scenario.AvailabilityBased || p.Kind == scenario.Optimal) {
 		return nil
 	}
-	_, err := p.Vector(scenario.PolicyInputs{N: app.N(), WorkRate: app.WorkRate})
+	_, err := p.Rule(scenario.PolicyInputs{N: app.N(), WorkRate: app.WorkRate})
 	return err
 }
 

@@ -25,7 +25,10 @@
 // finite chain has at least one closed class; the states outside closed
 // classes are transient. The period of a closed class is the gcd of the
 // lengths of its cycles, computed as gcd{d(u) + 1 − d(v) : u → v} with d
-// the breadth-first levels from any state of the class.
+// the breadth-first levels from any state of the class. The states
+// reachable from a start (Reachable, ClosedClass) are found by the
+// toolkit's one reachability search, package internal/graph, which
+// packages uwt and optimal use too.
 //
 // # Stationary distribution
 //

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/ckpt-markov/markov/internal/graph"
 )
 
 // ErrReducible is returned (wrapped) when the stationary distribution is
@@ -26,35 +28,18 @@ type Class struct {
 // in zero or more steps (start included). It panics if start is out of
 // range.
 func (c *Chain[L]) Reachable(start int) []int {
-	seen := c.reach(start)
-	out := make([]int, 0, len(seen))
-	for i, ok := range seen {
-		if ok {
-			out = append(out, i)
-		}
-	}
-	return out
+	return graph.Marked(c.reach(start))
 }
 
-// reach marks the states reachable from start by breadth-first search.
+// reach marks the states reachable from start (graph.Search).
 func (c *Chain[L]) reach(start int) []bool {
 	n := len(c.labels)
 	if start < 0 || start >= n {
 		panic(fmt.Sprintf("markov: start state %d out of range [0, %d)", start, n))
 	}
 	seen := make([]bool, n)
-	queue := make([]int, 1, 64)
-	queue[0] = start
 	seen[start] = true
-	for h := 0; h < len(queue); h++ {
-		i := queue[h]
-		for _, j := range c.ind[c.indptr[i]:c.indptr[i+1]] {
-			if !seen[j] {
-				seen[j] = true
-				queue = append(queue, j)
-			}
-		}
-	}
+	graph.Search(c.indptr, c.ind, nil, seen, []int{start})
 	return seen
 }
 

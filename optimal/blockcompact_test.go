@@ -26,18 +26,7 @@ func TestBlockCompactMatchesFull(t *testing.T) {
 	blocks, wrong := 0, 0
 	for _, c := range reconfCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			sv, err := New(c.sc, c.set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := sv.SingleInterval(ctx, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ps, err := sv.PerState(ctx, s.Policy)
-			if err != nil {
-				t.Fatal(err)
-			}
+			sv, s, ps := levelsTwoFour(t, c.sc, c.set)
 			for _, pol := range []*Policy{s.Policy, ps.Policy} {
 				v, err := sv.evaluate(ctx, pol, false)
 				if err != nil {

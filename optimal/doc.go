@@ -91,7 +91,10 @@
 //     dense system over the about N·W/2 up states and g (half the order
 //     when every X(p, n) is in the system it replaces: about an eighth
 //     of its factorisation). L_p⁻¹D_p depends on
-//     the group's actions only and is kept while they do not change.
+//     the group's actions only and is kept while they do not change; it
+//     is solved on D_p's nonzero columns only (solveNonzeroColumns: the
+//     up states of the configurations the group's recoveries lead into),
+//     the same values as a solve on every column.
 //   - Equations, groups and rows are kept between evaluations with what
 //     they were computed from, and a reduced system that differs from
 //     the last one factorised in few rows (at most an eighth: the search
@@ -101,14 +104,21 @@
 //     one interval changes every row, a little; a change of the actions
 //     of a few groups changes the rows that fail into them) by GMRES
 //     preconditioned by the kept factors (entryBase.krylov), accepted
-//     when, within 32 steps, its last correction B⁻¹(b − A·x) falls to
-//     1e-14 of the solution, else it is factorised and its factors kept.
-//     A step costs O(k²) against the factorisation's O(k³): at QR N = 32
-//     (k = 529) about 0.2 ms of CPU against 21 ms, and most of the
-//     level-2 scan's solves, factor 2 apart in I and with other actions,
-//     converge within the bound where iterative refinement on the same
-//     factors did not contract (2–3 factorisations in the four levels
-//     instead of 15). The system GMRES solved last is kept with its solution
+//     when, within 8 steps (krylovIter), its last correction
+//     B⁻¹(b − A·x) falls to 1e-14 of the solution, and given up from
+//     step 3 when its best contraction so far cannot bring it there
+//     within the 8 (krylovHope); else it is factorised and its factors
+//     kept.
+//     A step costs O(k²) against the dense factorisation's O(k³): at QR
+//     N = 32 (k = 529) about 0.2 ms of CPU against 21 ms, and with 32
+//     steps most of the level-2 scan's solves, factor 2 apart in I and
+//     with other actions, converged where iterative refinement on the
+//     same factors did not contract (2–3 factorisations in the four
+//     levels instead of 15). With the sparse factorisation (below) a
+//     factorisation costs about a dozen steps at N = 64, and the bound
+//     is 8: in the four levels GMRES is accepted in 3 of its 18 runs at
+//     N = 64, in 6 of 17 at N = 32.
+//     The system GMRES solved last is kept with its solution
 //     (entrySolution): policy iteration evaluates the policy it ends with
 //     again when a search goes on from it. g's column is scaled by a power of two (pow2Scale):
 //     exact, and constant while its largest entry stays within a factor
@@ -121,11 +131,25 @@
 //     row), so these dot products, and GMRES's products with A, run over
 //     the runs of nonzero entries of each row (nzRuns), the runs of
 //     fewer than 8 zeros between them merged: the same sums in another
-//     order. The factorisation (factorLU) is lapack's Dgetrf, as
-//     mat.LU's, with its condition estimate (Dgecon's, Higham's
-//     estimator) made by the same solves on the runs instead of
+//     order. The factorisation (factorSparse) is sparse: rows and
+//     columns permuted, P·A·Q = L·U, each pivot chosen as the
+//     elimination goes by a Markowitz count (a column of fewest active
+//     entries, in it a row of fewest among the entries at least 0.1 of
+//     the column's largest: threshold pivoting), until the active
+//     submatrix is 90 % full, which lapack's Dgetrf factorises with
+//     partial pivoting. A configuration no recovery leads into has its
+//     columns in its own rows only, so its block is eliminated first and
+//     fills nothing else: at QR N = 64 the factors are 7–10 % nonzero
+//     where Dgetrf's in the natural order were 16–20 %, with a dense
+//     tail of order 140–230 (590 for the first, denser, system), and a
+//     factorisation costs about 50 ms of CPU instead of 220–330 ms.
+//     The factorisation is checked: the backward error of a solve
+//     (b = A·1) must be at most 1e-15·k (growth below about 10²), else
+//     the system is factorised by factorLU (Dgetrf in the natural
+//     order, as mat.LU's). Both keep the condition estimate (Dgecon's,
+//     Higham's estimator) made by the solves on the runs instead of
 //     Dlatrs, which walked the row-major factors by columns (a fifth of
-//     the factorisation's CPU at N = 64).
+//     Dgetrf's CPU at N = 64); κ∞ does not depend on P and Q.
 //
 // What does not change the bits is shared too: a block keeps its rows
 // when only the reconfiguration choices change; the improvement of the
@@ -203,20 +227,26 @@
 // level 2's fixed-interval solves take most of it. On 16 processors,
 // tens of milliseconds, they cost 1.8–2.5× with level 4's bound on
 // running and the blocks over the running states (above; 2.2–4.3×
-// before them, in the same rounds, BENCHMARKS.md "(reconf10)"); on 64 (a reduced system of order 2003) 9–12×, 13–16×
-// before the solves and the condition estimate ran over the factors'
-// runs of nonzero entries. On a desktop grid without R(p, a) the solve
-// without reconfiguration is far cheaper (a chain of up phases on W
-// decision states and a closed form per configuration for levels 3 and
-// 4: 1.5–4.5 ms for the four levels at N = 32), and the option still costs
-// 29–46× as much at N = 32 and 76–85× at N = 64 (35–56× and 96–172×
-// before the bound and the blocks over running states): there the goal
-// of 2× is out of reach. One evaluation with up states at one interval
-// costs about as much as the four levels without reconfiguration (at
-// N = 32, from empty caches, 2.1–2.6 ms of CPU, of which 0.9–1.6 ms for
-// the rows of the 528 up states, which improveR needs to weigh running
-// against reconfiguring in each), and level 2 alone solves g*(I) at 8
-// intervals with 24 evaluations.
+// before them, in the same rounds, BENCHMARKS.md "(reconf10)"); on 64 (a
+// reduced system of order 2003) 4.3–6.4× with the sparse factorisation
+// (factorSparse) and GMRES's bound of 8 steps, 8.2–13.2× with Dgetrf and
+// 32 steps in the same rounds, 13–16× before the solves and the
+// condition estimate ran over the factors' runs of nonzero entries
+// (BENCHMARKS.md, "(reconf9)": the goal of 2× is not met there: in a CPU
+// profile the factorisations take 20 %, GMRES 11 %, the groups' solves
+// 8 %, the improvement passes (improveX) 21 % and the rows of the
+// reduced system (entryRow) 9 %). On a desktop grid without R(p, a) the
+// solve without reconfiguration is far cheaper (a chain of up phases on
+// W decision states and a closed form per configuration for levels 3
+// and 4: 1.5–4.5 ms for the four levels at N = 32), and the option still
+// costs 29–46× as much at N = 32 and 76–85× at N = 64 (35–56× and
+// 96–172× before the bound and the blocks over running states): there
+// the goal of 2× is out of reach. One evaluation with up states at one
+// interval costs about as much as the four levels without
+// reconfiguration (at N = 32, from empty caches, 2.1–2.6 ms of CPU, of
+// which 0.9–1.6 ms for the rows of the 528 up states, which improveR
+// needs to weigh running against reconfiguring in each), and level 2
+// alone solves g*(I) at 8 intervals with 24 evaluations.
 //
 // # Improvement by bounds
 //
@@ -421,8 +451,11 @@
 // Level 2 scans I on a doubling grid from 300 s, each side until g*(I)
 // falls below half the best so far, maximises g* on log I between the
 // best grid point's neighbours (Brent), then alternates the best interval
-// of the policy found with policy iteration at it. Each fixed-interval
-// solve starts from the policy found at the nearest interval solved.
+// of the policy found with policy iteration at it (polish: at most
+// polishRounds = 10 rounds, Status IterationLimit when g still rises by
+// more than RelTol after them; the tests' cases end after one to three).
+// Each fixed-interval solve starts from the policy found at the nearest
+// interval solved.
 // The scan's points are bounded: g*(I) ≤ max_a aλ·max(ω(a)·u_a(I), 0),
 // the gain of each configuration with free recoveries and no down time
 // (u_a the expected useful time of an up phase, decision.Phase.Useful;

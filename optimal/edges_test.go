@@ -2,6 +2,9 @@ package optimal
 
 import (
 	"context"
+	"errors"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,5 +118,151 @@ func TestSingularNamesInputs(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not name %q", err, want)
 		}
+	}
+}
+
+// TestEventsNoUsefulWork: with failure events and MTTF = 1 µs no policy
+// does useful work either: Solve says so (Status NoUsefulWork, UWT 0, no
+// decision table: DecisionTable and TableScenario are errors) on the
+// chain of up phases and on the dense process (debugDenseEvents), where
+// the solve ran into a singular system or a uniformization of ~10¹⁰
+// steps before. Oracle for the bound that decides it (eventsMaxUWT): it
+// is at least g* of level 2 and g*(I) on every case of eventsCases at
+// their own MTTF (so NoUsefulWork never hides a policy that works);
+// power: none of those is NoUsefulWork.
+func TestEventsNoUsefulWork(t *testing.T) {
+	ctx := context.Background()
+	defer func() { debugDenseEvents = false }()
+	for _, c := range eventsCases() {
+		base := c.scenario(t, scenario.Policy{})
+		sys := base.System
+		sys.FailureEvents = &scenario.FailureEvents{Sizes: c.sizes}
+		if sys.FailureEvents.Single() {
+			continue // Solve's solver of single failures: TestNoUsefulWork
+		}
+		set, err := (*Settings)(nil).withDefaults()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bound := eventsMaxUWT(sys, &base.Application, set)
+		for _, opt := range []*Options{nil, {Interval: 900}} {
+			sol, err := Solve(ctx, sys, base.Application, opt)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if sol.Status == NoUsefulWork || sol.UWT > bound {
+				t.Errorf("%s, %+v: g* %g (%v), bound %g", c.name, opt, sol.UWT, sol.Status, bound)
+			}
+		}
+		sys.MTTF = 1e-6
+		for _, dense := range []bool{false, true} {
+			debugDenseEvents = dense
+			for _, opt := range []*Options{nil, {Interval: 900}} {
+				sol, err := Solve(ctx, sys, base.Application, opt)
+				if err != nil {
+					t.Fatalf("%s, MTTF 1 µs, dense %t: %v", c.name, dense, err)
+				}
+				if sol.Status != NoUsefulWork || sol.UWT != 0 || sol.Events == nil || sol.Events.Table != nil {
+					t.Errorf("%s, MTTF 1 µs, dense %t: status %v, UWT %g", c.name, dense, sol.Status, sol.UWT)
+				}
+				if _, err := sol.TableScenario(); err == nil {
+					t.Errorf("%s, MTTF 1 µs, dense %t: a scenario of no policy", c.name, dense)
+				}
+			}
+		}
+		debugDenseEvents = false
+	}
+}
+
+// TestEventsSingularNamesInputs: with failure events, a system whose
+// rates are too far apart for the solver (MTTR 10²⁰ s: a processor that
+// fails is never repaired, and the evaluation system is singular; MTTF
+// 10²⁰ s: an up phase that never ends in floating point) is an error
+// that names the inputs setting those rates (system.mttf, system.mttr,
+// system.failure_events), on the chain of up phases and on the dense
+// process, as TestSingularNamesInputs without events. Power: at the
+// case's own rates both solve.
+func TestEventsSingularNamesInputs(t *testing.T) {
+	ctx := context.Background()
+	defer func() { debugDenseEvents = false }()
+	c := eventsCases()[1]
+	base := c.scenario(t, scenario.Policy{})
+	for _, dense := range []bool{false, true} {
+		debugDenseEvents = dense
+		for _, tc := range []struct {
+			name       string
+			mttf, mttr float64
+			fails      bool
+		}{
+			{"own rates", base.System.MTTF, base.System.MTTR, false},
+			{"MTTR 1e20 s", base.System.MTTF, 1e20, true},
+			{"MTTF 1e20 s", 1e20, base.System.MTTR, true},
+		} {
+			sys := scenario.System{Processors: base.System.Processors, MTTF: tc.mttf, MTTR: tc.mttr, FailureEvents: &scenario.FailureEvents{Sizes: c.sizes}}
+			_, err := Solve(ctx, sys, base.Application, &Options{Interval: 900})
+			if !tc.fails {
+				if err != nil {
+					t.Errorf("dense %t, %s: %v", dense, tc.name, err)
+				}
+				continue
+			}
+			if err == nil {
+				t.Errorf("dense %t, %s: solved", dense, tc.name)
+				continue
+			}
+			for _, want := range []string{"system.mttf", "system.mttr", "system.failure_events"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("dense %t, %s: %q does not name %s", dense, tc.name, err, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSizeCheckedFirst: a decision process beyond Settings.MaxStates is
+// refused (a *SizeError) before anything of its size is allocated: New
+// on N = 2²⁰ processors (every count a candidate, 2²⁰·w recovery rows)
+// allocates less than 64 bytes a processor: what the configurations'
+// phases (decision.Phase, 48 bytes each) and the two indexes by count (8
+// each) would take alone, which New allocated before it checked the size
+// (about 104 bytes a processor in all, 48 now). With
+// Settings.Full and R(p, a) depending on p the rows, N³ ≈ 2⁶³, would
+// overflow an int: the error says so with positive counts.
+func TestSizeCheckedFirst(t *testing.T) {
+	const n = 1 << 20
+	work := make([]float64, n)
+	for i := range work {
+		work[i] = float64(i + 1)
+	}
+	app := scenario.Application{WorkRate: work, Latency: []float64{60}, Overhead: []float64{60}, Recovery: scenario.RecoveryConstant(30, n)}
+	app.Latency, app.Overhead = slices.Repeat(app.Latency, n), slices.Repeat(app.Overhead, n)
+	sc, err := scenario.New(scenario.System{Processors: n, MTTF: 25 * 365 * 86400, MTTR: 3600}, app, scenario.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err = New(sc, nil)
+	runtime.ReadMemStats(&after)
+	var se *SizeError
+	if !errors.As(err, &se) || se.Rows <= 4*se.MaxStates {
+		t.Fatalf("N = %d: %v, want a *SizeError on the rows", n, err)
+	}
+	if per := float64(after.TotalAlloc-before.TotalAlloc) / n; per >= 64 {
+		t.Errorf("N = %d: New allocated %.1f bytes a processor before refusing", n, per)
+	}
+	// Settings.Full with R(p, a) by old count at N = 2²¹: 2⁶³ rows.
+	const m = 1 << 21
+	big := scenario.System{Processors: m, MTTF: 25 * 365 * 86400, MTTR: 3600}
+	rec := scenario.RecoveryLinear(30, 1e-3, 0, m)
+	bapp := scenario.Application{WorkRate: slices.Repeat([]float64{1}, m), Latency: slices.Repeat([]float64{60}, m), Overhead: slices.Repeat([]float64{60}, m), Recovery: rec}
+	bsc, err := scenario.New(big, bapp, scenario.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(bsc, &Settings{Full: true})
+	if !errors.As(err, &se) || se.States <= 0 || se.Rows <= 0 {
+		t.Errorf("N = %d, full, R(p, a): %v, want a *SizeError with positive counts", m, err)
 	}
 }

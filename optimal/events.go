@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ckpt-markov/markov/batchchain"
+	"github.com/ckpt-markov/markov/internal/decision"
 	"github.com/ckpt-markov/markov/internal/scalar"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
@@ -34,7 +35,7 @@ type EventsResult struct {
 	UWT float64
 	// Table is the action in each decision state X(p, n) (a vector, as
 	// Table.Vector, unless the recovery cost depends on p and the action
-	// does too).
+	// does too); nil when Status is NoUsefulWork (eventsMaxUWT).
 	Table *reschedule.Table
 	// Iterations is the number of policy improvements made.
 	Iterations int
@@ -94,11 +95,18 @@ func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.
 	if err != nil {
 		return EventsResult{}, err
 	}
+	if eventsMaxUWT(sys, &app, set) <= set.Tol*maxWorkRate(&app) {
+		return EventsResult{Status: NoUsefulWork, Interval: interval, IntervalStatus: uwt.Converged}, nil
+	}
 	if ec, ok := m.(*eventsChain); ok {
 		// One interval: nothing to share across intervals.
 		ec.budget = nil
 	}
-	return solveEventsAt(m, set, interval)
+	if !(interval > 0) || math.IsInf(interval, 0) {
+		return EventsResult{}, fmt.Errorf("optimal: interval = %v, want a finite positive number of seconds", interval)
+	}
+	r, err := solveEventsAt(m, set, interval)
+	return r, nameRates(err, sys)
 }
 
 // SingleIntervalEvents maximises g*(I) of FixedIntervalEvents over I:
@@ -112,7 +120,54 @@ func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario
 	if err != nil {
 		return EventsResult{}, err
 	}
-	return searchEvents(m, set)
+	if eventsMaxUWT(sys, &app, set) <= set.Tol*maxWorkRate(&app) {
+		return EventsResult{Status: NoUsefulWork, Interval: set.MinInterval, IntervalStatus: uwt.NotTerminated}, nil
+	}
+	r, err := searchEvents(m, set)
+	return r, nameRates(err, sys)
+}
+
+// nameRates adds to an error of the solve with failure events (a
+// singular evaluation system, an up phase that never ends in floating
+// point, a uniformization beyond batchchain.MaxColumnProducts: every
+// numerical failure once the model is built) the inputs that set the
+// spread of its rates: system.mttf, system.mttr and the events' mean
+// size. A cancelled context is returned as it is.
+func nameRates(err error, sys scenario.System) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("%w (the rates that make it so: system.mttf = %s and system.mttr = %s, failure events of mean size %.3g (system.failure_events), on %d processors)",
+		err, scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), sys.FailureEvents.MeanSize(), sys.Processors)
+}
+
+// eventsMaxUWT bounds the UWT of every policy of the system with failure
+// events, as Solver.MaxUWT does with single failures: with a used and j
+// functional spares an event strikes at (a + j)·λ_e, λ_e = λ/E[K]
+// (scenario.System.EventRate), and takes down one of the a used with
+// probability at least a/(a + j), so the application is interrupted at a
+// rate of at least ρ_a = a·λ_e whatever the spares. A segment of length
+// u = I + L(a) that commits with probability S(u) then lasts at least
+// ∫₀ᵘ S ≥ S(u)·(e^{ρ_a u} − 1)/ρ_a on average (S(u)/S(t) ≤ e^{−ρ_a(u−t)}),
+// so its work per second is at most ω(a)·ρ_a·(u − C(a))/(e^{ρ_a u} − 1):
+// decision.Phase's bound at the rate λ_e, maximised over I in
+// [MinInterval, MaxInterval]. Recoveries and waits do no work. When the
+// bound is within Settings.Tol of zero (relative to the largest ω(a)), the
+// solvers report NoUsefulWork and solve nothing (no decision table).
+func eventsMaxUWT(sys scenario.System, app *scenario.Application, set Settings) float64 {
+	bound := 0.0
+	for a := 1; a <= app.N(); a++ {
+		if app.WorkRate[a-1] > 0 {
+			ph := decision.NewPhase(app, a, sys.EventRate())
+			bound = max(bound, ph.WorkRate*ph.Rho*ph.Useful(ph.BestInterval(set.MinInterval, set.MaxInterval)))
+		}
+	}
+	return bound
+}
+
+// maxWorkRate returns the largest ω(a).
+func maxWorkRate(app *scenario.Application) float64 {
+	return slices.Max(app.WorkRate)
 }
 
 // eventsModelOf is newEventsModel with s's defaults filled in.

@@ -78,9 +78,9 @@ var segmentsAt = func(sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t flo
 // (batchchain.SegmentsSeq) store in all: 2²¹, 16 MB (2²⁵ saved
 // another 10 % of CPU at N = 512 for about 400 MB more: BENCHMARKS.md,
 // "(optev3)" and the integration note after it); eventsPhaseBudget
-// those of the phases kept (batchchain.Phase, about (m + 1)·(3K_max + 2)
-// numbers each; those of the counts whose columns are asked for): 2²³,
-// 64 MB, all the counts of N = 512.
+// those of the phases kept (batchchain.Phase.Numbers, (m + 1)·(3K_max + 3)
+// each; those of the counts whose columns are asked for): 2²³, 64 MB,
+// all the counts of N = 512 with K_max = 16 (6.7·10⁶ numbers).
 const (
 	eventsSeqBudget   = 1 << 21
 	eventsPhaseBudget = 1 << 23
@@ -352,9 +352,9 @@ func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub
 			return qColumn{}, err
 		}
 	}
-	// Keep the phases of the counts whose columns are asked for (about
-	// (m + 1)·(3K_max + 2) numbers each), within the budget.
-	if cf.ph == nil && ec.phases.Take((ec.n-a+1)*(3*len(ec.law)+2)) {
+	// Keep the phases of the counts whose columns are asked for
+	// (batchchain.Phase.Numbers each), within the budget.
+	if cf.ph == nil && ec.phases.Take(ph.Numbers()) {
 		cf.ph = ph
 	}
 	app := ec.app

@@ -2,6 +2,7 @@ package optimal
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -287,6 +288,67 @@ func TestClimbIterationLimit(t *testing.T) {
 			t.Errorf("MaxIter %d: status %v, want %v (g* %.15g, I* %.9g)", c.maxIter, s.Status, c.want, s.UWT, s.Interval)
 		}
 	}
+}
+
+// TestPolishRoundLimit: level 2's polish that still rises after
+// polishRounds rounds says so (Status IterationLimit) with the best
+// result so far. The cases are those of TestGradientFallback with
+// reconfiguration at checkpoints, with the fallback of climb
+// (gradientHalvings = −1: level 2 ends in polish from the best point of
+// its scan), and without reconfiguration (Brent's method on g*, then
+// polish). With the default polishRounds every case converges. With one
+// round, a case where the default ran more rounds (more solves:
+// Evaluations counts one a round) must say IterationLimit, with g* not
+// above the default's, and the others Converged with the default's
+// result. Both kinds must occur, else one side of the limit is not
+// tested.
+func TestPolishRoundLimit(t *testing.T) {
+	gradientHalvings = -1
+	t.Cleanup(func() { gradientHalvings = 3 })
+	t.Cleanup(func() { polishRounds = 10 })
+	more, once := 0, 0
+	for _, c := range gradientCases(t) {
+		for _, reconf := range []scenario.Reconfigure{scenario.AtCheckpoint, scenario.Never} {
+			sc := *c.sc
+			sc.Reconfigure = reconf
+			name := fmt.Sprintf("%s/%v", c.name, reconf)
+			single := func(rounds int) Single {
+				polishRounds = rounds
+				sv, err := New(&sc, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := sv.SingleInterval(context.Background(), 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+			all, one := single(10), single(1)
+			if all.Status != Converged {
+				t.Errorf("%s: status %v with 10 rounds, want Converged", name, all.Status)
+			}
+			want := Converged
+			if all.Evaluations > one.Evaluations {
+				want = IterationLimit
+				more++
+			} else {
+				once++
+				if one.UWT != all.UWT || one.Interval != all.Interval {
+					t.Errorf("%s: one round (%d solves) gives g* %.15g, I* %.9g; all rounds (%d solves) %.15g, %.9g",
+						name, one.Evaluations, one.UWT, one.Interval, all.Evaluations, all.UWT, all.Interval)
+				}
+			}
+			if one.Status != want || one.UWT > all.UWT {
+				t.Errorf("%s: g* %.15g, I* %.9g, status %v after one round (%.15g, %.9g after all): want status %v and g* not above",
+					name, one.UWT, one.Interval, one.Status, all.UWT, all.Interval, want)
+			}
+		}
+	}
+	if more == 0 || once == 0 {
+		t.Errorf("%d cases of more than one round, %d of one: the limit is tested on one side only", more, once)
+	}
+	t.Logf("%d cases of more than one round, %d of one", more, once)
 }
 
 // gradientCases are QR at N = 8, the desktop application at N = 12 and QR

@@ -9,19 +9,31 @@ import (
 )
 
 // krylovIter bounds the GMRES steps of entryBase.krylov: each costs a
-// product with A and a solve on B's factors, O(k²) each as dot products,
-// against the factorisation's O(k³) (blocked): at k = 529 (QR, N = 32) a
-// factorisation costs about 90 steps, at k = 2003 (N = 64), where the
-// steps stream A and the factors from memory, about 50 with dense dot
-// products and about 70 over the runs of the nonzero entries (nzRuns;
-// from a CPU profile of the four levels: about 460 steps took 1.5 s, 9
-// factorisations (factorLU) about 2.1 s; A 7–27 % nonzero, its factors
-// 7–48 %). Past the bound
-// the system is factorised and its factors kept. Measured on QR with
-// reconfiguration (MTTF 8 h, MTTR 4 h), the four levels: a bound of 48
-// took 600 steps and 2 factorisations at N = 32, 701 and 9 at N = 64;
-// 32 took 454 and 3, 462 and 9; 24 took 355 and 6, 377 and 10.
-const krylovIter = 32
+// product with A and a solve on B's factors, O(k²) at most, as dot
+// products over the runs of their rows' nonzero entries (nzRuns), against
+// a factorisation. With the dense factorisation (lapack Dgetrf, O(k³))
+// that was about 90 steps at k = 529 (QR, N = 32) and about 70 at
+// k = 2003 (N = 64), and the bound was 32; the sparse factorisation
+// (factorSparse) costs about 50 ms of CPU at k = 2003, about 12 steps, so
+// a run that has not converged within a few steps is better refactorised
+// (most runs refused at N = 64 were still far from the tolerance after 32
+// steps). Measured on QR with reconfiguration (MTTF 8 h, MTTR 4 h), the
+// four levels with factorSparse, at N = 64: a bound of 32 took 473 steps
+// and 8 runs refused, 4.9 cpu-s; 16 took 261 and 13, 4.5; 8 took 138 and
+// 15, 4.2; 4 took 72 and 17, 4.3 (one run each at a load of 6–9); at
+// N = 32 and N = 16 the bounds 32 and 8 cost the same within the noise
+// (0.47–0.53 and 0.064–0.076 cpu-s).
+const krylovIter = 8
+
+// krylovHope is the step from which entryBase.krylov gives up a run that
+// cannot reach the tolerance within krylovIter steps at the best
+// contraction of a step so far: at QR N = 64 (MTTF 8 h, MTTR 4 h, the
+// four levels) 15 of the 18 runs are refused, most still 10⁸–10¹² times
+// the tolerance after 8 steps; from step 3 the test stops 14 of them,
+// 68 steps in all instead of 138, the same 3 runs accepted; N = 32: 74
+// steps instead of 132, 6 runs accepted instead of 7; N = 16: 81 instead
+// of 111, the same 8.
+const krylovHope = 3
 
 // krylov solves arows·x = rhs (A·x = b) by GMRES on the system
 // preconditioned on the left by the kept factors of B, B⁻¹A·x = B⁻¹b
@@ -39,8 +51,14 @@ const krylovIter = 32
 //
 // The steps stop once the estimate of ‖B⁻¹(b − A·x_m)‖₂ (the last entry
 // of the rotated right-hand side) is at most refineTol·‖x₀‖∞, or after
-// krylovIter steps (no extrapolation stops them earlier: after a change
-// of rank r the residual may hardly fall until step r + 1). The 2-norm
+// krylovIter steps; from step krylovHope on, a run whose estimate times
+// the best ratio of one step's estimate to the last's so far, raised to
+// the steps left, is still above the tolerance is refused at once (an
+// extrapolation: after a change of rank r the residual may hardly fall
+// until step r + 1, so it refuses some runs that would converge; with
+// krylovIter = 8 those are changes of rank 3 to 7, which the searches
+// hardly make: a group's actions change the rows failing into it by a
+// rank of up to W). The 2-norm
 // estimate against an ∞-norm scale only decides when to stop stepping
 // (‖·‖∞ ≤ ‖·‖₂, so it stops no earlier than an ∞-norm test would); what
 // is accepted is decided by the ∞-norm test that follows. Then the
@@ -58,8 +76,9 @@ const krylovIter = 32
 // Each step costs a product with A and a solve on B's packed factors,
 // at most 4k² flops as dot products (over the runs of the nonzero entries
 // of their rows, nzRuns), and the orthogonalisation, 4jk at step j;
-// at k = 529 (QR, N = 32) a step takes about 0.2 ms of CPU and a
-// factorisation 21 ms, whence krylovIter.
+// at k = 529 (QR, N = 32) a step takes about 0.2 ms of CPU, at k = 2003
+// about 4 ms, and the sparse factorisation about 50 ms: whence
+// krylovIter.
 func (base *entryBase) krylov(arows [][]float64, rhs *mat.VecDense) (*mat.VecDense, bool) {
 	k := len(arows)
 	x := base.solve(rhs)
@@ -74,11 +93,17 @@ func (base *entryBase) krylov(arows [][]float64, rhs *mat.VecDense) (*mat.VecDen
 	if beta > target {
 		floats.Scale(1/beta, ws.v[0])
 		ws.g[0] = beta
+		prev, rate := beta, 1.0
 		for m < krylovIter {
 			res, ok := ws.arnoldi(base, arows, m)
 			m++
 			if !ok || res <= target {
 				break
+			}
+			rate = min(rate, res/prev)
+			prev = res
+			if m >= krylovHope && m < krylovIter && res*math.Pow(rate, float64(krylovIter-m)) > target {
+				return nil, false // hopeless within the bound
 			}
 		}
 		ws.update(xs, m)

@@ -88,8 +88,9 @@ type Single struct {
 // best on both sides or the bounds are reached, maximises g*(I) on log I
 // around the best grid point, then alternates a search over I for the
 // policy found with policy iteration at the new interval until neither
-// improves g by more than RelTol (brent). With up states the search after
-// the scan is by gradient steps instead (singleSearch.climb).
+// improves g by more than RelTol (brent; after polishRounds rounds the
+// best so far, with Status IterationLimit). With up states the search
+// after the scan is by gradient steps instead (singleSearch.climb).
 func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, error) {
 	if start == 0 {
 		start = 300
@@ -321,12 +322,36 @@ func (s *singleSearch) peak(scan []scanPoint) float64 {
 	return xb
 }
 
+// polishRounds bounds the rounds of polish. Each round that does not end
+// it raises g by a factor above 1 + RelTol, and g is at most
+// max_I gainBound(I), so in exact arithmetic polish ends after at most
+// 1 + ln(max gainBound/g)/ln(1 + RelTol) rounds: of the order of 10¹⁰
+// at the default RelTol, a bound of no use (and a NaN g would never end
+// it). polish starts where Brent's method on g*(I) has converged, or
+// where no step of climb raised g*, so each round but the last is a
+// rise that the search before it missed: on every call in the tests of
+// this package (119, with the fallbacks of TestGradientFallback) polish
+// ended after one round but for three calls, of two and three rounds;
+// after one in every call of the tests of internal/cli, multilevel and
+// sweep and of optimize --policy optimal on qr, cg and md at N = 16 to
+// 128 (BENCHMARKS.md, dedup2). Ten rounds is three times the most seen;
+// polish that still rises after them stops with the best result so far
+// and Status IterationLimit, as climb does after Settings.MaxIter steps.
+// Tests lower it to take the limit.
+var polishRounds = 10
+
 // polish alternates the best interval for the policy of best (found at
-// xb) with policy iteration at that interval, at most ten times, until g
-// gains no more than RelTol; it returns the best result and its x.
+// xb) with policy iteration at that interval, at most polishRounds
+// times, until g gains no more than RelTol; it returns the best result
+// (Status IterationLimit when it still gained after polishRounds rounds)
+// and its x.
 func (s *singleSearch) polish(best Result, xb float64) (Result, float64, error) {
 	sv := s.sv
-	for range 10 {
+	for round := 0; ; round++ {
+		if round == polishRounds {
+			best.Status = IterationLimit
+			break
+		}
 		pol := best.Policy
 		var perr error
 		gpol := func(x float64) float64 {

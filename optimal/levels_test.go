@@ -303,3 +303,21 @@ func levelsOf(t *testing.T, sc *scenario.Scenario, set *Settings) Report {
 	}
 	return rep
 }
+
+// levelsTwoFour returns the solver of sc with settings set, its level 2
+// (SingleInterval) and level 4 from level 2's policy (PerState).
+func levelsTwoFour(t *testing.T, sc *scenario.Scenario, set *Settings) (sv *Solver, two Single, four Result) {
+	t.Helper()
+	ctx := context.Background()
+	sv, err := New(sc, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if two, err = sv.SingleInterval(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if four, err = sv.PerState(ctx, two.Policy); err != nil {
+		t.Fatal(err)
+	}
+	return sv, two, four
+}

@@ -13,7 +13,8 @@ import (
 
 // luVec is an LU factorisation A = P·L·U kept in packed form for solves
 // with one right-hand side (a block's up states solve one vector per
-// decision and per evaluation). solve does the arithmetic of gonum's
+// decision and per evaluation), or, from factorSparse, P·A·Q = L·U with
+// a column permutation Q too (solveTo and solveUnitTo apply it). solve does the arithmetic of gonum's
 // mat.LU.SolveVecTo (lapack Dgetrs, blas Dtrsm with one column) in the
 // same order, so its solutions are the same bits, without its per-call
 // matrix views and allocations; solveTo and solveUnitTo take each row's
@@ -22,8 +23,14 @@ import (
 type luVec struct {
 	n    int
 	f    []float64 // row-major: L strictly below the diagonal (unit diagonal), U on and above
-	perm []int     // the row permutation of P (mat.LU.RowPivots)
-	cond float64   // mat.LU.Cond
+	perm []int     // the row permutation of P (mat.LU.RowPivots: row i of A is row perm[i] of the factors)
+	// q is the column permutation of factorSparse, P·A·Q = L·U (column
+	// t of the factors is column q[t] of A; nil: none), and y scratch
+	// of length n for the solves that apply it (solveTo, solveUnitTo;
+	// not safe for concurrent use).
+	q    []int
+	y    []float64
+	cond float64 // mat.LU.Cond
 	// l and u are the runs of the nonzero entries of the rows of L
 	// (below the diagonal) and U (above it), for solveTo and
 	// solveUnitTo.
@@ -64,6 +71,7 @@ func packLU(old luVec, lu *mat.LU) luVec {
 // solve returns x with A·x = b (Aᵀ·x = b when trans), in a new slice; the
 // error is mat.LU.SolveVecTo's: mat.Condition when A is singular to
 // working precision (x is then computed all the same).
+// It serves the factors of newLUVec and packLU (no column permutation q).
 func (lu *luVec) solve(b []float64, trans bool) ([]float64, error) {
 	n, f := lu.n, lu.f
 	x := make([]float64, n)
@@ -138,6 +146,16 @@ func (lu *luVec) indexRuns() {
 // x and b must not overlap. A must be nonsingular (the caller has
 // checked cond).
 func (lu *luVec) solveTo(x, b []float64) {
+	if lu.q == nil {
+		lu.solveFactors(x, b)
+		return
+	}
+	lu.solveFactors(lu.y, b) // in the factors' column order
+	lu.unpermute(x)
+}
+
+// solveFactors sets x to U⁻¹L⁻¹P·b (solveTo without Q).
+func (lu *luVec) solveFactors(x, b []float64) {
 	n, f := lu.n, lu.f
 	for i, p := range lu.perm {
 		x[p] = b[i]
@@ -155,6 +173,24 @@ func (lu *luVec) solveTo(x, b []float64) {
 // solve: with P·e_i at position q, the entries of L⁻¹Pᵀe_i before q are 0
 // (the runs of L's rows before column q meet those zeros).
 func (lu *luVec) solveUnitTo(x []float64, i int) {
+	if lu.q == nil {
+		lu.solveUnitFactors(x, i)
+		return
+	}
+	lu.solveUnitFactors(lu.y, i)
+	lu.unpermute(x)
+}
+
+// unpermute sets x = Q·y: x[q[t]] = y[t] (the factors' column t is
+// column q[t] of A).
+func (lu *luVec) unpermute(x []float64) {
+	for t, j := range lu.q {
+		x[j] = lu.y[t]
+	}
+}
+
+// solveUnitFactors sets x to U⁻¹L⁻¹P·e_i (solveUnitTo without Q).
+func (lu *luVec) solveUnitFactors(x []float64, i int) {
 	n, f := lu.n, lu.f
 	clear(x)
 	q := lu.perm[i]

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ckpt-markov/markov/birthdeath"
 	"github.com/ckpt-markov/markov/internal/decision"
+	"github.com/ckpt-markov/markov/internal/graph"
 	"github.com/ckpt-markov/markov/internal/pool"
 	"github.com/ckpt-markov/markov/markov"
 )
@@ -1101,43 +1102,12 @@ func stationaryFrom(x0, ns int, rows, cols []int, vals []float64) ([]int, markov
 // states to the states reachable from x0, renumbered in increasing
 // order: it returns those states and the transitions among them.
 func reachableFrom(x0, ns int, rows, cols []int, vals []float64) ([]int, []int, []int, []float64) {
+	// The successors as compressed rows: two allocations, not one a state.
+	ptr, adj := graph.Compress(ns, rows, cols)
 	seen := make([]bool, ns)
-	// The successors of i are adj[start[i]:start[i+1]] (compressed rows,
-	// in the triplets' order), in two allocations instead of one a state.
-	start := make([]int, ns+1)
-	for _, i := range rows {
-		start[i+1]++
-	}
-	for i := range ns {
-		start[i+1] += start[i]
-	}
-	adj := make([]int, len(rows))
-	next := slices.Clone(start[:ns])
-	for e, i := range rows {
-		adj[next[i]] = cols[e]
-		next[i]++
-	}
-	stack := []int{x0}
 	seen[x0] = true
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, j := range adj[start[i]:start[i+1]] {
-			if !seen[j] {
-				seen[j] = true
-				stack = append(stack, j)
-			}
-		}
-	}
-	idx := make([]int, ns)
-	var sub []int
-	for i := range ns {
-		idx[i] = -1
-		if seen[i] {
-			idx[i] = len(sub)
-			sub = append(sub, i)
-		}
-	}
+	graph.Search(ptr, adj, nil, seen, []int{x0})
+	idx, sub := graph.Renumber[int](seen)
 	keep := 0
 	for e := range rows {
 		if seen[rows[e]] {

@@ -5,10 +5,12 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/ckpt-markov/markov/internal/testmodel"
 )
 
 // TestReachableFrom checks reachableFrom against the transitive closure
-// of the same graph by Warshall's algorithm (an independent oracle), on
+// of the same graph by Warshall's algorithm (testmodel.Closure), on
 // seeded random graphs of several sizes and densities with repeated
 // edges and self-loops: the states kept, their renumbering in increasing
 // order, and the triplets kept (those leaving a kept state, in their
@@ -25,23 +27,7 @@ func TestReachableFrom(t *testing.T) {
 			for e := range tc.edges {
 				rows, cols, vals = append(rows, rng.IntN(tc.ns)), append(cols, rng.IntN(tc.ns)), append(vals, float64(e+1))
 			}
-			reach := make([][]bool, tc.ns) // Warshall: reach[i][j], i → j in ≥ 0 steps
-			for i := range reach {
-				reach[i] = make([]bool, tc.ns)
-				reach[i][i] = true
-			}
-			for e := range rows {
-				reach[rows[e]][cols[e]] = true
-			}
-			for k := range tc.ns {
-				for i := range tc.ns {
-					if reach[i][k] {
-						for j := range tc.ns {
-							reach[i][j] = reach[i][j] || reach[k][j]
-						}
-					}
-				}
-			}
+			reach := testmodel.Closure(tc.ns, rows, cols, nil)
 			var wantSub []int
 			idx := make([]int, tc.ns)
 			for j := range tc.ns {

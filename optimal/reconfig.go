@@ -301,9 +301,10 @@ func (sv *Solver) group(pi int, pol *Policy) bool {
 		sv.groups[pi] = nil
 		return false
 	}
-	q := &entryGroup{acts: slices.Clone(acts), h: mat.NewDense(w, nU, nil)}
+	h, err := solveNonzeroColumns(&lu, d)
+	q := &entryGroup{acts: slices.Clone(acts), h: h}
 	var t mat.VecDense
-	if lu.SolveTo(q.h, false, d) != nil || lu.SolveVecTo(&t, false, mat.NewVecDense(w, tau)) != nil {
+	if err != nil || lu.SolveVecTo(&t, false, mat.NewVecDense(w, tau)) != nil {
 		sv.groups[pi] = nil
 		return false
 	}
@@ -463,7 +464,7 @@ func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDe
 	for i, ri := range arows {
 		copy(base.a.RawRowView(i), ri)
 	}
-	base.f = factorLU(base.f, base.a)
+	base.f = factorSparse(base.f, base.a)
 	if c := base.f.cond; c > 1e15 || math.IsInf(c, 0) || math.IsNaN(c) {
 		sv.entry = nil
 		return nil, false

@@ -2,10 +2,52 @@ package optimal
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
 )
+
+// reconfigureBenchCase is a case of BenchmarkReconfigure: a scenario,
+// with or without reconfiguration at checkpoints.
+type reconfigureBenchCase struct {
+	name   string
+	sc     func(testing.TB) *scenario.Scenario
+	reconf bool
+}
+
+// reconfigureBenchCases returns the cases of BenchmarkReconfigure whose
+// names match one of the prefixes (all of them without prefixes): QR
+// and the desktop grid, MTTF 8 h, MTTR 4 h, each with and without
+// reconfiguration.
+func reconfigureBenchCases(prefixes ...string) []reconfigureBenchCase {
+	const h = 3600.0
+	all := []reconfigureBenchCase{
+		{"qr/N=16/never", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 16, 8*h, 4*h) }, false},
+		{"qr/N=16/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 16, 8*h, 4*h) }, true},
+		{"qr/N=32/never", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 32, 8*h, 4*h) }, false},
+		{"qr/N=32/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 32, 8*h, 4*h) }, true},
+		{"qr/N=64/never", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 64, 8*h, 4*h) }, false},
+		{"qr/N=64/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 64, 8*h, 4*h) }, true},
+		{"desktop/N=32/never", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 32, 8*h, 4*h) }, false},
+		{"desktop/N=32/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 32, 8*h, 4*h) }, true},
+		{"desktop/N=64/never", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 64, 8*h, 4*h) }, false},
+		{"desktop/N=64/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 64, 8*h, 4*h) }, true},
+	}
+	if len(prefixes) == 0 {
+		return all
+	}
+	var out []reconfigureBenchCase
+	for _, c := range all {
+		for _, p := range prefixes {
+			if strings.HasPrefix(c.name, p) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
 
 // BenchmarkReconfigure times the four levels (Solver.Levels, building the
 // solver included) of QR of package bench (R(p, a)) and of the desktop
@@ -17,23 +59,7 @@ import (
 // of CPU per run (BENCHMARKS.md, reconf6). It reports the CPU seconds per run (the machine is
 // shared: wall time is not the cost) and the UWT of levels 2 and 4.
 func BenchmarkReconfigure(b *testing.B) {
-	const h = 3600.0
-	for _, c := range []struct {
-		name   string
-		sc     func(testing.TB) *scenario.Scenario
-		reconf bool
-	}{
-		{"qr/N=16/never", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 16, 8*h, 4*h) }, false},
-		{"qr/N=16/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 16, 8*h, 4*h) }, true},
-		{"qr/N=32/never", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 32, 8*h, 4*h) }, false},
-		{"qr/N=32/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 32, 8*h, 4*h) }, true},
-		{"qr/N=64/never", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 64, 8*h, 4*h) }, false},
-		{"qr/N=64/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 64, 8*h, 4*h) }, true},
-		{"desktop/N=32/never", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 32, 8*h, 4*h) }, false},
-		{"desktop/N=32/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 32, 8*h, 4*h) }, true},
-		{"desktop/N=64/never", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 64, 8*h, 4*h) }, false},
-		{"desktop/N=64/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 64, 8*h, 4*h) }, true},
-	} {
+	for _, c := range reconfigureBenchCases() {
 		b.Run(c.name, func(b *testing.B) {
 			sc := c.sc(b)
 			if c.reconf {
@@ -66,19 +92,7 @@ func BenchmarkReconfigure(b *testing.B) {
 // each (cpu2-s, cpu4-s, cpu3-s): where the time of the four levels goes
 // (BENCHMARKS.md, "(reconf10)").
 func BenchmarkReconfigureLevels(b *testing.B) {
-	const h = 3600.0
-	for _, c := range []struct {
-		name   string
-		sc     func(testing.TB) *scenario.Scenario
-		reconf bool
-	}{
-		{"qr/N=16/never", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 16, 8*h, 4*h) }, false},
-		{"qr/N=16/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return qrScenario(tb, 16, 8*h, 4*h) }, true},
-		{"desktop/N=32/never", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 32, 8*h, 4*h) }, false},
-		{"desktop/N=32/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 32, 8*h, 4*h) }, true},
-		{"desktop/N=64/never", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 64, 8*h, 4*h) }, false},
-		{"desktop/N=64/at-checkpoint", func(tb testing.TB) *scenario.Scenario { return largeApp(tb, 64, 8*h, 4*h) }, true},
-	} {
+	for _, c := range reconfigureBenchCases("qr/N=16/", "desktop/") {
 		b.Run(c.name, func(b *testing.B) {
 			sc := c.sc(b)
 			if c.reconf {

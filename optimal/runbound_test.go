@@ -241,24 +241,12 @@ func TestRunMaxBound(t *testing.T) {
 // Power: without staleMayRun, "stale" stops at a policy that
 // reconfigures in U(2, 2), where level 4 without the bound runs.
 func TestRunBoundSameLevel4(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range runBoundCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			solve := func(on bool) Result {
 				runBound = on
 				defer func() { runBound = true }()
-				sv, err := New(c.sc, c.set)
-				if err != nil {
-					t.Fatal(err)
-				}
-				s, err := sv.SingleInterval(ctx, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				r, err := sv.PerState(ctx, s.Policy)
-				if err != nil {
-					t.Fatal(err)
-				}
+				_, _, r := levelsTwoFour(t, c.sc, c.set)
 				return r
 			}
 			got, want := solve(true), solve(false)

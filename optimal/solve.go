@@ -64,7 +64,8 @@ type Solution struct {
 	// Events is the policy of a system with failure events
 	// (system.failure_events not single): level 2 or g*(I) of
 	// SingleIntervalEvents or FixedIntervalEvents, its decision table
-	// in Events.Table. Result then holds its Status, UWT and Iterations
+	// in Events.Table (nil when Status is NoUsefulWork: nothing was
+	// solved). Result then holds its Status, UWT and Iterations
 	// only (Result.Policy is nil), and Single and Levels are zero. Nil
 	// without failure events.
 	Events *EventsResult
@@ -199,6 +200,9 @@ func solveEvents(ctx context.Context, sc *scenario.Scenario, o Options) (Solutio
 // Policy.Table.
 func (s *Solution) DecisionTable() (*reschedule.Table, error) {
 	if s.Events != nil {
+		if s.Events.Table == nil {
+			return nil, errors.New("optimal: no policy does useful work (Status NoUsefulWork): no decision table")
+		}
 		return s.Events.Table, nil
 	}
 	return s.Policy.Table()
@@ -229,7 +233,10 @@ func (s *Solution) Scenario() (*scenario.Scenario, reschedule.Vector, error) {
 		err error
 	)
 	if s.Events != nil {
-		v, err = s.Events.Table.Vector()
+		var t *reschedule.Table
+		if t, err = s.DecisionTable(); err == nil {
+			v, err = t.Vector()
+		}
 	} else {
 		v, err = s.Policy.Vector()
 	}

@@ -216,6 +216,15 @@ func New(sc *scenario.Scenario, s *Settings) (*Solver, error) {
 		byOld: sc.Application.Recovery.DependsOnOld(), acts: acts, reconf: sc.Reconfigure == scenario.AtCheckpoint}
 	sv.chains = decision.NewChains(sv.lambda, sv.theta)
 	sv.phase = !sv.reconf && !upStates
+	sv.lo, sv.hi = 0, n
+	if !set.Full {
+		sv.lo, sv.hi = decision.Window(n, sv.lambda/(sv.lambda+sv.theta), set.Tol)
+	}
+	sv.w = sv.hi - sv.lo + 1
+	// The size first: initPhases and initWindow allocate per count.
+	if err := sv.checkSize(); err != nil {
+		return nil, err
+	}
 	sv.initPhases()
 	sv.initWindow()
 	size := sv.initUpStates
@@ -264,15 +273,10 @@ func (sv *Solver) initPhases() {
 	sv.noWork = !(sv.maxUWT > sv.set.Tol*maxW)
 }
 
-// initWindow sets the window of functional counts, the checkpoint counts
-// p of the decision states and the indexes of p and a.
+// initWindow sets the checkpoint counts p of the decision states and the
+// indexes of p and a (New has set the window of functional counts).
 func (sv *Solver) initWindow() {
 	n := sv.n
-	sv.lo, sv.hi = 0, n
-	if !sv.set.Full {
-		sv.lo, sv.hi = decision.Window(n, sv.lambda/(sv.lambda+sv.theta), sv.set.Tol)
-	}
-	sv.w = sv.hi - sv.lo + 1
 	sv.ps = []int{0}
 	if sv.byOld {
 		sv.ps = sv.acts
@@ -296,16 +300,50 @@ func (sv *Solver) initWindow() {
 // up states keeps eagerly. New counts the states before allocating
 // anything of their size.
 func (sv *Solver) rowBound() (nX, rec int) {
-	return len(sv.ps) * sv.w, len(sv.ps) * len(sv.acts) * sv.w
+	ps := 1
+	if sv.byOld {
+		ps = len(sv.acts)
+	}
+	return ps * sv.w, ps * len(sv.acts) * sv.w
+}
+
+// checkSize returns the SizeError of a decision process larger than
+// Settings.MaxStates allows (states, or recovery rows beyond 4 per state)
+// from the window and the counts alone, before anything of the process's
+// size is allocated. The products are compared in floating point, where
+// they cannot overflow (N³ exceeds an int at N = 2²¹ with Settings.Full).
+func (sv *Solver) checkSize() error {
+	ps := 1
+	if sv.byOld {
+		ps = len(sv.acts)
+	}
+	nX, rec := float64(ps)*float64(sv.w), float64(ps)*float64(len(sv.acts))*float64(sv.w)
+	nU := 0.0
+	if !sv.phase {
+		for _, a := range sv.acts {
+			lo, hi := sv.spares(a)
+			nU += float64(max(hi-lo, 0))
+		}
+	}
+	limit := float64(sv.set.MaxStates)
+	if nX+nU > limit || rec > 4*limit {
+		return &SizeError{N: sv.n, States: saturated(nX + nU), Rows: saturated(rec), MaxStates: sv.set.MaxStates}
+	}
+	return nil
+}
+
+// saturated returns x as an int, math.MaxInt64 when it does not fit.
+func saturated(x float64) int {
+	if x >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int(x)
 }
 
 // initDecisionStates sizes the solver on the decision states X only
-// (doc.go, "Decision states only").
+// (doc.go, "Decision states only"); New has checked its size (checkSize).
 func (sv *Solver) initDecisionStates() error {
-	nX, rec := sv.rowBound()
-	if nX > sv.set.MaxStates || rec > 4*sv.set.MaxStates {
-		return &SizeError{N: sv.n, States: nX, Rows: rec, MaxStates: sv.set.MaxStates}
-	}
+	nX, _ := sv.rowBound()
 	sv.nX = nX
 	sv.srows, sv.prows = make([]stateRow, nX), make([]stateRow, nX)
 	sv.initRecovery() // first: initFast reads it
@@ -316,16 +354,13 @@ func (sv *Solver) initDecisionStates() error {
 }
 
 // initUpStates sizes the solver with the up states U and computes the
-// recovery rows.
+// recovery rows; New has checked its size (checkSize).
 func (sv *Solver) initUpStates() error {
-	nX, rec := sv.rowBound()
+	nX, _ := sv.rowBound()
 	nU := 0
 	for _, a := range sv.acts {
 		lo, hi := sv.spares(a)
 		nU += max(hi-lo, 0)
-	}
-	if nX+nU > sv.set.MaxStates || rec > 4*sv.set.MaxStates {
-		return &SizeError{N: sv.n, States: nX + nU, Rows: rec, MaxStates: sv.set.MaxStates}
 	}
 	sv.nX, sv.nU = nX, nU
 	sv.uOff = make([]int, len(sv.acts))

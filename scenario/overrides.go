@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ckpt-markov/markov/internal/quote"
+	"github.com/ckpt-markov/markov/reschedule"
 )
 
 // The built-in scenario, what a command runs without a scenario file:
@@ -214,8 +215,10 @@ func overrideErr(name, format string, args ...any) error {
 // counts 1..N when N is smaller (Application.FirstCounts, which keeps a
 // recovery form or matrix without expanding it). Then the costs and the
 // work rate are replaced. The policy is the override, else the base's; a
-// base vector longer than N keeps its first N entries. The base's
-// reconfiguration and checkpoint pattern are kept unless overridden.
+// base vector longer than N keeps its first N entries, a base decision
+// table its actions in the states X(p, n) with p, n ≤ N (cutTable). The
+// base's reconfiguration and checkpoint pattern are kept unless
+// overridden.
 //
 // An error caused by an override is an *OverrideError naming it; one in
 // the base alone is the *Error of New, naming the field.
@@ -377,6 +380,9 @@ func (o *Overrides) policy(base Policy, n int) (Policy, error) {
 			}
 			base.Explicit = slices.Clone(base.Explicit[:n])
 		}
+		if base.hasTable() {
+			return cutTable(base, n)
+		}
 		return base, nil
 	}
 	p := *o.Policy
@@ -385,6 +391,27 @@ func (o *Overrides) policy(base Policy, n int) (Policy, error) {
 		return p, overrideErr(OverridePolicy, "%s needs a failure history; evaluate it on a trace", p)
 	case p.Kind == Optimal && p.Explicit == nil:
 		p = Policy{Kind: Greedy}
+	}
+	return p, nil
+}
+
+// cutTable returns the decision table policy p restricted to the states
+// X(p', n') with p', n' ≤ n, as a vector keeps its first n entries: the
+// rows of checkpoint counts above n and the ranges above n are dropped,
+// the others cut at n. A table that does not fit n even so (its default
+// row runs only above n) is an error naming the processor count.
+func cutTable(p Policy, n int) (Policy, error) {
+	cut := make([]reschedule.Entry, 0, len(p.Table))
+	for _, e := range p.Table {
+		if e.P > n || e.Lo > n {
+			continue
+		}
+		e.Hi = min(e.Hi, n)
+		cut = append(cut, e)
+	}
+	p.Table = cut
+	if _, err := p.table(n); err != nil {
+		return p, overrideErr(OverrideProcessors, "%d, but the policy's decision table cut at %d processors is not one: %v; override the policy", n, n, err)
 	}
 	return p, nil
 }

@@ -354,3 +354,48 @@ func BenchmarkOverridesRestrict(b *testing.B) {
 		}
 	}
 }
+
+// TestOverridesCutTable: a base whose policy is a decision table, run on
+// fewer processors (--processors), keeps the table's actions in every
+// state X(p, n) with p, n ≤ N, as a vector keeps its first N entries.
+// Oracle: the base table's own Action(p, n) on the states that remain
+// (p = 0 the default row). A table whose default row runs only above N
+// is then no table: an *OverrideError naming the processor count (exit
+// status 2 on the command line), not the base file's field.
+func TestOverridesCutTable(t *testing.T) {
+	base := func(entries []map[string]any) *scenario.Scenario {
+		m := overrideBase()
+		m["system"].(map[string]any)["processors"] = 6
+		m["application"] = map[string]any{"work_rate": []float64{1, 1.9, 2.7, 3.4, 4, 4.5}, "checkpoint_latency": 60, "recovery": 30}
+		m["policy"] = map[string]any{"table": entries}
+		return parseMap(t, m)
+	}
+	full := base([]map[string]any{
+		{"n": []int{1, 1}, "a": 0}, {"n": []int{2, 4}, "a": "n"}, {"n": []int{5, 6}, "a": 4},
+		{"p": 3, "n": []int{3, 6}, "a": 3}, {"p": 5, "n": []int{5, 6}, "a": 5},
+	})
+	set := &scenario.OverrideSettings{Applications: toyApplications}
+	for _, n := range []int{3, 4, 5} {
+		sc, err := (&scenario.Overrides{Processors: ptr(n)}).Apply(full, set)
+		if err != nil {
+			t.Fatalf("N = %d: %v", n, err)
+		}
+		rule, err := sc.Policy.Rule(scenario.PolicyInputs{N: n, WorkRate: sc.Application.WorkRate})
+		if err != nil {
+			t.Fatalf("N = %d: %v", n, err)
+		}
+		for p := 0; p <= n; p++ {
+			for m := 1; m <= n; m++ {
+				if got, want := rule.Action(p, m), full.Table.Action(p, m); got != want {
+					t.Errorf("N = %d: X(%d, %d) → %d, the base table's %d", n, p, m, got, want)
+				}
+			}
+		}
+	}
+	waits := base([]map[string]any{{"n": []int{1, 4}, "a": 0}, {"n": []int{5, 6}, "a": "n"}})
+	_, err := (&scenario.Overrides{Processors: ptr(4)}).Apply(waits, set)
+	var oe *scenario.OverrideError
+	if !errors.As(err, &oe) || oe.Override != scenario.OverrideProcessors {
+		t.Errorf("a table that only waits on 1..4: error %v, want an *OverrideError naming %s", err, scenario.OverrideProcessors)
+	}
+}

@@ -161,3 +161,36 @@ func TestScenarioFileReconfigure(t *testing.T) {
 		t.Errorf("uwt task %.15g, uwt with the option %.15g, without %.15g", got, want, uwtOf(&paper))
 	}
 }
+
+// TestOptimalTaskAtBound: an optimize task of the optimal policy whose
+// I* lies at the search's smallest interval (L = C = R = 0: UWT rises as
+// I falls) says AtMin, as markov optimize --policy optimal flags it, not
+// Converged. Oracle: greedy's optimize task on the same scenario, by
+// package uwt's own search, is AtMin too, and both intervals are within
+// 20 % of the bound of 1 s. Power: with checkpoints of 60 s, where the
+// maximum is interior, both say Converged (so the status is not AtMin
+// whatever the scenario).
+func TestOptimalTaskAtBound(t *testing.T) {
+	for _, tc := range []struct {
+		latency string
+		want    string
+	}{{"0", uwt.AtMin.String()}, {"60", uwt.Converged.String()}} {
+		base := `{"system": {"processors": 4, "mttf": "10d", "mttr": "1h"}, "application": {"work_rate": [1, 2, 3, 4],
+			"checkpoint_latency": ` + tc.latency + `, "recovery": ` + tc.latency + `}, "policy": "greedy"}`
+		st, _ := studyIn(t, map[string]string{"base.json": base},
+			`{"name": "b", "seed": 1, "compute": ["optimize"], "scenarios": {"base": "base.json", "policies": ["greedy", "optimal"]}}`)
+		tab := runMerged(t, st)
+		if len(tab.Records) != 2 {
+			t.Fatalf("L = %s: %d records, want 2", tc.latency, len(tab.Records))
+		}
+		for _, r := range tab.Records {
+			if r.Status != tc.want || r.Interval == nil {
+				t.Errorf("L = %s, policy %s: status %s (interval given: %t); want %s", tc.latency, r.Policy, r.Status, r.Interval != nil, tc.want)
+				continue
+			}
+			if tc.want == uwt.AtMin.String() && !(*r.Interval >= 1 && *r.Interval < 1.2) {
+				t.Errorf("L = %s, policy %s: I* = %g s, want the bound of 1 s (within 20 %%)", tc.latency, r.Policy, *r.Interval)
+			}
+		}
+	}
+}

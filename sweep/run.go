@@ -255,9 +255,12 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 	rec.MTTF, rec.MTTR = fl(sc.System.MTTF), fl(sc.System.MTTR)
 	rec.Policy = sc.Policy.String()
 	interval := t.Interval
-	var g float64
+	var (
+		g      float64
+		status string
+	)
 	if opt {
-		if sc, interval, g, err = r.optimal(ctx, t, sc); err != nil {
+		if sc, interval, g, status, err = r.optimal(ctx, t, sc); err != nil {
 			return rec, err
 		}
 		rec.Policy = scenario.Policy{Kind: scenario.Optimal}.String()
@@ -277,7 +280,7 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 		}
 		res.UWT = g
 		if t.Compute == Optimize {
-			rec.Status = uwt.Converged.String()
+			rec.Status = status
 		}
 	case t.Compute == Optimize || math.IsNaN(interval):
 		opt, err := m.Optimize(ctx, nil)
@@ -319,26 +322,33 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 // reconfiguration rule of sc: at the task's interval, g*(I); for optimize
 // or without an interval, level 2 (r* at I*). It returns the scenario with
 // the policy resolved to r* (its decision table when r* depends on the
-// checkpoint count p), the interval and g.
-func (r *runner) optimal(ctx context.Context, t Task, sc *scenario.Scenario) (*scenario.Scenario, float64, float64, error) {
+// checkpoint count p), the interval, g and the status of the solve as
+// markov optimize --policy optimal reports it: level 2's I* at a bound of
+// the search (uwt.AtMin, uwt.AtMax), else the policy iteration's status
+// (Converged, IterationLimit).
+func (r *runner) optimal(ctx context.Context, t Task, sc *scenario.Scenario) (*scenario.Scenario, float64, float64, string, error) {
 	o := &optimal.Options{Reconfigure: sc.Reconfigure, Settings: &optimal.Settings{Workers: 1}}
 	if t.Compute != Optimize && !math.IsNaN(t.Interval) {
 		o.Interval = t.Interval
 	}
 	sol, err := optimal.Solve(ctx, sc.System, sc.Application, o)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, 0, 0, "", err
 	}
 	if sol.Status == optimal.NoUsefulWork {
-		return nil, 0, 0, fmt.Errorf("sweep: policy optimal: no policy does useful work (MTTF %g s)", sc.System.MTTF)
+		return nil, 0, 0, "", fmt.Errorf("sweep: policy optimal: no policy does useful work (MTTF %g s)", sc.System.MTTF)
 	}
 	// Its decision table, which uwt and sim replay also when the actions
 	// depend on the checkpoint count p (no vector then).
 	out, err := sol.TableScenario()
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, 0, 0, "", err
 	}
-	return out, sol.Interval, sol.UWT, nil
+	status := sol.Status.String()
+	if sol.IntervalStatus == uwt.AtMin || sol.IntervalStatus == uwt.AtMax {
+		status = sol.IntervalStatus.String()
+	}
+	return out, sol.Interval, sol.UWT, status, nil
 }
 
 // scenario builds the task's scenario from the base and the task's point

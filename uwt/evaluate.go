@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/ckpt-markov/markov/internal/decision"
+	"github.com/ckpt-markov/markov/internal/graph"
 	"github.com/ckpt-markov/markov/markov"
 )
 
@@ -651,55 +652,26 @@ func pruneRows(kept []bool, rows, cols []int, vals []float64, prune float64) []b
 // kept[e], or −1; those states in increasing order; and the number of
 // states reachable along all transitions. State i's transitions are
 // ptr[i] .. ptr[i+1]−1, to cols[e]. The number reachable along all
-// transitions comes from continuing the same search along the pruned
-// transitions (every state reachable at all is reachable from the
-// kept-reachable ones), not from a second search.
+// transitions comes from continuing the same search (graph.Search) along
+// the pruned transitions (every state reachable at all is reachable from
+// the kept-reachable ones), not from a second search.
 func reachable(start int, ptr, cols []int, kept []bool) ([]int32, []int, int) {
-	n := len(ptr) - 1
-	adj, keptAdj := cols, kept
-	seen := make([]bool, n)
-	// search visits, from the stack, the states reachable along the
-	// transitions with keptAdj or, when all is set, along every transition.
-	search := func(stack []int, all bool) int {
-		count := 0
-		for len(stack) > 0 {
-			i := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for k := ptr[i]; k < ptr[i+1]; k++ {
-				if j := adj[k]; !seen[j] && (all || keptAdj[k]) {
-					seen[j] = true
-					count++
-					stack = append(stack, j)
-				}
-			}
-		}
-		return count
-	}
+	seen := make([]bool, len(ptr)-1)
 	seen[start] = true
-	search([]int{start}, false)
-	idx := make([]int32, n)
-	var sub []int
-	for i := range n {
-		idx[i] = -1
-		if seen[i] {
-			idx[i] = int32(len(sub))
-			sub = append(sub, i)
-		}
-	}
+	graph.Search(ptr, cols, kept, seen, []int{start})
+	idx, sub := graph.Renumber[int32](seen)
 	// Continue from the targets of the pruned transitions out of the
 	// reachable states: a sequential scan that touches seen only for the
 	// pruned transitions, then a search along every transition.
-	var stack []int
-	extra := 0
+	var from []int
 	for _, i := range sub {
 		for k := ptr[i]; k < ptr[i+1]; k++ {
-			if j := adj[k]; !keptAdj[k] && !seen[j] {
+			if j := cols[k]; !kept[k] && !seen[j] {
 				seen[j] = true
-				extra++
-				stack = append(stack, j)
+				from = append(from, j)
 			}
 		}
 	}
-	extra += search(stack, true)
+	extra := len(from) + graph.Search(ptr, cols, nil, seen, from)
 	return idx, sub, len(sub) + extra
 }

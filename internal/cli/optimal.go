@@ -110,7 +110,7 @@ func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scen
 	sol, err := optimal.Solve(ctx, info.sc.System, info.sc.Application, &opt)
 	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
 		// optimal's error names its Settings; here the flags.
-		return info, sol, fmt.Errorf("the optimal policy on %d processors is too large: its decision process needs %d states and %d recovery rows, more than the limit of %d states; restrict the processor counts with --candidates or --refine", se.N, se.States, se.Rows, se.MaxStates)
+		return info, sol, fmt.Errorf("the optimal policy on %d processors is too large: its decision process needs %d states and %d recovery rows, more than the limit of %d states or %d recovery rows; restrict the processor counts with --candidates or --refine", se.N, se.States, se.Rows, se.MaxStates, 4*se.MaxStates)
 	}
 	return info, sol, err
 }
@@ -170,6 +170,18 @@ func outsideWindow(t *table, lo, hi, n int) {
 		return
 	}
 	t.row("Outside window", strings.Join(parts, "; ")+" (capped at n); not solved: the functional count stays in "+countRange(lo, hi)+" but for a negligible fraction of the time")
+}
+
+// boundWarning writes the row that flags an I* of level 2 at a bound of
+// the search (uwt.AtMin, uwt.AtMax), as markov optimize does for a fixed
+// policy; nothing for an interior I*.
+func boundWarning(t *table, st uwt.Status) {
+	switch st {
+	case uwt.AtMin:
+		t.row("Warning", "g* still rises at the smallest interval searched: I* is that bound, not an interior maximum")
+	case uwt.AtMax:
+		t.row("Warning", "g* still rises at the largest interval searched: I* is that bound, not an interior maximum")
+	}
 }
 
 // countRange writes lo..hi as "lo-hi", or "lo" when they are equal.
@@ -371,12 +383,7 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	}
 	t.row("I(a), level 3", intervalsText(rep.PerConfiguration.Intervals, rep.PerConfiguration.Mass)+"; "+local)
 	t.row("Search", fmt.Sprintf("level 2: %d fixed-interval solves; level 4: %s after %d improvements", rep.Single.Evaluations, rep.PerState.Status, rep.PerState.Iterations))
-	switch rep.Single.IntervalStatus {
-	case uwt.AtMin:
-		t.row("Warning", "g* still rises at the smallest interval searched: I* is that bound, not an interior maximum")
-	case uwt.AtMax:
-		t.row("Warning", "g* still rises at the largest interval searched: I* is that bound, not an interior maximum")
-	}
+	boundWarning(t, rep.Single.IntervalStatus)
 	t.row("Dropped mass", sci(rep.PerState.Dropped)+" per jump")
 	t.row("Residual", sci(rep.PerState.Residual)+" (stationary, 1-norm)")
 	return t.flush()
@@ -477,12 +484,16 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	if err != nil {
 		return err
 	}
+	if sol.Status == optimal.NoUsefulWork {
+		bound := "within the model's accuracy of zero"
+		if sol.Solver != nil {
+			bound = "at most " + sci(sol.Solver.MaxUWT()) + " work/s, " + bound
+		}
+		return fmt.Errorf("the optimal policy: no policy does useful work on this system (every up segment's reward rate is %s): no decision table to write", bound)
+	}
 	if sol.Events != nil {
 		// Level 2 only (one interval): no I(a).
-		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: sol.Events.Table, interval: sol.Interval, uwt: sol.UWT, lo: 1, hi: info.sc.N()})
-	}
-	if sol.Status == optimal.NoUsefulWork {
-		return fmt.Errorf("the optimal policy: no policy does useful work on this system (every up segment's reward rate is at most %s work/s, within the model's accuracy of zero): no decision table to write", sci(sol.Solver.MaxUWT()))
+		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: sol.Events.Table, interval: sol.Interval, status: sol.IntervalStatus, uwt: sol.UWT, lo: 1, hi: info.sc.N()})
 	}
 	rep := sol.Levels
 	t, err := rep.Single.Policy.Table()
@@ -490,7 +501,7 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 		return fmt.Errorf("the optimal policy has no decision table to write (%v); use markov optimize --policy optimal", err)
 	}
 	lo, hi := sol.Solver.Window()
-	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: t, interval: rep.Single.Interval, uwt: rep.Single.UWT,
+	return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: t, interval: rep.Single.Interval, status: rep.Single.IntervalStatus, uwt: rep.Single.UWT,
 		intervals: rep.PerConfiguration.Intervals, mass: rep.PerConfiguration.Mass, lo: lo, hi: hi})
 }
 
@@ -499,9 +510,11 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 // p) and I* with its UWT, and I(a) when they were computed, in forms that
 // read back.
 type optimalPolicyReport struct {
-	info            scenarioInfo
-	t               *reschedule.Table
-	interval, uwt   float64
+	info          scenarioInfo
+	t             *reschedule.Table
+	interval, uwt float64
+	// status tells whether I* lies at a bound of the search.
+	status          uwt.Status
 	intervals, mass map[int]float64
 	lo, hi          int // the solver's window of functional counts
 }
@@ -517,17 +530,21 @@ type optimalPolicyJSON struct {
 		Vector []int                 `json:"vector,omitempty"`
 		Table  []scenario.TableEntry `json:"table,omitempty"`
 	} `json:"scenario_policy"`
-	Interval  jsonFloat            `json:"interval"`
-	Intervals map[string]jsonFloat `json:"intervals"`
-	UWT       jsonFloat            `json:"uwt"`
+	Interval jsonFloat `json:"interval"`
+	// IntervalStatus is AtMin or AtMax when I* lies at a bound of the
+	// search, else Converged (optimize's interval_status).
+	IntervalStatus string               `json:"interval_status"`
+	Intervals      map[string]jsonFloat `json:"intervals"`
+	UWT            jsonFloat            `json:"uwt"`
 }
 
 func (p optimalPolicyReport) JSON() any {
 	out := optimalPolicyJSON{
-		policyJSON: policyJSON{Scenario: p.info.json(), Processors: p.t.N()},
-		Interval:   jsonFloat(p.interval),
-		Intervals:  secondsByCount(p.intervals),
-		UWT:        jsonFloat(p.uwt),
+		policyJSON:     policyJSON{Scenario: p.info.json(), Processors: p.t.N()},
+		Interval:       jsonFloat(p.interval),
+		IntervalStatus: p.status.String(),
+		Intervals:      secondsByCount(p.intervals),
+		UWT:            jsonFloat(p.uwt),
 	}
 	if v, err := p.t.Vector(); err == nil {
 		out.Policy, out.Vector, out.Runs = scenario.Policy{Kind: scenario.Explicit, Explicit: v}.String(), v, runs(v)
@@ -582,6 +599,7 @@ func (p optimalPolicyReport) Text(w io.Writer) error {
 	if p.intervals != nil {
 		t.row("I(a)", intervalsText(p.intervals, p.mass))
 	}
+	boundWarning(t, p.status)
 	return t.flush()
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ckpt-markov/markov/optimal"
 	"github.com/ckpt-markov/markov/scenario"
-	"github.com/ckpt-markov/markov/uwt"
 )
 
 // optimalEventsReport is the result of markov optimize and markov uwt
@@ -38,13 +37,22 @@ type optimalEventsJSON struct {
 	IntervalStatus string                `json:"interval_status"`
 }
 
+// noWork is the runs column when no policy does useful work: nothing was
+// solved and there is no decision table (Status NoUsefulWork).
+const noWork = "none: no policy does useful work"
+
 func (r optimalEventsReport) JSON() any {
 	tb := r.sol.Events.Table
 	out := optimalEventsJSON{
 		Scenario: r.info.json(), UWT: jsonFloat(r.sol.UWT), Interval: jsonFloat(r.sol.Interval),
-		DependsOnOld: tb.DependsOnOld(), Levels: []int{2}, Iterations: r.sol.Iterations,
+		Levels: []int{2}, Iterations: r.sol.Iterations,
 		Status: r.sol.Status.String(), IntervalStatus: r.sol.IntervalStatus.String(),
 	}
+	if tb == nil {
+		out.Runs = noWork
+		return out
+	}
+	out.DependsOnOld = tb.DependsOnOld()
 	if v, err := tb.Vector(); err == nil {
 		out.Vector, out.Runs = v, runs(v)
 	} else {
@@ -55,9 +63,12 @@ func (r optimalEventsReport) JSON() any {
 
 func (r optimalEventsReport) CSV() ([]string, [][]string) {
 	tb := r.sol.Events.Table
-	rr := tb.String()
-	if v, err := tb.Vector(); err == nil {
-		rr = runs(v)
+	rr := noWork
+	if tb != nil {
+		rr = tb.String()
+		if v, err := tb.Vector(); err == nil {
+			rr = runs(v)
+		}
 	}
 	return []string{"level", "interval", "uwt", "runs", "iterations", "status"},
 		[][]string{{"2", csvFloat(r.sol.Interval), csvFloat(r.sol.UWT), rr, strconv.Itoa(r.sol.Iterations), r.sol.Status.String()}}
@@ -70,21 +81,20 @@ func (r optimalEventsReport) Text(w io.Writer) error {
 	if r.fixed {
 		t.row("Interval I", dur(r.sol.Interval))
 		t.row("g*(I)", num(r.sol.UWT)+" work/s (the best rescheduling policy at this interval)")
+	} else if tb == nil {
+		t.row("I*", "none: no interval gives useful work")
 	} else {
 		t.row("I*", short(r.sol.Interval)+" (one interval, UWT "+num(r.sol.UWT)+" work/s)")
 	}
-	if v, err := tb.Vector(); err == nil {
+	if tb == nil {
+		t.row("r*(n)", noWork+" (every up segment's reward rate is within the model's accuracy of zero)")
+	} else if v, err := tb.Vector(); err == nil {
 		t.row("r*(n)", runs(v))
 	} else {
 		decisionTableRows(t, "r*(p, n)", tb)
 	}
 	t.row("Levels", "level 2 only: with failure events the solver has one interval for every configuration (docs/optimal-policy.md)")
 	t.row("Policy iteration", fmt.Sprintf("%s after %d improvements", r.sol.Status, r.sol.Iterations))
-	switch r.sol.IntervalStatus {
-	case uwt.AtMin:
-		t.row("Warning", "g* still rises at the smallest interval searched: I* is that bound, not an interior maximum")
-	case uwt.AtMax:
-		t.row("Warning", "g* still rises at the largest interval searched: I* is that bound, not an interior maximum")
-	}
+	boundWarning(t, r.sol.IntervalStatus)
 	return t.flush()
 }

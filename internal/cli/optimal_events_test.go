@@ -207,3 +207,46 @@ func TestSimulateOptimalEvents(t *testing.T) {
 		t.Errorf("greedy's best UWT %v is inside the interval [%v, %v]: the test has no power", g.UWT, s.Low, s.High)
 	}
 }
+
+// TestOptimalEventsNoUsefulWork: with failure events and MTTF = 1 µs,
+// optimize and uwt with --policy optimal say that no policy does useful
+// work (status NoUsefulWork, UWT 0, no vector, no "NaN"), policy and
+// simulate refuse with that reason (exit 1), as without events
+// (TestOptimalEdges); before, the solve failed on a singular system
+// (recovery by old count, the dense process) or ran for hours (the chain
+// of up phases). Power: at MTTF 2 h the same files are Converged.
+func TestOptimalEventsNoUsefulWork(t *testing.T) {
+	for _, rec := range []string{"90", "[[30, 90, 90], [90, 30, 90], [90, 90, 30]]"} {
+		f := writeFile(t, "ev.json", `{"system": {"processors": 3, "mttf": "2h", "mttr": "3h", "failure_events": {"sizes": [0.5, 0.5]}},
+ "application": {"work_rate": [1, 1.8, 2.5], "checkpoint_latency": 60, "recovery": `+rec+`}, "policy": "greedy"}`)
+		var o struct {
+			UWT    float64 `json:"uwt"`
+			Vector []int   `json:"vector"`
+			Status string  `json:"status"`
+		}
+		runJSON(t, &o, "optimize", "--scenario", f, "--policy", "optimal")
+		if o.Status != "Converged" || !(o.UWT > 0) {
+			t.Errorf("recovery %s, MTTF 2 h: %+v", rec, o)
+		}
+		for _, args := range [][]string{{"optimize"}, {"uwt", "--interval", "1h"}} {
+			args = append(args, "--scenario", f, "--policy", "optimal", "--mttf", "1e-6s")
+			o = struct {
+				UWT    float64 `json:"uwt"`
+				Vector []int   `json:"vector"`
+				Status string  `json:"status"`
+			}{}
+			runJSON(t, &o, args...)
+			if o.Status != "NoUsefulWork" || o.UWT != 0 || o.Vector != nil {
+				t.Errorf("recovery %s, %v: %+v", rec, args, o)
+			}
+			if out := mustRun(t, args...); !strings.Contains(out, "no policy does useful work") || strings.Contains(out, "NaN") {
+				t.Errorf("recovery %s, %v: text\n%s", rec, args, out)
+			}
+		}
+		for _, cmd := range []string{"policy", "simulate"} {
+			if _, stderr, code := run(t, cmd, "--scenario", f, "--policy", "optimal", "--mttf", "1e-6s"); code != 1 || !strings.Contains(stderr, "no policy does useful work") {
+				t.Errorf("recovery %s, %s: exit %d, stderr %q", rec, cmd, code, stderr)
+			}
+		}
+	}
+}

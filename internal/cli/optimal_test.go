@@ -198,7 +198,9 @@ func TestOptimalEdges(t *testing.T) {
 // as I falls and the optimal policy's I* is the search's lower bound,
 // 1 s (issue 20, deliverable 7): optimize --policy optimal flags it as
 // optimize does for a fixed policy, in JSON (interval_status AtMin) and
-// in text (the warning).
+// in text (the warning); so does policy --policy optimal, which prints
+// that I*. Power: the built-in scenario's interior I* is Converged there,
+// without the warning.
 func TestOptimalAtMin(t *testing.T) {
 	path := writeFile(t, "free.json", `{
   "system": {"processors": 4, "mttf": "2d", "mttr": "1h"},
@@ -215,5 +217,22 @@ func TestOptimalAtMin(t *testing.T) {
 	}
 	if table := mustRun(t, "optimize", "--scenario", path, "--policy", "optimal"); !strings.Contains(table, "smallest interval searched") || strings.Contains(table, "NaN") {
 		t.Errorf("no warning (or a NaN) in the table:\n%s", table)
+	}
+	for _, tc := range []struct {
+		args   []string
+		status string
+	}{
+		{[]string{"--scenario", path}, "AtMin"},
+		{[]string{"-n", "8"}, "Converged"},
+	} {
+		o.IntervalStatus = ""
+		args := append([]string{"policy", "--policy", "optimal"}, tc.args...)
+		runJSON(t, &o, args...)
+		if o.IntervalStatus != tc.status {
+			t.Errorf("%v: interval %g s, interval_status %q; want %s", tc.args, o.Interval, o.IntervalStatus, tc.status)
+		}
+		if text := mustRun(t, args...); strings.Contains(text, "smallest interval searched") != (tc.status == "AtMin") {
+			t.Errorf("%v: warning present %t, want %t:\n%s", tc.args, !(tc.status == "AtMin"), tc.status == "AtMin", text)
+		}
 	}
 }

@@ -72,3 +72,32 @@ func Vectors(n int, f func(v reschedule.Vector)) {
 	}
 	rec(0)
 }
+
+// Closure is Warshall's transitive closure of the graph over n vertices
+// with the edges rows[e] → cols[e] for which keep[e] holds (every edge
+// when keep is nil): reach[i][j] when j is reachable from i in zero or
+// more steps. O(n³) and no search: the oracle of the reachability
+// searches (package graph and its callers). S. Warshall, A theorem on
+// Boolean matrices, J. ACM 9(1), 11–12, 1962.
+func Closure(n int, rows, cols []int, keep []bool) [][]bool {
+	reach := make([][]bool, n)
+	for i := range reach {
+		reach[i] = make([]bool, n)
+		reach[i][i] = true
+	}
+	for e := range rows {
+		if keep == nil || keep[e] {
+			reach[rows[e]][cols[e]] = true
+		}
+	}
+	for k := range n {
+		for i := range n {
+			if reach[i][k] {
+				for j := range n {
+					reach[i][j] = reach[i][j] || reach[k][j]
+				}
+			}
+		}
+	}
+	return reach
+}

@@ -26,3 +26,31 @@ func TestQRLike(t *testing.T) {
 		t.Errorf("ω(200) = %v, want 2000/11", w)
 	}
 }
+
+// Closure on graphs worked by hand: a path, a cycle with a tail, a mask
+// that cuts the path, and an isolated vertex.
+func TestClosure(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		n          int
+		rows, cols []int
+		keep       []bool
+		want       []string // row i: the j reachable from i, as "1" or "0"
+	}{
+		{"path", 3, []int{0, 1}, []int{1, 2}, nil, []string{"111", "011", "001"}},
+		{"cycle and tail", 4, []int{0, 1, 2, 3}, []int{1, 2, 0, 0}, nil, []string{"1110", "1110", "1110", "1111"}},
+		{"mask cuts", 3, []int{0, 1}, []int{1, 2}, []bool{true, false}, []string{"110", "010", "001"}},
+		{"isolated", 2, nil, nil, nil, []string{"10", "01"}},
+	} {
+		reach := Closure(tc.n, tc.rows, tc.cols, tc.keep)
+		for i, row := range reach {
+			got := ""
+			for _, r := range row {
+				got += map[bool]string{true: "1", false: "0"}[r]
+			}
+			if got != tc.want[i] {
+				t.Errorf("%s: row %d = %s, want %s", tc.name, i, got, tc.want[i])
+			}
+		}
+	}
+}
