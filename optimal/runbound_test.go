@@ -254,7 +254,7 @@ func TestRunBoundSameLevel4(t *testing.T) {
 				t.Errorf("level 4: g = %.17g, without the bound %.17g (rel. diff %.2g)", got.UWT, want.UWT, d)
 			}
 			gp, wp := got.Policy, want.Policy
-			v, err := wp.sv.evaluate(ctx, wp, false)
+			v, err := wp.sv.evaluate(context.Background(), wp, false)
 			if err != nil {
 				t.Fatal(err)
 			}
