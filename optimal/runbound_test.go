@@ -250,46 +250,56 @@ func TestRunBoundSameLevel4(t *testing.T) {
 				return r
 			}
 			got, want := solve(true), solve(false)
-			if d := relDiff(got.UWT, want.UWT); d > 1e-12 {
-				t.Errorf("level 4: g = %.17g, without the bound %.17g (rel. diff %.2g)", got.UWT, want.UWT, d)
-			}
-			gp, wp := got.Policy, want.Policy
-			v, err := wp.sv.evaluate(context.Background(), wp, false)
-			if err != nil {
+			checkSameLevel4(t, got, want)
+		})
+	}
+}
+
+// checkSameLevel4 holds level 4 with the bound (got) against level 4
+// without it (want), as TestRunBoundSameLevel4 says.
+func checkSameLevel4(t *testing.T, got, want Result) {
+	t.Helper()
+	if d := relDiff(got.UWT, want.UWT); d > 1e-12 {
+		t.Errorf("level 4: g = %.17g, without the bound %.17g (rel. diff %.2g)", got.UWT, want.UWT, d)
+	}
+	gp, wp := got.Policy, want.Policy
+	var v *values // want's, evaluated where two intervals differ
+	bracketAt := func(b, k int, interval float64) float64 {
+		if v == nil {
+			var err error
+			if v, err = wp.sv.evaluate(context.Background(), wp, false); err != nil {
 				t.Fatal(err)
 			}
-			bracketAt := func(b, k int, interval float64) float64 {
-				u, err := wp.sv.uValue(nil, v, b, k, interval)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return u
+		}
+		u, err := wp.sv.uValue(nil, v, b, k, interval)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	if !slices.Equal(gp.action, wp.action) {
+		t.Errorf("actions in X differ: %v, without the bound %v", gp.action, wp.action)
+	}
+	for b := range wp.reconf {
+		if !slices.Equal(gp.reconf[b], wp.reconf[b]) {
+			t.Errorf("choices in U(%d, ·) differ: %v, without the bound %v", gp.sv.acts[b], gp.reconf[b], wp.reconf[b])
+			continue
+		}
+		for k, c := range wp.reconf[b] {
+			ig, iw := gp.interval[b][k], wp.interval[b][k]
+			if c != 0 || ig == iw {
+				continue
 			}
-			if !slices.Equal(gp.action, wp.action) {
-				t.Errorf("actions in X differ: %v, without the bound %v", gp.action, wp.action)
+			// Another path of the searches (a state outside the
+			// recurrent class, whose interval does not move g):
+			// policy iteration stops when g gains less than
+			// RelTol·g, so the two brackets, at the values without
+			// the bound, must agree to RelTol·(|bracket| + |g|·I).
+			bg, bw := bracketAt(b, k, ig), bracketAt(b, k, iw)
+			tol := wp.sv.set.RelTol * (math.Abs(bw) + math.Abs(v.g)*max(ig, iw))
+			if math.Abs(bg-bw) > tol {
+				t.Errorf("U(%d, %d) runs at %.17g, without the bound %.17g: brackets %.17g, %.17g beyond the tolerance %.3g", gp.sv.acts[b], k, ig, iw, bg, bw, tol)
 			}
-			for b := range wp.reconf {
-				if !slices.Equal(gp.reconf[b], wp.reconf[b]) {
-					t.Errorf("choices in U(%d, ·) differ: %v, without the bound %v", gp.sv.acts[b], gp.reconf[b], wp.reconf[b])
-					continue
-				}
-				for k, c := range wp.reconf[b] {
-					ig, iw := gp.interval[b][k], wp.interval[b][k]
-					if c != 0 || ig == iw {
-						continue
-					}
-					// Another path of the searches (a state outside the
-					// recurrent class, whose interval does not move g):
-					// policy iteration stops when g gains less than
-					// RelTol·g, so the two brackets, at the values without
-					// the bound, must agree to RelTol·(|bracket| + |g|·I).
-					bg, bw := bracketAt(b, k, ig), bracketAt(b, k, iw)
-					tol := wp.sv.set.RelTol * (math.Abs(bw) + math.Abs(v.g)*max(ig, iw))
-					if math.Abs(bg-bw) > tol {
-						t.Errorf("U(%d, %d) runs at %.17g, without the bound %.17g: brackets %.17g, %.17g beyond the tolerance %.3g", gp.sv.acts[b], k, ig, iw, bg, bw, tol)
-					}
-				}
-			}
-		})
+		}
 	}
 }
