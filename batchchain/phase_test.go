@@ -562,11 +562,20 @@ func TestPoissonAddWindow(t *testing.T) {
 	}
 }
 
+// hugeSize is the law of a single event size k: every event takes down
+// k processors (or all the functional ones, when fewer).
+func hugeSize(k int) []float64 {
+	sizes := make([]float64, k)
+	sizes[k-1] = 1
+	return sizes
+}
+
 // TestPhaseRatesMatchChain: Phase builds its tables from the factors
 // (j−i)/(f−i) divided once per j − i (fillRates); they must be Chain's
 // ratesAt bit for bit, spare count by spare count, including used counts
 // below the largest event size (min(K, f) truncates the law), a law with
-// zero sizes and a single size.
+// zero sizes and a single size, and laws of one huge size (40 and 64 of
+// 64 processors, 12 of 12: every count below it truncates).
 func TestPhaseRatesMatchChain(t *testing.T) {
 	for _, tc := range []struct {
 		n, a  int
@@ -574,6 +583,7 @@ func TestPhaseRatesMatchChain(t *testing.T) {
 	}{
 		{64, 40, issueSizes()}, {40, 3, issueSizes()}, {40, 1, issueSizes()},
 		{300, 250, []float64{0.2, 0, 0.3, 0, 0, 0.5}}, {50, 20, []float64{1}},
+		{64, 10, hugeSize(40)}, {64, 60, hugeSize(64)}, {12, 1, hugeSize(12)},
 	} {
 		c, ph := newPhase(t, tc.n, tc.a, 1/(8*hour), 1/hour, tc.sizes)
 		var r rates
