@@ -144,7 +144,9 @@
 //     tail of order 140–230 (590 for the first, denser, system), and a
 //     factorisation costs about 50 ms of CPU instead of 220–330 ms.
 //     The factorisation is checked: the backward error of a solve
-//     (b = A·1) must be at most 1e-15·k (growth below about 10²), else
+//     (b = A·z, z a fixed vector of full mantissas; with b = A·1 a
+//     matrix of short binary fractions can solve exactly whatever its
+//     growth) must be at most 1e-15·k (growth below about 10²), else
 //     the system is factorised by factorLU (Dgetrf in the natural
 //     order, as mat.LU's). Both keep the condition estimate (Dgecon's,
 //     Higham's estimator) made by the solves on the runs instead of
