@@ -26,7 +26,7 @@ func checkPolicy(p scenario.Policy) error {
 // fits by construction. A decision table that depends on the checkpoint
 // count p fits too (Rule, not Vector: it is replayed as a table).
 func fits(p scenario.Policy, app scenario.Application) error {
-	if p.Explicit == nil && p.Table == nil && (p.Kind == scenario.AvailabilityBased || p.Kind == scenario.Optimal) {
+	if p.Unsolved() || p.Kind == scenario.AvailabilityBased && p.Explicit == nil && p.Table == nil {
 		return nil
 	}
 	_, err := p.Rule(scenario.PolicyInputs{N: app.N(), WorkRate: app.WorkRate})
@@ -48,39 +48,39 @@ type perConfiguration struct {
 // interval per configuration, by coordinate ascent started at level 2's
 // I*; starting from level 4 as the specification suggests would cost a
 // per-state policy iteration per segment; level 2, one interval, with
-// failure events, the only level solved there) on the system, application and
-// reconfiguration rule of sc. It returns the scenario of its vector and
-// its intervals.
-func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy) (*scenario.Scenario, *perConfiguration, error) {
+// failure events, the only level solved there) on the system, the
+// application and the reconfiguration rule rc. It returns the scenario of
+// p resolved to its vector (or decision table) and its intervals.
+func solveOptimal(ctx context.Context, sys scenario.System, app scenario.Application, rc scenario.Reconfigure, p scenario.Policy) (*scenario.Scenario, *perConfiguration, error) {
 	level := 3
-	if !sc.System.FailureEvents.Single() {
+	if !sys.FailureEvents.Single() {
 		level = 2
 	}
-	sol, err := optimal.Solve(ctx, sc.System, sc.Application, &optimal.Options{Level: level, Reconfigure: sc.Reconfigure, Settings: &optimal.Settings{Workers: 1}})
+	sol, err := optimal.Solve(ctx, sys, app, &optimal.Options{Level: level, Reconfigure: rc, Settings: &optimal.Settings{Workers: 1}})
 	if err != nil {
 		return nil, nil, err
 	}
 	if sol.Status == optimal.NoUsefulWork {
-		return nil, nil, fmt.Errorf("evaluate: policy optimal: no policy does useful work on this segment's system (MTTF %g s)", sc.System.MTTF)
+		return nil, nil, fmt.Errorf("evaluate: policy optimal: no policy does useful work on this segment's system (MTTF %g s)", sys.MTTF)
 	}
 	// The actions after an interruption as a decision table (a vector
 	// unless they depend on the checkpoint count p); with reconfiguration
 	// at checkpoints the up states' own choices are replayed below.
 	table := sol.DecisionTable
-	if sc.Reconfigure == scenario.AtCheckpoint {
+	if rc == scenario.AtCheckpoint {
 		table = sol.Policy.RecoveryTable
 	}
 	t, err := table()
 	if err != nil {
 		return nil, nil, fmt.Errorf("evaluate: policy optimal: %w", err)
 	}
-	out, err := scenario.New(sc.System, sc.Application, p.ResolvedTable(t))
+	out, err := scenario.New(sys, app, p.ResolvedTable(t))
 	if err != nil {
 		return nil, nil, err
 	}
-	out.Reconfigure = sc.Reconfigure
+	out.Reconfigure = rc
 	pc := &perConfiguration{uwt: sol.UWT, mean: sol.Interval}
-	if sc.Reconfigure == scenario.AtCheckpoint {
+	if rc == scenario.AtCheckpoint {
 		// The up states' own choices, which the vector need not express.
 		pc.reconf = sol.Policy.SegmentReconfigure
 	}
@@ -110,8 +110,8 @@ func solveOptimal(ctx context.Context, sc *scenario.Scenario, p scenario.Policy)
 // (nil for every other policy).
 func segmentScenario(ctx context.Context, p scenario.Policy, rc scenario.Reconfigure, tr *trace.Trace, app scenario.Application, mttf, mttr, from, t0 float64, rng *rand.Rand) (*scenario.Scenario, *perConfiguration, error) {
 	sys := scenario.System{Processors: tr.NumNodes(), MTTF: mttf, MTTR: mttr}
-	if p.Kind == scenario.Optimal && p.Explicit == nil && p.Table == nil {
-		return solveOptimal(ctx, &scenario.Scenario{System: sys, Application: app, Reconfigure: rc}, p)
+	if p.Unsolved() {
+		return solveOptimal(ctx, sys, app, rc, p)
 	}
 	in := scenario.PolicyInputs{N: tr.NumNodes(), WorkRate: app.WorkRate}
 	if p.Kind == scenario.AvailabilityBased && p.Explicit == nil {

@@ -367,7 +367,7 @@ func (c config) model(ctx context.Context, tr *trace.Trace, app scenario.Applica
 	}
 	m.sc, m.rates = &used, UsedNodes
 	if pc != nil {
-		if m.sc, m.pc, err = solveOptimal(ctx, m.sc, c.policy); err != nil {
+		if m.sc, m.pc, err = solveOptimal(ctx, used.System, used.Application, used.Reconfigure, c.policy); err != nil {
 			return modelled{}, err
 		}
 	}

@@ -83,7 +83,10 @@
 // The diagonal of A is formed as Σ_{j≠k} p_kj so that the columns of A sum
 // to zero to rounding. At every restart the iterate is normalised to sum 1
 // and its true residual ‖A x‖₁ is compared with the tolerance; inside a
-// cycle the GMRES estimate of ‖A x‖₂ is driven below tol/(2√n). A warm start
+// cycle the GMRES estimate of ‖A x‖₂ is driven below tol/(2√n). The
+// Arnoldi steps, Givens rotations, residual estimate and update are those
+// of package internal/gmres, which package optimal's reduced systems use
+// too; Settings.Restart is at most its MaxRestart, 4096. A warm start
 // (Settings.Start), e.g. π of a chain for a nearby checkpoint interval,
 // shortens the iteration. Slowly mixing chains of large bandwidth (a
 // diffusion on a 2-D lattice, say) may need many iterations; the result

@@ -1,9 +1,12 @@
 package markov
 
 import (
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
+
+	krylov "github.com/ckpt-markov/markov/internal/gmres"
 )
 
 // csrMat is a square CSR matrix with sorted columns and an explicit
@@ -152,132 +155,58 @@ func (m *ilu0) solve(z, v []float64) {
 
 // gmres solves the singular consistent system A x = 0, A = I − Pᵀ of an
 // irreducible chain, by restarted GMRES(m) with right preconditioner M
-// (Saad & Schultz 1986; Saad 2003, §9.3.2), starting from x (overwritten).
-// At every restart x is normalised to sum 1 and its true residual ‖A x‖₁
-// is compared with tol. It returns the number of GMRES iterations.
-func gmres(a *csrMat, m *ilu0, x []float64, tol float64, maxIter, restart int) int {
+// (Saad & Schultz 1986; Saad 2003, §9.3.2), starting from x (overwritten):
+// each cycle runs the Arnoldi steps of package internal/gmres on the
+// operator A M⁻¹ and adds M⁻¹ V y to x. At every restart x is normalised
+// to sum 1 and its true residual ‖A x‖₁ is compared with tol. It returns
+// the number of GMRES iterations, or an error when restart (cut to len(x))
+// or len(x) is beyond the bounds of package internal/gmres.
+func gmres(a *csrMat, m *ilu0, x []float64, tol float64, maxIter, restart int) (int, error) {
 	n := len(x)
-	ws := newGMRESWork(n, min(restart, n))
+	ws, err := krylov.New(n, min(restart, n))
+	if err != nil {
+		return 0, fmt.Errorf("markov: Settings.Restart = %d: %w", restart, err)
+	}
+	zw := make([]float64, 2*n) // scratch: z = M⁻¹·, w = V y
+	z, w := zw[:n], zw[n:]
+	op := func(dst, src []float64) { // dst = A M⁻¹ src
+		m.solve(z, src)
+		a.mulVec(dst, z)
+	}
 	// The inner loop targets the ℓ2 residual that guarantees the ℓ1 one.
 	target := 0.5 * tol / math.Sqrt(float64(n))
 	iter := 0
 	for {
 		normaliseSum(x)
-		r := ws.basis(0)
+		r := ws.Basis(0)
 		a.mulVec(r, x)
 		floats.Scale(-1, r)
 		if floats.Norm(r, 1) <= tol || iter >= maxIter {
-			return iter
+			return iter, nil
 		}
-		beta := floats.Norm(r, 2)
-		floats.Scale(1/beta, r)
-		clear(ws.g)
-		ws.g[0] = beta
+		ws.Start(floats.Norm(r, 2))
 		k := 0 // number of completed Arnoldi steps in this cycle
-		for k < ws.restart && iter < maxIter {
-			j := k
-			hnext, rho := ws.arnoldi(a, m, j)
-			if rho == 0 {
+		for k < ws.Restart() && iter < maxIter {
+			hnext, rho, ok := ws.Step(k, op)
+			if !ok {
 				// The Krylov space is exhausted without a new direction:
 				// solve with the columns found so far.
 				break
 			}
 			k++
 			iter++
-			if math.Abs(ws.g[j+1]) <= target || hnext <= 1e-14*rho {
+			if ws.Residual(k) <= target || hnext <= 1e-14*rho {
 				break
 			}
-			floats.ScaleTo(ws.basis(j+1), 1/hnext, ws.w)
 		}
 		if k == 0 {
-			return iter
+			return iter, nil
 		}
-		ws.update(m, x, k)
+		clear(w)
+		ws.Update(w, k)
+		m.solve(z, w)
+		floats.Add(x, z)
 	}
-}
-
-// gmresWork holds the work space of one GMRES(m) cycle: the Arnoldi
-// basis (allocated as the cycles need it), the Hessenberg matrix
-// h[i*restart+j], the Givens rotations and the right-hand side g.
-type gmresWork struct {
-	n, restart int
-	v          [][]float64
-	h          []float64
-	cs, sn     []float64
-	g, y       []float64
-	z, w       []float64
-}
-
-func newGMRESWork(n, restart int) *gmresWork {
-	return &gmresWork{
-		n: n, restart: restart,
-		v:  make([][]float64, 0, restart+1),
-		h:  make([]float64, (restart+1)*restart),
-		cs: make([]float64, restart), sn: make([]float64, restart),
-		g: make([]float64, restart+1), y: make([]float64, restart),
-		z: make([]float64, n), w: make([]float64, n),
-	}
-}
-
-// basis returns the j-th vector of the Arnoldi basis.
-func (ws *gmresWork) basis(j int) []float64 {
-	for len(ws.v) <= j {
-		ws.v = append(ws.v, make([]float64, ws.n))
-	}
-	return ws.v[j]
-}
-
-// arnoldi makes Arnoldi step j: w = A M⁻¹ v_j orthogonalised against
-// the basis (modified Gram–Schmidt) into column j of H, the previous
-// Givens rotations applied to that column and a new one that annihilates
-// h[j+1][j], updating g. It returns ‖w‖₂ and the new diagonal entry
-// (0 when the Krylov space is exhausted; then nothing else changes).
-func (ws *gmresWork) arnoldi(a *csrMat, m *ilu0, j int) (hnext, rho float64) {
-	h, restart := ws.h, ws.restart
-	m.solve(ws.z, ws.basis(j))
-	a.mulVec(ws.w, ws.z)
-	for i := 0; i <= j; i++ {
-		hij := floats.Dot(ws.w, ws.basis(i))
-		h[i*restart+j] = hij
-		floats.AddScaled(ws.w, -hij, ws.basis(i))
-	}
-	hnext = floats.Norm(ws.w, 2)
-	h[(j+1)*restart+j] = hnext
-	for i := 0; i < j; i++ {
-		t := ws.cs[i]*h[i*restart+j] + ws.sn[i]*h[(i+1)*restart+j]
-		h[(i+1)*restart+j] = -ws.sn[i]*h[i*restart+j] + ws.cs[i]*h[(i+1)*restart+j]
-		h[i*restart+j] = t
-	}
-	hjj := h[j*restart+j]
-	rho = math.Hypot(hjj, hnext)
-	if rho == 0 {
-		return hnext, 0
-	}
-	ws.cs[j], ws.sn[j] = hjj/rho, hnext/rho
-	h[j*restart+j] = rho
-	h[(j+1)*restart+j] = 0
-	ws.g[j+1] = -ws.sn[j] * ws.g[j]
-	ws.g[j] *= ws.cs[j]
-	return hnext, rho
-}
-
-// update solves the triangular system H y = g of the cycle's k steps by
-// back substitution and adds M⁻¹ V y to x.
-func (ws *gmresWork) update(m *ilu0, x []float64, k int) {
-	h, restart, y := ws.h, ws.restart, ws.y
-	for i := k - 1; i >= 0; i-- {
-		s := ws.g[i]
-		for l := i + 1; l < k; l++ {
-			s -= h[i*restart+l] * y[l]
-		}
-		y[i] = s / h[i*restart+i]
-	}
-	clear(ws.w)
-	for i := 0; i < k; i++ {
-		floats.AddScaled(ws.w, y[i], ws.basis(i))
-	}
-	m.solve(ws.z, ws.w)
-	floats.Add(x, ws.z)
 }
 
 // normaliseSum scales x to sum 1; a vector with no usable sum is replaced

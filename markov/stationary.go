@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	krylov "github.com/ckpt-markov/markov/internal/gmres"
 )
 
 // Defaults of Settings.
@@ -116,8 +118,9 @@ type Settings struct {
 	// DefaultMaxIter). Each costs one product with P and one
 	// preconditioner solve.
 	MaxIter int
-	// Restart is the GMRES restart length m (default DefaultRestart); the
-	// solver keeps m+1 vectors of the class size.
+	// Restart is the GMRES restart length m (default DefaultRestart, at
+	// most 4096, the MaxRestart of package internal/gmres); the solver
+	// keeps min(m, n)+1 vectors of the class size n.
 	Restart int
 	// DenseMax is the largest class size that Auto solves with Dense
 	// (default DefaultDenseMax; negative: never).
@@ -156,24 +159,29 @@ type Preconditioner struct {
 // solveIterative runs GMRES on a from x with pc's factors when they fit
 // the class states, else (or when they no longer converge in budget) with
 // fresh ones, which it stores in pc. pc may be nil.
-func solveIterative(a *csrMat, x []float64, states []int, s Settings, pc *Preconditioner) int {
+func solveIterative(a *csrMat, x []float64, states []int, s Settings, pc *Preconditioner) (int, error) {
 	iters := 0
 	if pc != nil && pc.ilu != nil && slices.Equal(pc.states, states) {
 		budget := min(s.MaxIter, 2*pc.iters+20)
-		iters = gmres(a, pc.ilu, x, s.Tol, budget, s.Restart)
-		if iters < budget {
-			pc.Reused++
-			return iters
+		var err error
+		if iters, err = gmres(a, pc.ilu, x, s.Tol, budget, s.Restart); err != nil || iters < budget {
+			if err == nil {
+				pc.Reused++
+			}
+			return iters, err
 		}
 	}
 	ilu := newILU0(a)
-	more := gmres(a, ilu, x, s.Tol, s.MaxIter-iters, s.Restart)
+	more, err := gmres(a, ilu, x, s.Tol, s.MaxIter-iters, s.Restart)
+	if err != nil {
+		return iters, err
+	}
 	if pc != nil {
 		pc.states = append(pc.states[:0], states...)
 		pc.ilu, pc.iters = ilu, more
 		pc.Factored++
 	}
-	return iters + more
+	return iters + more, nil
 }
 
 // Result is the outcome of Stationary.
@@ -249,7 +257,7 @@ func (c *Chain[L]) Stationary(settings *Settings) (Result, error) {
 	default:
 		if err = c.startVector(x, s.Start, states); err == nil {
 			a := c.generatorTrans(states, local)
-			res.Iterations = solveIterative(a, x, states, s, s.Preconditioner)
+			res.Iterations, err = solveIterative(a, x, states, s, s.Preconditioner)
 		}
 	}
 	if err != nil {
@@ -302,8 +310,8 @@ func (c *Chain[L]) withDefaults(settings *Settings) (Settings, error) {
 		return s, fmt.Errorf("markov: Settings.Tol = %v, want positive", s.Tol)
 	case s.MaxIter < 0:
 		return s, fmt.Errorf("markov: Settings.MaxIter = %d, want positive", s.MaxIter)
-	case s.Restart < 0:
-		return s, fmt.Errorf("markov: Settings.Restart = %d, want positive", s.Restart)
+	case s.Restart < 0 || s.Restart > krylov.MaxRestart:
+		return s, fmt.Errorf("markov: Settings.Restart = %d, want 1 to %d", s.Restart, krylov.MaxRestart)
 	case s.Method < Auto || s.Method > Iterative:
 		return s, fmt.Errorf("markov: Settings.Method = %v, unknown", s.Method)
 	case s.Start != nil && len(s.Start) != len(c.labels):

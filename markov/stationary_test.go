@@ -503,6 +503,7 @@ func TestStationaryErrors(t *testing.T) {
 		{"NaN Tol", Settings{Tol: math.NaN()}, "Tol"},
 		{"negative MaxIter", Settings{MaxIter: -3}, "MaxIter"},
 		{"negative Restart", Settings{Restart: -1}, "Restart"},
+		{"Restart beyond gmres.MaxRestart", Settings{Method: Iterative, Restart: 4097}, "Restart"},
 		{"unknown method", Settings{Method: 9}, "Method"},
 		{"short Start", Settings{Start: []float64{1}}, "Start"},
 		{"negative Start", Settings{Start: []float64{1, -1}}, "Start[1]"},

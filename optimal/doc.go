@@ -103,7 +103,8 @@
 //     factors; one that differs in more rows (level 2's search over the
 //     one interval changes every row, a little; a change of the actions
 //     of a few groups changes the rows that fail into them) by GMRES
-//     preconditioned by the kept factors (entryBase.krylov), accepted
+//     preconditioned by the kept factors (entryBase.krylov, on the
+//     module's one GMRES core, package internal/gmres), accepted
 //     when, within 8 steps (krylovIter), its last correction
 //     B⁻¹(b − A·x) falls to 1e-14 of the solution, and given up from
 //     step 3 when its best contraction so far cannot bring it there
@@ -361,7 +362,14 @@
 // Solve takes a system and an application (no policy: the solver
 // considers every action) and returns the policy, its intervals, its UWT
 // and its status; the CLI (optimize, policy, uwt, simulate), package
-// evaluate and package sweep call it. With Options.AllLevels it returns
+// evaluate and package sweep call it. They hold the optimal policy not
+// yet solved (scenario.Policy.Unsolved) beside the system and the
+// application that scenario.Overrides.Resolve returns, never in a
+// Scenario, and build the Scenario of the solved policy
+// (scenario.Parts.Scenario with Policy.ResolvedTable, or
+// Solution.TableScenario). The solver considers the counts with a
+// positive work rate only, so an application with ω(a) = 0 at some
+// counts is solved and never runs on them (TestSolveZeroWorkRate). With Options.AllLevels it returns
 // the four levels of docs/optimal-policy.md section 4 (Levels) beside
 // typed hand-made policies (Options.Compare, []scenario.Policy). MaxUWT bounds every policy's UWT (the
 // largest reward rate of an up segment); when it is within Settings.Tol
@@ -428,7 +436,9 @@
 // Settings.Candidates restricts the processor counts a run may use;
 // Refine builds such a set coarse to fine (level 2 on every step-th count,
 // then on the counts within two strides of those with stationary mass,
-// halving the stride down to one). BENCHMARKS.md gives the sizes where
+// halving the stride down to one), and Solve does it with
+// Options.Refine, so that a caller holding a system and an application
+// needs no Scenario. BENCHMARKS.md gives the sizes where
 // the full action set fits in 2 s and the effect of the restriction.
 //
 // # Window of functional counts

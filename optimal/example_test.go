@@ -38,3 +38,51 @@ func ExampleSolver_FixedInterval() {
 	// Output:
 	// r* = [0 0 0 0 5], g*(1 h) = 4.2258
 }
+
+// A command line's --policy optimal: the overrides resolve to the parts
+// of a scenario whose policy is the optimal policy not yet solved (no
+// Scenario holds it, nothing stands in for it); Solve takes the parts'
+// system and application, and the solved policy makes the Scenario.
+func ExampleSolve_overrides() {
+	n, optimalPolicy := 5, scenario.Policy{Kind: scenario.Optimal}
+	app := scenario.Application{
+		WorkRate: []float64{1, 2, 3, 4, 5}, Latency: []float64{60, 60, 60, 60, 60},
+		Overhead: []float64{60, 60, 60, 60, 60}, Recovery: scenario.RecoveryConstant(60, n),
+	}
+	base, err := scenario.New(scenario.System{Processors: n, MTTF: 2 * 86400, MTTR: 3600}, app, scenario.Policy{Kind: scenario.Greedy})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ov := scenario.Overrides{Policy: &optimalPolicy}
+	if _, err := ov.Apply(base, nil); err != nil {
+		fmt.Println("Apply:", err != nil)
+	}
+	parts, err := ov.Resolve(base, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("unsolved:", parts.Policy.Unsolved())
+	sol, err := optimal.Solve(context.Background(), parts.System, parts.Application, &optimal.Options{Reconfigure: parts.Reconfigure})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	t, err := sol.DecisionTable()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	parts.Policy = parts.Policy.ResolvedTable(t)
+	sc, err := parts.Scenario()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("scenario policy:", sc.Policy, "unsolved:", sc.Policy.Unsolved(), "vector entries:", len(sc.Reschedule))
+	// Output:
+	// Apply: true
+	// unsolved: true
+	// scenario policy: optimal unsolved: false vector entries: 5
+}

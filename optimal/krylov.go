@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/ckpt-markov/markov/internal/gmres"
 )
 
 // krylovIter bounds the GMRES steps of entryBase.krylov: each costs a
@@ -35,7 +37,8 @@ const krylovIter = 8
 // of 111, the same 8.
 const krylovHope = 3
 
-// krylov solves arows·x = rhs (A·x = b) by GMRES on the system
+// krylov solves arows·x = rhs (A·x = b) by GMRES (the steps of package
+// internal/gmres, one cycle of at most krylovIter steps) on the system
 // preconditioned on the left by the kept factors of B, B⁻¹A·x = B⁻¹b
 // (Saad & Schultz 1986; Saad 2003, Iterative Methods for Sparse Linear
 // Systems, 2nd ed., §9.3.1, Algorithm 9.4), from x₀ = B⁻¹b: the iterate
@@ -83,22 +86,36 @@ func (base *entryBase) krylov(arows [][]float64, rhs *mat.VecDense) (*mat.VecDen
 	k := len(arows)
 	x := base.solve(rhs)
 	xs, b := x.RawVector().Data, rhs.RawVector().Data
-	ws := newKrylovWork(k, krylovIter)
+	ws := base.krylovWork(k)
+	if ws == nil {
+		return nil, false
+	}
+	ws.a.reset(k)
 	for _, ai := range arows {
 		ws.a.add(ai, 0)
 	}
-	beta := base.precResidual(ws.v[0], arows, &ws.a, b, xs, ws.r)
+	v0 := ws.gm.Basis(0)
+	beta := base.precResidual(v0, arows, &ws.a, b, xs, ws.r)
 	target := refineTol * floats.Norm(xs, math.Inf(1))
 	m := 0
 	if beta > target {
-		floats.Scale(1/beta, ws.v[0])
-		ws.g[0] = beta
+		op := func(dst, src []float64) { // dst = B⁻¹A·src
+			for i, ai := range arows {
+				ws.t[i] = ws.a.dot(i, ai, src)
+			}
+			base.f.solveTo(dst, ws.t)
+		}
+		ws.gm.Start(beta)
 		prev, rate := beta, 1.0
 		for m < krylovIter {
-			res, ok := ws.arnoldi(base, arows, m)
+			hn, _, ok := ws.gm.Step(m, op)
+			if !ok {
+				break // no column: B⁻¹A·v_m is not finite, or B⁻¹A is singular on the basis
+			}
 			m++
-			if !ok || res <= target {
-				break
+			res := ws.gm.Residual(m)
+			if hn == 0 || res <= target {
+				break // exact (the Krylov space is invariant), or converged
 			}
 			rate = min(rate, res/prev)
 			prev = res
@@ -106,9 +123,9 @@ func (base *entryBase) krylov(arows [][]float64, rhs *mat.VecDense) (*mat.VecDen
 				return nil, false // hopeless within the bound
 			}
 		}
-		ws.update(xs, m)
+		ws.gm.Update(xs, m)
 	}
-	d := ws.v[0] // the basis is not needed any more
+	d := v0 // the basis is not needed any more
 	base.precResidual(d, arows, &ws.a, b, xs, ws.r)
 	floats.Add(xs, d)
 	dn, xn := floats.Norm(d, math.Inf(1)), floats.Norm(xs, math.Inf(1))
@@ -128,92 +145,33 @@ func (base *entryBase) precResidual(d []float64, arows [][]float64, ar *nzRuns, 
 	return floats.Norm(d, 2)
 }
 
-// krylovWork is the state of entryBase.krylov's GMRES: the Arnoldi basis
-// v (allocated as the steps need it), the Hessenberg matrix h (row i holds h[i][j] for the columns j ≥ i−1,
-// stored as h[i*m + j]) reduced to upper triangular by the Givens
-// rotations (c, s), the rotated right-hand side g, scratch r, t, and the
-// runs of the nonzero entries of A's rows (the reduced system is sparse:
-// at QR N = 64 about 7–27 % of its entries are nonzero, in about 8–46
-// runs a row).
+// krylovWork is the state of entryBase.krylov's GMRES: the Arnoldi
+// basis, Hessenberg matrix and rotations of package internal/gmres (gm,
+// cycles of krylovIter steps), scratch r, t, and the runs of the nonzero
+// entries of A's rows (the reduced system is sparse: at QR N = 64 about
+// 7–27 % of its entries are nonzero, in about 8–46 runs a row). It is
+// kept with the factors (entryBase.kw) for the next system of the same
+// order, as entrySolve, its only user, is not run concurrently on one
+// Solver.
 type krylovWork struct {
-	a          nzRuns
-	v          [][]float64
-	h          []float64
-	c, s, g    []float64
-	r, t       []float64
-	m          int
-	failedStep bool
+	a    nzRuns
+	gm   *gmres.Work
+	r, t []float64
 }
 
-func newKrylovWork(k, m int) *krylovWork {
-	ws := &krylovWork{v: make([][]float64, m+1), h: make([]float64, (m+1)*m),
-		c: make([]float64, m), s: make([]float64, m), g: make([]float64, m+1),
-		r: make([]float64, k), t: make([]float64, k), m: m}
-	ws.v[0] = make([]float64, k) // the others as the steps need them
-	ws.a.reset(k)
-	return ws
-}
-
-// arnoldi makes step j: v_{j+1} from B⁻¹A·v_j by modified Gram–Schmidt,
-// column j of h rotated by the previous rotations and a new one that
-// annihilates h[j+1][j], and g rotated with it. It returns |g[j+1]|, the
-// 2-norm of the preconditioned residual of the iterate after j + 1
-// steps, and false on a breakdown (v_{j+1} = 0: the iterate is exact, or
-// B⁻¹A·v_j is not finite).
-func (ws *krylovWork) arnoldi(base *entryBase, arows [][]float64, j int) (float64, bool) {
-	if ws.v[j+1] == nil {
-		ws.v[j+1] = make([]float64, len(ws.r))
+// krylovWork returns base's workspace for systems of order k, made on the
+// first call and kept (nil when k is beyond the bounds of internal/gmres:
+// then krylov refuses, for the caller to factorise).
+func (base *entryBase) krylovWork(k int) *krylovWork {
+	if ws := base.kw; ws != nil && len(ws.r) == k {
+		return ws
 	}
-	m, w := ws.m, ws.v[j+1]
-	for i, ai := range arows {
-		ws.t[i] = ws.a.dot(i, ai, ws.v[j])
+	gm, err := gmres.New(k, krylovIter)
+	if err != nil {
+		return nil
 	}
-	base.f.solveTo(w, ws.t)
-	for i := 0; i <= j; i++ {
-		hij := floats.Dot(w, ws.v[i])
-		ws.h[i*m+j] = hij
-		floats.AddScaled(w, -hij, ws.v[i])
-	}
-	hn := floats.Norm(w, 2)
-	for i := range j { // the previous rotations
-		a, b := ws.h[i*m+j], ws.h[(i+1)*m+j]
-		ws.h[i*m+j], ws.h[(i+1)*m+j] = ws.c[i]*a+ws.s[i]*b, -ws.s[i]*a+ws.c[i]*b
-	}
-	a := ws.h[j*m+j]
-	den := math.Hypot(a, hn)
-	if den == 0 || math.IsNaN(den) || math.IsInf(den, 0) {
-		ws.failedStep = true
-		return math.Inf(1), false
-	}
-	ws.c[j], ws.s[j] = a/den, hn/den
-	ws.h[j*m+j] = den
-	ws.g[j+1] = -ws.s[j] * ws.g[j]
-	ws.g[j] *= ws.c[j]
-	if hn == 0 {
-		return 0, false // exact: the Krylov space is invariant
-	}
-	floats.Scale(1/hn, w)
-	return math.Abs(ws.g[j+1]), true
-}
-
-// update adds V_m·y to x, y solving the triangular system R·y = g of the
-// first m steps (the least-squares minimiser of GMRES).
-func (ws *krylovWork) update(x []float64, m int) {
-	if ws.failedStep {
-		m-- // the last step made no column
-	}
-	mm := ws.m
-	y := make([]float64, m)
-	for i := m - 1; i >= 0; i-- {
-		s := ws.g[i]
-		for l := i + 1; l < m; l++ {
-			s -= ws.h[i*mm+l] * y[l]
-		}
-		y[i] = s / ws.h[i*mm+i]
-	}
-	for i, yi := range y {
-		floats.AddScaled(x, yi, ws.v[i])
-	}
+	base.kw = &krylovWork{gm: gm, r: make([]float64, k), t: make([]float64, k)}
+	return base.kw
 }
 
 // entrySolution is a system that entryBase.krylov solved, as entrySolve

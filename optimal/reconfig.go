@@ -373,6 +373,7 @@ type entryBase struct {
 	rhs, y []float64
 	// last is the system krylov solved last on these factors.
 	last entrySolution
+	kw   *krylovWork // krylov's workspace, kept for the next system of this order
 }
 
 // entrySolve solves a·x = rhs for solveByEntries, a given by its rows
@@ -460,7 +461,7 @@ func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDe
 	if base == nil || base.a.RawMatrix().Rows != k {
 		base = &entryBase{a: mat.NewDense(k, k, nil)}
 	}
-	*base = entryBase{a: base.a, gens: append(base.gens[:0], gens...), f: base.f, rhs: base.rhs[:0], y: base.y[:0]}
+	*base = entryBase{a: base.a, gens: append(base.gens[:0], gens...), f: base.f, rhs: base.rhs[:0], y: base.y[:0], kw: base.kw}
 	for i, ri := range arows {
 		copy(base.a.RawRowView(i), ri)
 	}

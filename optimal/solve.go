@@ -36,6 +36,11 @@ type Options struct {
 	// with failure events, where only level 2 exists, Solve then solves
 	// level 2 instead of failing (Solution.Level says which was solved).
 	Highest bool
+	// Refine > 0 restricts the processor counts first, for large N:
+	// Settings.Candidates are those of Refine with this step (1..N), the
+	// coarse-to-fine search. It is an error with Settings.Candidates and
+	// with failure events (whose solver considers every count).
+	Refine int
 }
 
 // Solution is the optimal policy of a system and an application.
@@ -69,7 +74,8 @@ type Solution struct {
 	// only (Result.Policy is nil), and Single and Levels are zero. Nil
 	// without failure events.
 	Events *EventsResult
-	// sc is the scenario solved (greedy standing in for the policy).
+	// sc is the scenario the solver takes (solverScenario); its policy
+	// is not the solution's.
 	sc *scenario.Scenario
 }
 
@@ -103,15 +109,18 @@ func Solve(ctx context.Context, sys scenario.System, app scenario.Application, o
 	if len(o.Compare) > 0 && !o.AllLevels {
 		return Solution{}, fmt.Errorf("optimal: Options.Compare without Options.AllLevels")
 	}
-	// The solver's scenario: any policy stands in for the one it solves
-	// (New ignores it); greedy is valid for every application.
-	sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.Greedy})
+	sc, err := solverScenario(sys, app, o.Reconfigure)
 	if err != nil {
 		return Solution{}, err
 	}
-	sc.Reconfigure = o.Reconfigure
+	if o.Refine < 0 || o.Refine > sys.Processors {
+		return Solution{}, fmt.Errorf("optimal: Options.Refine = %d, want a step in 1..%d (N), or 0", o.Refine, sys.Processors)
+	}
 	if !sys.FailureEvents.Single() {
 		return solveEvents(ctx, sc, o)
+	}
+	if o.Settings, err = o.refined(ctx, sc); err != nil {
+		return Solution{}, err
 	}
 	sv, err := New(sc, o.Settings)
 	if err != nil {
@@ -157,6 +166,43 @@ func Solve(ctx context.Context, sys scenario.System, app scenario.Application, o
 	return out, nil
 }
 
+// solverScenario returns the scenario that New (and Refine) take for the
+// system and the application. New ignores its policy and considers every
+// action; the policy must only be valid, so that the scenario validates,
+// for every application that can do work. It is performance-based
+// (r(n) = argmax_{a ≤ n} ω(a)), which runs only on counts with a positive
+// work rate: greedy, r(n) = n, would refuse an application with some
+// ω(a) = 0, which the solver handles (it never chooses such a count).
+func solverScenario(sys scenario.System, app scenario.Application, rc scenario.Reconfigure) (*scenario.Scenario, error) {
+	sc, err := scenario.New(sys, app, scenario.Policy{Kind: scenario.PerformanceBased})
+	if err != nil {
+		return nil, err
+	}
+	sc.Reconfigure = rc
+	return sc, nil
+}
+
+// refined returns the settings with the candidates of Refine when
+// Options.Refine asks for them, else Options.Settings.
+func (o *Options) refined(ctx context.Context, sc *scenario.Scenario) (*Settings, error) {
+	if o.Refine == 0 {
+		return o.Settings, nil
+	}
+	var set Settings
+	if o.Settings != nil {
+		set = *o.Settings
+	}
+	if set.Candidates != nil {
+		return nil, errors.New("optimal: Options.Refine with Settings.Candidates: give one restriction of the processor counts")
+	}
+	c, err := Refine(ctx, sc, &set, o.Refine)
+	if err != nil {
+		return nil, err
+	}
+	set.Candidates = c
+	return &set, nil
+}
+
 // solveEvents is Solve with failure events: level 2 or g*(I) of the batch
 // model's solver.
 func solveEvents(ctx context.Context, sc *scenario.Scenario, o Options) (Solution, error) {
@@ -172,6 +218,8 @@ func solveEvents(ctx context.Context, sc *scenario.Scenario, o Options) (Solutio
 		return Solution{}, errors.New("optimal: reconfigure: at-checkpoint with system.failure_events: the solver with failure events does not model reconfiguration at checkpoints")
 	case o.Settings != nil && o.Settings.Candidates != nil:
 		return Solution{}, errors.New("optimal: Settings.Candidates with system.failure_events: the solver with failure events considers every processor count")
+	case o.Refine > 0:
+		return Solution{}, errors.New("optimal: Options.Refine with system.failure_events: the solver with failure events considers every processor count")
 	}
 	var (
 		r   EventsResult

@@ -89,11 +89,16 @@
 // # Overrides and the built-in scenario
 //
 // A command line or a study changes parts of a base scenario through
-// Overrides.Apply, the one place that does it (docs/scenario.md,
+// Overrides.Resolve, the one place that does it (docs/scenario.md,
 // "Overrides"): the processor count, the rates, a named application,
 // the policy, the reconfiguration, the checkpoint latency and overhead,
 // the recovery cost and the work rate (WorkForm: linear, Amdahl's law or
-// a power law). A nil base is the built-in scenario: DefaultApplication
+// a power law). Resolve returns the scenario's Parts, whose policy may be
+// the optimal policy not yet solved (Policy.Unsolved): no Scenario holds
+// that policy, and nothing stands in for it. The caller solves it on the
+// parts' system and application (optimal.Solve) and assembles the
+// Scenario of the solved policy (Parts.Scenario); Overrides.Apply, for a
+// caller that wants a Scenario at once, refuses it. A nil base is the built-in scenario: DefaultApplication
 // (the paper's QR benchmark) on DefaultSystem, the LANL system-1 rates
 // the paper estimated, greedy. Restricting a base to fewer processors
 // keeps a recovery form or matrix as it is stored

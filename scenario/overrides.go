@@ -137,8 +137,9 @@ func (w WorkForm) Rates(n int) []float64 {
 }
 
 // Overrides are the parts of a scenario that a command line or a study
-// replaces in a base scenario (Apply). A nil pointer or an empty string
-// keeps the base's value, so the zero Overrides changes nothing.
+// replaces in a base scenario (Resolve, Apply). A nil pointer or an
+// empty string keeps the base's value, so the zero Overrides changes
+// nothing.
 type Overrides struct {
 	// Processors is N.
 	Processors *int
@@ -148,10 +149,11 @@ type Overrides struct {
 	// Application names a built-in application, resolved for N by
 	// OverrideSettings.Applications.
 	Application string
-	// Policy is the rescheduling policy. An Optimal policy without a
-	// vector, whose vector comes from a solver, is replaced in the result
-	// by the greedy policy, which stands in until the caller puts the
-	// solver's vector in its place.
+	// Policy is the rescheduling policy. An Optimal policy not yet solved
+	// (Policy.Unsolved), whose actions come from a solver, stays so:
+	// Resolve returns it in Parts.Policy, for the caller to solve on
+	// Parts.System and Parts.Application (optimal.Solve); Apply, which
+	// returns a Scenario, refuses it.
 	Policy *Policy
 	// Reconfigure says when a running application changes its count.
 	Reconfigure *Reconfigure
@@ -166,9 +168,9 @@ type Overrides struct {
 	Work *WorkForm
 }
 
-// OverrideSettings configures Overrides.Apply. A nil *OverrideSettings
-// resolves no named application, so that only a base with an application
-// and no Overrides.Application can be overridden.
+// OverrideSettings configures Overrides.Resolve and Apply. A nil
+// *OverrideSettings resolves no named application, so that only a base
+// with an application and no Overrides.Application can be overridden.
 type OverrideSettings struct {
 	// Applications resolves a named application for n processors (the
 	// signature of ParseSettings.Applications, e.g. bench.Application).
@@ -206,9 +208,61 @@ func overrideErr(name, format string, args ...any) error {
 	return &OverrideError{Override: name, Problem: fmt.Sprintf(format, args...)}
 }
 
-// Apply returns the base scenario with the overrides, validated; a nil
-// base is the built-in scenario (DefaultSystem, DefaultApplication,
-// greedy). The base is not modified; the result may share its vectors.
+// Parts are the parts of a scenario before its policy is turned into a
+// vector, as Overrides.Resolve returns them: the policy may be one no
+// Scenario holds yet, the optimal policy not yet solved
+// (Policy.Unsolved). A caller solves it on System and Application
+// (optimal.Solve), puts the solved policy in Policy and calls Scenario.
+type Parts struct {
+	System      System
+	Application Application
+	Policy      Policy
+	Reconfigure Reconfigure
+	// CheckpointPattern is Scenario.CheckpointPattern (multi-level
+	// applications), or nil.
+	CheckpointPattern []int
+}
+
+// Scenario assembles and validates the scenario of the parts (New, then
+// the reconfiguration rule and the checkpoint pattern). An unsolved
+// policy is an *Error naming the field policy, as New gives it.
+func (p *Parts) Scenario() (*Scenario, error) {
+	sc, err := New(p.System, p.Application, p.Policy)
+	if err != nil {
+		return nil, err
+	}
+	sc.Reconfigure, sc.CheckpointPattern = p.Reconfigure, p.CheckpointPattern
+	if err := sc.Reconfigure.Validate(); err != nil {
+		return nil, err
+	}
+	if sc.CheckpointPattern != nil {
+		if err := sc.checkLevels(); err != nil {
+			return nil, err
+		}
+	}
+	return sc, nil
+}
+
+// Apply returns the base scenario with the overrides, validated: the
+// scenario of the parts Resolve returns. A policy override that is the
+// optimal policy not yet solved (Policy.Unsolved) is an *OverrideError
+// naming the policy: no Scenario holds it; Resolve returns it for the
+// caller to solve.
+func (o *Overrides) Apply(base *Scenario, s *OverrideSettings) (*Scenario, error) {
+	_, sc, err := o.resolve(base, s)
+	if err != nil {
+		return nil, err
+	}
+	if sc == nil {
+		return nil, overrideErr(OverridePolicy, "%s: its vector comes from its solver (optimal.Solve); resolve the overrides (Overrides.Resolve) and solve it first", o.Policy)
+	}
+	return sc, nil
+}
+
+// Resolve returns the parts of the base scenario with the overrides,
+// validated; a nil base is the built-in scenario (DefaultSystem,
+// DefaultApplication, greedy). The base is not modified; the parts may
+// share its vectors.
 //
 // The application is Overrides.Application for N if given, else the
 // built-in one for N (nil base), else the base's, restricted to the
@@ -220,45 +274,68 @@ func overrideErr(name, format string, args ...any) error {
 // base's reconfiguration and checkpoint pattern are kept unless
 // overridden.
 //
+// The parts are validated as New validates a scenario; with an unsolved
+// optimal policy (Policy.Unsolved), which has no vector yet, the system,
+// the application and the checkpoint pattern are (the policy's own checks
+// come with its solution, in Parts.Scenario).
+//
 // An error caused by an override is an *OverrideError naming it; one in
 // the base alone is the *Error of New, naming the field.
-func (o *Overrides) Apply(base *Scenario, s *OverrideSettings) (*Scenario, error) {
-	var (
-		sys     = DefaultSystem()
-		app     Application
-		pol     Policy
-		rc      Reconfigure
-		pattern []int
-	)
+func (o *Overrides) Resolve(base *Scenario, s *OverrideSettings) (Parts, error) {
+	p, _, err := o.resolve(base, s)
+	return p, err
+}
+
+// resolve is Resolve, with the scenario of the parts when the policy has
+// a vector (nil when it is the optimal policy not yet solved).
+func (o *Overrides) resolve(base *Scenario, s *OverrideSettings) (Parts, *Scenario, error) {
+	p := Parts{System: DefaultSystem()}
 	if base != nil {
-		sys, app, pol, rc, pattern = base.System, base.Application, base.Policy, base.Reconfigure, base.CheckpointPattern
+		p = Parts{System: base.System, Application: base.Application, Policy: base.Policy,
+			Reconfigure: base.Reconfigure, CheckpointPattern: base.CheckpointPattern}
 	}
-	if err := o.system(&sys); err != nil {
-		return nil, err
+	if err := o.system(&p.System); err != nil {
+		return Parts{}, nil, err
 	}
-	app, err := o.application(app, base == nil, sys.Processors, s)
+	app, err := o.application(p.Application, base == nil, p.System.Processors, s)
 	if err != nil {
-		return nil, err
+		return Parts{}, nil, err
 	}
-	if app, err = o.costs(app, sys.Processors); err != nil {
-		return nil, err
+	if p.Application, err = o.costs(app, p.System.Processors); err != nil {
+		return Parts{}, nil, err
 	}
-	if pol, err = o.policy(pol, sys.Processors); err != nil {
-		return nil, err
+	if p.Policy, err = o.policy(p.Policy, p.System.Processors); err != nil {
+		return Parts{}, nil, err
 	}
 	if o.Reconfigure != nil {
 		if err := o.Reconfigure.Validate(); err != nil {
-			return nil, overrideErr(OverrideReconfigure, "%s", problemOf(err))
+			return Parts{}, nil, overrideErr(OverrideReconfigure, "%s", problemOf(err))
 		}
-		rc = *o.Reconfigure
+		p.Reconfigure = *o.Reconfigure
 	}
-	sc, err := New(sys, app, pol)
+	if p.Policy.Unsolved() {
+		return p, nil, o.blame(p.validate())
+	}
+	sc, err := New(p.System, p.Application, p.Policy)
 	if err != nil {
-		return nil, o.blame(err)
+		return Parts{}, nil, o.blame(err)
 	}
-	sc.Reconfigure = rc
-	sc.CheckpointPattern = pattern
-	return sc, nil
+	sc.Reconfigure, sc.CheckpointPattern = p.Reconfigure, p.CheckpointPattern
+	return p, sc, nil
+}
+
+// validate checks the parts but the policy, as New checks them: the
+// system, the application, and the failure severity and checkpoint
+// pattern against the application's levels.
+func (p *Parts) validate() error {
+	if err := p.System.Validate(); err != nil {
+		return err
+	}
+	if err := p.Application.Validate(p.System.Processors); err != nil {
+		return err
+	}
+	sc := Scenario{System: p.System, Application: p.Application, CheckpointPattern: p.CheckpointPattern}
+	return sc.checkLevels()
 }
 
 // system applies the overrides of the system, each checked as
@@ -370,8 +447,8 @@ func filled(n int, x float64) []float64 {
 	return v
 }
 
-// policy returns the policy for n processors: the override (greedy in
-// place of an unresolved optimal one), or base's.
+// policy returns the policy for n processors: the override (an optimal
+// one possibly unsolved), or base's.
 func (o *Overrides) policy(base Policy, n int) (Policy, error) {
 	if o.Policy == nil {
 		if base.Kind == Explicit && len(base.Explicit) != n {
@@ -386,11 +463,8 @@ func (o *Overrides) policy(base Policy, n int) (Policy, error) {
 		return base, nil
 	}
 	p := *o.Policy
-	switch {
-	case p.Kind == AvailabilityBased && p.Explicit == nil:
+	if p.Kind == AvailabilityBased && p.Explicit == nil {
 		return p, overrideErr(OverridePolicy, "%s needs a failure history; evaluate it on a trace", p)
-	case p.Kind == Optimal && p.Explicit == nil:
-		p = Policy{Kind: Greedy}
 	}
 	return p, nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-markov/markov/bench"
+	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 )
 
@@ -87,7 +88,6 @@ func TestOverridesEachField(t *testing.T) {
 		{"mttr", scenario.Overrides{MTTR: ptr(7200.0)}, func(m map[string]any) { sys(m)["mttr"] = "2h" }},
 		{"application", scenario.Overrides{Application: "toy"}, func(m map[string]any) { m["application"] = "toy" }},
 		{"policy", scenario.Overrides{Policy: &scenario.Policy{Kind: scenario.PerformanceBased}}, func(m map[string]any) { m["policy"] = "pb" }},
-		{"optimal stands in as greedy", scenario.Overrides{Policy: &scenario.Policy{Kind: scenario.Optimal}}, func(m map[string]any) { m["policy"] = "greedy" }},
 		{"reconfigure", scenario.Overrides{Reconfigure: ptr(scenario.AtCheckpoint)}, func(m map[string]any) { m["reconfigure"] = "at-checkpoint" }},
 		// The latency alone is a blocking checkpoint: the overhead too,
 		// as a file that gives no overhead.
@@ -397,5 +397,146 @@ func TestOverridesCutTable(t *testing.T) {
 	var oe *scenario.OverrideError
 	if !errors.As(err, &oe) || oe.Override != scenario.OverrideProcessors {
 		t.Errorf("a table that only waits on 1..4: error %v, want an *OverrideError naming %s", err, scenario.OverrideProcessors)
+	}
+}
+
+// TestOverridesUnsolvedOptimal: an optimal policy not yet solved is never
+// replaced. Resolve returns it beside the system and the application,
+// which are those Apply gives with a policy that has a vector (the second
+// path: each override with pb in its place), and it has no Scenario:
+// Apply refuses it naming the policy, Parts.Scenario naming the field
+// policy. The parts with the policy solved (a vector, a decision table)
+// give the scenario Apply gives with that policy. An override that does
+// not fit is still its error, before the policy is looked at.
+func TestOverridesUnsolvedOptimal(t *testing.T) {
+	set := &scenario.OverrideSettings{Applications: toyApplications}
+	unsolved := &scenario.Policy{Kind: scenario.Optimal}
+	tests := []struct {
+		name string
+		base *scenario.Scenario
+		ov   scenario.Overrides
+	}{
+		{"built-in", nil, scenario.Overrides{}},
+		{"file", parseMap(t, overrideBase()), scenario.Overrides{}},
+		{"file, fewer processors", parseMap(t, overrideBase()), scenario.Overrides{Processors: ptr(3)}},
+		{"named application, times", nil, scenario.Overrides{Application: "toy", Processors: ptr(5), MTTF: ptr(1e6), MTTR: ptr(600.0)}},
+		{"costs and work", parseMap(t, overrideBase()), scenario.Overrides{Latency: ptr(100.0), Overhead: ptr(50.0), Recovery: ptr(30.0), Work: &scenario.WorkForm{Kind: scenario.Amdahl, Param: 0.1}}},
+		{"reconfigure", parseMap(t, overrideBase()), scenario.Overrides{Reconfigure: ptr(scenario.AtCheckpoint)}},
+	}
+	for _, tc := range tests {
+		set := set
+		if tc.base == nil && tc.ov.Application == "" {
+			set = &scenario.OverrideSettings{Applications: bench.Application}
+		}
+		ov := tc.ov
+		ov.Policy = unsolved
+		_, err := ov.Apply(tc.base, set)
+		var oe *scenario.OverrideError
+		if !errors.As(err, &oe) || oe.Override != scenario.OverridePolicy {
+			t.Errorf("%s: Apply: error %v, want an *OverrideError naming %s", tc.name, err, scenario.OverridePolicy)
+		}
+		parts, err := ov.Resolve(tc.base, set)
+		if err != nil {
+			t.Errorf("%s: Resolve: %v", tc.name, err)
+			continue
+		}
+		if !parts.Policy.Unsolved() {
+			t.Errorf("%s: Resolve's policy is %v, want the unsolved optimal policy", tc.name, parts.Policy)
+		}
+		var se *scenario.Error
+		if sc, err := parts.Scenario(); !errors.As(err, &se) || se.Field != "policy" {
+			t.Errorf("%s: Parts.Scenario of the unsolved policy: a scenario %t, error %v; want a *scenario.Error naming policy", tc.name, sc != nil, err)
+		}
+		n := parts.System.Processors
+		greedy := make([]int, n)
+		for i := range greedy {
+			greedy[i] = i + 1
+		}
+		table := []reschedule.Entry{{Lo: 1, Hi: n, A: reschedule.AllUp}, {P: 1, Lo: 2, Hi: n, A: 1}}
+		for _, solved := range []scenario.Policy{
+			{Kind: scenario.PerformanceBased},
+			{Kind: scenario.Optimal, Explicit: greedy},
+			{Kind: scenario.Optimal, Table: table},
+		} {
+			want := ov
+			want.Policy = &solved
+			ws, err := want.Apply(tc.base, set)
+			if err != nil {
+				t.Fatalf("%s: Apply with %v: %v", tc.name, solved, err)
+			}
+			p := parts
+			p.Policy = solved
+			got, err := p.Scenario()
+			if err != nil {
+				t.Errorf("%s: Parts.Scenario with %v: %v", tc.name, solved, err)
+				continue
+			}
+			if d := scenario.SameScenario(got, ws); d != "" {
+				t.Errorf("%s: the parts with %v give another scenario than Apply: %s", tc.name, solved, d)
+			}
+			if !ws.Policy.Equal(solved) {
+				t.Errorf("%s: Apply made %v of the policy %v", tc.name, ws.Policy, solved)
+			}
+		}
+	}
+	// An override that does not fit is its error, also with the
+	// unsolved optimal policy (the system and the application are
+	// checked without a vector).
+	for _, tc := range []struct {
+		name string
+		ov   scenario.Overrides
+		want string
+	}{
+		{"no processors", scenario.Overrides{Processors: ptr(0)}, scenario.OverrideProcessors},
+		{"more counts than the base", scenario.Overrides{Processors: ptr(5)}, scenario.OverrideProcessors},
+		{"overhead above the latency", scenario.Overrides{Overhead: ptr(61.0)}, scenario.OverrideOverhead},
+		{"work overflows", scenario.Overrides{Work: &scenario.WorkForm{Kind: scenario.Power, Param: 1000}}, scenario.OverrideWork},
+	} {
+		tc.ov.Policy = unsolved
+		_, err := tc.ov.Resolve(parseMap(t, overrideBase()), set)
+		var oe *scenario.OverrideError
+		if !errors.As(err, &oe) || oe.Override != tc.want {
+			t.Errorf("%s: Resolve: error %v, want an *OverrideError naming %s", tc.name, err, tc.want)
+		}
+	}
+	// A scenario file cannot hold it either (docs/scenario.md,
+	// "Overrides").
+	m := overrideBase()
+	m["policy"] = "optimal"
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var se *scenario.Error
+	if sc, err := scenario.Parse(strings.NewReader(string(b)), nil); !errors.As(err, &se) || se.Field != "policy" {
+		t.Errorf("a file with the policy \"optimal\": a scenario %t, error %v; want a *scenario.Error naming policy", sc != nil, err)
+	}
+}
+
+// TestPolicyUnsolved: only the optimal policy with neither a vector nor a
+// decision table is unsolved, and exactly those have no vector.
+func TestPolicyUnsolved(t *testing.T) {
+	tests := []struct {
+		p    scenario.Policy
+		want bool
+	}{
+		{scenario.Policy{Kind: scenario.Optimal}, true},
+		{scenario.Policy{Kind: scenario.Optimal, Explicit: []int{1, 2}}, false},
+		{scenario.Policy{Kind: scenario.Optimal, Table: []reschedule.Entry{{Lo: 1, Hi: 2, A: reschedule.AllUp}}}, false},
+		{scenario.Policy{Kind: scenario.Greedy}, false},
+		{scenario.Policy{Kind: scenario.PerformanceBased}, false},
+		{scenario.Policy{Kind: scenario.Moldable, Processors: 1}, false},
+		{scenario.Policy{Kind: scenario.Explicit, Explicit: []int{1, 1}}, false},
+		{scenario.Policy{Kind: scenario.AvailabilityBased, Explicit: []int{1, 2}}, false},
+		{scenario.Policy{Kind: scenario.Table, Table: []reschedule.Entry{{Lo: 1, Hi: 2, A: 1}}}, false},
+	}
+	for _, tc := range tests {
+		if got := tc.p.Unsolved(); got != tc.want {
+			t.Errorf("%v (%+v).Unsolved() = %v, want %v", tc.p, tc.p, got, tc.want)
+		}
+		_, err := tc.p.Vector(scenario.PolicyInputs{N: 2, WorkRate: []float64{1, 2}})
+		if (err != nil) != tc.want {
+			t.Errorf("%v (%+v): Vector error %v, want one exactly when unsolved", tc.p, tc.p, err)
+		}
 	}
 }

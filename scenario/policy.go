@@ -120,7 +120,7 @@ func (p Policy) Vector(in PolicyInputs) (reschedule.Vector, error) {
 			v, err = reschedule.Explicit(p.Explicit)
 			break
 		}
-		if p.Kind == Optimal {
+		if p.Unsolved() {
 			return nil, fieldErr("policy", "the optimal policy's vector comes from its solver (docs/optimal-policy.md); none was given")
 		}
 		if in.Failures == nil {
@@ -140,6 +140,18 @@ func (p Policy) Vector(in PolicyInputs) (reschedule.Vector, error) {
 		return nil, fieldErr("policy", "%v", err)
 	}
 	return v, nil
+}
+
+// Unsolved reports whether p is the optimal policy not yet solved: Kind
+// Optimal with neither a vector (Explicit) nor a decision table (Table).
+// Its actions come from the solver of docs/optimal-policy.md
+// (optimal.Solve, which takes the system and the application, not a
+// Scenario); until then it has no vector (Vector is an error), so no
+// Scenario holds it. This is the one test of it: Overrides.Resolve returns
+// such a policy beside the system and the application, and Overrides.Apply
+// and New refuse it.
+func (p Policy) Unsolved() bool {
+	return p.Kind == Optimal && p.Explicit == nil && p.Table == nil
 }
 
 // hasTable reports whether the policy's actions are a decision table.

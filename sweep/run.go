@@ -247,23 +247,27 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 	if t.Compute == Evaluate {
 		return rec, r.evaluate(ctx, t, &rec)
 	}
-	sc, opt, err := r.scenario(t)
+	parts, err := r.scenario(t)
 	if err != nil {
 		return rec, err
 	}
-	rec.Processors = sc.System.Processors
-	rec.MTTF, rec.MTTR = fl(sc.System.MTTF), fl(sc.System.MTTR)
-	rec.Policy = sc.Policy.String()
+	rec.Processors = parts.System.Processors
+	rec.MTTF, rec.MTTR = fl(parts.System.MTTF), fl(parts.System.MTTR)
+	rec.Policy = parts.Policy.String()
 	interval := t.Interval
 	var (
+		sc     *scenario.Scenario
 		g      float64
 		status string
 	)
-	if opt {
-		if sc, interval, g, status, err = r.optimal(ctx, t, sc); err != nil {
-			return rec, err
-		}
-		rec.Policy = scenario.Policy{Kind: scenario.Optimal}.String()
+	solve := parts.Policy.Unsolved() // the optimal policy, solved here
+	if solve {
+		sc, interval, g, status, err = r.optimal(ctx, t, &parts)
+	} else {
+		sc, err = parts.Scenario()
+	}
+	if err != nil {
+		return rec, err
 	}
 	m, err := uwt.New(ctx, sc, &uwt.Settings{Workers: 1})
 	if err != nil {
@@ -271,7 +275,7 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 	}
 	var res uwt.Result
 	switch {
-	case opt:
+	case solve:
 		// The solver's g at its interval, with the availability of its
 		// vector there (uwt's UWT of that vector equals g: the
 		// consistency oracle of package optimal).
@@ -319,28 +323,34 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 
 // optimal solves the optimal policy of a scenario task (optimal.Solve,
 // one interval for every configuration) on the system, application and
-// reconfiguration rule of sc: at the task's interval, g*(I); for optimize
+// reconfiguration rule of p: at the task's interval, g*(I); for optimize
 // or without an interval, level 2 (r* at I*). It returns the scenario with
 // the policy resolved to r* (its decision table when r* depends on the
 // checkpoint count p), the interval, g and the status of the solve as
 // markov optimize --policy optimal reports it: level 2's I* at a bound of
 // the search (uwt.AtMin, uwt.AtMax), else the policy iteration's status
 // (Converged, IterationLimit).
-func (r *runner) optimal(ctx context.Context, t Task, sc *scenario.Scenario) (*scenario.Scenario, float64, float64, string, error) {
-	o := &optimal.Options{Reconfigure: sc.Reconfigure, Settings: &optimal.Settings{Workers: 1}}
+func (r *runner) optimal(ctx context.Context, t Task, p *scenario.Parts) (*scenario.Scenario, float64, float64, string, error) {
+	o := &optimal.Options{Reconfigure: p.Reconfigure, Settings: &optimal.Settings{Workers: 1}}
 	if t.Compute != Optimize && !math.IsNaN(t.Interval) {
 		o.Interval = t.Interval
 	}
-	sol, err := optimal.Solve(ctx, sc.System, sc.Application, o)
+	sol, err := optimal.Solve(ctx, p.System, p.Application, o)
 	if err != nil {
 		return nil, 0, 0, "", err
 	}
 	if sol.Status == optimal.NoUsefulWork {
-		return nil, 0, 0, "", fmt.Errorf("sweep: policy optimal: no policy does useful work (MTTF %g s)", sc.System.MTTF)
+		return nil, 0, 0, "", fmt.Errorf("sweep: policy optimal: no policy does useful work (MTTF %g s)", p.System.MTTF)
 	}
 	// Its decision table, which uwt and sim replay also when the actions
 	// depend on the checkpoint count p (no vector then).
-	out, err := sol.TableScenario()
+	tab, err := sol.DecisionTable()
+	if err != nil {
+		return nil, 0, 0, "", err
+	}
+	solved := *p
+	solved.Policy = p.Policy.ResolvedTable(tab)
+	out, err := solved.Scenario()
 	if err != nil {
 		return nil, 0, 0, "", err
 	}
@@ -351,16 +361,17 @@ func (r *runner) optimal(ctx context.Context, t Task, sc *scenario.Scenario) (*s
 	return out, sol.Interval, sol.UWT, status, nil
 }
 
-// scenario builds the task's scenario from the base and the task's point
-// (scenario.Overrides.Apply). For the optimal policy without a vector it
-// reports opt and returns the scenario with greedy standing in (the
-// solver chooses the vector).
-func (r *runner) scenario(t Task) (sc *scenario.Scenario, opt bool, err error) {
+// scenario returns the parts of the task's scenario, from the base and
+// the task's point (scenario.Overrides.Resolve): the policy is the
+// optimal policy not yet solved (scenario.Policy.Unsolved) when the task
+// names it, and run solves it.
+func (r *runner) scenario(t Task) (scenario.Parts, error) {
 	a := r.study.Scenarios
 	var base *scenario.Scenario
 	if file := cmp.Or(t.Scenario, a.Base); file != "" {
+		var err error
 		if base, err = r.base(file); err != nil {
-			return nil, false, err
+			return scenario.Parts{}, err
 		}
 	}
 	ov := scenario.Overrides{Application: a.Application}
@@ -378,20 +389,16 @@ func (r *runner) scenario(t Task) (sc *scenario.Scenario, opt bool, err error) {
 	if t.Policy != "" {
 		pol, err := parsePolicy(t.Policy, false)
 		if err != nil {
-			return nil, false, err
+			return scenario.Parts{}, err
 		}
 		ov.Policy = &pol
-		opt = pol.Kind == scenario.Optimal
 	}
-	sc, err = ov.Apply(base, &scenario.OverrideSettings{Applications: bench.Application})
+	parts, err := ov.Resolve(base, &scenario.OverrideSettings{Applications: bench.Application})
 	if oe := (*scenario.OverrideError)(nil); errors.As(err, &oe) {
 		// The task's ID names the point: the problem alone.
-		return nil, false, errors.New(oe.Problem)
+		return scenario.Parts{}, errors.New(oe.Problem)
 	}
-	if err != nil {
-		return nil, false, err
-	}
-	return sc, opt, nil
+	return parts, err
 }
 
 // base reads a base scenario file once.

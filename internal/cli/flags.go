@@ -76,6 +76,11 @@ func (o *scenarioOptions) takeWorkForm(work *string) {
 // scenarioInfo is the scenario a command used, with a description for
 // people.
 type scenarioInfo struct {
+	// parts are the scenario's parts (scenario.Overrides.Resolve); their
+	// policy is the optimal policy not yet solved with --policy optimal
+	// (loadOptimal), which no scenario holds.
+	parts scenario.Parts
+	// sc is the scenario of the parts; nil with --policy optimal.
 	sc *scenario.Scenario
 	// app names the benchmark application, or is empty for one from a file.
 	app string
@@ -87,11 +92,11 @@ type scenarioInfo struct {
 
 // describe returns a one-line description of the scenario.
 func (s scenarioInfo) describe() string {
-	sys := s.sc.System
+	sys := s.parts.System
 	out := fmt.Sprintf("%s on %s, MTTF %s, MTTR %s, policy %s",
 		s.application(), processors(sys.Processors), scenario.FormatDuration(sys.MTTF), scenario.FormatDuration(sys.MTTR), s.shortPolicy())
-	if s.sc.Reconfigure != scenario.Never {
-		out += ", reconfigure " + s.sc.Reconfigure.String()
+	if s.parts.Reconfigure != scenario.Never {
+		out += ", reconfigure " + s.parts.Reconfigure.String()
 	}
 	for _, c := range s.costs() {
 		out += ", " + c.name + " " + c.text
@@ -140,11 +145,11 @@ type scenarioJSON struct {
 func (s scenarioInfo) json() scenarioJSON {
 	return scenarioJSON{
 		Application:        s.application(),
-		Processors:         s.sc.System.Processors,
-		MTTF:               jsonFloat(s.sc.System.MTTF),
-		MTTR:               jsonFloat(s.sc.System.MTTR),
+		Processors:         s.parts.System.Processors,
+		MTTF:               jsonFloat(s.parts.System.MTTF),
+		MTTR:               jsonFloat(s.parts.System.MTTR),
 		Policy:             s.policy(),
-		Reconfigure:        reconfigureJSON(s.sc.Reconfigure),
+		Reconfigure:        reconfigureJSON(s.parts.Reconfigure),
 		CheckpointLatency:  seconds(s.ov.Latency),
 		CheckpointOverhead: seconds(cmp.Or(s.ov.Overhead, s.ov.Latency)),
 		Recovery:           seconds(s.ov.Recovery),
@@ -195,7 +200,7 @@ const maxPolicyText = 48
 // the JSON keeps the whole vector.
 func (s scenarioInfo) shortPolicy() string {
 	p := s.policy()
-	if len(p) <= maxPolicyText || s.sc.Policy.Kind != scenario.Explicit {
+	if len(p) <= maxPolicyText || s.sc == nil || s.sc.Policy.Kind != scenario.Explicit {
 		return p
 	}
 	r := "vector " + runs(s.sc.Reschedule)
@@ -209,14 +214,10 @@ func (s scenarioInfo) shortPolicy() string {
 	return r
 }
 
-// policy names the scenario's policy.
+// policy names the scenario's policy ("optimal" for the optimal policy,
+// solved or not).
 func (s scenarioInfo) policy() string {
-	if s.ov.Policy != nil && s.ov.Policy.Kind == scenario.Optimal {
-		// The solver's policy: sc holds the system and application it
-		// takes (loadOptimal).
-		return scenario.Policy{Kind: scenario.Optimal}.String()
-	}
-	return s.sc.Policy.String()
+	return s.parts.Policy.String()
 }
 
 // overrides reads the overriding flags; errors name the flag. --policy
@@ -248,7 +249,7 @@ func (o *scenarioOptions) overrides(cmd *cobra.Command, optimalOK bool) (scenari
 		if err != nil {
 			return ov, flagError("policy", "%s", problem(err))
 		}
-		if p.Kind == scenario.Optimal && !optimalOK {
+		if p.Unsolved() && !optimalOK {
 			return ov, flagError("policy", "%s: the optimal policy is not available in this command", quote.Value(o.Policy))
 		}
 		ov.Policy = &p
@@ -291,10 +292,10 @@ func (o *scenarioOptions) load(cmd *cobra.Command) (scenarioInfo, error) {
 	return o.loadPolicy(cmd, false)
 }
 
-// loadOptimal is load for --policy optimal: the system and application
-// that optimal.Solve takes, in info.sc.System and info.sc.Application
-// (info.sc's own policy is not the solver's and is not used; the
-// description names the optimal policy).
+// loadOptimal is load for --policy optimal: the parts of the scenario
+// (scenario.Overrides.Resolve), whose policy is the optimal policy not
+// yet solved, with the system and application that optimal.Solve takes;
+// info.sc is nil.
 func (o *scenarioOptions) loadOptimal(cmd *cobra.Command) (scenarioInfo, error) {
 	return o.loadPolicy(cmd, true)
 }
@@ -310,7 +311,14 @@ func (o *scenarioOptions) loadPolicy(cmd *cobra.Command, optimalOK bool) (scenar
 			return scenarioInfo{}, err
 		}
 	}
-	sc, err := ov.Apply(base, &scenario.OverrideSettings{Applications: bench.Application})
+	info := scenarioInfo{app: o.App, file: o.File, ov: ov}
+	set := &scenario.OverrideSettings{Applications: bench.Application}
+	if optimalOK {
+		info.parts, err = ov.Resolve(base, set)
+	} else if info.sc, err = ov.Apply(base, set); err == nil {
+		sc := info.sc
+		info.parts = scenario.Parts{System: sc.System, Application: sc.Application, Policy: sc.Policy, Reconfigure: sc.Reconfigure, CheckpointPattern: sc.CheckpointPattern}
+	}
 	var oe *scenario.OverrideError
 	if errors.As(err, &oe) {
 		flag := overrideFlags[oe.Override]
@@ -322,7 +330,6 @@ func (o *scenarioOptions) loadPolicy(cmd *cobra.Command, optimalOK bool) (scenar
 	if err != nil {
 		return scenarioInfo{}, err
 	}
-	info := scenarioInfo{sc: sc, app: o.App, file: o.File, ov: ov}
 	if base == nil && info.app == "" {
 		info.app = scenario.DefaultApplication
 	}

@@ -52,62 +52,68 @@ func (o *optimalOptions) unused() error {
 // wantsOptimal reports whether the --policy flag names the optimal policy.
 func wantsOptimal(policy string) bool {
 	p, err := scenario.ParsePolicy(policy)
-	return err == nil && p.Kind == scenario.Optimal
+	return err == nil && p.Unsolved()
 }
 
-// settings loads the scenario and returns the solver's settings with the
-// restriction the flags ask for.
-func (o *optimalOptions) settings(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Settings, error) {
+// settings loads the scenario's parts (loadOptimal) and returns the
+// solver's settings and the step of Options.Refine with the restriction
+// the flags ask for.
+func (o *optimalOptions) settings(cmd *cobra.Command, so *scenarioOptions, mo *modelOptions) (scenarioInfo, *optimal.Settings, int, error) {
 	info, err := so.loadOptimal(cmd)
 	if err != nil {
-		return info, nil, err
+		return info, nil, 0, err
 	}
+	set, refine, err := o.restrict(info.parts.System, mo)
+	return info, set, refine, err
+}
+
+// restrict returns the solver's settings and the step of Options.Refine
+// that the flags ask for on the system sys.
+func (o *optimalOptions) restrict(sys scenario.System, mo *modelOptions) (*optimal.Settings, int, error) {
 	if mo.Workers < 0 {
-		return info, nil, flagError("workers", "%d, want 0 or more", mo.Workers)
+		return nil, 0, flagError("workers", "%d, want 0 or more", mo.Workers)
 	}
 	set := &optimal.Settings{Full: mo.Exact, Workers: mo.Workers}
-	n := info.sc.N()
-	if !info.sc.System.FailureEvents.Single() {
+	n := sys.Processors
+	if !sys.FailureEvents.Single() {
 		for _, f := range []string{"candidates", "refine"} {
 			if o.changed(f) {
-				return info, nil, flagError(f, "the optimal policy with failure events considers every processor count; omit --%s", f)
+				return nil, 0, flagError(f, "the optimal policy with failure events considers every processor count; omit --%s", f)
 			}
 		}
 	}
 	switch {
 	case o.changed("candidates") && o.changed("refine"):
-		return info, nil, flagError("refine", "give --candidates or --refine, not both")
+		return nil, 0, flagError("refine", "give --candidates or --refine, not both")
 	case o.changed("candidates") && strings.TrimSpace(o.Candidates) == "":
-		return info, nil, flagError("candidates", "empty, want a list like 4-16,32,64 (omit the flag for every count)")
+		return nil, 0, flagError("candidates", "empty, want a list like 4-16,32,64 (omit the flag for every count)")
 	case o.changed("candidates"):
 		c, err := parseCounts(o.Candidates, n)
 		if err != nil {
-			return info, nil, flagError("candidates", "%v", err)
+			return nil, 0, flagError("candidates", "%v", err)
 		}
 		set.Candidates = c
 	case o.changed("refine") && (o.Refine < 1 || o.Refine > n):
-		return info, nil, flagError("refine", "%d, want a step in 1..%d", o.Refine, n)
+		return nil, 0, flagError("refine", "%d, want a step in 1..%d", o.Refine, n)
 	case o.Refine > 0:
-		c, err := optimal.Refine(ctx, info.sc, set, o.Refine)
-		if err != nil {
-			return info, nil, err
-		}
-		set.Candidates = c
+		// Solve restricts the counts (Options.Refine).
+		return set, o.Refine, nil
 	}
-	return info, set, nil
+	return set, 0, nil
 }
 
 // solve loads the scenario and solves its optimal policy (optimal.Solve,
 // the one entry point) with the restriction the flags ask for.
 func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scenarioOptions, mo *modelOptions, opt optimal.Options) (scenarioInfo, optimal.Solution, error) {
-	info, set, err := o.settings(ctx, cmd, so, mo)
+	info, set, refine, err := o.settings(cmd, so, mo)
 	if err != nil {
 		return info, optimal.Solution{}, err
 	}
 	// Only level 2 is solved with failure events (Solution.Events): the
 	// levels asked for are the highest wanted.
-	opt.Settings, opt.Reconfigure, opt.Highest = set, info.sc.Reconfigure, true
-	sol, err := optimal.Solve(ctx, info.sc.System, info.sc.Application, &opt)
+	p := info.parts
+	opt.Settings, opt.Refine, opt.Reconfigure, opt.Highest = set, refine, p.Reconfigure, true
+	sol, err := optimal.Solve(ctx, p.System, p.Application, &opt)
 	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
 		// optimal's error names its Settings; here the flags.
 		return info, sol, fmt.Errorf("the optimal policy on %d processors is too large: its decision process needs %d states and %d recovery rows, more than the limit of %d states or %d recovery rows; restrict the processor counts with --candidates or --refine", se.N, se.States, se.Rows, se.MaxStates, 4*se.MaxStates)
@@ -373,7 +379,7 @@ func (r optimalLevelsReport) Text(w io.Writer) error {
 	if rr4 != rr {
 		optimalRows(t, ", level 4", rep.PerState.Policy)
 	}
-	outsideWindow(t, lo, hi, r.info.sc.N())
+	outsideWindow(t, lo, hi, r.info.parts.System.Processors)
 	local := "a coordinate-wise local optimum"
 	switch {
 	case rep.PerConfiguration.Global:
@@ -466,7 +472,7 @@ func (r optimalUWTReport) Text(w io.Writer) error {
 		t.row("r*(n)", rr)
 	} else {
 		optimalRows(t, "", r.res.Policy)
-		outsideWindow(t, r.lo, r.hi, r.info.sc.N())
+		outsideWindow(t, r.lo, r.hi, r.info.parts.System.Processors)
 	}
 	t.row("Policy iteration", fmt.Sprintf("%s after %d improvements", r.res.Status, r.res.Iterations))
 	t.row("States", fmt.Sprintf("%d decision states, %d recurrent", r.res.States, r.res.Recurrent))
@@ -493,7 +499,7 @@ func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptio
 	}
 	if sol.Events != nil {
 		// Level 2 only (one interval): no I(a).
-		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: sol.Events.Table, interval: sol.Interval, status: sol.IntervalStatus, uwt: sol.UWT, lo: 1, hi: info.sc.N()})
+		return opts.env.render(opts.Output, optimalPolicyReport{info: info, t: sol.Events.Table, interval: sol.Interval, status: sol.IntervalStatus, uwt: sol.UWT, lo: 1, hi: info.parts.System.Processors})
 	}
 	rep := sol.Levels
 	t, err := rep.Single.Policy.Table()
@@ -646,7 +652,7 @@ func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateO
 	if err != nil {
 		return fmt.Errorf("the simulator takes a decision table: %w", err)
 	}
-	if info.sc.Reconfigure == scenario.AtCheckpoint {
+	if info.parts.Reconfigure == scenario.AtCheckpoint {
 		set.Reconfigure = res.Policy.SegmentReconfigure
 	}
 	if interval == 0 {
@@ -660,15 +666,16 @@ func runSimulateOptimal(ctx context.Context, cmd *cobra.Command, opts *simulateO
 
 // simulateTable simulates the decision table t of the optimal policy at
 // interval (set.Intervals, when set, gives each segment its own) beside
-// the model's UWT g.
+// the model's UWT g: the scenario of the parts with the policy solved.
 func simulateTable(ctx context.Context, opts *simulateOptions, info scenarioInfo, t *reschedule.Table, interval, g float64, set *sim.Settings) error {
-	sc := *info.sc
-	sc.Policy, sc.Reschedule, sc.Table = scenario.Policy{Kind: scenario.Optimal}.ResolvedTable(t), t.Row(0), nil
-	if t.DependsOnOld() {
-		sc.Table = t
+	p := info.parts
+	p.Policy = p.Policy.ResolvedTable(t)
+	sc, err := p.Scenario()
+	if err != nil {
+		return err
 	}
 	bar := opts.env.startProgress("simulating", 0)
-	out, err := sim.Run(ctx, &sc, interval, set)
+	out, err := sim.Run(ctx, sc, interval, set)
 	bar.finish()
 	if err != nil {
 		return err
