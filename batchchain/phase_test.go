@@ -562,11 +562,20 @@ func TestPoissonAddWindow(t *testing.T) {
 	}
 }
 
+// hugeSize is the law of a single event size k: every event takes down
+// k processors (or all the functional ones, when fewer).
+func hugeSize(k int) []float64 {
+	sizes := make([]float64, k)
+	sizes[k-1] = 1
+	return sizes
+}
+
 // TestPhaseRatesMatchChain: Phase builds its tables from the factors
 // (j−i)/(f−i) divided once per j − i (fillRates); they must be Chain's
 // ratesAt bit for bit, spare count by spare count, including used counts
 // below the largest event size (min(K, f) truncates the law), a law with
-// zero sizes and a single size.
+// zero sizes and a single size, and laws of one huge size (40 and 64 of
+// 64 processors, 12 of 12: every count below it truncates).
 func TestPhaseRatesMatchChain(t *testing.T) {
 	for _, tc := range []struct {
 		n, a  int
@@ -574,6 +583,7 @@ func TestPhaseRatesMatchChain(t *testing.T) {
 	}{
 		{64, 40, issueSizes()}, {40, 3, issueSizes()}, {40, 1, issueSizes()},
 		{300, 250, []float64{0.2, 0, 0.3, 0, 0, 0.5}}, {50, 20, []float64{1}},
+		{64, 10, hugeSize(40)}, {64, 60, hugeSize(64)}, {12, 1, hugeSize(12)},
 	} {
 		c, ph := newPhase(t, tc.n, tc.a, 1/(8*hour), 1/hour, tc.sizes)
 		var r rates
@@ -605,7 +615,7 @@ func TestPhaseRatesMatchChain(t *testing.T) {
 // (Stirling's series from stirlingFrom on, the window's sum below it) to
 // rounding: each weight is the mode's times at most s = 12√μ + 1 ratios,
 // whose roundings add up like a random walk, so the tolerance is
-// 8ε·(1 + √s) (1e-15 to 5e-14 here; observed: a few ε). Stirling's series
+// 8ε·(1 + √s) (1e-15 to 1e-13 here, μ up to 1e6; observed: a few ε). Stirling's series
 // without its last term (1/(1680n₀⁷), 1.5e-14 at n₀ = 30) must fail there
 // (power check), and the law must agree with the window sum's at the
 // boundary.
@@ -621,7 +631,7 @@ func TestPoissonAddSumsToOne(t *testing.T) {
 		}
 		return s
 	}
-	for _, mu := range []float64{29.9, 30, 30.5, 31, 47.3, 200.7, 1000.2, 12345.6, 1e5 + 0.25} {
+	for _, mu := range []float64{29.9, 30, 30.5, 31, 47.3, 200.7, 1000.2, 12345.6, 1e5 + 0.25, 1e6 + 0.5} {
 		tol := 8 * 0x1p-53 * (1 + math.Sqrt(12*math.Sqrt(mu)+1))
 		if got := sum(mu); math.Abs(got-1) > tol {
 			t.Errorf("mu=%g: the weights sum to 1 %+.3g, tolerance %.2g", mu, got-1, tol)

@@ -145,7 +145,9 @@
 //     tail of order 140–230 (590 for the first, denser, system), and a
 //     factorisation costs about 50 ms of CPU instead of 220–330 ms.
 //     The factorisation is checked: the backward error of a solve
-//     (b = A·1) must be at most 1e-15·k (growth below about 10²), else
+//     (b = A·z, z a fixed vector of full mantissas; with b = A·1 a
+//     matrix of short binary fractions can solve exactly whatever its
+//     growth) must be at most 1e-15·k (growth below about 10²), else
 //     the system is factorised by factorLU (Dgetrf in the natural
 //     order, as mat.LU's). Both keep the condition estimate (Dgecon's,
 //     Higham's estimator) made by the solves on the runs instead of
@@ -191,7 +193,12 @@
 // the reconfiguration's bracket (with a slack of 1e-12 of the terms and
 // the rows' left-out mass times the span of h), the search of that
 // state's interval, which could change no action, is skipped and the
-// state keeps its interval. Where the window cuts the spare chain, the
+// state keeps its interval. That interval is then where an earlier pass
+// left it, not the state's best run: policy iteration's convergence test
+// (wouldChangeX) weighs running at it, so iterate does not stop while a
+// state skipped in the last pass is no longer shown by the bound, at the
+// new values, to lose by running (staleMayRun): the next pass searches
+// it. Where the window cuts the spare chain, the
 // rows are renormalised over it, and f_U and f_X are extended outside by
 // their largest value over the window (a renormalised row's average is
 // at most that): the drifts then grow near the window's edges, and the
@@ -203,9 +210,10 @@
 // TestRunMaxBound holds the bound against the brackets on a grid of
 // intervals (the bound without drift terms, or without the t² term,
 // fails it); TestRunBoundSameLevel4 holds level 4 with it against level
-// 4 without (the same g, actions and running intervals); only the
-// intervals of the up states that reconfigure, which nothing uses, may
-// differ.
+// 4 without (the same g, actions and choices; the same running intervals,
+// or, in a state outside the recurrent class whose searches took another
+// path, brackets equal to the stopping tolerance RelTol); the intervals
+// of the up states that reconfigure, which nothing uses, may differ.
 //
 // The solves of the reduced system round differently from a fresh
 // factorisation of each system, within the tolerances of the searches:

@@ -108,8 +108,10 @@ func (sv *Solver) uValue(sc *rowScratch, v *values, b, k int, interval float64) 
 // run, as the optimality equations ask (TestLevelsOrderReconfigure),
 // unless runMax's bound on running over every interval is below the
 // bracket of its reconfiguration (xv's): then no interval makes running
-// win in improveR, and the state keeps its interval (runSkips).
-func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy, xv *xValues) (bool, error) {
+// win in improveR, and the state keeps its interval (runSkips), which
+// is then no longer its best run: improveU also returns those states
+// (nil when none), for iterate's convergence test (staleMayRun).
+func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy, xv *xValues) (bool, [][]bool, error) {
 	lo, hi := math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
 	changed := make([]bool, len(sv.acts))
 	skip := sv.runSkips(v, pol, xv)
@@ -144,9 +146,9 @@ func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy, xv *xVal
 		return nil
 	})
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
-	return slices.Contains(changed, true), nil
+	return slices.Contains(changed, true), skip, nil
 }
 
 // improveR, with reconfiguration at checkpoints, takes in every up state
@@ -221,12 +223,13 @@ func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*val
 	// takes the intervals in closed form (PerState), not by search.
 	perState = perState && !sv.phase
 	var prev float64
+	var skipped [][]bool // the up states whose interval search improveU skipped last
 	for it := 0; ; it++ {
 		v, err := sv.evaluate(ctx, pol, true)
 		if err != nil {
 			return nil, NotSolved, it, err
 		}
-		if it > 0 && perState && v.g-prev <= sv.set.RelTol*math.Abs(v.g) && !sv.wouldChangeX(ctx, v, pol) {
+		if it > 0 && perState && v.g-prev <= sv.set.RelTol*math.Abs(v.g) && !sv.wouldChangeX(ctx, v, pol) && !sv.staleMayRun(v, pol, skipped) {
 			return v, Converged, it, nil
 		}
 		if it >= sv.set.MaxIter {
@@ -247,7 +250,7 @@ func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*val
 		}
 		cu := false
 		if perState {
-			if cu, err = sv.improveU(ctx, v, pol, xv); err != nil {
+			if cu, skipped, err = sv.improveU(ctx, v, pol, xv); err != nil {
 				return nil, NotSolved, it, err
 			}
 		}

@@ -184,19 +184,43 @@ func (sv *Solver) runPieces(b int) []runPiece {
 
 // poissonTails returns bounds t[r − 1] ≥ P(Poisson(μ) ≥ r), r = 1..n:
 // the first term of the tail over 1 − μ/(r + 1) (the ratio of two
-// successive terms beyond it is at most that) when r + 1 > μ, else 1.
+// successive terms beyond it is at most that) when r + 1 > μ, else 1,
+// and at least tailFloor. The terms come from e^{−μ} by the ratios
+// μ/r, except beyond μ = poissonLogFrom, where e^{−μ} is near the
+// subnormals (zero beyond 745): there they start at r₀ = ⌊μ⌋ (below it
+// μ/(r + 1) ≥ 1) from e^{−μ + (r₀−1)·ln μ − ln (r₀−1)!}, its exponent
+// raised by a bound on its rounding, 8ε·(μ + r₀|ln μ| + ln r₀!)
+// (TestPoissonTailBoundLarge). A tail below tailFloor moves no bound of
+// localDrift and may round to a subnormal: it is taken as tailFloor.
 func poissonTails(mu float64, n int) []float64 {
 	tail := make([]float64, n)
-	term := math.Exp(-mu) // P(Poisson(μ) = r), from r = 0
+	r0, term := 1, math.Exp(-mu) // term: P(Poisson(μ) = r0 − 1)
+	if mu > poissonLogFrom {
+		r0 = int(mu)
+		lg, _ := math.Lgamma(float64(r0))
+		x := -mu + float64(r0-1)*math.Log(mu) - lg
+		term = math.Exp(x + 8*0x1p-53*(mu+float64(r0)*math.Abs(math.Log(mu))+lg))
+	}
 	for r := 1; r <= n; r++ {
-		term *= mu / float64(r)
 		tail[r-1] = 1
+		if r < r0 {
+			continue
+		}
+		term *= mu / float64(r)
 		if q := mu / float64(r+1); q < 1 {
-			tail[r-1] = min(1, term/(1-q)*(1+1e-12))
+			tail[r-1] = min(1, max(term/(1-q)*(1+1e-12), tailFloor))
 		}
 	}
 	return tail
 }
+
+// poissonLogFrom is the μ beyond which poissonTails starts from the
+// logarithm of a term near the mode (e^{−700} ≈ 1e-304 is still normal),
+// and tailFloor the least tail bound it returns.
+const (
+	poissonLogFrom = 700
+	tailFloor      = 1e-300
+)
 
 // localDrift returns d with (P_t φ)(s) ≤ d for every t ≤ T, φ = G f or
 // G²f (gf, its largest entry dmax), from tail[r − 1] ≥ P(Poisson(ΛT) ≥
@@ -341,4 +365,26 @@ func (sv *Solver) runSkips(v *values, pol *Policy, xv *xValues) [][]bool {
 		}
 	}
 	return skip
+}
+
+// staleMayRun reports whether an up state whose interval search improveU
+// skipped (skipped, from the values of the last pass) is no longer shown
+// by runMax, at the values v, to lose by running. Its interval is then
+// where an earlier search left it, not its best run at v, so that
+// wouldChangeX, which weighs running at that interval, cannot tell that
+// running would win: policy iteration must not stop there, and the next
+// pass searches the state's interval (TestRunBoundSameLevel4, "stale").
+func (sv *Solver) staleMayRun(v *values, pol *Policy, skipped [][]bool) bool {
+	if skipped == nil {
+		return false
+	}
+	now := sv.runSkips(v, pol, sv.newXValues(v))
+	for b, sk := range skipped {
+		for k, s := range sk {
+			if s && pol.reconf[b][k] != 0 && (now == nil || !now[b][k]) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -40,11 +40,13 @@ const (
 	// tail of order 476–1762; at 0.9 0.05–0.09 s, order 141–586.
 	sparseDense = 0.9
 	// sparseBackward bounds the normwise backward error
-	// ‖b − A·x‖∞ / (‖A‖∞‖x‖∞ + ‖b‖∞) of the check solve (b = A·1) per
-	// order (Higham, Accuracy and Stability of Numerical Algorithms, 2nd
-	// ed., Theorem 7.1 (Rigal–Gaches); by §9.3 it is at most about
+	// ‖b − A·x‖∞ / (‖A‖∞‖x‖∞ + ‖b‖∞) of the check solve (b = A·z, z a
+	// fixed vector of full mantissas: backwardError) per order (Higham,
+	// Accuracy and Stability of Numerical Algorithms, 2nd ed., Theorem
+	// 7.1 (Rigal–Gaches); by §9.3 it is at most about
 	// γ₃ₙ‖|L||U|‖∞/‖A‖∞, which the growth of the elimination bounds). On
-	// the reduced systems of QR at N = 64 it is 0.9e-15–3.6e-15; the
+	// the reduced systems of QR at N = 64 it was 0.9e-15–3.6e-15 with
+	// b = A·1, and 1.5e-15 with b = A·z on the last of level 2's; the
 	// bound, 2e-12 there, rejects a factorisation about 10³ times less
 	// accurate, and factorSparse then factorises densely with partial
 	// pivoting (factorLU).
@@ -114,7 +116,6 @@ type markowitz struct {
 	low              int   // no list below it is non-empty
 	nnz              int   // active entries of the pattern
 	anorm            float64
-	sums             []float64 // A's row sums (A·1, for backwardError)
 	p, q             []int
 }
 
@@ -127,7 +128,7 @@ func newMarkowitz(a *mat.Dense, f []float64) *markowitz {
 		rowCnt: make([]int, n), colCnt: make([]int, n),
 		rowDone: make([]bool, n), colDone: make([]bool, n),
 		head: make([]int, n+1), next: make([]int, n), prev: make([]int, n),
-		sums: make([]float64, n), p: make([]int, 0, n), q: make([]int, 0, n)}
+		p: make([]int, 0, n), q: make([]int, 0, n)}
 	var cols []int32
 	for i := range n {
 		row := f[i*n : (i+1)*n]
@@ -141,7 +142,6 @@ func newMarkowitz(a *mat.Dense, f []float64) *markowitz {
 				mk.pat[b>>6] |= 1 << (b & 63)
 				mk.colCnt[j]++
 				sum += math.Abs(v)
-				mk.sums[i] += v
 			}
 		}
 		mk.anorm = max(mk.anorm, sum)
@@ -379,10 +379,23 @@ func permuteSquare(f []float64, n int, p, q []int) {
 
 // backwardError returns the normwise backward error
 // ‖b − A·x‖∞ / (‖A‖∞‖x‖∞ + ‖b‖∞) of the solve of A·x = b on lu's factors
-// for b = A·1 (the row sums of a), over A's pattern; NaN when it is not
-// finite.
+// for b = A·z, z_i = 1 + frac((i + 1)/φ) (φ the golden ratio: entries in
+// [1, 2) with full mantissas), over A's pattern; NaN when it is not
+// finite. Not b = A·1: on entries that are short binary fractions the
+// solve of A·x = A·1 can round nothing whatever the growth
+// (TestFactorSparse, "exact arithmetic").
 func (mk *markowitz) backwardError(a *mat.Dense, lu *luVec) float64 {
-	n, b := mk.n, mk.sums
+	n := mk.n
+	z, b := make([]float64, n), make([]float64, n)
+	for j := range z {
+		z[j] = 1 + math.Mod(float64(j+1)*0.6180339887498949, 1)
+	}
+	for i := range n {
+		row := a.RawRowView(i)
+		for _, j := range mk.rowCols[i][:mk.nnzA[i]] {
+			b[i] += row[j] * z[j]
+		}
+	}
 	x := make([]float64, n)
 	lu.solveTo(x, b)
 	rn := 0.0

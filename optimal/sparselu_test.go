@@ -74,7 +74,9 @@ func reducedLike(rnd *rand.Rand, nc, w, targets int, shared float64) *mat.Dense 
 // solve's tolerance. A structurally singular matrix (a zero column) falls
 // back to factorLU, whose estimate is then above 1e15, and so does a
 // matrix on which threshold pivoting grows by 10 a step (the backward
-// error check).
+// error check), and one that grows by 9 a step in exact arithmetic
+// (whose solve of A·x = A·1 rounds nothing: the check's right-hand side
+// must not be that one).
 func TestFactorSparse(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(20, 41))
 	type tcase struct {
@@ -145,6 +147,25 @@ func TestFactorSparse(t *testing.T) {
 	}
 	if mk.p[0] != 0 || mk.q[0] != 0 {
 		t.Errorf("growth: first pivot (%d, %d), want (0, 0): the case does not test the check", mk.p[0], mk.q[0])
+	}
+	// The same growth in exact arithmetic: 0.125 and 1 on 14 columns
+	// (multipliers 8, the last column 9¹³ ≈ 2.5e12 at most, integers):
+	// the solve of A·x = A·1 rounds nothing and has no residual, while a
+	// solve with another right-hand side loses about ε·9¹³ ≈ 5e-4 of the
+	// solution. The check's right-hand side must not be one that
+	// structured entries solve exactly: the factorisation must go to
+	// factorLU too.
+	const en = 14
+	exact := mat.NewDense(en, en, nil)
+	for j := range en {
+		exact.Set(j, en-1, 1)
+		if j < en-1 {
+			exact.Set(j, j, 0.125)
+			exact.Set(j+1, j, 1)
+		}
+	}
+	if got, want := factorSparse(luVec{}, exact), factorLU(luVec{}, exact); got.q != nil || !slices.Equal(got.f, want.f) || !slices.Equal(got.perm, want.perm) {
+		t.Errorf("growth 9^%d in exact arithmetic: sparse path %v; want factorLU's factors", en-1, got.q != nil)
 	}
 	zero := randomDense(rnd, 30, 0.5, 1)
 	for i := range 30 {
