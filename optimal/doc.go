@@ -460,8 +460,9 @@
 // the model. Levels 2 ≤ 3 ≤ 4 by construction and by test (TestLevelsOrder,
 // TestLevelsOrderReconfigure).
 //
-// Level 2 scans I on a doubling grid from 300 s, each side until g*(I)
-// falls below half the best so far, maximises g* on log I between the
+// Level 2 scans I on a doubling grid from 300 s (or the nearest of
+// Settings.MinInterval and MaxInterval when 300 s is outside them), each
+// side until g*(I) falls below half the best so far, maximises g* on log I between the
 // best grid point's neighbours (Brent), then alternates the best interval
 // of the policy found with policy iteration at it (polish: at most
 // polishRounds = 10 rounds, Status IterationLimit when g still rises by

@@ -3,6 +3,7 @@ package optimal
 import (
 	"context"
 	"errors"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -264,5 +265,53 @@ func TestSizeCheckedFirst(t *testing.T) {
 	_, err = New(bsc, &Settings{Full: true})
 	if !errors.As(err, &se) || se.States <= 0 || se.Rows <= 0 {
 		t.Errorf("N = %d, full, R(p, a): %v, want a *SizeError with positive counts", m, err)
+	}
+}
+
+// TestDefaultStartInBounds: SingleInterval's start 0 means 300 s moved
+// into [Settings.MinInterval, Settings.MaxInterval], so bounds that
+// exclude 300 s (above and below) are solved, not refused; I* lies in
+// the bounds, and is the interval that maximises the fixed-interval
+// g*(I) on a grid over them (the oracle: FixedInterval at each point,
+// within the search's relative tolerance scaled by the grid). A start
+// given outside the bounds is still an error.
+func TestDefaultStartInBounds(t *testing.T) {
+	ctx := context.Background()
+	c := oracleCases()[0]
+	for _, k := range []struct {
+		name     string
+		min, max float64
+	}{
+		{"min above 300 s", 1e4, 1e6},
+		{"max below 300 s", 1, 100},
+		{"both around 300 s", 100, 1e4},
+	} {
+		sv, err := New(c.scenario(t, scenario.Policy{}), &Settings{MinInterval: k.min, MaxInterval: k.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, err := sv.SingleInterval(ctx, 0)
+		if err != nil {
+			t.Errorf("%s: %v", k.name, err)
+			continue
+		}
+		// I* = exp(log I): a bound is met within rounding (1e-12 relative).
+		if one.Interval < k.min*(1-1e-12) || one.Interval > k.max*(1+1e-12) {
+			t.Errorf("%s: I* = %g outside [%g, %g]", k.name, one.Interval, k.min, k.max)
+		}
+		// Oracle: no grid interval does better than I* beyond tolerance.
+		for i := range 9 {
+			x := k.min * math.Pow(k.max/k.min, float64(i)/8)
+			r, err := sv.FixedInterval(ctx, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.UWT > one.UWT*(1+1e-6) {
+				t.Errorf("%s: g*(%g) = %.9g above g*(I* = %g) = %.9g", k.name, x, r.UWT, one.Interval, one.UWT)
+			}
+		}
+		if _, err := sv.SingleInterval(ctx, 2*k.max); err == nil {
+			t.Errorf("%s: a start above MaxInterval accepted", k.name)
+		}
 	}
 }

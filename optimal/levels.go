@@ -12,6 +12,18 @@ import (
 	"github.com/ckpt-markov/markov/uwt"
 )
 
+// defaultStartInterval is the interval, in seconds, from which SingleInterval
+// scans when its start is 0, once moved into the settings' bounds
+// (Solver.defaultStart).
+const defaultStartInterval = 300
+
+// defaultStart is defaultStartInterval clamped into [Settings.MinInterval,
+// Settings.MaxInterval]: the documented meaning of SingleInterval's start
+// 0, and the interval of the greedy policy when no work is done.
+func (sv *Solver) defaultStart() float64 {
+	return min(max(defaultStartInterval, sv.set.MinInterval), sv.set.MaxInterval)
+}
+
 func (sv *Solver) checkInterval(interval float64) error {
 	if math.IsNaN(interval) || interval < sv.set.MinInterval || interval > sv.set.MaxInterval {
 		return fmt.Errorf("optimal: interval = %v, want in [%v, %v] seconds", interval, sv.set.MinInterval, sv.set.MaxInterval)
@@ -84,7 +96,10 @@ type Single struct {
 }
 
 // SingleInterval maximises g*(I) over I: it scans I on a doubling grid
-// from start (seconds; 0 means 300 s) until g* has fallen to half its
+// from start (seconds; 0 means defaultStartInterval, 300 s, moved into
+// [Settings.MinInterval, Settings.MaxInterval] when outside it: the
+// nearest bound; a start given and outside is an error) until g* has
+// fallen to half its
 // best on both sides or the bounds are reached, maximises g*(I) on log I
 // around the best grid point, then alternates a search over I for the
 // policy found with policy iteration at the new interval until neither
@@ -93,7 +108,7 @@ type Single struct {
 // after the scan is by gradient steps instead (singleSearch.climb).
 func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, error) {
 	if start == 0 {
-		start = 300
+		start = sv.defaultStart()
 	}
 	if err := sv.checkInterval(start); err != nil {
 		return Single{}, err
@@ -416,7 +431,7 @@ func cmpf(a, b float64) int {
 // policy of SingleInterval).
 func (sv *Solver) PerState(ctx context.Context, start *Policy) (Result, error) {
 	if sv.noWork {
-		return sv.noUsefulWork(300), nil
+		return sv.noUsefulWork(sv.defaultStart()), nil
 	}
 	if start == nil {
 		s, err := sv.SingleInterval(ctx, 0)
