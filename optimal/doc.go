@@ -468,7 +468,11 @@
 // polishRounds = 10 rounds, Status IterationLimit when g still rises by
 // more than RelTol after them; the tests' cases end after one to three).
 // Each fixed-interval solve starts from the policy found at the nearest
-// interval solved.
+// interval solved. A search that ends within intervalStep of a bound of
+// the interval but not at it solves g* at the bound and takes it when it
+// is within RelTol of the best (singleSearch.toBound: near a bound where
+// g* still rises, as with L = C = R = 0 near 1 s, the gradient steps stop
+// short of it), so that I* is flagged AtMin or AtMax.
 // The scan's points are bounded: g*(I) ≤ max_a aλ·max(ω(a)·u_a(I), 0),
 // the gain of each configuration with free recoveries and no down time
 // (u_a the expected useful time of an up phase, decision.Phase.Useful;

@@ -97,27 +97,64 @@ func TestIntervalAtBound(t *testing.T) {
 	}
 }
 
-// TestSingularNamesInputs: an evaluation system that is singular (two
-// closed classes solved as one set, so the bias of the second is fixed
-// only up to a constant) is refused with an error that names the inputs
-// behind its coefficients, system.mttf and system.mttr, and the other
-// cause, several recurrent classes.
+// TestSingularNamesInputs: an evaluation system that is singular is
+// refused with an error that names the inputs behind it. Two closed
+// classes of positive sojourns solved as one set (the bias of the second
+// is fixed only up to a constant): system.mttf and system.mttr, behind
+// its coefficients, and the other cause, several recurrent classes. A
+// closed class whose states all last 0 s (a cycle of zero-cost
+// reconfigurations: g = 0/0): a *scenario.Error on application.recovery
+// that names checkpoint_latency too, and not the rates (power: each
+// case's error lacks the other's inputs).
 func TestSingularNamesInputs(t *testing.T) {
 	c := oracleCases()[0]
 	sv, err := New(c.scenario(t, scenario.Policy{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eq := func(to int) equation { return equation{to: []int{to}, coef: []float64{1}, gc: 1, rh: 1} }
-	eqs := []equation{eq(1), eq(0), eq(3), eq(2)}
-	v := &values{x0: 0, hX: make([]float64, len(eqs))}
-	err = sv.solveSet(v, eqs, []int{0, 1, 2, 3}, true)
-	if err == nil {
-		t.Fatal("a singular system was solved")
-	}
-	for _, want := range []string{"singular", "system.mttf", "system.mttr", "recurrent classes"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q does not name %q", err, want)
+	for _, k := range []struct {
+		name      string
+		tau       float64
+		to        []int
+		field     string
+		want, not []string
+	}{
+		{"two classes", 1, []int{1, 0, 3, 2}, "",
+			[]string{"singular", "system.mttf", "system.mttr", "recurrent classes"}, []string{"application.recovery"}},
+		{"zero sojourns", 0, []int{1, 0}, "application.recovery",
+			[]string{"singular", "application.recovery", "application.checkpoint_latency", "0/0"}, []string{"system.mttf", "recurrent classes"}},
+		// State 0 (1 s) leads into the zero-duration cycle of 1 and 2.
+		{"zero cycle entered", 0, []int{1, 2, 1}, "application.recovery",
+			[]string{"singular", "application.recovery", "application.checkpoint_latency", "0/0"}, []string{"system.mttf", "recurrent classes"}},
+	} {
+		eqs := make([]equation, len(k.to))
+		xs := make([]int, len(k.to))
+		for i, to := range k.to {
+			tau := k.tau
+			if i == 0 && len(k.to) == 3 {
+				tau = 1
+			}
+			eqs[i], xs[i] = equation{to: []int{to}, coef: []float64{1}, gc: tau, rh: tau}, i
+		}
+		v := &values{x0: 0, hX: make([]float64, len(eqs))}
+		err = sv.solveSet(v, eqs, xs, true)
+		if err == nil {
+			t.Errorf("%s: a singular system was solved", k.name)
+			continue
+		}
+		for _, want := range k.want {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: error %q does not name %q", k.name, err, want)
+			}
+		}
+		for _, not := range k.not {
+			if strings.Contains(err.Error(), not) {
+				t.Errorf("%s: error %q names %q", k.name, err, not)
+			}
+		}
+		var se *scenario.Error
+		if got := errors.As(err, &se); got != (k.field != "") || got && se.Field != k.field {
+			t.Errorf("%s: error %q: scenario.Error %v, want field %q", k.name, err, se, k.field)
 		}
 	}
 }

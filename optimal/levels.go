@@ -127,6 +127,9 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 		search = s.climb
 	}
 	best, xb, err := search(scan)
+	if err == nil {
+		best, xb, err = s.toBound(best, xb)
+	}
 	if err != nil {
 		return Single{}, err
 	}
@@ -154,6 +157,42 @@ func (s *singleSearch) brent(scan []scanPoint) (Result, float64, error) {
 		return Result{}, 0, err
 	}
 	return s.polish(best, xb)
+}
+
+// toBound ends SingleInterval's search at a bound of the interval when
+// it stopped short of it: where g* still rises towards the bound, the
+// gradient steps (climb) stop once the rise per step is below their
+// tolerance, which near the bound can be before reaching it (with
+// L = C = R = 0, dg*/d log I is about aλI·g* at I = 1 s: I* came out
+// 1.000002 to 1.0004 s, unflagged). When xb is within intervalStep of a
+// bound but not at it (status Converged), g* is solved at the bound from
+// the policy found and the bound is taken if g* there is within RelTol of
+// the best (the searches' own tolerance on g: g* may be flat to rounding
+// there, about 1e-12): I* is then the bound, flagged uwt.AtMin or AtMax.
+// An interior maximum keeps its point (g* at the bound is below it by
+// more than RelTol).
+func (s *singleSearch) toBound(best Result, xb float64) (Result, float64, error) {
+	if s.status(xb) != uwt.Converged {
+		return best, xb, nil
+	}
+	var x float64
+	switch {
+	case xb-s.lo < intervalStep:
+		x = s.lo
+	case s.hi-xb < intervalStep:
+		x = s.hi
+	default:
+		return best, xb, nil
+	}
+	r, err := s.sv.fixed(s.ctx, best.Policy, math.Exp(x), false)
+	if err != nil {
+		return Result{}, 0, err
+	}
+	s.solves++
+	if r.UWT >= best.UWT*(1-s.sv.set.RelTol) {
+		return r, x, nil
+	}
+	return best, xb, nil
 }
 
 // singleSearch is the state of SingleInterval's search over x = log I:
