@@ -1,6 +1,7 @@
 package batchchain
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -168,10 +169,17 @@ const MaxColumnProducts = 1 << 22
 // for t not finite and positive, tr not finite and non-negative, or more
 // than MaxColumnProducts products.
 func (ph *Phase) SegmentsColumn(tr, t float64) ([]float64, error) {
+	return ph.SegmentsColumnContext(context.Background(), tr, t)
+}
+
+// SegmentsColumnContext is SegmentsColumn that stops with ctx's error
+// when ctx is done (checked every cancelEvery products with K, in the sum
+// and in exp(A·tr)).
+func (ph *Phase) SegmentsColumnContext(ctx context.Context, tr, t float64) ([]float64, error) {
 	if err := checkSegments(tr, t); err != nil {
 		return nil, err
 	}
-	return ph.segmentsOn(tr, t, 0, ph.c.m)
+	return ph.segmentsOn(ctx, tr, t, 0, ph.c.m)
 }
 
 func checkSegments(tr, t float64) error {
@@ -186,7 +194,7 @@ func checkSegments(tr, t float64) error {
 // largest exit rate. The closed form of the flat weights needs the
 // resolvent of the whole range (Solve): on a smaller band the sum goes
 // on with c_n = 1/(Λt) to the ladder's stop.
-func (ph *Phase) segmentsOn(tr, t float64, b0, b1 int) ([]float64, error) {
+func (ph *Phase) segmentsOn(ctx context.Context, tr, t float64, b0, b1 int) ([]float64, error) {
 	full := b0 == 0 && b1 == ph.c.m
 	lam, hitMin := ph.Rate(), ph.hitMin
 	if !full {
@@ -230,19 +238,25 @@ func (ph *Phase) segmentsOn(tr, t float64, b0, b1 int) ([]float64, error) {
 				break
 			}
 		}
+		if n%cancelEvery == cancelEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		zmax = ck.apply(next, z)
 		z, next = next, z
 	}
 	if tr == 0 {
 		return u, nil
 	}
-	return ck.expTimes(lam, tr, u, next), nil
+	return ck.expTimes(ctx, lam, tr, u, next)
 }
 
 // expTimes returns exp(A·tr)·u by uniformization at rate lam with the
 // products of ck (Poisson weights cut at 2⁻⁶⁰); it overwrites u and
-// scratch, both of the band's length.
-func (ck *columnK) expTimes(lam, tr float64, u, scratch []float64) []float64 {
+// scratch, both of the band's length. It stops with ctx's error when ctx
+// is done (checked every cancelEvery products).
+func (ck *columnK) expTimes(ctx context.Context, lam, tr float64, u, scratch []float64) ([]float64, error) {
 	pw, left, right := poisson(lam*tr, 0x1p-60)
 	y := make([]float64, len(u))
 	for n := 0; n <= right; n++ {
@@ -252,10 +266,15 @@ func (ck *columnK) expTimes(lam, tr float64, u, scratch []float64) []float64 {
 				y[j] += c * v
 			}
 		}
+		if n%cancelEvery == cancelEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		ck.apply(scratch, u)
 		u, scratch = scratch, u
 	}
-	return y
+	return y, nil
 }
 
 // SegmentsWindow returns SegmentsColumn(tr, t)[s0 : s1+1] (0 ≤ s0 ≤

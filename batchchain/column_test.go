@@ -1,6 +1,7 @@
 package batchchain
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -249,7 +250,7 @@ func TestSegmentsWindowEscapeBound(t *testing.T) {
 		}
 		for _, margin := range []int{1, 4, 16, 64, 256} {
 			b0, b1 := max(s0-margin, 0), min(s1+margin, ph.c.m)
-			yb, err := ph.segmentsOn(tr, tt, b0, b1)
+			yb, err := ph.segmentsOn(context.Background(), tr, tt, b0, b1)
 			if err != nil {
 				t.Fatal(err)
 			}

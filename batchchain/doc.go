@@ -191,7 +191,9 @@
 // the weights c_n(Λt) of Segments, stopped on the same ladder when the
 // bound on the rest is 1e-14 of the smallest entry, then exp(A·t_R) by
 // uniformization (TestSegmentsColumnMatchesDense: expm and a dense
-// solve, 1e-11, and the row form Segments.Expected). Its cost is about
+// solve, 1e-11, and the row form Segments.Expected);
+// SegmentsColumnContext checks its context every 4096 products, in the
+// sum and in exp(A·t_R) (TestColumnCancel). Its cost is about
 // (Λ/ρ_min)·ln(10¹⁴) products of O(m·K_max), large for a small a among
 // many spares; Phase.SegmentsBound, e^{−ρ_min t_R}·q/(1 − q) with
 // q = e^{−ρ_min t}, bounds every entry (exp(A t)·1 ≤ e^{−ρ_min t}·1), so
@@ -214,7 +216,8 @@
 // window's entries are kept within a Budget of stored numbers shared by
 // the sequences of a solver, so that each further length costs its
 // weights and dot products over the window; AtContext checks its context
-// every 4096 terms (TestSegmentsSeqMatchesColumn:
+// every 4096 terms, and every 4096 products of the sequence's start
+// exp(A·t_R)·1 (TestColumnCancel; TestSegmentsSeqMatchesColumn:
 // SegmentsColumn at each length to 1e-12 in a search's order, the same
 // bits whatever the budget, and a sequence without the recovery rejected).
 // Phase.SegmentsBoundWindow (SegmentsSeq.Bound with its bands kept) bounds

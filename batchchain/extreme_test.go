@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -255,6 +256,79 @@ func TestSegmentsBudget(t *testing.T) {
 		}
 		if sg.Len() > need/2+1 {
 			t.Errorf("sequence %d: %d terms, more than the budget %d allows", i, sg.Len(), need/2)
+		}
+	}
+}
+
+// countCtx is a context whose Err counts its calls and reports
+// context.Canceled from the call number cancelAt on (0: never): the
+// loops check Err once every cancelEvery products, so calls bounds the
+// products made before they stop, at most calls·cancelEvery.
+type countCtx struct {
+	context.Context
+	calls, cancelAt int
+}
+
+func (c *countCtx) Err() error {
+	c.calls++
+	if c.cancelAt > 0 && c.calls >= c.cancelAt {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestColumnCancel: SegmentsColumnContext (its sum and exp(A·tr)) and
+// SegmentsSeq.AtContext (the sequence's start, exp(A·tr)·1 by
+// columnK.expTimes) stop with context.Canceled at the first check that
+// sees a cancelled context: after at most 2·cancelEvery products when it
+// is cancelled at the second check. The power check: with a live context
+// each call makes at least 3 checks (so the cancellation, not the end of
+// the work, stopped it), and returns the bits of the call without a
+// context.
+func TestColumnCancel(t *testing.T) {
+	_, ph := newPhase(t, 32, 1, 1e-9, 1/hour, evSizes)
+	lam := ph.Rate()
+	seq := func(ctx context.Context) ([]float64, error) {
+		sq, err := NewSegmentsSeq(1e7, 0, 3, nil)
+		if err != nil {
+			return nil, err
+		}
+		return sq.AtContext(ctx, ph, 1)
+	}
+	for _, c := range []struct {
+		name string
+		run  func(context.Context) ([]float64, error)
+		want func() ([]float64, error)
+	}{
+		// Λt = 100: about 1.9·10⁴ products to the flat weights.
+		{"sum", func(ctx context.Context) ([]float64, error) { return ph.SegmentsColumnContext(ctx, 0, 100/lam) },
+			func() ([]float64, error) { return ph.SegmentsColumn(0, 100/lam) }},
+		// Λ·tr = 5·10⁴ products in exp(A·tr), a short sum (Λt = 0.5).
+		{"exp", func(ctx context.Context) ([]float64, error) { return ph.SegmentsColumnContext(ctx, 5e4/lam, 0.5/lam) },
+			func() ([]float64, error) { return ph.SegmentsColumn(5e4/lam, 0.5/lam) }},
+		{"seq start", seq, func() ([]float64, error) { return seq(context.Background()) }},
+	} {
+		live := &countCtx{Context: context.Background()}
+		got, err := c.run(live)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		want, err := c.want()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: with a context %v, without %v", c.name, got, want)
+		}
+		if live.calls < 3 {
+			t.Errorf("%s: %d checks of the live context, want at least 3 (the work too short to test)", c.name, live.calls)
+		}
+		cancelled := &countCtx{Context: context.Background(), cancelAt: 2}
+		if _, err := c.run(cancelled); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: cancelled: error %v, want context.Canceled", c.name, err)
+		}
+		if cancelled.calls != 2 {
+			t.Errorf("%s: cancelled at the 2nd check: %d checks (at most %d products wanted)", c.name, cancelled.calls, 2*cancelEvery)
 		}
 	}
 }

@@ -122,7 +122,11 @@ func (sq *SegmentsSeq) AtContext(ctx context.Context, ph *Phase, t float64) ([]f
 		return nil, fmt.Errorf("batchchain: SegmentsWindow: window [%d, %d] is not within the spare counts 0..%d", sq.s0, sq.s1, m)
 	}
 	if b0, b1, esc, ok := ph.bandOf(sq.tr, t, &sq.bands); ok {
-		y, err := sq.sum(ctx, sq.seq(ph, b0, b1), t)
+		cs, err := sq.seq(ctx, ph, b0, b1)
+		if err != nil {
+			return nil, err
+		}
+		y, err := sq.sum(ctx, cs, t)
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +134,11 @@ func (sq *SegmentsSeq) AtContext(ctx context.Context, ph *Phase, t float64) ([]f
 			return y, nil
 		}
 	}
-	return sq.sum(ctx, sq.seq(ph, 0, m), t)
+	cs, err := sq.seq(ctx, ph, 0, m)
+	if err != nil {
+		return nil, err
+	}
+	return sq.sum(ctx, cs, t)
 }
 
 // Bound returns SegmentsBoundWindow(tr, t, s0, s1) of ph, with the
@@ -148,26 +156,31 @@ func (sq *SegmentsSeq) Bound(ph *Phase, t float64) ([]float64, error) {
 }
 
 // seq returns the sequence of the band b0..b1, made (and the oldest of
-// two dropped) if it is not kept.
-func (sq *SegmentsSeq) seq(ph *Phase, b0, b1 int) *colSeq {
+// two dropped) if it is not kept. ctx's error stops the making
+// (newColSeq), with the sequences kept as they were.
+func (sq *SegmentsSeq) seq(ctx context.Context, ph *Phase, b0, b1 int) (*colSeq, error) {
 	for _, cs := range sq.seqs {
 		if cs.b0 == b0 && cs.b1 == b1 {
-			return cs
+			return cs, nil
 		}
+	}
+	cs, err := ph.newColSeq(ctx, sq.tr, b0, b1)
+	if err != nil {
+		return nil, err
 	}
 	if len(sq.seqs) == 2 {
 		sq.budget.give(sq.seqs[0].stored)
 		sq.seqs = slices.Delete(sq.seqs, 0, 1)
 	}
-	cs := ph.newColSeq(sq.tr, b0, b1)
 	sq.seqs = append(sq.seqs, cs)
-	return cs
+	return cs, nil
 }
 
 // newColSeq starts the sequence on b0..b1: z_0 = v = exp(A_b·tr)·1 by
 // uniformization (Poisson(Λ·tr) weights cut at 2⁻⁶⁰, as SegmentsColumn),
-// ζ_0 = (−A)⁻¹·v on the whole range.
-func (ph *Phase) newColSeq(tr float64, b0, b1 int) *colSeq {
+// ζ_0 = (−A)⁻¹·v on the whole range. It stops with ctx's error when ctx
+// is done (columnK.expTimes).
+func (ph *Phase) newColSeq(ctx context.Context, tr float64, b0, b1 int) (*colSeq, error) {
 	full := b0 == 0 && b1 == ph.c.m
 	lam, hitMin := ph.Rate(), ph.hitMin
 	if !full {
@@ -182,12 +195,16 @@ func (ph *Phase) newColSeq(tr float64, b0, b1 int) *colSeq {
 	}
 	cs.z = one
 	if tr > 0 {
-		cs.z = cs.ck.expTimes(lam, tr, one, cs.next)
+		z, err := cs.ck.expTimes(ctx, lam, tr, one, cs.next)
+		if err != nil {
+			return nil, err
+		}
+		cs.z = z
 	}
 	if full {
 		cs.zeta = ph.Solve(cs.z)
 	}
-	return cs
+	return cs, nil
 }
 
 // rowChunk is the number of rows of a colSeq per slice.

@@ -460,14 +460,19 @@
 // the model. Levels 2 ≤ 3 ≤ 4 by construction and by test (TestLevelsOrder,
 // TestLevelsOrderReconfigure).
 //
-// Level 2 scans I on a doubling grid from 300 s, each side until g*(I)
-// falls below half the best so far, maximises g* on log I between the
+// Level 2 scans I on a doubling grid from 300 s (or the nearest of
+// Settings.MinInterval and MaxInterval when 300 s is outside them), each
+// side until g*(I) falls below half the best so far, maximises g* on log I between the
 // best grid point's neighbours (Brent), then alternates the best interval
 // of the policy found with policy iteration at it (polish: at most
 // polishRounds = 10 rounds, Status IterationLimit when g still rises by
 // more than RelTol after them; the tests' cases end after one to three).
 // Each fixed-interval solve starts from the policy found at the nearest
-// interval solved.
+// interval solved. A search that ends within intervalStep of a bound of
+// the interval but not at it solves g* at the bound and takes it when it
+// is within RelTol of the best (singleSearch.toBound: near a bound where
+// g* still rises, as with L = C = R = 0 near 1 s, the gradient steps stop
+// short of it), so that I* is flagged AtMin or AtMax.
 // The scan's points are bounded: g*(I) ≤ max_a aλ·max(ω(a)·u_a(I), 0),
 // the gain of each configuration with free recoveries and no down time
 // (u_a the expected useful time of an up phase, decision.Phase.Useful;

@@ -3,6 +3,7 @@ package optimal
 import (
 	"context"
 	"errors"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -96,27 +97,64 @@ func TestIntervalAtBound(t *testing.T) {
 	}
 }
 
-// TestSingularNamesInputs: an evaluation system that is singular (two
-// closed classes solved as one set, so the bias of the second is fixed
-// only up to a constant) is refused with an error that names the inputs
-// behind its coefficients, system.mttf and system.mttr, and the other
-// cause, several recurrent classes.
+// TestSingularNamesInputs: an evaluation system that is singular is
+// refused with an error that names the inputs behind it. Two closed
+// classes of positive sojourns solved as one set (the bias of the second
+// is fixed only up to a constant): system.mttf and system.mttr, behind
+// its coefficients, and the other cause, several recurrent classes. A
+// closed class whose states all last 0 s (a cycle of zero-cost
+// reconfigurations: g = 0/0): a *scenario.Error on application.recovery
+// that names checkpoint_latency too, and not the rates (power: each
+// case's error lacks the other's inputs).
 func TestSingularNamesInputs(t *testing.T) {
 	c := oracleCases()[0]
 	sv, err := New(c.scenario(t, scenario.Policy{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eq := func(to int) equation { return equation{to: []int{to}, coef: []float64{1}, gc: 1, rh: 1} }
-	eqs := []equation{eq(1), eq(0), eq(3), eq(2)}
-	v := &values{x0: 0, hX: make([]float64, len(eqs))}
-	err = sv.solveSet(v, eqs, []int{0, 1, 2, 3}, true)
-	if err == nil {
-		t.Fatal("a singular system was solved")
-	}
-	for _, want := range []string{"singular", "system.mttf", "system.mttr", "recurrent classes"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q does not name %q", err, want)
+	for _, k := range []struct {
+		name      string
+		tau       float64
+		to        []int
+		field     string
+		want, not []string
+	}{
+		{"two classes", 1, []int{1, 0, 3, 2}, "",
+			[]string{"singular", "system.mttf", "system.mttr", "recurrent classes"}, []string{"application.recovery"}},
+		{"zero sojourns", 0, []int{1, 0}, "application.recovery",
+			[]string{"singular", "application.recovery", "application.checkpoint_latency", "0/0"}, []string{"system.mttf", "recurrent classes"}},
+		// State 0 (1 s) leads into the zero-duration cycle of 1 and 2.
+		{"zero cycle entered", 0, []int{1, 2, 1}, "application.recovery",
+			[]string{"singular", "application.recovery", "application.checkpoint_latency", "0/0"}, []string{"system.mttf", "recurrent classes"}},
+	} {
+		eqs := make([]equation, len(k.to))
+		xs := make([]int, len(k.to))
+		for i, to := range k.to {
+			tau := k.tau
+			if i == 0 && len(k.to) == 3 {
+				tau = 1
+			}
+			eqs[i], xs[i] = equation{to: []int{to}, coef: []float64{1}, gc: tau, rh: tau}, i
+		}
+		v := &values{x0: 0, hX: make([]float64, len(eqs))}
+		err = sv.solveSet(v, eqs, xs, true)
+		if err == nil {
+			t.Errorf("%s: a singular system was solved", k.name)
+			continue
+		}
+		for _, want := range k.want {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: error %q does not name %q", k.name, err, want)
+			}
+		}
+		for _, not := range k.not {
+			if strings.Contains(err.Error(), not) {
+				t.Errorf("%s: error %q names %q", k.name, err, not)
+			}
+		}
+		var se *scenario.Error
+		if got := errors.As(err, &se); got != (k.field != "") || got && se.Field != k.field {
+			t.Errorf("%s: error %q: scenario.Error %v, want field %q", k.name, err, se, k.field)
 		}
 	}
 }
@@ -264,5 +302,53 @@ func TestSizeCheckedFirst(t *testing.T) {
 	_, err = New(bsc, &Settings{Full: true})
 	if !errors.As(err, &se) || se.States <= 0 || se.Rows <= 0 {
 		t.Errorf("N = %d, full, R(p, a): %v, want a *SizeError with positive counts", m, err)
+	}
+}
+
+// TestDefaultStartInBounds: SingleInterval's start 0 means 300 s moved
+// into [Settings.MinInterval, Settings.MaxInterval], so bounds that
+// exclude 300 s (above and below) are solved, not refused; I* lies in
+// the bounds, and is the interval that maximises the fixed-interval
+// g*(I) on a grid over them (the oracle: FixedInterval at each point,
+// within the search's relative tolerance scaled by the grid). A start
+// given outside the bounds is still an error.
+func TestDefaultStartInBounds(t *testing.T) {
+	ctx := context.Background()
+	c := oracleCases()[0]
+	for _, k := range []struct {
+		name     string
+		min, max float64
+	}{
+		{"min above 300 s", 1e4, 1e6},
+		{"max below 300 s", 1, 100},
+		{"both around 300 s", 100, 1e4},
+	} {
+		sv, err := New(c.scenario(t, scenario.Policy{}), &Settings{MinInterval: k.min, MaxInterval: k.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, err := sv.SingleInterval(ctx, 0)
+		if err != nil {
+			t.Errorf("%s: %v", k.name, err)
+			continue
+		}
+		// I* = exp(log I): a bound is met within rounding (1e-12 relative).
+		if one.Interval < k.min*(1-1e-12) || one.Interval > k.max*(1+1e-12) {
+			t.Errorf("%s: I* = %g outside [%g, %g]", k.name, one.Interval, k.min, k.max)
+		}
+		// Oracle: no grid interval does better than I* beyond tolerance.
+		for i := range 9 {
+			x := k.min * math.Pow(k.max/k.min, float64(i)/8)
+			r, err := sv.FixedInterval(ctx, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.UWT > one.UWT*(1+1e-6) {
+				t.Errorf("%s: g*(%g) = %.9g above g*(I* = %g) = %.9g", k.name, x, r.UWT, one.Interval, one.UWT)
+			}
+		}
+		if _, err := sv.SingleInterval(ctx, 2*k.max); err == nil {
+			t.Errorf("%s: a start above MaxInterval accepted", k.name)
+		}
 	}
 }

@@ -756,17 +756,51 @@ func (sv *Solver) solveSet(v *values, eqs []equation, xs []int, withG bool) erro
 	return nil
 }
 
+// zeroClass reports whether some states of xs form a closed set of
+// states that last 0 s (sojourn gc = 0, every successor among them): a
+// recurrent class of zero duration, g = 0/0. It removes from the
+// zero-sojourn states, until none changes, those with a successor
+// outside them.
+func zeroClass(eqs []equation, xs []int) bool {
+	zero := map[int]bool{}
+	for _, x := range xs {
+		if eqs[x].gc == 0 {
+			zero[x] = true
+		}
+	}
+	for changed := true; changed && len(zero) > 0; {
+		changed = false
+		for x := range zero {
+			for t, y := range eqs[x].to {
+				if eqs[x].coef[t] != 0 && !zero[y] {
+					delete(zero, x)
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return len(zero) > 0
+}
+
 // singular is solveSet's error for a system of condition c over the
 // states xs: it names the inputs that set the spread of its coefficients,
 // the failure and repair rates (system.mttf, system.mttr) through the
 // sojourn times of its states, and the other cause, a policy with several
-// recurrent classes.
+// recurrent classes. When some states of xs form a closed set that lasts
+// no time (zeroClass: a cycle of reconfigurations with zero costs, its g
+// 0/0), it names those costs instead, as a *scenario.Error on application.recovery (improveR never
+// picks such a cycle: closesZeroCycle).
 func (sv *Solver) singular(c float64, eqs []equation, xs []int) error {
 	lo, hi := math.Inf(1), 0.0
 	for _, x := range xs {
 		if t := eqs[x].gc; t > 0 {
 			lo, hi = min(lo, t), max(hi, t)
 		}
+	}
+	if zeroClass(eqs, xs) {
+		return fmt.Errorf("optimal: the policy's evaluation system over %d decision states is singular (condition %.3g): %w", len(xs), c,
+			&scenario.Error{Field: "application.recovery", Problem: "zero, with application.checkpoint_latency zero, on a cycle of reconfigurations of the policy: every state of the cycle lasts 0 s and does no work, so its UWT is 0/0"})
 	}
 	sys := sv.sc.System
 	return fmt.Errorf("optimal: the policy's evaluation system over %d decision states is singular (condition %.3g): its sojourn times span %.3g s to %.3g s, set by system.mttf = %s and system.mttr = %s on %d processors; or the policy has several recurrent classes",

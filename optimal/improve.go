@@ -186,7 +186,7 @@ func (sv *Solver) improveR(v *values, pol *Policy, xv *xValues) (bool, error) {
 			scale := math.Abs(vc) + math.Abs(v.g)*tau
 			best, vb := cur, vc
 			try := func(c int) {
-				if c == cur || c == a || c > n {
+				if c == cur || c == a || c > n || c != 0 && zeroCycleGuard && sv.closesZeroCycle(pol, a, n, c) {
 					return
 				}
 				if vx := value(c); vx > vb {
@@ -204,6 +204,47 @@ func (sv *Solver) improveR(v *values, pol *Policy, xv *xValues) (bool, error) {
 		}
 	}
 	return changed, nil
+}
+
+// zeroCycleGuard turns closesZeroCycle on; the tests turn it off to show
+// that their scenarios need it (TestZeroCostsSolve).
+var zeroCycleGuard = true
+
+// closesZeroCycle reports whether U(a, n − a) reconfiguring onto c
+// would close a cycle of reconfigurations that take no time under pol:
+// with R(a, c) + L(c) = 0 (zero costs in the scenario) the reconfiguration
+// lasts zero seconds, does no work and leads to U(c, n − c) with
+// probability one, so a cycle of them is a recurrent class of zero
+// duration, whose g = Σ π w / Σ π τ is 0/0 (a singular evaluation
+// system). Such a cycle is never better than running: its members'
+// brackets are all equal (h of the cycle) and reach no running state,
+// so improveR can only pick it on rounding noise between tied brackets
+// and refuses it instead. The walk follows pol's current choices (those
+// improveR already changed in this pass included), at most once per
+// configuration.
+func (sv *Solver) closesZeroCycle(pol *Policy, a, n, c int) bool {
+	from, to := a, c
+	for range sv.acts {
+		if !sv.zeroReconf(from, to) {
+			return false
+		}
+		if to == a {
+			return true
+		}
+		next := pol.Reconfigure(to, n-to)
+		if next == 0 {
+			return false
+		}
+		from, to = to, next
+	}
+	return false
+}
+
+// zeroReconf reports whether reconfiguring from a onto c takes no time:
+// its recovery R(a, c) and latency L(c) are both zero.
+func (sv *Solver) zeroReconf(a, c int) bool {
+	app := &sv.sc.Application
+	return app.Recovery.Cost(a, c)+app.Latency[c-1] == 0
 }
 
 // upTau is the expected sojourn of an up segment of configuration b at

@@ -12,6 +12,18 @@ import (
 	"github.com/ckpt-markov/markov/uwt"
 )
 
+// defaultStartInterval is the interval, in seconds, from which SingleInterval
+// scans when its start is 0, once moved into the settings' bounds
+// (Solver.defaultStart).
+const defaultStartInterval = 300
+
+// defaultStart is defaultStartInterval clamped into [Settings.MinInterval,
+// Settings.MaxInterval]: the documented meaning of SingleInterval's start
+// 0, and the interval of the greedy policy when no work is done.
+func (sv *Solver) defaultStart() float64 {
+	return min(max(defaultStartInterval, sv.set.MinInterval), sv.set.MaxInterval)
+}
+
 func (sv *Solver) checkInterval(interval float64) error {
 	if math.IsNaN(interval) || interval < sv.set.MinInterval || interval > sv.set.MaxInterval {
 		return fmt.Errorf("optimal: interval = %v, want in [%v, %v] seconds", interval, sv.set.MinInterval, sv.set.MaxInterval)
@@ -84,7 +96,10 @@ type Single struct {
 }
 
 // SingleInterval maximises g*(I) over I: it scans I on a doubling grid
-// from start (seconds; 0 means 300 s) until g* has fallen to half its
+// from start (seconds; 0 means defaultStartInterval, 300 s, moved into
+// [Settings.MinInterval, Settings.MaxInterval] when outside it: the
+// nearest bound; a start given and outside is an error) until g* has
+// fallen to half its
 // best on both sides or the bounds are reached, maximises g*(I) on log I
 // around the best grid point, then alternates a search over I for the
 // policy found with policy iteration at the new interval until neither
@@ -93,7 +108,7 @@ type Single struct {
 // after the scan is by gradient steps instead (singleSearch.climb).
 func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, error) {
 	if start == 0 {
-		start = 300
+		start = sv.defaultStart()
 	}
 	if err := sv.checkInterval(start); err != nil {
 		return Single{}, err
@@ -112,6 +127,9 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 		search = s.climb
 	}
 	best, xb, err := search(scan)
+	if err == nil {
+		best, xb, err = s.toBound(best, xb)
+	}
 	if err != nil {
 		return Single{}, err
 	}
@@ -139,6 +157,42 @@ func (s *singleSearch) brent(scan []scanPoint) (Result, float64, error) {
 		return Result{}, 0, err
 	}
 	return s.polish(best, xb)
+}
+
+// toBound ends SingleInterval's search at a bound of the interval when
+// it stopped short of it: where g* still rises towards the bound, the
+// gradient steps (climb) stop once the rise per step is below their
+// tolerance, which near the bound can be before reaching it (with
+// L = C = R = 0, dg*/d log I is about aλI·g* at I = 1 s: I* came out
+// 1.000002 to 1.0004 s, unflagged). When xb is within intervalStep of a
+// bound but not at it (status Converged), g* is solved at the bound from
+// the policy found and the bound is taken if g* there is within RelTol of
+// the best (the searches' own tolerance on g: g* may be flat to rounding
+// there, about 1e-12): I* is then the bound, flagged uwt.AtMin or AtMax.
+// An interior maximum keeps its point (g* at the bound is below it by
+// more than RelTol).
+func (s *singleSearch) toBound(best Result, xb float64) (Result, float64, error) {
+	if s.status(xb) != uwt.Converged {
+		return best, xb, nil
+	}
+	var x float64
+	switch {
+	case xb-s.lo < intervalStep:
+		x = s.lo
+	case s.hi-xb < intervalStep:
+		x = s.hi
+	default:
+		return best, xb, nil
+	}
+	r, err := s.sv.fixed(s.ctx, best.Policy, math.Exp(x), false)
+	if err != nil {
+		return Result{}, 0, err
+	}
+	s.solves++
+	if r.UWT >= best.UWT*(1-s.sv.set.RelTol) {
+		return r, x, nil
+	}
+	return best, xb, nil
 }
 
 // singleSearch is the state of SingleInterval's search over x = log I:
@@ -416,7 +470,7 @@ func cmpf(a, b float64) int {
 // policy of SingleInterval).
 func (sv *Solver) PerState(ctx context.Context, start *Policy) (Result, error) {
 	if sv.noWork {
-		return sv.noUsefulWork(300), nil
+		return sv.noUsefulWork(sv.defaultStart()), nil
 	}
 	if start == nil {
 		s, err := sv.SingleInterval(ctx, 0)
