@@ -174,7 +174,7 @@ func (opts *evaluateOptions) register(cmd *cobra.Command) {
 	f.StringArrayVar(&opts.Generic, "trace", nil, "trace `FILE` in the generic format, plain or gzip (repeatable)")
 	f.StringVar(&opts.Apps, "apps", "qr,cg,md", "benchmark applications, a `LIST` like qr,cg,md")
 	f.StringVarP(&opts.Scenario, "scenario", "s", "", "replay the application, costs, policy and reconfiguration of a scenario `FILE` (JSON; its system's rates are replaced by each segment's history) instead of --apps")
-	f.StringVar(&opts.Policies, "policies", "greedy", "policies, a `LIST` of greedy, pb, ab, moldable:A, vector:r1,...,rN, optimal")
+	f.StringVar(&opts.Policies, "policies", "greedy", "policies, a `LIST` of greedy, pb, ab, moldable:A, vector:r1,...,rN, table:… (a decision table, docs/scenario.md), optimal")
 	f.IntVarP(&opts.Processors, "processors", "n", 0, "processors `N` the application runs on (0: min(nodes, 512))")
 	f.IntVar(&opts.Segments, "segments", evaluate.DefaultSegments, "random segments per system")
 	f.StringVar(&opts.MinDuration, "min-duration", "", "shortest segment (`DURATION`, default 7d)")
