@@ -295,9 +295,11 @@ type perConfigurationJSON struct {
 func (r optimalLevelsReport) JSON() any {
 	rep := r.rep
 	v, rr := optimalVector(rep.Single.Policy)
+	interval := jsonFloat(rep.Single.Interval)
 	if rep.Single.Status == optimal.NoUsefulWork {
-		// The policy is a placeholder: nothing was solved.
-		v, rr = nil, "none: no policy does useful work"
+		// The policy and its interval are placeholders: nothing was
+		// solved (null, not the search's start).
+		v, rr, interval = nil, "none: no policy does useful work", jsonFloat(math.NaN())
 	}
 	pol := map[string]jsonFloat{}
 	piv := map[string]jsonFloat{}
@@ -316,7 +318,7 @@ func (r optimalLevelsReport) JSON() any {
 	return optimalLevelsJSON{
 		Scenario:     r.info.json(),
 		UWT:          jsonFloat(rep.Single.UWT),
-		Interval:     jsonFloat(rep.Single.Interval),
+		Interval:     interval,
 		Vector:       v,
 		Runs:         rr,
 		DependsOnOld: rep.Single.Policy.DependsOnOld(),
@@ -345,8 +347,12 @@ func (r optimalLevelsReport) JSON() any {
 
 func (r optimalLevelsReport) CSV() ([]string, [][]string) {
 	rep := r.rep
+	interval := csvFloat(rep.Single.Interval)
+	if rep.Single.Status == optimal.NoUsefulWork {
+		interval = "" // a placeholder: nothing was solved
+	}
 	rows := [][]string{
-		{"2", "optimal, one interval", csvFloat(rep.Single.UWT), csvFloat(rep.Single.Interval)},
+		{"2", "optimal, one interval", csvFloat(rep.Single.UWT), interval},
 		{"3", "optimal, one interval per configuration", csvFloat(rep.PerConfiguration.UWT), ""},
 		{"4", "optimal, per-state intervals (bound)", csvFloat(rep.PerState.UWT), ""},
 	}

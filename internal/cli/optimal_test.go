@@ -167,21 +167,26 @@ func TestOptimalEdges(t *testing.T) {
 		t.Errorf("exit %d, text:\n%s", code, out)
 	}
 	var o struct {
-		UWT            float64 `json:"uwt"`
-		Vector         []int   `json:"vector"`
-		Status         string  `json:"status"`
-		IntervalStatus string  `json:"interval_status"`
+		UWT            float64  `json:"uwt"`
+		Interval       *float64 `json:"interval"`
+		Vector         []int    `json:"vector"`
+		Status         string   `json:"status"`
+		IntervalStatus string   `json:"interval_status"`
 	}
 	runJSON(t, &o, "optimize", "--policy", "optimal", "-n", "8", "--mttf", "1e-6s")
-	if o.Status != "NoUsefulWork" || o.UWT != 0 || o.Vector != nil {
-		t.Errorf("JSON: %+v", o)
+	if o.Status != "NoUsefulWork" || o.UWT != 0 || o.Vector != nil || o.Interval != nil {
+		t.Errorf("JSON: %+v (want no interval: the search's start is no result)", o)
 	}
+	if csv := mustRun(t, "optimize", "--policy", "optimal", "-n", "8", "--mttf", "1e-6s", "--csv"); !strings.Contains(csv, "\n2,\"optimal, one interval\",0,\n") {
+		t.Errorf("CSV: level 2's interval is not empty:\n%s", csv)
+	}
+	o.Interval = nil
 	runJSON(t, &o, "optimize", "--policy", "optimal", "-n", "8")
-	if o.Status != "Converged" || o.IntervalStatus != "Converged" || o.UWT <= 0 {
+	if o.Status != "Converged" || o.IntervalStatus != "Converged" || o.UWT <= 0 || o.Interval == nil || !(*o.Interval > 0) {
 		t.Errorf("JSON, built-in system: %+v", o)
 	}
-	// uwt writes no placeholder vector; policy refuses (a data error):
-	// greedy stands in for a policy that was never solved.
+	// uwt writes no placeholder vector; policy refuses (a data error): a
+	// policy that was never solved has no vector.
 	runJSON(t, &o, "uwt", "--policy", "optimal", "-n", "8", "--mttf", "1e-6s", "--interval", "1h")
 	if o.Status != "NoUsefulWork" || o.UWT != 0 || o.Vector != nil {
 		t.Errorf("uwt JSON: %+v", o)
