@@ -48,7 +48,11 @@
 // once) takes a new study, its old files set aside.
 //
 // A task that fails does not stop the shard: its row holds the error
-// (Record.Error, status "Failed") and a rerun tries it again.
+// (Record.Error, status "Failed") and a rerun tries it again. A scenario
+// where nothing useful can be done is no failure: its optimize rows, and
+// every row of the optimal policy (which has then no policy to evaluate
+// or replay), say status "NoUsefulWork" with UWT 0, as markov optimize
+// does.
 //
 // Merge checks that each task has a row (IncompleteError lists the missing
 // ones, and those with two different results with the files a rerun

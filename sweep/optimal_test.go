@@ -13,6 +13,7 @@ import (
 	"github.com/ckpt-markov/markov/bench"
 	"github.com/ckpt-markov/markov/evaluate"
 	"github.com/ckpt-markov/markov/internal/testmodel"
+	"github.com/ckpt-markov/markov/optimal"
 	"github.com/ckpt-markov/markov/reschedule"
 	"github.com/ckpt-markov/markov/scenario"
 	"github.com/ckpt-markov/markov/trace"
@@ -190,6 +191,45 @@ func TestOptimalTaskAtBound(t *testing.T) {
 			}
 			if tc.want == uwt.AtMin.String() && !(*r.Interval >= 1 && *r.Interval < 1.2) {
 				t.Errorf("L = %s, policy %s: I* = %g s, want the bound of 1 s (within 20 %%)", tc.latency, r.Policy, *r.Interval)
+			}
+		}
+	}
+}
+
+// TestNoUsefulWorkTasks: with an MTTF of a microsecond no policy does
+// useful work. The optimize, uwt and simulate tasks of the optimal
+// policy say so in their rows (status NoUsefulWork, UWT 0; no interval
+// for optimize: the uwt and simulate tasks keep their own),
+// as markov optimize --policy optimal does, instead of failing; the
+// greedy optimize task says NoUsefulWork as markov optimize does (its
+// search reported AtMin). Power: at an MTTF of 10 days the same study
+// has useful work in every row.
+func TestNoUsefulWorkTasks(t *testing.T) {
+	for _, tc := range []struct {
+		mttf string
+		none bool
+	}{{"1e-6s", true}, {"10d", false}} {
+		base := `{"system": {"processors": 4, "mttf": "` + tc.mttf + `", "mttr": "1h"}, "application": {"work_rate": [1, 2, 3, 4],
+			"checkpoint_latency": 60, "recovery": 60}, "policy": "greedy"}`
+		st, _ := studyIn(t, map[string]string{"base.json": base},
+			`{"name": "w", "seed": 1, "compute": ["optimize", "uwt", "simulate"], "simulation": {"replications": 4},
+			  "scenarios": {"base": "base.json", "policies": ["greedy", "optimal"], "intervals": ["1h"]}}`)
+		tab := runMerged(t, st)
+		if len(tab.Records) != 6 {
+			t.Fatalf("MTTF %s: %d records, want 6", tc.mttf, len(tab.Records))
+		}
+		for _, r := range tab.Records {
+			noWork := r.Status == optimal.NoUsefulWork.String()
+			if r.Error != "" || r.UWT == nil {
+				t.Errorf("MTTF %s, %s %s: error %q, UWT given %t", tc.mttf, r.Compute, r.Policy, r.Error, r.UWT != nil)
+				continue
+			}
+			wantNone := tc.none && (r.Policy == "optimal" || r.Compute == "optimize")
+			if noWork != wantNone || (wantNone && *r.UWT != 0) || (!tc.none && !(*r.UWT > 0)) {
+				t.Errorf("MTTF %s, %s %s: status %s, UWT %g", tc.mttf, r.Compute, r.Policy, r.Status, *r.UWT)
+			}
+			if r.Policy == "optimal" && wantNone && r.Compute == "optimize" && r.Interval != nil {
+				t.Errorf("MTTF %s, %s optimal: interval %g, want none", tc.mttf, r.Compute, *r.Interval)
 			}
 		}
 	}

@@ -269,6 +269,12 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 	if err != nil {
 		return rec, err
 	}
+	if solve && sc == nil {
+		// No policy does useful work: nothing to evaluate or replay
+		// (markov optimize --policy optimal says the same).
+		rec.UWT, rec.Status = fl(0), status
+		return rec, nil
+	}
 	m, err := uwt.New(ctx, sc, &uwt.Settings{Workers: 1})
 	if err != nil {
 		return rec, err
@@ -295,6 +301,9 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 		if t.Compute == Optimize {
 			rec.BandLow, rec.BandHigh, rec.ModelInterval = fl(opt.BandLow), fl(opt.BandHigh), fl(opt.ModelInterval)
 			rec.Status = opt.Status.String()
+			if opt.NoUsefulWork {
+				rec.Status = optimal.NoUsefulWork.String()
+			}
 		}
 	default:
 		if res, err = m.Evaluate(ctx, interval); err != nil {
@@ -329,7 +338,8 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 // checkpoint count p), the interval, g and the status of the solve as
 // markov optimize --policy optimal reports it: level 2's I* at a bound of
 // the search (uwt.AtMin, uwt.AtMax), else the policy iteration's status
-// (Converged, IterationLimit).
+// (Converged, IterationLimit). When no policy does useful work it returns
+// a nil scenario and the status NoUsefulWork.
 func (r *runner) optimal(ctx context.Context, t Task, p *scenario.Parts) (*scenario.Scenario, float64, float64, string, error) {
 	o := &optimal.Options{Reconfigure: p.Reconfigure, Settings: &optimal.Settings{Workers: 1}}
 	if t.Compute != Optimize && !math.IsNaN(t.Interval) {
@@ -340,7 +350,7 @@ func (r *runner) optimal(ctx context.Context, t Task, p *scenario.Parts) (*scena
 		return nil, 0, 0, "", err
 	}
 	if sol.Status == optimal.NoUsefulWork {
-		return nil, 0, 0, "", fmt.Errorf("sweep: policy optimal: no policy does useful work (MTTF %g s)", p.System.MTTF)
+		return nil, math.NaN(), 0, sol.Status.String(), nil
 	}
 	// Its decision table, which uwt and sim replay also when the actions
 	// depend on the checkpoint count p (no vector then).
