@@ -2,6 +2,7 @@ package batchchain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -289,6 +290,9 @@ type Segments struct {
 	u       []float64
 	dropped float64
 	budget  *Budget // the terms it may store beyond the first (nil: MaxSegmentsProducts only)
+	// v and lo are the start, kept for the dense path (extend moves y).
+	v  []float64
+	lo int
 }
 
 // SetBudget makes the sequence take each term it stores from b (shared
@@ -322,6 +326,8 @@ type SegmentsBase struct {
 	// dur is (−A)⁻¹·1 on 0..m (Phase.Solve): the expected duration of
 	// the up phase from each spare count.
 	dur []float64
+	// dense is the dense path (useDense; nil: the sequence only).
+	dense *denseUp
 }
 
 // mulAdd adds x[i]·r[i] to dst[i] for i < len(r) (len(dst) and len(x)
@@ -390,6 +396,9 @@ func (ph *Phase) SegmentsBase(lam float64) *SegmentsBase {
 		one[j] = 1
 	}
 	b.dur = ph.Solve(one)
+	if useDense(lam, ph.hitMin, m, ph.kmax) {
+		b.dense = newDenseUp(ph)
+	}
 	return b
 }
 
@@ -404,6 +413,9 @@ func (b *SegmentsBase) Segments(v []float64, lo int) *Segments {
 	sg := &Segments{SegmentsBase: b, y: make([]float64, m+1), next: make([]float64, m+1)}
 	copy(sg.y[lo:], v)
 	sg.nzLo, sg.nzHi = lo, lo+len(v)-1
+	if b.dense != nil {
+		sg.v, sg.lo = append([]float64(nil), v...), lo
+	}
 	var s0 float64
 	for _, x := range v {
 		s0 += x
@@ -656,6 +668,12 @@ func (sg *Segments) ExpectedFloorContext(ctx context.Context, t float64, w *Weig
 		w = NewWeights(x)
 	} else if w.x != x {
 		panic("batchchain: Expected: weights of another rate or length")
+	}
+	if sg.dense != nil {
+		e, err := sg.dense.expected(sg.v, sg.lo, t)
+		if !errors.Is(err, errDenseCond) {
+			return e, err
+		}
 	}
 	abs := expectedAbs * mass / math.Max(1, sg.hitMin*t)
 	// The weights at once as far as the sequence already goes (another
