@@ -82,20 +82,36 @@ func newDenseUp(ph *Phase) *denseUp {
 // near Λt for the phases it serves (a few spare counts); it returns an
 // error if LU's estimate of κ₁(Φ) exceeds maxDenseCond.
 func (d *denseUp) expected(v []float64, lo int, t float64) (float64, error) {
-	n1, _ := d.a.Dims()
-	var e, phi mat.Dense
-	if err := expm.ExpIntegral(&e, &phi, d.a, t); err != nil {
-		return 0, fmt.Errorf("batchchain: the dense path at t = %.6g s: %w", t, err)
+	m1, phi, err := d.parts(t)
+	if err != nil {
+		return 0, err
 	}
-	m1 := make([]float64, n1)
+	return d.solve(v, lo, t, m1, phi)
+}
+
+// parts returns M·1 and Φ(t) by one expm.ExpIntegral.
+func (d *denseUp) parts(t float64) (m1 []float64, phi *mat.Dense, err error) {
+	n1, _ := d.a.Dims()
+	var e mat.Dense
+	phi = &mat.Dense{}
+	if err := expm.ExpIntegral(&e, phi, d.a, t); err != nil {
+		return nil, nil, fmt.Errorf("batchchain: the dense path at t = %.6g s: %w", t, err)
+	}
+	m1 = make([]float64, n1)
 	for j := range n1 {
 		for _, x := range e.RawRowView(j) {
 			m1[j] += x
 		}
 	}
+	return m1, phi, nil
+}
+
+// solve returns v·Φ⁻¹·(−A)⁻¹·m1 (the censored solve, then an LU of Φ).
+func (d *denseUp) solve(v []float64, lo int, t float64, m1 []float64, phi *mat.Dense) (float64, error) {
+	n1 := len(m1)
 	z := solveCensored(d.up, d.edn, d.eout, d.kmax, m1)
 	var lu mat.LU
-	lu.Factorize(&phi)
+	lu.Factorize(phi)
 	if c := lu.Cond(); !(c <= maxDenseCond) {
 		return 0, fmt.Errorf("batchchain: the dense path at t = %.6g s: Φ(t) has condition %.3g, beyond %.3g: %w", t, c, maxDenseCond, errDenseCond)
 	}
