@@ -28,11 +28,18 @@ var denseCases = append(append([]struct {
 	}{24, 20, 1 / (1e5 * 24 * hour), 1 / hour, []float64{0.5, 0, 0.5}},
 )
 
+// seqOnly returns the SegmentsBase of ph without the dense path: the
+// tests of the sequence's own limits.
+func seqOnly(ph *Phase) *SegmentsBase {
+	b := ph.SegmentsBase(0)
+	b.dense = nil
+	return b
+}
+
 // withPaths returns the SegmentsBase of ph with the sequence only and
 // with the dense path, whatever useDense says.
 func withPaths(ph *Phase) (seq, dense *SegmentsBase) {
-	seq = ph.SegmentsBase(0)
-	seq.dense = nil
+	seq = seqOnly(ph)
 	d := *seq
 	d.dense = newDenseUp(ph)
 	return seq, &d
