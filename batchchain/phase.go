@@ -372,7 +372,9 @@ func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
 }
 
 // SegmentsBase returns the part of the up phase's Segments that does not
-// depend on the start, with the uniformization rate lam (0 means Rate).
+// depend on the start, with the uniformization rate lam (0 means Rate),
+// and the dense path when useDense chooses it (m + 1 ≤ MaxDenseOrder and
+// the sequence's predicted cost above the dense one's).
 // It panics if lam is below Rate.
 func (ph *Phase) SegmentsBase(lam float64) *SegmentsBase {
 	m := ph.c.m
@@ -572,7 +574,9 @@ func weightBound(x float64, n0 int) float64 {
 	return 1/x + 1/math.Sqrt(2*math.Pi*float64(n0))
 }
 
-// Expected returns Σ_{k≥1} v·exp(A k t)·1 for the segment length t ≥ 0:
+// Expected returns Σ_{k≥1} v·exp(A k t)·1 for the segment length t ≥ 0
+// (by the dense path when the SegmentsBase has one; package
+// documentation, "The up phase"):
 // the expected number of segments of length t that the up phase commits
 // before its interruption, started from v (the probability of each
 // count, summed). w holds the weights c_n(Λt) (NewWeights(Rate()·t); nil
@@ -632,8 +636,9 @@ func (sg *Segments) ExpectedFloor(t float64, w *Weights, mass, floor float64) (f
 // 1.9(Λt)² for Λt ≥ 2 (the closed form of the flat weights), so that
 // only an up phase whose interruptions are more than about 10⁵ times
 // rarer than its spare count's moves, at Λt beyond about 1500 (a
-// segment of that many times the mean time between the moves), is
-// refused.
+// segment of that many times the mean time between the moves), and
+// that the dense path does not take (SegmentsBase: useDense, a condition
+// of Φ(t) within 10⁹), is refused.
 const MaxSegmentsProducts = MaxColumnProducts
 
 // ExpectedFloorContext is ExpectedFloor that stops with ctx's error when

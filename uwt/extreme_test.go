@@ -42,10 +42,14 @@ func evScenario(t testing.TB, mttf float64) *scenario.Scenario {
 // recovery and a repair), and the repairs' share MTTR·Nλ of the time
 // that the limit leaves out; the limit on all N processors,
 // ω(N)·(I + L − C)/(I + L), is rejected (4 % off). The old model's answer was none (it ran out
-// of memory). A segment length whose sequence exceeds
-// batchchain.MaxSegmentsProducts (I = 10⁷ s: Λt ≈ 9000) is refused with
-// an error naming system.mttf, and a deadline stops that long run with
-// the context's error instead.
+// of memory). I = 10⁷ and 10⁹ s take batchchain's dense path (the
+// sequence refused I = 10⁷ s: Λt ≈ 9000), whose rounding, about
+// 2⁻⁵³·κ₁(Φ) with κ₁(Φ) up to Λt (and the measured 10⁻¹³·κ), is within
+// the added 1e-15·Λt, Λ ≤ N/MTTR. A segment length that neither path can
+// do (I = 10¹⁴ s: Φ beyond the dense path's condition 10⁹, the sequence
+// beyond batchchain.MaxSegmentsProducts) is refused with an error naming
+// system.mttf, and a deadline stops that long run with the context's
+// error instead.
 func TestEventsExtremeMTTF(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
