@@ -175,6 +175,35 @@
 // ExpectedFloorContext checks its context every 4096 products
 // (TestSegmentsCancel).
 //
+// The dense path. With rare interruptions the up phase is also small
+// (greedy: the likely functional counts are near N, so m + 1 is a
+// handful), and a dense computation per length is cheaper than the
+// sequence. With M = exp(At) and Φ(t) = ∫₀ᵗ exp(As) ds, both from one
+// expm.ExpIntegral (the Van Loan block [[A, I], [0, 0]]·t in products
+// of order m + 1), I − M = (−A)·Φ(t), and A, M and Φ commute, so that
+//
+//	Σ_{k≥1} exp(Akt)·1 = (I − M)⁻¹·M·1 = Φ(t)⁻¹·(−A)⁻¹·M·1,
+//
+// without the cancellation of I − M when ρt is tiny; (−A)⁻¹ is the
+// censored solve of Phase.Solve (sums of positive terms, whatever the
+// condition of A; the SegmentsBase keeps the censored rates, (m + 1)·
+// (K_max + 2) numbers, not the Phase), Φ(t)⁻¹ a dense LU with partial
+// pivoting. A SegmentsBase takes it by the cost rule useDense: the
+// sequence's predicted (Λ/ρ_min)·ln(10¹⁴) products of (m + 1)·K_max
+// entries against 20 lengths (a search's) of 120·(m + 1)³ flops, and
+// m + 1 ≤ MaxDenseOrder = 256; the sequence, and its bits, are kept
+// wherever it is the cheaper (package uwt's events scenarios at MTTF
+// 1 d are unchanged byte for byte). Its accuracy is that of the LU: Φ(t)
+// has eigenvalues near t on the slow direction and near 1/Λ on the fast
+// ones while ρt ≪ 1, so κ₁(Φ) is about min(Λt, Λ/ρ_min), and the relative
+// error about 10⁻¹³·κ₁(Φ) (TestSegmentsDenseMatchesSequence: the
+// sequence to 1e-11 + 1e-13·κ, and the expm-and-solve oracle with its own
+// cancellation added, ρt from 10⁻⁶ to 20, Λt up to 2·10⁷;
+// TestSegmentsDensePower: Φ replaced by t·I, or M·1 by 1, is rejected):
+// looser than the sequence's 1e-14 when κ is large. A Φ(t) whose LU
+// estimate of κ₁ exceeds 10⁹ (an error up to about 10⁻⁴) is left to the
+// sequence, which may then refuse it as above (TestSegmentsDenseRule).
+//
 // # Column forms
 //
 // A decision process over the starting spare counts (package optimal)

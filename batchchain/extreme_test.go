@@ -40,7 +40,7 @@ func longSum(sg *Segments, v []float64, lo int, tt float64) (float64, int) {
 	}
 }
 
-// TestSegmentsFlatTail: once the weights are flat, Expected closes the
+// TestSegmentsFlatTail (the sequence path, seqOnly): once the weights are flat, Expected closes the
 // sum by v·Kᴺ·(−A)⁻¹·1/t; against the plain sum carried on to 1e-17
 // (longSum, thousands to hundreds of thousands of terms, which the
 // closed form skips: the sequence stops within a ladder step of
@@ -66,7 +66,7 @@ func TestSegmentsFlatTail(t *testing.T) {
 		a, _ := c.Generator()
 		v, lo := randomStart(rng, c.M())
 		for _, tt := range tc.ts {
-			sg := ph.Segments(v, lo, 0)
+			sg := seqOnly(ph).Segments(v, lo)
 			got, err := sg.Expected(tt, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -104,7 +104,7 @@ func TestSegmentsFlatTail(t *testing.T) {
 	}
 }
 
-// TestSegmentsHugeMTTF: MTTF 10²⁰ s, interruptions 10¹⁵ times rarer than
+// TestSegmentsHugeMTTF (the sequence path, seqOnly): MTTF 10²⁰ s, interruptions 10¹⁵ times rarer than
 // the repairs (the old sequence needed about 10¹⁷ terms and grew without
 // bound): Expected stops within a ladder step of flatFrom(Λt), between the bounds
 // s_0·q/(1 − q) at q = e^{−ρ_max t} (Lower) and at q = e^{−ρ_min t}
@@ -122,7 +122,7 @@ func TestSegmentsHugeMTTF(t *testing.T) {
 		m := tc.n - tc.a
 		v := make([]float64, m+1)
 		v[m] = 1 // every spare functional
-		sg := ph.Segments(v, 0, 0)
+		sg := seqOnly(ph).Segments(v, 0)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		got, err := sg.ExpectedFloorContext(ctx, tc.t, nil, 1, 0)
 		cancel()
@@ -155,7 +155,7 @@ func ones(n int) []float64 {
 	return v
 }
 
-// TestSegmentsCancel: a sequence of about 10⁷ terms (a = 1 of 32, MTTF
+// TestSegmentsCancel (the sequence path, seqOnly): a sequence of about 10⁷ terms (a = 1 of 32, MTTF
 // 10⁹ s, Λt ≈ 8600: the flat weights too far) stops at the first check of
 // a cancelled context, after cancelEvery products, with its error; with a
 // live context it stops at MaxSegmentsProducts with an error that says so.
@@ -165,7 +165,7 @@ func TestSegmentsCancel(t *testing.T) {
 	v[31] = 1
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	sg := ph.Segments(v, 0, 0)
+	sg := seqOnly(ph).Segments(v, 0)
 	if _, err := sg.ExpectedFloorContext(ctx, 1e6, nil, 1, 0); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: error %v, want context.Canceled", err)
 	}
@@ -175,7 +175,7 @@ func TestSegmentsCancel(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	sg = ph.Segments(v, 0, 0)
+	sg = seqOnly(ph).Segments(v, 0)
 	_, err := sg.ExpectedFloorContext(context.Background(), 1e6, nil, 1, 0)
 	if err == nil || !strings.Contains(err.Error(), "MaxSegmentsProducts") {
 		t.Fatalf("error %v, want the bound MaxSegmentsProducts", err)
@@ -224,14 +224,14 @@ func TestRowsExtremeRates(t *testing.T) {
 	}
 }
 
-// TestSegmentsBudget: sequences sharing a Budget store at most its terms
+// TestSegmentsBudget (the sequence path, seqOnly): sequences sharing a Budget store at most its terms
 // in all (beyond each one's first): a sum that needs more returns an
 // error saying so, with the sequence no longer than the budget allows,
 // and a sum within it is bit for bit the one without a budget.
 func TestSegmentsBudget(t *testing.T) {
 	_, ph := newPhase(t, 32, 29, 1e-7, 1/hour, evSizes)
 	v := []float64{0, 0, 0, 1}
-	free := ph.Segments(v, 0, 0)
+	free := seqOnly(ph).Segments(v, 0)
 	want, err := free.Expected(300, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +239,7 @@ func TestSegmentsBudget(t *testing.T) {
 	need := free.Len()
 	for _, size := range []int{need + 1, 10 * need} {
 		b := NewBudget(int64(size))
-		sg := ph.Segments(v, 0, 0)
+		sg := seqOnly(ph).Segments(v, 0)
 		sg.SetBudget(b)
 		got, err := sg.Expected(300, nil)
 		if err != nil || got != want {
@@ -248,7 +248,7 @@ func TestSegmentsBudget(t *testing.T) {
 	}
 	b := NewBudget(int64(need / 2))
 	for i := range 2 {
-		sg := ph.Segments(v, 0, 0)
+		sg := seqOnly(ph).Segments(v, 0)
 		sg.SetBudget(b)
 		_, err := sg.Expected(300, nil)
 		if err == nil || !strings.Contains(err.Error(), "budget") {

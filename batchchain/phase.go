@@ -2,6 +2,7 @@ package batchchain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -289,6 +290,9 @@ type Segments struct {
 	u       []float64
 	dropped float64
 	budget  *Budget // the terms it may store beyond the first (nil: MaxSegmentsProducts only)
+	// v and lo are the start, kept for the dense path (extend moves y).
+	v  []float64
+	lo int
 }
 
 // SetBudget makes the sequence take each term it stores from b (shared
@@ -322,6 +326,8 @@ type SegmentsBase struct {
 	// dur is (−A)⁻¹·1 on 0..m (Phase.Solve): the expected duration of
 	// the up phase from each spare count.
 	dur []float64
+	// dense is the dense path (useDense; nil: the sequence only).
+	dense *denseUp
 }
 
 // mulAdd adds x[i]·r[i] to dst[i] for i < len(r) (len(dst) and len(x)
@@ -366,7 +372,9 @@ func (ph *Phase) Segments(v []float64, lo int, lam float64) *Segments {
 }
 
 // SegmentsBase returns the part of the up phase's Segments that does not
-// depend on the start, with the uniformization rate lam (0 means Rate).
+// depend on the start, with the uniformization rate lam (0 means Rate),
+// and the dense path when useDense chooses it (m + 1 ≤ MaxDenseOrder and
+// the sequence's predicted cost above the dense one's).
 // It panics if lam is below Rate.
 func (ph *Phase) SegmentsBase(lam float64) *SegmentsBase {
 	m := ph.c.m
@@ -390,6 +398,9 @@ func (ph *Phase) SegmentsBase(lam float64) *SegmentsBase {
 		one[j] = 1
 	}
 	b.dur = ph.Solve(one)
+	if useDense(lam, ph.hitMin, m, ph.kmax) {
+		b.dense = newDenseUp(ph)
+	}
 	return b
 }
 
@@ -404,6 +415,9 @@ func (b *SegmentsBase) Segments(v []float64, lo int) *Segments {
 	sg := &Segments{SegmentsBase: b, y: make([]float64, m+1), next: make([]float64, m+1)}
 	copy(sg.y[lo:], v)
 	sg.nzLo, sg.nzHi = lo, lo+len(v)-1
+	if b.dense != nil {
+		sg.v, sg.lo = append([]float64(nil), v...), lo
+	}
 	var s0 float64
 	for _, x := range v {
 		s0 += x
@@ -560,7 +574,9 @@ func weightBound(x float64, n0 int) float64 {
 	return 1/x + 1/math.Sqrt(2*math.Pi*float64(n0))
 }
 
-// Expected returns Σ_{k≥1} v·exp(A k t)·1 for the segment length t ≥ 0:
+// Expected returns Σ_{k≥1} v·exp(A k t)·1 for the segment length t ≥ 0
+// (by the dense path when the SegmentsBase has one; package
+// documentation, "The up phase"):
 // the expected number of segments of length t that the up phase commits
 // before its interruption, started from v (the probability of each
 // count, summed). w holds the weights c_n(Λt) (NewWeights(Rate()·t); nil
@@ -620,8 +636,9 @@ func (sg *Segments) ExpectedFloor(t float64, w *Weights, mass, floor float64) (f
 // 1.9(Λt)² for Λt ≥ 2 (the closed form of the flat weights), so that
 // only an up phase whose interruptions are more than about 10⁵ times
 // rarer than its spare count's moves, at Λt beyond about 1500 (a
-// segment of that many times the mean time between the moves), is
-// refused.
+// segment of that many times the mean time between the moves), and
+// that the dense path does not take (SegmentsBase: useDense, a condition
+// of Φ(t) within 10⁹), is refused.
 const MaxSegmentsProducts = MaxColumnProducts
 
 // ExpectedFloorContext is ExpectedFloor that stops with ctx's error when
@@ -656,6 +673,12 @@ func (sg *Segments) ExpectedFloorContext(ctx context.Context, t float64, w *Weig
 		w = NewWeights(x)
 	} else if w.x != x {
 		panic("batchchain: Expected: weights of another rate or length")
+	}
+	if sg.dense != nil {
+		e, err := sg.dense.expected(sg.v, sg.lo, t)
+		if !errors.Is(err, errDenseCond) {
+			return e, err
+		}
 	}
 	abs := expectedAbs * mass / math.Max(1, sg.hitMin*t)
 	// The weights at once as far as the sequence already goes (another

@@ -172,11 +172,16 @@
 // segments are far below the average stops early). Once the weights are
 // flat the sum closes exactly by one solve (batchchain.Segments), so
 // that failures rare against the repairs (MTTF 10²⁰ s) cost a few
-// products; a sum beyond batchchain.MaxSegmentsProducts, or a row
+// products, and with few spare counts the dense path of
+// batchchain.Segments (Φ(t)⁻¹·(−A)⁻¹·exp(At)·1, chosen by its cost
+// rule) replaces the sequence, so that the 512-processor events scenario
+// answers at MTTF 10 y to 10²⁰ s; a sum beyond
+// batchchain.MaxSegmentsProducts that the dense path does not take, or a row
 // beyond batchchain.MaxRowProducts, is a *scenario.Error naming
 // system.mttf, and the sums and rows check the context of Evaluate
 // (TestEventsExtremeMTTF: NoUsefulWork at MTTF 1 µs, the failure-free
-// limit of the counts after an event at 10²⁰ s to 1e-12). Oracles: the
+// limit of the counts after an event at 10²⁰ s to 1e-12 plus the dense
+// path's 1e-15·Λt, at I up to 10⁹ s; I = 10¹⁴ s refused). Oracles: the
 // per-segment chain on the fast path (TestEventPhasesMatchSegmentChain,
 // 1e-9), the chain built by hand (TestBatchRowOracle, 1e-12), the exact
 // path (TestBatchFastMatchesExact, 1e-9), sizes [1] against single

@@ -42,10 +42,14 @@ func evScenario(t testing.TB, mttf float64) *scenario.Scenario {
 // recovery and a repair), and the repairs' share MTTR·Nλ of the time
 // that the limit leaves out; the limit on all N processors,
 // ω(N)·(I + L − C)/(I + L), is rejected (4 % off). The old model's answer was none (it ran out
-// of memory). A segment length whose sequence exceeds
-// batchchain.MaxSegmentsProducts (I = 10⁷ s: Λt ≈ 9000) is refused with
-// an error naming system.mttf, and a deadline stops that long run with
-// the context's error instead.
+// of memory). I = 10⁷ and 10⁹ s take batchchain's dense path (the
+// sequence refused I = 10⁷ s: Λt ≈ 9000), whose rounding, about
+// 2⁻⁵³·κ₁(Φ) with κ₁(Φ) up to Λt (and the measured 10⁻¹³·κ), is within
+// the added 1e-15·Λt, Λ ≤ N/MTTR. A segment length that neither path can
+// do (I = 10¹⁴ s: Φ beyond the dense path's condition 10⁹, the sequence
+// beyond batchchain.MaxSegmentsProducts) is refused with an error naming
+// system.mttf, and a deadline stops that long run with the context's
+// error instead.
 func TestEventsExtremeMTTF(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -68,7 +72,7 @@ func TestEventsExtremeMTTF(t *testing.T) {
 	sc := evScenario(t, 1e20)
 	app := sc.Application
 	n := sc.System.Processors
-	for _, interval := range []float64{300, 900, 1e4, 1e5} {
+	for _, interval := range []float64{300, 900, 1e4, 1e5, 1e7, 1e9} {
 		m, err := New(ctx, sc, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +83,10 @@ func TestEventsExtremeMTTF(t *testing.T) {
 		}
 		l, c := app.Latency[n-1], app.Overhead[n-1]
 		want := failureFreeRate(n, []float64{0.7, 0.2, 0.1}, app.WorkRate) * (interval + l - c) / (interval + l)
-		tol := 1e-12 + 10*float64(n)/sc.System.MTTF*(interval+l+app.Recovery.Cost(n, n)+sc.System.MTTR)
+		// The dense path (batchchain, Λ/ρ_min ≈ 10¹⁶ here) rounds to
+		// about 2⁻⁵³·κ₁(Φ) ≈ 2⁻⁵³·Λt, Λ ≤ N/MTTR + Nλ.
+		lam := float64(n) / sc.System.MTTR
+		tol := 1e-12 + 10*float64(n)/sc.System.MTTF*(interval+l+app.Recovery.Cost(n, n)+sc.System.MTTR) + 1e-15*lam*interval
 		if math.Abs(r.UWT-want) > tol*want {
 			t.Errorf("I = %g: UWT %.16g, failure-free %.16g (rel %.2g, tol %.2g)", interval, r.UWT, want, math.Abs(r.UWT-want)/want, tol)
 		}
@@ -92,10 +99,10 @@ func TestEventsExtremeMTTF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = m.Evaluate(ctx, 1e7)
+	_, err = m.Evaluate(ctx, 1e14)
 	var se *scenario.Error
 	if !errors.As(err, &se) || se.Field != "system.mttf" {
-		t.Errorf("I = 1e7 s: error %v, want a *scenario.Error naming system.mttf (beyond MaxSegmentsProducts = %d)", err, batchchain.MaxSegmentsProducts)
+		t.Errorf("I = 1e14 s: error %v, want a *scenario.Error naming system.mttf (Φ beyond the dense path's condition, the sequence beyond MaxSegmentsProducts = %d)", err, batchchain.MaxSegmentsProducts)
 	}
 	m, err = New(ctx, sc, nil)
 	if err != nil {
@@ -103,8 +110,8 @@ func TestEventsExtremeMTTF(t *testing.T) {
 	}
 	short, stop := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer stop()
-	if _, err := m.Evaluate(short, 1e7); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("I = 1e7 s under a 20 ms deadline: error %v, want context.DeadlineExceeded", err)
+	if _, err := m.Evaluate(short, 1e14); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("I = 1e14 s under a 20 ms deadline: error %v, want context.DeadlineExceeded", err)
 	}
 }
 
