@@ -314,20 +314,27 @@ func (r *runner) run(ctx context.Context, t Task) (Record, error) {
 	if t.Compute != Simulate {
 		return rec, nil
 	}
+	return rec, r.simulate(ctx, t, sc, interval, res.UWT, &rec)
+}
+
+// simulate replays sc at interval (the study's simulation settings, the
+// task's seed) into rec: the simulated UWT and availability, and whether
+// the model's UWT lies in the simulation's confidence interval.
+func (r *runner) simulate(ctx context.Context, t Task, sc *scenario.Scenario, interval, model float64, rec *Record) error {
 	ss := sim.Settings{Seed: t.Seed, Workers: 1}
 	if p := r.study.Simulation; p != nil {
 		ss.Replications, ss.Horizon, ss.RelTol, ss.Confidence = p.Replications, float64(p.Horizon), p.RelTol, p.Confidence
 	}
 	sr, err := sim.Run(ctx, sc, interval, &ss)
 	if err != nil {
-		return rec, err
+		return err
 	}
-	in := sr.UWT.Contains(res.UWT)
+	in := sr.UWT.Contains(model)
 	rec.SimUWT, rec.SimUWTHalfWidth = fl(sr.UWT.Mean), fl(sr.UWT.HalfWidth)
 	rec.SimAvailability = fl(sr.Availability.Mean)
 	rec.ModelInCI = &in
 	rec.Status = sr.Status.String()
-	return rec, nil
+	return nil
 }
 
 // optimal solves the optimal policy of a scenario task (optimal.Solve,
