@@ -120,17 +120,7 @@ func TestRunBoundRandomScan(t *testing.T) {
 					if !ok {
 						continue
 					}
-					f := func(x float64) float64 {
-						u, err := sv.uValue(nil, v, b, k, math.Exp(x))
-						if err != nil {
-							t.Fatal(err)
-						}
-						return u
-					}
-					_, best := maximize(f, math.Log(300), intervalStep, lo, hi, sv.set.IntervalTol)
-					for i := 0; i <= 160; i++ {
-						best = max(best, f(lo+(hi-lo)*float64(i)/160))
-					}
+					best := bestBracket(t, sv, v, b, k, lo, hi, 160)
 					if best > bd {
 						t.Errorf("%s: U(%d, %d): bracket %.17g above the bound %.17g", c.name, a, s0+k, best, bd)
 					}

@@ -182,17 +182,7 @@ func TestRunMaxBound(t *testing.T) {
 					bf, _ := sv.runMax(flat, v, b, k, math.Inf(1))
 					bt, _ := sv.runMax(tangent, v, b, k, math.Inf(1))
 					bl, _ := sv.runMax(low, v, b, k, math.Inf(1))
-					f := func(x float64) float64 {
-						u, err := sv.uValue(nil, v, b, k, math.Exp(x))
-						if err != nil {
-							t.Fatal(err)
-						}
-						return u
-					}
-					_, best := maximize(f, math.Log(300), intervalStep, lo, hi, sv.set.IntervalTol)
-					for i := 0; i <= 320; i++ {
-						best = max(best, f(lo+(hi-lo)*float64(i)/320))
-					}
+					best := bestBracket(t, sv, v, b, k, lo, hi, 320)
 					if best > bd {
 						t.Errorf("U(%d, %d): bracket %.17g above the bound %.17g", a, s0+k, best, bd)
 					}
@@ -302,4 +292,24 @@ func checkSameLevel4(t *testing.T, got, want Result) {
 			}
 		}
 	}
+}
+
+// bestBracket returns the largest bracket of running up state k of
+// configuration b over log-intervals [lo, hi]: Brent's maximum from 300 s
+// and a grid of points+1 log-intervals, the oracle the bounds of
+// runbound.go are held against.
+func bestBracket(t *testing.T, sv *Solver, v *values, b, k int, lo, hi float64, points int) float64 {
+	t.Helper()
+	f := func(x float64) float64 {
+		u, err := sv.uValue(nil, v, b, k, math.Exp(x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	_, best := maximize(f, math.Log(300), intervalStep, lo, hi, sv.set.IntervalTol)
+	for i := 0; i <= points; i++ {
+		best = max(best, f(lo+(hi-lo)*float64(i)/float64(points)))
+	}
+	return best
 }
