@@ -130,14 +130,7 @@ func TestFactorSparse(t *testing.T) {
 	// 10, and the last column grows by 10 a step; the check must send
 	// it to factorLU (partial pivoting takes the 1s), bit for bit.
 	const gn = 30
-	grow := mat.NewDense(gn, gn, nil)
-	for j := range gn {
-		grow.Set(j, gn-1, 1)
-		if j < gn-1 {
-			grow.Set(j, j, 0.1)
-			grow.Set(j+1, j, 1)
-		}
-	}
+	grow := growthMatrix(gn, 0.1)
 	if got, want := factorSparse(luVec{}, grow), factorLU(luVec{}, grow); got.q != nil || !slices.Equal(got.f, want.f) || !slices.Equal(got.perm, want.perm) {
 		t.Errorf("growth 10^%d: sparse path %v; want factorLU's factors", gn, got.q != nil)
 	}
@@ -156,14 +149,7 @@ func TestFactorSparse(t *testing.T) {
 	// structured entries solve exactly: the factorisation must go to
 	// factorLU too.
 	const en = 14
-	exact := mat.NewDense(en, en, nil)
-	for j := range en {
-		exact.Set(j, en-1, 1)
-		if j < en-1 {
-			exact.Set(j, j, 0.125)
-			exact.Set(j+1, j, 1)
-		}
-	}
+	exact := growthMatrix(en, 0.125)
 	if got, want := factorSparse(luVec{}, exact), factorLU(luVec{}, exact); got.q != nil || !slices.Equal(got.f, want.f) || !slices.Equal(got.perm, want.perm) {
 		t.Errorf("growth 9^%d in exact arithmetic: sparse path %v; want factorLU's factors", en-1, got.q != nil)
 	}
@@ -392,4 +378,20 @@ func TestSolveNonzeroColumns(t *testing.T) {
 	if _, err := solveNonzeroColumns(&lu, mat.NewDense(3, 2, []float64{1, 0, 1, 0, 1, 0})); err == nil {
 		t.Error("singular: no error")
 	}
+}
+
+// growthMatrix returns the n×n matrix with d on the diagonal of its
+// first n−1 columns, 1 below it, and 1 in every row of the last column:
+// threshold pivoting takes the d's, with multipliers 1/d, and the last
+// column grows by a factor 1 + 1/d a step.
+func growthMatrix(n int, d float64) *mat.Dense {
+	a := mat.NewDense(n, n, nil)
+	for j := range n {
+		a.Set(j, n-1, 1)
+		if j < n-1 {
+			a.Set(j, j, d)
+			a.Set(j+1, j, 1)
+		}
+	}
+	return a
 }
