@@ -326,8 +326,9 @@ func (sv *Solver) checkSize() error {
 		}
 	}
 	limit := float64(sv.set.MaxStates)
-	if nX+nU > limit || rec > 4*limit {
-		return &SizeError{N: sv.n, States: saturated(nX + nU), Rows: saturated(rec), MaxStates: sv.set.MaxStates}
+	if nX+nU > limit || rec > rowsPerState*limit {
+		return &SizeError{N: sv.n, States: saturated(nX + nU), Rows: saturated(rec), MaxStates: sv.set.MaxStates,
+			MaxRows: saturated(rowsPerState * limit)}
 	}
 	return nil
 }
@@ -687,11 +688,17 @@ func (pol *Policy) SegmentInterval(a, s int) float64 {
 func (sv *Solver) Candidates() []int { return slices.Clone(sv.acts) }
 
 // SizeError is New's error for a decision process larger than
-// Settings.MaxStates allows (states, or recovery rows beyond 4 per state).
+// Settings.MaxStates allows: more states than MaxStates, or more recovery
+// rows than MaxRows (rowsPerState per state allowed).
 type SizeError struct {
 	N                       int // processors
 	States, Rows, MaxStates int
+	MaxRows                 int // rowsPerState·MaxStates
 }
+
+// rowsPerState is the number of recovery rows (p, a, n) per allowed state
+// that New accepts before its SizeError.
+const rowsPerState = 4
 
 func (e *SizeError) Error() string {
 	return fmt.Sprintf("optimal: the decision process needs %d states and %d recovery rows, more than Settings.MaxStates = %d allows (restrict Settings.Candidates)", e.States, e.Rows, e.MaxStates)

@@ -116,7 +116,7 @@ func (o *optimalOptions) solve(ctx context.Context, cmd *cobra.Command, so *scen
 	sol, err := optimal.Solve(ctx, p.System, p.Application, &opt)
 	if se := (*optimal.SizeError)(nil); errors.As(err, &se) {
 		// optimal's error names its Settings; here the flags.
-		return info, sol, fmt.Errorf("the optimal policy on %d processors is too large: its decision process needs %d states and %d recovery rows, more than the limit of %d states or %d recovery rows; restrict the processor counts with --candidates or --refine", se.N, se.States, se.Rows, se.MaxStates, 4*se.MaxStates)
+		return info, sol, fmt.Errorf("the optimal policy on %d processors is too large: its decision process needs %d states and %d recovery rows, more than the limit of %d states or %d recovery rows; restrict the processor counts with --candidates or --refine", se.N, se.States, se.Rows, se.MaxStates, se.MaxRows)
 	}
 	return info, sol, err
 }
