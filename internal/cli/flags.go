@@ -313,11 +313,11 @@ func (o *scenarioOptions) loadPolicy(cmd *cobra.Command, optimalOK bool) (scenar
 	}
 	info := scenarioInfo{app: o.App, file: o.File, ov: ov}
 	set := &scenario.OverrideSettings{Applications: bench.Application}
-	if optimalOK {
-		info.parts, err = ov.Resolve(base, set)
-	} else if info.sc, err = ov.Apply(base, set); err == nil {
-		sc := info.sc
-		info.parts = scenario.Parts{System: sc.System, Application: sc.Application, Policy: sc.Policy, Reconfigure: sc.Reconfigure, CheckpointPattern: sc.CheckpointPattern}
+	info.parts, err = ov.Resolve(base, set)
+	if err == nil && !info.parts.Policy.Unsolved() {
+		// A solved policy: the parts are validated, their scenario is
+		// what Apply returns.
+		info.sc, err = info.parts.Scenario()
 	}
 	var oe *scenario.OverrideError
 	if errors.As(err, &oe) {
