@@ -489,16 +489,12 @@ func (r evaluateReport) CSV() ([]string, [][]string) {
 	return header, rows
 }
 
-// rowNoWork is what evaluate says of a row where no interval
-// committed any work in any segment, instead of an efficiency.
-const rowNoWork = "NoUsefulWork"
-
 // rowStatus is the status of a row for the output: its Status, or
 // NoUsefulWork (spelt as optimal.NoUsefulWork) for an evaluated row
 // without any.
 func rowStatus(r evaluate.Row) string {
 	if r.Status == evaluate.Evaluated && r.NoWork == r.Segments {
-		return rowNoWork
+		return noUsefulWork
 	}
 	return r.Status.String()
 }
@@ -547,7 +543,7 @@ func (r evaluateReport) Text(w io.Writer) error {
 			eff, young, daly, ev := pct(r.Efficiency), pct(r.YoungEfficiency), pct(r.DalyEfficiency), pct(r.EventsEfficiency)
 			switch {
 			case r.NoWork == r.Segments:
-				eff, young, daly, ev = rowNoWork, "-", "-", "-"
+				eff, young, daly, ev = noUsefulWork, "-", "-", "-"
 				notes = append(notes, fmt.Sprintf("system %s, %s, %s: no useful work: no interval commits any work in any segment (MTTF %s), so there is no efficiency",
 					r.System, r.Application, r.Policy, short(r.MTTF)))
 			case r.NoWork > 0:

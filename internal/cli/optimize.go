@@ -225,7 +225,9 @@ func (r optimizeReport) status() string {
 }
 
 // noUsefulWork is the status printed when UWT is negligible at every
-// interval (uwt.Optimum.NoUsefulWork).
+// interval (uwt.Optimum.NoUsefulWork; optimal.NoUsefulWork's name), and
+// by evaluate for a row where no interval committed any work in any
+// segment, instead of an efficiency.
 const noUsefulWork = "NoUsefulWork"
 
 func (r optimizeReport) Text(w io.Writer) error {
