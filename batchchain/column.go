@@ -211,10 +211,7 @@ func (ph *Phase) segmentsOn(ctx context.Context, tr, t float64, b0, b1 int) ([]f
 	r := 1 - hitMin/lam
 	x := lam * t
 	w := NewWeights(x)
-	z, next := make([]float64, nb), make([]float64, nb)
-	for j := range z {
-		z[j] = 1
-	}
+	z, next := ones(nb), make([]float64, nb)
 	u := make([]float64, nb)
 	ck := ph.columnK(lam, b0, b1)
 	zmax := 1.0
@@ -490,3 +487,13 @@ func (ph *Phase) boundOf(tr, t float64, bk *bandsKept) []float64 {
 // the up phase is at least 1/ρ_max from every start and SegmentsBound
 // holds.
 func (ph *Phase) HitRates() (lo, hi float64) { return ph.hitMin, ph.hitMax }
+
+// ones returns a new vector of n ones (the column 1 of the sums and
+// solves).
+func ones(n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
+}

@@ -393,11 +393,7 @@ func (ph *Phase) SegmentsBase(lam float64) *SegmentsBase {
 		b.upS[j] = ph.up[j] / lam
 	}
 	b.killRates(ph, segmentDrop*lam)
-	one := make([]float64, m+1)
-	for j := range one {
-		one[j] = 1
-	}
-	b.dur = ph.Solve(one)
+	b.dur = ph.Solve(ones(m + 1))
 	if useDense(lam, ph.hitMin, m, ph.kmax) {
 		b.dense = newDenseUp(ph)
 	}

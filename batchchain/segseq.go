@@ -189,10 +189,7 @@ func (ph *Phase) newColSeq(ctx context.Context, tr float64, b0, b1 int) (*colSeq
 	nb := b1 - b0 + 1
 	cs := &colSeq{b0: b0, b1: b1, full: full, lam: lam, r: 1 - hitMin/lam, ck: ph.columnK(lam, b0, b1),
 		next: make([]float64, nb)}
-	one := make([]float64, nb)
-	for j := range one {
-		one[j] = 1
-	}
+	one := ones(nb)
 	cs.z = one
 	if tr > 0 {
 		z, err := cs.ck.expTimes(ctx, lam, tr, one, cs.next)
