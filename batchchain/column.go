@@ -110,17 +110,13 @@ func (ph *Phase) columnK(lam float64, b0, b1 int) *columnK {
 }
 
 // bandRates returns the largest exit rate and the smallest interruption
-// rate over the spare counts b0..b1 (Rate and ρ_min on the band).
+// rate over the spare counts b0..b1 (Rate and ρ_min on the band, the
+// same bits as Rate and hitMin on the whole range), from hitTot.
 func (ph *Phase) bandRates(b0, b1 int) (lam, hitMin float64) {
-	kmax := ph.kmax
 	hitMin = math.Inf(1)
 	for j := b0; j <= b1; j++ {
 		lam = math.Max(lam, float64(ph.c.a+j)*ph.c.rate+ph.up[j])
-		var h float64
-		for _, v := range ph.hit[j*kmax : (j+1)*kmax] {
-			h += v
-		}
-		hitMin = math.Min(hitMin, h)
+		hitMin = math.Min(hitMin, ph.hitTot[j])
 	}
 	return lam, hitMin
 }
@@ -203,10 +199,7 @@ func checkSegments(tr, t float64) error {
 // on with c_n = 1/(Λt) to the ladder's stop.
 func (ph *Phase) segmentsOn(ctx context.Context, tr, t float64, b0, b1 int) ([]float64, error) {
 	full := b0 == 0 && b1 == ph.c.m
-	lam, hitMin := ph.Rate(), ph.hitMin
-	if !full {
-		lam, hitMin = ph.bandRates(b0, b1)
-	}
+	lam, hitMin := ph.bandRates(b0, b1)
 	nb := b1 - b0 + 1
 	r := 1 - hitMin/lam
 	x := lam * t

@@ -182,10 +182,7 @@ func (sq *SegmentsSeq) seq(ctx context.Context, ph *Phase, b0, b1 int) (*colSeq,
 // is done (columnK.expTimes).
 func (ph *Phase) newColSeq(ctx context.Context, tr float64, b0, b1 int) (*colSeq, error) {
 	full := b0 == 0 && b1 == ph.c.m
-	lam, hitMin := ph.Rate(), ph.hitMin
-	if !full {
-		lam, hitMin = ph.bandRates(b0, b1)
-	}
+	lam, hitMin := ph.bandRates(b0, b1)
 	nb := b1 - b0 + 1
 	cs := &colSeq{b0: b0, b1: b1, full: full, lam: lam, r: 1 - hitMin/lam, ck: ph.columnK(lam, b0, b1),
 		next: make([]float64, nb)}
