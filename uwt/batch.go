@@ -184,10 +184,7 @@ func (b *batchChains) fill(ctx context.Context, g *segment, exact bool) error {
 	}
 	rows, err := c.RowsContext(ctx, g.s0, g.s1, g.t, rowTol)
 	if err != nil {
-		if ctx.Err() == nil {
-			err = nameMTTF(err)
-		}
-		return err
+		return nameMTTF(err)
 	}
 	for i, r := range rows {
 		g.lo[i], g.pt[i], g.qlo[i], g.qt[i] = r.Lo, r.P, r.QLo, r.Q
