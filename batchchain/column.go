@@ -86,7 +86,8 @@ type columnK struct {
 
 func (ph *Phase) columnK(lam float64, b0, b1 int) *columnK {
 	kmax, nb := ph.kmax, b1-b0+1
-	ck := &columnK{stay: make([]float64, nb), upS: make([]float64, nb)}
+	ck := &columnK{}
+	ck.stay, ck.upS = ph.stayUp(lam, b0, b1)
 	for k := 1; k <= kmax; k++ {
 		var row []float64
 		for i := k; i < nb; i++ {
@@ -101,12 +102,21 @@ func (ph *Phase) columnK(lam float64, b0, b1 int) *columnK {
 			ck.ks, ck.dnS = append(ck.ks, k), append(ck.dnS, row)
 		}
 	}
-	for i := range nb {
-		j := b0 + i
-		ck.stay[i] = 1 - ph.outRate(j)/lam
-		ck.upS[i] = ph.up[j] / lam
-	}
 	return ck
+}
+
+// stayUp returns the diagonal of K = I + A/Λ, 1 − outRate/Λ, and the
+// rates up divided by Λ over the spare counts b0..b1 (entry i for
+// b0 + i), Λ = lam: the parts of columnK and SegmentsBase that are not
+// the spare events.
+func (ph *Phase) stayUp(lam float64, b0, b1 int) (stay, upS []float64) {
+	stay, upS = make([]float64, b1-b0+1), make([]float64, b1-b0+1)
+	for i := range stay {
+		j := b0 + i
+		stay[i] = 1 - ph.outRate(j)/lam
+		upS[i] = ph.up[j] / lam
+	}
+	return stay, upS
 }
 
 // bandRates returns the largest exit rate and the smallest interruption
