@@ -297,8 +297,9 @@ func (ck *columnK) expTimes(ctx context.Context, lam, tr float64, u, scratch []f
 //	0 ≤ y(s) − y_b(s) ≤ Λ·((−A)⁻¹·1_out)(s)/(1 − q),
 //
 // and the band, widened from the window by 8 spare counts on each side
-// and the widening doubled until then, is taken when that bound is at most expectedRel/2 of the
-// lower bound e^{−ρ_max·tr}·q'/(1 − q') on y, q' = e^{−ρ_max·t}
+// and the widening doubled until then, is taken when that bound is at
+// most expectedRel/2 of the lower bound e^{−ρ_max·tr}·q'/(1 − q') on y,
+// q' = e^{−ρ_max·t}
 // (Segments.Lower), and at most expectedRel·y_b once summed: every entry
 // is within about 1e-14 of itself, as SegmentsColumn's. Otherwise, or
 // when the whole range with its closed form for flat weights costs fewer
