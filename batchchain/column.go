@@ -86,7 +86,8 @@ type columnK struct {
 
 func (ph *Phase) columnK(lam float64, b0, b1 int) *columnK {
 	kmax, nb := ph.kmax, b1-b0+1
-	ck := &columnK{stay: make([]float64, nb), upS: make([]float64, nb)}
+	ck := &columnK{}
+	ck.stay, ck.upS = ph.stayUp(lam, b0, b1)
 	for k := 1; k <= kmax; k++ {
 		var row []float64
 		for i := k; i < nb; i++ {
@@ -101,26 +102,31 @@ func (ph *Phase) columnK(lam float64, b0, b1 int) *columnK {
 			ck.ks, ck.dnS = append(ck.ks, k), append(ck.dnS, row)
 		}
 	}
-	for i := range nb {
-		j := b0 + i
-		ck.stay[i] = 1 - ph.outRate(j)/lam
-		ck.upS[i] = ph.up[j] / lam
-	}
 	return ck
 }
 
+// stayUp returns the diagonal of K = I + A/Λ, 1 − outRate/Λ, and the
+// rates up divided by Λ over the spare counts b0..b1 (entry i for
+// b0 + i), Λ = lam: the parts of columnK and SegmentsBase that are not
+// the spare events.
+func (ph *Phase) stayUp(lam float64, b0, b1 int) (stay, upS []float64) {
+	stay, upS = make([]float64, b1-b0+1), make([]float64, b1-b0+1)
+	for i := range stay {
+		j := b0 + i
+		stay[i] = 1 - ph.outRate(j)/lam
+		upS[i] = ph.up[j] / lam
+	}
+	return stay, upS
+}
+
 // bandRates returns the largest exit rate and the smallest interruption
-// rate over the spare counts b0..b1 (Rate and ρ_min on the band).
+// rate over the spare counts b0..b1 (Rate and ρ_min on the band, the
+// same bits as Rate and hitMin on the whole range), from hitTot.
 func (ph *Phase) bandRates(b0, b1 int) (lam, hitMin float64) {
-	kmax := ph.kmax
 	hitMin = math.Inf(1)
 	for j := b0; j <= b1; j++ {
 		lam = math.Max(lam, float64(ph.c.a+j)*ph.c.rate+ph.up[j])
-		var h float64
-		for _, v := range ph.hit[j*kmax : (j+1)*kmax] {
-			h += v
-		}
-		hitMin = math.Min(hitMin, h)
+		hitMin = math.Min(hitMin, ph.hitTot[j])
 	}
 	return lam, hitMin
 }
@@ -203,18 +209,12 @@ func checkSegments(tr, t float64) error {
 // on with c_n = 1/(Λt) to the ladder's stop.
 func (ph *Phase) segmentsOn(ctx context.Context, tr, t float64, b0, b1 int) ([]float64, error) {
 	full := b0 == 0 && b1 == ph.c.m
-	lam, hitMin := ph.Rate(), ph.hitMin
-	if !full {
-		lam, hitMin = ph.bandRates(b0, b1)
-	}
+	lam, hitMin := ph.bandRates(b0, b1)
 	nb := b1 - b0 + 1
 	r := 1 - hitMin/lam
 	x := lam * t
 	w := NewWeights(x)
-	z, next := make([]float64, nb), make([]float64, nb)
-	for j := range z {
-		z[j] = 1
-	}
+	z, next := ones(nb), make([]float64, nb)
 	u := make([]float64, nb)
 	ck := ph.columnK(lam, b0, b1)
 	zmax := 1.0
@@ -297,8 +297,9 @@ func (ck *columnK) expTimes(ctx context.Context, lam, tr float64, u, scratch []f
 //	0 ≤ y(s) − y_b(s) ≤ Λ·((−A)⁻¹·1_out)(s)/(1 − q),
 //
 // and the band, widened from the window by 8 spare counts on each side
-// and the widening doubled until then, is taken when that bound is at most expectedRel/2 of the
-// lower bound e^{−ρ_max·tr}·q'/(1 − q') on y, q' = e^{−ρ_max·t}
+// and the widening doubled until then, is taken when that bound is at
+// most expectedRel/2 of the lower bound e^{−ρ_max·tr}·q'/(1 − q') on y,
+// q' = e^{−ρ_max·t}
 // (Segments.Lower), and at most expectedRel·y_b once summed: every entry
 // is within about 1e-14 of itself, as SegmentsColumn's. Otherwise, or
 // when the whole range with its closed form for flat weights costs fewer
@@ -490,3 +491,13 @@ func (ph *Phase) boundOf(tr, t float64, bk *bandsKept) []float64 {
 // the up phase is at least 1/ρ_max from every start and SegmentsBound
 // holds.
 func (ph *Phase) HitRates() (lo, hi float64) { return ph.hitMin, ph.hitMax }
+
+// ones returns a new vector of n ones (the column 1 of the sums and
+// solves).
+func ones(n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
+}

@@ -78,9 +78,9 @@ func newDenseUp(ph *Phase) *denseUp {
 // expected returns Σ_{k≥1} v·exp(A k t)·1 for v on the spare counts
 // lo..lo+len(v)−1 and t > 0 finite: Φ(t)⁻¹·(−A)⁻¹·M·1 by a dense LU of
 // Φ(t) with partial pivoting. Its relative error is about
-// 2⁻⁵³·κ₁(Φ), κ₁(Φ) at most about max(1, Λt)·Λ/ρ_min·... in theory but
-// near Λt for the phases it serves (a few spare counts); it returns an
-// error if LU's estimate of κ₁(Φ) exceeds maxDenseCond.
+// 10⁻¹³·κ₁(Φ), κ₁(Φ) about min(Λt, Λ/ρ_min) (package documentation, "The
+// dense path"; TestSegmentsDenseMatchesSequence); it returns an error
+// (errDenseCond) if LU's estimate of κ₁(Φ) exceeds maxDenseCond.
 func (d *denseUp) expected(v []float64, lo int, t float64) (float64, error) {
 	m1, phi, err := d.parts(t)
 	if err != nil {
@@ -126,8 +126,9 @@ func (d *denseUp) solve(v []float64, lo int, t float64, m1 []float64, phi *mat.D
 	return s, nil
 }
 
-// maxDenseCond bounds the condition of Φ(t) on the dense path: 2⁻⁵³·10⁹
-// is about 1.1e-7 relative, the dense path's tolerance.
+// maxDenseCond bounds the condition of Φ(t) on the dense path: at
+// 10⁻¹³·κ₁(Φ), an error up to about 10⁻⁴ relative (package
+// documentation, "The dense path").
 const maxDenseCond = 1e9
 
 // errDenseCond is the dense path's refusal of an ill-conditioned Φ(t):

@@ -147,14 +147,6 @@ func TestSegmentsHugeMTTF(t *testing.T) {
 	}
 }
 
-func ones(n int) []float64 {
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = 1
-	}
-	return v
-}
-
 // TestSegmentsCancel (the sequence path, seqOnly): a sequence of about 10⁷ terms (a = 1 of 32, MTTF
 // 10⁹ s, Λt ≈ 8600: the flat weights too far) stops at the first check of
 // a cancelled context, after cancelEvery products, with its error; with a

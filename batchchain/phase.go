@@ -385,19 +385,10 @@ func (ph *Phase) SegmentsBase(lam float64) *SegmentsBase {
 		panic("batchchain: Segments: uniformization rate below Phase.Rate")
 	}
 	b := &SegmentsBase{m: m, kmax: ph.kmax, hitMin: ph.hitMin, hitMax: ph.hitMax,
-		lam: lam, r: 1 - ph.hitMin/lam, stay: make([]float64, m+1), upS: make([]float64, m+1)}
-	for j := range m + 1 {
-		b.stay[j] = 1 - ph.outRate(j)/lam
-	}
-	for j := range m + 1 {
-		b.upS[j] = ph.up[j] / lam
-	}
+		lam: lam, r: 1 - ph.hitMin/lam}
+	b.stay, b.upS = ph.stayUp(lam, 0, m)
 	b.killRates(ph, segmentDrop*lam)
-	one := make([]float64, m+1)
-	for j := range one {
-		one[j] = 1
-	}
-	b.dur = ph.Solve(one)
+	b.dur = ph.Solve(ones(m + 1))
 	if useDense(lam, ph.hitMin, m, ph.kmax) {
 		b.dense = newDenseUp(ph)
 	}

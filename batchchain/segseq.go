@@ -182,17 +182,11 @@ func (sq *SegmentsSeq) seq(ctx context.Context, ph *Phase, b0, b1 int) (*colSeq,
 // is done (columnK.expTimes).
 func (ph *Phase) newColSeq(ctx context.Context, tr float64, b0, b1 int) (*colSeq, error) {
 	full := b0 == 0 && b1 == ph.c.m
-	lam, hitMin := ph.Rate(), ph.hitMin
-	if !full {
-		lam, hitMin = ph.bandRates(b0, b1)
-	}
+	lam, hitMin := ph.bandRates(b0, b1)
 	nb := b1 - b0 + 1
 	cs := &colSeq{b0: b0, b1: b1, full: full, lam: lam, r: 1 - hitMin/lam, ck: ph.columnK(lam, b0, b1),
 		next: make([]float64, nb)}
-	one := make([]float64, nb)
-	for j := range one {
-		one[j] = 1
-	}
+	one := ones(nb)
 	cs.z = one
 	if tr > 0 {
 		z, err := cs.ck.expTimes(ctx, lam, tr, one, cs.next)

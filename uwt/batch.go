@@ -91,7 +91,7 @@ func (b *batchChains) filled(a int, ph *batchchain.Phase) {
 		return
 	}
 	b.pending.Delete(a)
-	b.bases.LoadOrStore(a, ph.SegmentsBase(rateGrid(ph.Rate())))
+	b.keepBase(a, ph)
 	b.phases.Delete(a)
 	b.chains.Delete(a)
 }
@@ -107,8 +107,15 @@ func (b *batchChains) segmentsBase(a int) (*batchchain.SegmentsBase, error) {
 	if err != nil {
 		return nil, err
 	}
+	return b.keepBase(a, ph), nil
+}
+
+// keepBase builds the base of the sequence of ph, the up phase on a, at
+// the rate rateGrid(Phase.Rate), and returns the one kept for a (this
+// one unless another was kept first).
+func (b *batchChains) keepBase(a int, ph *batchchain.Phase) *batchchain.SegmentsBase {
 	sb, _ := b.bases.LoadOrStore(a, ph.SegmentsBase(rateGrid(ph.Rate())))
-	return sb.(*batchchain.SegmentsBase), nil
+	return sb.(*batchchain.SegmentsBase)
 }
 
 // phase returns the up phase of the chain of a (batchchain.Phase), built
@@ -177,10 +184,7 @@ func (b *batchChains) fill(ctx context.Context, g *segment, exact bool) error {
 	}
 	rows, err := c.RowsContext(ctx, g.s0, g.s1, g.t, rowTol)
 	if err != nil {
-		if ctx.Err() == nil {
-			err = nameMTTF(err)
-		}
-		return err
+		return nameMTTF(err)
 	}
 	for i, r := range rows {
 		g.lo[i], g.pt[i], g.qlo[i], g.qt[i] = r.Lo, r.P, r.QLo, r.Q
