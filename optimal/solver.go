@@ -294,23 +294,12 @@ func (sv *Solver) initWindow() {
 	}
 }
 
-// rowBound returns the number of decision states X and the rows an
-// improvement step may compute: one per (p, a) block and spare count of
-// the window, the same bound (4 per state of the cap) as the solver with
-// up states keeps eagerly. New counts the states before allocating
-// anything of their size.
-func (sv *Solver) rowBound() (nX, rec int) {
-	ps := 1
-	if sv.byOld {
-		ps = len(sv.acts)
-	}
-	return ps * sv.w, ps * len(sv.acts) * sv.w
-}
-
 // checkSize returns the SizeError of a decision process larger than
 // Settings.MaxStates allows (states, or recovery rows beyond 4 per state)
 // from the window and the counts alone, before anything of the process's
-// size is allocated. The products are compared in floating point, where
+// size is allocated. The rows bound those an improvement step may
+// compute: one per (p, a) block and spare count of the window, the same
+// bound as the solver with up states keeps eagerly. The products are compared in floating point, where
 // they cannot overflow (N³ exceeds an int at N = 2²¹ with Settings.Full).
 func (sv *Solver) checkSize() error {
 	ps := 1
@@ -343,7 +332,7 @@ func saturated(x float64) int {
 // initDecisionStates sizes the solver on the decision states X only
 // (doc.go, "Decision states only"); New has checked its size (checkSize).
 func (sv *Solver) initDecisionStates() error {
-	nX, _ := sv.rowBound()
+	nX := len(sv.ps) * sv.w
 	sv.nX = nX
 	sv.srows, sv.prows = make([]stateRow, nX), make([]stateRow, nX)
 	sv.initRecovery() // first: initFast reads it
@@ -356,13 +345,6 @@ func (sv *Solver) initDecisionStates() error {
 // initUpStates sizes the solver with the up states U and computes the
 // recovery rows; New has checked its size (checkSize).
 func (sv *Solver) initUpStates() error {
-	nX, _ := sv.rowBound()
-	nU := 0
-	for _, a := range sv.acts {
-		lo, hi := sv.spares(a)
-		nU += max(hi-lo, 0)
-	}
-	sv.nX, sv.nU = nX, nU
 	sv.uOff = make([]int, len(sv.acts))
 	off := 0
 	for b, a := range sv.acts {
@@ -370,6 +352,7 @@ func (sv *Solver) initUpStates() error {
 		lo, hi := sv.spares(a)
 		off += max(hi-lo, 0)
 	}
+	sv.nX, sv.nU = len(sv.ps)*sv.w, off
 	sv.cache = make([]*block, len(sv.acts))
 	return sv.recoveryRows()
 }
