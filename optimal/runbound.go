@@ -119,7 +119,7 @@ func (sv *Solver) newRunBounds(v *values) *runBounds {
 				fx[s] = y
 			}
 		}
-		rb.pieces[b] = sv.runPieces(b)
+		rb.pieces[b] = sv.runPieceTable()[b]
 		if len(rb.pieces[b]) == 0 {
 			continue // no range of T to bound (MinInterval < MaxInterval makes one)
 		}
@@ -180,6 +180,20 @@ func (sv *Solver) runPieces(b int) []runPiece {
 		ps = append(ps, runPiece{ta: ta, tb: tb, xa: math.Exp(-rho * ta), xb: math.Exp(-rho * tb), tail: poissonTails(rate*tb, m+1)})
 	}
 	return ps
+}
+
+// runPieceTable returns runPieces of every configuration, computed on
+// the first call: they depend on the interval range, the rates and the
+// latencies alone, not on the evaluation (newRunBounds reads them on
+// every pass). The tables are shared: their callers only read them.
+func (sv *Solver) runPieceTable() [][]runPiece {
+	sv.piecesOnce.Do(func() {
+		sv.pieces = make([][]runPiece, len(sv.acts))
+		for b := range sv.acts {
+			sv.pieces[b] = sv.runPieces(b)
+		}
+	})
+	return sv.pieces
 }
 
 // poissonTails returns bounds t[r − 1] ≥ P(Poisson(μ) ≥ r), r = 1..n:

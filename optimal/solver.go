@@ -165,14 +165,18 @@ type Solver struct {
 	waitOnce sync.Once
 	waitRows []row
 	waitEqs  []equation
-	srows    []stateRow
-	prows    []stateRow
-	cached   int64
-	fast     []*fastConfig
-	local    []int32           // solveSet's scratch: state → index in its set, −1 outside
-	tscr     *transientScratch // solveTransient's scratch
-	clu      *closedLU         // solveClosed's factors of the last closed set
-	plan     *phasePlan        // evaluatePhase's work on the last actions evaluated
+	// pieces holds runPieces of every configuration, which depend on the
+	// scenario and Settings alone, built once (runPieceTable).
+	piecesOnce sync.Once
+	pieces     [][]runPiece
+	srows      []stateRow
+	prows      []stateRow
+	cached     int64
+	fast       []*fastConfig
+	local      []int32           // solveSet's scratch: state → index in its set, −1 outside
+	tscr       *transientScratch // solveTransient's scratch
+	clu        *closedLU         // solveClosed's factors of the last closed set
+	plan       *phasePlan        // evaluatePhase's work on the last actions evaluated
 	// resCache holds resolvent rows of one decision state by
 	// configuration and window offset (resolvent); resKept counts their
 	// entries.
