@@ -35,8 +35,8 @@ import (
 // localDrift of G²f, a polynomial of degree 2 in T (expPolyMax); runMax
 // takes the lesser of the two per piece and the largest over the pieces.
 // The bound needs no row of any interval: O(m) per configuration and
-// pass (G f, G²f, the pieces' Poisson tails) and O(m) per piece and
-// state at most.
+// pass (G f, G²f; the pieces' Poisson tails once per solver,
+// runPieceTable) and O(m) per piece and state at most.
 //
 // The rows of the solver are those of the chain within the window of
 // functional counts, renormalised over it: a row's average of f over the
