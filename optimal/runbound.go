@@ -388,11 +388,12 @@ func (sv *Solver) runSkips(v *values, pol *Policy, xv *xValues) [][]bool {
 // wouldChangeX, which weighs running at that interval, cannot tell that
 // running would win: policy iteration must not stop there, and the next
 // pass searches the state's interval (TestRunBoundSameLevel4, "stale").
-func (sv *Solver) staleMayRun(v *values, pol *Policy, skipped [][]bool) bool {
+// xv holds the values of v's actions (newXValues).
+func (sv *Solver) staleMayRun(v *values, pol *Policy, skipped [][]bool, xv *xValues) bool {
 	if skipped == nil {
 		return false
 	}
-	now := sv.runSkips(v, pol, sv.newXValues(v))
+	now := sv.runSkips(v, pol, xv)
 	for b, sk := range skipped {
 		for k, s := range sk {
 			if s && pol.reconf[b][k] != 0 && (now == nil || !now[b][k]) {
