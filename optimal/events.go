@@ -95,7 +95,7 @@ func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.
 	if err != nil {
 		return EventsResult{}, err
 	}
-	if eventsMaxUWT(sys, &app, set) <= set.Tol*maxWorkRate(&app) {
+	if eventsNoWork(sys, &app, set) {
 		return EventsResult{Status: NoUsefulWork, Interval: interval, IntervalStatus: uwt.Converged}, nil
 	}
 	if ec, ok := m.(*eventsChain); ok {
@@ -120,7 +120,7 @@ func SingleIntervalEvents(ctx context.Context, sys scenario.System, app scenario
 	if err != nil {
 		return EventsResult{}, err
 	}
-	if eventsMaxUWT(sys, &app, set) <= set.Tol*maxWorkRate(&app) {
+	if eventsNoWork(sys, &app, set) {
 		return EventsResult{Status: NoUsefulWork, Interval: set.MinInterval, IntervalStatus: uwt.NotTerminated}, nil
 	}
 	r, err := searchEvents(m, set)
@@ -165,9 +165,11 @@ func eventsMaxUWT(sys scenario.System, app *scenario.Application, set Settings) 
 	return bound
 }
 
-// maxWorkRate returns the largest ω(a).
-func maxWorkRate(app *scenario.Application) float64 {
-	return slices.Max(app.WorkRate)
+// eventsNoWork reports whether eventsMaxUWT is within Settings.Tol of
+// zero, relative to the largest ω(a): the solvers then report
+// NoUsefulWork.
+func eventsNoWork(sys scenario.System, app *scenario.Application, set Settings) bool {
+	return eventsMaxUWT(sys, app, set) <= set.Tol*slices.Max(app.WorkRate)
 }
 
 // eventsModelOf is newEventsModel with s's defaults filled in.

@@ -270,14 +270,14 @@ func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*val
 		if err != nil {
 			return nil, NotSolved, it, err
 		}
-		if it > 0 && perState && v.g-prev <= sv.set.RelTol*math.Abs(v.g) && !sv.wouldChangeX(ctx, v, pol) && !sv.staleMayRun(v, pol, skipped) {
+		xv := sv.newXValues(v) // the values of X's actions at v, for this pass's tests and improvements
+		if it > 0 && perState && v.g-prev <= sv.set.RelTol*math.Abs(v.g) && !sv.wouldChangeX(ctx, v, pol, xv) && !sv.staleMayRun(v, pol, skipped, xv) {
 			return v, Converged, it, nil
 		}
 		if it >= sv.set.MaxIter {
 			return v, IterationLimit, it, nil
 		}
 		prev = v.g
-		xv := sv.newXValues(v)
 		cx, err := sv.improveX(ctx, v, pol, xv)
 		if err != nil {
 			return nil, NotSolved, it, err
@@ -306,10 +306,10 @@ func (sv *Solver) iterate(ctx context.Context, pol *Policy, perState bool) (*val
 }
 
 // wouldChangeX reports whether improvement would change an action in X
-// (or, with reconfiguration at checkpoints, a choice in U).
-func (sv *Solver) wouldChangeX(ctx context.Context, v *values, pol *Policy) bool {
+// (or, with reconfiguration at checkpoints, a choice in U), xv the
+// values of v's actions (newXValues).
+func (sv *Solver) wouldChangeX(ctx context.Context, v *values, pol *Policy, xv *xValues) bool {
 	c := sv.clone(pol)
-	xv := sv.newXValues(v)
 	if cx, err := sv.improveX(ctx, v, c, xv); err != nil || cx {
 		return true
 	}

@@ -37,21 +37,11 @@ type luVec struct {
 	l, u nzRuns
 }
 
-// newLUVec returns the packed factors of lu, which holds a factorisation.
+// newLUVec returns the packed factors of lu, which holds a
+// factorisation, and the runs of their rows.
 func newLUVec(lu *mat.LU) luVec {
-	return packLU(luVec{}, lu)
-}
-
-// packLU returns the packed factors of lu, which holds a factorisation,
-// and the runs of their rows, in the storage of old (the packed factors
-// they replace) when it is large enough (zero value: new storage).
-func packLU(old luVec, lu *mat.LU) luVec {
 	n, _ := lu.Dims()
-	f := old.f
-	if cap(f) < n*n {
-		f = make([]float64, n*n)
-	}
-	out := luVec{n: n, f: f[:n*n], perm: lu.RowPivots(nil), cond: lu.Cond(), l: old.l, u: old.u}
+	out := luVec{n: n, f: make([]float64, n*n), perm: lu.RowPivots(nil), cond: lu.Cond()}
 	if n == 0 {
 		return out
 	}
@@ -71,7 +61,7 @@ func packLU(old luVec, lu *mat.LU) luVec {
 // solve returns x with A·x = b (Aᵀ·x = b when trans), in a new slice; the
 // error is mat.LU.SolveVecTo's: mat.Condition when A is singular to
 // working precision (x is then computed all the same).
-// It serves the factors of newLUVec and packLU (no column permutation q).
+// It serves the factors of newLUVec (no column permutation q).
 func (lu *luVec) solve(b []float64, trans bool) ([]float64, error) {
 	n, f := lu.n, lu.f
 	x := make([]float64, n)

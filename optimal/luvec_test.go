@@ -76,7 +76,7 @@ func TestLUVecSolveTo(t *testing.T) {
 		a := randomDense(rnd, c.n, c.zeros, c.diag)
 		var lu mat.LU
 		lu.Factorize(a)
-		lv := packLU(luVec{}, &lu)
+		lv := newLUVec(&lu)
 		b := make([]float64, c.n)
 		for i := range b {
 			b[i] = rnd.NormFloat64()
@@ -226,7 +226,7 @@ func TestNzRuns(t *testing.T) {
 	}
 }
 
-// TestFactorLU holds factorLU against mat.LU.Factorize and packLU on
+// TestFactorLU holds factorLU against mat.LU.Factorize and newLUVec on
 // seeded random matrices (dense and sparse, with and without pivoting,
 // ill-conditioned by a scaled column): the same factors and permutation
 // bit for bit, and the condition estimate within 1e-8 relative of
@@ -253,7 +253,7 @@ func TestFactorLU(t *testing.T) {
 		}
 		var lu mat.LU
 		lu.Factorize(a)
-		want := packLU(luVec{}, &lu)
+		want := newLUVec(&lu)
 		got := factorLU(old, a)
 		old = got
 		if !slices.Equal(got.perm, want.perm) {

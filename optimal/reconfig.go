@@ -452,7 +452,7 @@ func (sv *Solver) changedRows(arows [][]float64, gens []uint64) (*entryBase, []i
 // (with the solve for rhs) and returns that solve; false when it is
 // singular to working precision. It reuses the storage of the kept
 // factorisation it replaces (of the same order): a search whose points
-// change too many rows for woodbury, and too much for refine to
+// change too many rows for woodbury, and too much for krylov to
 // converge, refactorises at each point.
 func (sv *Solver) factorEntries(arows [][]float64, gens []uint64, rhs *mat.VecDense) (*mat.VecDense, bool) {
 	k := len(arows)

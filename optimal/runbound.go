@@ -35,8 +35,8 @@ import (
 // localDrift of G²f, a polynomial of degree 2 in T (expPolyMax); runMax
 // takes the lesser of the two per piece and the largest over the pieces.
 // The bound needs no row of any interval: O(m) per configuration and
-// pass (G f, G²f, the pieces' Poisson tails) and O(m) per piece and
-// state at most.
+// pass (G f, G²f; the pieces' Poisson tails once per solver,
+// runPieceTable) and O(m) per piece and state at most.
 //
 // The rows of the solver are those of the chain within the window of
 // functional counts, renormalised over it: a row's average of f over the
@@ -119,7 +119,7 @@ func (sv *Solver) newRunBounds(v *values) *runBounds {
 				fx[s] = y
 			}
 		}
-		rb.pieces[b] = sv.runPieces(b)
+		rb.pieces[b] = sv.runPieceTable()[b]
 		if len(rb.pieces[b]) == 0 {
 			continue // no range of T to bound (MinInterval < MaxInterval makes one)
 		}
@@ -180,6 +180,20 @@ func (sv *Solver) runPieces(b int) []runPiece {
 		ps = append(ps, runPiece{ta: ta, tb: tb, xa: math.Exp(-rho * ta), xb: math.Exp(-rho * tb), tail: poissonTails(rate*tb, m+1)})
 	}
 	return ps
+}
+
+// runPieceTable returns runPieces of every configuration, computed on
+// the first call: they depend on the interval range, the rates and the
+// latencies alone, not on the evaluation (newRunBounds reads them on
+// every pass). The tables are shared: their callers only read them.
+func (sv *Solver) runPieceTable() [][]runPiece {
+	sv.piecesOnce.Do(func() {
+		sv.pieces = make([][]runPiece, len(sv.acts))
+		for b := range sv.acts {
+			sv.pieces[b] = sv.runPieces(b)
+		}
+	})
+	return sv.pieces
 }
 
 // poissonTails returns bounds t[r − 1] ≥ P(Poisson(μ) ≥ r), r = 1..n:
@@ -374,11 +388,12 @@ func (sv *Solver) runSkips(v *values, pol *Policy, xv *xValues) [][]bool {
 // wouldChangeX, which weighs running at that interval, cannot tell that
 // running would win: policy iteration must not stop there, and the next
 // pass searches the state's interval (TestRunBoundSameLevel4, "stale").
-func (sv *Solver) staleMayRun(v *values, pol *Policy, skipped [][]bool) bool {
+// xv holds the values of v's actions (newXValues).
+func (sv *Solver) staleMayRun(v *values, pol *Policy, skipped [][]bool, xv *xValues) bool {
 	if skipped == nil {
 		return false
 	}
-	now := sv.runSkips(v, pol, sv.newXValues(v))
+	now := sv.runSkips(v, pol, xv)
 	for b, sk := range skipped {
 		for k, s := range sk {
 			if s && pol.reconf[b][k] != 0 && (now == nil || !now[b][k]) {

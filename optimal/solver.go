@@ -165,14 +165,18 @@ type Solver struct {
 	waitOnce sync.Once
 	waitRows []row
 	waitEqs  []equation
-	srows    []stateRow
-	prows    []stateRow
-	cached   int64
-	fast     []*fastConfig
-	local    []int32           // solveSet's scratch: state → index in its set, −1 outside
-	tscr     *transientScratch // solveTransient's scratch
-	clu      *closedLU         // solveClosed's factors of the last closed set
-	plan     *phasePlan        // evaluatePhase's work on the last actions evaluated
+	// pieces holds runPieces of every configuration, which depend on the
+	// scenario and Settings alone, built once (runPieceTable).
+	piecesOnce sync.Once
+	pieces     [][]runPiece
+	srows      []stateRow
+	prows      []stateRow
+	cached     int64
+	fast       []*fastConfig
+	local      []int32           // solveSet's scratch: state → index in its set, −1 outside
+	tscr       *transientScratch // solveTransient's scratch
+	clu        *closedLU         // solveClosed's factors of the last closed set
+	plan       *phasePlan        // evaluatePhase's work on the last actions evaluated
 	// resCache holds resolvent rows of one decision state by
 	// configuration and window offset (resolvent); resKept counts their
 	// entries.
@@ -294,23 +298,12 @@ func (sv *Solver) initWindow() {
 	}
 }
 
-// rowBound returns the number of decision states X and the rows an
-// improvement step may compute: one per (p, a) block and spare count of
-// the window, the same bound (4 per state of the cap) as the solver with
-// up states keeps eagerly. New counts the states before allocating
-// anything of their size.
-func (sv *Solver) rowBound() (nX, rec int) {
-	ps := 1
-	if sv.byOld {
-		ps = len(sv.acts)
-	}
-	return ps * sv.w, ps * len(sv.acts) * sv.w
-}
-
 // checkSize returns the SizeError of a decision process larger than
 // Settings.MaxStates allows (states, or recovery rows beyond 4 per state)
 // from the window and the counts alone, before anything of the process's
-// size is allocated. The products are compared in floating point, where
+// size is allocated. The rows bound those an improvement step may
+// compute: one per (p, a) block and spare count of the window, the same
+// bound as the solver with up states keeps eagerly. The products are compared in floating point, where
 // they cannot overflow (N³ exceeds an int at N = 2²¹ with Settings.Full).
 func (sv *Solver) checkSize() error {
 	ps := 1
@@ -344,7 +337,7 @@ func saturated(x float64) int {
 // initDecisionStates sizes the solver on the decision states X only
 // (doc.go, "Decision states only"); New has checked its size (checkSize).
 func (sv *Solver) initDecisionStates() error {
-	nX, _ := sv.rowBound()
+	nX := len(sv.ps) * sv.w
 	sv.nX = nX
 	sv.srows, sv.prows = make([]stateRow, nX), make([]stateRow, nX)
 	sv.initRecovery() // first: initFast reads it
@@ -357,13 +350,6 @@ func (sv *Solver) initDecisionStates() error {
 // initUpStates sizes the solver with the up states U and computes the
 // recovery rows; New has checked its size (checkSize).
 func (sv *Solver) initUpStates() error {
-	nX, _ := sv.rowBound()
-	nU := 0
-	for _, a := range sv.acts {
-		lo, hi := sv.spares(a)
-		nU += max(hi-lo, 0)
-	}
-	sv.nX, sv.nU = nX, nU
 	sv.uOff = make([]int, len(sv.acts))
 	off := 0
 	for b, a := range sv.acts {
@@ -371,6 +357,7 @@ func (sv *Solver) initUpStates() error {
 		lo, hi := sv.spares(a)
 		off += max(hi-lo, 0)
 	}
+	sv.nX, sv.nU = len(sv.ps)*sv.w, off
 	sv.cache = make([]*block, len(sv.acts))
 	return sv.recoveryRows()
 }

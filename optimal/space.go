@@ -53,7 +53,7 @@ func (sv *Solver) rowsTo(sc *rowScratch, a, s0, s1 int, t, interval float64) ([]
 		return nil, err
 	}
 	rho := float64(a) * sv.lambda
-	rb := &birthdeath.RowBlock{}
+	var rb *birthdeath.RowBlock
 	if sc != nil {
 		rb = &sc.blk
 		err = c.RowsInto(rb, s0, s1, t, rho, decision.RowTol)
