@@ -517,7 +517,7 @@ func (r optimalUWTReport) Text(w io.Writer) error {
 
 func runPolicyOptimal(ctx context.Context, cmd *cobra.Command, opts *policyOptions) error {
 	bar := opts.env.startProgress("solving the optimal policy", 0)
-	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &modelOptions{}, optimal.Options{AllLevels: true})
+	info, sol, err := opts.Optimal.solve(ctx, cmd, &opts.Scenario, &modelOptions{Workers: opts.Workers}, optimal.Options{AllLevels: true})
 	bar.finish()
 	if err != nil {
 		return err

@@ -19,6 +19,9 @@ type policyOptions struct {
 	Scenario scenarioOptions
 	Output   outputOptions
 	Optimal  optimalOptions
+	// Workers is the optimal solver's worker count (--workers; 0: one
+	// per CPU), only with --policy optimal.
+	Workers int
 }
 
 // policyJSON is the --json output of markov policy.
@@ -75,6 +78,7 @@ moldable:A with A > N) is a command-line error (exit status 2).`,
 	opts.Scenario.register(cmd)
 	opts.Output.register(cmd)
 	opts.Optimal.register(cmd)
+	cmd.Flags().IntVar(&opts.Workers, "workers", 0, "with --policy optimal: goroutines solving the policy (0: one per CPU; the output is the same whatever the count)")
 	return cmd
 }
 
@@ -84,6 +88,9 @@ func runPolicy(ctx context.Context, cmd *cobra.Command, opts *policyOptions) err
 	}
 	if err := opts.Optimal.unused(); err != nil {
 		return err
+	}
+	if cmd.Flags().Changed("workers") {
+		return flagError("workers", "only with --policy optimal")
 	}
 	info, err := opts.Scenario.load(cmd)
 	if err != nil {

@@ -153,3 +153,25 @@ func TestScenarioLine(t *testing.T) {
 		t.Errorf("scenario line with a vector of many runs: %q", line)
 	}
 }
+
+// TestPolicyOptimalWorkers: markov policy --policy optimal takes
+// --workers, whose count does not change the output (issue 20,
+// deliverable 6); the flag is refused when negative and without --policy
+// optimal.
+func TestPolicyOptimalWorkers(t *testing.T) {
+	args := []string{"policy", "--policy", "optimal", "--processors", "256", "--json"}
+	one := mustRun(t, append(args, "--workers", "1")...)
+	for range 2 {
+		if two := mustRun(t, append(args, "--workers", "2")...); two != one {
+			t.Fatalf("--workers 1 and 2 differ:\n%s\n%s", one, two)
+		}
+	}
+	for _, bad := range [][]string{
+		append(args, "--workers", "-1"),
+		{"policy", "--policy", "greedy", "--workers", "2"},
+	} {
+		if _, errOut, code := run(t, bad...); code != 2 || !strings.Contains(errOut, "--workers") {
+			t.Errorf("markov %s: exit %d, %q; want 2 naming --workers", strings.Join(bad, " "), code, errOut)
+		}
+	}
+}
