@@ -153,7 +153,15 @@
 // M = exp(At) from package expm, 1e-11, in two orders of t). The
 // sequence needs about (Λ/ρ_min)·ln(10¹⁴) products, Λ/ρ_min the ratio of
 // the fastest exit rate (repairs, usually) to the slowest interruption
-// rate. Up phases summed together can share one relative tolerance
+// rate. Splitting off the dominant (Perron) mode of K does not shorten it
+// when the spare count relaxes more slowly than the application is
+// interrupted: the eigenvalues of −A next to the smallest, ρ*, are about
+// ρ* + k·θ (θ the repair rate, the spare count's relaxation rate), so
+// that K's second eigenvalue is within about θ/Λ of z* = 1 − ρ*/Λ
+// (N = 4096, MTTF 1 d, MTTR 1 h: |z₂|/z* = 0.990–0.998, and the deflated
+// sequence, rest bounded by its ‖y'_N‖₁, as long as this one; it pays
+// from θ ≳ 2ρ*, MTTR 1 min: TestPerronSplitGap, BENCHMARKS.md,
+// "(evspec)"). Up phases summed together can share one relative tolerance
 // (ExpectedFloor): since ρ_j ≤ ρ_max, exp(At)·1 ≥ e^{−ρ_max t}·1
 // entrywise, so s_0·q/(1 − q), q = e^{−ρ_max t}, is a lower bound on the
 // sum (Segments.Lower, exact for sizes [1]), and each of P phases may stop
