@@ -31,14 +31,14 @@ func (ph *Phase) Solve(f []float64) []float64 {
 		panic("batchchain: Solve: f is not on the spare counts 0..m")
 	}
 	edn, eout := ph.censored()
-	return solveCensored(ph.up, edn, eout, kmax, f)
+	return solveCensored(ph.up, edn, eout, kmax, slices.Clone(f))
 }
 
-// solveCensored returns (−A)⁻¹·f from the up rates and the censored rates
-// edn and eout of a Phase (Phase.censored), the work of Phase.Solve.
-func solveCensored(up, edn, eout []float64, kmax int, f []float64) []float64 {
+// solveCensored overwrites x, holding f, with (−A)⁻¹·f from the up rates
+// and the censored rates edn and eout of a Phase (Phase.censored), the
+// work of Phase.Solve, and returns it.
+func solveCensored(up, edn, eout []float64, kmax int, x []float64) []float64 {
 	m := len(up) - 1
-	x := append([]float64(nil), f...)
 	for j := m; j >= 1; j-- {
 		x[j-1] += up[j-1] / eout[j] * x[j]
 	}

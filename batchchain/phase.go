@@ -17,8 +17,9 @@ import (
 // expected number of segments of a given length committed before it
 // (Segments), the only part that depends on the interval (package
 // documentation, "The up phase"). A Phase does not change once built
-// but for the censored rates that the first Solve computes (once, under
-// a sync.Once), and is safe for concurrent use.
+// but for the censored rates that the first Exit or Solve computes
+// (once, under a sync.Once), and is safe for concurrent use until
+// Release.
 type Phase struct {
 	c    *Chain
 	kmax int
@@ -33,16 +34,39 @@ type Phase struct {
 	hitTot []float64
 	// edn are the censored spare-only rates, like dn, and eout[j] the
 	// exit rate of j once every spare count above it is eliminated
-	// (censor), built on the first Solve: Exit computes them as it goes,
-	// so that a phase holds two tables of rates, not three, and a phase
-	// used by Exit only runs one censoring per call.
+	// (censor), built on the first Exit or Solve.
 	ednOnce sync.Once
 	edn     []float64
 	eout    []float64
+	// store holds the storage of the tables, handed on by Release.
+	store *phaseTables
 }
 
-// Numbers returns how many numbers (float64s) the phase holds once Solve
-// has been used: its rates dn and hit and the censored rates edn
+// phaseTables is the storage of a Phase's tables. Release puts it in
+// tablePool and the next Phase built (by any chain) takes it, so that
+// its tables are written into memory already touched rather than into
+// fresh pages that the process must fault in and the collector clear:
+// a model builds hundreds of phases and keeps none (package uwt).
+// Every entry a Phase reads is written by fillRates or censored before
+// it is read, whatever the storage held.
+type phaseTables struct {
+	dn, hit, edn     []float64 // (m + 1)·K_max
+	up, hitTot, eout []float64 // m + 1
+}
+
+var tablePool sync.Pool // *phaseTables
+
+// sized returns (*v)[:n], reallocating *v if it is too short; the
+// entries are not cleared.
+func sized(v *[]float64, n int) []float64 {
+	if cap(*v) < n {
+		*v = make([]float64, n)
+	}
+	return (*v)[:n]
+}
+
+// Numbers returns how many numbers (float64s) the phase holds once Exit
+// or Solve has been used: its rates dn and hit and the censored rates edn
 // ((m + 1)·K_max each), and up, hitTot and eout (m + 1 each), so
 // (m + 1)·(3K_max + 3) in all; what a Budget is charged for keeping it.
 func (ph *Phase) Numbers() int {
@@ -50,8 +74,8 @@ func (ph *Phase) Numbers() int {
 }
 
 // MaxPhaseEntries bounds (m + 1)·K_max, the rates a Phase holds per
-// array (two of them, a third once Solve is used, and a Segments one
-// more per event size kept): 2²⁵ is about 0.8 GB in all.
+// array (two of them, a third once Exit or Solve is used, and a Segments
+// one more per event size kept): 2²⁵ is about 0.8 GB in all.
 const MaxPhaseEntries = 1 << 25
 
 // Phase returns the up phase of the chain, built once (its rates then
@@ -66,24 +90,62 @@ func (c *Chain) Phase() (*Phase, error) {
 	if float64(n1)*float64(kmax) > MaxPhaseEntries {
 		return nil, fmt.Errorf("batchchain: the up phase of m + 1 = %d spare counts and events of up to %d processors needs %d rates, more than MaxPhaseEntries = %d", n1, kmax, n1*kmax, MaxPhaseEntries)
 	}
-	ph := &Phase{c: c, kmax: kmax, dn: make([]float64, n1*kmax), hit: make([]float64, n1*kmax), up: make([]float64, n1),
-		hitMin: math.Inf(1)}
-	ph.hitTot = make([]float64, n1)
+	st, _ := tablePool.Get().(*phaseTables)
+	if st == nil {
+		st = new(phaseTables)
+	}
+	ph := c.newPhase(st)
+	if !(ph.hitMin > 0) {
+		ph.Release()
+		return nil, fmt.Errorf("batchchain: the application on a = %d of n = %d is never interrupted (lambda = %v): its up phase does not end", c.a, c.n, c.lambda)
+	}
+	if !c.phase.CompareAndSwap(nil, ph) {
+		// Another call built the chain's phase first: the same rates.
+		if got := c.phase.Load(); got != nil {
+			ph.Release()
+			return got, nil
+		}
+	}
+	return ph, nil
+}
+
+// newPhase returns the up phase of c with its tables in st, whatever st
+// held before.
+func (c *Chain) newPhase(st *phaseTables) *Phase {
+	n1, kmax := c.m+1, len(c.sizes)
+	ph := &Phase{c: c, kmax: kmax, dn: sized(&st.dn, n1*kmax), hit: sized(&st.hit, n1*kmax), up: sized(&st.up, n1),
+		hitTot: sized(&st.hitTot, n1), hitMin: math.Inf(1), store: st}
 	ph.fillRates()
 	for _, h := range ph.hitTot {
 		ph.hitMin = math.Min(ph.hitMin, h)
 		ph.hitMax = math.Max(ph.hitMax, h)
 	}
-	if !(ph.hitMin > 0) {
-		return nil, fmt.Errorf("batchchain: the application on a = %d of n = %d is never interrupted (lambda = %v): its up phase does not end", c.a, c.n, c.lambda)
+	return ph
+}
+
+// Release hands the phase's tables to the next Phase built, by any
+// chain, and detaches the phase from its chain (whose Rows then compute
+// the rates themselves, the same values). The caller must not use ph,
+// nor anything that reads its tables, after Release: its methods then
+// panic. A SegmentsBase built from ph holds none of them and stays
+// valid. Release is for callers that build many phases and keep none
+// (package uwt builds one per used count of its window): their tables
+// are then written into memory already touched.
+func (ph *Phase) Release() {
+	if ph.store == nil {
+		return
 	}
-	c.phase.CompareAndSwap(nil, ph)
-	return ph, nil
+	ph.c.phase.CompareAndSwap(ph, nil)
+	st := ph.store
+	ph.store, ph.dn, ph.hit, ph.up, ph.hitTot, ph.edn, ph.eout = nil, nil, nil, nil, nil, nil, nil
+	tablePool.Put(st)
 }
 
 // fillRates writes the rates of every spare count into dn, hit and up,
-// the values of Chain.ratesAt bit for bit, and their interruption rates
-// into hitTot (summed over the sizes in increasing order). The factor
+// the values of Chain.ratesAt bit for bit (every entry, zeros included:
+// the storage may hold a released phase's tables), and their
+// interruption rates into hitTot (summed over the sizes in increasing
+// order). The factor
 // (j−i)/(f−i) of ratesAt's hypergeometric product depends on u = j − i
 // only (f − i = a + u), so that it is divided once per u rather than once
 // per spare count and size; the law truncated at min(K, f) = K_max is
@@ -106,7 +168,7 @@ func (ph *Phase) fillRates() {
 		f := c.a + j
 		kj := min(kmax, f)
 		ev := float64(f) * c.rate
-		dn, hit := ph.dn[j*kmax:j*kmax+kj], ph.hit[j*kmax:j*kmax+kj]
+		dn, hit := ph.dn[j*kmax:(j+1)*kmax], ph.hit[j*kmax:(j+1)*kmax]
 		h, miss, tot := 1.0, 0.0, 0.0
 		for k := 1; k <= kj; k++ {
 			i := k - 1
@@ -116,6 +178,7 @@ func (ph *Phase) fillRates() {
 			if k == kj {
 				p = tail[i]
 			}
+			dn[i], hit[i] = 0, 0
 			if p != 0 {
 				if h > 0 {
 					dn[i] = ev * p * h
@@ -124,6 +187,8 @@ func (ph *Phase) fillRates() {
 			}
 			tot += hit[i]
 		}
+		clear(dn[kj:])
+		clear(hit[kj:])
 		ph.hitTot[j] = tot
 		ph.up[j] = float64(m-j) * c.theta
 	}
@@ -170,7 +235,8 @@ func (ph *Phase) censor(visit func(j int, row []float64, out float64)) {
 // like dn, and the censored exit rates (censor), computed once.
 func (ph *Phase) censored() (edn, eout []float64) {
 	ph.ednOnce.Do(func() {
-		edn, eout := make([]float64, len(ph.dn)), make([]float64, len(ph.up))
+		// Every entry is written (censor visits every j with a whole row).
+		edn, eout := sized(&ph.store.edn, len(ph.dn)), sized(&ph.store.eout, len(ph.up))
 		ph.censor(func(j int, row []float64, out float64) {
 			copy(edn[j*ph.kmax:], row)
 			eout[j] = out
@@ -222,31 +288,33 @@ func (ph *Phase) Rate() float64 {
 // that the interruption ending the phase leaves, q[i] for n' = qlo+i
 // (that is, v·(−A)⁻¹·B), and the expected time to it, v·(−A)⁻¹·1. The
 // expected times x = v·(−A)⁻¹ in each spare count solve the flow balance
-// by the censoring of Phase from the top and a substitution from the
-// bottom: sums of positive terms only, so every entry is accurate to
-// rounding relative to itself. Σ q = Σ v up to rounding. It panics if v
-// does not fit in 0..m.
+// by the censoring of Phase from the top (its censored rates, built once
+// per phase and shared with Solve) and a substitution from the bottom:
+// sums of positive terms only, so every entry is accurate to rounding
+// relative to itself. Σ q = Σ v up to rounding. It panics if v does not
+// fit in 0..m.
 func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 	m, kmax := ph.c.m, ph.kmax
 	if lo < 0 || lo+len(v) > m+1 {
 		panic("batchchain: Exit: v outside the spare counts 0..m")
 	}
-	top := lo + len(v) - 1
-	w, eout := make([]float64, m+1), make([]float64, m+1)
+	edn, eout := ph.censored()
+	xp := exitScratch.Get().(*[]float64)
+	defer exitScratch.Put(xp)
+	w := sized(xp, m+1)
+	clear(w)
 	copy(w[lo:], v)
 	// Forward: the mass that enters j (v'_j) passes on to the counts
-	// below in the proportions of the censored rates, computed from the
-	// top as the pass goes.
-	ph.censor(func(j int, row []float64, out float64) {
-		eout[j] = out
-		if j > top || j == 0 || w[j] == 0 {
-			return
+	// below in the proportions of the censored rates, from the top.
+	for j := lo + len(v) - 1; j >= 1; j-- {
+		if w[j] == 0 {
+			continue
 		}
-		f := w[j] / out
-		for k := 1; k <= min(kmax, j); k++ {
-			w[j-k] += f * row[k-1]
+		f := w[j] / eout[j]
+		for k, r := range edn[j*kmax : j*kmax+min(kmax, j)] {
+			w[j-k-1] += f * r
 		}
-	})
+	}
 	// Back substitution: x_j·eout_j = v'_j + x_{j−1}·up_{j−1}.
 	x := w
 	x[0] /= eout[0]
@@ -268,6 +336,10 @@ func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 	}
 	return q, qlo, tau
 }
+
+// exitScratch holds the expected times of finished Exit calls, for the
+// next ones (a model calls Exit once per recovery row).
+var exitScratch = sync.Pool{New: func() any { return new([]float64) }}
 
 // Segments is the expected number of segments committed in one up phase,
 // as a function of the segment length (Expected). With K = I + A/Λ for a
@@ -388,7 +460,8 @@ func (ph *Phase) SegmentsBase(lam float64) *SegmentsBase {
 		lam: lam, r: 1 - ph.hitMin/lam}
 	b.stay, b.upS = ph.stayUp(lam, 0, m)
 	b.killRates(ph, segmentDrop*lam)
-	b.dur = ph.Solve(ones(m + 1))
+	edn, eout := ph.censored()
+	b.dur = solveCensored(ph.up, edn, eout, ph.kmax, ones(m+1))
 	if useDense(lam, ph.hitMin, m, ph.kmax) {
 		b.dense = newDenseUp(ph)
 	}
