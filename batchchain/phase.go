@@ -28,8 +28,8 @@ type Phase struct {
 	// functional processors (to n' = a + j − k), up[j] of j → j+1.
 	dn, hit, up []float64
 	// hitMin and hitMax are the smallest and largest interruption rates
-	// over the spare counts.
-	hitMin, hitMax float64
+	// over the spare counts, and rate the largest exit rate (Rate).
+	hitMin, hitMax, rate float64
 	// hitTot[j] is the interruption rate of spare count j.
 	hitTot []float64
 	// edn are the censored spare-only rates, like dn, and eout[j] the
@@ -52,6 +52,8 @@ type Phase struct {
 type phaseTables struct {
 	dn, hit, edn     []float64 // (m + 1)·K_max
 	up, hitTot, eout []float64 // m + 1
+	// The scratch of fillRates and SegmentsBase.killRates, not kept.
+	ratio, tail, left []float64
 }
 
 var tablePool sync.Pool // *phaseTables
@@ -116,9 +118,10 @@ func (c *Chain) newPhase(st *phaseTables) *Phase {
 	ph := &Phase{c: c, kmax: kmax, dn: sized(&st.dn, n1*kmax), hit: sized(&st.hit, n1*kmax), up: sized(&st.up, n1),
 		hitTot: sized(&st.hitTot, n1), hitMin: math.Inf(1), store: st}
 	ph.fillRates()
-	for _, h := range ph.hitTot {
+	for j, h := range ph.hitTot {
 		ph.hitMin = math.Min(ph.hitMin, h)
 		ph.hitMax = math.Max(ph.hitMax, h)
+		ph.rate = math.Max(ph.rate, float64(c.a+j)*c.rate+ph.up[j])
 	}
 	return ph
 }
@@ -152,13 +155,15 @@ func (ph *Phase) Release() {
 // summed once.
 func (ph *Phase) fillRates() {
 	c, kmax, m := ph.c, ph.kmax, ph.c.m
-	// ratio[u+kmax] = max(u, 0)/(a + u) for 1 − kmax ≤ u ≤ m, a + u ≥ 1.
-	ratio := make([]float64, m+kmax+1)
+	// ratio[u+kmax] = max(u, 0)/(a + u) for 1 − kmax ≤ u ≤ m, a + u ≥ 1
+	// (the only entries read).
+	ratio := sized(&ph.store.ratio, m+kmax+1)
 	for u := max(1-kmax, 1-c.a); u <= m; u++ {
 		ratio[u+kmax] = float64(max(u, 0)) / float64(c.a+u)
 	}
 	// tail[k−1] = Σ sizes[k−1:], in ratesAt's order.
-	tail := make([]float64, len(c.sizes))
+	tail := sized(&ph.store.tail, len(c.sizes))
+	clear(tail)
 	for k := range tail {
 		for _, q := range c.sizes[k:] {
 			tail[k] += q
@@ -273,14 +278,9 @@ func (ph *Phase) outRate(j int) float64 {
 }
 
 // Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
-// the smallest valid uniformization rate of Segments.
-func (ph *Phase) Rate() float64 {
-	var lam float64
-	for j := range ph.up {
-		lam = math.Max(lam, float64(ph.c.a+j)*ph.c.rate+ph.up[j])
-	}
-	return lam
-}
+// the smallest valid uniformization rate of Segments (computed with the
+// tables).
+func (ph *Phase) Rate() float64 { return ph.rate }
 
 // Exit returns, for the spare counts at the start of the up phase
 // distributed as v (v[i] the mass of spare count lo+i, its total the
@@ -515,7 +515,8 @@ func (sg *Segments) durDot() float64 {
 func (b *SegmentsBase) killRates(ph *Phase, budget float64) {
 	m, kmax := b.m, b.kmax
 	b.ks, b.from, b.downS = b.ks[:0], b.from[:0], b.downS[:0]
-	left := make([]float64, m+1) // the rates left out from each j
+	left := sized(&ph.store.left, m+1) // the rates left out from each j
+	clear(left)
 	total := 0
 	for k := kmax; k >= 1; k-- {
 		j := k

@@ -28,7 +28,7 @@ var releaseCases = []struct {
 // dirty sets every entry of st's storage, to its capacity, to NaN: what
 // a phase built into it must overwrite before reading.
 func dirty(st *phaseTables) {
-	for _, v := range []*[]float64{&st.dn, &st.hit, &st.edn, &st.up, &st.hitTot, &st.eout} {
+	for _, v := range []*[]float64{&st.dn, &st.hit, &st.edn, &st.up, &st.hitTot, &st.eout, &st.ratio, &st.tail, &st.left} {
 		*v = (*v)[:cap(*v)]
 		for i := range *v {
 			(*v)[i] = math.NaN()
@@ -39,7 +39,7 @@ func dirty(st *phaseTables) {
 // phaseBits is what a phase computes, for comparison bit for bit.
 type phaseBits struct {
 	tables [][]float64 // dn, hit, up, hitTot, the censored edn and eout
-	hits   [2]float64  // hitMin, hitMax
+	hits   [3]float64  // hitMin, hitMax, Rate
 	exit   []float64   // Exit's law, then its qlo and τ
 	solve  []float64   // Solve(B·h)
 	segs   []float64   // Expected at three lengths
@@ -48,7 +48,7 @@ type phaseBits struct {
 func bitsOf(t *testing.T, ph *Phase, v []float64, lo int) phaseBits {
 	t.Helper()
 	edn, eout := ph.censored()
-	b := phaseBits{hits: [2]float64{ph.hitMin, ph.hitMax}}
+	b := phaseBits{hits: [3]float64{ph.hitMin, ph.hitMax, ph.Rate()}}
 	for _, tb := range [][]float64{ph.dn, ph.hit, ph.up, ph.hitTot, edn, eout} {
 		b.tables = append(b.tables, slices.Clone(tb)) // the storage may be reused
 	}
@@ -83,7 +83,7 @@ func sameBits(a, b phaseBits) string {
 	}
 	switch {
 	case !eq(a.hits[:], b.hits[:]):
-		return "hitMin, hitMax"
+		return "hitMin, hitMax, Rate"
 	case !eq(a.exit, b.exit):
 		return "Exit"
 	case !eq(a.solve, b.solve):
@@ -99,10 +99,10 @@ func sameBits(a, b phaseBits) string {
 // to NaN, computes the same bits as one built into fresh storage: its
 // rates, the censored rates, Exit, Solve and Expected, for each chain of
 // releaseCases built into the storage left by each of them (larger and
-// smaller tables, other sizes). Power check: fillRates without the zeros
-// it writes where a rate is zero (the storage not cleared) leaves NaN in
-// the tables, and the test then fails for every case (28 of the 49
-// pairs).
+// smaller tables, other sizes). Power checks (storage not cleared where
+// it must be): fillRates without the zeros it writes where a rate is
+// zero fails 28 of the 49 pairs (every case), without clearing its
+// scratch tail 29, and killRates without clearing its scratch left 15.
 func TestPhaseTablesReused(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 11))
 	for _, tc := range releaseCases {
@@ -118,7 +118,7 @@ func TestPhaseTablesReused(t *testing.T) {
 				t.Fatal(err)
 			}
 			old := pc.newPhase(new(phaseTables))
-			old.censored()
+			old.SegmentsBase(0) // every table and scratch in use
 			st := old.store
 			dirty(st)
 			if d := sameBits(want, bitsOf(t, c.newPhase(st), v, lo)); d != "" {
