@@ -264,7 +264,7 @@ func (ph *Phase) segmentsOn(ctx context.Context, tr, t float64, b0, b1 int) ([]f
 // scratch, both of the band's length. It stops with ctx's error when ctx
 // is done (checked every cancelEvery products).
 func (ck *columnK) expTimes(ctx context.Context, lam, tr float64, u, scratch []float64) ([]float64, error) {
-	pw, left, right := poisson(lam*tr, 0x1p-60)
+	pw, left, right := poisson(lam*tr, 0x1p-60, new(poissonScratch))
 	y := make([]float64, len(u))
 	for n := 0; n <= right; n++ {
 		if n >= left {

@@ -225,7 +225,8 @@ func (m *Model) assembleBatchPhase(asm *assembly, i int, g *segment, s int) {
 	if g.failUpN == nil {
 		lo := min(recLo, upLo)
 		hi := max(recLo+len(rec), upLo+len(up))
-		sum := make([]float64, hi-lo)
+		sum := resize(asm.sum, hi-lo)
+		asm.sum = sum
 		for c, v := range rec {
 			sum[recLo-lo+c] += v
 		}

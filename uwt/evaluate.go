@@ -289,6 +289,7 @@ type assembly struct {
 	vals                       []float64
 	kept                       []bool
 	tau, work, useful, outside []float64
+	sum                        []float64 // a row's interruption law (assembleBatchPhase)
 }
 
 // reset empties asm for ns states, keeping its buffers.
