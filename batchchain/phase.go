@@ -321,33 +321,20 @@ func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 	for j := 1; j <= m; j++ {
 		x[j] = (x[j] + x[j-1]*ph.up[j-1]) / eout[j]
 	}
-	for _, xj := range x {
-		tau += xj
-	}
-	return ph.exitLaw(x), max(ph.c.a-kmax, 0), tau
-}
-
-// exitLaw returns x·B, entry i the rate into n' = max(a − K_max, 0) + i:
-// for each j in increasing order, x_j·hit[j, k] added to n' = a + j − k
-// for every k with n' ≥ 0 (the zero rates add +0, which changes no
-// entry: every term is non-negative).
-func (ph *Phase) exitLaw(x []float64) []float64 {
-	a, kmax := ph.c.a, ph.kmax
-	qlo := max(a-kmax, 0)
-	q := make([]float64, a+len(x)-1-qlo)
+	qlo = max(ph.c.a-kmax, 0)
+	q = make([]float64, ph.c.a+m-qlo)
 	for j, xj := range x {
 		if xj == 0 {
 			continue
 		}
-		// q[top−k] is n' = a + j − k − 1, k < K_max, n' ≥ qlo.
-		top := a + j - 1 - qlo
-		hr := ph.hit[j*kmax : j*kmax+min(kmax, top+1)]
-		qr := q[top+1-len(hr) : top+1]
-		for k, h := range hr {
-			qr[len(qr)-1-k] += xj * h
+		tau += xj
+		for k, h := range ph.hit[j*kmax : (j+1)*kmax] {
+			if h > 0 {
+				q[ph.c.a+j-k-1-qlo] += xj * h
+			}
 		}
 	}
-	return q
+	return q, qlo, tau
 }
 
 // exitScratch holds the expected times of finished Exit calls, for the
