@@ -81,7 +81,8 @@ func (ph *Phase) Numbers() int {
 const MaxPhaseEntries = 1 << 25
 
 // Phase returns the up phase of the chain, built once (its rates then
-// serve Rows too). It returns an error if
+// serve Rows too; built again after Phase.Release), its tables in the
+// storage of a released phase if there is one. It returns an error if
 // (m + 1)·K_max exceeds MaxPhaseEntries, or if some spare count cannot be
 // interrupted (λ = 0), which leaves A singular.
 func (c *Chain) Phase() (*Phase, error) {
