@@ -119,10 +119,12 @@ func (c *Chain) newPhase(st *phaseTables) *Phase {
 	ph := &Phase{c: c, kmax: kmax, dn: sized(&st.dn, n1*kmax), hit: sized(&st.hit, n1*kmax), up: sized(&st.up, n1),
 		hitTot: sized(&st.hitTot, n1), hitMin: math.Inf(1), store: st}
 	ph.fillRates()
+	// The built-in min and max (inlined) are math.Min and math.Max on
+	// these finite non-negative rates.
 	for j, h := range ph.hitTot {
-		ph.hitMin = math.Min(ph.hitMin, h)
-		ph.hitMax = math.Max(ph.hitMax, h)
-		ph.rate = math.Max(ph.rate, float64(c.a+j)*c.rate+ph.up[j])
+		ph.hitMin = min(ph.hitMin, h)
+		ph.hitMax = max(ph.hitMax, h)
+		ph.rate = max(ph.rate, float64(c.a+j)*c.rate+ph.up[j])
 	}
 	return ph
 }
