@@ -280,6 +280,25 @@ func (ph *Phase) outRate(j int) float64 {
 	return out
 }
 
+// outRates4 returns outRate of the spare counts j, …, j+3, each summed
+// in outRate's order: the four sums interleaved, so that their additions
+// overlap instead of each waiting for the one before (the same bits).
+func (ph *Phase) outRates4(j int) [4]float64 {
+	kmax := ph.kmax
+	o0, o1, o2, o3 := ph.up[j], ph.up[j+1], ph.up[j+2], ph.up[j+3]
+	for _, t := range [2][]float64{ph.dn, ph.hit} {
+		r0, r1 := t[j*kmax:(j+1)*kmax], t[(j+1)*kmax:(j+2)*kmax]
+		r2, r3 := t[(j+2)*kmax:(j+3)*kmax], t[(j+3)*kmax:(j+4)*kmax]
+		for k, v := range r0 {
+			o0 += v
+			o1 += r1[k]
+			o2 += r2[k]
+			o3 += r3[k]
+		}
+	}
+	return [4]float64{o0, o1, o2, o3}
+}
+
 // Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
 // the smallest valid uniformization rate of Segments (computed with the
 // tables).
