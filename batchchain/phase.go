@@ -151,11 +151,13 @@ func (ph *Phase) Release() {
 // the values of Chain.ratesAt bit for bit (every entry, zeros included:
 // the storage may hold a released phase's tables), and their
 // interruption rates into hitTot (summed over the sizes in increasing
-// order). The factor
-// (j−i)/(f−i) of ratesAt's hypergeometric product depends on u = j − i
-// only (f − i = a + u), so that it is divided once per u rather than once
-// per spare count and size; the law truncated at min(K, f) = K_max is
-// summed once.
+// order). The factor (j−i)/(f−i) of ratesAt's hypergeometric product
+// depends on u = j − i only (f − i = a + u), so that it is divided once
+// per u rather than once per spare count and size; the law truncated at
+// min(K, f) = K_max is summed once. The rows are filled two at a time
+// where both have K_max sizes (TestPhaseRatesMatchChain covers both
+// paths; a pair whose second row divides by the first's f − i fails
+// 606 entries there).
 func (ph *Phase) fillRates() {
 	c, kmax, m := ph.c, ph.kmax, ph.c.m
 	// ratio[u+kmax] = max(u, 0)/(a + u) for 1 − kmax ≤ u ≤ m, a + u ≥ 1
@@ -172,34 +174,85 @@ func (ph *Phase) fillRates() {
 			tail[k] += q
 		}
 	}
-	for j := 0; j <= m; j++ {
-		f := c.a + j
-		kj := min(kmax, f)
-		ev := float64(f) * c.rate
-		dn, hit := ph.dn[j*kmax:(j+1)*kmax], ph.hit[j*kmax:(j+1)*kmax]
-		h, miss, tot := 1.0, 0.0, 0.0
-		for k := 1; k <= kj; k++ {
-			i := k - 1
-			miss += h * float64(c.a) / float64(f-i)
-			h *= ratio[j-i+kmax]
-			p := c.sizes[i]
-			if k == kj {
-				p = tail[i]
-			}
-			dn[i], hit[i] = 0, 0
-			if p != 0 {
-				if h > 0 {
-					dn[i] = ev * p * h
-				}
-				hit[i] = ev * p * miss
-			}
-			tot += hit[i]
+	for j := 0; j <= m; {
+		if j < m && c.a+j >= kmax {
+			// Two rows at a time: their chains of products and sums are
+			// independent and overlap (the same operations per row).
+			ph.fillPair(j, ratio, tail)
+			j += 2
+			continue
 		}
-		clear(dn[kj:])
-		clear(hit[kj:])
-		ph.hitTot[j] = tot
-		ph.up[j] = float64(m-j) * c.theta
+		ph.fillRow(j, ratio, tail)
+		j++
 	}
+}
+
+// fillRow writes the rates of spare count j (fillRates).
+func (ph *Phase) fillRow(j int, ratio, tail []float64) {
+	c, kmax := ph.c, ph.kmax
+	f := c.a + j
+	kj := min(kmax, f)
+	ev := float64(f) * c.rate
+	dn, hit := ph.dn[j*kmax:(j+1)*kmax], ph.hit[j*kmax:(j+1)*kmax]
+	h, miss, tot := 1.0, 0.0, 0.0
+	for k := 1; k <= kj; k++ {
+		i := k - 1
+		miss += h * float64(c.a) / float64(f-i)
+		h *= ratio[j-i+kmax]
+		p := c.sizes[i]
+		if k == kj {
+			p = tail[i]
+		}
+		dn[i], hit[i] = rateOf(ev, p, h, miss)
+		tot += hit[i]
+	}
+	clear(dn[kj:])
+	clear(hit[kj:])
+	ph.hitTot[j] = tot
+	ph.up[j] = float64(c.m-j) * c.theta
+}
+
+// fillPair writes the rates of spare counts j and j + 1, a + j ≥ K_max,
+// as fillRow does, interleaved.
+func (ph *Phase) fillPair(j int, ratio, tail []float64) {
+	c, kmax := ph.c, ph.kmax
+	f := c.a + j
+	ev0, ev1 := float64(f)*c.rate, float64(f+1)*c.rate
+	dn0, hit0 := ph.dn[j*kmax:(j+1)*kmax], ph.hit[j*kmax:(j+1)*kmax]
+	dn1, hit1 := ph.dn[(j+1)*kmax:(j+2)*kmax], ph.hit[(j+1)*kmax:(j+2)*kmax]
+	fa := float64(c.a)
+	h0, miss0, tot0 := 1.0, 0.0, 0.0
+	h1, miss1, tot1 := 1.0, 0.0, 0.0
+	for i := range kmax {
+		miss0 += h0 * fa / float64(f-i)
+		miss1 += h1 * fa / float64(f+1-i)
+		h0 *= ratio[j-i+kmax]
+		h1 *= ratio[j+1-i+kmax]
+		p := c.sizes[i]
+		if i == kmax-1 {
+			p = tail[i]
+		}
+		dn0[i], hit0[i] = rateOf(ev0, p, h0, miss0)
+		dn1[i], hit1[i] = rateOf(ev1, p, h1, miss1)
+		tot0 += hit0[i]
+		tot1 += hit1[i]
+	}
+	ph.hitTot[j], ph.hitTot[j+1] = tot0, tot1
+	ph.up[j], ph.up[j+1] = float64(c.m-j)*c.theta, float64(c.m-j-1)*c.theta
+}
+
+// rateOf returns the spare-only rate ev·p·h (zero unless h > 0) and the
+// interruption rate ev·p·miss of a size of probability p (both zero for
+// p = 0), as Chain.ratesAt computes them.
+func rateOf(ev, p, h, miss float64) (dn, hit float64) {
+	if p == 0 {
+		return 0, 0
+	}
+	ep := ev * p // ev·p·h is (ev·p)·h
+	if h > 0 {
+		dn = ep * h
+	}
+	return dn, ep * miss
 }
 
 // censor runs the censoring from the top (Grassmann, Taksar & Heyman
