@@ -132,9 +132,9 @@ func (c *Chain) newPhase(st *phaseTables) *Phase {
 // Release hands the phase's tables to the next Phase built, by any
 // chain, and detaches the phase from its chain (whose Rows then compute
 // the rates themselves, the same values). The caller must not use ph,
-// nor anything that reads its tables, after Release: its methods then
-// panic. A SegmentsBase built from ph holds none of them and stays
-// valid. Release is for callers that build many phases and keep none
+// nor anything that reads its tables, after Release: the methods that
+// read them then panic. A SegmentsBase built from ph holds none of them
+// and stays valid. Release is for callers that build many phases and keep none
 // (package uwt builds one per used count of its window): their tables
 // are then written into memory already touched.
 func (ph *Phase) Release() {
