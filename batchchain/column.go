@@ -31,14 +31,14 @@ func (ph *Phase) Solve(f []float64) []float64 {
 		panic("batchchain: Solve: f is not on the spare counts 0..m")
 	}
 	edn, eout := ph.censored()
-	return solveCensored(ph.up, edn, eout, kmax, f)
+	return solveCensored(ph.up, edn, eout, kmax, slices.Clone(f))
 }
 
-// solveCensored returns (−A)⁻¹·f from the up rates and the censored rates
-// edn and eout of a Phase (Phase.censored), the work of Phase.Solve.
-func solveCensored(up, edn, eout []float64, kmax int, f []float64) []float64 {
+// solveCensored overwrites x, holding f, with (−A)⁻¹·f from the up rates
+// and the censored rates edn and eout of a Phase (Phase.censored), the
+// work of Phase.Solve, and returns it.
+func solveCensored(up, edn, eout []float64, kmax int, x []float64) []float64 {
 	m := len(up) - 1
-	x := append([]float64(nil), f...)
 	for j := m; j >= 1; j-- {
 		x[j-1] += up[j-1] / eout[j] * x[j]
 	}
@@ -108,13 +108,22 @@ func (ph *Phase) columnK(lam float64, b0, b1 int) *columnK {
 // stayUp returns the diagonal of K = I + A/Λ, 1 − outRate/Λ, and the
 // rates up divided by Λ over the spare counts b0..b1 (entry i for
 // b0 + i), Λ = lam: the parts of columnK and SegmentsBase that are not
-// the spare events.
+// the spare events. The exit rates are summed four spare counts at a
+// time (outRates4, the same bits).
 func (ph *Phase) stayUp(lam float64, b0, b1 int) (stay, upS []float64) {
 	stay, upS = make([]float64, b1-b0+1), make([]float64, b1-b0+1)
-	for i := range stay {
-		j := b0 + i
-		stay[i] = 1 - ph.outRate(j)/lam
-		upS[i] = ph.up[j] / lam
+	i := 0
+	for ; i+4 <= len(stay); i += 4 {
+		out := ph.outRates4(b0 + i)
+		for r, o := range out {
+			stay[i+r] = 1 - o/lam
+		}
+	}
+	for ; i < len(stay); i++ {
+		stay[i] = 1 - ph.outRate(b0+i)/lam
+	}
+	for i := range upS {
+		upS[i] = ph.up[b0+i] / lam
 	}
 	return stay, upS
 }
@@ -264,7 +273,7 @@ func (ph *Phase) segmentsOn(ctx context.Context, tr, t float64, b0, b1 int) ([]f
 // scratch, both of the band's length. It stops with ctx's error when ctx
 // is done (checked every cancelEvery products).
 func (ck *columnK) expTimes(ctx context.Context, lam, tr float64, u, scratch []float64) ([]float64, error) {
-	pw, left, right := poisson(lam*tr, 0x1p-60)
+	pw, left, right := poisson(lam*tr, 0x1p-60, new(poissonScratch))
 	y := make([]float64, len(u))
 	for n := 0; n <= right; n++ {
 		if n >= left {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ckpt-markov/markov/expm"
 	"gonum.org/v1/gonum/mat"
@@ -71,8 +72,9 @@ func newDenseUp(ph *Phase) *denseUp {
 			}
 		}
 	}
+	// Copies: the phase's tables may be released (Phase.Release).
 	edn, eout := ph.censored()
-	return &denseUp{a: a, up: ph.up, edn: edn, eout: eout, kmax: kmax}
+	return &denseUp{a: a, up: slices.Clone(ph.up), edn: slices.Clone(edn), eout: slices.Clone(eout), kmax: kmax}
 }
 
 // expected returns Σ_{k≥1} v·exp(A k t)·1 for v on the spare counts
@@ -109,7 +111,7 @@ func (d *denseUp) parts(t float64) (m1 []float64, phi *mat.Dense, err error) {
 // solve returns v·Φ⁻¹·(−A)⁻¹·m1 (the censored solve, then an LU of Φ).
 func (d *denseUp) solve(v []float64, lo int, t float64, m1 []float64, phi *mat.Dense) (float64, error) {
 	n1 := len(m1)
-	z := solveCensored(d.up, d.edn, d.eout, d.kmax, m1)
+	z := solveCensored(d.up, d.edn, d.eout, d.kmax, slices.Clone(m1))
 	var lu mat.LU
 	lu.Factorize(phi)
 	if c := lu.Cond(); !(c <= maxDenseCond) {

@@ -103,10 +103,13 @@
 // exit rate is a sum of positive terms; a substitution from the bottom
 // then gives x. O(m·K_max) per row, accurate to rounding entrywise
 // (TestPhaseExitMatchesDense: a dense LU solve, 1e-12). The censored
-// rates are not kept: Exit computes them from the top as its forward
-// pass goes (two rows at a time), and the column forms below build them
-// once, so that a phase holds two tables of (m + 1)·K_max rates, not
-// three.
+// rates are computed once per phase, by the first Exit or Solve, and
+// kept (a third table of (m + 1)·K_max rates): every Exit then costs
+// the forward pass and the substitution only. A caller that builds many
+// phases and keeps none releases each (Phase.Release): the next phase
+// built takes its tables, every entry written again
+// (TestPhaseTablesReused), so that the tables are written into memory
+// already touched rather than into fresh pages.
 //
 // The committed work needs the expected number of segments of length t
 // committed before the interruption, v·Σ_{k≥1} exp(A k t)·1
@@ -194,8 +197,8 @@
 //
 // without the cancellation of I − M when ρt is tiny; (−A)⁻¹ is the
 // censored solve of Phase.Solve (sums of positive terms, whatever the
-// condition of A; the SegmentsBase keeps the censored rates, (m + 1)·
-// (K_max + 2) numbers, not the Phase), Φ(t)⁻¹ a dense LU with partial
+// condition of A; the SegmentsBase keeps a copy of the censored rates,
+// (m + 1)·(K_max + 2) numbers, not the Phase), Φ(t)⁻¹ a dense LU with partial
 // pivoting. A SegmentsBase takes it by the cost rule useDense: the
 // sequence's predicted (Λ/ρ_min)·ln(10¹⁴) products of (m + 1)·K_max
 // entries against 20 lengths (a search's) of 120·(m + 1)³ flops, and

@@ -17,8 +17,9 @@ import (
 // expected number of segments of a given length committed before it
 // (Segments), the only part that depends on the interval (package
 // documentation, "The up phase"). A Phase does not change once built
-// but for the censored rates that the first Solve computes (once, under
-// a sync.Once), and is safe for concurrent use.
+// but for the censored rates that the first Exit or Solve computes
+// (once, under a sync.Once), and is safe for concurrent use until
+// Release.
 type Phase struct {
 	c    *Chain
 	kmax int
@@ -27,22 +28,47 @@ type Phase struct {
 	// functional processors (to n' = a + j − k), up[j] of j → j+1.
 	dn, hit, up []float64
 	// hitMin and hitMax are the smallest and largest interruption rates
-	// over the spare counts.
-	hitMin, hitMax float64
+	// over the spare counts, and rate the largest exit rate (Rate).
+	hitMin, hitMax, rate float64
 	// hitTot[j] is the interruption rate of spare count j.
 	hitTot []float64
 	// edn are the censored spare-only rates, like dn, and eout[j] the
 	// exit rate of j once every spare count above it is eliminated
-	// (censor), built on the first Solve: Exit computes them as it goes,
-	// so that a phase holds two tables of rates, not three, and a phase
-	// used by Exit only runs one censoring per call.
+	// (censor), built on the first Exit or Solve.
 	ednOnce sync.Once
 	edn     []float64
 	eout    []float64
+	// store holds the storage of the tables, handed on by Release.
+	store *phaseTables
 }
 
-// Numbers returns how many numbers (float64s) the phase holds once Solve
-// has been used: its rates dn and hit and the censored rates edn
+// phaseTables is the storage of a Phase's tables. Release puts it in
+// tablePool and the next Phase built (by any chain) takes it, so that
+// its tables are written into memory already touched rather than into
+// fresh pages that the process must fault in and the collector clear:
+// a model builds hundreds of phases and keeps none (package uwt).
+// Every entry a Phase reads is written by fillRates or censored before
+// it is read, whatever the storage held.
+type phaseTables struct {
+	dn, hit, edn     []float64 // (m + 1)·K_max
+	up, hitTot, eout []float64 // m + 1
+	// The scratch of fillRates and SegmentsBase.killRates, not kept.
+	ratio, tail, left []float64
+}
+
+var tablePool sync.Pool // *phaseTables
+
+// sized returns (*v)[:n], reallocating *v if it is too short; the
+// entries are not cleared.
+func sized(v *[]float64, n int) []float64 {
+	if cap(*v) < n {
+		*v = make([]float64, n)
+	}
+	return (*v)[:n]
+}
+
+// Numbers returns how many numbers (float64s) the phase holds once Exit
+// or Solve has been used: its rates dn and hit and the censored rates edn
 // ((m + 1)·K_max each), and up, hitTot and eout (m + 1 each), so
 // (m + 1)·(3K_max + 3) in all; what a Budget is charged for keeping it.
 func (ph *Phase) Numbers() int {
@@ -50,12 +76,13 @@ func (ph *Phase) Numbers() int {
 }
 
 // MaxPhaseEntries bounds (m + 1)·K_max, the rates a Phase holds per
-// array (two of them, a third once Solve is used, and a Segments one
-// more per event size kept): 2²⁵ is about 0.8 GB in all.
+// array (two of them, a third once Exit or Solve is used, and a Segments
+// one more per event size kept): 2²⁵ is about 0.8 GB in all.
 const MaxPhaseEntries = 1 << 25
 
 // Phase returns the up phase of the chain, built once (its rates then
-// serve Rows too). It returns an error if
+// serve Rows too; built again after Phase.Release), its tables in the
+// storage of a released phase if there is one. It returns an error if
 // (m + 1)·K_max exceeds MaxPhaseEntries, or if some spare count cannot be
 // interrupted (λ = 0), which leaves A singular.
 func (c *Chain) Phase() (*Phase, error) {
@@ -66,67 +93,166 @@ func (c *Chain) Phase() (*Phase, error) {
 	if float64(n1)*float64(kmax) > MaxPhaseEntries {
 		return nil, fmt.Errorf("batchchain: the up phase of m + 1 = %d spare counts and events of up to %d processors needs %d rates, more than MaxPhaseEntries = %d", n1, kmax, n1*kmax, MaxPhaseEntries)
 	}
-	ph := &Phase{c: c, kmax: kmax, dn: make([]float64, n1*kmax), hit: make([]float64, n1*kmax), up: make([]float64, n1),
-		hitMin: math.Inf(1)}
-	ph.hitTot = make([]float64, n1)
-	ph.fillRates()
-	for _, h := range ph.hitTot {
-		ph.hitMin = math.Min(ph.hitMin, h)
-		ph.hitMax = math.Max(ph.hitMax, h)
+	st, _ := tablePool.Get().(*phaseTables)
+	if st == nil {
+		st = new(phaseTables)
 	}
+	ph := c.newPhase(st)
 	if !(ph.hitMin > 0) {
+		ph.Release()
 		return nil, fmt.Errorf("batchchain: the application on a = %d of n = %d is never interrupted (lambda = %v): its up phase does not end", c.a, c.n, c.lambda)
 	}
-	c.phase.CompareAndSwap(nil, ph)
+	if !c.phase.CompareAndSwap(nil, ph) {
+		// Another call built the chain's phase first: the same rates.
+		if got := c.phase.Load(); got != nil {
+			ph.Release()
+			return got, nil
+		}
+	}
 	return ph, nil
 }
 
+// newPhase returns the up phase of c with its tables in st, whatever st
+// held before.
+func (c *Chain) newPhase(st *phaseTables) *Phase {
+	n1, kmax := c.m+1, len(c.sizes)
+	ph := &Phase{c: c, kmax: kmax, dn: sized(&st.dn, n1*kmax), hit: sized(&st.hit, n1*kmax), up: sized(&st.up, n1),
+		hitTot: sized(&st.hitTot, n1), hitMin: math.Inf(1), store: st}
+	ph.fillRates()
+	// The built-in min and max (inlined) are math.Min and math.Max on
+	// these finite non-negative rates.
+	for j, h := range ph.hitTot {
+		ph.hitMin = min(ph.hitMin, h)
+		ph.hitMax = max(ph.hitMax, h)
+		ph.rate = max(ph.rate, float64(c.a+j)*c.rate+ph.up[j])
+	}
+	return ph
+}
+
+// Release hands the phase's tables to the next Phase built, by any
+// chain, and detaches the phase from its chain (whose Rows then compute
+// the rates themselves, the same values). The caller must not use ph,
+// nor anything that reads its tables, after Release: the methods that
+// read them then panic. A SegmentsBase built from ph holds none of them
+// and stays valid. Release is for callers that build many phases and keep none
+// (package uwt builds one per used count of its window): their tables
+// are then written into memory already touched.
+func (ph *Phase) Release() {
+	if ph.store == nil {
+		return
+	}
+	ph.c.phase.CompareAndSwap(ph, nil)
+	st := ph.store
+	ph.store, ph.dn, ph.hit, ph.up, ph.hitTot, ph.edn, ph.eout = nil, nil, nil, nil, nil, nil, nil
+	tablePool.Put(st)
+}
+
 // fillRates writes the rates of every spare count into dn, hit and up,
-// the values of Chain.ratesAt bit for bit, and their interruption rates
-// into hitTot (summed over the sizes in increasing order). The factor
-// (j−i)/(f−i) of ratesAt's hypergeometric product depends on u = j − i
-// only (f − i = a + u), so that it is divided once per u rather than once
-// per spare count and size; the law truncated at min(K, f) = K_max is
-// summed once.
+// the values of Chain.ratesAt bit for bit (every entry, zeros included:
+// the storage may hold a released phase's tables), and their
+// interruption rates into hitTot (summed over the sizes in increasing
+// order). The factor (j−i)/(f−i) of ratesAt's hypergeometric product
+// depends on u = j − i only (f − i = a + u), so that it is divided once
+// per u rather than once per spare count and size; the law truncated at
+// min(K, f) = K_max is summed once. The rows are filled two at a time
+// where both have K_max sizes (TestPhaseRatesMatchChain covers both
+// paths; a pair whose second row divides by the first's f − i fails
+// 606 entries there).
 func (ph *Phase) fillRates() {
 	c, kmax, m := ph.c, ph.kmax, ph.c.m
-	// ratio[u+kmax] = max(u, 0)/(a + u) for 1 − kmax ≤ u ≤ m, a + u ≥ 1.
-	ratio := make([]float64, m+kmax+1)
+	// ratio[u+kmax] = max(u, 0)/(a + u) for 1 − kmax ≤ u ≤ m, a + u ≥ 1
+	// (the only entries read).
+	ratio := sized(&ph.store.ratio, m+kmax+1)
 	for u := max(1-kmax, 1-c.a); u <= m; u++ {
 		ratio[u+kmax] = float64(max(u, 0)) / float64(c.a+u)
 	}
 	// tail[k−1] = Σ sizes[k−1:], in ratesAt's order.
-	tail := make([]float64, len(c.sizes))
+	tail := sized(&ph.store.tail, len(c.sizes))
+	clear(tail)
 	for k := range tail {
 		for _, q := range c.sizes[k:] {
 			tail[k] += q
 		}
 	}
-	for j := 0; j <= m; j++ {
-		f := c.a + j
-		kj := min(kmax, f)
-		ev := float64(f) * c.rate
-		dn, hit := ph.dn[j*kmax:j*kmax+kj], ph.hit[j*kmax:j*kmax+kj]
-		h, miss, tot := 1.0, 0.0, 0.0
-		for k := 1; k <= kj; k++ {
-			i := k - 1
-			miss += h * float64(c.a) / float64(f-i)
-			h *= ratio[j-i+kmax]
-			p := c.sizes[i]
-			if k == kj {
-				p = tail[i]
-			}
-			if p != 0 {
-				if h > 0 {
-					dn[i] = ev * p * h
-				}
-				hit[i] = ev * p * miss
-			}
-			tot += hit[i]
+	for j := 0; j <= m; {
+		if j < m && c.a+j >= kmax {
+			// Two rows at a time: their chains of products and sums are
+			// independent and overlap (the same operations per row).
+			ph.fillPair(j, ratio, tail)
+			j += 2
+			continue
 		}
-		ph.hitTot[j] = tot
-		ph.up[j] = float64(m-j) * c.theta
+		ph.fillRow(j, ratio, tail)
+		j++
 	}
+}
+
+// fillRow writes the rates of spare count j (fillRates).
+func (ph *Phase) fillRow(j int, ratio, tail []float64) {
+	c, kmax := ph.c, ph.kmax
+	f := c.a + j
+	kj := min(kmax, f)
+	ev := float64(f) * c.rate
+	dn, hit := ph.dn[j*kmax:(j+1)*kmax], ph.hit[j*kmax:(j+1)*kmax]
+	h, miss, tot := 1.0, 0.0, 0.0
+	for k := 1; k <= kj; k++ {
+		i := k - 1
+		miss += h * float64(c.a) / float64(f-i)
+		h *= ratio[j-i+kmax]
+		p := c.sizes[i]
+		if k == kj {
+			p = tail[i]
+		}
+		dn[i], hit[i] = rateOf(ev, p, h, miss)
+		tot += hit[i]
+	}
+	clear(dn[kj:])
+	clear(hit[kj:])
+	ph.hitTot[j] = tot
+	ph.up[j] = float64(c.m-j) * c.theta
+}
+
+// fillPair writes the rates of spare counts j and j + 1, a + j ≥ K_max,
+// as fillRow does, interleaved.
+func (ph *Phase) fillPair(j int, ratio, tail []float64) {
+	c, kmax := ph.c, ph.kmax
+	f := c.a + j
+	ev0, ev1 := float64(f)*c.rate, float64(f+1)*c.rate
+	dn0, hit0 := ph.dn[j*kmax:(j+1)*kmax], ph.hit[j*kmax:(j+1)*kmax]
+	dn1, hit1 := ph.dn[(j+1)*kmax:(j+2)*kmax], ph.hit[(j+1)*kmax:(j+2)*kmax]
+	fa := float64(c.a)
+	h0, miss0, tot0 := 1.0, 0.0, 0.0
+	h1, miss1, tot1 := 1.0, 0.0, 0.0
+	for i := range kmax {
+		miss0 += h0 * fa / float64(f-i)
+		miss1 += h1 * fa / float64(f+1-i)
+		h0 *= ratio[j-i+kmax]
+		h1 *= ratio[j+1-i+kmax]
+		p := c.sizes[i]
+		if i == kmax-1 {
+			p = tail[i]
+		}
+		dn0[i], hit0[i] = rateOf(ev0, p, h0, miss0)
+		dn1[i], hit1[i] = rateOf(ev1, p, h1, miss1)
+		tot0 += hit0[i]
+		tot1 += hit1[i]
+	}
+	ph.hitTot[j], ph.hitTot[j+1] = tot0, tot1
+	ph.up[j], ph.up[j+1] = float64(c.m-j)*c.theta, float64(c.m-j-1)*c.theta
+}
+
+// rateOf returns the spare-only rate ev·p·h (zero unless h > 0) and the
+// interruption rate ev·p·miss of a size of probability p (both zero for
+// p = 0), as Chain.ratesAt computes them.
+func rateOf(ev, p, h, miss float64) (dn, hit float64) {
+	if p == 0 {
+		return 0, 0
+	}
+	ep := ev * p // ev·p·h is (ev·p)·h
+	if h > 0 {
+		dn = ep * h
+	}
+	return dn, ep * miss
 }
 
 // censor runs the censoring from the top (Grassmann, Taksar & Heyman
@@ -170,7 +296,8 @@ func (ph *Phase) censor(visit func(j int, row []float64, out float64)) {
 // like dn, and the censored exit rates (censor), computed once.
 func (ph *Phase) censored() (edn, eout []float64) {
 	ph.ednOnce.Do(func() {
-		edn, eout := make([]float64, len(ph.dn)), make([]float64, len(ph.up))
+		// Every entry is written (censor visits every j with a whole row).
+		edn, eout := sized(&ph.store.edn, len(ph.dn)), sized(&ph.store.eout, len(ph.up))
 		ph.censor(func(j int, row []float64, out float64) {
 			copy(edn[j*ph.kmax:], row)
 			eout[j] = out
@@ -206,15 +333,29 @@ func (ph *Phase) outRate(j int) float64 {
 	return out
 }
 
-// Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
-// the smallest valid uniformization rate of Segments.
-func (ph *Phase) Rate() float64 {
-	var lam float64
-	for j := range ph.up {
-		lam = math.Max(lam, float64(ph.c.a+j)*ph.c.rate+ph.up[j])
+// outRates4 returns outRate of the spare counts j, …, j+3, each summed
+// in outRate's order: the four sums interleaved, so that their additions
+// overlap instead of each waiting for the one before (the same bits).
+func (ph *Phase) outRates4(j int) [4]float64 {
+	kmax := ph.kmax
+	o0, o1, o2, o3 := ph.up[j], ph.up[j+1], ph.up[j+2], ph.up[j+3]
+	for _, t := range [2][]float64{ph.dn, ph.hit} {
+		r0, r1 := t[j*kmax:(j+1)*kmax], t[(j+1)*kmax:(j+2)*kmax]
+		r2, r3 := t[(j+2)*kmax:(j+3)*kmax], t[(j+3)*kmax:(j+4)*kmax]
+		for k, v := range r0 {
+			o0 += v
+			o1 += r1[k]
+			o2 += r2[k]
+			o3 += r3[k]
+		}
 	}
-	return lam
+	return [4]float64{o0, o1, o2, o3}
 }
+
+// Rate returns the largest exit rate of A, max_j (a+j)λ/E[K] + (m−j)θ:
+// the smallest valid uniformization rate of Segments (computed with the
+// tables).
+func (ph *Phase) Rate() float64 { return ph.rate }
 
 // Exit returns, for the spare counts at the start of the up phase
 // distributed as v (v[i] the mass of spare count lo+i, its total the
@@ -222,31 +363,33 @@ func (ph *Phase) Rate() float64 {
 // that the interruption ending the phase leaves, q[i] for n' = qlo+i
 // (that is, v·(−A)⁻¹·B), and the expected time to it, v·(−A)⁻¹·1. The
 // expected times x = v·(−A)⁻¹ in each spare count solve the flow balance
-// by the censoring of Phase from the top and a substitution from the
-// bottom: sums of positive terms only, so every entry is accurate to
-// rounding relative to itself. Σ q = Σ v up to rounding. It panics if v
-// does not fit in 0..m.
+// by the censoring of Phase from the top (its censored rates, built once
+// per phase and shared with Solve) and a substitution from the bottom:
+// sums of positive terms only, so every entry is accurate to rounding
+// relative to itself. Σ q = Σ v up to rounding. It panics if v does not
+// fit in 0..m.
 func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 	m, kmax := ph.c.m, ph.kmax
 	if lo < 0 || lo+len(v) > m+1 {
 		panic("batchchain: Exit: v outside the spare counts 0..m")
 	}
-	top := lo + len(v) - 1
-	w, eout := make([]float64, m+1), make([]float64, m+1)
+	edn, eout := ph.censored()
+	xp := exitScratch.Get().(*[]float64)
+	defer exitScratch.Put(xp)
+	w := sized(xp, m+1)
+	clear(w)
 	copy(w[lo:], v)
 	// Forward: the mass that enters j (v'_j) passes on to the counts
-	// below in the proportions of the censored rates, computed from the
-	// top as the pass goes.
-	ph.censor(func(j int, row []float64, out float64) {
-		eout[j] = out
-		if j > top || j == 0 || w[j] == 0 {
-			return
+	// below in the proportions of the censored rates, from the top.
+	for j := lo + len(v) - 1; j >= 1; j-- {
+		if w[j] == 0 {
+			continue
 		}
-		f := w[j] / out
-		for k := 1; k <= min(kmax, j); k++ {
-			w[j-k] += f * row[k-1]
+		f := w[j] / eout[j]
+		for k, r := range edn[j*kmax : j*kmax+min(kmax, j)] {
+			w[j-k-1] += f * r
 		}
-	})
+	}
 	// Back substitution: x_j·eout_j = v'_j + x_{j−1}·up_{j−1}.
 	x := w
 	x[0] /= eout[0]
@@ -268,6 +411,10 @@ func (ph *Phase) Exit(v []float64, lo int) (q []float64, qlo int, tau float64) {
 	}
 	return q, qlo, tau
 }
+
+// exitScratch holds the expected times of finished Exit calls, for the
+// next ones (a model calls Exit once per recovery row).
+var exitScratch = sync.Pool{New: func() any { return new([]float64) }}
 
 // Segments is the expected number of segments committed in one up phase,
 // as a function of the segment length (Expected). With K = I + A/Λ for a
@@ -388,7 +535,8 @@ func (ph *Phase) SegmentsBase(lam float64) *SegmentsBase {
 		lam: lam, r: 1 - ph.hitMin/lam}
 	b.stay, b.upS = ph.stayUp(lam, 0, m)
 	b.killRates(ph, segmentDrop*lam)
-	b.dur = ph.Solve(ones(m + 1))
+	edn, eout := ph.censored()
+	b.dur = solveCensored(ph.up, edn, eout, ph.kmax, ones(m+1))
 	if useDense(lam, ph.hitMin, m, ph.kmax) {
 		b.dense = newDenseUp(ph)
 	}
@@ -442,7 +590,8 @@ func (sg *Segments) durDot() float64 {
 func (b *SegmentsBase) killRates(ph *Phase, budget float64) {
 	m, kmax := b.m, b.kmax
 	b.ks, b.from, b.downS = b.ks[:0], b.from[:0], b.downS[:0]
-	left := make([]float64, m+1) // the rates left out from each j
+	left := sized(&ph.store.left, m+1) // the rates left out from each j
+	clear(left)
 	total := 0
 	for k := kmax; k >= 1; k-- {
 		j := k

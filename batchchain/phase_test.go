@@ -651,3 +651,31 @@ func TestPoissonAddSumsToOne(t *testing.T) {
 		}
 	}
 }
+
+// TestStayUpMatchesOutRate: stayUp sums the exit rates four spare counts
+// at a time (outRates4); each entry must be 1 − outRate(j)/Λ bit for
+// bit, on bands whose lengths are and are not multiples of four. Power
+// check: the four sums with the interruption rates added before the
+// spare-only ones (another order) differ in 66 entries (16 bands).
+func TestStayUpMatchesOutRate(t *testing.T) {
+	for _, tc := range releaseCases {
+		_, ph := newPhase(t, tc.n, tc.a, tc.lambda, tc.theta, tc.sizes)
+		m := len(ph.up) - 1
+		lam := ph.Rate() * 1.0625
+		for _, band := range [][2]int{{0, m}, {1, m}, {0, m - 1}, {min(2, m), m}, {m / 2, m / 2}, {m / 3, m - 1}} {
+			if band[0] > band[1] || band[1] < 0 {
+				continue
+			}
+			stay, upS := ph.stayUp(lam, band[0], band[1])
+			for i := range stay {
+				j := band[0] + i
+				if want := 1 - ph.outRate(j)/lam; math.Float64bits(stay[i]) != math.Float64bits(want) {
+					t.Errorf("n=%d a=%d band %v j=%d: stay %v, 1 − outRate/Λ %v", tc.n, tc.a, band, j, stay[i], want)
+				}
+				if upS[i] != ph.up[j]/lam {
+					t.Errorf("n=%d a=%d band %v j=%d: upS %v, up/Λ %v", tc.n, tc.a, band, j, upS[i], ph.up[j]/lam)
+				}
+			}
+		}
+	}
+}

@@ -106,6 +106,10 @@ type workspace struct {
 	y, next, p, z []float64
 	prow, qrow    []float64 // one row of P and of Q
 	r             rates
+	// The Poisson weights and their tails, and the dropped mass of one
+	// block (transient, uniformize).
+	pw                poissonScratch
+	tail, step, dropp []float64
 }
 
 // block computes rows [s0, s1) on a common window of spare counts,
@@ -220,7 +224,8 @@ func (c *Chain) transient(ctx context.Context, ws *workspace, s0, s1 int, t floa
 	for r := range nr {
 		y[(s0+r-lo)*nr+r] = 1
 	}
-	tr := transient{s0: s0, lo: lo, hi: hi, p: p, z: z, dropped: make([]float64, nr)}
+	tr := transient{s0: s0, lo: lo, hi: hi, p: p, z: z, dropped: grow(&ws.dropp, nr)}
+	clear(tr.dropped)
 	if lam == 0 || t == 0 {
 		copy(p, y)
 		floats.AddScaled(z, t, y)
@@ -251,8 +256,8 @@ func (c *Chain) uniformize(ctx context.Context, ws *workspace, tr *transient, mu
 	w, nr := tr.hi-tr.lo+1, len(tr.dropped)
 	size := w * nr
 	y, next, p, z := ws.y[:size], ws.next[:size], tr.p, tr.z
-	wts, left, right := poisson(mu, poissonCut)
-	tail := make([]float64, len(wts))
+	wts, left, right := poisson(mu, poissonCut, &ws.pw)
+	tail := grow(&ws.tail, len(wts))
 	acc := 0.0
 	for i := len(wts) - 1; i >= 0; i-- {
 		tail[i] = acc
@@ -262,7 +267,7 @@ func (c *Chain) uniformize(ctx context.Context, ws *workspace, tr *transient, mu
 	nzLo, nzHi := tr.s0-tr.lo, tr.s0+nr-1-tr.lo
 	kmax := len(c.sizes)
 	perStep := budget / float64(right+1)
-	step := make([]float64, nr)
+	step := grow(&ws.step, nr)
 	// droppable reports whether segment i of y can be dropped within
 	// this step's budget, and if so drops it.
 	droppable := func(i int) bool {
@@ -489,14 +494,18 @@ func trimEnds(v []float64, budget float64) (lo, hi int, cut float64) {
 	return lo, hi, cut
 }
 
+// poissonScratch holds poisson's weights for reuse: w is overwritten by
+// the next call.
+type poissonScratch struct{ up, down, w []float64 }
+
 // poisson returns the Poisson(mu) probabilities w[k−left], k ∈ [left,
 // right], normalised over that range, where each left-out tail is at most
 // cut times the kept mass. Built outward from the mode by the ratio
 // recurrence (all terms positive, the mode the largest: no overflow), with
-// the geometric bound w_k·r/(1−r) on each tail.
-func poisson(mu, cut float64) (w []float64, left, right int) {
+// the geometric bound w_k·r/(1−r) on each tail. w is in sc's storage.
+func poisson(mu, cut float64, sc *poissonScratch) (w []float64, left, right int) {
 	mode := int(math.Floor(mu))
-	var upw, downw []float64
+	upw, downw := sc.up[:0], sc.down[:0]
 	sum := 1.0
 	x := 1.0
 	for k := mode; ; k++ {
@@ -526,7 +535,7 @@ func poisson(mu, cut float64) (w []float64, left, right int) {
 	}
 	left = mode - len(downw)
 	right = mode + len(upw)
-	w = make([]float64, 0, right-left+1)
+	w = sc.w[:0]
 	for i := len(downw) - 1; i >= 0; i-- {
 		w = append(w, downw[i]/sum)
 	}
@@ -534,5 +543,6 @@ func poisson(mu, cut float64) (w []float64, left, right int) {
 	for _, v := range upw {
 		w = append(w, v/sum)
 	}
+	sc.up, sc.down, sc.w = upw, downw, w
 	return w, left, right
 }

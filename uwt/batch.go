@@ -84,7 +84,8 @@ func (b *batchChains) expect(segs []*segment) {
 
 // filled counts a filled segment of the chain of up phases on a, its
 // phase ph; after the last one it keeps the base of the up phase's
-// sequence and releases the chain and the phase.
+// sequence, forgets the chain and the phase and releases the phase's
+// tables for the next phase built.
 func (b *batchChains) filled(a int, ph *batchchain.Phase) {
 	n, ok := b.pending.Load(a)
 	if !ok || n.(*atomic.Int32).Add(-1) > 0 {
@@ -94,6 +95,10 @@ func (b *batchChains) filled(a int, ph *batchchain.Phase) {
 	b.keepBase(a, ph)
 	b.phases.Delete(a)
 	b.chains.Delete(a)
+	// Every segment of a is filled (every segment of a model of up
+	// phases is one of them) and the base holds none of the phase's
+	// tables: the next count's phase takes them (batchchain.Phase.Release).
+	ph.Release()
 }
 
 // segmentsBase returns the base of the sequence of the up phase on a
@@ -220,7 +225,8 @@ func (m *Model) assembleBatchPhase(asm *assembly, i int, g *segment, s int) {
 	if g.failUpN == nil {
 		lo := min(recLo, upLo)
 		hi := max(recLo+len(rec), upLo+len(up))
-		sum := make([]float64, hi-lo)
+		sum := resize(asm.sum, hi-lo)
+		asm.sum = sum
 		for c, v := range rec {
 			sum[recLo-lo+c] += v
 		}

@@ -77,3 +77,25 @@ func BenchmarkBatchOptimize(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBatchNew measures the build of the model of BenchmarkBatchOptimize
+// alone (New: on the chain of up phases, each used count's phase, its
+// recovery rows, its exit law and the base of its sequence; no interval
+// yet), so that the part of a search that does not depend on the interval
+// is measured apart from the sequences.
+func BenchmarkBatchNew(b *testing.B) {
+	for _, n := range []int{512, 4096} {
+		sys := scenario.System{Processors: n, MTTF: 86400, MTTR: 3600, FailureEvents: &scenario.FailureEvents{Sizes: issueSizes()}}
+		sc := mustScenario(b, sys, testmodel.QRLike(n), scenario.Policy{})
+		b.Run(fmt.Sprintf("N=%d/greedy", n), func(b *testing.B) {
+			b.ReportAllocs()
+			c0 := cputime.Used()
+			for b.Loop() {
+				if _, err := New(context.Background(), sc, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

@@ -152,7 +152,10 @@
 // the start is kept (batchchain.SegmentsBase) and its chain and phase,
 // whose rate tables of (m + 1)·K_max entries are most of the model's
 // memory, are released (built again if a widened window needs them:
-// TestEventPhasesReleased, bit for bit either way). The rewards are
+// TestEventPhasesReleased, bit for bit either way); the next used
+// count's phase is built into the released tables (batchchain.Phase.
+// Release), so that they are written into memory already touched rather
+// than into fresh pages. The rewards are
 // summed per used count, with
 // V_a = Σ πᵢvᵢ over the recurrent states on a, by batchchain.Segments,
 // whose uniformized sequence s_n = V_a·Kⁿ·1 does not depend on I (the

@@ -289,6 +289,7 @@ type assembly struct {
 	vals                       []float64
 	kept                       []bool
 	tau, work, useful, outside []float64
+	sum                        []float64 // a row's interruption law (assembleBatchPhase)
 }
 
 // reset empties asm for ns states, keeping its buffers.
@@ -380,7 +381,11 @@ func (asm *assembly) add(i int, j int32, v float64) {
 		asm.outside[i] += v
 		return
 	}
-	asm.rows, asm.cols, asm.vals = append(asm.rows, i), append(asm.cols, int(j)), append(asm.vals, v)
+	// One append per statement: each is then done in place, writing the
+	// length only (no write barrier) while the capacity lasts.
+	asm.rows = append(asm.rows, i)
+	asm.cols = append(asm.cols, int(j))
+	asm.vals = append(asm.vals, v)
 }
 
 // assembleDown adds the row of D(p, k): one more failure or one more
