@@ -194,6 +194,9 @@ type Solver struct {
 	// groupL and groupD are group's scratch for L_p and D_p.
 	groupL, groupD *mat.Dense
 	classes        *classMemo // the last evaluation's graph and recurrent classes
+	// never is the solver of the same scenario without reconfiguration
+	// at checkpoints (neverSolver), with up states only.
+	never *Solver
 }
 
 // upStates makes New keep the up states U also without reconfiguration
