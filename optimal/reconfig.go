@@ -649,6 +649,10 @@ type xValues struct {
 	v    *values
 	vals []float64 // per (pi, n, action index + 1; 0: wait, aIdx[0] = −1)
 	done []bool
+	// tabU and tabX are the range maxima of h over each configuration's
+	// up states and each checkpoint count's decision states (mayBeat).
+	tabU, tabX []*rangeMax
+	skipped    int // brackets mayBeat ruled out
 }
 
 // xValuesMax bounds the entries of an xValues table (about 36 MB).
