@@ -17,13 +17,16 @@ import (
 // phases with the up states eliminated (doc.go, "Decision states only";
 // TestPhaseMatchesUpStates). So g*_never(I) ≤ g*(I), and the optimum
 // without reconfiguration at I, μ_never(I), which the chain of up phases
-// finds on W·|ps| decision states with a closed form per configuration,
-// is a start for policy iteration at I that is already optimal wherever
-// reconfiguring does not pay (QR on 64 processors, MTTF 8 h, MTTR 4 h:
-// every interval level 2 solves). Policy iteration over the finitely
-// many actions at a fixed I ends at g*(I) from any start, so the start
-// changes the number of evaluations, not g*(I) (but for ties within
-// Settings.TieTol, which policy iteration resolves by its start).
+// finds on the decision states alone, is a start for policy iteration at
+// I that is often already optimal in X: on QR at N = 64 (MTTF 8 h, MTTR
+// 4 h), at every interval level 2 solves, g*(I) = g*_never(I) to rounding
+// and the optimum takes μ_never's actions in X, while it reconfigures in
+// hundreds of up states where reconfiguring is as good as running or
+// better, which seed's improvement mostly finds before the first
+// evaluation. Policy iteration over the finitely many actions at a fixed
+// I ends at g*(I) from any start, so the start changes the number of
+// evaluations, not g*(I) (but for ties within Settings.TieTol, which
+// policy iteration resolves by its start; TestNeverStartSameLevel2).
 
 // neverStart makes SingleInterval, with up states, start each
 // fixed-interval solve of its scan and its gradient steps from the
@@ -66,28 +69,72 @@ func (sv *Solver) fromNever(pn *Policy, interval float64) *Policy {
 	return pol
 }
 
-// neverPolicy returns the optimum at x = log I without reconfiguration
-// (s.never's solve, from the policy it found at the nearest interval it
-// solved), as a policy of s.sv (fromNever). It sets s.err and returns
-// nil when that solve fails.
+// neverPolicy returns the start of a fixed-interval solve at x = log I
+// from the optimum without reconfiguration at I (s.never's solve, from
+// the policy it found at the nearest interval it solved): its actions in
+// X, as a policy of s.sv (fromNever), with the choices in U of one
+// improvement (improveR) at its values (seed). It sets s.err and returns
+// nil when a solve or an evaluation fails.
 func (s *singleSearch) neverPolicy(x float64) *Policy {
 	nv := s.never
 	if nv.gstar(x); nv.err != nil {
 		s.err = nv.err
 		return nil
 	}
-	return s.sv.fromNever(nv.visited[len(nv.visited)-1].r.Policy, math.Exp(x))
+	pn := nv.visited[len(nv.visited)-1].r.Policy
+	pol := s.sv.fromNever(pn, math.Exp(x))
+	if err := s.seed(pol, pn); err != nil {
+		s.err = err
+		return nil
+	}
+	return pol
 }
 
-// startAt returns the start of a fixed-interval solve at x = log I and
-// whether it takes the actions of X from the optimum without
-// reconfiguration at I (neverPolicy): from, or the policy found at the
-// nearest interval solved (near) when from is nil, unless s has a
-// search without reconfiguration and the nearest solve's optimum took
-// the actions of X of the optimum without reconfiguration at its
-// interval (visit.neverX; every first solve). Then the start has those
-// actions at I and the reconfiguration choices of from (none on a first
-// solve: every up state runs). It returns nil (s.err set) when
+// seed sets the choices in U of pol, which runs in every up state and
+// takes pn's actions in X (pn the optimum without reconfiguration at
+// pol's interval, a policy of s.never), to those of one improvement of
+// them (improveR) at pn's values: g and h of the decision states from
+// the chain of up phases (evaluate of s.never's solver), h of the up
+// states from the blocks of pol at the interval (evalUp), the values of
+// pol itself in the process with up states (its evaluation there solves
+// the same equations with the up states eliminated; at the window's
+// edges, where the two round the transitions that leave the window
+// differently, h differs in the states near the edge). Without it, the
+// first evaluation of a solve from pn is followed by an improvement that
+// changes the choices of hundreds of up states (760 of 2,002 at QR, N =
+// 64, 300 s: the optimum reconfigures where the chain of up phases cannot
+// say so) and a second evaluation of a system that differs in as many
+// rows, which GMRES on the kept factors does not solve (a factorisation).
+// The seed changes the start alone, not the optimum policy iteration ends
+// at.
+func (s *singleSearch) seed(pol, pn *Policy) error {
+	sv := s.sv
+	vn, err := s.never.sv.evaluate(s.ctx, pn, false)
+	if err != nil {
+		return err
+	}
+	v, err := sv.evalBlocks(s.ctx, pol)
+	if err != nil {
+		return err
+	}
+	v.g = vn.g
+	v.hX = make([]float64, sv.nX+sv.nU) // no up state reconfigures: h of X alone is read
+	copy(v.hX, vn.hX[:sv.nX])
+	if err := sv.fillUp(v); err != nil {
+		return err
+	}
+	_, err = sv.improveR(v, pol, sv.newXValues(v))
+	return err
+}
+
+// startAt returns the start of a fixed-interval solve at x = log I, and
+// whether it is neverPolicy's: from (the policy found at the nearest
+// interval solved, near, when from is nil) unless s has a search without
+// reconfiguration and the nearest solve, if any, ended with the actions
+// of X of its start from neverPolicy (visit.neverX): then neverPolicy at
+// x. Where reconfiguring changes the actions of X too (the desktop grid),
+// the optimum at the nearest interval is the better start; where it does
+// not (QR at N = 64), neverPolicy's. It returns nil (s.err set) when
 // neverPolicy fails.
 func (s *singleSearch) startAt(x float64, from *Policy) (*Policy, bool) {
 	if from == nil {
@@ -99,13 +146,7 @@ func (s *singleSearch) startAt(x float64, from *Policy) (*Policy, bool) {
 	if i := s.nearest(x); i >= 0 && !s.visited[i].neverX {
 		return from, false
 	}
-	pol := s.neverPolicy(x)
-	if pol != nil && len(s.visited) > 0 {
-		for b := range pol.reconf {
-			copy(pol.reconf[b], from.reconf[b])
-		}
-	}
-	return pol, true
+	return s.neverPolicy(x), true
 }
 
 // sameX reports whether the actions of X of r's policy are those of

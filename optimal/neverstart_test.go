@@ -2,6 +2,8 @@ package optimal
 
 import (
 	"context"
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/ckpt-markov/markov/scenario"
@@ -13,9 +15,10 @@ import (
 // without reconfiguration, μ_never, evaluated as a policy of the process
 // with reconfiguration (fromNever) has the gain g*_never(I) of the chain
 // of up phases (1e-10 relative: the same policy, two evaluations), so
-// g*_never(I) ≤ g*(I) (to 1e-12); and policy iteration from it ends at the
-// g*(I) of policy iteration from greedy (FixedInterval, 1e-10: the optimum
-// does not depend on the start). Power: on some scenario g*(I) exceeds
+// g*_never(I) ≤ g*(I) (to 1e-12); and policy iteration from it, and from
+// it with the choices in U of seed (neverPolicy), ends at the g*(I) of
+// policy iteration from greedy (FixedInterval, 1e-10: the optimum does
+// not depend on the start). Power: on some scenario g*(I) exceeds
 // g*_never(I) by more than 1e-6 relative, so the comparison at 1e-10
 // fails a solve that stopped at its start (μ_never) or took g*_never for
 // g*.
@@ -59,6 +62,21 @@ func TestNeverStartFixedInterval(t *testing.T) {
 				}
 				if e := relDiff(rs.UWT, rg.UWT); e > tol {
 					t.Errorf("I = %g: g* = %.15g from μ_never, %.15g from greedy (rel. diff %.2g)", iv, rs.UWT, rg.UWT, e)
+				}
+				s := &singleSearch{sv: sv, ctx: ctx, never: &singleSearch{sv: nv, ctx: ctx, cur: nv.Greedy(iv)}}
+				seeded := s.neverPolicy(math.Log(iv))
+				if s.err != nil {
+					t.Fatal(s.err)
+				}
+				if !slices.Equal(seeded.action, rn.Policy.action) {
+					t.Errorf("I = %g: the seeded start's actions in X are not μ_never's", iv)
+				}
+				rd, err := sv.fixed(ctx, seeded, iv, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if e := relDiff(rd.UWT, rg.UWT); e > tol {
+					t.Errorf("I = %g: g* = %.15g from the seeded start, %.15g from greedy (rel. diff %.2g)", iv, rd.UWT, rg.UWT, e)
 				}
 				if rn.UWT > rg.UWT*(1+1e-12) {
 					t.Errorf("I = %g: g*_never = %.15g above g* = %.15g", iv, rn.UWT, rg.UWT)
