@@ -118,7 +118,7 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	}
 	s := &singleSearch{sv: sv, ctx: ctx, cur: sv.boundStart(start)}
 	s.lo, s.hi = math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
-	if sv.reconf && neverStart {
+	if sv.useNeverStart() {
 		nv, err := sv.neverSolver()
 		if err != nil {
 			return Single{}, err

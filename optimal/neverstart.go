@@ -28,11 +28,37 @@ import (
 // evaluations, not g*(I) (but for ties within Settings.TieTol, which
 // policy iteration resolves by its start; TestNeverStartSameLevel2).
 
-// neverStart makes SingleInterval, with up states, start each
-// fixed-interval solve of its scan and its gradient steps from the
-// optimum without reconfiguration at that interval (neverPolicy); tests
-// turn it off to hold the two starts against each other.
+// neverStart makes SingleInterval, with up states, start its
+// fixed-interval solves from the optimum without reconfiguration at
+// their interval (startAt) where that pays (useNeverStart); tests turn
+// it off to hold the two starts against each other.
 var neverStart = true
+
+// neverStartMinUp is the least number of up states for which level 2
+// starts its solves from the optimum without reconfiguration
+// (useNeverStart).
+const neverStartMinUp = 1024
+
+// useNeverStart reports whether SingleInterval starts its solves from the
+// optimum without reconfiguration (neverStart, with reconfiguration at
+// checkpoints): where the evaluation solves the reduced system over the
+// up states (R depends on p: solveByEntries) and that system has at least
+// neverStartMinUp unknowns, so that the evaluations the start saves, each
+// with a factorisation of it, cost more than the solves without
+// reconfiguration it adds (its first is cold: band factorisations,
+// resolvent rows). Measured on the four levels (BENCHMARKS.md,
+// "(reconf11)"): QR at N = 64 (2,002 up states) 45 % less CPU; at N = 32
+// (528) 25 % more; the desktop grid at N = 64 (2,002 up states, R
+// independent of p: no reduced system) 20 % more.
+// neverStartForce (tests) applies it with reconfiguration at checkpoints
+// whatever the cost.
+func (sv *Solver) useNeverStart() bool {
+	return neverStart && sv.reconf && (neverStartForce || sv.byOld && reconfReduce && sv.nU >= neverStartMinUp)
+}
+
+// neverStartForce makes useNeverStart ignore the cost: tests hold the
+// start against the one it replaces on their small scenarios.
+var neverStartForce = false
 
 // neverSolver returns the solver of sv's scenario without reconfiguration
 // at checkpoints and with sv's settings (the chain of up phases), built on

@@ -92,7 +92,8 @@ func TestNeverStartFixedInterval(t *testing.T) {
 }
 
 // TestNeverStartSameLevel2 holds level 2 with its fixed-interval solves
-// started from the optimum without reconfiguration (neverStart) against
+// started from the optimum without reconfiguration (neverStart, whatever
+// the cost: neverStartForce) against
 // level 2 started as before (from the policy of the nearest interval
 // solved, greedy first) on every scenario with reconfiguration of the
 // package and on QR at N = 32 (MTTF 8 h, MTTR 4 h), with checkSingle's
@@ -111,8 +112,8 @@ func TestNeverStartSameLevel2(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			single := func(on bool) Single {
-				neverStart = on
-				defer func() { neverStart = true }()
+				neverStart, neverStartForce = on, on
+				defer func() { neverStart, neverStartForce = true, false }()
 				sv, err := New(c.sc, c.set)
 				if err != nil {
 					t.Fatal(err)
@@ -132,5 +133,30 @@ func TestNeverStartSameLevel2(t *testing.T) {
 				t.Errorf("solves: %d from the start without reconfiguration, %d before", sn.Evaluations, so.Evaluations)
 			}
 		})
+	}
+}
+
+// TestUseNeverStart holds the rule of useNeverStart on the cases of
+// BenchmarkReconfigure it was measured on: the start from the optimum
+// without reconfiguration at QR N = 64 (2,002 up states, R(p, a)), not at
+// QR N = 32 (528) nor on the desktop grid at N = 64 (no R(p, a)), nor
+// without reconfiguration.
+func TestUseNeverStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the solver of QR on 64 processors")
+	}
+	want := map[string]bool{"qr/N=64/at-checkpoint": true}
+	for _, c := range reconfigureBenchCases("qr/N=32/", "qr/N=64/", "desktop/N=64/") {
+		sc := c.sc(t)
+		if c.reconf {
+			sc.Reconfigure = scenario.AtCheckpoint
+		}
+		sv, err := New(sc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sv.useNeverStart(); got != want[c.name] {
+			t.Errorf("%s (%d up states, R depends on p: %v): useNeverStart %v, want %v", c.name, sv.nU, sv.byOld, got, want[c.name])
+		}
 	}
 }

@@ -103,8 +103,23 @@ func (xv *xValues) mayBeat(pi, n, c int, vb float64) bool {
 	if c == 0 || !xBound {
 		return true
 	}
-	ub, slack := xv.bound(pi, n, c)
-	if ub+slack > vb {
+	// improveR asks about X(a, a + s) under c from every up state U(a, s)
+	// and improveX once more: the bound is kept like the bracket, and a
+	// bracket computed already is compared as it is.
+	var ub float64
+	switch i := xv.index(pi, n, c); {
+	case i >= 0 && xv.kind[i] == valueKept:
+		return true
+	case i >= 0 && xv.kind[i] == boundKept:
+		ub = xv.vals[i]
+	default:
+		b, slack := xv.bound(pi, n, c)
+		ub = b + slack
+		if i >= 0 {
+			xv.vals[i], xv.kind[i] = ub, boundKept
+		}
+	}
+	if ub > vb {
 		return true
 	}
 	xv.skipped++
