@@ -481,10 +481,13 @@
 // polishRounds = 10 rounds, Status IterationLimit when g still rises by
 // more than RelTol after them; the tests' cases end after one to three).
 // Each fixed-interval solve starts from the policy found at the nearest
-// interval solved; with up states, from the optimum without
-// reconfiguration at its interval instead (neverstart.go), the first
-// solve always and the others while the nearest solve ended with that
-// optimum's actions in X: a policy that never reconfigures is one of the
+// interval solved; with up states, where the evaluation solves a reduced
+// system of at least 1024 up states (useNeverStart: R depends on p; below
+// that, or without the reduction, the solves without reconfiguration cost
+// more than they save), from the optimum without reconfiguration at its
+// interval instead (neverstart.go), the first solve always and the
+// others while the nearest solve ended with that optimum's actions in X:
+// a policy that never reconfigures is one of the
 // process with reconfiguration (g*_never(I) ≤ g*(I)), found by the
 // chain of up phases of a second solver on the same scenario (Solver's
 // never) at a fraction of the cost, and its choices in U are those of
