@@ -165,7 +165,9 @@
 // bit for bit (TestXBoundSameLevels; TestXValueBound holds the bound
 // against every bracket and rejects the bound with each range's mean in
 // place of its maximum). At QR N = 64 the brackets' CPU (xValue) fell
-// from 19 % of the four levels to under 2 %, the bound's own 4–5 %.
+// from 19 % of a CPU profile of BenchmarkReconfigure to 3 %, with 3 % for
+// the bound itself (mayBeat, which keeps each bound with the brackets:
+// improveR asks about X(a, a + s) from every up state U(a, s)).
 //
 // What does not change the bits is shared too: a block keeps its rows
 // when only the reconfiguration choices change; the improvement of the
@@ -248,10 +250,15 @@
 // (factorSparse) and GMRES's bound of 8 steps, 8.2–13.2× with Dgetrf and
 // 32 steps in the same rounds, 13–16× before the solves and the
 // condition estimate ran over the factors' runs of nonzero entries
-// (BENCHMARKS.md, "(reconf9)": the goal of 2× is not met there: in a CPU
-// profile the factorisations take 20 %, GMRES 11 %, the groups' solves
-// 8 %, the improvement passes (improveX) 21 % and the rows of the
-// reduced system (entryRow) 9 %). On a desktop grid without R(p, a) the
+// (BENCHMARKS.md, "(reconf9)": in a CPU profile the factorisations took
+// 20 %, GMRES 11 %, the groups' solves 8 %, the improvement passes
+// (improveX) 21 % and the rows of the reduced system (entryRow) 9 %),
+// and 3.0–3.2× (5.9–6.3× before, in the same rounds) with level 2
+// started from the optimum without reconfiguration and the improvement
+// passes bounded (BENCHMARKS.md, "(reconf11)"): the goal of 2× is not
+// met there; levels 3 and 4, building the solver and the runtime take
+// about 0.8 s of the 1.9, level 2 the rest, one evaluation and one
+// improvement step per interval it solves. On a desktop grid without R(p, a) the
 // solve without reconfiguration is far cheaper (a chain of up phases on
 // W decision states and a closed form per configuration for levels 3
 // and 4: 1.5–4.5 ms for the four levels at N = 32), and the option still
