@@ -301,7 +301,11 @@ func (sv *Solver) group(pi int, pol *Policy) bool {
 		sv.groups[pi] = nil
 		return false
 	}
-	h, err := solveNonzeroColumns(&lu, d)
+	var reuse *mat.Dense // the storage of the group replaced: entryRow compares groups by pointer only
+	if old := sv.groups[pi]; old != nil {
+		reuse = old.h
+	}
+	h, err := solveNonzeroColumns(&lu, d, reuse)
 	q := &entryGroup{acts: slices.Clone(acts), h: h}
 	var t mat.VecDense
 	if err != nil || lu.SolveVecTo(&t, false, mat.NewVecDense(w, tau)) != nil {
