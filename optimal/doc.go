@@ -258,8 +258,8 @@
 // passes bounded (BENCHMARKS.md, "(reconf11)"): the goal of 2× is not
 // met there; levels 3 and 4, building the solver and the runtime take
 // about 0.8 s of the 1.9, level 2 the rest, one evaluation and one
-// improvement step per interval it solves. On a desktop grid without R(p, a) the
-// solve without reconfiguration is far cheaper (a chain of up phases on
+// improvement step per interval it solves. On a desktop grid without
+// R(p, a) the solve without reconfiguration is far cheaper (a chain of up phases on
 // W decision states and a closed form per configuration for levels 3
 // and 4: 1.5–4.5 ms for the four levels at N = 32), and the option still
 // costs 29–46× as much at N = 32 and 76–85× at N = 64 (35–56× and
@@ -503,11 +503,14 @@
 // QR on 64 processors (MTTF 8 h, MTTR 4 h) g*(I) = g*_never(I) at every
 // interval level 2 solves, and its five solves take one improvement step
 // each but the last (none) instead of 0 to 5, and 4 factorisations of the
-// reduced system instead of 14 (TestNeverStartFixedInterval: the start's g is g*_never to 1e-10 and
-// g* from it that from greedy to 1e-10, with a power check on a
-// scenario where g* exceeds g*_never by a third; TestNeverStartSameLevel2:
-// level 2 with and without it, g* to 1e-10, I* within the width where
-// g* is flat to RelTol, the same number of solves). A search that ends within intervalStep of a bound of
+// reduced system instead of 14 (TestNeverStartFixedInterval: the start's
+// g is g*_never to 1e-10 and g* from it that from greedy to 1e-10, with
+// a power check on a scenario where g* exceeds g*_never by a third;
+// TestNeverStartSameLevel2: level 2 with and without it, g* to 1e-10, I*
+// within the width where g* is flat to RelTol, the same number of
+// solves).
+//
+// A search that ends within intervalStep of a bound of
 // the interval but not at it solves g* at the bound and takes it when it
 // is within RelTol of the best (singleSearch.toBound: near a bound where
 // g* still rises, as with L = C = R = 0 near 1 s, the gradient steps stop
