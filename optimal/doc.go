@@ -259,8 +259,9 @@
 // met there; levels 3 and 4, building the solver and the runtime take
 // about 0.8 s of the 1.9, level 2 the rest, one evaluation and one
 // improvement step per interval it solves. On a desktop grid without
-// R(p, a) the solve without reconfiguration is far cheaper (a chain of up phases on
-// W decision states and a closed form per configuration for levels 3
+// R(p, a) the solve without reconfiguration is far cheaper (a chain of
+// up phases on W decision states and a closed form per configuration
+// for levels 3
 // and 4: 1.5–4.5 ms for the four levels at N = 32), and the option still
 // costs 29–46× as much at N = 32 and 76–85× at N = 64 (35–56× and
 // 96–172× before the bound and the blocks over running states): there
