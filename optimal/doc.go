@@ -154,6 +154,21 @@
 //     Dlatrs, which walked the row-major factors by columns (a fifth of
 //     Dgetrf's CPU at N = 64); κ∞ does not depend on P and Q.
 //
+// The improvement passes (improveX, improveR) skip a recovery X(p, n) → c
+// whose bracket cannot beat the best so far in the state (xbound.go):
+// −g·τ + Σ P_up·h_U + Σ P_fail·h_X is at most −g·τ plus each part's mass
+// times the largest h over the range of its indexes (range maxima from a
+// sparse table per configuration and checkpoint count, made once per
+// pass; the masses and ranges once per row), plus a slack of 1e-12 of
+// the terms for the rounding. An action is taken only when strictly
+// better than the best so far, so the actions are the exhaustive pass's
+// bit for bit (TestXBoundSameLevels; TestXValueBound holds the bound
+// against every bracket and rejects the bound with each range's mean in
+// place of its maximum). At QR N = 64 the brackets' CPU (xValue) fell
+// from 19 % of a CPU profile of BenchmarkReconfigure to 3 %, with 3 % for
+// the bound itself (mayBeat, which keeps each bound with the brackets:
+// improveR asks about X(a, a + s) from every up state U(a, s)).
+//
 // What does not change the bits is shared too: a block keeps its rows
 // when only the reconfiguration choices change; the improvement of the
 // choice in U takes a running state's row from the evaluation's block;
@@ -235,12 +250,18 @@
 // (factorSparse) and GMRES's bound of 8 steps, 8.2–13.2× with Dgetrf and
 // 32 steps in the same rounds, 13–16× before the solves and the
 // condition estimate ran over the factors' runs of nonzero entries
-// (BENCHMARKS.md, "(reconf9)": the goal of 2× is not met there: in a CPU
-// profile the factorisations take 20 %, GMRES 11 %, the groups' solves
-// 8 %, the improvement passes (improveX) 21 % and the rows of the
-// reduced system (entryRow) 9 %). On a desktop grid without R(p, a) the
-// solve without reconfiguration is far cheaper (a chain of up phases on
-// W decision states and a closed form per configuration for levels 3
+// (BENCHMARKS.md, "(reconf9)": in a CPU profile the factorisations took
+// 20 %, GMRES 11 %, the groups' solves 8 %, the improvement passes
+// (improveX) 21 % and the rows of the reduced system (entryRow) 9 %),
+// and 3.0–3.2× (5.9–6.3× before, in the same rounds) with level 2
+// started from the optimum without reconfiguration and the improvement
+// passes bounded (BENCHMARKS.md, "(reconf11)"): the goal of 2× is not
+// met there; levels 3 and 4, building the solver and the runtime take
+// about 0.8 s of the 1.9, level 2 the rest, one evaluation and one
+// improvement step per interval it solves. On a desktop grid without
+// R(p, a) the solve without reconfiguration is far cheaper (a chain of
+// up phases on W decision states and a closed form per configuration
+// for levels 3
 // and 4: 1.5–4.5 ms for the four levels at N = 32), and the option still
 // costs 29–46× as much at N = 32 and 76–85× at N = 64 (35–56× and
 // 96–172× before the bound and the blocks over running states): there
@@ -468,7 +489,29 @@
 // polishRounds = 10 rounds, Status IterationLimit when g still rises by
 // more than RelTol after them; the tests' cases end after one to three).
 // Each fixed-interval solve starts from the policy found at the nearest
-// interval solved. A search that ends within intervalStep of a bound of
+// interval solved; with up states, where the evaluation solves a reduced
+// system of at least 1024 up states (useNeverStart: R depends on p; below
+// that, or without the reduction, the solves without reconfiguration cost
+// more than they save), from the optimum without reconfiguration at its
+// interval instead (neverstart.go), the first solve always and the
+// others while the nearest solve ended with that optimum's actions in X
+// and is more than a factor e^0.2 away (nearStartWidth): a policy that
+// never reconfigures is one of the process with reconfiguration
+// (g*_never(I) ≤ g*(I)), found by the chain of up phases of a second
+// solver on the same scenario (Solver's never) at a fraction of the
+// cost, and its choices in U are those of one improvement at its values
+// (seed). Policy iteration at a fixed I ends at g*(I) from any start; at
+// QR on 64 processors (MTTF 8 h, MTTR 4 h) g*(I) = g*_never(I) at every
+// interval level 2 solves, and its five solves take one improvement step
+// each but the last (none) instead of 0 to 5, and 4 factorisations of the
+// reduced system instead of 14 (TestNeverStartFixedInterval: the start's
+// g is g*_never to 1e-10 and g* from it that from greedy to 1e-10, with
+// a power check on a scenario where g* exceeds g*_never by a third;
+// TestNeverStartSameLevel2: level 2 with and without it, g* to 1e-10, I*
+// within the width where g* is flat to RelTol, the same number of
+// solves).
+//
+// A search that ends within intervalStep of a bound of
 // the interval but not at it solves g* at the bound and takes it when it
 // is within RelTol of the best (singleSearch.toBound: near a bound where
 // g* still rises, as with L = C = R = 0 near 1 s, the gradient steps stop

@@ -178,15 +178,24 @@ func (sv *Solver) evaluate(ctx context.Context, pol *Policy, repair bool) (*valu
 	if err := sv.evalSolve(v, pol, eqs); err != nil {
 		return nil, err
 	}
-	if err := sv.checkUp(v); err != nil {
+	if err := sv.fillUp(v); err != nil {
 		return nil, err
+	}
+	return v, nil
+}
+
+// fillUp makes v solve h of its up states on first use (upH) from its g
+// and h of the decision states, after checkUp.
+func (sv *Solver) fillUp(v *values) error {
+	if err := sv.checkUp(v); err != nil {
+		return err
 	}
 	v.upFill = func() {
 		if err := sv.evalUp(v); err != nil {
 			panic(fmt.Sprintf("optimal: %v after checkUp", err)) // checkUp returns evalUp's only error
 		}
 	}
-	return v, nil
+	return nil
 }
 
 // checkUp returns the error evalUp would: a block of up states singular

@@ -346,12 +346,16 @@ func (s *singleSearch) stepTowards(best Result, x, x1 float64) (Result, float64,
 	frac := 1.0
 	for range gradientHalvings + 1 {
 		xt := x + frac*(x1-x)
-		r, err := s.sv.fixed(s.ctx, best.Policy, math.Exp(xt), false)
+		start, fromNever := s.startAt(xt, best.Policy)
+		if start == nil {
+			return Result{}, 0, s.err
+		}
+		r, err := s.sv.fixed(s.ctx, start, math.Exp(xt), false)
 		if err != nil {
 			return Result{}, 0, err
 		}
 		s.solves++
-		s.visited = append(s.visited, visit{xt, r})
+		s.visited = append(s.visited, visit{xt, r, fromNever && sameX(r, start)})
 		if r.UWT > best.UWT {
 			return r, xt, nil
 		}

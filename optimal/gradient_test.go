@@ -145,7 +145,7 @@ func TestGradientMatchesCoordinateSearch(t *testing.T) {
 				return levelsOf(t, c.sc, c.set)
 			}
 			rg, rc := levels(true), levels(false)
-			checkSingle(t, rg.Single, rc.Single)
+			checkSingle(t, rg.Single, rc.Single, "gradient steps", "Brent's method")
 			gr, co := rg.PerConfiguration, rc.PerConfiguration
 			if e := relDiff(gr.UWT, co.UWT); e > 1e-10 {
 				t.Errorf("level 3: g = %.15g by gradient steps, %.15g by coordinate search (rel. diff %.2g)", gr.UWT, co.UWT, e)
@@ -201,16 +201,16 @@ func TestGradientMatchesCoordinateSearch(t *testing.T) {
 	}
 }
 
-// checkSingle holds level 2 by gradient steps (gr) against Brent's method
-// (co): g* to 1e-10 relative and |Δlog I*| ≤ 2·√(2·RelTol·|g| / |g”|) +
+// checkSingle holds level 2 by one search (gr, named grName: gradient
+// steps, say) against another (co, coName: Brent's method): g* to 1e-10 relative and |Δlog I*| ≤ 2·√(2·RelTol·|g| / |g”|) +
 // 2·IntervalTol, g” the second difference (step 0.02 on log I) of the
 // exact g of gr's policy with its one interval moved. Power: that
 // tolerance is below 0.02.
-func checkSingle(t *testing.T, gr, co Single) {
+func checkSingle(t *testing.T, gr, co Single, grName, coName string) {
 	t.Helper()
 	const d = 0.02
 	if e := relDiff(gr.UWT, co.UWT); e > 1e-10 {
-		t.Errorf("level 2: g* = %.15g by gradient steps, %.15g by Brent's method (rel. diff %.2g)", gr.UWT, co.UWT, e)
+		t.Errorf("level 2: g* = %.15g by %s, %.15g by %s (rel. diff %.2g)", gr.UWT, grName, co.UWT, coName, e)
 	}
 	sv := gr.Policy.sv
 	x := math.Log(gr.Interval)
@@ -228,7 +228,7 @@ func checkSingle(t *testing.T, gr, co Single) {
 	curv := math.Abs(gAt(x+d)-2*gr.UWT+gAt(x-d)) / (d * d)
 	tol := 2*math.Sqrt(2*sv.set.RelTol*math.Abs(gr.UWT)/curv) + 2*sv.set.IntervalTol
 	if dx := math.Abs(x - math.Log(co.Interval)); dx > tol {
-		t.Errorf("level 2: I* = %.10g by gradient steps, %.10g by Brent's method (|Δlog I| %.3g > %.3g)", gr.Interval, co.Interval, dx, tol)
+		t.Errorf("level 2: I* = %.10g by %s, %.10g by %s (|Δlog I| %.3g > %.3g)", gr.Interval, grName, co.Interval, coName, dx, tol)
 	}
 	if tol >= d {
 		t.Errorf("power: the tolerance on log I*, %.3g, would pass an interval 2 %% off", tol)

@@ -56,7 +56,7 @@ func (sv *Solver) improveX(ctx context.Context, v *values, pol *Policy, xv *xVal
 			scale := math.Abs(vc) + math.Abs(v.g)*sv.tauX(pi, n, cur)
 			best, vb := cur, vc
 			try := func(a int) {
-				if a > n || a == cur {
+				if a > n || a == cur || !xv.mayBeat(pi, n, a, vb) {
 					return
 				}
 				if va := xv.at(pi, n, a); va > vb {
@@ -186,7 +186,7 @@ func (sv *Solver) improveR(v *values, pol *Policy, xv *xValues) (bool, error) {
 			scale := math.Abs(vc) + math.Abs(v.g)*tau
 			best, vb := cur, vc
 			try := func(c int) {
-				if c == cur || c == a || c > n || c != 0 && zeroCycleGuard && sv.closesZeroCycle(pol, a, n, c) {
+				if c == cur || c == a || c > n || c != 0 && zeroCycleGuard && sv.closesZeroCycle(pol, a, n, c) || !xv.mayBeat(pi, n, c, vb) {
 					return
 				}
 				if vx := value(c); vx > vb {

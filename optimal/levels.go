@@ -118,6 +118,13 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	}
 	s := &singleSearch{sv: sv, ctx: ctx, cur: sv.boundStart(start)}
 	s.lo, s.hi = math.Log(sv.set.MinInterval), math.Log(sv.set.MaxInterval)
+	if sv.useNeverStart() {
+		nv, err := sv.neverSolver()
+		if err != nil {
+			return Single{}, err
+		}
+		s.never = &singleSearch{sv: nv, ctx: ctx, cur: nv.boundStart(start), lo: s.lo, hi: s.hi}
+	}
 	scan := s.scan(math.Log(start))
 	if s.err != nil {
 		return Single{}, s.err
@@ -206,13 +213,19 @@ type singleSearch struct {
 	lo, hi  float64
 	solves  int
 	err     error
+	// never, with up states, is the search without reconfiguration
+	// whose optimum at each interval starts the solves (startAt).
+	never *singleSearch
 }
 
 // visit is the result (its policy, g*, status and iterations) of a
-// fixed-interval solve at x = log I.
+// fixed-interval solve at x = log I; neverX: the solve started from the
+// actions of X of the optimum without reconfiguration at I and ended with
+// them (startAt).
 type visit struct {
-	x float64
-	r Result
+	x      float64
+	r      Result
+	neverX bool
 }
 
 // near returns the policy found at the solved interval nearest to x on
@@ -222,13 +235,22 @@ type visit struct {
 // comes back from a far point of the scan; the optimum does not depend
 // on the start.
 func (s *singleSearch) near(x float64) *Policy {
-	pol, d := s.cur, math.Inf(1)
-	for _, v := range s.visited {
+	if i := s.nearest(x); i >= 0 {
+		return s.visited[i].r.Policy
+	}
+	return s.cur
+}
+
+// nearest returns the index of the solved interval nearest to x on log I
+// (the latest of equally near ones), −1 before the first solve.
+func (s *singleSearch) nearest(x float64) int {
+	k, d := -1, math.Inf(1)
+	for i, v := range s.visited {
 		if dv := math.Abs(v.x - x); dv <= d {
-			pol, d = v.r.Policy, dv
+			k, d = i, dv
 		}
 	}
-	return pol
+	return k
 }
 
 // scanPoint is g*(I) at x = log I (solved) or, where the scan did not
@@ -303,12 +325,16 @@ func (s *singleSearch) gstar(x float64) float64 {
 		return math.Inf(-1)
 	}
 	s.solves++
-	r, err := s.sv.fixed(s.ctx, s.near(x), math.Exp(x), false)
+	start, fromNever := s.startAt(x, nil)
+	if start == nil {
+		return math.Inf(-1)
+	}
+	r, err := s.sv.fixed(s.ctx, start, math.Exp(x), false)
 	if err != nil {
 		s.err = err
 		return math.Inf(-1)
 	}
-	s.visited = append(s.visited, visit{x, r})
+	s.visited = append(s.visited, visit{x, r, fromNever && sameX(r, start)})
 	return r.UWT
 }
 

@@ -301,7 +301,11 @@ func (sv *Solver) group(pi int, pol *Policy) bool {
 		sv.groups[pi] = nil
 		return false
 	}
-	h, err := solveNonzeroColumns(&lu, d)
+	var reuse *mat.Dense // the storage of the group replaced: entryRow compares groups by pointer only
+	if old := sv.groups[pi]; old != nil {
+		reuse = old.h
+	}
+	h, err := solveNonzeroColumns(&lu, d, reuse)
 	q := &entryGroup{acts: slices.Clone(acts), h: h}
 	var t mat.VecDense
 	if err != nil || lu.SolveVecTo(&t, false, mat.NewVecDense(w, tau)) != nil {
@@ -647,8 +651,12 @@ func (sv *Solver) bracket(v *values, b int, r *row) float64 {
 type xValues struct {
 	sv   *Solver
 	v    *values
-	vals []float64 // per (pi, n, action index + 1; 0: wait, aIdx[0] = −1)
-	done []bool
+	vals []float64 // per (pi, n, action index + 1; 0: wait, aIdx[0] = −1): the bracket, or its bound plus slack (mayBeat)
+	kind []uint8   // what vals holds: 0 nothing, boundKept, valueKept
+	// tabU and tabX are the range maxima of h over each configuration's
+	// up states and each checkpoint count's decision states (mayBeat).
+	tabU, tabX []*rangeMax
+	skipped    int // brackets mayBeat ruled out
 }
 
 // xValuesMax bounds the entries of an xValues table (about 36 MB).
@@ -661,18 +669,34 @@ func (sv *Solver) newXValues(v *values) *xValues {
 
 // at returns xValue(v, pi, n, c).
 func (xv *xValues) at(pi, n, c int) float64 {
+	i := xv.index(pi, n, c)
+	if i < 0 {
+		return xv.sv.xValue(xv.v, pi, n, c)
+	}
+	if xv.kind[i] != valueKept {
+		xv.vals[i], xv.kind[i] = xv.sv.xValue(xv.v, pi, n, c), valueKept
+	}
+	return xv.vals[i]
+}
+
+// What an entry of xValues.vals holds.
+const (
+	boundKept uint8 = 1 + iota // the bound plus its slack (mayBeat)
+	valueKept                  // the bracket (at)
+)
+
+// index returns the entry of X(ps[pi], n) under c in xv.vals, allocating
+// the table on first use, or −1 when the table would have more than
+// xValuesMax entries.
+func (xv *xValues) index(pi, n, c int) int {
 	sv := xv.sv
 	na := len(sv.acts) + 1
 	if xv.vals == nil {
 		m := len(sv.ps) * sv.w * na
 		if m > xValuesMax {
-			return sv.xValue(xv.v, pi, n, c)
+			return -1
 		}
-		xv.vals, xv.done = make([]float64, m), make([]bool, m)
+		xv.vals, xv.kind = make([]float64, m), make([]uint8, m)
 	}
-	i := (pi*sv.w+n-sv.lo)*na + sv.aIdx[c] + 1
-	if !xv.done[i] {
-		xv.vals[i], xv.done[i] = sv.xValue(xv.v, pi, n, c), true
-	}
-	return xv.vals[i]
+	return (pi*sv.w+n-sv.lo)*na + sv.aIdx[c] + 1
 }

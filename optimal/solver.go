@@ -185,6 +185,7 @@ type Solver struct {
 	rtab     [][3]float64 // per block (p index·len(acts) + b): t, e^{−ρt}, 1 − e^{−ρt}
 
 	rec       [][][]row     // [p index][configuration index] rows by n (up states only)
+	recSum    []recSummary  // the summary of each row of rec, by (p index, n, configuration index): recSumIndex
 	cache     []*block      // per configuration: rows and elimination at some intervals (up states only)
 	memo      []eqMemo      // per state of the evaluation: its last equation (up states only, memoEquation)
 	entry     *entryBase    // the last reduced system solveByEntries factorised
@@ -194,6 +195,9 @@ type Solver struct {
 	// groupL and groupD are group's scratch for L_p and D_p.
 	groupL, groupD *mat.Dense
 	classes        *classMemo // the last evaluation's graph and recurrent classes
+	// never is the solver of the same scenario without reconfiguration
+	// at checkpoints (neverSolver), with up states only.
+	never *Solver
 }
 
 // upStates makes New keep the up states U also without reconfiguration

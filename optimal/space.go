@@ -174,6 +174,7 @@ func (sv *Solver) upRows(b int, iv []float64) ([]row, error) {
 // X(p, n) → a: segment length R(p, a) + L(a), spare count n − a.
 func (sv *Solver) recoveryRows() error {
 	sv.rec = make([][][]row, len(sv.ps))
+	sv.recSum = make([]recSummary, len(sv.ps)*sv.w*len(sv.acts))
 	app := sv.sc.Application
 	for pi, p := range sv.ps {
 		sv.rec[pi] = make([][]row, len(sv.acts))
@@ -193,6 +194,9 @@ func (sv *Solver) recoveryRows() error {
 				return err
 			}
 			sv.rec[pi][b] = rs
+			for k := range rs {
+				sv.recSum[sv.recSumIndex(pi, max(sv.lo, a)+k, b)] = summarize(&rs[k])
+			}
 		}
 	}
 	return nil

@@ -337,7 +337,7 @@ func TestSolveNonzeroColumns(t *testing.T) {
 		if err := lu.SolveTo(&want, false, d); err != nil {
 			t.Fatal(err)
 		}
-		got, err := solveNonzeroColumns(&lu, d)
+		got, err := solveNonzeroColumns(&lu, d, nil)
 		if err != nil {
 			t.Fatalf("w = %d: %v", c.w, err)
 		}
@@ -354,6 +354,16 @@ func TestSolveNonzeroColumns(t *testing.T) {
 		if !same(got) {
 			t.Errorf("w = %d, %d columns: not the bits of mat.LU.SolveTo", c.w, c.cols)
 		}
+		// Into the storage of a matrix it replaces, full of NaN: the same bits.
+		dst := mat.NewDense(c.w, c.cols, nil)
+		for i := range c.w {
+			for j := range c.cols {
+				dst.Set(i, j, math.NaN())
+			}
+		}
+		if into, err := solveNonzeroColumns(&lu, d, dst); err != nil || into != dst || !same(into) {
+			t.Errorf("w = %d, %d columns: into dst: %v, the same storage %v, the same bits %v", c.w, c.cols, err, into == dst, err == nil && same(into))
+		}
 		if c.zeroCols > 0 && c.zeroCols < 1 {
 			moved := mat.DenseCopyOf(d)
 			for j := range c.cols {
@@ -368,14 +378,14 @@ func TestSolveNonzeroColumns(t *testing.T) {
 				moved.Set(0, k, 0)
 				break
 			}
-			if bad, _ := solveNonzeroColumns(&lu, moved); same(bad) {
+			if bad, _ := solveNonzeroColumns(&lu, moved, nil); same(bad) {
 				t.Errorf("w = %d: a moved entry gives the same result", c.w)
 			}
 		}
 	}
 	var lu mat.LU
 	lu.Factorize(mat.NewDense(3, 3, []float64{1, 2, 3, 2, 4, 6, 1, 0, 1}))
-	if _, err := solveNonzeroColumns(&lu, mat.NewDense(3, 2, []float64{1, 0, 1, 0, 1, 0})); err == nil {
+	if _, err := solveNonzeroColumns(&lu, mat.NewDense(3, 2, []float64{1, 0, 1, 0, 1, 0}), nil); err == nil {
 		t.Error("singular: no error")
 	}
 }
