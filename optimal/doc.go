@@ -51,8 +51,11 @@
 // (below, "The four levels"), so level 4 is level 3. An up state enters
 // the process only with reconfiguration at checkpoints, where the
 // solver keeps the up states U(a, s) as described next; the tests hold
-// the two forms against each other on every scenario of the package
-// (TestPhaseMatchesUpStates, 1e-10).
+// the two forms' g* against each other on every scenario of the package
+// (TestPhaseMatchesUpStates, 1e-10). Their biases h need not agree near
+// the window's edge, where the two forms treat the transitions that leave
+// the window differently (seen at QR N = 64, window 13..64), so that
+// neither form's h is a start for the other's evaluation.
 //
 // # Reconfiguration at checkpoints
 //
