@@ -352,3 +352,78 @@ func TestDefaultStartInBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalAtMax: on a system that almost never fails, I* is at the
+// search's upper bound (flagged uwt.AtMax), within it and within the
+// status's 2·IntervalTol on log I of it, and reads back through
+// FixedInterval; intervalOf, which every search turns log I into an
+// interval with, gives the bounds themselves at log Min and log Max,
+// where e^x rounds outside them at the default MaxInterval
+// (e^(log 3.1536e9) = 3.1536000000000014e9, which FixedInterval refuses).
+func TestIntervalAtMax(t *testing.T) {
+	ctx := context.Background()
+	c := oracleCases()[3]
+	c.mttf = 1e20
+	for _, max := range []float64{0, 1e6} {
+		sv, err := New(c.scenario(t, scenario.Policy{}), &Settings{MaxInterval: max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, err := sv.SingleInterval(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hi := sv.set.MaxInterval
+		if one.IntervalStatus != uwt.AtMax || one.Interval > hi || one.Interval < hi*math.Exp(-2*sv.set.IntervalTol) {
+			t.Errorf("max %g: I* = %.17g (%v), want AtMax within [%.17g, %.17g]", max, one.Interval, one.IntervalStatus, hi*math.Exp(-2*sv.set.IntervalTol), hi)
+		}
+		if _, err := sv.FixedInterval(ctx, one.Interval); err != nil {
+			t.Errorf("max %g: FixedInterval(I*): %v", max, err)
+		}
+		lo := sv.set.MinInterval
+		if got := sv.intervalOf(math.Log(hi)); got != hi {
+			t.Errorf("max %g: intervalOf(log Max) = %.17g", max, got)
+		}
+		if got := sv.intervalOf(math.Log(lo)); got != lo {
+			t.Errorf("max %g: intervalOf(log Min) = %.17g", max, got)
+		}
+		if x := math.Log(hi) / 2; sv.intervalOf(x) != math.Exp(x) {
+			t.Errorf("max %g: intervalOf(%g) = %.17g, want e^x", max, x, sv.intervalOf(x))
+		}
+	}
+	// Power: the case intervalOf exists for.
+	if x := math.Log(DefaultMaxInterval); !(math.Exp(x) > DefaultMaxInterval) {
+		t.Errorf("e^(log %g) = %.17g no longer rounds above it: the test's premise is gone", float64(DefaultMaxInterval), math.Exp(x))
+	}
+}
+
+// TestReliableReconfigureNamesMTTF: with reconfiguration at checkpoints
+// on a system whose up segments fail with probability below the
+// rounding of their rows (MTTF 10²⁰ s: 1 − P_jj rounds to 0), the up
+// states' system is singular, and the error is a *scenario.Error on
+// system.mttf; at MTTF 10¹⁴ s the same solve succeeds (power: the
+// error is not raised on a merely reliable system).
+func TestReliableReconfigureNamesMTTF(t *testing.T) {
+	ctx := context.Background()
+	c := oracleCases()[3]
+	for _, k := range []struct {
+		mttf float64
+		fail bool
+	}{{1e20, true}, {1e14, false}} {
+		c.mttf = k.mttf
+		sc := c.scenario(t, scenario.Policy{})
+		sc.Reconfigure = scenario.AtCheckpoint
+		sv, err := New(sc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = sv.SingleInterval(ctx, 0)
+		var se *scenario.Error
+		switch {
+		case k.fail && !(errors.As(err, &se) && se.Field == "system.mttf"):
+			t.Errorf("MTTF %g: %v, want a *scenario.Error on system.mttf", k.mttf, err)
+		case !k.fail && err != nil:
+			t.Errorf("MTTF %g: %v", k.mttf, err)
+		}
+	}
+}

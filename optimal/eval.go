@@ -203,7 +203,7 @@ func (sv *Solver) fillUp(v *values) error {
 func (sv *Solver) checkUp(v *values) error {
 	for b, blk := range v.blocks {
 		if len(blk.idx) > 0 && blk.lu.cond > mat.ConditionTolerance {
-			return fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], mat.Condition(blk.lu.cond))
+			return sv.upError(b, blk.iv, mat.Condition(blk.lu.cond))
 		}
 	}
 	return nil
@@ -241,7 +241,7 @@ func (sv *Solver) evalEquations(v *values, pol *Policy) ([]equation, error) {
 			x := base + n - sv.lo
 			eqs[x] = sv.memoEquation(v, x, pi, n, pol.action[x])
 			if eqs[x].err != nil {
-				return nil, fmt.Errorf("optimal: up states of configuration %d: %w", pol.action[x], eqs[x].err)
+				return nil, sv.upErrorIn(v, pol.action[x], eqs[x].err)
 			}
 		}
 	}
@@ -258,7 +258,7 @@ func (sv *Solver) evalEquations(v *values, pol *Policy) ([]equation, error) {
 			}
 			eqs[x] = sv.memoEquation(v, x, sv.pa(b), a+s0+k, c)
 			if eqs[x].err != nil {
-				return nil, fmt.Errorf("optimal: up states of configuration %d: %w", c, eqs[x].err)
+				return nil, sv.upErrorIn(v, c, eqs[x].err)
 			}
 		}
 	}
@@ -332,7 +332,7 @@ func (sv *Solver) evalUp(v *values) error {
 			}
 			x, err := blk.lu.solve(rhs, false)
 			if err != nil {
-				return fmt.Errorf("optimal: up states of configuration %d: %w", sv.acts[b], err)
+				return sv.upError(b, blk.iv, err)
 			}
 			for j, i := range blk.idx {
 				hu[i] = x[j]
@@ -846,4 +846,40 @@ func (sv *Solver) initWaits() {
 			sv.waitEqs[x] = equation{gc: r.tau, to: to[k:len(to):len(to)], coef: coef[k:len(coef):len(coef)]}
 		}
 	})
+}
+
+// upFailFloor is the failure probability of an up segment below which a
+// singular system of up states is blamed on system.mttf: the rows' mass
+// 1 − P_jj of a running state is then resolved only to ε/p ≥ 2e-4
+// relative, and I − P of the running states is singular to working
+// precision (below about 1e-16, 1 − P_jj rounds to 0).
+const upFailFloor = 1e-12
+
+// upError returns err, the failure of a solve with the up states of
+// configuration b at the intervals iv, with the configuration named;
+// when an up segment of b fails with probability below upFailFloor
+// (a system so reliable that its up states almost never leave, as at
+// MTTF 10²⁰ s), as a *scenario.Error on system.mttf that says so.
+func (sv *Solver) upError(b int, iv []float64, err error) error {
+	a := sv.acts[b]
+	if len(iv) > 0 {
+		t := slices.Min(iv) + sv.sc.Application.Latency[a-1]
+		if p := -math.Expm1(-float64(a) * sv.lambda * t); p < upFailFloor {
+			return fmt.Errorf("optimal: up states of configuration %d: %w: %w", a, err, &scenario.Error{Field: "system.mttf",
+				Problem: fmt.Sprintf("%s: with reconfiguration at checkpoints an up segment of %s on %d processors fails with probability %.3g, below the rounding of its rows: the up states' system is singular; a system this reliable gains nothing from reconfiguration (use --reconfigure never)",
+					scenario.FormatDuration(sv.sc.System.MTTF), scenario.FormatDuration(t), a, p)})
+		}
+	}
+	return fmt.Errorf("optimal: up states of configuration %d: %w", a, err)
+}
+
+// upErrorIn is upError for the configuration of action a in the values
+// v (its block's intervals).
+func (sv *Solver) upErrorIn(v *values, a int, err error) error {
+	b := sv.aIdx[a]
+	var iv []float64
+	if blk := v.blocks[b]; blk != nil {
+		iv = blk.iv
+	}
+	return sv.upError(b, iv, err)
 }

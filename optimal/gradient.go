@@ -124,7 +124,7 @@ func (sv *Solver) propose(ctx context.Context, cur *Policy, v *values, uw *upWei
 		var ferr error
 		sc := new(rowScratch) // this task's, reused by every trial interval
 		f := func(x float64) float64 {
-			u, err := sv.intervalGain(sc, v, uw, b, math.Exp(x))
+			u, err := sv.intervalGain(sc, v, uw, b, sv.intervalOf(x))
 			if err != nil {
 				ferr = err
 				return math.Inf(-1)
@@ -219,7 +219,7 @@ func (sv *Solver) stepTowards(ctx context.Context, cur *Policy, xs []float64, g 
 		for b := range sv.acts {
 			x0 := math.Log(cur.interval[b][0])
 			if xs[b] != x0 {
-				setConf(p, b, math.Exp(x0+frac*(xs[b]-x0)))
+				setConf(p, b, sv.intervalOf(x0+frac*(xs[b]-x0)))
 			}
 		}
 		vn, err := sv.evaluate(ctx, p, true)
@@ -279,7 +279,7 @@ func (s *singleSearch) climb(scan []scanPoint) (Result, float64, error) {
 		best = s.visited[i].r // the best point is always solved (peak)
 	} else {
 		var err error
-		if best, err = sv.fixed(s.ctx, s.near(x), math.Exp(x), false); err != nil {
+		if best, err = sv.fixed(s.ctx, s.near(x), sv.intervalOf(x), false); err != nil {
 			return Result{}, 0, err
 		}
 	}
@@ -304,7 +304,7 @@ func (s *singleSearch) climb(scan []scanPoint) (Result, float64, error) {
 		}
 		var ferr error
 		f := func(x float64) float64 {
-			u, err := sv.totalGain(s.ctx, v, uw, math.Exp(x))
+			u, err := sv.totalGain(s.ctx, v, uw, sv.intervalOf(x))
 			if err != nil {
 				ferr = err
 				return math.Inf(-1)
@@ -350,7 +350,7 @@ func (s *singleSearch) stepTowards(best Result, x, x1 float64) (Result, float64,
 		if start == nil {
 			return Result{}, 0, s.err
 		}
-		r, err := s.sv.fixed(s.ctx, start, math.Exp(xt), false)
+		r, err := s.sv.fixed(s.ctx, start, s.sv.intervalOf(xt), false)
 		if err != nil {
 			return Result{}, 0, err
 		}

@@ -126,7 +126,7 @@ func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy, xv *xVal
 			}
 			var ferr error
 			f := func(x float64) float64 {
-				u, err := sv.uValue(sc, v, b, k, math.Exp(x))
+				u, err := sv.uValue(sc, v, b, k, sv.intervalOf(x))
 				if err != nil {
 					ferr = err
 					return math.Inf(-1)
@@ -139,7 +139,7 @@ func (sv *Solver) improveU(ctx context.Context, v *values, pol *Policy, xv *xVal
 				return ferr
 			}
 			if vb > vc+sv.set.TieTol*(math.Abs(vc)+math.Abs(v.g)*pol.interval[b][k]) {
-				pol.interval[b][k] = math.Exp(x)
+				pol.interval[b][k] = sv.intervalOf(x)
 				changed[b] = true
 			}
 		}

@@ -148,7 +148,7 @@ func (sv *Solver) SingleInterval(ctx context.Context, start float64) (Single, er
 	if err := sv.finish(ctx, best.Policy, v, &best); err != nil {
 		return Single{}, err
 	}
-	return Single{Result: best, Interval: math.Exp(xb), Evaluations: s.solves, IntervalStatus: s.status(xb)}, nil
+	return Single{Result: best, Interval: sv.intervalOf(xb), Evaluations: s.solves, IntervalStatus: s.status(xb)}, nil
 }
 
 // brent is SingleInterval's search from its scan without up states:
@@ -159,7 +159,7 @@ func (s *singleSearch) brent(scan []scanPoint) (Result, float64, error) {
 	if s.err != nil {
 		return Result{}, 0, s.err
 	}
-	best, err := s.sv.fixed(s.ctx, s.near(xb), math.Exp(xb), false)
+	best, err := s.sv.fixed(s.ctx, s.near(xb), s.sv.intervalOf(xb), false)
 	if err != nil {
 		return Result{}, 0, err
 	}
@@ -191,7 +191,7 @@ func (s *singleSearch) toBound(best Result, xb float64) (Result, float64, error)
 	default:
 		return best, xb, nil
 	}
-	r, err := s.sv.fixed(s.ctx, best.Policy, math.Exp(x), false)
+	r, err := s.sv.fixed(s.ctx, best.Policy, s.sv.intervalOf(x), false)
 	if err != nil {
 		return Result{}, 0, err
 	}
@@ -265,7 +265,7 @@ type scanPoint struct {
 // neither the maximum nor, since g* ≤ the bound, a reason to go on where
 // the bound already stops the scan), else g* solved.
 func (s *singleSearch) point(x, best float64) scanPoint {
-	if ub := s.sv.gainBound(math.Exp(x)); ub*(1+1e-9) < best {
+	if ub := s.sv.gainBound(s.sv.intervalOf(x)); ub*(1+1e-9) < best {
 		return scanPoint{x, ub, false}
 	}
 	return scanPoint{x, s.gstar(x), true}
@@ -329,7 +329,7 @@ func (s *singleSearch) gstar(x float64) float64 {
 	if start == nil {
 		return math.Inf(-1)
 	}
-	r, err := s.sv.fixed(s.ctx, start, math.Exp(x), false)
+	r, err := s.sv.fixed(s.ctx, start, s.sv.intervalOf(x), false)
 	if err != nil {
 		s.err = err
 		return math.Inf(-1)
@@ -438,7 +438,7 @@ func (s *singleSearch) polish(best Result, xb float64) (Result, float64, error) 
 			p := sv.clone(pol)
 			for b := range p.interval {
 				for k := range p.interval[b] {
-					p.interval[b][k] = math.Exp(x)
+					p.interval[b][k] = sv.intervalOf(x)
 				}
 			}
 			v, err := sv.evaluate(s.ctx, p, true)
@@ -452,7 +452,7 @@ func (s *singleSearch) polish(best Result, xb float64) (Result, float64, error) 
 		if perr != nil {
 			return Result{}, 0, perr
 		}
-		r, err := sv.fixed(s.ctx, pol, math.Exp(x), false)
+		r, err := sv.fixed(s.ctx, pol, sv.intervalOf(x), false)
 		if err != nil {
 			return Result{}, 0, err
 		}
@@ -689,7 +689,7 @@ func (sv *Solver) ascend(ctx context.Context, cur *Policy, v *values, steps []fl
 		var perr error
 		f := func(x float64) float64 {
 			p := sv.clone(cur)
-			setConf(p, b, math.Exp(x))
+			setConf(p, b, sv.intervalOf(x))
 			v, err := sv.evaluate(ctx, p, true)
 			if err != nil {
 				perr = err
@@ -704,7 +704,7 @@ func (sv *Solver) ascend(ctx context.Context, cur *Policy, v *values, steps []fl
 		}
 		steps[b] = 0
 		if gx > g {
-			setConf(cur, b, math.Exp(x))
+			setConf(cur, b, sv.intervalOf(x))
 			g = gx
 			steps[b] = 2 * math.Abs(x-x0)
 		}

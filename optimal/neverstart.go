@@ -108,7 +108,7 @@ func (s *singleSearch) neverPolicy(x float64) *Policy {
 		return nil
 	}
 	pn := nv.visited[len(nv.visited)-1].r.Policy
-	pol := s.sv.fromNever(pn, math.Exp(x))
+	pol := s.sv.fromNever(pn, s.sv.intervalOf(x))
 	if err := s.seed(pol, pn); err != nil {
 		s.err = err
 		return nil

@@ -694,3 +694,20 @@ const rowsPerState = 4
 func (e *SizeError) Error() string {
 	return fmt.Sprintf("optimal: the decision process needs %d states and %d recovery rows, more than Settings.MaxStates = %d allows (restrict Settings.Candidates)", e.States, e.Rows, e.MaxStates)
 }
+
+// intervalOf returns the interval e^x of a search on log I, x within
+// [log MinInterval, log MaxInterval]: the bound itself at either end,
+// and e^x kept within [MinInterval, MaxInterval] between them, which
+// rounding can leave by an ulp or so (e^(log 3.1536e9) is
+// 3.1536000000000014e9), so that an interval found at a bound is the
+// bound and reads back through FixedInterval.
+func (sv *Solver) intervalOf(x float64) float64 {
+	lo, hi := sv.set.MinInterval, sv.set.MaxInterval
+	switch {
+	case x <= math.Log(lo):
+		return lo
+	case x >= math.Log(hi):
+		return hi
+	}
+	return min(max(math.Exp(x), lo), hi)
+}

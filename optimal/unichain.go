@@ -172,7 +172,7 @@ func (sv *Solver) redirect(v *values, pol *Policy, eqs []equation, reach []bool,
 			}
 			e := sv.equation(v, pi, n, act)
 			if e.err != nil {
-				return false, 0, fmt.Errorf("optimal: up states of configuration %d: %w", act, e.err)
+				return false, 0, sv.upErrorIn(v, act, e.err)
 			}
 			if slices.ContainsFunc(e.to, func(y int) bool { return reach[y] }) {
 				pol.action[x], eqs[x], reach[x] = act, e, true
