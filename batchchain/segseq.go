@@ -114,31 +114,59 @@ func (sq *SegmentsSeq) At(ph *Phase, t float64) ([]float64, error) {
 // AtContext is At that stops with ctx's error when ctx is done (checked
 // every cancelEvery terms of the sum).
 func (sq *SegmentsSeq) AtContext(ctx context.Context, ph *Phase, t float64) ([]float64, error) {
+	y, _, err := sq.AtOrSkip(ctx, ph, t, nil)
+	return y, err
+}
+
+// skipSlack is the relative allowance of AtOrSkip's upper bounds for the
+// rounding of the rest of the sum: the rest adds at most
+// MaxColumnProducts terms to each entry (2⁻⁵³ relative each: 5e-10 in
+// all), and its computed terms exceed the bound on the exact rest by
+// about (K_max + 3)·2⁻⁵³ per product, weighted by rⁿ: at most
+// (K_max + 3)·2⁻⁵³·Λ/ρ_min, below 1e-7 for the largest K_max and
+// Λ/ρ_min that MaxColumnProducts and MaxEventsChainProcessors allow.
+const skipSlack = 1e-6
+
+// AtOrSkip is AtContext for a caller that needs the sum only where it
+// is large: at each point of the ladder where the sum goes on, it passes
+// skip upper bounds on the window's entries of the sum it would return,
+//
+//	ub = (y_N + tail_N + esc)·(1 + skipSlack),
+//
+// y_N the sum so far (a prefix of the same terms in the same order),
+// tail_N the bound on the rest that the ladder's stop uses, and esc the
+// band's escape bound (zero on the whole range); when skip returns true
+// it stops and returns nil, true. The terms are non-negative, so that
+// every entry of the result is at most ub up to the rounding skipSlack
+// allows for; the result, when it is returned, is At's, the same bits.
+// A nil skip never stops (AtContext). ub is reused between calls.
+func (sq *SegmentsSeq) AtOrSkip(ctx context.Context, ph *Phase, t float64, skip func(ub []float64) bool) ([]float64, bool, error) {
 	if err := checkSegments(sq.tr, t); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	m := ph.c.m
 	if sq.s1 > m {
-		return nil, fmt.Errorf("batchchain: SegmentsWindow: window [%d, %d] is not within the spare counts 0..%d", sq.s0, sq.s1, m)
+		return nil, false, fmt.Errorf("batchchain: SegmentsWindow: window [%d, %d] is not within the spare counts 0..%d", sq.s0, sq.s1, m)
 	}
 	if b0, b1, esc, ok := ph.bandOf(sq.tr, t, &sq.bands); ok {
 		cs, err := sq.seq(ctx, ph, b0, b1)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		y, err := sq.sum(ctx, cs, t)
-		if err != nil {
-			return nil, err
+		y, err := sq.sum(ctx, cs, t, esc, skip)
+		if err != nil || y == nil {
+			return nil, y == nil && err == nil, err
 		}
 		if y, ok = checkBand(y, esc, sq.s0, sq.s0, sq.s1); ok {
-			return y, nil
+			return y, false, nil
 		}
 	}
 	cs, err := sq.seq(ctx, ph, 0, m)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return sq.sum(ctx, cs, t)
+	y, err := sq.sum(ctx, cs, t, nil, skip)
+	return y, y == nil && err == nil, err
 }
 
 // Bound returns SegmentsBoundWindow(tr, t, s0, s1) of ph, with the
@@ -292,12 +320,16 @@ func maxOf(z []float64) float64 {
 	return top
 }
 
-// sum returns the window's Σ_n c_n(Λt)·z_n with SegmentsColumn's stops.
-func (sq *SegmentsSeq) sum(ctx context.Context, cs *colSeq, t float64) ([]float64, error) {
+// sum returns the window's Σ_n c_n(Λt)·z_n with SegmentsColumn's stops,
+// or nil (and no error) when skip (nil: never) takes the upper bounds of
+// AtOrSkip at a point of the ladder, esc the band's escape bound over
+// the window (nil on the whole range).
+func (sq *SegmentsSeq) sum(ctx context.Context, cs *colSeq, t float64, esc []float64, skip func([]float64) bool) ([]float64, error) {
 	x := cs.lam * t
 	w := NewWeights(x)
 	cu := &cursor{cs: cs, w0: sq.s0 - cs.b0, w1: sq.s1 - cs.b0}
 	y := make([]float64, sq.s1-sq.s0+1)
+	var ub []float64
 	for n := 0; ; n++ {
 		if n >= MaxColumnProducts {
 			return nil, fmt.Errorf("batchchain: SegmentsColumn on a band of %d spare counts needs more than MaxColumnProducts = %d products (interruptions %.3g times rarer than the spare count's moves)", cs.b1-cs.b0+1, MaxColumnProducts, 1/(1-cs.r))
@@ -326,6 +358,28 @@ func (sq *SegmentsSeq) sum(ctx context.Context, cs *colSeq, t float64) ([]float6
 			if tail <= expectedRel*slices.Min(y) || zmax == 0 {
 				return y, nil
 			}
+			if skip != nil {
+				ub = upperBounds(ub, y, tail, esc)
+				if skip(ub) {
+					return nil, nil
+				}
+			}
 		}
 	}
+}
+
+// upperBounds sets ub (made if nil) to AtOrSkip's bounds
+// (y + tail + esc)·(1 + skipSlack), esc nil for zero.
+func upperBounds(ub, y []float64, tail float64, esc []float64) []float64 {
+	if ub == nil {
+		ub = make([]float64, len(y))
+	}
+	for i, v := range y {
+		v += tail
+		if esc != nil {
+			v += esc[i]
+		}
+		ub[i] = v * (1 + skipSlack)
+	}
+	return ub
 }

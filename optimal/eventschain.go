@@ -68,10 +68,13 @@ type eventsChain struct {
 }
 
 // segmentsAt is SegmentsWindow(tr, t, s0, s1) of ph by the count's kept
-// sequence sq (batchchain.SegmentsSeq.At); the tests replace it by the
-// window of SegmentsColumn, the oracle of the band and of the sequence.
-var segmentsAt = func(ctx context.Context, sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t float64, _, _ int) ([]float64, error) {
-	return sq.AtContext(ctx, ph, t)
+// sequence sq, or nil when skip (nil: never) takes the upper bounds of
+// batchchain.SegmentsSeq.AtOrSkip on the way; the tests replace it by
+// the window of SegmentsColumn, which never skips: the oracle of the
+// band, of the sequence and of the skips.
+var segmentsAt = func(ctx context.Context, sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t float64, _, _ int, skip func([]float64) bool) ([]float64, error) {
+	y, _, err := sq.AtOrSkip(ctx, ph, t, skip)
+	return y, err
 }
 
 // eventsSeqBudget bounds the numbers that the counts' kept sequences
@@ -200,8 +203,10 @@ func (ec *eventsChain) config(a int) (*eventsConfig, *batchchain.Phase, error) {
 	return cf, ph, nil
 }
 
-// rewards returns the rewards of count a at the current interval.
-func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float64, error) {
+// rewards returns the rewards of count a at the current interval, or
+// nil when skip (nil: never) takes the upper bounds on the segments'
+// counts of batchchain.SegmentsSeq.AtOrSkip before their sum ends.
+func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase, skip func([]float64) bool) ([]float64, error) {
 	if cf.w != nil && cf.wAt == ec.interval {
 		return cf.w, nil
 	}
@@ -218,9 +223,12 @@ func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float6
 	if err != nil {
 		return nil, err
 	}
-	y, err := segmentsAt(ec.ctx, sq, ph, tr, ec.interval+app.Latency[a-1], cf.s0, s1)
+	y, err := segmentsAt(ec.ctx, sq, ph, tr, ec.interval+app.Latency[a-1], cf.s0, s1, skip)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
+	}
+	if y == nil {
+		return nil, nil
 	}
 	gain := app.WorkRate[a-1] * (ec.interval + app.Latency[a-1] - app.Overhead[a-1])
 	cf.w = y
@@ -295,7 +303,7 @@ func (ec *eventsChain) row(x, a int, dst *sparseRow) (w, tau float64, err error)
 	if ec.lastA == a {
 		same = ec.last
 	}
-	ws, err := ec.rewards(cf, same)
+	ws, err := ec.rewards(cf, same, nil)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -386,8 +394,21 @@ func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub
 	if !need {
 		return qColumn{}, nil
 	}
-	w, err := ec.rewards(cf, ph)
-	if err != nil {
+	var skipSum func([]float64) bool
+	if !force {
+		// The bounds of the sum so far: the count is skipped as soon as
+		// they show it cannot beat the current action in any state.
+		skipSum = func(ub []float64) bool {
+			for i, tau := range cf.tau {
+				if cf.kept[i] > 0 && !skip(a+cf.s0+i, gain*min(tau/t, wb[i], ub[i])+q[i]) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	w, err := ec.rewards(cf, ph, skipSum)
+	if err != nil || w == nil {
 		return qColumn{}, err
 	}
 	for i := range q {

@@ -457,7 +457,7 @@ func productionSegments(t *testing.T) {
 func columnSegments(t *testing.T) {
 	prev := segmentsAt
 	t.Cleanup(func() { segmentsAt = prev })
-	segmentsAt = func(_ context.Context, _ *batchchain.SegmentsSeq, ph *batchchain.Phase, tr, tt float64, s0, s1 int) ([]float64, error) {
+	segmentsAt = func(_ context.Context, _ *batchchain.SegmentsSeq, ph *batchchain.Phase, tr, tt float64, s0, s1 int, _ func([]float64) bool) ([]float64, error) {
 		y, err := ph.SegmentsColumn(tr, tt)
 		if err != nil {
 			return nil, err
