@@ -135,18 +135,25 @@ func (ec *eventsChain) states() int { return ec.hi - ec.lo + 1 }
 func (ec *eventsChain) ref() int { return ec.hi - ec.lo }
 
 // start returns the policy that policy iteration starts from: in each
-// state the count a ≤ n of largest up-segment reward rate with single
-// failures, ω(a)·aλ·(I + L − C)/(e^{aλ(I+L)} − 1) (decision.Phase, as
-// Solver.MaxUWT), the largest such count on ties: a policy close to the
-// optimum, so that the first improvement's bounds already skip most
-// counts (from greedy, whose g may be far below g*, they skip none). Any
-// start gives g*; a state with no count of positive work rate waits.
+// state the count a ≤ n of largest up-segment reward rate
+// ω(a)·ρ_a·(I + L − C)/(e^{ρ_a(I+L)} − 1) (decision.Phase, as
+// Solver.MaxUWT, at the event rate λ/E[K] per processor instead of λ),
+// ρ_a = a·λ/E[K] the interruption rate of the up phase on a with no
+// spare (every event then strikes a used processor), the largest such
+// count on ties: a policy close to the optimum, so that the first
+// improvement's bounds already skip most counts (from greedy, whose g
+// may be far below g*, they skip none; at aλ, the rate of single
+// failures, ev512's start of BENCHMARKS.md "(evopt)" was at g = 108–149
+// against g* = 212.8, and its first improvement at each interval summed
+// the rewards of 217–360 counts in full). With
+// K ≡ 1 it is aλ. Any start gives g*; a state with no count of positive
+// work rate waits.
 func (ec *eventsChain) start() ([]int, error) {
 	act := make([]int, ec.states())
 	best, arg := 0.0, 0
 	for n := 1; n <= ec.hi; n++ {
 		if ec.app.WorkRate[n-1] > 0 {
-			ph := decision.NewPhase(ec.app, n, ec.lambda)
+			ph := decision.NewPhase(ec.app, n, ec.rate)
 			if r := ph.WorkRate * ph.Rho * ph.Useful(ec.interval); r >= best || arg == 0 {
 				best, arg = r, n
 			}
