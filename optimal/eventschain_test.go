@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ckpt-markov/markov/batchchain"
@@ -464,4 +465,96 @@ func columnSegments(t *testing.T) {
 		}
 		return y[s0 : s1+1], nil
 	}
+}
+
+// TestEventsChainSumSkips: the improvement's counts whose rewards' sum
+// stops once its bounds show they cannot win
+// (batchchain.SegmentsSeq.AtOrSkip) give the same bits (g*, I*, the
+// table) as the same search with every sum run to its end (skip never
+// passed), from the chain's own start and from half (every state
+// runs about half its functional processors: the improvements then
+// change the policy), on
+// a desktop grid of 128 processors and on a machine of 96 processors
+// whose events are rarer than its repairs. The power checks: some sums
+// do stop early in each, and from half a skip that takes the sum so far
+// as zero (no bound at all) changes the result on the machine of 96
+// processors (g* 30.6 at 260 s instead of 44.5 at 660 s). On the desktop
+// grid it does not, nor does a skip at the first point of the ladder:
+// there the counts that win have values above the current action's
+// even without their rewards.
+func TestEventsChainSumSkips(t *testing.T) {
+	productionSegments(t)
+	const h, d = 3600.0, 86400.0
+	cases := []chainCase{
+		{"grid128", 128, 8 * h, 4 * h, []float64{0.6, 0, 0.2, 0.2}, 0.8},
+		{"day96", 96, 1 * d, 1 * h, []float64{0.5, 0, 0, 0.125, 0.125, 0.125, 0.125}, 0.95},
+	}
+	if testing.Short() {
+		// Not fewer processors: at 64 no sum stops early.
+		cases = cases[1:]
+	}
+	prev := segmentsAt
+	t.Cleanup(func() { segmentsAt = prev })
+	var skipped atomic.Int64
+	search := func(c chainCase, half bool, mode string) EventsResult {
+		t.Helper()
+		segmentsAt = func(ctx context.Context, sq *batchchain.SegmentsSeq, ph *batchchain.Phase, tr, tt float64, s0, s1 int, skip func([]float64) bool) ([]float64, error) {
+			switch {
+			case mode == "never":
+				skip = nil
+			case mode == "zero" && skip != nil:
+				take := skip
+				skip = func(ub []float64) bool { return take(make([]float64, len(ub))) }
+			}
+			y, err := prev(ctx, sq, ph, tr, tt, s0, s1, skip)
+			if y == nil && err == nil {
+				skipped.Add(1)
+			}
+			return y, err
+		}
+		m, set := chainModel(t, c)
+		if half {
+			m = halfStart{m.(*eventsChain)}
+		}
+		r, err := searchEvents(m, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, c := range cases {
+		for _, half := range []bool{false, true} {
+			want := search(c, half, "never")
+			same := func(r EventsResult) bool {
+				return math.Float64bits(r.UWT) == math.Float64bits(want.UWT) && math.Float64bits(r.Interval) == math.Float64bits(want.Interval) &&
+					r.Table.String() == want.Table.String()
+			}
+			skipped.Store(0)
+			got := search(c, half, "production")
+			if skipped.Load() == 0 {
+				t.Errorf("%s half start %v: no sum stopped early: the power check fails", c.name, half)
+			}
+			if !same(got) {
+				t.Errorf("%s half start %v: with the sums' skips g* = %v at %v; every sum to its end: %v at %v; tables equal: %v",
+					c.name, half, got.UWT, got.Interval, want.UWT, want.Interval, got.Table.String() == want.Table.String())
+			}
+			if half && c.name[:3] == "day" {
+				if bad := search(c, half, "zero"); same(bad) {
+					t.Errorf("%s: skips taking the sum so far as zero give the same result: the power check fails", c.name)
+				}
+			}
+		}
+	}
+}
+
+// halfStart is the chain of up phases started from the largest count of
+// positive work rate at most n/2 in every state X(n) (waiting below 2).
+type halfStart struct{ *eventsChain }
+
+func (hs halfStart) start() ([]int, error) {
+	act := make([]int, hs.states())
+	for x := range act {
+		act[x] = allowedCount(hs.app.WorkRate, (hs.lo+x)/2)
+	}
+	return act, nil
 }
