@@ -15,15 +15,19 @@ import (
 //	y = exp(A·tr)·Σ_n c_n(Λt)·Kⁿ·1 = Σ_n c_n(Λt)·Kⁿ·v,   v = exp(A·tr)·1:
 //
 // the sequence z_n = Kⁿ·v (on the band of SegmentsWindow, the process
-// killed on leaving it) does not depend on t, nor, on the whole range,
-// ζ_n = Kⁿ·(−A)⁻¹·v, whose window Σ_{k≥n} z_k = Λ·ζ_n closes the sum once
-// the weights are flat (c_k = 1/(Λt) for k ≥ n). The window's entries of
-// z_n and ζ_n and ‖z_n‖_∞ are kept as far as a call needed them, within
-// a Budget of stored numbers (beyond it the sequence is carried on
-// without storing, the same products in the same order): a further
-// length then costs its weights and W dot products per term, W the
-// window's width, instead of products with K over the band. The sum over
-// n stops on SegmentsColumn's ladder, with the bound on the rest,
+// killed on leaving it) does not depend on t. On the whole range,
+// Σ_{k≥n} z_k = Λ·ζ_n with ζ_n = (−A)⁻¹·z_n (Solve; (−A)⁻¹ commutes with
+// K) closes the sum at the first point n of the ladder (a multiple of
+// ladderStep) from which the weights are flat (c_k = 1/(Λt) for k ≥ n):
+// one Solve there, not a second sequence Kⁿ·(−A)⁻¹·v carried along
+// (which doubled the products; BENCHMARKS.md, "(evopt)"). The window's
+// entries of z_n and ‖z_n‖_∞, and those of ζ_n at the ladder's points on
+// the whole range, are kept as far as a call needed them, within a
+// Budget of stored numbers (beyond it the sequence is carried on without
+// storing, the same products in the same order): a further length then
+// costs its weights and W dot products per term, W the window's width,
+// instead of products with K over the band. The sum over n stops on
+// SegmentsColumn's ladder, with the bound on the rest,
 // ‖z_N‖_∞·(1/(Λt) + 1/√(2π(N+1)))·r/(1 − r) (K·z ≤ r·‖z‖_∞ for z ≥ 0,
 // and 0 ≤ v ≤ 1), at most 1e-14 of the smallest entry of the window's sum
 // so far; the band, its escape bound and the fallback to the whole range
@@ -72,21 +76,22 @@ func (b *Budget) give(n int) {
 }
 
 // colSeq is the sequence of one band b0..b1 (the whole range: full):
-// rows holds the window's z_n (and ζ_n after it when full) for
-// n < len(zmax), rowChunk rows per slice (so that growing copies
-// nothing), z and zeta the band's vectors at n = len(zmax).
+// rows holds the window's z_n for n < len(zmax), rowChunk rows per
+// slice (so that growing copies nothing), zetas the window's ζ_n at the
+// ladder's points n = ladderStep·i < len(zmax) when full, z the band's
+// vector at n = len(zmax).
 type colSeq struct {
-	b0, b1  int
-	full    bool
-	lam, r  float64
-	ck      *columnK
-	rows    [][]float64
-	zmax    []float64
-	z, zeta []float64
-	next    []float64 // scratch of z's products
-	nextZ   []float64 // scratch of zeta's products
-	stored  int       // numbers taken from the budget
-	closed  bool
+	b0, b1 int
+	full   bool
+	lam, r float64
+	ck     *columnK
+	rows   [][]float64
+	zetas  [][]float64
+	zmax   []float64
+	z      []float64
+	next   []float64 // scratch of z's products
+	stored int       // numbers taken from the budget
+	closed bool
 }
 
 // NewSegmentsSeq returns the sequence of SegmentsWindow(tr, ·, s0, s1)
@@ -153,7 +158,7 @@ func (sq *SegmentsSeq) AtOrSkip(ctx context.Context, ph *Phase, t float64, skip 
 		if err != nil {
 			return nil, false, err
 		}
-		y, err := sq.sum(ctx, cs, t, esc, skip)
+		y, err := sq.sum(ctx, ph, cs, t, esc, skip)
 		if err != nil || y == nil {
 			return nil, y == nil && err == nil, err
 		}
@@ -165,7 +170,7 @@ func (sq *SegmentsSeq) AtOrSkip(ctx context.Context, ph *Phase, t float64, skip 
 	if err != nil {
 		return nil, false, err
 	}
-	y, err := sq.sum(ctx, cs, t, nil, skip)
+	y, err := sq.sum(ctx, ph, cs, t, nil, skip)
 	return y, y == nil && err == nil, err
 }
 
@@ -205,9 +210,8 @@ func (sq *SegmentsSeq) seq(ctx context.Context, ph *Phase, b0, b1 int) (*colSeq,
 }
 
 // newColSeq starts the sequence on b0..b1: z_0 = v = exp(A_b·tr)·1 by
-// uniformization (Poisson(Λ·tr) weights cut at 2⁻⁶⁰, as SegmentsColumn),
-// ζ_0 = (−A)⁻¹·v on the whole range. It stops with ctx's error when ctx
-// is done (columnK.expTimes).
+// uniformization (Poisson(Λ·tr) weights cut at 2⁻⁶⁰, as SegmentsColumn).
+// It stops with ctx's error when ctx is done (columnK.expTimes).
 func (ph *Phase) newColSeq(ctx context.Context, tr float64, b0, b1 int) (*colSeq, error) {
 	full := b0 == 0 && b1 == ph.c.m
 	lam, hitMin := ph.bandRates(b0, b1)
@@ -223,9 +227,6 @@ func (ph *Phase) newColSeq(ctx context.Context, tr float64, b0, b1 int) (*colSeq
 		}
 		cs.z = z
 	}
-	if full {
-		cs.zeta = ph.Solve(cs.z)
-	}
 	return cs, nil
 }
 
@@ -233,83 +234,77 @@ func (ph *Phase) newColSeq(ctx context.Context, tr float64, b0, b1 int) (*colSeq
 const rowChunk = 64
 
 // cursor walks a sequence from n = 0: the stored rows, then the
-// sequence's own vectors while the budget takes the new rows (stored),
-// then private copies of them.
+// sequence's own vector while the budget takes the new rows (stored),
+// then a private copy of it.
 type cursor struct {
-	cs                      *colSeq
-	w0, w1                  int // the window within the band
-	z, zeta, next, nextZeta []float64
-	zmax                    float64
-	private                 bool
+	cs      *colSeq
+	w0, w1  int // the window within the band
+	z, next []float64
+	zmax    float64
+	private bool
 }
 
-// at returns the window's z_n and ζ_n (nil off the whole range) and
-// ‖z_n‖_∞, n one more than the last call's (from 0).
-func (cu *cursor) at(n int, budget *Budget) (z, zeta []float64, zmax float64) {
+// at returns the window's z_n and ‖z_n‖_∞, n one more than the last
+// call's (from 0). ph is the sequence's phase (for the ζ_n stored at the
+// ladder's points on the whole range).
+func (cu *cursor) at(ph *Phase, n int, budget *Budget) (z []float64, zmax float64) {
 	cs := cu.cs
 	win := cu.w1 - cu.w0 + 1
-	stride := win
-	if cs.full {
-		stride = 2 * win
-	}
 	if !cu.private && n == len(cs.zmax) && !cs.closed {
-		if budget.Take(stride + 1) {
-			cs.stored += stride + 1
-			if n%rowChunk == 0 {
-				cs.rows = append(cs.rows, make([]float64, 0, rowChunk*stride))
-			}
-			ch := &cs.rows[n/rowChunk]
-			*ch = append(*ch, cs.z[cu.w0:cu.w1+1]...)
-			if cs.full {
-				*ch = append(*ch, cs.zeta[cu.w0:cu.w1+1]...)
-			}
-			cs.zmax = append(cs.zmax, maxOf(cs.z))
-			cs.advance()
-		} else {
-			cs.closed = true
-		}
+		cs.store(ph, cu.w0, cu.w1, budget)
 	}
 	if !cu.private && n < len(cs.zmax) {
-		k := n % rowChunk * stride
-		row := cs.rows[n/rowChunk][k : k+stride]
-		if cs.full {
-			return row[:win], row[win:], cs.zmax[n]
-		}
-		return row, nil, cs.zmax[n]
+		k := n % rowChunk * win
+		return cs.rows[n/rowChunk][k : k+win], cs.zmax[n]
 	}
 	if !cu.private {
 		cu.private = true
 		cu.z = slices.Clone(cs.z)
 		cu.next = make([]float64, len(cu.z))
-		if cs.full {
-			cu.zeta, cu.nextZeta = slices.Clone(cs.zeta), make([]float64, len(cu.z))
-		}
 		cu.zmax = maxOf(cu.z)
 	} else {
 		cu.zmax = cs.ck.apply(cu.next, cu.z)
 		cu.z, cu.next = cu.next, cu.z
-		if cs.full {
-			cs.ck.apply(cu.nextZeta, cu.zeta)
-			cu.zeta, cu.nextZeta = cu.nextZeta, cu.zeta
-		}
 	}
-	if cs.full {
-		return cu.z[cu.w0 : cu.w1+1], cu.zeta[cu.w0 : cu.w1+1], cu.zmax
-	}
-	return cu.z[cu.w0 : cu.w1+1], nil, cu.zmax
+	return cu.z[cu.w0 : cu.w1+1], cu.zmax
 }
 
-// advance replaces the sequence's vectors z, zeta by K·z, K·zeta.
-func (cs *colSeq) advance() {
+// zeta returns the window's ζ_n = (−A)⁻¹·z_n (Solve: (−A)⁻¹ commutes
+// with K) of the whole range at a point n of the ladder, n the last
+// call's of at.
+func (cu *cursor) zeta(ph *Phase, n int) []float64 {
+	if !cu.private {
+		return cu.cs.zetas[n/ladderStep]
+	}
+	return ph.Solve(cu.z)[cu.w0 : cu.w1+1]
+}
+
+// store stores the window w0..w1 of z_n (and of ζ_n on the whole range
+// at a point of the ladder), n = len(zmax), if the budget takes it, and
+// replaces z by K·z; otherwise it closes the sequence to storing.
+func (cs *colSeq) store(ph *Phase, w0, w1 int, budget *Budget) {
+	n, win := len(cs.zmax), w1-w0+1
+	ladder := cs.full && n%ladderStep == 0
+	need := win + 1
+	if ladder {
+		need += win
+	}
+	if !budget.Take(need) {
+		cs.closed = true
+		return
+	}
+	cs.stored += need
+	if n%rowChunk == 0 {
+		cs.rows = append(cs.rows, make([]float64, 0, rowChunk*win))
+	}
+	ch := &cs.rows[n/rowChunk]
+	*ch = append(*ch, cs.z[w0:w1+1]...)
+	if ladder {
+		cs.zetas = append(cs.zetas, slices.Clone(ph.Solve(cs.z)[w0:w1+1]))
+	}
+	cs.zmax = append(cs.zmax, maxOf(cs.z))
 	cs.ck.apply(cs.next, cs.z)
 	cs.z, cs.next = cs.next, cs.z
-	if cs.zeta != nil {
-		if cs.nextZ == nil {
-			cs.nextZ = make([]float64, len(cs.zeta))
-		}
-		cs.ck.apply(cs.nextZ, cs.zeta)
-		cs.zeta, cs.nextZ = cs.nextZ, cs.zeta
-	}
 }
 
 func maxOf(z []float64) float64 {
@@ -324,7 +319,7 @@ func maxOf(z []float64) float64 {
 // or nil (and no error) when skip (nil: never) takes the upper bounds of
 // AtOrSkip at a point of the ladder, esc the band's escape bound over
 // the window (nil on the whole range).
-func (sq *SegmentsSeq) sum(ctx context.Context, cs *colSeq, t float64, esc []float64, skip func([]float64) bool) ([]float64, error) {
+func (sq *SegmentsSeq) sum(ctx context.Context, ph *Phase, cs *colSeq, t float64, esc []float64, skip func([]float64) bool) ([]float64, error) {
 	x := cs.lam * t
 	w := NewWeights(x)
 	cu := &cursor{cs: cs, w0: sq.s0 - cs.b0, w1: sq.s1 - cs.b0}
@@ -339,11 +334,11 @@ func (sq *SegmentsSeq) sum(ctx context.Context, cs *colSeq, t float64, esc []flo
 				return nil, err
 			}
 		}
-		z, zeta, zmax := cu.at(n, sq.budget)
-		if cs.full && n >= w.flat {
+		z, zmax := cu.at(ph, n, sq.budget)
+		if cs.full && n >= w.flat && n%ladderStep == 0 {
 			// c_k = 1/x for every k ≥ n: the rest is (Λ/x)·ζ_n.
 			f := cs.lam / x
-			for i, v := range zeta {
+			for i, v := range cu.zeta(ph, n) {
 				y[i] += v * f
 			}
 			return y, nil
