@@ -41,9 +41,11 @@ const MaxEventsChainProcessors = 4096
 // most the phase) and w ≤ ω(a)·max(0, I + L − C)·SegmentsBoundWindow
 // (every spare count is interrupted at a rate of at least ρ_min, every
 // one of a band around the window at least that band's smallest rate,
-// and the band's escapes lose a bounded number of segments). The bounds
-// and the test are exact, so skipping changes no result. The rewards'
-// interval-free sequence is kept per count (batchchain.SegmentsSeq),
+// and the band's escapes lose a bounded number of segments), and stops
+// the sum of w of a count that passes as soon as the sum so far plus the
+// bound on its rest shows the same (batchchain.SegmentsSeq.AtOrSkip).
+// The bounds and the test are exact, so skipping changes no result. The
+// rewards' interval-free sequence is kept per count (batchchain.SegmentsSeq),
 // within eventsSeqBudget stored numbers for all counts.
 type eventsChain struct {
 	n, lo, hi     int
