@@ -413,10 +413,12 @@
 // the sum of w of the others stopped as soon as its own bounds (the sum
 // so far plus the bound on its rest, batchchain.SegmentsSeq.AtOrSkip)
 // show the same (exact: no result changes; TestEventsChainSumSkips: the
-// bits of every sum run to its end), policy iteration started from the
-// counts of best segment rate with interruptions at a·λ/E[K] (every
-// event strikes a used processor when there is no spare), close to the
-// optimum so that the first improvement already skips most counts;
+// bits of every sum run to its end), policy iteration started in each
+// X(n) from the count of best segment rate with the interruption rate of
+// the up phase on a at its start (the events that strike one of a used
+// among n functional; aλ with single failures: TestEventsChainHitRate),
+// close to the optimum so that the first improvement already skips most
+// counts;
 // SingleIntervalEvents's scan leaves
 // out the intervals whose upper bound on g*(I) (eventsChain.intervalBound:
 // g ≤ max w/τ) is below the best g* found, with the result of the whole

@@ -137,37 +137,59 @@ func (ec *eventsChain) states() int { return ec.hi - ec.lo + 1 }
 func (ec *eventsChain) ref() int { return ec.hi - ec.lo }
 
 // start returns the policy that policy iteration starts from: in each
-// state the count a ≤ n of largest up-segment reward rate
-// ω(a)·ρ_a·(I + L − C)/(e^{ρ_a(I+L)} − 1) (decision.Phase, as
-// Solver.MaxUWT, at the event rate λ/E[K] per processor instead of λ),
-// ρ_a = a·λ/E[K] the interruption rate of the up phase on a with no
-// spare (every event then strikes a used processor), the largest such
-// count on ties: a policy close to the optimum, so that the first
-// improvement's bounds already skip most counts (from greedy, whose g
-// may be far below g*, they skip none; at aλ, the rate of single
-// failures, ev512's start of BENCHMARKS.md "(evopt)" was at g = 108–149
-// against g* = 212.8, and its first improvement at each interval summed
-// the rewards of 217–360 counts in full). With
-// K ≡ 1 it is aλ. Any start gives g*; a state with no count of positive
-// work rate waits.
+// state X(n) the count a ≤ n of largest up-segment reward rate
+// ω(a)·ρ·(I + L − C)/(e^{ρ(I+L)} − 1) (decision.Phase, as
+// Solver.MaxUWT) with ρ = hitRate(a, n), the rate at which the events
+// interrupt the up phase on a at its start, the largest such count on
+// ties: a policy close to the optimum, so that the first improvement's
+// bounds already skip most counts (from greedy, whose g may be far below
+// g*, they skip none; at the single-failure rate aλ, ev512's start of
+// BENCHMARKS.md "(evopt)" was at g = 108–149 against g* = 212.8, and its
+// first improvement at each interval summed the rewards of 217–360
+// counts in full). With K ≡ 1, ρ = aλ. Any start gives g*; a state with
+// no count of positive work rate waits.
 func (ec *eventsChain) start() ([]int, error) {
 	act := make([]int, ec.states())
-	best, arg := 0.0, 0
-	for n := 1; n <= ec.hi; n++ {
-		if ec.app.WorkRate[n-1] > 0 {
-			ph := decision.NewPhase(ec.app, n, ec.rate)
-			if r := ph.WorkRate * ph.Rho * ph.Useful(ec.interval); r >= best || arg == 0 {
-				best, arg = r, n
+	for x := range act {
+		n := ec.lo + x
+		best := 0.0
+		for a := 1; a <= n; a++ {
+			if ec.app.WorkRate[a-1] <= 0 {
+				continue
 			}
-		}
-		if n >= ec.lo {
-			act[n-ec.lo] = arg
+			ph := decision.NewPhase(ec.app, a, ec.lambda)
+			ph.Rho = ec.hitRate(a, n)
+			if r := ph.WorkRate * ph.Rho * ph.Useful(ec.interval); r >= best || act[x] == 0 {
+				best, act[x] = r, a
+			}
 		}
 	}
 	if act[len(act)-1] == 0 {
 		return nil, fmt.Errorf("optimal: the work rate is zero on every processor count up to %d", ec.hi)
 	}
 	return act, nil
+}
+
+// hitRate returns the rate at which the events strike at least one of a
+// used processors among n functional (docs/model.md section 11): events
+// at n·λ/E[K], each of size k' = min(K, n) missing the a used with the
+// hypergeometric probability Π_{i<k'} (s − i)/(n − i), s = n − a,
+// the hit probability summed as Σ_{i<k'} (Π_{l<i} (s − l)/(n − l))·a/(n − i)
+// (no subtraction, as package batchchain). aλ with K ≡ 1; a·λ/E[K] with
+// no spare (s = 0: every event hits).
+func (ec *eventsChain) hitRate(a, n int) float64 {
+	s := n - a
+	var hit, h float64
+	miss := 1.0
+	for i, p := range ec.law {
+		// h is the hit probability of an event of size min(i + 1, n).
+		if i < n {
+			h += miss * float64(a) / float64(n-i)
+			miss *= float64(s-i) / float64(n-i)
+		}
+		hit += p * h
+	}
+	return float64(n) * ec.rate * hit
 }
 
 // phase builds the up phase of count a (its rates take O(N·K_max)

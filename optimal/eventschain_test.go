@@ -558,3 +558,46 @@ func (hs halfStart) start() ([]int, error) {
 	}
 	return act, nil
 }
+
+// TestEventsChainHitRate: eventsChain.hitRate(a, n), the start's
+// interruption rate, equals the rate of the interrupting events from the
+// spare count n − a of package batchchain's up phase on a (B·1 by
+// Phase.HitSum, its rates tabulated by another algorithm) to 1e-13
+// relative, on chainCases and every a ≤ n for n in {1, N/2, N}; aλ with
+// single failures. The power check: the rates of the law of sizes
+// shifted by one processor differ by more than 1e-3 somewhere.
+func TestEventsChainHitRate(t *testing.T) {
+	for _, c := range chainCases() {
+		m, _ := chainModel(t, c)
+		ec := m.(*eventsChain)
+		shifted := &eventsChain{law: append([]float64{0}, ec.law...), rate: ec.rate}
+		rejected := false
+		for _, n := range []int{1, c.n / 2, c.n} {
+			for a := 1; a <= n; a++ {
+				ph, err := ec.phase(a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				all := make([]float64, c.n+1)
+				for i := range all {
+					all[i] = 1
+				}
+				want := ph.HitSum(all, 0)[n-a]
+				if got := ec.hitRate(a, n); !(math.Abs(got-want) <= 1e-13*want) {
+					t.Errorf("%s a=%d n=%d: hitRate %.17g, batchchain %.17g", c.name, a, n, got, want)
+				}
+				if bad := shifted.hitRate(a, n); math.Abs(bad-want) > 1e-3*want {
+					rejected = true
+				}
+				if len(ec.law) == 1 {
+					if single := float64(a) * ec.lambda; math.Abs(want-single) > 1e-13*single {
+						t.Errorf("%s a=%d n=%d: rate %.17g with single failures, aλ = %.17g", c.name, a, n, want, single)
+					}
+				}
+			}
+		}
+		if len(ec.law) > 1 && !rejected {
+			t.Errorf("%s: the shifted law's rates pass: the power check fails", c.name)
+		}
+	}
+}
