@@ -249,10 +249,14 @@
 // too narrow loses more than 1e-10 and is refused). SegmentsSeq is that
 // window at many segment lengths: exp(A·t_R) commutes with K, so the
 // sequence z_n = Kⁿ·exp(A·t_R)·1 is independent of t (on the whole range
-// the closed form of the flat weights takes (−A)⁻¹·z_n, one Solve at
-// the first point of the ladder where the weights are flat, (−A)⁻¹
-// commuting with K); its window's entries (and those of (−A)⁻¹·z_n at
-// the ladder's points) are kept within a Budget of stored numbers shared
+// the rest of the sum is closed at the first point n of the ladder from
+// which c_k(x) is its first four terms of Poisson summation to rounding,
+// about 1.9x²/25, by (1/t)·((−A)⁻¹·z_n + 2 Re Σ_{j≤4} β_jⁿ·(2πij/t·I −
+// A)⁻¹·z_n), β_j = 1/(1 + 2πij/x): Solve and four complex censorings,
+// the resolvents commuting with K; TestRestClosed: the terms summed to
+// the flat point, 1e-12; TestResolvent: the residual with the dense A,
+// 1e-13); its window's entries (and the whole z_n at the ladder's
+// points) are kept within a Budget of stored numbers shared
 // by the sequences of a solver, so that each further length costs its
 // weights and dot products over the window; AtContext checks its context
 // every 4096 terms, and every 4096 products of the sequence's start

@@ -15,18 +15,26 @@ import (
 //	y = exp(A·tr)·Σ_n c_n(Λt)·Kⁿ·1 = Σ_n c_n(Λt)·Kⁿ·v,   v = exp(A·tr)·1:
 //
 // the sequence z_n = Kⁿ·v (on the band of SegmentsWindow, the process
-// killed on leaving it) does not depend on t. On the whole range,
-// Σ_{k≥n} z_k = Λ·ζ_n with ζ_n = (−A)⁻¹·z_n (Solve; (−A)⁻¹ commutes with
-// K) closes the sum at the first point n of the ladder (a multiple of
-// ladderStep) from which the weights are flat (c_k = 1/(Λt) for k ≥ n):
-// one Solve there, not a second sequence Kⁿ·(−A)⁻¹·v carried along
-// (which doubled the products; BENCHMARKS.md, "(evopt)"). The window's
-// entries of z_n and ‖z_n‖_∞, and those of ζ_n at the ladder's points on
-// the whole range, are kept as far as a call needed them, within a
-// Budget of stored numbers (beyond it the sequence is carried on without
-// storing, the same products in the same order): a further length then
-// costs its weights and W dot products per term, W the window's width,
-// instead of products with K over the band. The sum over n stops on
+// killed on leaving it) does not depend on t. On the whole range the
+// rest of the sum from the first point n of the ladder (a multiple of
+// ladderStep) at or past flatTerms(Λt) is closed by restClosed: the
+// weights there are their first restTerms = 4 terms of Poisson
+// summation to rounding, c_k = (1/x)·Σ_{|j|≤4} β_jᵏ⁺¹, β_j = 1/(1 + 2πij/x),
+// x = Λt, and each term's rest is a resolvent of A,
+//
+//	Σ_{k≥n} c_k·z_k = (1/t)·((−A)⁻¹·z_n + 2 Re Σ_{j=1..4} β_jⁿ·(2πij/t·I − A)⁻¹·z_n)
+//
+// (Solve and resolvent, both O(m·K_max), (−A)⁻¹ and the resolvents
+// commuting with K), about 25 times fewer terms than the flat weights
+// (1.9x²) need, without a second sequence carried along (BENCHMARKS.md,
+// "(evopt)"; TestRestClosed: the terms summed to the flat point, 1e-12).
+// The window's entries of z_n and ‖z_n‖_∞, and the whole z_n at the
+// ladder's points on the whole range, are kept as far as a call needed
+// them, within a Budget of stored numbers (beyond it the sequence is
+// carried on without storing, the same products in the same order): a
+// further length then costs its weights and W dot products per term, W
+// the window's width, instead of products with K over the band. The sum
+// over n stops on
 // SegmentsColumn's ladder, with the bound on the rest,
 // ‖z_N‖_∞·(1/(Λt) + 1/√(2π(N+1)))·r/(1 − r) (K·z ≤ r·‖z‖_∞ for z ≥ 0,
 // and 0 ≤ v ≤ 1), at most 1e-14 of the smallest entry of the window's sum
@@ -77,16 +85,16 @@ func (b *Budget) give(n int) {
 
 // colSeq is the sequence of one band b0..b1 (the whole range: full):
 // rows holds the window's z_n for n < len(zmax), rowChunk rows per
-// slice (so that growing copies nothing), zetas the window's ζ_n at the
-// ladder's points n = ladderStep·i < len(zmax) when full, z the band's
-// vector at n = len(zmax).
+// slice (so that growing copies nothing), zfull the whole z_n at the
+// ladder's points n = ladderStep·i < len(zmax) when full (for the closed
+// form of the rest), z the band's vector at n = len(zmax).
 type colSeq struct {
 	b0, b1 int
 	full   bool
 	lam, r float64
 	ck     *columnK
 	rows   [][]float64
-	zetas  [][]float64
+	zfull  [][]float64
 	zmax   []float64
 	z      []float64
 	next   []float64 // scratch of z's products
@@ -245,13 +253,12 @@ type cursor struct {
 }
 
 // at returns the window's z_n and ‖z_n‖_∞, n one more than the last
-// call's (from 0). ph is the sequence's phase (for the ζ_n stored at the
-// ladder's points on the whole range).
-func (cu *cursor) at(ph *Phase, n int, budget *Budget) (z []float64, zmax float64) {
+// call's (from 0).
+func (cu *cursor) at(n int, budget *Budget) (z []float64, zmax float64) {
 	cs := cu.cs
 	win := cu.w1 - cu.w0 + 1
 	if !cu.private && n == len(cs.zmax) && !cs.closed {
-		cs.store(ph, cu.w0, cu.w1, budget)
+		cs.store(cu.w0, cu.w1, budget)
 	}
 	if !cu.private && n < len(cs.zmax) {
 		k := n % rowChunk * win
@@ -269,25 +276,24 @@ func (cu *cursor) at(ph *Phase, n int, budget *Budget) (z []float64, zmax float6
 	return cu.z[cu.w0 : cu.w1+1], cu.zmax
 }
 
-// zeta returns the window's ζ_n = (−A)⁻¹·z_n (Solve: (−A)⁻¹ commutes
-// with K) of the whole range at a point n of the ladder, n the last
-// call's of at.
-func (cu *cursor) zeta(ph *Phase, n int) []float64 {
+// full returns z_n on the whole range at a point n of the ladder, n the
+// last call's of at.
+func (cu *cursor) full(n int) []float64 {
 	if !cu.private {
-		return cu.cs.zetas[n/ladderStep]
+		return cu.cs.zfull[n/ladderStep]
 	}
-	return ph.Solve(cu.z)[cu.w0 : cu.w1+1]
+	return cu.z
 }
 
-// store stores the window w0..w1 of z_n (and of ζ_n on the whole range
-// at a point of the ladder), n = len(zmax), if the budget takes it, and
-// replaces z by K·z; otherwise it closes the sequence to storing.
-func (cs *colSeq) store(ph *Phase, w0, w1 int, budget *Budget) {
+// store stores the window w0..w1 of z_n (and the whole z_n on the whole
+// range at a point of the ladder), n = len(zmax), if the budget takes
+// it, and replaces z by K·z; otherwise it closes the sequence to storing.
+func (cs *colSeq) store(w0, w1 int, budget *Budget) {
 	n, win := len(cs.zmax), w1-w0+1
 	ladder := cs.full && n%ladderStep == 0
 	need := win + 1
 	if ladder {
-		need += win
+		need += len(cs.z)
 	}
 	if !budget.Take(need) {
 		cs.closed = true
@@ -300,7 +306,7 @@ func (cs *colSeq) store(ph *Phase, w0, w1 int, budget *Budget) {
 	ch := &cs.rows[n/rowChunk]
 	*ch = append(*ch, cs.z[w0:w1+1]...)
 	if ladder {
-		cs.zetas = append(cs.zetas, slices.Clone(ph.Solve(cs.z)[w0:w1+1]))
+		cs.zfull = append(cs.zfull, slices.Clone(cs.z))
 	}
 	cs.zmax = append(cs.zmax, maxOf(cs.z))
 	cs.ck.apply(cs.next, cs.z)
@@ -334,12 +340,11 @@ func (sq *SegmentsSeq) sum(ctx context.Context, ph *Phase, cs *colSeq, t float64
 				return nil, err
 			}
 		}
-		z, zmax := cu.at(ph, n, sq.budget)
-		if cs.full && n >= w.flat && n%ladderStep == 0 {
-			// c_k = 1/x for every k ≥ n: the rest is (Λ/x)·ζ_n.
-			f := cs.lam / x
-			for i, v := range cu.zeta(ph, n) {
-				y[i] += v * f
+		z, zmax := cu.at(n, sq.budget)
+		if cs.full && n > 0 && n%ladderStep == 0 && n >= flatTerms(x) {
+			rest := restClosed(ph, cu.full(n), n, x, t)
+			for i, v := range rest[sq.s0 : sq.s1+1] {
+				y[i] += v
 			}
 			return y, nil
 		}

@@ -476,12 +476,15 @@ func columnSegments(t *testing.T) {
 // change the policy), on
 // a desktop grid of 128 processors and on a machine of 96 processors
 // whose events are rarer than its repairs. The power checks: some sums
-// do stop early in each, and from half a skip that takes the sum so far
-// as zero (no bound at all) changes the result on the machine of 96
-// processors (g* 30.6 at 260 s instead of 44.5 at 660 s). On the desktop
-// grid it does not, nor does a skip at the first point of the ladder:
-// there the counts that win have values above the current action's
-// even without their rewards.
+// do stop early on the grid (on the other machine the sums close in
+// few terms, batchchain's restClosed, before a skip can take them), and
+// from half a skip that takes the sum so far as zero (no bound at all)
+// changes the result on the machine of 96 processors (g* 30.6 at 260 s
+// instead of 44.5 at 660 s). On the desktop grid it does not, nor does
+// a skip at the first point of the ladder: there the counts that win
+// have values above the current action's even without their rewards.
+// Not in -short mode (CI's run under the race detector): below about
+// 100 processors no sum stops early.
 func TestEventsChainSumSkips(t *testing.T) {
 	productionSegments(t)
 	const h, d = 3600.0, 86400.0
@@ -490,8 +493,7 @@ func TestEventsChainSumSkips(t *testing.T) {
 		{"day96", 96, 1 * d, 1 * h, []float64{0.5, 0, 0, 0.125, 0.125, 0.125, 0.125}, 0.95},
 	}
 	if testing.Short() {
-		// Not fewer processors: at 64 no sum stops early.
-		cases = cases[1:]
+		t.Skip("the searches of 96 and 128 processors take about 25 s under the race detector")
 	}
 	prev := segmentsAt
 	t.Cleanup(func() { segmentsAt = prev })
@@ -531,7 +533,7 @@ func TestEventsChainSumSkips(t *testing.T) {
 			}
 			skipped.Store(0)
 			got := search(c, half, "production")
-			if skipped.Load() == 0 {
+			if c.name == "grid128" && skipped.Load() == 0 {
 				t.Errorf("%s half start %v: no sum stopped early: the power check fails", c.name, half)
 			}
 			if !same(got) {
