@@ -126,8 +126,9 @@ func TestSegmentsSeqErrors(t *testing.T) {
 // of the ladder (a skip on it would drop counts that can win), and the
 // bounds at the last points are within 1e-5 of the oracle where the sum
 // ends on the ladder (t ≥ 1/ρ_min; shorter segments end on the closed
-// form of the flat weights, with a larger rest left at the last point):
-// they are not loose enough to pass whatever the sum.
+// form of the rest, with a larger rest left at the last point): they
+// are not loose enough to pass whatever the sum. In -short mode only the
+// case with failure events runs.
 func TestSegmentsSeqAtOrSkip(t *testing.T) {
 	ctx := context.Background()
 	cases := windowCases
