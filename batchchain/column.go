@@ -311,7 +311,7 @@ func (ck *columnK) expTimes(ctx context.Context, lam, tr float64, u, scratch []f
 // q' = e^{−ρ_max·t}
 // (Segments.Lower), and at most expectedRel·y_b once summed: every entry
 // is within about 1e-14 of itself, as SegmentsColumn's. Otherwise, or
-// when the whole range with its closed form for flat weights costs fewer
+// when the whole range with the closed form of its rest costs fewer
 // operations, it is the whole range. The sum is SegmentsSeq's (exp(A·tr)
 // applied first, to the sequence's start) without storing anything: the
 // same bits as a SegmentsSeq at t, whatever it stored. Errors as
@@ -398,7 +398,7 @@ func (ph *Phase) bandOf(tr, t float64, bk *bandsKept) (b0, b1 int, esc []float64
 	lower := math.Exp(-ph.hitMax*tr) * q / (1 - q)
 	// Operations of the whole range with its closed form, at most.
 	lam := ph.Rate()
-	fullOps := float64(m+1) * math.Min(float64(NewWeights(lam*t).flat), lam/ph.hitMin*ladderProducts)
+	fullOps := float64(m+1) * math.Min(float64(flatTerms(lam*t)+ladderStep), lam/ph.hitMin*ladderProducts)
 	for margin := 8; ; margin *= 2 {
 		b0, b1 = max(s0-margin, 0), min(s1+margin, m)
 		if b0 == 0 && b1 == m {

@@ -251,15 +251,30 @@
 // TestSegmentsWindowEscapeBound: the loss is within the bound, and a band
 // too narrow loses more than 1e-10 and is refused). SegmentsSeq is that
 // window at many segment lengths: exp(A·t_R) commutes with K, so the
-// sequence Kⁿ·exp(A·t_R)·1 (and, on the whole range, Kⁿ·(−A)⁻¹·exp(A·t_R)·1
-// for the closed form of the flat weights) is independent of t; its
-// window's entries are kept within a Budget of stored numbers shared by
-// the sequences of a solver, so that each further length costs its
+// sequence z_n = Kⁿ·exp(A·t_R)·1 is independent of t (on the whole range
+// the rest of the sum is closed at the first point n of the ladder from
+// which c_k(x) is its first four terms of Poisson summation to rounding,
+// about 1.9x²/25, by (1/t)·((−A)⁻¹·z_n + 2 Re Σ_{j≤4} β_jⁿ·(2πij/t·I −
+// A)⁻¹·z_n), β_j = 1/(1 + 2πij/x): Solve and four complex censorings,
+// the resolvents commuting with K; TestRestClosed: the terms summed to
+// the flat point, 1e-12; TestResolvent: the residual with the dense A,
+// 1e-13); its window's entries (and the whole z_n at the ladder's
+// points) are kept within a Budget of stored numbers shared
+// by the sequences of a solver, so that each further length costs its
 // weights and dot products over the window; AtContext checks its context
 // every 4096 terms, and every 4096 products of the sequence's start
 // exp(A·t_R)·1 (TestColumnCancel; TestSegmentsSeqMatchesColumn:
 // SegmentsColumn at each length to 1e-12 in a search's order, the same
 // bits whatever the budget, and a sequence without the recovery rejected).
+// SegmentsSeq.AtOrSkip serves a caller that needs the sum only where it
+// is large: at each point N of the ladder where the sum goes on it
+// passes upper bounds on the window's entries, the sum so far plus the
+// bound on the rest and the band's escape bound, times 1 + 10⁻⁶ for the
+// rounding of the rest, and stops when the caller takes them (package
+// optimal's improvement skips a count that cannot win;
+// TestSegmentsSeqAtOrSkip: the bounds above SegmentsColumn at every
+// point, At's bits when never stopped; the sum so far alone falls below,
+// and the last bounds are within 1e-5 where the sum ends on the ladder).
 // Phase.SegmentsBoundWindow (SegmentsSeq.Bound with its bands kept) bounds
 // each entry of the window by the smaller of SegmentsBound and
 // SegmentsBoundAt at the smallest interruption rate of a band around the

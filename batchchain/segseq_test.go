@@ -1,8 +1,11 @@
 package batchchain
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -106,6 +109,123 @@ func TestSegmentsSeqErrors(t *testing.T) {
 		}
 		if err == nil {
 			t.Errorf("tr=%v t=%v window [%d, %d]: no error", tc.tr, tc.t, tc.s0, tc.s1)
+		}
+	}
+}
+
+// TestSegmentsSeqAtOrSkip: the upper bounds that AtOrSkip passes at
+// each point of the ladder are at least the window of SegmentsColumn
+// (the oracle, within its 1e-12 of the sequence: the bounds carry
+// skipSlack = 1e-6), on the window cases, recoveries of 0 and 0.3 and
+// segment lengths of 0.1, 1 and 20 mean times to an interruption; when
+// skip never takes them the result is At's, the same bits; when it takes
+// the first it returns nil and skipped. The power check, on the whole
+// range of spare counts (the sums so far recomputed here: the same
+// products with K in the same order): the sum so far alone, the bound
+// without the bound on the rest, is below the oracle at the first points
+// of the ladder (a skip on it would drop counts that can win), and the
+// bounds at the last points are within 1e-5 of the oracle where the sum
+// ends on the ladder (t ≥ 1/ρ_min; shorter segments end on the closed
+// form of the rest, with a larger rest left at the last point): they
+// are not loose enough to pass whatever the sum. In -short mode only the
+// case with failure events runs.
+func TestSegmentsSeqAtOrSkip(t *testing.T) {
+	ctx := context.Background()
+	cases := windowCases
+	if testing.Short() {
+		cases = cases[1:2] // the events' case only (CI's run under the race detector)
+	}
+	for _, tc := range cases {
+		ph, s0, s1 := windowOf(t, tc.n, tc.a, tc.sizes)
+		rho := ph.hitMin
+		for _, whole := range []bool{false, true} {
+			if whole {
+				s0, s1 = 0, ph.c.m
+			}
+			for _, tr := range []float64{0, 0.3 / rho} {
+				for _, tt := range []float64{0.1 / rho, 1 / rho, 20 / rho} {
+					col, err := ph.SegmentsColumn(tr, tt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := col[s0 : s1+1]
+					sq, err := NewSegmentsSeq(tr, s0, s1, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					at, err := sq.At(ph, tt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var ubs [][]float64
+					got, skipped, err := sq.AtOrSkip(ctx, ph, tt, func(ub []float64) bool {
+						ubs = append(ubs, slices.Clone(ub))
+						return false
+					})
+					name := fmt.Sprintf("n=%d a=%d window [%d, %d] tr=%.3g t=%.3g", tc.n, tc.a, s0, s1, tr, tt)
+					if err != nil || skipped || !slices.Equal(got, at) {
+						t.Errorf("%s: AtOrSkip never skipping: skipped %v, error %v, same bits as At: %v", name, skipped, err, slices.Equal(got, at))
+					}
+					for i, ub := range ubs {
+						for k, v := range ub {
+							if !(v >= want[k]) {
+								t.Errorf("%s: bound %d on y[%d] = %.17g below SegmentsColumn %.17g", name, i, s0+k, v, want[k])
+								break
+							}
+						}
+					}
+					y, skipped, err := sq.AtOrSkip(ctx, ph, tt, func([]float64) bool { return true })
+					if err != nil || skipped != (len(ubs) > 0) || skipped && y != nil {
+						t.Errorf("%s: skip taking the first bounds (%d bounds without it): skipped %v, result %v, error %v", name, len(ubs), skipped, y != nil, err)
+					}
+					if whole && len(ubs) > 1 {
+						skipPower(t, name, ph, tr, tt, want, ubs, tt >= 1/rho)
+					}
+				}
+			}
+		}
+	}
+}
+
+// skipPower is the power check of TestSegmentsSeqAtOrSkip on the whole
+// range: the sums so far at the ladder's points N = 16(i + 1) − 1,
+// Σ_{n≤N} c_n(Λt)·Kⁿ·exp(A·tr)·1, are below want somewhere at the first
+// point, and with tight the last bound is within 1e-5 of want.
+func skipPower(t *testing.T, name string, ph *Phase, tr, tt float64, want []float64, ubs [][]float64, tight bool) {
+	t.Helper()
+	m := ph.c.m
+	lam, _ := ph.bandRates(0, m)
+	ck := ph.columnK(lam, 0, m)
+	z, next := ones(m+1), make([]float64, m+1)
+	if tr > 0 {
+		var err error
+		if z, err = ck.expTimes(context.Background(), lam, tr, z, next); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := NewWeights(lam * tt)
+	y := make([]float64, m+1)
+	for n := 0; n < ladderStep; n++ {
+		w.ensure(n + 1)
+		for j, v := range z {
+			y[j] += w.at(n) * v
+		}
+		ck.apply(next, z)
+		z, next = next, z
+	}
+	below := false
+	for k, v := range y {
+		if v*(1+skipSlack) < want[k] {
+			below = true
+		}
+	}
+	if !below {
+		t.Errorf("%s: the sum of the first %d terms is a bound of every entry: the bounds' check cannot fail", name, ladderStep)
+	}
+	for k, v := range ubs[len(ubs)-1] {
+		if tight && v > want[k]*(1+1e-5) {
+			t.Errorf("%s: the last bound on y[%d] = %.17g is above SegmentsColumn %.17g by more than 1e-5", name, k, v, want[k])
+			break
 		}
 	}
 }

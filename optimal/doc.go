@@ -433,8 +433,17 @@
 // sequence kept per count across the intervals by batchchain.SegmentsSeq
 // within a budget of 2²¹ numbers, the phases within 2²³, neither changing
 // a bit of the results), the counts on internal/pool, those whose bound
-// on w (SegmentsBoundWindow) cannot beat the current action skipped
-// (exact: no result changes); SingleIntervalEvents's scan leaves
+// on w (SegmentsBoundWindow) cannot beat the current action skipped, and
+// the sum of w of the others stopped as soon as its own bounds (the sum
+// so far plus the bound on its rest, batchchain.SegmentsSeq.AtOrSkip)
+// show the same (exact: no result changes; TestEventsChainSumSkips: the
+// bits of every sum run to its end), policy iteration started in each
+// X(n) from the count of best segment rate with the interruption rate of
+// the up phase on a at its start (the events that strike one of a used
+// among n functional; aλ with single failures: TestEventsChainHitRate),
+// close to the optimum so that the first improvement already skips most
+// counts;
+// SingleIntervalEvents's scan leaves
 // out the intervals whose upper bound on g*(I) (eventsChain.intervalBound:
 // g ≤ max w/τ) is below the best g* found, with the result of the whole
 // scan (TestIntervalBound, TestScanPrunedMatchesFull: the same bits, fewer

@@ -41,9 +41,11 @@ const MaxEventsChainProcessors = 4096
 // most the phase) and w ≤ ω(a)·max(0, I + L − C)·SegmentsBoundWindow
 // (every spare count is interrupted at a rate of at least ρ_min, every
 // one of a band around the window at least that band's smallest rate,
-// and the band's escapes lose a bounded number of segments). The bounds
-// and the test are exact, so skipping changes no result. The rewards'
-// interval-free sequence is kept per count (batchchain.SegmentsSeq),
+// and the band's escapes lose a bounded number of segments), and stops
+// the sum of w of a count that passes as soon as the sum so far plus the
+// bound on its rest shows the same (batchchain.SegmentsSeq.AtOrSkip).
+// The bounds and the test are exact, so skipping changes no result. The
+// rewards' interval-free sequence is kept per count (batchchain.SegmentsSeq),
 // within eventsSeqBudget stored numbers for all counts.
 type eventsChain struct {
 	n, lo, hi     int
@@ -68,10 +70,13 @@ type eventsChain struct {
 }
 
 // segmentsAt is SegmentsWindow(tr, t, s0, s1) of ph by the count's kept
-// sequence sq (batchchain.SegmentsSeq.At); the tests replace it by the
-// window of SegmentsColumn, the oracle of the band and of the sequence.
-var segmentsAt = func(ctx context.Context, sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t float64, _, _ int) ([]float64, error) {
-	return sq.AtContext(ctx, ph, t)
+// sequence sq, or nil when skip (nil: never) takes the upper bounds of
+// batchchain.SegmentsSeq.AtOrSkip on the way; the tests replace it by
+// the window of SegmentsColumn, which never skips: the oracle of the
+// band, of the sequence and of the skips.
+var segmentsAt = func(ctx context.Context, sq *batchchain.SegmentsSeq, ph *batchchain.Phase, _, t float64, _, _ int, skip func([]float64) bool) ([]float64, error) {
+	y, _, err := sq.AtOrSkip(ctx, ph, t, skip)
+	return y, err
 }
 
 // eventsSeqBudget bounds the numbers that the counts' kept sequences
@@ -132,30 +137,59 @@ func (ec *eventsChain) states() int { return ec.hi - ec.lo + 1 }
 func (ec *eventsChain) ref() int { return ec.hi - ec.lo }
 
 // start returns the policy that policy iteration starts from: in each
-// state the count a ≤ n of largest up-segment reward rate with single
-// failures, ω(a)·aλ·(I + L − C)/(e^{aλ(I+L)} − 1) (decision.Phase, as
-// Solver.MaxUWT), the largest such count on ties: a policy close to the
-// optimum, so that the first improvement's bounds already skip most
-// counts (from greedy, whose g may be far below g*, they skip none). Any
-// start gives g*; a state with no count of positive work rate waits.
+// state X(n) the count a ≤ n of largest up-segment reward rate
+// ω(a)·ρ·(I + L − C)/(e^{ρ(I+L)} − 1) (decision.Phase, as
+// Solver.MaxUWT) with ρ = hitRate(a, n), the rate at which the events
+// interrupt the up phase on a at its start, the largest such count on
+// ties: a policy close to the optimum, so that the first improvement's
+// bounds already skip most counts (from greedy, whose g may be far below
+// g*, they skip none; at the single-failure rate aλ, ev512's start of
+// BENCHMARKS.md "(evopt)" was at g = 108–149 against g* = 212.8, and its
+// first improvement at each interval summed the rewards of 217–360
+// counts in full). With K ≡ 1, ρ = aλ. Any start gives g*; a state with
+// no count of positive work rate waits.
 func (ec *eventsChain) start() ([]int, error) {
 	act := make([]int, ec.states())
-	best, arg := 0.0, 0
-	for n := 1; n <= ec.hi; n++ {
-		if ec.app.WorkRate[n-1] > 0 {
-			ph := decision.NewPhase(ec.app, n, ec.lambda)
-			if r := ph.WorkRate * ph.Rho * ph.Useful(ec.interval); r >= best || arg == 0 {
-				best, arg = r, n
+	for x := range act {
+		n := ec.lo + x
+		best := 0.0
+		for a := 1; a <= n; a++ {
+			if ec.app.WorkRate[a-1] <= 0 {
+				continue
 			}
-		}
-		if n >= ec.lo {
-			act[n-ec.lo] = arg
+			ph := decision.NewPhase(ec.app, a, ec.lambda)
+			ph.Rho = ec.hitRate(a, n)
+			if r := ph.WorkRate * ph.Rho * ph.Useful(ec.interval); r >= best || act[x] == 0 {
+				best, act[x] = r, a
+			}
 		}
 	}
 	if act[len(act)-1] == 0 {
 		return nil, fmt.Errorf("optimal: the work rate is zero on every processor count up to %d", ec.hi)
 	}
 	return act, nil
+}
+
+// hitRate returns the rate at which the events strike at least one of a
+// used processors among n functional (docs/model.md section 11): events
+// at n·λ/E[K], each of size k' = min(K, n) missing the a used with the
+// hypergeometric probability Π_{i<k'} (s − i)/(n − i), s = n − a,
+// the hit probability summed as Σ_{i<k'} (Π_{l<i} (s − l)/(n − l))·a/(n − i)
+// (no subtraction, as package batchchain). aλ with K ≡ 1; a·λ/E[K] with
+// no spare (s = 0: every event hits).
+func (ec *eventsChain) hitRate(a, n int) float64 {
+	s := n - a
+	var hit, h float64
+	miss := 1.0
+	for i, p := range ec.law {
+		// h is the hit probability of an event of size min(i + 1, n).
+		if i < n {
+			h += miss * float64(a) / float64(n-i)
+			miss *= float64(s-i) / float64(n-i)
+		}
+		hit += p * h
+	}
+	return float64(n) * ec.rate * hit
 }
 
 // phase builds the up phase of count a (its rates take O(N·K_max)
@@ -200,8 +234,10 @@ func (ec *eventsChain) config(a int) (*eventsConfig, *batchchain.Phase, error) {
 	return cf, ph, nil
 }
 
-// rewards returns the rewards of count a at the current interval.
-func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float64, error) {
+// rewards returns the rewards of count a at the current interval, or
+// nil when skip (nil: never) takes the upper bounds on the segments'
+// counts of batchchain.SegmentsSeq.AtOrSkip before their sum ends.
+func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase, skip func([]float64) bool) ([]float64, error) {
 	if cf.w != nil && cf.wAt == ec.interval {
 		return cf.w, nil
 	}
@@ -218,9 +254,12 @@ func (ec *eventsChain) rewards(cf *eventsConfig, ph *batchchain.Phase) ([]float6
 	if err != nil {
 		return nil, err
 	}
-	y, err := segmentsAt(ec.ctx, sq, ph, tr, ec.interval+app.Latency[a-1], cf.s0, s1)
+	y, err := segmentsAt(ec.ctx, sq, ph, tr, ec.interval+app.Latency[a-1], cf.s0, s1, skip)
 	if err != nil {
 		return nil, fmt.Errorf("optimal: %w", err)
+	}
+	if y == nil {
+		return nil, nil
 	}
 	gain := app.WorkRate[a-1] * (ec.interval + app.Latency[a-1] - app.Overhead[a-1])
 	cf.w = y
@@ -295,7 +334,7 @@ func (ec *eventsChain) row(x, a int, dst *sparseRow) (w, tau float64, err error)
 	if ec.lastA == a {
 		same = ec.last
 	}
-	ws, err := ec.rewards(cf, same)
+	ws, err := ec.rewards(cf, same, nil)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -386,8 +425,21 @@ func (ec *eventsChain) column(a int, g float64, h []float64, skip func(n int, ub
 	if !need {
 		return qColumn{}, nil
 	}
-	w, err := ec.rewards(cf, ph)
-	if err != nil {
+	var skipSum func([]float64) bool
+	if !force {
+		// The bounds of the sum so far: the count is skipped as soon as
+		// they show it cannot beat the current action in any state.
+		skipSum = func(ub []float64) bool {
+			for i, tau := range cf.tau {
+				if cf.kept[i] > 0 && !skip(a+cf.s0+i, gain*min(tau/t, wb[i], ub[i])+q[i]) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	w, err := ec.rewards(cf, ph, skipSum)
+	if err != nil || w == nil {
 		return qColumn{}, err
 	}
 	for i := range q {
