@@ -110,8 +110,9 @@ func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.
 }
 
 // SingleIntervalEvents maximises g*(I) of FixedIntervalEvents over I:
-// Brent's method on log I from the largest of a coarse scan (I from 1 s
-// to 10⁷ s, 8 points per decade), to a relative tolerance of 1e-6 in I.
+// Brent's method on log I from the largest of a coarse scan (I from
+// Settings.MinInterval to MaxInterval, 1 s to 100 years by default, 8
+// points per decade: eventsGrid), to a relative tolerance of 1e-6 in I.
 // On the chain of up phases the scan leaves out the intervals whose
 // upper bound on g*(I) is below the best g* found (scanIntervals): the
 // result is that of the whole scan.
@@ -186,7 +187,7 @@ func eventsModelOf(ctx context.Context, sys scenario.System, app scenario.Applic
 func searchEvents(m eventsModel, set Settings) (EventsResult, error) {
 	var best EventsResult
 	g := func(u float64) (float64, error) {
-		r, err := solveEventsAt(m, set, math.Exp(u))
+		r, err := solveEventsAt(m, set, set.intervalOf(u))
 		if err != nil {
 			return 0, err
 		}
@@ -195,12 +196,8 @@ func searchEvents(m eventsModel, set Settings) (EventsResult, error) {
 		}
 		return r.UWT, nil
 	}
-	const perDecade, decades = 8, 7
-	us := make([]float64, perDecade*decades+1)
-	for i := range us {
-		us[i] = float64(i) / perDecade * math.Ln10
-	}
-	fs, k, err := scanIntervals(m, g, us)
+	us := eventsGrid(set)
+	fs, k, err := scanIntervals(m, g, us, &set)
 	if err != nil {
 		return EventsResult{}, err
 	}
@@ -219,6 +216,25 @@ func searchEvents(m eventsModel, set Settings) (EventsResult, error) {
 	return best, nil
 }
 
+// eventsPerDecade is the density of searchEvents' scan on log I.
+const eventsPerDecade = 8
+
+// eventsGrid returns the log intervals of searchEvents' scan: from
+// log MinInterval up by a factor 10^(1/8), and log MaxInterval last
+// (closer to the point before it when the range is not a whole number
+// of steps).
+func eventsGrid(set Settings) []float64 {
+	lo, hi := math.Log(set.MinInterval), math.Log(set.MaxInterval)
+	step := math.Ln10 / eventsPerDecade
+	k := int(math.Ceil((hi-lo)/step - 1e-9))
+	us := make([]float64, k+1)
+	for i := range us {
+		us[i] = lo + float64(i)*step
+	}
+	us[k] = hi
+	return us
+}
+
 // intervalBounder is an eventsModel with an upper bound on g*(I) at
 // every interval (eventsChain.intervalBound).
 type intervalBounder interface {
@@ -232,7 +248,8 @@ type intervalBounder interface {
 // the first whose bound is below the largest value so far: those left
 // cannot be the largest, and are not evaluated (their value is −∞ in
 // fs) but for the neighbours of k, which Brent's method starts from.
-func scanIntervals(m eventsModel, g func(float64) (float64, error), us []float64) ([]float64, int, error) {
+// set bounds the intervals (Settings.intervalOf).
+func scanIntervals(m eventsModel, g func(float64) (float64, error), us []float64, set *Settings) ([]float64, int, error) {
 	fs := make([]float64, len(us))
 	ub := make([]float64, len(us))
 	for i := range fs {
@@ -241,7 +258,7 @@ func scanIntervals(m eventsModel, g func(float64) (float64, error), us []float64
 	if b, ok := m.(intervalBounder); ok {
 		for i, u := range us {
 			var err error
-			if ub[i], err = b.intervalBound(math.Exp(u)); err != nil {
+			if ub[i], err = b.intervalBound(set.intervalOf(u)); err != nil {
 				return nil, 0, err
 			}
 		}

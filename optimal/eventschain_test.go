@@ -12,6 +12,7 @@ import (
 
 	"github.com/ckpt-markov/markov/batchchain"
 	"github.com/ckpt-markov/markov/scenario"
+	"github.com/ckpt-markov/markov/uwt"
 )
 
 // chainCase is a system with failure events for the chain of up phases.
@@ -323,7 +324,7 @@ func TestIntervalBound(t *testing.T) {
 // gives the bits of the whole scan (g*, I*, the table, the interval
 // status), its scan values are those of the whole scan where it
 // evaluates, and its largest is the same point; the power check: it
-// evaluates fewer than half of the 57 points (the bound prunes).
+// evaluates fewer than half of the scan's points (the bound prunes).
 func TestScanPrunedMatchesFull(t *testing.T) {
 	for _, c := range shortChainCases() {
 		m, set := chainModel(t, c)
@@ -333,15 +334,12 @@ func TestScanPrunedMatchesFull(t *testing.T) {
 		for i, model := range []eventsModel{m, noBound{m}} {
 			g := func(u float64) (float64, error) {
 				evals[i]++
-				r, err := solveEventsAt(m, set, math.Exp(u))
+				r, err := solveEventsAt(m, set, set.intervalOf(u))
 				return r.UWT, err
 			}
-			us := make([]float64, 57)
-			for j := range us {
-				us[j] = float64(j) / 8 * math.Ln10
-			}
+			us := eventsGrid(set)
 			var err error
-			if fss[i], ks[i], err = scanIntervals(model, g, us); err != nil {
+			if fss[i], ks[i], err = scanIntervals(model, g, us, &set); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -353,7 +351,7 @@ func TestScanPrunedMatchesFull(t *testing.T) {
 				t.Errorf("%s: point %d: pruned %v, whole %v", c.name, j, f, fss[1][j])
 			}
 		}
-		if evals[1] != 57 || 2*evals[0] >= 57 {
+		if n := len(eventsGrid(set)); evals[1] != n || 2*evals[0] >= n {
 			t.Errorf("%s: %d evaluations pruned, %d whole: the bound prunes too little", c.name, evals[0], evals[1])
 		}
 		got, err := searchEvents(m, set)
@@ -601,5 +599,47 @@ func TestEventsChainHitRate(t *testing.T) {
 		if len(ec.law) > 1 && !rejected {
 			t.Errorf("%s: the shifted law's rates pass: the power check fails", c.name)
 		}
+	}
+}
+
+// TestEventsSearchBounds: the interval search with failure events keeps
+// within Settings.MinInterval and MaxInterval (as every search of the
+// package does): bounds that exclude the optimum of the default range
+// give I* at the bound, flagged AtMin or AtMax, and g* at most the
+// default's; the default scan covers 1 s to DefaultMaxInterval (it
+// used to stop at 10⁷ s whatever the settings).
+func TestEventsSearchBounds(t *testing.T) {
+	ctx := context.Background()
+	c := shortChainCases()[0]
+	sys, app := c.system()
+	free, err := SingleIntervalEvents(ctx, sys, app, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free.IntervalStatus != uwt.Converged {
+		t.Fatalf("%s: default search %v at %g s", c.name, free.IntervalStatus, free.Interval)
+	}
+	for _, k := range []struct {
+		set    Settings
+		want   float64
+		status uwt.Status
+	}{
+		{Settings{MaxInterval: free.Interval / 3}, free.Interval / 3, uwt.AtMax},
+		{Settings{MinInterval: free.Interval * 3}, free.Interval * 3, uwt.AtMin},
+	} {
+		r, err := SingleIntervalEvents(ctx, sys, app, &k.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Interval != k.want || r.IntervalStatus != k.status || !(r.UWT <= free.UWT) {
+			t.Errorf("%s, %+v: I* = %.17g (%v), g* %v; want %.17g (%v), g* ≤ %v", c.name, k.set, r.Interval, r.IntervalStatus, r.UWT, k.want, k.status, free.UWT)
+		}
+	}
+	set, err := (*Settings)(nil).withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if us := eventsGrid(set); us[0] != 0 || us[len(us)-1] != math.Log(DefaultMaxInterval) {
+		t.Errorf("default scan from e^%g to e^%g s", us[0], us[len(us)-1])
 	}
 }

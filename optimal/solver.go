@@ -701,8 +701,11 @@ func (e *SizeError) Error() string {
 // rounding can leave by an ulp or so (e^(log 3.1536e9) is
 // 3.1536000000000014e9), so that an interval found at a bound is the
 // bound and reads back through FixedInterval.
-func (sv *Solver) intervalOf(x float64) float64 {
-	lo, hi := sv.set.MinInterval, sv.set.MaxInterval
+func (sv *Solver) intervalOf(x float64) float64 { return sv.set.intervalOf(x) }
+
+// intervalOf is Solver.intervalOf with the bounds of s.
+func (s *Settings) intervalOf(x float64) float64 {
+	lo, hi := s.MinInterval, s.MaxInterval
 	switch {
 	case x <= math.Log(lo):
 		return lo
