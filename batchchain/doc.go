@@ -177,7 +177,15 @@
 // that the result still depends on t only; the sequence then stops there
 // instead of at (Λ/ρ_min)·ln(10¹⁴) terms (10¹⁷ for MTTF 10²⁰ s, MTTR 1 h:
 // TestSegmentsFlatTail, the plain sum to 1e-12 and a dense solve to
-// 1e-11; TestSegmentsHugeMTTF). A sum that needs more than
+// 1e-11; TestSegmentsHugeMTTF). The closing of SegmentsSeq at the
+// weights' first four terms of Poisson summation (about 25 times fewer
+// terms than the flat weights) is not used here: its rest would be
+// v·Kᴺ·(σ_j I − A)⁻¹·1 with σ_j = 2πij/t, four complex censorings of
+// the whole range at each length, each as dear as 63–150 products with
+// K, while the sequence is shared by every length of a search; at
+// N = 4096 (package uwt's greedy search, 18 lengths per used count) it
+// would save at most 80 of a count's products, 9.9 % of them in all
+// (BENCHMARKS.md, "(evrow)"). A sum that needs more than
 // MaxSegmentsProducts terms (Λt beyond about 1500 with Λ/ρ_min beyond
 // about 10⁵) returns an error instead of growing the sequence, so does
 // one whose terms exceed the Budget its Segments shares with others
