@@ -109,3 +109,116 @@ setone:
 
 setend:
 	RET
+
+// The AVX kernels: the same operations four elements per instruction
+// (VMULPD then VADDPD, the same operand order), eight per step, then
+// four, a pair and a single element; VZEROUPPER before returning.
+
+// func mulAddAVX(dst, x, r []float64)
+TEXT ·mulAddAVX(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ r_base+48(FP), DX
+	MOVQ r_len+56(FP), CX
+	XORQ AX, AX
+	MOVQ CX, BX
+	ANDQ $-8, BX
+	JZ   avxaddfour
+
+avxaddeight:
+	VMOVUPD (SI)(AX*8), Y0
+	VMOVUPD 32(SI)(AX*8), Y1
+	VMULPD  (DX)(AX*8), Y0, Y0
+	VMULPD  32(DX)(AX*8), Y1, Y1
+	VADDPD  (DI)(AX*8), Y0, Y0
+	VADDPD  32(DI)(AX*8), Y1, Y1
+	VMOVUPD Y0, (DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	ADDQ    $8, AX
+	CMPQ    AX, BX
+	JLT     avxaddeight
+
+avxaddfour:
+	MOVQ    CX, BX
+	SUBQ    AX, BX
+	CMPQ    BX, $4
+	JLT     avxaddpair
+	VMOVUPD (SI)(AX*8), Y0
+	VMULPD  (DX)(AX*8), Y0, Y0
+	VADDPD  (DI)(AX*8), Y0, Y0
+	VMOVUPD Y0, (DI)(AX*8)
+	ADDQ    $4, AX
+	SUBQ    $4, BX
+
+avxaddpair:
+	CMPQ    BX, $2
+	JLT     avxaddone
+	VMOVUPD (SI)(AX*8), X0
+	VMULPD  (DX)(AX*8), X0, X0
+	VADDPD  (DI)(AX*8), X0, X0
+	VMOVUPD X0, (DI)(AX*8)
+	ADDQ    $2, AX
+
+avxaddone:
+	CMPQ   AX, CX
+	JGE    avxaddend
+	VMOVSD (SI)(AX*8), X0
+	VMULSD (DX)(AX*8), X0, X0
+	VADDSD (DI)(AX*8), X0, X0
+	VMOVSD X0, (DI)(AX*8)
+
+avxaddend:
+	VZEROUPPER
+	RET
+
+// func mulSetAVX(dst, x, r []float64)
+TEXT ·mulSetAVX(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ r_base+48(FP), DX
+	MOVQ r_len+56(FP), CX
+	XORQ AX, AX
+	MOVQ CX, BX
+	ANDQ $-8, BX
+	JZ   avxsetfour
+
+avxseteight:
+	VMOVUPD (SI)(AX*8), Y0
+	VMOVUPD 32(SI)(AX*8), Y1
+	VMULPD  (DX)(AX*8), Y0, Y0
+	VMULPD  32(DX)(AX*8), Y1, Y1
+	VMOVUPD Y0, (DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	ADDQ    $8, AX
+	CMPQ    AX, BX
+	JLT     avxseteight
+
+avxsetfour:
+	MOVQ    CX, BX
+	SUBQ    AX, BX
+	CMPQ    BX, $4
+	JLT     avxsetpair
+	VMOVUPD (SI)(AX*8), Y0
+	VMULPD  (DX)(AX*8), Y0, Y0
+	VMOVUPD Y0, (DI)(AX*8)
+	ADDQ    $4, AX
+	SUBQ    $4, BX
+
+avxsetpair:
+	CMPQ    BX, $2
+	JLT     avxsetone
+	VMOVUPD (SI)(AX*8), X0
+	VMULPD  (DX)(AX*8), X0, X0
+	VMOVUPD X0, (DI)(AX*8)
+	ADDQ    $2, AX
+
+avxsetone:
+	CMPQ   AX, CX
+	JGE    avxsetend
+	VMOVSD (SI)(AX*8), X0
+	VMULSD (DX)(AX*8), X0, X0
+	VMOVSD X0, (DI)(AX*8)
+
+avxsetend:
+	VZEROUPPER
+	RET

@@ -111,20 +111,26 @@ func overrun(k kernel) kernel {
 	return func(dst, x, r []float64) { k(dst, x, r[:len(r)+1]) }
 }
 
+// kernelCase is a kernel to check against a reference: wrong if the
+// check must reject it.
+type kernelCase struct {
+	name      string
+	got, want kernel
+	wrong     bool
+}
+
 // TestMulKernels checks the kernels of the products with K (assembly on
 // amd64, pure Go elsewhere or with -tags purego) against the pure Go
 // kernels bit for bit, on every length 0..300 at every alignment, with
 // ordinary numbers and with a fifth, then all, of the operands special
 // (NaN payloads, ±Inf, ±0, subnormals, overflow). The power check: a
 // fused multiply-add, a kernel that skips the tail and one that writes
-// one element past the end are rejected.
+// one element past the end are rejected. archKernels adds each kernel of
+// the architecture that the processor runs (on amd64: SSE2, and AVX where
+// supported), whichever mulAdd chose.
 func TestMulKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 1))
-	cases := []struct {
-		name      string
-		got, want kernel
-		wrong     bool
-	}{
+	cases := []kernelCase{
 		{"mulAdd", mulAdd, mulAddGo, false},
 		{"mulSet", mulSet, mulSetGo, false},
 		{"fused multiply-add", mulAddFused, mulAddGo, true},
@@ -133,6 +139,7 @@ func TestMulKernels(t *testing.T) {
 		{"mulAdd past the end", overrun(mulAdd), mulAddGo, true},
 		{"mulSet past the end", overrun(mulSet), mulSetGo, true},
 	}
+	cases = append(cases, archKernels()...)
 	for _, c := range cases {
 		for _, p := range []float64{0, 0.2, 1} {
 			err := checkKernel(c.got, c.want, 300, p, rng)
