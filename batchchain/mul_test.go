@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -225,4 +226,100 @@ func FuzzMulAdd(f *testing.F) {
 			}
 		}
 	})
+}
+
+// applyKOneLoop is applyKOne as a loop over the spare counts i that adds
+// y_i's moves to their targets (up, stay, then the spare events by size),
+// skipping the zero rates: the order that fixes applyKOne's bits.
+func applyKOneLoop(ws *workspace, next, y []float64, nzLo, nzHi, w int) {
+	for i := nzLo; i <= nzHi; i++ {
+		yi := y[i]
+		next[i] += ws.stay[i] * yi
+		if i+1 < w && ws.upS[i] > 0 {
+			next[i+1] += ws.upS[i] * yi
+		}
+		for k, d := range ws.downS[i][:min(len(ws.downS[i]), i)] {
+			if d > 0 {
+				next[i-k-1] += d * yi
+			}
+		}
+	}
+}
+
+// TestApplyKOneBits checks applyKOne (passes over the band) against
+// applyKOneLoop bit for bit on random windows: rates with zeros (sizes of
+// probability zero, a spare count without an up move), down rates of
+// every length, bands anywhere in the window. The power check: the
+// passes of the spare events in decreasing size, and a pass left out,
+// are rejected.
+func TestApplyKOneBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 2))
+	reversed := func(ws *workspace, next, y []float64, nzLo, nzHi, w int) {
+		slices.Reverse(ws.dnUsed)
+		defer slices.Reverse(ws.dnUsed)
+		ws.applyKOne(next, y, nzLo, nzHi, w)
+	}
+	dropped := func(ws *workspace, next, y []float64, nzLo, nzHi, w int) {
+		used := ws.dnUsed
+		ws.dnUsed = used[:len(used)-1]
+		defer func() { ws.dnUsed = used }()
+		ws.applyKOne(next, y, nzLo, nzHi, w)
+	}
+	type applyFunc func(ws *workspace, next, y []float64, nzLo, nzHi, w int)
+	for _, c := range []struct {
+		name  string
+		f     applyFunc
+		wrong bool
+	}{
+		{"applyKOne", (*workspace).applyKOne, false},
+		{"sizes reversed", reversed, true},
+		{"a size left out", dropped, true},
+	} {
+		mismatches := 0
+		for trial := range 300 {
+			w, kmax := 1+rng.IntN(200), 1+rng.IntN(16)
+			ws := new(workspace)
+			ws.stay, ws.upS = make([]float64, w), make([]float64, w)
+			ws.downS = make([][]float64, w)
+			zeroSize := rng.IntN(kmax)
+			for i := range w {
+				ws.stay[i] = rng.Float64()
+				if rng.IntN(8) > 0 {
+					ws.upS[i] = rng.Float64() / 4
+				}
+				d := make([]float64, rng.IntN(kmax+1))
+				for k := range d {
+					if k != zeroSize {
+						d[k] = rng.Float64() / 16
+					}
+				}
+				ws.downS[i] = d
+			}
+			ws.downColumns(w)
+			nzLo := rng.IntN(w)
+			nzHi := nzLo + rng.IntN(w-nzLo)
+			y := make([]float64, w)
+			for i := nzLo; i <= nzHi; i++ {
+				y[i] = math.Ldexp(rng.Float64(), -rng.IntN(30))
+			}
+			got, want := make([]float64, w), make([]float64, w)
+			if len(ws.dnUsed) == 0 {
+				continue
+			}
+			c.f(ws, got, y, nzLo, nzHi, w)
+			applyKOneLoop(ws, want, y, nzLo, nzHi, w)
+			for j := range w {
+				if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+					mismatches++
+					if !c.wrong {
+						t.Fatalf("%s, trial %d (w=%d, band %d..%d): next[%d] = %v, want %v",
+							c.name, trial, w, nzLo, nzHi, j, got[j], want[j])
+					}
+				}
+			}
+		}
+		if c.wrong && mismatches == 0 {
+			t.Errorf("%s: not rejected", c.name)
+		}
+	}
 }
