@@ -230,17 +230,19 @@ func FuzzMulAdd(f *testing.F) {
 
 // applyKOneLoop is applyKOne as a loop over the spare counts i that adds
 // y_i's moves to their targets (up, stay, then the spare events by size),
-// skipping the zero rates: the order that fixes applyKOne's bits.
+// skipping the zero rates: the order that fixes applyKOne's bits. The
+// conversions float64(·) round each product, so that the compiler may not
+// fuse it with the sum (it does with GOAMD64=v3).
 func applyKOneLoop(ws *workspace, next, y []float64, nzLo, nzHi, w int) {
 	for i := nzLo; i <= nzHi; i++ {
 		yi := y[i]
-		next[i] += ws.stay[i] * yi
+		next[i] += float64(ws.stay[i] * yi)
 		if i+1 < w && ws.upS[i] > 0 {
-			next[i+1] += ws.upS[i] * yi
+			next[i+1] += float64(ws.upS[i] * yi)
 		}
 		for k, d := range ws.downS[i][:min(len(ws.downS[i]), i)] {
 			if d > 0 {
-				next[i-k-1] += d * yi
+				next[i-k-1] += float64(d * yi)
 			}
 		}
 	}
