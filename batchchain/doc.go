@@ -285,8 +285,10 @@
 // SSE2, two per instruction (every amd64 has it); the pure Go kernels on
 // other architectures and with -tags purego. Each element is the product
 // rounded, then the sum rounded (MULPD then ADDPD, never a fused
-// multiply-add, which rounds once), so the results are the scalar code's
-// bits: elementwise operations do not depend on their order
+// multiply-add, which rounds once; the pure Go kernels round each
+// product with float64(·), so that the compiler may not fuse them, as the
+// Go specification would let it with GOAMD64=v3), so the results are the
+// scalar code's bits: elementwise operations do not depend on their order
 // (TestMulKernels: every length 0..300 at every offset, with NaN, ±Inf,
 // ±0 and subnormals, against the Go kernels bit for bit, NaN payloads
 // aside, which Go leaves unspecified; a fused multiply-add, a dropped
