@@ -117,3 +117,24 @@ func BenchmarkSegments(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMulAdd measures the kernel of the products with K (mulAdd:
+// assembly on amd64 unless -tags purego) on a band of 77 spare counts,
+// the typical band of the up phases' sequences at N = 4096, and on 300:
+// one mulAdd and one mulSet per operation.
+func BenchmarkMulAdd(b *testing.B) {
+	for _, n := range []int{77, 300} {
+		dst, x, r := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range r {
+			x[i], r[i] = 1/float64(i+1), 1e-3
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			c0 := cputime.Used()
+			for b.Loop() {
+				mulAdd(dst, x, r)
+				mulSet(dst[1:], x, r[:n-1])
+			}
+			b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

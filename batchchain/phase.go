@@ -477,34 +477,6 @@ type SegmentsBase struct {
 	dense *denseUp
 }
 
-// mulAdd adds x[i]·r[i] to dst[i] for i < len(r) (len(dst) and len(x)
-// at least len(r)), four at a time.
-func mulAdd(dst, x, r []float64) {
-	n := len(r)
-	dst, x = dst[:n], x[:n]
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		d, xs, rs := dst[i:i+4:i+4], x[i:i+4:i+4], r[i:i+4:i+4]
-		d[0] += xs[0] * rs[0]
-		d[1] += xs[1] * rs[1]
-		d[2] += xs[2] * rs[2]
-		d[3] += xs[3] * rs[3]
-	}
-	for ; i < n; i++ {
-		dst[i] += x[i] * r[i]
-	}
-}
-
-// mulSet sets dst[i] = x[i]·r[i] for i < len(r) (len(dst) and len(x) at
-// least len(r)): mulAdd on a zero dst, the same bits.
-func mulSet(dst, x, r []float64) {
-	n := len(r)
-	dst, x = dst[:n], x[:n]
-	for i, ri := range r {
-		dst[i] = x[i] * ri
-	}
-}
-
 // segmentDrop is the mass, relative to s_n, that one product may drop
 // from the ends of the band of v·Kⁿ.
 const segmentDrop = 0x1p-60

@@ -99,8 +99,13 @@ var workspaces = sync.Pool{New: func() any { return new(workspace) }}
 
 // workspace holds the scratch of one Rows call.
 type workspace struct {
-	down, hit     [][]float64
-	downS         [][]float64 // down divided by Λ
+	down, hit [][]float64
+	downS     [][]float64 // down divided by Λ
+	// One row (applyK): dnCol[k][i] = downS[i][k] where i − k − 1 ≥ 0,
+	// else 0, the spare events of size k+1 by spare count; dnUsed the k
+	// whose column is not all zero, increasing.
+	dnCol         [][]float64
+	dnUsed        []int
 	up, out, loss []float64
 	stay, upS     []float64
 	y, next, p, z []float64
@@ -242,6 +247,9 @@ func (c *Chain) transient(ctx context.Context, ws *workspace, s0, s1 int, t floa
 			ws.downS[i][k] *= inv
 		}
 	}
+	if nr == 1 {
+		ws.downColumns(w)
+	}
 	if err := c.uniformize(ctx, ws, &tr, lam*t, budget); err != nil {
 		return tr, err
 	}
@@ -342,20 +350,7 @@ func allZero(v []float64) bool {
 func (ws *workspace) applyK(next, y []float64, nzLo, nzHi, newLo, newHi, w, nr int) {
 	clear(next[newLo*nr : (newHi+1)*nr])
 	if nr == 1 {
-		// One row (a recovery segment of one state, as for greedy): the
-		// same operations without the calls on slices of length one.
-		for i := nzLo; i <= nzHi; i++ {
-			yi := y[i]
-			next[i] += ws.stay[i] * yi
-			if i+1 < w && ws.upS[i] > 0 {
-				next[i+1] += ws.upS[i] * yi
-			}
-			for k, d := range ws.downS[i][:min(len(ws.downS[i]), i)] {
-				if d > 0 {
-					next[i-k-1] += d * yi
-				}
-			}
-		}
+		ws.applyKOne(next, y, nzLo, nzHi, w)
 		return
 	}
 	for i := nzLo; i <= nzHi; i++ {
@@ -368,6 +363,53 @@ func (ws *workspace) applyK(next, y []float64, nzLo, nzHi, newLo, newHi, w, nr i
 			if d > 0 && i-k-1 >= 0 {
 				floats.AddScaled(next[(i-k-1)*nr:(i-k)*nr], d, yi)
 			}
+		}
+	}
+}
+
+// applyKOne is applyK for one row (a recovery segment of one state, as
+// for greedy), a pass over the band (mulAdd) per move: up, stay, then the
+// spare events by increasing size (dnCol). Each entry next_j receives, in
+// that order, y_{j−1}·up_{j−1}, y_j·stay_j, y_{j+1}·down_{j+1}[0], …: the
+// order of a loop over the spare counts i that adds y_i's moves to their
+// targets, so the bits are those of that loop (TestApplyKOneBits). The
+// terms with a zero rate add +0 to a sum ≥ 0, which leaves its bits.
+func (ws *workspace) applyKOne(next, y []float64, nzLo, nzHi, w int) {
+	if top := min(nzHi, w-2); top >= nzLo {
+		mulAdd(next[nzLo+1:top+2], y[nzLo:top+1], ws.upS[nzLo:top+1])
+	}
+	mulAdd(next[nzLo:nzHi+1], y[nzLo:nzHi+1], ws.stay[nzLo:nzHi+1])
+	for _, k := range ws.dnUsed {
+		i0 := max(nzLo, k+1)
+		if i0 <= nzHi {
+			mulAdd(next[i0-k-1:nzHi-k], y[i0:nzHi+1], ws.dnCol[k][i0:nzHi+1])
+		}
+	}
+}
+
+// downColumns fills dnCol and dnUsed from downS on a window of w spare
+// counts.
+func (ws *workspace) downColumns(w int) {
+	kmax := 0
+	for _, d := range ws.downS[:w] {
+		kmax = max(kmax, len(d))
+	}
+	for len(ws.dnCol) < kmax {
+		ws.dnCol = append(ws.dnCol, nil)
+	}
+	ws.dnUsed = ws.dnUsed[:0]
+	for k := range kmax {
+		col := grow(&ws.dnCol[k], w)
+		used := false
+		for i, d := range ws.downS[:w] {
+			col[i] = 0
+			if k < i && k < len(d) {
+				col[i] = d[k]
+				used = used || d[k] > 0
+			}
+		}
+		if used {
+			ws.dnUsed = append(ws.dnUsed, k)
 		}
 	}
 }
