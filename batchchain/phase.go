@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // Phase is the up phase of the application on a processors with failure
@@ -639,10 +641,7 @@ func (sg *Segments) extend(last int) {
 		killed := sg.kill * sg.s[len(sg.s)-1]
 		clear(sg.y[sg.nzLo : sg.nzHi+1])
 		sg.y, sg.next = next, sg.y
-		var s float64
-		for _, v := range sg.y[lo : hi+1] {
-			s += v
-		}
+		s := floats.Sum(sg.y[lo : hi+1])
 		// Drop the ends of the band while they carry at most
 		// segmentDrop·s in all.
 		budget, cut := segmentDrop*s, 0.0
