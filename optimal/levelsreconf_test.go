@@ -14,6 +14,17 @@ import (
 // with running at a stale interval instead of at the best one, and
 // policy iteration stopped short of the optimality equations.
 func TestLevelsOrderReconfigure(t *testing.T) {
+	cases := reconfCasesQR32(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			levelsInOrder(t, levelsOf(t, c.sc, c.set))
+		})
+	}
+}
+
+// reconfCasesQR32 returns reconfCases and, outside -short, QR at N = 32
+// (MTTF 8 h, MTTR 4 h) with reconfiguration at checkpoints.
+func reconfCasesQR32(t *testing.T) []solverCase {
 	cases := reconfCases(t)
 	if !testing.Short() {
 		const h = 3600.0
@@ -21,9 +32,5 @@ func TestLevelsOrderReconfigure(t *testing.T) {
 		sc.Reconfigure = scenario.AtCheckpoint
 		cases = append(cases, solverCase{"qr32/desktop", sc, nil})
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			levelsInOrder(t, levelsOf(t, c.sc, c.set))
-		})
-	}
+	return cases
 }

@@ -101,13 +101,7 @@ func TestNeverStartFixedInterval(t *testing.T) {
 // RelTol, with its power check); the scan solves the same intervals
 // (Evaluations equal), since only the start of each solve changes.
 func TestNeverStartSameLevel2(t *testing.T) {
-	cases := reconfCases(t)
-	if !testing.Short() {
-		const h = 3600.0
-		sc := qrScenario(t, 32, 8*h, 4*h)
-		sc.Reconfigure = scenario.AtCheckpoint
-		cases = append(cases, solverCase{"qr32/desktop", sc, nil})
-	}
+	cases := reconfCasesQR32(t)
 	ctx := context.Background()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

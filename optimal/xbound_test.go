@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/ckpt-markov/markov/scenario"
 )
 
 // TestXValueBound holds xValues.bound against the bracket of every
@@ -116,13 +114,7 @@ func checkXBound(t *testing.T, sv *Solver, v *values) (wrong, ruled, total int) 
 // the smallest scenarios to 15,070 on QR at N = 32), so the comparison is
 // not of two runs of one code path.
 func TestXBoundSameLevels(t *testing.T) {
-	cases := reconfCases(t)
-	if !testing.Short() {
-		const h = 3600.0
-		sc := qrScenario(t, 32, 8*h, 4*h)
-		sc.Reconfigure = scenario.AtCheckpoint
-		cases = append(cases, solverCase{"qr32/desktop", sc, nil})
-	}
+	cases := reconfCasesQR32(t)
 	ctx := context.Background()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
