@@ -58,24 +58,14 @@ func BenchmarkBatchEvaluate(b *testing.B) {
 // and 4096, MTTF 1 d, MTTR 1 h, QR-like costs, greedy: on the chain of up
 // phases the chain is solved once and each interval costs the rewards.
 func BenchmarkBatchOptimize(b *testing.B) {
-	for _, n := range []int{512, 4096} {
-		sys := scenario.System{Processors: n, MTTF: 86400, MTTR: 3600, FailureEvents: &scenario.FailureEvents{Sizes: issueSizes()}}
-		sc := mustScenario(b, sys, testmodel.QRLike(n), scenario.Policy{})
-		b.Run(fmt.Sprintf("N=%d/greedy", n), func(b *testing.B) {
-			b.ReportAllocs()
-			c0 := cputime.Used()
-			for b.Loop() {
-				m, err := New(context.Background(), sc, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := m.Optimize(context.Background(), nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
-		})
-	}
+	benchBatch(b, func(sc *scenario.Scenario) error {
+		m, err := New(context.Background(), sc, nil)
+		if err != nil {
+			return err
+		}
+		_, err = m.Optimize(context.Background(), nil)
+		return err
+	})
 }
 
 // BenchmarkBatchNew measures the build of the model of BenchmarkBatchOptimize
@@ -84,6 +74,15 @@ func BenchmarkBatchOptimize(b *testing.B) {
 // yet), so that the part of a search that does not depend on the interval
 // is measured apart from the sequences.
 func BenchmarkBatchNew(b *testing.B) {
+	benchBatch(b, func(sc *scenario.Scenario) error {
+		_, err := New(context.Background(), sc, nil)
+		return err
+	})
+}
+
+// benchBatch runs op on the scenarios of BenchmarkBatchOptimize (N = 512
+// and 4096, greedy) and reports its CPU time per run.
+func benchBatch(b *testing.B, op func(*scenario.Scenario) error) {
 	for _, n := range []int{512, 4096} {
 		sys := scenario.System{Processors: n, MTTF: 86400, MTTR: 3600, FailureEvents: &scenario.FailureEvents{Sizes: issueSizes()}}
 		sc := mustScenario(b, sys, testmodel.QRLike(n), scenario.Policy{})
@@ -91,7 +90,7 @@ func BenchmarkBatchNew(b *testing.B) {
 			b.ReportAllocs()
 			c0 := cputime.Used()
 			for b.Loop() {
-				if _, err := New(context.Background(), sc, nil); err != nil {
+				if err := op(sc); err != nil {
 					b.Fatal(err)
 				}
 			}
