@@ -40,8 +40,9 @@ type EventsResult struct {
 	// Iterations is the number of policy improvements made.
 	Iterations int
 	// IntervalStatus tells, for SingleIntervalEvents, whether I* lies at
-	// a bound of its scan (uwt.AtMin, uwt.AtMax); uwt.Converged
-	// otherwise, and for FixedIntervalEvents.
+	// a bound of its search, Settings.MinInterval or MaxInterval, g*
+	// falling from it (uwt.AtMin, uwt.AtMax); uwt.Converged otherwise,
+	// and for FixedIntervalEvents.
 	IntervalStatus uwt.Status
 }
 
