@@ -229,3 +229,76 @@ func skipPower(t *testing.T, name string, ph *Phase, tr, tt float64, want []floa
 		}
 	}
 }
+
+// TestSegmentsSeqSkipThenAt checks that a sum AtOrSkip stopped leaves
+// the sequence's later results as they would be: on a sequence whose
+// first call at one length skips at its k-th bounds (k = 1, 2, 4) and
+// whose budget is nil, a few rows or ample, At at that length and at
+// two others gives the bits of a fresh sequence without a budget (the
+// oracle: the same products in the same order, however the terms were
+// stored). Power: the skipping calls did stop (skipped true, nil
+// result; at least those at bounds 1 and 2 under each budget), and the
+// three lengths' results differ, so that a result read from the wrong
+// length's state would be seen.
+func TestSegmentsSeqSkipThenAt(t *testing.T) {
+	ctx := context.Background()
+	tc := windowCases[1]
+	ph, s0, s1 := windowOf(t, tc.n, tc.a, tc.sizes)
+	rho := ph.hitMin
+	for _, whole := range []bool{false, true} {
+		if whole {
+			s0, s1 = 0, ph.c.m
+		}
+		tr, lengths := 0.3/rho, []float64{1 / rho, 0.1 / rho, 20 / rho}
+		fresh := make([][]float64, len(lengths))
+		for i, tt := range lengths {
+			sq, err := NewSegmentsSeq(tr, s0, s1, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fresh[i], err = sq.At(ph, tt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if slices.Equal(fresh[0], fresh[1]) || slices.Equal(fresh[0], fresh[2]) {
+			t.Fatalf("whole %v: the lengths give the same sums: the check cannot tell them apart", whole)
+		}
+		skips := 0
+		for _, budget := range []int64{-1, int64(3 * (s1 - s0 + 2)), 1 << 24} {
+			for _, k := range []int{1, 2, 4} {
+				var b *Budget
+				if budget >= 0 {
+					b = NewBudget(budget)
+				}
+				sq, err := NewSegmentsSeq(tr, s0, s1, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				calls := 0
+				y, skipped, err := sq.AtOrSkip(ctx, ph, lengths[0], func([]float64) bool { calls++; return calls == k })
+				name := fmt.Sprintf("whole %v, budget %d, skip at bound %d", whole, budget, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if calls == k && (!skipped || y != nil) || calls < k && (skipped || !slices.Equal(y, fresh[0])) {
+					t.Errorf("%s: %d bounds, skipped %v, result %v", name, calls, skipped, y != nil)
+				}
+				if skipped {
+					skips++
+				}
+				for i, tt := range lengths {
+					got, err := sq.At(ph, tt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got, fresh[i]) {
+						t.Errorf("%s: At(%.3g) after the skipped call differs from a fresh sequence's", name, tt)
+					}
+				}
+			}
+		}
+		if skips < 6 {
+			t.Errorf("whole %v: %d of 9 calls skipped, want the skips at bounds 1 and 2 at least", whole, skips)
+		}
+	}
+}

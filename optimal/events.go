@@ -40,8 +40,9 @@ type EventsResult struct {
 	// Iterations is the number of policy improvements made.
 	Iterations int
 	// IntervalStatus tells, for SingleIntervalEvents, whether I* lies at
-	// a bound of its scan (uwt.AtMin, uwt.AtMax); uwt.Converged
-	// otherwise, and for FixedIntervalEvents.
+	// a bound of its search, Settings.MinInterval or MaxInterval, g*
+	// falling from it (uwt.AtMin, uwt.AtMax); uwt.Converged otherwise,
+	// and for FixedIntervalEvents.
 	IntervalStatus uwt.Status
 }
 
@@ -113,6 +114,9 @@ func FixedIntervalEvents(ctx context.Context, sys scenario.System, app scenario.
 // Brent's method on log I from the largest of a coarse scan (I from
 // Settings.MinInterval to MaxInterval, 1 s to 100 years by default, 8
 // points per decade: eventsGrid), to a relative tolerance of 1e-6 in I.
+// When the scan's largest is an end of the range, g*(I) 1e-6 inside it
+// tells whether I* is that bound (uwt.AtMin, uwt.AtMax) or lies between
+// it and its neighbour, where Brent's method finds it (endBracket).
 // On the chain of up phases the scan leaves out the intervals whose
 // upper bound on g*(I) is below the best g* found (scanIntervals): the
 // result is that of the whole scan.
@@ -202,18 +206,61 @@ func searchEvents(m eventsModel, set Settings) (EventsResult, error) {
 		return EventsResult{}, err
 	}
 	best.IntervalStatus = uwt.Converged
-	switch k {
-	case 0:
+	a, x, b, fa, fx, fb := 0.0, us[k], 0.0, 0.0, fs[k], 0.0
+	switch {
+	case len(us) == 1:
 		best.IntervalStatus = uwt.AtMin
 		return best, nil
-	case len(us) - 1:
-		best.IntervalStatus = uwt.AtMax
-		return best, nil
+	case k == 0 || k == len(us)-1:
+		var ok bool
+		if a, x, b, fa, fx, fb, ok, err = endBracket(g, us, fs, k); err != nil {
+			return EventsResult{}, err
+		}
+		if !ok {
+			best.IntervalStatus = uwt.AtMin
+			if k > 0 {
+				best.IntervalStatus = uwt.AtMax
+			}
+			return best, nil
+		}
+	default:
+		a, b, fa, fb = us[k-1], us[k+1], fs[k-1], fs[k+1]
 	}
-	if _, _, err := scalar.Maximize(g, us[k-1], us[k+1], 1e-6, us[k], fs[k], fs[k-1], fs[k+1]); err != nil {
+	if _, _, err := scalar.Maximize(g, a, b, eventsIntervalTol, x, fx, fa, fb); err != nil {
 		return EventsResult{}, err
 	}
 	return best, nil
+}
+
+// eventsIntervalTol is searchEvents' tolerance on log I.
+const eventsIntervalTol = 1e-6
+
+// endBracket is searchEvents' step when the scan's largest point us[k]
+// is an end of the grid (k = 0 or len(us) − 1, len(us) ≥ 2): g being
+// unimodal, the maximiser lies between that end and its neighbour, at
+// the end only if g falls from it. It evaluates g eventsIntervalTol
+// inside the end: if g is no larger there, I* is the bound (ok false,
+// one evaluation more); otherwise that point, larger than both ends (the
+// end is the scan's largest, the neighbour evaluated by scanIntervals),
+// brackets the maximum with the end and its neighbour: a < x < b, the
+// values fa, fx, fb, for Brent's method. A range narrower than twice
+// the tolerance is its end.
+func endBracket(g func(float64) (float64, error), us, fs []float64, k int) (a, x, b, fa, fx, fb float64, ok bool, err error) {
+	nb, step := 1, eventsIntervalTol
+	if k > 0 {
+		nb, step = k-1, -eventsIntervalTol
+	}
+	if math.Abs(us[nb]-us[k]) <= 2*eventsIntervalTol {
+		return 0, 0, 0, 0, 0, 0, false, nil
+	}
+	x = us[k] + step
+	if fx, err = g(x); err != nil || !(fx > fs[k]) {
+		return 0, 0, 0, 0, 0, 0, false, err
+	}
+	if k == 0 {
+		return us[0], x, us[1], fs[0], fx, fs[1], true, nil
+	}
+	return us[nb], x, us[k], fs[nb], fx, fs[k], true, nil
 }
 
 // eventsPerDecade is the density of searchEvents' scan on log I.

@@ -643,3 +643,54 @@ func TestEventsSearchBounds(t *testing.T) {
 		t.Errorf("default scan from e^%g to e^%g s", us[0], us[len(us)-1])
 	}
 }
+
+// TestEventsSearchInteriorNearBound: when the scan's largest point is an
+// end of the grid, I* may still be inside [MinInterval, MaxInterval],
+// between that end and its neighbour (a range narrower than one step of
+// the scan, or an optimum just inside a bound). The search must then
+// find it as it does over the default range (oracle: the default search,
+// whose optimum I*₀ lies inside every range below): g* within 1e-9 of
+// g*₀ (both to Brent's 1e-6 on log I, where g is flat: the differences
+// are of order 1e-12) and log I* within 1e-4 of log I*₀, status
+// Converged. Power: the end of the range, which a search that stops at
+// the scan's end returns, is at least 4 % from I*₀ in every case, and
+// g* there is below g*₀ by more than the tolerance (checked).
+func TestEventsSearchInteriorNearBound(t *testing.T) {
+	ctx := context.Background()
+	c := shortChainCases()[0]
+	sys, app := c.system()
+	free, err := SingleIntervalEvents(ctx, sys, app, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free.IntervalStatus != uwt.Converged {
+		t.Fatalf("%s: default search %v at %g s", c.name, free.IntervalStatus, free.Interval)
+	}
+	const gTol, xTol = 1e-9, 1e-4
+	is := free.Interval
+	for _, set := range []Settings{
+		{MinInterval: is / 1.1, MaxInterval: is * 1.1},   // narrower than one step
+		{MinInterval: is / 1.2, MaxInterval: is * 1.05},  // narrower, off centre
+		{MinInterval: is / 1.05, MaxInterval: is * 100},  // I* just above the first point
+		{MinInterval: is / 100, MaxInterval: is * 1.04},  // I* just below the last point
+		{MinInterval: is / 1.04, MaxInterval: is * 1.04}, // both ends close
+	} {
+		r, err := SingleIntervalEvents(ctx, sys, app, &set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.IntervalStatus != uwt.Converged || !(r.UWT >= free.UWT*(1-gTol)) || math.Abs(math.Log(r.Interval/is)) > xTol {
+			t.Errorf("%s, [%.6g, %.6g]: I* = %.10g (%v), g* %.15g; want I* = %.10g (Converged), g* %.15g", c.name, set.MinInterval, set.MaxInterval, r.Interval, r.IntervalStatus, r.UWT, is, free.UWT)
+		}
+		// Power: either end of the range is a wrong answer.
+		for _, end := range []float64{set.MinInterval, set.MaxInterval} {
+			fr, err := FixedIntervalEvents(ctx, sys, app, end, &set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fr.UWT >= free.UWT*(1-gTol) {
+				t.Errorf("%s: g*(%g) = %.15g within the tolerance of g*₀ = %.15g: the case cannot tell an end from I*", c.name, end, fr.UWT, free.UWT)
+			}
+		}
+	}
+}
