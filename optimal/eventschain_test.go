@@ -610,15 +610,7 @@ func TestEventsChainHitRate(t *testing.T) {
 // used to stop at 10⁷ s whatever the settings).
 func TestEventsSearchBounds(t *testing.T) {
 	ctx := context.Background()
-	c := shortChainCases()[0]
-	sys, app := c.system()
-	free, err := SingleIntervalEvents(ctx, sys, app, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if free.IntervalStatus != uwt.Converged {
-		t.Fatalf("%s: default search %v at %g s", c.name, free.IntervalStatus, free.Interval)
-	}
+	c, sys, app, free := defaultEventsSearch(t)
 	for _, k := range []struct {
 		set    Settings
 		want   float64
@@ -657,15 +649,7 @@ func TestEventsSearchBounds(t *testing.T) {
 // g* there is below g*₀ by more than the tolerance (checked).
 func TestEventsSearchInteriorNearBound(t *testing.T) {
 	ctx := context.Background()
-	c := shortChainCases()[0]
-	sys, app := c.system()
-	free, err := SingleIntervalEvents(ctx, sys, app, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if free.IntervalStatus != uwt.Converged {
-		t.Fatalf("%s: default search %v at %g s", c.name, free.IntervalStatus, free.Interval)
-	}
+	c, sys, app, free := defaultEventsSearch(t)
 	const gTol, xTol = 1e-9, 1e-4
 	is := free.Interval
 	for _, set := range []Settings{
@@ -693,4 +677,22 @@ func TestEventsSearchInteriorNearBound(t *testing.T) {
 			}
 		}
 	}
+}
+
+// defaultEventsSearch returns the first case of shortChainCases, its
+// system and application, and the interval search over the default range
+// (Converged: its I* is inside the range), the oracle of the tests that
+// narrow the range.
+func defaultEventsSearch(t *testing.T) (chainCase, scenario.System, scenario.Application, EventsResult) {
+	t.Helper()
+	c := shortChainCases()[0]
+	sys, app := c.system()
+	free, err := SingleIntervalEvents(context.Background(), sys, app, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free.IntervalStatus != uwt.Converged {
+		t.Fatalf("%s: default search %v at %g s", c.name, free.IntervalStatus, free.Interval)
+	}
+	return c, sys, app, free
 }
