@@ -42,14 +42,23 @@ func solveCensored(up, edn, eout []float64, kmax int, x []float64) []float64 {
 	for j := m; j >= 1; j-- {
 		x[j-1] += up[j-1] / eout[j] * x[j]
 	}
-	for j := 0; j <= m; j++ {
+	substitute(edn, eout, kmax, x)
+	return x
+}
+
+// substitute overwrites x, holding the right-hand side f' of a censored
+// system d_j·x_j − Σ_{k≤K} l_{j,k}·x_{j−k} = f'_j (l_{j,k} at
+// l[j·kmax+k−1], zero where j − k < 0), with its solution, by a
+// substitution from the bottom: the last step of Phase.Solve (real) and
+// of Phase.resolvent (complex), the same operations in each.
+func substitute[T float64 | complex128](l, d []T, kmax int, x []T) {
+	for j := range x {
 		v := x[j]
 		for k := 1; k <= min(kmax, j); k++ {
-			v += edn[j*kmax+k-1] * x[j-k]
+			v += l[j*kmax+k-1] * x[j-k]
 		}
-		x[j] = v / eout[j]
+		x[j] = v / d[j]
 	}
-	return x
 }
 
 // HitSum returns B·h over the spare counts 0..m: entry j is

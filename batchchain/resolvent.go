@@ -37,13 +37,7 @@ func (ph *Phase) resolvent(sigma complex128, f []float64) []complex128 {
 			}
 		}
 	}
-	for j := 0; j <= m; j++ {
-		v := y[j]
-		for k := 1; k <= min(kmax, j); k++ {
-			v += l[j*kmax+k-1] * y[j-k]
-		}
-		y[j] = v / d[j]
-	}
+	substitute(l, d, kmax, y)
 	return y
 }
 
