@@ -182,6 +182,32 @@ func (c *Chain) ratesAt(j int, r *rates) {
 	r.out = ev + r.up
 }
 
+// HitRate returns the rate at which failure events strike at least one
+// of a used processors among n functional (docs/model.md section 11),
+// without building a Chain: events at n·rate (rate = λ/E[K] per
+// processor), each of size k' = min(K, n), K of the normalised law
+// sizes (sizes[k−1] = P(K = k)), missing the a used with the
+// hypergeometric probability Π_{i<k'} (s − i)/(n − i), s = n − a, the hit
+// probability summed as Σ_{i<k'} (Π_{l<i} (s − l)/(n − l))·a/(n − i), with
+// no subtraction, as ratesAt does per size. It equals, to rounding, the
+// row sum of B (Chain.Generator) at spare count s of the Chain with a
+// used processors (package optimal's TestEventsChainHitRate, 1e-13):
+// a·λ with sizes [1], a·rate with no spare (s = 0).
+func HitRate(sizes []float64, rate float64, a, n int) float64 {
+	s := n - a
+	var hit, h float64
+	miss := 1.0
+	for i, p := range sizes {
+		// h is the hit probability of an event of size min(i + 1, n).
+		if i < n {
+			h += miss * float64(a) / float64(n-i)
+			miss *= float64(s-i) / float64(n-i)
+		}
+		hit += p * h
+	}
+	return float64(n) * rate * hit
+}
+
 // Generator returns the two parts of the generator of a segment: A, the
 // (m+1)×(m+1) sub-generator of the spare count while the application runs
 // (repairs j → j+1 at (m−j)θ, events that hit spares only j → j−k, and on

@@ -170,26 +170,11 @@ func (ec *eventsChain) start() ([]int, error) {
 	return act, nil
 }
 
-// hitRate returns the rate at which the events strike at least one of a
-// used processors among n functional (docs/model.md section 11): events
-// at n·λ/E[K], each of size k' = min(K, n) missing the a used with the
-// hypergeometric probability Π_{i<k'} (s − i)/(n − i), s = n − a,
-// the hit probability summed as Σ_{i<k'} (Π_{l<i} (s − l)/(n − l))·a/(n − i)
-// (no subtraction, as package batchchain). aλ with K ≡ 1; a·λ/E[K] with
-// no spare (s = 0: every event hits).
+// hitRate returns batchchain.HitRate of the chain's events: the rate
+// at which they strike at least one of a used processors among n
+// functional.
 func (ec *eventsChain) hitRate(a, n int) float64 {
-	s := n - a
-	var hit, h float64
-	miss := 1.0
-	for i, p := range ec.law {
-		// h is the hit probability of an event of size min(i + 1, n).
-		if i < n {
-			h += miss * float64(a) / float64(n-i)
-			miss *= float64(s-i) / float64(n-i)
-		}
-		hit += p * h
-	}
-	return float64(n) * ec.rate * hit
+	return batchchain.HitRate(ec.law, ec.rate, a, n)
 }
 
 // phase builds the up phase of count a (its rates take O(N·K_max)
