@@ -874,12 +874,13 @@ func (sv *Solver) upError(b int, iv []float64, err error) error {
 }
 
 // upErrorIn is upError for the configuration of action a in the values
-// v (its block's intervals).
+// v (its block's intervals; none on the chain of up phases, which has no
+// blocks).
 func (sv *Solver) upErrorIn(v *values, a int, err error) error {
 	b := sv.aIdx[a]
 	var iv []float64
-	if blk := v.blocks[b]; blk != nil {
-		iv = blk.iv
+	if b < len(v.blocks) && v.blocks[b] != nil {
+		iv = v.blocks[b].iv
 	}
 	return sv.upError(b, iv, err)
 }
